@@ -1,0 +1,189 @@
+//! What every generated format implements, and an object-safe face for tools that treat all formats alike.
+
+use std::marker::PhantomData;
+
+use serde::{de::DeserializeOwned, Serialize};
+
+use crate::{Endian, Error, Result};
+
+/// A short description of a decoded file, for `binspec info`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Info {
+    /// The format id, e.g. `sarc`.
+    pub format: &'static str,
+    pub version: Option<String>,
+    pub endian: Option<Endian>,
+    /// Further label/value pairs (counts, sizes).
+    pub summary: Vec<(String, String)>,
+}
+
+/// Text forms of a decoded document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocFormat {
+    Yaml,
+    Json,
+}
+
+/// A format whose model can be read from and written to bytes, and to and from text.
+pub trait Format: Sized + Serialize + DeserializeOwned {
+    /// Short id, as used by `--format` and printed by `info` (`sarc`).
+    const ID: &'static str;
+    /// Human title.
+    const TITLE: &'static str;
+    /// Usual file extensions, without dots.
+    const EXTENSIONS: &'static [&'static str];
+
+    /// Whether `data` looks like this format (magic bytes).
+    fn sniff(data: &[u8]) -> bool;
+    /// Reads a model from bytes.
+    fn from_binary(data: &[u8]) -> Result<Self>;
+    /// Writes the model, computing every derived value.
+    fn to_binary(&self) -> Result<Vec<u8>>;
+    /// A short description.
+    fn info(&self) -> Info;
+
+    /// The model as YAML.
+    fn to_text(&self) -> Result<String> {
+        serde_saphyr::to_string(self).map_err(|e| Error::text(e.to_string()))
+    }
+    /// A model from YAML.
+    fn from_text(text: &str) -> Result<Self> {
+        serde_saphyr::from_str(text).map_err(|e| Error::text(e.to_string()))
+    }
+    /// The model as JSON.
+    fn to_json(&self) -> Result<String> {
+        serde_json::to_string_pretty(self).map_err(|e| Error::text(e.to_string()))
+    }
+    /// A model from JSON.
+    fn from_json(text: &str) -> Result<Self> {
+        serde_json::from_str(text).map_err(|e| Error::text(e.to_string()))
+    }
+}
+
+/// A format that holds named files.
+pub trait Archive: Format {
+    /// The files, in the archive's order.
+    fn files(&self) -> Vec<(String, &[u8])>;
+    /// Replaces the files, keeping the archive's other settings (byte order, alignment, seeds).
+    fn set_files(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<()>;
+}
+
+/// The object-safe face of a [`Format`].
+pub trait DynFormat: Send + Sync {
+    fn id(&self) -> &'static str;
+    fn title(&self) -> &'static str;
+    fn extensions(&self) -> &'static [&'static str];
+    fn sniff(&self, data: &[u8]) -> bool;
+    fn info(&self, data: &[u8]) -> Result<Info>;
+    /// Bytes to the document in text form.
+    fn decode(&self, data: &[u8], doc: DocFormat) -> Result<String>;
+    /// A document in text form to bytes.
+    fn encode(&self, text: &str, doc: DocFormat) -> Result<Vec<u8>>;
+    /// Bytes to the model and straight back, as `check` does.
+    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>>;
+    /// For archives: the files inside, and the document with no files (the archive's settings).
+    fn extract(&self, data: &[u8]) -> Result<Option<(Vec<(String, Vec<u8>)>, String)>>;
+    /// For archives: a new archive from files and the settings document that `extract` gave.
+    fn pack(&self, settings: &str, files: Vec<(String, Vec<u8>)>) -> Result<Vec<u8>>;
+}
+
+/// Implements [`DynFormat`] for a [`Format`].
+pub struct FormatHandle<T>(PhantomData<fn() -> T>);
+
+impl<T> FormatHandle<T> {
+    pub const fn new() -> Self {
+        FormatHandle(PhantomData)
+    }
+}
+
+impl<T> Default for FormatHandle<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Adds archive support to a [`FormatHandle`] where the format has it.
+pub trait MaybeArchive {
+    fn extract_files(&self) -> Option<Vec<(String, Vec<u8>)>> {
+        None
+    }
+    fn clear_files(&mut self) -> Result<bool> {
+        Ok(false)
+    }
+    fn replace_files(&mut self, _files: Vec<(String, Vec<u8>)>) -> Result<bool> {
+        Ok(false)
+    }
+}
+
+impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
+    fn id(&self) -> &'static str {
+        T::ID
+    }
+    fn title(&self) -> &'static str {
+        T::TITLE
+    }
+    fn extensions(&self) -> &'static [&'static str] {
+        T::EXTENSIONS
+    }
+    fn sniff(&self, data: &[u8]) -> bool {
+        T::sniff(data)
+    }
+    fn info(&self, data: &[u8]) -> Result<Info> {
+        Ok(T::from_binary(data)?.info())
+    }
+    fn decode(&self, data: &[u8], doc: DocFormat) -> Result<String> {
+        let m = T::from_binary(data)?;
+        match doc {
+            DocFormat::Yaml => m.to_text(),
+            DocFormat::Json => m.to_json(),
+        }
+    }
+    fn encode(&self, text: &str, doc: DocFormat) -> Result<Vec<u8>> {
+        let m = match doc {
+            DocFormat::Yaml => T::from_text(text)?,
+            DocFormat::Json => T::from_json(text)?,
+        };
+        m.to_binary()
+    }
+    fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
+        T::from_binary(data)?.to_binary()
+    }
+    fn extract(&self, data: &[u8]) -> Result<Option<(Vec<(String, Vec<u8>)>, String)>> {
+        let mut m = T::from_binary(data)?;
+        let Some(files) = m.extract_files() else { return Ok(None) };
+        m.clear_files()?;
+        Ok(Some((files, m.to_text()?)))
+    }
+    fn pack(&self, settings: &str, files: Vec<(String, Vec<u8>)>) -> Result<Vec<u8>> {
+        let mut m = T::from_text(settings)?;
+        if !m.replace_files(files)? {
+            return Err(Error::other(format!("{} is not an archive format", T::ID)));
+        }
+        m.to_binary()
+    }
+}
+
+/// Implements [`MaybeArchive`] for an [`Archive`] (generated code calls this for archive formats).
+#[macro_export]
+macro_rules! impl_archive_dyn {
+    ($t:ty) => {
+        impl $crate::format::MaybeArchive for $t {
+            fn extract_files(&self) -> Option<Vec<(String, Vec<u8>)>> {
+                Some(
+                    <$t as $crate::Archive>::files(self)
+                        .into_iter()
+                        .map(|(n, d)| (n, d.to_vec()))
+                        .collect(),
+                )
+            }
+            fn clear_files(&mut self) -> $crate::Result<bool> {
+                <$t as $crate::Archive>::set_files(self, Vec::new())?;
+                Ok(true)
+            }
+            fn replace_files(&mut self, files: Vec<(String, Vec<u8>)>) -> $crate::Result<bool> {
+                <$t as $crate::Archive>::set_files(self, files)?;
+                Ok(true)
+            }
+        }
+    };
+}

@@ -1,0 +1,364 @@
+//! A bounds-checked reader over a byte slice: the stream (`_io`) that generated readers use.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::Endian;
+
+/// How deep user types may nest while reading (protects the stack from hostile input).
+pub const MAX_DEPTH: u32 = 256;
+
+/// A stream over a byte slice. Substreams (a type read with `size`) are readers over a sub-slice that remember
+/// where they start in the file, so every error carries an absolute offset.
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    buf: &'a [u8],
+    pos: usize,
+    /// Absolute offset of `buf[0]` in the file.
+    base: u64,
+    root: bool,
+    depth: u32,
+    bits: u64,
+    bits_left: u32,
+}
+
+macro_rules! prim {
+    ($name:ident, $t:ty, $n:expr) => {
+        #[inline]
+        pub fn $name(&mut self, e: Endian) -> Result<$t> {
+            let b = self.array::<$n>()?;
+            Ok(match e {
+                Endian::Little => <$t>::from_le_bytes(b),
+                Endian::Big => <$t>::from_be_bytes(b),
+            })
+        }
+    };
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over a whole file.
+    pub fn new(buf: &'a [u8]) -> Self {
+        Reader { buf, pos: 0, base: 0, root: true, depth: 0, bits: 0, bits_left: 0 }
+    }
+
+    /// The whole stream.
+    pub fn buf(&self) -> &'a [u8] {
+        self.buf
+    }
+    /// Current position, relative to this stream (`_io.pos`).
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+    /// Size of this stream (`_io.size`).
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.buf.len()
+    }
+    /// Bytes left (`_io.size - _io.pos`).
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+    /// `_io.eof`.
+    #[inline]
+    pub fn is_eof(&self) -> bool {
+        self.bits_left == 0 && self.pos >= self.buf.len()
+    }
+    /// Absolute offset in the file of the current position.
+    #[inline]
+    pub fn abs_pos(&self) -> u64 {
+        self.base + self.pos as u64
+    }
+
+    fn eof(&self, need: usize) -> Error {
+        Error::new(
+            ErrorKind::Eof {
+                at: self.abs_pos(),
+                need: need as u64,
+                size: self.base + self.buf.len() as u64,
+                root: self.root,
+            },
+            Some(self.abs_pos()),
+        )
+    }
+
+    /// An error for a position that lies past the end of this stream.
+    pub fn past_end(&self, pos: u64) -> Error {
+        let at = self.base.saturating_add(pos);
+        Error::new(
+            ErrorKind::PastEnd { at, size: self.base + self.buf.len() as u64, root: self.root },
+            Some(at),
+        )
+    }
+
+    /// Moves to `pos` (relative to this stream); `pos` may equal the size.
+    pub fn seek(&mut self, pos: u64) -> Result<()> {
+        if pos > self.buf.len() as u64 {
+            return Err(self.past_end(pos));
+        }
+        self.pos = pos as usize;
+        self.bits_left = 0;
+        Ok(())
+    }
+
+    /// Enters a nested user type; fails past [`MAX_DEPTH`].
+    #[inline]
+    pub fn enter(&mut self) -> Result<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Error::limit(self.abs_pos(), format!("types nest deeper than {MAX_DEPTH} levels")));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+    /// Leaves a nested user type.
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Checks that `count` elements of at least `min_size` bytes each can still follow, so that no allocation
+    /// exceeds what the input can justify. Returns a capacity hint.
+    pub fn check_count(&self, count: u64, min_size: u64) -> Result<usize> {
+        let need = count.saturating_mul(min_size.max(1));
+        if min_size > 0 && need > self.remaining() as u64 {
+            return Err(Error::limit(
+                self.abs_pos(),
+                format!(
+                    "count {count} needs at least {need:#x} bytes but only {:#x} remain",
+                    self.remaining()
+                ),
+            ));
+        }
+        Ok(count.min(self.remaining() as u64 + 1) as usize)
+    }
+
+    /// Takes `n` bytes.
+    #[inline]
+    pub fn bytes(&mut self, n: u64) -> Result<&'a [u8]> {
+        self.bits_left = 0;
+        if n > self.remaining() as u64 {
+            return Err(self.eof(n as usize));
+        }
+        let s = &self.buf[self.pos..self.pos + n as usize];
+        self.pos += n as usize;
+        Ok(s)
+    }
+
+    /// Takes everything up to the end of the stream.
+    pub fn bytes_eos(&mut self) -> Result<&'a [u8]> {
+        self.bits_left = 0;
+        let s = &self.buf[self.pos..];
+        self.pos = self.buf.len();
+        Ok(s)
+    }
+
+    /// Takes bytes up to a terminator. `include` keeps the terminator in the result, `consume` moves past it;
+    /// with `eos_error` false a missing terminator ends at the end of the stream.
+    pub fn bytes_term(&mut self, term: u8, include: bool, consume: bool, eos_error: bool) -> Result<&'a [u8]> {
+        self.bits_left = 0;
+        let rest = &self.buf[self.pos..];
+        match rest.iter().position(|&b| b == term) {
+            Some(i) => {
+                let out = if include { &rest[..=i] } else { &rest[..i] };
+                self.pos += if consume { i + 1 } else { i };
+                Ok(out)
+            }
+            None if eos_error => Err(Error::invalid(
+                self.abs_pos(),
+                format!("terminator {term:#04x} not found before the end of the stream"),
+            )),
+            None => {
+                self.pos = self.buf.len();
+                Ok(rest)
+            }
+        }
+    }
+
+    /// Takes `N` bytes as an array.
+    #[inline]
+    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let s = self.bytes(N as u64)?;
+        let mut a = [0u8; N];
+        a.copy_from_slice(s);
+        Ok(a)
+    }
+
+    /// Checks fixed bytes (`contents`).
+    pub fn expect(&mut self, expected: &[u8]) -> Result<()> {
+        let at = self.abs_pos();
+        let found = self.bytes(expected.len() as u64)?;
+        if found != expected {
+            return Err(Error::new(
+                ErrorKind::Contents { expected: expected.to_vec(), found: found.to_vec() },
+                Some(at),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A substream of the next `n` bytes; this stream moves past them.
+    pub fn substream(&mut self, n: u64) -> Result<Reader<'a>> {
+        let base = self.abs_pos();
+        let s = self.bytes(n)?;
+        Ok(Reader { buf: s, pos: 0, base, root: false, depth: self.depth, bits: 0, bits_left: 0 })
+    }
+
+    /// A substream over the rest of this stream; this stream moves to its end.
+    pub fn substream_eos(&mut self) -> Result<Reader<'a>> {
+        let n = self.remaining() as u64;
+        self.substream(n)
+    }
+
+    /// A reader over owned bytes that were produced from this stream (`process`, terminators): errors then point
+    /// at where those bytes began.
+    pub fn derived(&self, buf: &'a [u8], base: u64) -> Reader<'a> {
+        Reader { buf, pos: 0, base, root: false, depth: self.depth, bits: 0, bits_left: 0 }
+    }
+
+    #[inline]
+    pub fn u8(&mut self) -> Result<u8> {
+        Ok(self.array::<1>()?[0])
+    }
+    #[inline]
+    pub fn i8(&mut self) -> Result<i8> {
+        Ok(self.array::<1>()?[0] as i8)
+    }
+    prim!(u16, u16, 2);
+    prim!(u32, u32, 4);
+    prim!(u64, u64, 8);
+    prim!(i16, i16, 2);
+    prim!(i32, i32, 4);
+    prim!(i64, i64, 8);
+    prim!(f32, f32, 4);
+    prim!(f64, f64, 8);
+
+    /// An unsigned integer of `n` bytes (1..=8), e.g. a `u24`.
+    pub fn uint_n(&mut self, n: usize, e: Endian) -> Result<u64> {
+        let b = self.bytes(n as u64)?;
+        let mut v = 0u64;
+        match e {
+            Endian::Big => b.iter().for_each(|&x| v = (v << 8) | x as u64),
+            Endian::Little => b.iter().rev().for_each(|&x| v = (v << 8) | x as u64),
+        }
+        Ok(v)
+    }
+
+    /// `n` bits (1..=64), most significant bit first (`bit-endian: be`).
+    pub fn bits_be(&mut self, n: u32) -> Result<u64> {
+        let mut res: u64 = 0;
+        let mut need = n;
+        while need > 0 {
+            if self.bits_left == 0 {
+                let b = *self.buf.get(self.pos).ok_or_else(|| self.eof(1))?;
+                self.pos += 1;
+                self.bits = b as u64;
+                self.bits_left = 8;
+            }
+            let take = need.min(self.bits_left);
+            let shift = self.bits_left - take;
+            let part = (self.bits >> shift) & mask(take);
+            res = if take == 64 { part } else { (res << take) | part };
+            self.bits_left -= take;
+            self.bits &= mask(self.bits_left);
+            need -= take;
+        }
+        Ok(res)
+    }
+
+    /// `n` bits (1..=64), least significant bit first (`bit-endian: le`).
+    pub fn bits_le(&mut self, n: u32) -> Result<u64> {
+        let mut res: u64 = 0;
+        let mut got = 0u32;
+        while got < n {
+            if self.bits_left == 0 {
+                let b = *self.buf.get(self.pos).ok_or_else(|| self.eof(1))?;
+                self.pos += 1;
+                self.bits = b as u64;
+                self.bits_left = 8;
+            }
+            let take = (n - got).min(self.bits_left);
+            let part = self.bits & mask(take);
+            res |= part << got;
+            self.bits >>= take;
+            self.bits_left -= take;
+            got += take;
+        }
+        Ok(res)
+    }
+
+    /// Drops any partly read byte (Kaitai's `align_to_byte`).
+    pub fn align_to_byte(&mut self) {
+        self.bits_left = 0;
+    }
+}
+
+#[inline]
+fn mask(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_both_byte_orders() {
+        let mut r = Reader::new(&[1, 2, 3, 4, 5, 6]);
+        assert_eq!(r.u16(Endian::Big).unwrap(), 0x0102);
+        assert_eq!(r.u16(Endian::Little).unwrap(), 0x0403);
+        assert_eq!(r.uint_n(2, Endian::Big).unwrap(), 0x0506);
+        assert!(r.is_eof());
+    }
+
+    #[test]
+    fn eof_names_offset_and_size() {
+        let mut r = Reader::new(&[0; 6]);
+        r.seek(4).unwrap();
+        let e = r.u32(Endian::Big).unwrap_err();
+        assert_eq!(e.offset, Some(4));
+        assert_eq!(e.message(), "needs 0x4 bytes at offset 0x4, past the end of the file (0x6 bytes)");
+        let e = r.seek(0x1f40).unwrap_err();
+        assert_eq!(e.message(), "offset 0x1f40 is past the end of the file (0x6 bytes)");
+    }
+
+    #[test]
+    fn substream_errors_are_absolute() {
+        let data = [0u8; 16];
+        let mut r = Reader::new(&data);
+        r.seek(8).unwrap();
+        let mut s = r.substream(4).unwrap();
+        s.u16(Endian::Big).unwrap();
+        let e = s.u32(Endian::Big).unwrap_err();
+        assert_eq!(e.offset, Some(10));
+        assert!(e.message().contains("its substream"), "{}", e.message());
+    }
+
+    #[test]
+    fn bits_both_orders() {
+        let mut r = Reader::new(&[0b1010_0000, 0xff]);
+        assert_eq!(r.bits_be(3).unwrap(), 0b101);
+        assert_eq!(r.bits_be(5).unwrap(), 0);
+        let mut r = Reader::new(&[0b0000_0101]);
+        assert_eq!(r.bits_le(3).unwrap(), 0b101);
+    }
+
+    #[test]
+    fn counts_are_bounded_by_input() {
+        let r = Reader::new(&[0; 16]);
+        assert!(r.check_count(4, 4).is_ok());
+        assert!(r.check_count(5, 4).is_err());
+        assert!(r.check_count(u64::MAX, 1).is_err());
+    }
+
+    #[test]
+    fn terminator() {
+        let mut r = Reader::new(b"ab\0cd");
+        assert_eq!(r.bytes_term(0, false, true, true).unwrap(), b"ab");
+        assert_eq!(r.pos(), 3);
+        assert!(r.bytes_term(0, false, true, true).is_err());
+        assert_eq!(r.bytes_term(0, false, true, false).unwrap(), b"cd");
+    }
+}

@@ -1,0 +1,180 @@
+//! The writer that generated code lays a model out with: a growing buffer, alignment, and back-patching of derived
+//! values (offsets, sizes) that are known only once later data has been placed.
+
+use crate::error::{Error, Result};
+use crate::Endian;
+
+#[derive(Debug, Default, Clone)]
+pub struct Writer {
+    buf: Vec<u8>,
+    bits: u64,
+    bits_n: u32,
+    /// Whether the partly written byte is being filled from the top (`bit-endian: be`).
+    be_bits: bool,
+}
+
+macro_rules! wprim {
+    ($name:ident, $patch:ident, $t:ty) => {
+        #[inline]
+        pub fn $name(&mut self, v: $t, e: Endian) {
+            self.flush_bits();
+            match e {
+                Endian::Little => self.buf.extend_from_slice(&v.to_le_bytes()),
+                Endian::Big => self.buf.extend_from_slice(&v.to_be_bytes()),
+            }
+        }
+        /// Overwrites a value written earlier at `at`.
+        pub fn $patch(&mut self, at: usize, v: $t, e: Endian) {
+            let b = match e {
+                Endian::Little => v.to_le_bytes(),
+                Endian::Big => v.to_be_bytes(),
+            };
+            self.buf[at..at + b.len()].copy_from_slice(&b);
+        }
+    };
+}
+
+impl Writer {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn with_capacity(n: usize) -> Self {
+        Writer { buf: Vec::with_capacity(n), ..Self::default() }
+    }
+    /// Current position (the size written so far).
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.buf.len()
+    }
+    pub fn as_slice(&self) -> &[u8] {
+        &self.buf
+    }
+    pub fn into_inner(mut self) -> Vec<u8> {
+        self.flush_bits();
+        self.buf
+    }
+    #[inline]
+    pub fn u8(&mut self, v: u8) {
+        self.flush_bits();
+        self.buf.push(v);
+    }
+    #[inline]
+    pub fn i8(&mut self, v: i8) {
+        self.u8(v as u8);
+    }
+    wprim!(u16, patch_u16, u16);
+    wprim!(u32, patch_u32, u32);
+    wprim!(u64, patch_u64, u64);
+    wprim!(i16, patch_i16, i16);
+    wprim!(i32, patch_i32, i32);
+    wprim!(i64, patch_i64, i64);
+    wprim!(f32, patch_f32, f32);
+    wprim!(f64, patch_f64, f64);
+
+    /// An unsigned integer of `n` bytes (1..=8); fails when `v` does not fit.
+    pub fn uint_n(&mut self, v: u64, n: usize, e: Endian) -> Result<()> {
+        self.flush_bits();
+        if n < 8 && v >> (n * 8) != 0 {
+            return Err(Error::write(format!("{v:#x} does not fit in {n} bytes")));
+        }
+        let at = self.buf.len();
+        self.buf.resize(at + n, 0);
+        self.patch_uint_n(at, v, n, e);
+        Ok(())
+    }
+    /// Overwrites an `n`-byte unsigned integer written earlier.
+    pub fn patch_uint_n(&mut self, at: usize, v: u64, n: usize, e: Endian) {
+        for i in 0..n {
+            let byte = (v >> (8 * i)) as u8;
+            let idx = match e {
+                Endian::Little => at + i,
+                Endian::Big => at + n - 1 - i,
+            };
+            self.buf[idx] = byte;
+        }
+    }
+    #[inline]
+    pub fn bytes(&mut self, b: &[u8]) {
+        self.flush_bits();
+        self.buf.extend_from_slice(b);
+    }
+    /// Writes `n` bytes of `fill`.
+    pub fn fill(&mut self, n: usize, fill: u8) {
+        self.flush_bits();
+        self.buf.resize(self.buf.len() + n, fill);
+    }
+    /// Pads with zeros up to a multiple of `align` (a power of two, or any positive number).
+    pub fn align(&mut self, align: u64) {
+        self.flush_bits();
+        let p = self.buf.len() as u64;
+        let target = align_up(p, align);
+        self.buf.resize(target as usize, 0);
+    }
+    /// Pads with zeros up to absolute position `pos`; fails if already past it.
+    pub fn pad_to(&mut self, pos: u64) -> Result<()> {
+        self.flush_bits();
+        if (self.buf.len() as u64) > pos {
+            return Err(Error::write(format!(
+                "cannot move back to offset {pos:#x}: {:#x} bytes are already written",
+                self.buf.len()
+            )));
+        }
+        self.buf.resize(pos as usize, 0);
+        Ok(())
+    }
+    /// Overwrites bytes written earlier.
+    pub fn patch_bytes(&mut self, at: usize, b: &[u8]) {
+        self.buf[at..at + b.len()].copy_from_slice(b);
+    }
+
+    /// `n` bits, most significant first.
+    pub fn bits_be(&mut self, v: u64, n: u32) {
+        self.be_bits = true;
+        for i in (0..n).rev() {
+            self.push_bit_be(((v >> i) & 1) as u8);
+        }
+    }
+    fn push_bit_be(&mut self, bit: u8) {
+        self.bits = (self.bits << 1) | bit as u64;
+        self.bits_n += 1;
+        if self.bits_n == 8 {
+            self.buf.push(self.bits as u8);
+            self.bits = 0;
+            self.bits_n = 0;
+        }
+    }
+    /// `n` bits, least significant first.
+    pub fn bits_le(&mut self, v: u64, n: u32) {
+        self.be_bits = false;
+        for i in 0..n {
+            let bit = (v >> i) & 1;
+            self.bits |= bit << self.bits_n;
+            self.bits_n += 1;
+            if self.bits_n == 8 {
+                self.buf.push(self.bits as u8);
+                self.bits = 0;
+                self.bits_n = 0;
+            }
+        }
+    }
+    /// Completes a partly written byte with zero bits.
+    pub fn flush_bits(&mut self) {
+        if self.bits_n > 0 {
+            // Big-endian bit order fills from the top, so what is there moves up into place.
+            let b = if self.be_bits { (self.bits << (8 - self.bits_n)) as u8 } else { self.bits as u8 };
+            self.buf.push(b);
+            self.bits = 0;
+            self.bits_n = 0;
+        }
+    }
+}
+
+/// Rounds `v` up to a multiple of `align` (`align` of 0 or 1 leaves it).
+#[inline]
+pub fn align_up(v: u64, align: u64) -> u64 {
+    if align <= 1 {
+        v
+    } else {
+        v.div_ceil(align) * align
+    }
+}

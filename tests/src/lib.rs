@@ -1,0 +1,1 @@
+//! binspec integration tests live in `tests/`.
