@@ -44,3 +44,21 @@ fn serde_bytes_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error>
     }
     d.deserialize_byte_buf(V)
 }
+
+/// The same for `Option<Vec<u8>>`.
+pub mod option {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(b) => super::serialize(b, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+        #[derive(Deserialize)]
+        struct W(#[serde(with = "super")] Vec<u8>);
+        Ok(Option::<W>::deserialize(d)?.map(|w| w.0))
+    }
+}

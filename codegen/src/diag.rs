@@ -1,0 +1,101 @@
+//! Diagnostics: what is wrong, where (file, YAML path, line:column), and what was probably meant.
+
+use std::fmt;
+
+/// A position in a schema file (1-based line and column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Pos {
+    pub line: usize,
+    pub col: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One finding about a schema.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub file: String,
+    pub pos: Pos,
+    /// The YAML path, e.g. `/types/sfat/seq/3/type`.
+    pub yaml_path: String,
+    pub message: String,
+    /// What was probably meant.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(
+            f,
+            "{}:{}:{}: {sev}: {}: {}",
+            self.file, self.pos.line, self.pos.col, self.yaml_path, self.message
+        )?;
+        if let Some(h) = &self.help {
+            write!(f, " ({h})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Collects diagnostics for one file.
+#[derive(Debug, Default)]
+pub struct Diags {
+    pub file: String,
+    pub list: Vec<Diagnostic>,
+}
+
+impl Diags {
+    pub fn new(file: impl Into<String>) -> Self {
+        Diags { file: file.into(), list: Vec::new() }
+    }
+    pub fn error(&mut self, pos: Pos, yaml_path: &str, message: impl Into<String>, help: Option<String>) {
+        self.list.push(Diagnostic {
+            severity: Severity::Error,
+            file: self.file.clone(),
+            pos,
+            yaml_path: yaml_path.to_string(),
+            message: message.into(),
+            help,
+        });
+    }
+    pub fn warning(&mut self, pos: Pos, yaml_path: &str, message: impl Into<String>, help: Option<String>) {
+        self.list.push(Diagnostic {
+            severity: Severity::Warning,
+            file: self.file.clone(),
+            pos,
+            yaml_path: yaml_path.to_string(),
+            message: message.into(),
+            help,
+        });
+    }
+    pub fn has_errors(&self) -> bool {
+        self.list.iter().any(|d| d.is_error())
+    }
+}
+
+/// The closest candidate, if any is close enough to be a likely typo.
+pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut best: Option<(f64, &str)> = None;
+    for c in candidates {
+        let score = strsim::jaro_winkler(word, c);
+        if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
+            best = Some((score, c));
+        }
+    }
+    best.map(|(_, c)| format!("did you mean '{c}'?"))
+}

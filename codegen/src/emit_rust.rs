@@ -1,0 +1,1744 @@
+//! Stage 3a: Rust. One module per schema: a model struct per type (data and layout fields only), a reader that
+//! checks every constant and records layout choices, and a writer that computes every derived value.
+//!
+//! Expressions are translated for two scopes. In the read scope a name is the local holding what was read. In the
+//! write scope a name is the model field (data), the value computed before writing (derived), or a literal
+//! (constants). Values from outer types (`_parent.x`, `_root.x`) travel as extra function arguments, found by
+//! the `implicit_params` pass.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::expr::{BinOp, Expr, ExprKind, UnOp};
+use crate::ir::{
+    solvable_for, ConstVal, Endian, EndianSpec, Field, FieldTy, Module, Repeat, Role, TypeDef, Valid,
+};
+
+/// Why code could not be generated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmitError {
+    pub path: String,
+    pub message: String,
+}
+
+type R<T> = Result<T, EmitError>;
+
+fn err<T>(path: &str, message: impl Into<String>) -> R<T> {
+    Err(EmitError { path: path.to_string(), message: message.into() })
+}
+
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
+    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super",
+    "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box",
+    "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// An identifier for a schema name, escaping Rust keywords (`type` becomes `r#type`).
+pub fn ident(name: &str) -> Ident {
+    if matches!(name, "self" | "Self" | "super" | "crate") {
+        format_ident!("{}_", name)
+    } else if RUST_KEYWORDS.contains(&name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
+}
+
+fn local(prefix: &str, name: &str) -> Ident {
+    format_ident!("{}_{}", prefix, name)
+}
+
+fn ty_ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+/// The type of a translated expression.
+#[derive(Debug, Clone, PartialEq)]
+enum T {
+    Int,
+    Float,
+    Bool,
+    Bytes,
+    Str,
+    /// A user type's model (write scope) or nothing usable (read scope).
+    User(usize),
+    Array(Box<T>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Scope {
+    Read,
+    Write,
+    /// The finished model (`info`, sort keys that only use data).
+    Model,
+}
+
+struct Cx<'m> {
+    m: &'m Module,
+    ty: usize,
+    scope: Scope,
+    depth: usize,
+}
+
+fn int_lit(v: i128) -> TokenStream {
+    let l = Literal::i128_suffixed(v);
+    quote!(#l)
+}
+
+fn rust_int(bytes: u8, signed: bool) -> TokenStream {
+    match (bytes, signed) {
+        (1, false) => quote!(u8),
+        (2, false) => quote!(u16),
+        (4, false) => quote!(u32),
+        (8, false) => quote!(u64),
+        (1, true) => quote!(i8),
+        (2, true) => quote!(i16),
+        (4, true) => quote!(i32),
+        _ => quote!(i64),
+    }
+}
+
+fn endian_tokens(e: Option<Endian>) -> TokenStream {
+    match e {
+        Some(Endian::Le) => quote!(::binspec_runtime::Endian::Little),
+        Some(Endian::Be) => quote!(::binspec_runtime::Endian::Big),
+        None => quote!(endian),
+    }
+}
+
+/// Finds a field or instance by name in a type.
+fn find<'a>(t: &'a TypeDef, name: &str) -> Option<&'a Field> {
+    t.seq.iter().chain(t.instances.iter()).find(|f| f.name == name)
+}
+
+/// The key under which an outer value is passed: `_root.a.b` or `_parent.x`.
+fn chain_of(e: &Expr) -> Option<Vec<String>> {
+    match &e.kind {
+        ExprKind::Name(n) if n == "_root" || n == "_parent" => Some(vec![n.clone()]),
+        ExprKind::Attr { base, name, .. } => {
+            let mut c = chain_of(base)?;
+            c.push(name.clone());
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
+fn param_ident(key: &[String]) -> Ident {
+    let s: Vec<String> = key.iter().map(|k| k.trim_start_matches('_').to_string()).collect();
+    format_ident!("x_{}", s.join("__"))
+}
+
+impl<'m> Cx<'m> {
+    fn t(&self) -> &'m TypeDef {
+        &self.m.types[self.ty]
+    }
+
+    fn field_t(&self, f: &Field) -> T {
+        let base = match &f.ty {
+            FieldTy::Int { .. } | FieldTy::Bits { .. } => T::Int,
+            FieldTy::Float { .. } => T::Float,
+            FieldTy::Bytes => T::Bytes,
+            FieldTy::Str { .. } => T::Str,
+            FieldTy::User { ty, .. } => T::User(*ty),
+            FieldTy::Switch { .. } => T::User(usize::MAX),
+            FieldTy::Value => T::Int,
+        };
+        if f.repeat != Repeat::None {
+            T::Array(Box::new(base))
+        } else {
+            base
+        }
+    }
+
+    /// Translates an expression; integers come out as `i128`.
+    fn tr(&mut self, e: &Expr, path: &str) -> R<(TokenStream, T)> {
+        self.depth += 1;
+        if self.depth > 64 {
+            return err(path, "expression nests too deeply (value instances referring to each other?)");
+        }
+        let r = self.tr_inner(e, path);
+        self.depth -= 1;
+        r
+    }
+
+    fn tr_inner(&mut self, e: &Expr, path: &str) -> R<(TokenStream, T)> {
+        Ok(match &e.kind {
+            ExprKind::Int(v) => (int_lit(*v as i128), T::Int),
+            ExprKind::Float(f) => (quote!(#f), T::Float),
+            ExprKind::Bool(b) => (quote!(#b), T::Bool),
+            ExprKind::Str(s) => (quote!(#s), T::Str),
+            ExprKind::Array(items) => {
+                let mut bytes = Vec::new();
+                for i in items {
+                    match &i.kind {
+                        ExprKind::Int(v) if *v <= 255 => bytes.push(*v as u8),
+                        _ => return err(path, "only byte-array literals are supported in arrays"),
+                    }
+                }
+                (quote!(&[#(#bytes),*][..]), T::Bytes)
+            }
+            ExprKind::Name(n) => self.name(n, path)?,
+            ExprKind::Attr { base, name, .. } => self.attr(base, name, path)?,
+            ExprKind::Call { base, method, args, .. } => {
+                let (b, bt) = self.tr(base, path)?;
+                let mut a = Vec::new();
+                for x in args {
+                    a.push(self.tr(x, path)?);
+                }
+                match (method.as_str(), bt) {
+                    ("sarc_hash", T::Str) if a.len() == 1 => {
+                        let m = &a[0].0;
+                        (quote!((::binspec_runtime::hash::sarc_name_hash(#b.as_bytes(), (#m) as u32) as i128)), T::Int)
+                    }
+                    ("sarc_hash", T::Bytes) if a.len() == 1 => {
+                        let m = &a[0].0;
+                        (quote!((::binspec_runtime::hash::sarc_name_hash(#b, (#m) as u32) as i128)), T::Int)
+                    }
+                    ("crc32", T::Str) => (quote!((::binspec_runtime::hash::crc32(#b.as_bytes()) as i128)), T::Int),
+                    ("to_i", T::Bool) => (quote!((#b as i128)), T::Int),
+                    (m, t) => return err(path, format!("method '{m}' on {t:?} is not supported yet")),
+                }
+            }
+            ExprKind::Index { base, index } => {
+                let (b, bt) = self.tr(base, path)?;
+                let (i, _) = self.tr(index, path)?;
+                match bt {
+                    T::Bytes => (quote!((#b.get((#i) as usize).copied().unwrap_or(0) as i128)), T::Int),
+                    _ => return err(path, "indexing is only supported on bytes yet"),
+                }
+            }
+            ExprKind::Unary { op, expr } => {
+                let (x, t) = self.tr(expr, path)?;
+                match op {
+                    UnOp::Neg => (quote!((-(#x))), t),
+                    UnOp::Not => (quote!((!(#x))), T::Bool),
+                    UnOp::BitNot => (quote!((!(#x))), t),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (l, lt) = self.tr(lhs, path)?;
+                let (r, rt) = self.tr(rhs, path)?;
+                let o = match op {
+                    BinOp::Add => quote!(+),
+                    BinOp::Sub => quote!(-),
+                    BinOp::Mul => quote!(*),
+                    BinOp::Div => quote!(/),
+                    BinOp::Mod => quote!(%),
+                    BinOp::Shl => quote!(<<),
+                    BinOp::Shr => quote!(>>),
+                    BinOp::BitAnd => quote!(&),
+                    BinOp::BitOr => quote!(|),
+                    BinOp::BitXor => quote!(^),
+                    BinOp::Eq => quote!(==),
+                    BinOp::Ne => quote!(!=),
+                    BinOp::Lt => quote!(<),
+                    BinOp::Le => quote!(<=),
+                    BinOp::Gt => quote!(>),
+                    BinOp::Ge => quote!(>=),
+                    BinOp::And => quote!(&&),
+                    BinOp::Or => quote!(||),
+                };
+                if matches!(op, BinOp::Div | BinOp::Mod) {
+                    let f = if *op == BinOp::Div { quote!(checked_div_euclid) } else { quote!(checked_rem_euclid) };
+                    return Ok((quote!((#l).#f(#r).unwrap_or(0)), T::Int));
+                }
+                let t = if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
+                    T::Bool
+                } else if lt == T::Float || rt == T::Float {
+                    T::Float
+                } else {
+                    lt.clone()
+                };
+                if lt == T::Str && rt == T::Str && *op == BinOp::Add {
+                    return Ok((quote!(format!("{}{}", #l, #r)), T::Str));
+                }
+                (quote!((#l #o #r)), t)
+            }
+            ExprKind::Ternary { cond, then, else_ } => {
+                let (c, _) = self.tr(cond, path)?;
+                let (a, at) = self.tr(then, path)?;
+                let (b, _) = self.tr(else_, path)?;
+                (quote!((if #c { #a } else { #b })), at)
+            }
+            ExprKind::EnumValue { .. } | ExprKind::Cast { .. } | ExprKind::SizeOf { .. } => {
+                return err(path, format!("'{e}' is not supported by the Rust emitter yet"))
+            }
+        })
+    }
+
+    fn name(&mut self, n: &str, path: &str) -> R<(TokenStream, T)> {
+        let t = self.t();
+        if let Some(p) = t.params.iter().find(|p| p.name == n) {
+            let id = local("p", n);
+            return Ok((quote!(#id), match p.ty {
+                FieldTy::Int { .. } | FieldTy::Value => T::Int,
+                _ => T::Bytes,
+            }));
+        }
+        if let Some(l) = t.layout.iter().find(|l| l.name == n) {
+            let id = ident(&l.name);
+            return match self.scope {
+                Scope::Read => err(path, format!("layout field '{}' is not known while reading", l.name)),
+                _ => Ok((quote!((self.#id as i128)), T::Int)),
+            };
+        }
+        let Some(f) = find(t, n) else {
+            return err(path, format!("no field, instance or parameter '{n}' in type '{}'", t.name));
+        };
+        let ft = self.field_t(f);
+        let id = ident(n);
+        match self.scope {
+            Scope::Read => {
+                let v = local("v", n);
+                if let Some(val) = &f.value {
+                    if f.is_instance {
+                        // Value instances are computed where they are used.
+                        let val = val.clone();
+                        return self.tr(&val.expr, &val.path);
+                    }
+                }
+                Ok(match ft {
+                    T::Int => {
+                        if f.cond.is_some() {
+                            (quote!((#v.unwrap_or_default() as i128)), T::Int)
+                        } else {
+                            (quote!((#v as i128)), T::Int)
+                        }
+                    }
+                    T::Str if f.cond.is_some() => (quote!(#v.as_deref().unwrap_or("")), T::Str),
+                    T::Str => (quote!(#v.as_str()), T::Str),
+                    T::Bytes if f.cond.is_some() => (quote!(#v.as_deref().unwrap_or(&[][..])), T::Bytes),
+                    T::Bytes => (quote!((&#v[..])), T::Bytes),
+                    other => (quote!(#v), other),
+                })
+            }
+            Scope::Write | Scope::Model => {
+                if let Some(val) = &f.value {
+                    let val = val.clone();
+                    return self.tr(&val.expr, &val.path);
+                }
+                match &f.role {
+                    Role::Const(ConstVal::Int(v)) => Ok((int_lit(*v), T::Int)),
+                    Role::Const(ConstVal::Bytes(b)) => {
+                        let b = b.clone();
+                        Ok((quote!(&[#(#b),*][..]), T::Bytes))
+                    }
+                    Role::Count { of } => {
+                        let of = ident(of);
+                        Ok((quote!((self.#of.len() as i128)), T::Int))
+                    }
+                    Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) if self.scope == Scope::Write => {
+                        let d = local("d", n);
+                        Ok((quote!(#d), T::Int))
+                    }
+                    Role::Data => Ok(match ft {
+                        T::Int if f.cond.is_some() => (quote!((self.#id.unwrap_or_default() as i128)), T::Int),
+                        T::Int => (quote!((self.#id as i128)), T::Int),
+                        T::Str if f.cond.is_some() => (quote!(self.#id.as_deref().unwrap_or("")), T::Str),
+                        T::Str => (quote!(self.#id.as_str()), T::Str),
+                        T::Bytes => (quote!((&self.#id[..])), T::Bytes),
+                        other => (quote!(self.#id), other),
+                    }),
+                    _ => err(path, format!("'{n}' is not known in the model (it is derived when writing)")),
+                }
+            }
+        }
+    }
+
+    fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(TokenStream, T)> {
+        // Outer values.
+        if let Some(chain) = chain_of(&Expr { kind: ExprKind::Attr { base: Box::new(base.clone()), name: name.to_string(), name_span: Default::default() }, span: Default::default() }) {
+            if chain[0] == "_root" && self.ty == 0 {
+                let inner = rebase(&chain[1..]);
+                return self.tr(&inner, path);
+            }
+            // A constant of an outer type folds to a literal.
+            if let Some(f) = self.resolve_chain(&chain) {
+                if let Role::Const(ConstVal::Int(v)) = f.role {
+                    return Ok((int_lit(v), T::Int));
+                }
+            }
+            if chain.len() >= 2 {
+                let id = param_ident(&chain);
+                let t = match chain.last().map(|s| s.as_str()) {
+                    Some("_pos") => T::Int,
+                    _ => match self.resolve_chain(&chain) {
+                        Some(f) => self.field_t(f),
+                        None => return err(path, format!("cannot resolve '{}'", chain.join("."))),
+                    },
+                };
+                return Ok((quote!(#id), t));
+            }
+        }
+        if let ExprKind::Name(b) = &base.kind {
+            if b == "_io" {
+                return Ok(match (name, self.scope) {
+                    ("size", Scope::Read) => (quote!((r.size() as i128)), T::Int),
+                    ("pos", Scope::Read) => (quote!((r.pos() as i128)), T::Int),
+                    ("eof", Scope::Read) => (quote!(r.is_eof()), T::Bool),
+                    ("size", Scope::Write) => (quote!((ctx.prev_size() as i128)), T::Int),
+                    ("pos", Scope::Write) => (quote!((w.pos() as i128)), T::Int),
+                    _ => return err(path, format!("'_io.{name}' is not supported here")),
+                });
+            }
+            if name == "_pos" || name == "_present" {
+                let f = find(self.t(), b).ok_or_else(|| EmitError { path: path.into(), message: format!("no field '{b}'") })?;
+                let p = local("pos", b);
+                let k = local("k", b);
+                return Ok(match (name, self.scope) {
+                    ("_pos", Scope::Read) => (quote!(#p), T::Int),
+                    ("_pos", _) => (quote!((ctx.prev_pos(#k) as i128)), T::Int),
+                    ("_present", Scope::Read) => {
+                        let v = local("v", b);
+                        (quote!(#v.is_some()), T::Bool)
+                    }
+                    _ => {
+                        let id = ident(b);
+                        if f.cond.is_some() {
+                            (quote!(self.#id.is_some()), T::Bool)
+                        } else {
+                            (quote!(true), T::Bool)
+                        }
+                    }
+                });
+            }
+        }
+        let (b, bt) = self.tr(base, path)?;
+        match (name, &bt) {
+            ("size" | "length", T::Bytes | T::Str) => Ok((quote!((#b.len() as i128)), T::Int)),
+            ("size" | "length", T::Array(_)) => Ok((quote!((#b.len() as i128)), T::Int)),
+            ("to_i", T::Bool) => Ok((quote!((#b as i128)), T::Int)),
+            (_, T::User(ty)) if *ty != usize::MAX && self.scope != Scope::Read => {
+                let f = find(&self.m.types[*ty], name)
+                    .ok_or_else(|| EmitError { path: path.into(), message: format!("no field '{name}' in '{}'", self.m.types[*ty].name) })?;
+                let saved = (self.ty, self.scope);
+                // Translate the field in the model scope of that type, reached through `#b`.
+                self.ty = *ty;
+                self.scope = Scope::Model;
+                let inner = self.name(&f.name.clone(), path);
+                self.ty = saved.0;
+                self.scope = saved.1;
+                let (tok, t) = inner?;
+                let s = tok.to_string().replace("self", &b.to_string());
+                let tok: TokenStream = s.parse().map_err(|_| EmitError { path: path.into(), message: "internal: bad tokens".into() })?;
+                Ok((tok, t))
+            }
+            _ => err(path, format!("'.{name}' on {bt:?} is not supported yet")),
+        }
+    }
+
+    /// The field that a `_root.a.b` or `_parent.x` chain names.
+    fn resolve_chain(&self, chain: &[String]) -> Option<&'m Field> {
+        let mut ty = match chain[0].as_str() {
+            "_root" => 0,
+            "_parent" => self.m.owners[self.ty]?,
+            _ => return None,
+        };
+        let mut field = None;
+        for (i, part) in chain[1..].iter().enumerate() {
+            if part.starts_with('_') {
+                return if i == chain.len() - 2 { field } else { None };
+            }
+            let f = find(&self.m.types[ty], part)?;
+            field = Some(f);
+            if let FieldTy::User { ty: t, .. } = f.ty {
+                ty = t;
+            }
+        }
+        field
+    }
+}
+
+fn rebase(chain: &[String]) -> Expr {
+    let mut e = Expr { kind: ExprKind::Name(chain[0].clone()), span: Default::default() };
+    for c in &chain[1..] {
+        e = Expr { kind: ExprKind::Attr { base: Box::new(e), name: c.clone(), name_span: Default::default() }, span: Default::default() };
+    }
+    e
+}
+
+/// Every expression of a type, with its YAML path.
+fn exprs_of(t: &TypeDef) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    if let EndianSpec::Switch { on, .. } = &t.endian {
+        out.push(&on.expr);
+    }
+    for f in t.seq.iter().chain(t.instances.iter()) {
+        for x in [&f.size, &f.cond, &f.pos_expr, &f.value, &f.sort_by].into_iter().flatten() {
+            out.push(&x.expr);
+        }
+        match &f.repeat {
+            Repeat::Expr(x) | Repeat::Until(x) => out.push(&x.expr),
+            _ => {}
+        }
+        if let Role::Derive(x) = &f.role {
+            out.push(&x.expr);
+        }
+        match &f.ty {
+            FieldTy::User { args, .. } => out.extend(args.iter().map(|a| &a.expr)),
+            FieldTy::Switch { on, .. } => out.push(&on.expr),
+            _ => {}
+        }
+    }
+    out
+}
+
+fn collect_chains(e: &Expr, out: &mut BTreeSet<Vec<String>>) {
+    if let Some(c) = chain_of(e) {
+        if c.len() >= 2 {
+            out.insert(c);
+            return;
+        }
+    }
+    match &e.kind {
+        ExprKind::Attr { base, .. } => collect_chains(base, out),
+        ExprKind::Call { base, args, .. } => {
+            collect_chains(base, out);
+            args.iter().for_each(|a| collect_chains(a, out));
+        }
+        ExprKind::Index { base, index } => {
+            collect_chains(base, out);
+            collect_chains(index, out);
+        }
+        ExprKind::Unary { expr, .. } => collect_chains(expr, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            collect_chains(lhs, out);
+            collect_chains(rhs, out);
+        }
+        ExprKind::Ternary { cond, then, else_ } => {
+            collect_chains(cond, out);
+            collect_chains(then, out);
+            collect_chains(else_, out);
+        }
+        ExprKind::Cast { base, .. } => collect_chains(base, out),
+        _ => {}
+    }
+}
+
+fn collect_pos_refs(e: &Expr, ty: usize, out: &mut BTreeMap<usize, BTreeSet<String>>) {
+    match &e.kind {
+        ExprKind::Attr { base, name, .. } => {
+            if name == "_pos" {
+                if let ExprKind::Name(b) = &base.kind {
+                    out.entry(ty).or_default().insert(b.clone());
+                }
+            }
+            collect_pos_refs(base, ty, out);
+        }
+        ExprKind::Call { base, args, .. } => {
+            collect_pos_refs(base, ty, out);
+            args.iter().for_each(|a| collect_pos_refs(a, ty, out));
+        }
+        ExprKind::Index { base, index } => {
+            collect_pos_refs(base, ty, out);
+            collect_pos_refs(index, ty, out);
+        }
+        ExprKind::Unary { expr, .. } => collect_pos_refs(expr, ty, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            collect_pos_refs(lhs, ty, out);
+            collect_pos_refs(rhs, ty, out);
+        }
+        ExprKind::Ternary { cond, then, else_ } => {
+            collect_pos_refs(cond, ty, out);
+            collect_pos_refs(then, ty, out);
+            collect_pos_refs(else_, ty, out);
+        }
+        _ => {}
+    }
+}
+
+/// Types that a type reads directly.
+fn children(t: &TypeDef) -> Vec<usize> {
+    let mut out = Vec::new();
+    for f in t.seq.iter().chain(t.instances.iter()) {
+        match &f.ty {
+            FieldTy::User { ty, .. } => out.push(*ty),
+            FieldTy::Switch { cases, .. } => out.extend(cases.iter().map(|c| c.ty)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Pass `implicit_params`: the outer values each type needs, as `_root...`/`_parent...` chains.
+fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
+    let mut direct: Vec<BTreeSet<Vec<String>>> = m
+        .types
+        .iter()
+        .map(|t| {
+            let mut s = BTreeSet::new();
+            for e in exprs_of(t) {
+                collect_chains(e, &mut s);
+            }
+            s
+        })
+        .collect();
+    // The root resolves `_root` chains itself; constants fold.
+    for (i, s) in direct.iter_mut().enumerate() {
+        s.retain(|c| !(i == 0 && c[0] == "_root"));
+    }
+    loop {
+        let mut changed = false;
+        for ti in 0..m.types.len() {
+            for c in children(&m.types[ti]) {
+                let needs: Vec<Vec<String>> =
+                    direct[c].iter().filter(|k| k[0] == "_root" && ti != 0).cloned().collect();
+                for k in needs {
+                    changed |= direct[ti].insert(k);
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    direct
+}
+
+struct Gen<'m> {
+    m: &'m Module,
+    params: Vec<BTreeSet<Vec<String>>>,
+    pos_refs: BTreeMap<usize, BTreeSet<String>>,
+    slots: BTreeMap<(usize, String), u32>,
+}
+
+impl<'m> Gen<'m> {
+    fn cx(&self, ty: usize, scope: Scope) -> Cx<'_> {
+        Cx { m: self.m, ty, scope, depth: 0 }
+    }
+
+    fn slot(&self, ty: usize, name: &str) -> u32 {
+        self.slots[&(ty, name.to_string())]
+    }
+
+    /// The implicit params of a type, with the Rust types used to pass them.
+    fn param_list(&self, ty: usize) -> Vec<(Vec<String>, Ident, TokenStream)> {
+        self.params[ty]
+            .iter()
+            .filter(|k| {
+                // Constants fold and need no argument.
+                let cx = self.cx(ty, Scope::Read);
+                !matches!(cx.resolve_chain(k).map(|f| &f.role), Some(Role::Const(ConstVal::Int(_))))
+            })
+            .map(|k| {
+                let cx = self.cx(ty, Scope::Read);
+                let rt = match k.last().map(|s| s.as_str()) {
+                    Some("_pos") => quote!(i128),
+                    _ => match cx.resolve_chain(k).map(|f| cx.field_t(f)) {
+                        Some(T::Bool) => quote!(bool),
+                        Some(T::Float) => quote!(f64),
+                        _ => quote!(i128),
+                    },
+                };
+                (k.clone(), param_ident(k), rt)
+            })
+            .collect()
+    }
+
+    /// Arguments that type `caller` passes to child type `child` (user params first, then implicit ones).
+    fn args_for(&self, caller: usize, child: usize, user_args: &[crate::ir::Ex], scope: Scope, path: &str) -> R<TokenStream> {
+        let mut out = Vec::new();
+        for a in user_args {
+            let (t, _) = self.cx(caller, scope).tr(&a.expr, &a.path)?;
+            out.push(t);
+        }
+        for (k, _, _) in self.param_list(child) {
+            let t = if k[0] == "_parent" {
+                let (t, _) = self.cx(caller, scope).tr(&rebase(&k[1..]), path)?;
+                t
+            } else if caller == 0 {
+                let (t, _) = self.cx(caller, scope).tr(&rebase(&k[1..]), path)?;
+                t
+            } else {
+                let id = param_ident(&k);
+                quote!(#id)
+            };
+            out.push(t);
+        }
+        Ok(quote!(#(#out),*))
+    }
+
+    fn model_ty(&self, f: &Field) -> TokenStream {
+        let base = match &f.ty {
+            FieldTy::Int { bytes, signed, .. } => rust_int(*bytes, *signed),
+            FieldTy::Float { bytes: 4, .. } => quote!(f32),
+            FieldTy::Float { .. } => quote!(f64),
+            FieldTy::Bits { n: 1 } => quote!(bool),
+            FieldTy::Bits { .. } => quote!(u64),
+            FieldTy::Bytes => quote!(::std::vec::Vec<u8>),
+            FieldTy::Str { .. } => quote!(::std::string::String),
+            FieldTy::User { ty, .. } => {
+                let n = ty_ident(&self.m.types[*ty].rust);
+                quote!(#n)
+            }
+            FieldTy::Switch { .. } => {
+                let n = switch_enum_name(self.m, f);
+                quote!(#n)
+            }
+            FieldTy::Value => quote!(i128),
+        };
+        let base = if f.repeat != Repeat::None { quote!(::std::vec::Vec<#base>) } else { base };
+        if f.cond.is_some() {
+            quote!(::std::option::Option<#base>)
+        } else {
+            base
+        }
+    }
+}
+
+fn switch_enum_name(m: &Module, f: &Field) -> Ident {
+    // Owner type name + field name, e.g. `RsizetableTable`.
+    let owner = m.types.iter().find(|t| t.seq.iter().chain(t.instances.iter()).any(|x| std::ptr::eq(x, f)));
+    let o = owner.map(|t| t.rust.clone()).unwrap_or_default();
+    format_ident!("{}{}", o, crate::ir::camel(&f.name))
+}
+
+fn doc_attr(doc: &Option<String>) -> TokenStream {
+    match doc {
+        Some(d) => {
+            let lines: Vec<String> = d.trim_end().lines().map(|l| format!(" {l}")).collect();
+            quote!(#(#[doc = #lines])*)
+        }
+        None => quote!(),
+    }
+}
+
+/// Generates the Rust module for one schema.
+pub fn emit(m: &Module) -> R<TokenStream> {
+    let params = implicit_params(m);
+    let mut pos_refs = BTreeMap::new();
+    for (ti, t) in m.types.iter().enumerate() {
+        for e in exprs_of(t) {
+            collect_pos_refs(e, ti, &mut pos_refs);
+        }
+        // Pool items always get a slot.
+        for f in &t.instances {
+            if f.item_of.is_some() {
+                pos_refs.entry(ti).or_default().insert(f.name.clone());
+            }
+        }
+    }
+    // `_root.x._pos` style references name a field of another type.
+    for (ti, t) in m.types.iter().enumerate() {
+        let mut chains = BTreeSet::new();
+        for e in exprs_of(t) {
+            collect_chains(e, &mut chains);
+        }
+        let _ = ti;
+        for c in chains {
+            if c.last().map(|s| s.as_str()) == Some("_pos") && c[0] == "_root" && c.len() == 3 {
+                pos_refs.entry(0).or_default().insert(c[1].clone());
+            }
+        }
+    }
+    let mut slots = BTreeMap::new();
+    for (ti, names) in &pos_refs {
+        for n in names {
+            let s = slots.len() as u32;
+            slots.insert((*ti, n.clone()), s);
+        }
+    }
+    let g = Gen { m, params, pos_refs, slots };
+    let mut items = Vec::new();
+    for ti in 0..m.types.len() {
+        items.push(g.emit_type(ti)?);
+    }
+    items.push(g.emit_root_impl()?);
+    let doc = doc_attr(&m.doc);
+    let _ = doc;
+    Ok(quote!(#(#items)*))
+}
+
+impl<'m> Gen<'m> {
+    fn emit_type(&self, ti: usize) -> R<TokenStream> {
+        let t = &self.m.types[ti];
+        let name = ty_ident(&t.rust);
+        let mut fields = Vec::new();
+        let mut defaults = Vec::new();
+        let mut extra = Vec::new();
+        if ti == 0 && matches!(t.endian, EndianSpec::Switch { .. }) {
+            fields.push(quote! {
+                /// Byte order of the file.
+                pub endian: ::binspec_runtime::Endian,
+            });
+            defaults.push(quote!(endian: ::binspec_runtime::Endian::Little,));
+        }
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            let id = ident(&f.name);
+            let doc = doc_attr(&f.doc);
+            match &f.role {
+                Role::Data => {
+                    let ty = self.model_ty(f);
+                    let serde = match (&f.ty, f.cond.is_some(), f.repeat != Repeat::None) {
+                        (FieldTy::Bytes, false, false) => quote!(#[serde(with = "::binspec_runtime::bytes")]),
+                        (FieldTy::Bytes, true, false) => quote!(#[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")]),
+                        (_, true, _) => quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
+                        _ => quote!(),
+                    };
+                    fields.push(quote!(#doc #serde pub #id: #ty,));
+                    let dv = match &f.default {
+                        Some(d) => {
+                            let (tok, _) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
+                            quote!((#tok) as _)
+                        }
+                        None => quote!(::std::default::Default::default()),
+                    };
+                    defaults.push(quote!(#id: #dv,));
+                    if let Some(pool) = f.item_of {
+                        let aid = format_ident!("{}_align", f.name);
+                        let d = format!(" Alignment of `{}` where the default ({:#x}) does not reproduce the file.", f.name, self.m.pools[pool].item_align);
+                        fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<u64>,));
+                        defaults.push(quote!(#aid: None,));
+                    }
+                }
+                Role::Derive(x) => {
+                    let ty = self.model_ty(f);
+                    let d = format!(" Set only where the file disagrees with the derived value (`{}`).", x.text);
+                    fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
+                    defaults.push(quote!(#id: None,));
+                }
+                _ => {}
+            }
+            if let FieldTy::Switch { cases, .. } = &f.ty {
+                if f.role == Role::Data {
+                    let en = switch_enum_name(self.m, f);
+                    let vars: Vec<TokenStream> = cases
+                        .iter()
+                        .map(|c| {
+                            let v = ty_ident(&c.variant);
+                            let ct = ty_ident(&self.m.types[c.ty].rust);
+                            quote!(#v(#ct),)
+                        })
+                        .collect();
+                    let first = &cases[0];
+                    let fv = ty_ident(&first.variant);
+                    let doc = format!(" The types `{}` can hold.", f.name);
+                    extra.push(quote! {
+                        #[doc = #doc]
+                        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+                        #[serde(rename_all = "snake_case")]
+                        pub enum #en { #(#vars)* }
+                        impl ::std::default::Default for #en {
+                            fn default() -> Self { #en::#fv(::std::default::Default::default()) }
+                        }
+                    });
+                }
+            }
+        }
+        for l in &t.layout {
+            let id = ident(&l.name);
+            let doc = doc_attr(&l.doc);
+            let dfn = format_ident!("default_{}_{}", t.name, l.name);
+            let dv = Literal::u64_unsuffixed(l.default as u64);
+            let dfn_s = dfn.to_string();
+            fields.push(quote!(#doc #[doc = ""] #[doc = " A layout choice: not stored in the file, inferred when reading."] #[serde(default = #dfn_s)] pub #id: u64,));
+            defaults.push(quote!(#id: #dv,));
+            extra.push(quote!(fn #dfn() -> u64 { #dv }));
+        }
+        let doc = doc_attr(&t.doc);
+        let read = self.emit_read(ti)?;
+        let write = self.emit_write(ti)?;
+        let sort_keys = self.emit_sort_keys(ti)?;
+        Ok(quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            pub struct #name { #(#fields)* }
+            impl ::std::default::Default for #name {
+                fn default() -> Self { #name { #(#defaults)* } }
+            }
+            #(#extra)*
+            impl #name {
+                #read
+                #write
+                #sort_keys
+            }
+        })
+    }
+
+    fn fn_params(&self, ti: usize) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let t = &self.m.types[ti];
+        let mut read_params = Vec::new();
+        for p in &t.params {
+            let id = local("p", &p.name);
+            read_params.push(quote!(#id: i128));
+        }
+        for (_, id, rt) in self.param_list(ti) {
+            read_params.push(quote!(#id: #rt));
+        }
+        (read_params.clone(), read_params)
+    }
+
+    fn read_prim(&self, f: &Field, ti: usize) -> R<TokenStream> {
+        let _ = ti;
+        Ok(match &f.ty {
+            FieldTy::Int { bytes: 1, signed: false, .. } => quote!(r.u8()?),
+            FieldTy::Int { bytes: 1, signed: true, .. } => quote!(r.i8()?),
+            FieldTy::Int { bytes, signed, endian } => {
+                let e = endian_tokens(*endian);
+                let m = format_ident!("{}{}", if *signed { "i" } else { "u" }, *bytes as u32 * 8);
+                quote!(r.#m(#e)?)
+            }
+            FieldTy::Float { bytes, endian } => {
+                let e = endian_tokens(*endian);
+                let m = format_ident!("f{}", *bytes as u32 * 8);
+                quote!(r.#m(#e)?)
+            }
+            FieldTy::Bits { n: 1 } => quote!((r.bits_be(1)? != 0)),
+            FieldTy::Bits { n } => {
+                let n = *n as u32;
+                quote!(r.bits_be(#n)?)
+            }
+            _ => return err(&f.path, "internal: not a primitive"),
+        })
+    }
+
+    /// Code that reads one value of a field (not its repetition) into an expression.
+    fn read_one(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let cx = || self.cx(ti, Scope::Read);
+        let sized = |inner: TokenStream| -> R<TokenStream> {
+            if let Some(sz) = &f.size {
+                let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+                Ok(quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } let mut r = r.substream(n as u64)?; let r = &mut r; #inner }))
+            } else if f.size_eos {
+                Ok(quote!({ let mut r = r.substream_eos()?; let r = &mut r; #inner }))
+            } else {
+                Ok(inner)
+            }
+        };
+        match &f.ty {
+            FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => self.read_prim(f, ti),
+            FieldTy::Bytes | FieldTy::Str { .. } => {
+                let raw = if let Some(term) = f.terminator {
+                    let (inc, con, eos) = (f.include, f.consume, f.eos_error);
+                    if f.size.is_some() || f.size_eos {
+                        sized(quote!(r.bytes_term(#term, #inc, #con, false)?))?
+                    } else {
+                        quote!(r.bytes_term(#term, #inc, #con, #eos)?)
+                    }
+                } else if let Some(sz) = &f.size {
+                    let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+                    quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } r.bytes(n as u64)? })
+                } else if f.size_eos {
+                    quote!(r.bytes_eos()?)
+                } else if let Some(c) = &f.contents {
+                    let c = c.clone();
+                    quote!({ r.expect(&[#(#c),*])?; &[#(#c),*][..] })
+                } else {
+                    return err(&f.path, "bytes need 'size', 'size-eos', 'terminator' or 'contents'");
+                };
+                let raw = match f.pad_right {
+                    Some(p) => quote!({ let b: &[u8] = #raw; let mut n = b.len(); while n > 0 && b[n - 1] == #p { n -= 1; } &b[..n] }),
+                    None => raw,
+                };
+                Ok(match &f.ty {
+                    FieldTy::Str { .. } => quote!(::binspec_runtime::text::decode(#raw, r.abs_pos())?),
+                    _ => quote!(#raw.to_vec()),
+                })
+            }
+            FieldTy::User { ty, args } => {
+                let n = ty_ident(&self.m.types[*ty].rust);
+                let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+                let call = quote!(#n::read(r, endian, pools, root_io, #a)?);
+                sized(call)
+            }
+            FieldTy::Switch { on, cases } => {
+                let (o, _) = cx().tr(&on.expr, &on.path)?;
+                let en = switch_enum_name(self.m, f);
+                let mut arms = Vec::new();
+                let mut has_default = false;
+                for c in cases {
+                    let v = ty_ident(&c.variant);
+                    let n = ty_ident(&self.m.types[c.ty].rust);
+                    let a = self.args_for(ti, c.ty, &[], Scope::Read, &f.path)?;
+                    let body = sized(quote!(#n::read(r, endian, pools, root_io, #a)?))?;
+                    match &c.key {
+                        Some(k) => {
+                            let (kt, _) = cx().tr(&k.expr, &k.path)?;
+                            arms.push(quote!(x if x == #kt => #en::#v(#body),));
+                        }
+                        None => {
+                            has_default = true;
+                            arms.push(quote!(_ => #en::#v(#body),));
+                        }
+                    }
+                }
+                if !has_default {
+                    arms.push(quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("no case for {:?}", other))),));
+                }
+                Ok(quote!(match #o { #(#arms)* }))
+            }
+            FieldTy::Value => err(&f.path, "internal: value instance read"),
+        }
+    }
+
+    fn emit_read(&self, ti: usize) -> R<TokenStream> {
+        let t = &self.m.types[ti];
+        let (params, _) = self.fn_params(ti);
+        let mut body = Vec::new();
+        let mut done: BTreeSet<String> = BTreeSet::new();
+        // Byte order.
+        match &t.endian {
+            EndianSpec::Inherit => {}
+            EndianSpec::Fixed(e) => {
+                let e = endian_tokens(Some(*e));
+                body.push(quote!(let endian = #e;));
+            }
+            EndianSpec::Switch { on, cases } => {
+                let mut needed = BTreeSet::new();
+                crate::ir::names_used(&on.expr, &mut needed);
+                for n in needed {
+                    self.ensure_instance(ti, &n, &mut done, &mut body)?;
+                }
+                let (o, _) = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?;
+                let mut arms = Vec::new();
+                for (k, e) in cases {
+                    let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
+                    let e = endian_tokens(Some(*e));
+                    arms.push(quote!(x if x == #kt => #e,));
+                }
+                body.push(quote! {
+                    let endian = match #o { #(#arms)* other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("unknown byte order mark {:?}", other))) };
+                });
+            }
+        }
+        for f in &t.seq {
+            // Instances this field's expressions need.
+            let mut needed = BTreeSet::new();
+            for x in [&f.size, &f.cond].into_iter().flatten() {
+                crate::ir::names_used(&x.expr, &mut needed);
+            }
+            if let Repeat::Expr(x) | Repeat::Until(x) = &f.repeat {
+                crate::ir::names_used(&x.expr, &mut needed);
+            }
+            if let FieldTy::Switch { on, .. } = &f.ty {
+                crate::ir::names_used(&on.expr, &mut needed);
+            }
+            for n in needed {
+                self.ensure_instance(ti, &n, &mut done, &mut body)?;
+            }
+            let v = local("v", &f.name);
+            let fname = f.name.as_str();
+            if self.pos_refs.get(&ti).is_some_and(|s| s.contains(&f.name)) {
+                let p = local("pos", &f.name);
+                body.push(quote!(let #p = r.abs_pos() as i128;));
+            }
+            if let Role::Pool(u) = &f.role {
+                let start = quote!(r.abs_pos());
+                if let Some(a) = &u.align_field {
+                    let la = local("layout", a);
+                    body.push(quote!(let #la = pools.region_align(#start, #start);));
+                }
+            }
+            let one = self.read_one(ti, f)?;
+            let read = match &f.repeat {
+                Repeat::None => quote!(#one),
+                Repeat::Expr(x) => {
+                    let (n, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                    let min = min_size(self.m, f);
+                    quote!({
+                        let n = #n;
+                        if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))).at(#fname); }
+                        let cap = r.check_count(n as u64, #min).at(#fname)?;
+                        let mut out = ::std::vec::Vec::with_capacity(cap);
+                        for i in 0..n as usize { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i).at(#fname)?); }
+                        out
+                    })
+                }
+                Repeat::Eos => quote!({
+                    let mut out = ::std::vec::Vec::new();
+                    let mut i = 0usize;
+                    while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i).at(#fname)?); i += 1; }
+                    out
+                }),
+                Repeat::Until(_) => return err(&f.path, "repeat: until is not supported by the Rust emitter yet"),
+            };
+            let read = if let Some(c) = &f.cond {
+                let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
+                quote!(if #ct { Some(#read) } else { None })
+            } else {
+                read
+            };
+            body.push(quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;));
+            // Checks.
+            if let Role::Const(ConstVal::Int(c)) = &f.role {
+                let c = int_lit(*c);
+                let msg = format!("expected {:#x}, found {{:#x}}", match &f.role { Role::Const(ConstVal::Int(c)) => *c, _ => 0 });
+                body.push(quote!(if (#v as i128) != #c { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!(#msg, #v)).at(#fname)); }));
+            }
+            if let Some(valid) = &f.valid {
+                if !matches!(f.role, Role::Const(_)) {
+                    let check = match valid {
+                        Valid::Min(x) => Some((x, quote!(>=))),
+                        Valid::Max(x) => Some((x, quote!(<=))),
+                        _ => None,
+                    };
+                    if let Some((x, op)) = check {
+                        let (xt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                        body.push(quote!(if !((#v as i128) #op #xt) { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("value {} is out of range", #v)).at(#fname)); }));
+                    }
+                }
+            }
+            done.insert(f.name.clone());
+        }
+        // Data instances (pool items) are read eagerly.
+        for f in &t.instances {
+            if f.role == Role::Data {
+                self.ensure_instance(ti, &f.name, &mut done, &mut body)?;
+            }
+        }
+        // Build the model.
+        let mut inits = Vec::new();
+        if ti == 0 && matches!(t.endian, EndianSpec::Switch { .. }) {
+            inits.push(quote!(endian,));
+        }
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            let id = ident(&f.name);
+            let v = local("v", &f.name);
+            let fname = f.name.as_str();
+            match &f.role {
+                Role::Data => {
+                    inits.push(quote!(#id: #v,));
+                    if f.item_of.is_some() {
+                        let aid = format_ident!("{}_align", f.name);
+                        let la = local("align", &f.name);
+                        inits.push(quote!(#aid: #la,));
+                    }
+                }
+                Role::Derive(x) => {
+                    let (dt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                    let mt = self.model_ty(f);
+                    body.push(quote! {
+                        let #v: ::std::option::Option<#mt> = if (#v as i128) == (#dt) { None } else { Some(#v) };
+                    });
+                    let _ = fname;
+                    inits.push(quote!(#id: #v,));
+                }
+                _ => {}
+            }
+        }
+        for l in &t.layout {
+            let id = ident(&l.name);
+            let la = local("layout", &l.name);
+            if t.seq.iter().any(|f| matches!(&f.role, Role::Pool(u) if u.align_field.as_deref() == Some(l.name.as_str()))) {
+                inits.push(quote!(#id: #la,));
+            } else {
+                let dv = Literal::u64_unsuffixed(l.default as u64);
+                inits.push(quote!(#id: #dv,));
+            }
+        }
+        let name = ty_ident(&t.rust);
+        let endian_param = if ti == 0 { quote!() } else { quote!(endian: ::binspec_runtime::Endian,) };
+        let root_endian = if ti == 0 && matches!(t.endian, EndianSpec::Inherit) {
+            quote!(let endian = ::binspec_runtime::Endian::Little;)
+        } else {
+            quote!()
+        };
+        Ok(quote! {
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
+            pub(crate) fn read<'a>(
+                r: &mut ::binspec_runtime::Reader<'a>,
+                #endian_param
+                pools: &mut ::binspec_runtime::layout::ReadPools,
+                root_io: &::binspec_runtime::Reader<'a>,
+                #(#params),*
+            ) -> ::binspec_runtime::Result<Self> {
+                use ::binspec_runtime::ResultExt as _;
+                r.enter()?;
+                #root_endian
+                #(#body)*
+                r.leave();
+                Ok(#name { #(#inits)* })
+            }
+        })
+    }
+
+    /// Emits the code that computes an instance (and what it needs) the first time it is needed.
+    fn ensure_instance(&self, ti: usize, name: &str, done: &mut BTreeSet<String>, body: &mut Vec<TokenStream>) -> R<()> {
+        let t = &self.m.types[ti];
+        let Some(f) = t.instances.iter().find(|f| f.name == name) else { return Ok(()) };
+        if done.contains(name) || f.value.is_some() {
+            // Value instances are inlined where used; make sure what they use exists.
+            if let Some(v) = &f.value {
+                if done.insert(name.to_string()) {
+                    let mut needed = BTreeSet::new();
+                    crate::ir::names_used(&v.expr, &mut needed);
+                    for n in needed {
+                        self.ensure_instance(ti, &n, done, body)?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        done.insert(name.to_string());
+        let mut needed = BTreeSet::new();
+        for x in [&f.pos_expr, &f.size, &f.cond].into_iter().flatten() {
+            crate::ir::names_used(&x.expr, &mut needed);
+        }
+        for n in needed {
+            self.ensure_instance(ti, &n, done, body)?;
+        }
+        let v = local("v", name);
+        let p = local("pos", name);
+        let fname = f.name.as_str();
+        let Some(pos) = &f.pos_expr else {
+            return err(&f.path, "an instance needs 'pos' or 'value'");
+        };
+        let (pt, _) = self.cx(ti, Scope::Read).tr(&pos.expr, &pos.path)?;
+        let io = match &f.io {
+            Some(x) if x.text == "_root._io" => quote!(root_io.clone()),
+            Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
+            None => quote!(r.clone()),
+        };
+        let one = self.read_one(ti, f)?;
+        let align = match f.item_of {
+            Some(pool) => {
+                let la = local("align", name);
+                let d = self.m.pools[pool].item_align;
+                let pool = pool;
+                quote!(let #la = pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d);)
+            }
+            None => quote!(),
+        };
+        let read = quote!({
+            let mut r = #io;
+            let at = #pt;
+            if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
+            r.seek(at as u64).at(#fname)?;
+            let #p = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at(#fname)?;
+            #align
+            (value, #p)
+        });
+        match &f.cond {
+            Some(c) => {
+                let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
+                let la = local("align", name);
+                let none_align = if f.item_of.is_some() { quote!(let #la: ::std::option::Option<u64> = None;) } else { quote!() };
+                let some_align = if f.item_of.is_some() { quote!(let #la = #la;) } else { quote!() };
+                let _ = some_align;
+                body.push(quote! {
+                    #none_align
+                    let (#v, #p) = if #ct { let (v, p) = #read; (Some(v), p) } else { (None, 0i128) };
+                });
+                if f.item_of.is_some() {
+                    // The alignment was computed inside the block; recompute the binding outside.
+                    body.pop();
+                    let pool = f.item_of.unwrap_or(0);
+                    let d = self.m.pools[pool].item_align;
+                    let io2 = io.clone();
+                    body.push(quote! {
+                        let (#v, #p, #la) = if #ct {
+                            let mut r = #io2;
+                            let at = #pt;
+                            if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
+                            r.seek(at as u64).at(#fname)?;
+                            let #p = r.abs_pos() as i128;
+                            let r = &mut r;
+                            let value = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at(#fname)?;
+                            let a = pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d);
+                            (Some(value), #p, a)
+                        } else { (None, 0i128, None) };
+                    });
+                }
+            }
+            None => {
+                if f.item_of.is_some() {
+                    let la = local("align", name);
+                    let pool = f.item_of.unwrap_or(0);
+                    let d = self.m.pools[pool].item_align;
+                    body.push(quote! {
+                        let (#v, #p, #la) = {
+                            let mut r = #io;
+                            let at = #pt;
+                            if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
+                            r.seek(at as u64).at(#fname)?;
+                            let #p = r.abs_pos() as i128;
+                            let r = &mut r;
+                            let value = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at(#fname)?;
+                            let a = pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d);
+                            (value, #p, a)
+                        };
+                    });
+                } else {
+                    body.push(quote!(let (#v, #p) = #read;));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn write_prim(&self, f: &Field, val: TokenStream) -> R<TokenStream> {
+        let fname = f.name.as_str();
+        Ok(match &f.ty {
+            FieldTy::Int { bytes: 1, signed, .. } => {
+                let rt = rust_int(1, *signed);
+                let m = if *signed { quote!(i8) } else { quote!(u8) };
+                quote!(w.#m(::binspec_runtime::fit::<#rt>((#val) as i128, #fname)?);)
+            }
+            FieldTy::Int { bytes, signed, endian } => {
+                let rt = rust_int(*bytes, *signed);
+                let e = endian_tokens(*endian);
+                let m = format_ident!("{}{}", if *signed { "i" } else { "u" }, *bytes as u32 * 8);
+                quote!(w.#m(::binspec_runtime::fit::<#rt>((#val) as i128, #fname)?, #e);)
+            }
+            FieldTy::Float { bytes, endian } => {
+                let e = endian_tokens(*endian);
+                let m = format_ident!("f{}", *bytes as u32 * 8);
+                quote!(w.#m(#val, #e);)
+            }
+            FieldTy::Bits { n: 1 } => quote!(w.bits_be((#val) as u64, 1);),
+            FieldTy::Bits { n } => {
+                let n = *n as u32;
+                quote!(w.bits_be((#val) as u64, #n);)
+            }
+            _ => return err(&f.path, "internal: not a primitive"),
+        })
+    }
+
+    /// Code that writes one value (`v`, a reference to the model value) of a data field.
+    fn write_one(&self, ti: usize, f: &Field, v: TokenStream) -> R<TokenStream> {
+        let cx = || self.cx(ti, Scope::Write);
+        let fname = f.name.as_str();
+        match &f.ty {
+            FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => self.write_prim(f, quote!(*#v)),
+            FieldTy::Bytes | FieldTy::Str { .. } => {
+                let bytes = match &f.ty {
+                    FieldTy::Str { .. } => quote!(#v.as_bytes()),
+                    _ => quote!(&#v[..]),
+                };
+                let term = match (f.terminator, f.include) {
+                    (Some(t), false) if f.consume => quote!(w.u8(#t);),
+                    _ => quote!(),
+                };
+                if let (Some(sz), true) = (&f.size, f.terminator.is_some() || f.pad_right.is_some()) {
+                    // A fixed slot: content, terminator, then padding.
+                    let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+                    let pad = f.pad_right.unwrap_or(0);
+                    let tl = usize::from(f.terminator.is_some());
+                    Ok(quote!({
+                        let b: &[u8] = #bytes;
+                        let slot = (#s) as usize;
+                        if b.len() + #tl > slot && !(b.len() == slot) {
+                            return Err(::binspec_runtime::Error::write(format!("{} bytes do not fit in a slot of {}", b.len(), slot)).at(#fname));
+                        }
+                        let start = w.pos();
+                        w.bytes(b);
+                        if b.len() < slot { #term }
+                        w.fill(slot - (w.pos() - start), #pad);
+                    }))
+                } else {
+                    Ok(quote!({ w.bytes(#bytes); #term }))
+                }
+            }
+            FieldTy::User { ty, args } => {
+                let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
+                Ok(quote!(#v.write(w, ctx, endian, #a)?;))
+            }
+            FieldTy::Switch { cases, .. } => {
+                let en = switch_enum_name(self.m, f);
+                let mut arms = Vec::new();
+                for c in cases {
+                    let var = ty_ident(&c.variant);
+                    let a = self.args_for(ti, c.ty, &[], Scope::Write, &f.path)?;
+                    arms.push(quote!(#en::#var(x) => x.write(w, ctx, endian, #a)?,));
+                }
+                Ok(quote!(match #v { #(#arms)* }))
+            }
+            FieldTy::Value => err(&f.path, "internal"),
+        }
+    }
+
+    fn emit_write(&self, ti: usize) -> R<TokenStream> {
+        let t = &self.m.types[ti];
+        let (_, params) = self.fn_params(ti);
+        let mut body = Vec::new();
+        if ti == 0 {
+            match &t.endian {
+                EndianSpec::Switch { .. } => body.push(quote!(let endian = self.endian;)),
+                EndianSpec::Fixed(e) => {
+                    let e = endian_tokens(Some(*e));
+                    body.push(quote!(let endian = #e;));
+                }
+                EndianSpec::Inherit => body.push(quote!(let endian = ::binspec_runtime::Endian::Little;)),
+            }
+        } else if let EndianSpec::Fixed(e) = &t.endian {
+            let e = endian_tokens(Some(*e));
+            body.push(quote!(let endian = #e;));
+        }
+        // Keys for recorded positions, in a fixed order.
+        if let Some(names) = self.pos_refs.get(&ti) {
+            for n in names {
+                let k = local("k", n);
+                let s = self.slot(ti, n);
+                body.push(quote!(let #k = ctx.key(#s);));
+            }
+        }
+        // Derived values: offsets, lengths, then `-derive` expressions.
+        let mut order: Vec<&Field> = t.seq.iter().filter(|f| matches!(f.role, Role::Offset { .. })).collect();
+        order.extend(t.seq.iter().filter(|f| matches!(f.role, Role::Length { .. })));
+        order.extend(t.seq.iter().filter(|f| matches!(f.role, Role::Derive(_))));
+        for f in order {
+            let d = local("d", &f.name);
+            let fname = f.name.as_str();
+            let val = match &f.role {
+                Role::Offset { of } => {
+                    let inst = find(t, of).ok_or_else(|| EmitError { path: f.path.clone(), message: "internal".into() })?;
+                    let pos = inst.pos_expr.as_ref().ok_or_else(|| EmitError { path: f.path.clone(), message: "internal".into() })?;
+                    let k = local("k", of);
+                    let rhs = quote!((ctx.prev_pos(#k) as i128));
+                    self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?
+                }
+                Role::Length { of } => {
+                    let target = find(t, of).ok_or_else(|| EmitError { path: f.path.clone(), message: "internal".into() })?;
+                    let sz = target.size.as_ref().ok_or_else(|| EmitError { path: f.path.clone(), message: "internal".into() })?;
+                    let tid = ident(of);
+                    let len = match (&target.ty, target.cond.is_some()) {
+                        (FieldTy::Str { .. }, false) => quote!((self.#tid.len() as i128)),
+                        (_, true) => quote!((self.#tid.as_ref().map_or(0, |x| x.len()) as i128)),
+                        _ => quote!((self.#tid.len() as i128)),
+                    };
+                    self.solve(ti, &sz.expr, &f.name, len, &sz.path)?
+                }
+                Role::Derive(x) => {
+                    let (dt, _) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
+                    let id = ident(&f.name);
+                    quote!(match self.#id { Some(v) => v as i128, None => #dt })
+                }
+                _ => continue,
+            };
+            let _ = fname;
+            body.push(quote!(let #d: i128 = #val;));
+        }
+        for f in &t.seq {
+            let id = ident(&f.name);
+            let recorded = self.pos_refs.get(&ti).is_some_and(|s| s.contains(&f.name));
+            if recorded && !matches!(f.role, Role::Pool(_)) {
+                let k = local("k", &f.name);
+                body.push(quote!(ctx.record(#k, w.pos() as u64);));
+            }
+            let fname = f.name.as_str();
+            let code = match &f.role {
+                Role::Const(ConstVal::Bytes(b)) => {
+                    let b = b.clone();
+                    quote!(w.bytes(&[#(#b),*]);)
+                }
+                Role::Const(ConstVal::Int(c)) => self.write_prim(f, int_lit(*c))?,
+                Role::Count { of } => {
+                    let of = ident(of);
+                    self.write_prim(f, quote!((self.#of.len() as i128)))?
+                }
+                Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
+                    let d = local("d", &f.name);
+                    self.write_prim(f, quote!(#d))?.to_string().replace(":: binspec_runtime :: fit", "ctx . fit").parse().map_err(|_| EmitError { path: f.path.clone(), message: "internal: tokens".into() })?
+                }
+                Role::Pool(u) => {
+                    let pool = u.pool;
+                    let align = match &u.align_field {
+                        Some(a) => {
+                            let a = ident(a);
+                            quote!(self.#a)
+                        }
+                        None => quote!(1),
+                    };
+                    // The region starts after its alignment padding.
+                    let rec = if recorded {
+                        let k = local("k", &f.name);
+                        quote!(ctx.record(#k, w.pos() as u64);)
+                    } else {
+                        quote!()
+                    };
+                    quote!(w.align(#align); #rec ctx.flush(#pool, w, 1);)
+                }
+                Role::Data => {
+                    let one_ref = quote!(x);
+                    let one = self.write_one(ti, f, one_ref)?;
+                    let inner = match &f.repeat {
+                        Repeat::None => quote!({ let x = &self.#id; #one }),
+                        _ => {
+                            let order = match &f.sort_by {
+                                Some(_) => {
+                                    let FieldTy::User { ty, args } = &f.ty else {
+                                        return err(&f.path, "-sort-by needs a repeated user type");
+                                    };
+                                    let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
+                                    quote! {
+                                        let mut keyed = ::std::vec::Vec::with_capacity(self.#id.len());
+                                        for (i, x) in self.#id.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
+                                        keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+                                        let order: ::std::vec::Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
+                                    }
+                                }
+                                None => quote!(let order: ::std::vec::Vec<usize> = (0..self.#id.len()).collect();),
+                            };
+                            quote!({
+                                #order
+                                for i in order { let x = &self.#id[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; }
+                            })
+                        }
+                    };
+                    match &f.cond {
+                        Some(_) => quote!(if let Some(x) = &self.#id { let _ = x; #inner }),
+                        None => inner,
+                    }
+                }
+                _ => quote!(),
+            };
+            body.push(quote!((|| -> ::binspec_runtime::Result<()> { #code Ok(()) })().at(#fname)?;));
+        }
+        // Pool items.
+        for f in &t.instances {
+            if let Some(pool) = f.item_of {
+                let id = ident(&f.name);
+                let k = local("k", &f.name);
+                let aid = format_ident!("{}_align", f.name);
+                let d = self.m.pools[pool].item_align;
+                let enc = match &f.ty {
+                    FieldTy::Str { .. } => {
+                        let nul = if f.terminator.is_some() { quote!(b.push(0);) } else { quote!() };
+                        quote!({ let mut b = x.as_bytes().to_vec(); #nul b })
+                    }
+                    FieldTy::Bytes => quote!(x.clone()),
+                    _ => return err(&f.path, "pool items must be bytes or strings yet"),
+                };
+                let push = quote!(ctx.push(#pool, #k, #enc, self.#aid.unwrap_or(#d)););
+                body.push(match &f.cond {
+                    Some(_) => quote!(if let Some(x) = &self.#id { #push }),
+                    None => quote!({ let x = &self.#id; #push }),
+                });
+            }
+        }
+        let endian_param = if ti == 0 { quote!() } else { quote!(endian: ::binspec_runtime::Endian,) };
+        Ok(quote! {
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
+            pub(crate) fn write(
+                &self,
+                w: &mut ::binspec_runtime::Writer,
+                ctx: &mut ::binspec_runtime::layout::WriteCtx,
+                #endian_param
+                #(#params),*
+            ) -> ::binspec_runtime::Result<()> {
+                use ::binspec_runtime::ResultExt as _;
+                #(#body)*
+                Ok(())
+            }
+        })
+    }
+
+    /// Solves `e == rhs` for `unknown` (a linear expression).
+    fn solve(&self, ti: usize, e: &Expr, unknown: &str, rhs: TokenStream, path: &str) -> R<TokenStream> {
+        if !solvable_for(e, unknown) {
+            return err(path, format!("cannot solve '{e}' for '{unknown}'; give '{unknown}' a '-derive' expression"));
+        }
+        let mut cur = e;
+        let mut rhs = rhs;
+        loop {
+            match &cur.kind {
+                ExprKind::Name(n) if n == unknown => return Ok(rhs),
+                ExprKind::Binary { op, lhs, rhs: r } => {
+                    let mut l = BTreeSet::new();
+                    crate::ir::names_used(lhs, &mut l);
+                    let in_left = l.contains(unknown);
+                    let (other, side) = if in_left { (r, lhs) } else { (lhs, r) };
+                    let (o, _) = self.cx(ti, Scope::Write).tr(other, path)?;
+                    rhs = match (op, in_left) {
+                        (BinOp::Add, _) => quote!((#rhs - #o)),
+                        (BinOp::Sub, true) => quote!((#rhs + #o)),
+                        (BinOp::Sub, false) => quote!((#o - #rhs)),
+                        (BinOp::Mul, _) => quote!((#rhs / #o)),
+                        _ => return err(path, "internal: not solvable"),
+                    };
+                    cur = side;
+                }
+                _ => return err(path, "internal: not solvable"),
+            }
+        }
+    }
+
+    /// `sort_key` for types that a parent sorts by (`-sort-by`).
+    fn emit_sort_keys(&self, ti: usize) -> R<TokenStream> {
+        let mut key: Option<&crate::ir::Ex> = None;
+        for t in &self.m.types {
+            for f in &t.seq {
+                if let (Some(s), FieldTy::User { ty, .. }) = (&f.sort_by, &f.ty) {
+                    if *ty == ti {
+                        key = Some(s);
+                    }
+                }
+            }
+        }
+        let Some(key) = key else { return Ok(quote!()) };
+        let t = &self.m.types[ti];
+        let (_, params) = self.fn_params(ti);
+        // The key may use derived values: compute the ones it names.
+        let mut used = BTreeSet::new();
+        crate::ir::names_used(&key.expr, &mut used);
+        let mut pre = Vec::new();
+        for n in &used {
+            if let Some(f) = t.seq.iter().find(|f| &f.name == n) {
+                if let Role::Derive(x) = &f.role {
+                    let d = local("d", n);
+                    let id = ident(n);
+                    let (dt, _) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
+                    pre.push(quote!(let #d: i128 = match self.#id { Some(v) => v as i128, None => #dt };));
+                }
+            }
+        }
+        let (kt, kty) = self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?;
+        let (ret, conv) = match kty {
+            T::Str => (quote!(::std::vec::Vec<u8>), quote!(#kt.as_bytes().to_vec())),
+            T::Bytes => (quote!(::std::vec::Vec<u8>), quote!(#kt.to_vec())),
+            _ => (quote!(i128), quote!(#kt)),
+        };
+        Ok(quote! {
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, non_snake_case)]
+            pub(crate) fn sort_key(&self, ctx: &::binspec_runtime::layout::WriteCtx, endian: ::binspec_runtime::Endian, #(#params),*) -> ::binspec_runtime::Result<#ret> {
+                #(#pre)*
+                Ok(#conv)
+            }
+        })
+    }
+
+    fn emit_root_impl(&self) -> R<TokenStream> {
+        let m = self.m;
+        let root = m.root();
+        let name = ty_ident(&root.rust);
+        let id = m.id.as_str();
+        let title = m.title.clone().unwrap_or_else(|| m.id.clone());
+        let exts = &m.extensions;
+        let magics: Vec<&Vec<u8>> = m.magic.iter().chain(m.magics.iter()).collect();
+        let sniff = if magics.is_empty() {
+            quote!({ let _ = data; false })
+        } else {
+            let checks = magics.iter().map(|mg| quote!(data.starts_with(&[#(#mg),*])));
+            quote!(#(#checks)||*)
+        };
+        let mut summary = Vec::new();
+        for (label, e) in &m.info.summary {
+            match self.cx(0, Scope::Model).tr(&e.expr, &e.path) {
+                Ok((t, _)) => summary.push(quote!((#label.to_string(), format!("{}", #t)),)),
+                Err(_) => {}
+            }
+        }
+        for f in &root.seq {
+            if let FieldTy::Switch { cases, .. } = &f.ty {
+                let fid = ident(&f.name);
+                let en = switch_enum_name(m, f);
+                let label = f.name.as_str();
+                let arms: Vec<TokenStream> = cases
+                    .iter()
+                    .map(|c| {
+                        let v = ty_ident(&c.variant);
+                        let n = m.types[c.ty].name.as_str();
+                        quote!(#en::#v(_) => #n,)
+                    })
+                    .collect();
+                summary.push(quote!((#label.to_string(), match &self.#fid { #(#arms)* }.to_string()),));
+            }
+        }
+        let version = match &m.info.version {
+            Some(v) => match self.cx(0, Scope::Model).tr(&v.expr, &v.path) {
+                Ok((t, T::Int)) => quote!(Some(format!("{:#x}", #t))),
+                Ok((t, _)) => quote!(Some(format!("{}", #t))),
+                Err(_) => quote!(None),
+            },
+            None => quote!(None),
+        };
+        let endian = if matches!(root.endian, EndianSpec::Switch { .. }) {
+            quote!(Some(self.endian))
+        } else if let EndianSpec::Fixed(e) = root.endian {
+            let e = endian_tokens(Some(e));
+            quote!(Some(#e))
+        } else {
+            quote!(None)
+        };
+        let archive = match &m.archive {
+            Some(a) => {
+                let path: Vec<Ident> = a.entries.iter().map(|p| ident(p)).collect();
+                let nm = ident(&a.name);
+                let dt = ident(&a.data);
+                let entry_ty = self.entry_type(&a.entries).map(|t| ty_ident(&m.types[t].rust));
+                let Some(entry_ty) = entry_ty else { return err("/meta/-binspec/archive", "entries must name a repeated user type") };
+                quote! {
+                    impl ::binspec_runtime::Archive for #name {
+                        fn files(&self) -> ::std::vec::Vec<(::std::string::String, &[u8])> {
+                            self.#(#path).*.iter().map(|e| (e.#nm.clone().unwrap_or_default(), &e.#dt[..])).collect()
+                        }
+                        fn set_files(&mut self, files: ::std::vec::Vec<(::std::string::String, ::std::vec::Vec<u8>)>) -> ::binspec_runtime::Result<()> {
+                            self.#(#path).* = files.into_iter().map(|(n, d)| #entry_ty { #nm: Some(n), #dt: d, ..::std::default::Default::default() }).collect();
+                            Ok(())
+                        }
+                    }
+                    ::binspec_runtime::impl_archive_dyn!(#name);
+                }
+            }
+            None => quote!(impl ::binspec_runtime::MaybeArchive for #name {}),
+        };
+        Ok(quote! {
+            impl ::binspec_runtime::Format for #name {
+                const ID: &'static str = #id;
+                const TITLE: &'static str = #title;
+                const EXTENSIONS: &'static [&'static str] = &[#(#exts),*];
+                fn sniff(data: &[u8]) -> bool { #sniff }
+                fn from_binary(data: &[u8]) -> ::binspec_runtime::Result<Self> {
+                    let root_io = ::binspec_runtime::Reader::new(data);
+                    let mut r = ::binspec_runtime::Reader::new(data);
+                    let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                    #name::read(&mut r, &mut pools, &root_io).map_err(|e| e.in_format(#id))
+                }
+                fn to_binary(&self) -> ::binspec_runtime::Result<::std::vec::Vec<u8>> {
+                    ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx)).map_err(|e| e.in_format(#id))
+                }
+                fn info(&self) -> ::binspec_runtime::Info {
+                    ::binspec_runtime::Info {
+                        format: #id,
+                        version: #version,
+                        endian: #endian,
+                        summary: vec![#(#summary)*],
+                    }
+                }
+            }
+            #archive
+            ::binspec_runtime::impl_binrw!(#name);
+        })
+    }
+
+    fn entry_type(&self, path: &[String]) -> Option<usize> {
+        let mut ty = 0;
+        for p in path {
+            let f = find(&self.m.types[ty], p)?;
+            match f.ty {
+                FieldTy::User { ty: t, .. } => ty = t,
+                _ => return None,
+            }
+        }
+        Some(ty)
+    }
+}
+
+/// The smallest number of bytes one element can take (for allocation bounds).
+fn min_size(m: &Module, f: &Field) -> u64 {
+    match &f.ty {
+        FieldTy::Int { bytes, .. } | FieldTy::Float { bytes, .. } => *bytes as u64,
+        FieldTy::User { ty, .. } => m.types[*ty]
+            .seq
+            .iter()
+            .map(|s| match (&s.ty, &s.repeat, &s.cond) {
+                (FieldTy::Int { bytes, .. }, Repeat::None, None) => *bytes as u64,
+                _ => 0,
+            })
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// Formats generated tokens as a file, with the `@generated` header.
+pub fn format_file(tokens: TokenStream, source: &str) -> Result<String, String> {
+    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    let body = prettyplease::unparse(&file);
+    Ok(format!("// @generated by binspec-codegen from {source}. Do not edit: edit the schema and rebuild.\n\n{body}"))
+}

@@ -1,0 +1,910 @@
+//! Stage 2: the resolved, checked IR. Built from the raw schema by named passes, each adding diagnostics:
+//! `collect_types` (flatten nested types, give them Rust names, find each type's parent), `resolve_fields` (type
+//! names, expressions parsed), `classify` (which bytes are data, layout, constant or derived, per DEVELOPERS.md
+//! principle 1), `static_layout` (offsets and sizes where they are static).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diag::{did_you_mean, Diags, Pos};
+use crate::expr::{self, BinOp, Expr, ExprKind};
+use crate::syntax::{ExprSrc, Node, RawAttr, RawEndian, RawRepeat, RawSchema, RawType, RawTypeRef, RawValid, Value};
+
+/// A parsed expression with its source text and position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ex {
+    pub expr: Expr,
+    pub text: String,
+    pub pos: Pos,
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endian {
+    Le,
+    Be,
+}
+
+/// How a type knows its byte order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EndianSpec {
+    /// Taken from the type that reads it (or little-endian at the root when nothing says otherwise).
+    Inherit,
+    Fixed(Endian),
+    /// Chosen by an expression when read; a model field when written.
+    Switch { on: Ex, cases: Vec<(Ex, Endian)> },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldTy {
+    /// An integer of 1..=8 bytes. `endian` is `None` when the type's byte order applies.
+    Int { bytes: u8, signed: bool, endian: Option<Endian> },
+    Float { bytes: u8, endian: Option<Endian> },
+    /// `bN`: an unsigned integer of N bits (`b1` is a bool).
+    Bits { n: u8 },
+    /// Raw bytes (`size`, `size-eos`, `terminator`).
+    Bytes,
+    /// A string (`str`/`strz`), in an encoding.
+    Str { encoding: String, zero_terminated: bool },
+    /// A user type, with arguments for its params.
+    User { ty: usize, args: Vec<Ex> },
+    /// A type chosen by an expression.
+    Switch { on: Ex, cases: Vec<SwitchCase> },
+    /// A value instance; its type comes from the expression.
+    Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwitchCase {
+    /// `None` for `_` (the default case).
+    pub key: Option<Ex>,
+    pub ty: usize,
+    pub variant: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Repeat {
+    None,
+    Eos,
+    Expr(Ex),
+    Until(Ex),
+}
+
+/// What a field's bytes are, from the writer's point of view.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Role {
+    /// What the user edits: a model field.
+    Data,
+    /// Fixed bytes (`contents`) or a value that `valid` pins down.
+    Const(ConstVal),
+    /// The length of the repeated field named here.
+    Count { of: String },
+    /// The size of the field or instance named here.
+    Length { of: String },
+    /// Solved from the `pos` of the instance named here, once it is placed.
+    Offset { of: String },
+    /// Computed by the `-derive` expression; kept in the model only where a file disagrees.
+    Derive(Ex),
+    /// A region where a pool's items are written.
+    Pool(PoolUse),
+    /// An instance that is only read (a view on bytes that something else writes).
+    View,
+    /// A value instance: computed, never written.
+    Computed,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConstVal {
+    Bytes(Vec<u8>),
+    Int(i128),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolUse {
+    pub pool: usize,
+    /// For a pool region: the layout field that holds its start alignment.
+    pub align_field: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolDef {
+    pub id: String,
+    /// Default alignment of each item.
+    pub item_align: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub doc: Option<String>,
+    pub pos: Pos,
+    pub path: String,
+    pub ty: FieldTy,
+    pub repeat: Repeat,
+    pub cond: Option<Ex>,
+    pub role: Role,
+    pub valid: Option<Valid>,
+    pub enum_: Option<usize>,
+    pub size: Option<Ex>,
+    pub size_eos: bool,
+    pub terminator: Option<u8>,
+    pub consume: bool,
+    pub include: bool,
+    pub eos_error: bool,
+    pub pad_right: Option<u8>,
+    pub contents: Option<Vec<u8>>,
+    pub is_instance: bool,
+    pub pos_expr: Option<Ex>,
+    pub io: Option<Ex>,
+    pub value: Option<Ex>,
+    /// `-pool` on an instance: placed as an item of this pool.
+    pub item_of: Option<usize>,
+    pub sort_by: Option<Ex>,
+    pub default: Option<Ex>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Valid {
+    Eq(Ex),
+    Min(Ex),
+    Max(Ex),
+    Range(Option<Ex>, Option<Ex>),
+    AnyOf(Vec<Ex>),
+    Expr(Ex),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub ty: FieldTy,
+    pub doc: Option<String>,
+}
+
+/// A model field that is not in the bytes: a layout choice with a default.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutField {
+    pub name: String,
+    pub default: i128,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeDef {
+    pub name: String,
+    /// Names from the root down, the root's id first.
+    pub path: Vec<String>,
+    pub rust: String,
+    pub doc: Option<String>,
+    pub doc_ref: Vec<String>,
+    pub params: Vec<Param>,
+    pub seq: Vec<Field>,
+    pub instances: Vec<Field>,
+    pub parent: Option<usize>,
+    pub endian: EndianSpec,
+    pub layout: Vec<LayoutField>,
+    pub pos: Pos,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumDef {
+    pub name: String,
+    pub owner: usize,
+    pub rust: String,
+    pub values: Vec<(i128, String, Option<String>)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArchiveSpec {
+    pub entries: Vec<String>,
+    pub name: String,
+    pub data: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InfoSpec {
+    pub version: Option<Ex>,
+    pub summary: Vec<(String, Ex)>,
+}
+
+/// One schema, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Module {
+    pub id: String,
+    pub file: String,
+    pub title: Option<String>,
+    pub source: Option<String>,
+    pub extensions: Vec<String>,
+    pub doc: Option<String>,
+    pub doc_ref: Vec<String>,
+    /// The root is type 0.
+    pub types: Vec<TypeDef>,
+    pub enums: Vec<EnumDef>,
+    pub pools: Vec<PoolDef>,
+    pub archive: Option<ArchiveSpec>,
+    pub info: InfoSpec,
+    pub magic: Option<Vec<u8>>,
+    /// Further magics that identify the format (`-binspec: magic:`), for formats whose first field is not fixed.
+    pub magics: Vec<Vec<u8>>,
+    /// For each type, the one type that reads it (Kaitai's `_parent`), if exactly one does.
+    pub owners: Vec<Option<usize>>,
+}
+
+impl Module {
+    pub fn root(&self) -> &TypeDef {
+        &self.types[0]
+    }
+    pub fn field(&self, ty: usize, name: &str) -> Option<&Field> {
+        let t = &self.types[ty];
+        t.seq.iter().chain(t.instances.iter()).find(|f| f.name == name)
+    }
+}
+
+/// CamelCase from snake_case.
+pub fn camel(s: &str) -> String {
+    s.split('_')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let mut c = p.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+fn parse_ex(src: &ExprSrc, diags: &mut Diags) -> Option<Ex> {
+    match expr::parse(&src.text) {
+        Ok(e) => Some(Ex { expr: e, text: src.text.clone(), pos: src.pos, path: src.path.clone() }),
+        Err(e) => {
+            diags.error(src.pos, &src.path, format!("bad expression '{}': {}", src.text, e.message), None);
+            None
+        }
+    }
+}
+
+fn ext_get<'a>(ext: &'a [(String, Node)], key: &str) -> Option<&'a Node> {
+    ext.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+const FIELD_EXT: &[&str] = &["-derive", "-pool", "-sort-by", "-default", "-orig-id"];
+const TYPE_EXT: &[&str] = &["-layout", "-orig-id"];
+const META_EXT: &[&str] = &["-binspec"];
+
+fn check_ext(ext: &[(String, Node)], allowed: &[&str], what: &str, diags: &mut Diags) {
+    for (k, v) in ext {
+        if !allowed.contains(&k.as_str()) {
+            diags.error(v.pos, &v.path, format!("unknown binspec key '{k}' on {what}"), did_you_mean(k, allowed.iter().copied()));
+        }
+    }
+}
+
+fn node_ex(n: &Node, diags: &mut Diags) -> Option<Ex> {
+    let text = n.scalar_text()?;
+    parse_ex(&ExprSrc { text, pos: n.pos, path: n.path.clone() }, diags)
+}
+
+/// Builds the IR of one schema.
+pub fn build(raw: &RawSchema, diags: &mut Diags) -> Option<Module> {
+    let mut b = Builder { types: Vec::new(), raw_types: Vec::new(), enums: Vec::new(), pools: Vec::new() };
+    // Pass: collect_types.
+    b.collect(&raw.root, None, Vec::new(), diags);
+    // Pass: resolve_fields.
+    for i in 0..b.raw_types.len() {
+        let rt = b.raw_types[i].clone();
+        b.resolve_type(i, &rt, diags);
+    }
+    let meta = raw.root.meta.clone().unwrap_or_default();
+    check_ext(&meta.ext, META_EXT, "meta", diags);
+    let mut module = Module {
+        id: raw.root.name.clone(),
+        file: raw.file.clone(),
+        title: meta.title.clone(),
+        source: None,
+        extensions: meta.file_extension.clone(),
+        doc: raw.root.doc.clone(),
+        doc_ref: raw.root.doc_ref.clone(),
+        types: b.types,
+        enums: b.enums,
+        pools: b.pools,
+        archive: None,
+        info: InfoSpec::default(),
+        magic: None,
+        magics: Vec::new(),
+        owners: Vec::new(),
+    };
+    if let Some(bs) = ext_get(&meta.ext, "-binspec") {
+        module.source = bs.get("source").and_then(|s| s.scalar_text());
+        if let Some(Value::Seq(ms)) = bs.get("magic").map(|m| &m.value) {
+            module.magics = ms.iter().filter_map(|m| m.scalar_text()).map(|s| s.into_bytes()).collect();
+        }
+        if let Some(a) = bs.get("archive") {
+            let s = |k: &str| a.get(k).and_then(|x| x.scalar_text()).unwrap_or_default();
+            module.archive = Some(ArchiveSpec {
+                entries: s("entries").split('.').map(str::to_string).collect(),
+                name: s("name"),
+                data: s("data"),
+            });
+        }
+        if let Some(i) = bs.get("info") {
+            module.info.version = i.get("version").and_then(|v| node_ex(v, diags));
+            if let Some(m) = i.get("summary").and_then(|s| s.as_map()) {
+                for (k, v) in m {
+                    if let Some(e) = node_ex(v, diags) {
+                        module.info.summary.push((k.scalar_text().unwrap_or_default(), e));
+                    }
+                }
+            }
+        }
+    }
+    // The magic: leading `contents` of the root.
+    module.magic = module.root().seq.first().and_then(|f| f.contents.clone());
+    // Pass: owners (who reads each type, for `_parent`).
+    module.owners = owners(&module);
+    // Pass: classify.
+    classify(&mut module, diags);
+    if diags.has_errors() {
+        None
+    } else {
+        Some(module)
+    }
+}
+
+struct Builder {
+    types: Vec<TypeDef>,
+    raw_types: Vec<RawType>,
+    enums: Vec<EnumDef>,
+    pools: Vec<PoolDef>,
+}
+
+impl Builder {
+    fn collect(&mut self, rt: &RawType, parent: Option<usize>, mut path: Vec<String>, diags: &mut Diags) -> usize {
+        path.push(rt.name.clone());
+        let idx = self.types.len();
+        let rust = camel(&rt.name);
+        if self.types.iter().any(|t| t.rust == rust) {
+            diags.error(rt.pos, &rt.path, format!("type '{}' is defined twice", rt.name), Some("give one of them another name".into()));
+        }
+        check_ext(&rt.ext, TYPE_EXT, "a type", diags);
+        let mut layout = Vec::new();
+        if let Some(l) = ext_get(&rt.ext, "-layout").and_then(|n| n.as_map()) {
+            for (k, v) in l {
+                let default = match v.get("default").map(|d| &d.value) {
+                    Some(Value::Int(i)) => *i,
+                    _ => 0,
+                };
+                layout.push(LayoutField {
+                    name: k.scalar_text().unwrap_or_default(),
+                    default,
+                    doc: v.get("doc").and_then(|d| d.scalar_text()),
+                });
+            }
+        }
+        let endian = match rt.meta.as_ref().and_then(|m| m.endian.clone()) {
+            None => EndianSpec::Inherit,
+            Some(RawEndian::Fixed { le, .. }) => EndianSpec::Fixed(if le { Endian::Le } else { Endian::Be }),
+            Some(RawEndian::Switch { on, cases }) => {
+                let on = parse_ex(&on, diags);
+                let cases = cases
+                    .iter()
+                    .filter_map(|(k, le, _)| {
+                        parse_ex(k, diags).map(|e| (e, if *le { Endian::Le } else { Endian::Be }))
+                    })
+                    .collect();
+                match on {
+                    Some(on) => EndianSpec::Switch { on, cases },
+                    None => EndianSpec::Inherit,
+                }
+            }
+        };
+        self.types.push(TypeDef {
+            name: rt.name.clone(),
+            path: path.clone(),
+            rust,
+            doc: rt.doc.clone(),
+            doc_ref: rt.doc_ref.clone(),
+            params: Vec::new(),
+            seq: Vec::new(),
+            instances: Vec::new(),
+            parent,
+            endian,
+            layout,
+            pos: rt.pos,
+        });
+        self.raw_types.push(rt.clone());
+        for e in &rt.enums {
+            self.enums.push(EnumDef {
+                name: e.name.clone(),
+                owner: idx,
+                rust: camel(&e.name),
+                values: e.values.iter().map(|v| (v.value, v.id.clone(), v.doc.clone())).collect(),
+            });
+        }
+        for sub in &rt.types {
+            self.collect(sub, Some(idx), path.clone(), diags);
+        }
+        idx
+    }
+
+    /// Finds a type by name as seen from type `from` (its own nested types, then its ancestors').
+    fn find_type(&self, from: usize, name: &str) -> Option<usize> {
+        let parts: Vec<&str> = name.split("::").collect();
+        let mut scope = Some(from);
+        while let Some(s) = scope {
+            let base = &self.types[s].path;
+            let mut want = base.clone();
+            want.extend(parts.iter().map(|p| p.to_string()));
+            if let Some(i) = self.types.iter().position(|t| t.path == want) {
+                return Some(i);
+            }
+            scope = self.types[s].parent;
+        }
+        // A type named at the root level (the root's own name).
+        self.types.iter().position(|t| t.name == name && t.parent.is_none())
+    }
+
+    fn find_enum(&self, from: usize, name: &str) -> Option<usize> {
+        let mut scope = Some(from);
+        while let Some(s) = scope {
+            if let Some(i) = self.enums.iter().position(|e| e.owner == s && e.name == name) {
+                return Some(i);
+            }
+            scope = self.types[s].parent;
+        }
+        None
+    }
+
+    fn pool_index(&mut self, id: &str) -> usize {
+        match self.pools.iter().position(|p| p.id == id) {
+            Some(i) => i,
+            None => {
+                self.pools.push(PoolDef { id: id.to_string(), item_align: 1 });
+                self.pools.len() - 1
+            }
+        }
+    }
+
+    fn resolve_type(&mut self, idx: usize, rt: &RawType, diags: &mut Diags) {
+        let mut params = Vec::new();
+        for p in &rt.params {
+            let ty = match p.ty.as_deref() {
+                Some(t) => self.prim_or_user(idx, t, &p.path, p.pos, &[], None, diags).unwrap_or(FieldTy::Value),
+                None => FieldTy::Value,
+            };
+            params.push(Param { name: p.id.clone(), ty, doc: p.doc.clone() });
+        }
+        self.types[idx].params = params;
+        let seq: Vec<Field> = rt.seq.iter().filter_map(|a| self.resolve_attr(idx, rt, a, false, diags)).collect();
+        let inst: Vec<Field> = rt.instances.iter().filter_map(|a| self.resolve_attr(idx, rt, a, true, diags)).collect();
+        let mut seen = BTreeSet::new();
+        for f in seq.iter().chain(inst.iter()) {
+            if !seen.insert(f.name.clone()) {
+                diags.error(f.pos, &f.path, format!("'{}' is defined twice in type '{}'", f.name, rt.name), None);
+            }
+        }
+        self.types[idx].seq = seq;
+        self.types[idx].instances = inst;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn prim_or_user(
+        &mut self,
+        idx: usize,
+        text: &str,
+        path: &str,
+        pos: Pos,
+        _ctx: &[()],
+        encoding: Option<&str>,
+        diags: &mut Diags,
+    ) -> Option<FieldTy> {
+        let (name, args) = match text.find('(') {
+            Some(i) if text.ends_with(')') => (&text[..i], Some(&text[i + 1..text.len() - 1])),
+            _ => (text, None),
+        };
+        if let Some(t) = prim_type(name, encoding) {
+            return Some(t);
+        }
+        match self.find_type(idx, name) {
+            Some(ty) => {
+                let mut a = Vec::new();
+                if let Some(args) = args {
+                    for (i, part) in split_args(args).into_iter().enumerate() {
+                        if let Some(e) = parse_ex(&ExprSrc { text: part, pos, path: format!("{path}[arg {i}]") }, diags) {
+                            a.push(e);
+                        }
+                    }
+                }
+                Some(FieldTy::User { ty, args: a })
+            }
+            None => {
+                let mut names: Vec<String> = PRIMS.iter().map(|s| s.to_string()).collect();
+                names.extend(self.types.iter().map(|t| t.name.clone()));
+                diags.error(
+                    pos,
+                    path,
+                    format!("unknown type '{name}'"),
+                    did_you_mean(name, names.iter().map(|s| s.as_str())),
+                );
+                None
+            }
+        }
+    }
+
+    fn resolve_attr(&mut self, idx: usize, rt: &RawType, a: &RawAttr, is_instance: bool, diags: &mut Diags) -> Option<Field> {
+        check_ext(&a.ext, FIELD_EXT, if is_instance { "an instance" } else { "a seq attribute" }, diags);
+        let enc = a.encoding.clone().or_else(|| rt.meta.as_ref().and_then(|m| m.encoding.clone())).or_else(|| {
+            // Inherit the root's default encoding.
+            self.raw_types.first().and_then(|r| r.meta.as_ref()).and_then(|m| m.encoding.clone())
+        });
+        let ty = match &a.ty {
+            None if a.value.is_some() => FieldTy::Value,
+            None => FieldTy::Bytes,
+            Some(RawTypeRef::Name { text, pos, path }) => {
+                let t = self.prim_or_user(idx, text, path, *pos, &[], enc.as_deref(), diags)?;
+                if let FieldTy::Str { encoding, .. } = &t {
+                    if encoding.is_empty() {
+                        diags.error(*pos, path, "a string needs an encoding", Some("add 'encoding: UTF-8' here or in meta".into()));
+                    }
+                }
+                t
+            }
+            Some(RawTypeRef::Switch { on, cases }) => {
+                let on = parse_ex(on, diags)?;
+                let mut cs = Vec::new();
+                for (k, tn, pos) in cases {
+                    let ty = match self.prim_or_user(idx, tn, &k.path, *pos, &[], enc.as_deref(), diags)? {
+                        FieldTy::User { ty, .. } => ty,
+                        _ => {
+                            diags.error(*pos, &k.path, "switch cases of built-in types are not supported yet", Some("wrap the value in a user type".into()));
+                            continue;
+                        }
+                    };
+                    let key = if k.text == "_" { None } else { Some(parse_ex(k, diags)?) };
+                    let variant = camel(&self.types[ty].name);
+                    cs.push(SwitchCase { key, ty, variant });
+                }
+                FieldTy::Switch { on, cases: cs }
+            }
+        };
+        let e = |x: &Option<ExprSrc>, diags: &mut Diags| x.as_ref().and_then(|s| parse_ex(s, diags));
+        let repeat = match &a.repeat {
+            None => Repeat::None,
+            Some(RawRepeat::Eos) => Repeat::Eos,
+            Some(RawRepeat::Expr(x)) => Repeat::Expr(parse_ex(x, diags)?),
+            Some(RawRepeat::Until(x)) => Repeat::Until(parse_ex(x, diags)?),
+        };
+        let valid = match &a.valid {
+            None => None,
+            Some(RawValid::Eq(x)) => Some(Valid::Eq(parse_ex(x, diags)?)),
+            Some(RawValid::Min(x)) => Some(Valid::Min(parse_ex(x, diags)?)),
+            Some(RawValid::Max(x)) => Some(Valid::Max(parse_ex(x, diags)?)),
+            Some(RawValid::Range(x, y)) => Some(Valid::Range(e(x, diags), e(y, diags))),
+            Some(RawValid::AnyOf(xs)) => Some(Valid::AnyOf(xs.iter().filter_map(|x| parse_ex(x, diags)).collect())),
+            Some(RawValid::Expr(x)) => Some(Valid::Expr(parse_ex(x, diags)?)),
+            Some(RawValid::InEnum) => None,
+        };
+        let enum_ = match &a.enum_ {
+            Some((name, pos)) => match self.find_enum(idx, name) {
+                Some(i) => Some(i),
+                None => {
+                    diags.error(*pos, &a.path, format!("unknown enum '{name}'"), did_you_mean(name, self.enums.iter().map(|e| e.name.as_str())));
+                    None
+                }
+            },
+            None => None,
+        };
+        let mut item_of = None;
+        let mut role = Role::Data;
+        if let Some(p) = ext_get(&a.ext, "-pool") {
+            let (id, align_field, item_align) = if p.as_map().is_some() {
+                (
+                    p.get("id").and_then(|x| x.scalar_text()).unwrap_or_default(),
+                    p.get("align").and_then(|x| x.scalar_text()),
+                    p.get("item-align").and_then(|x| match x.value {
+                        Value::Int(i) => Some(i as u64),
+                        _ => None,
+                    }),
+                )
+            } else {
+                (p.scalar_text().unwrap_or_default(), None, None)
+            };
+            let pi = self.pool_index(&id);
+            if let Some(ia) = item_align {
+                self.pools[pi].item_align = ia;
+            }
+            if is_instance {
+                item_of = Some(pi);
+            } else {
+                role = Role::Pool(PoolUse { pool: pi, align_field });
+            }
+        }
+        let derive = ext_get(&a.ext, "-derive").and_then(|n| node_ex(n, diags));
+        if let Some(d) = derive {
+            role = Role::Derive(d);
+        }
+        Some(Field {
+            name: a.id.clone(),
+            doc: a.doc.clone(),
+            pos: a.pos,
+            path: a.path.clone(),
+            ty,
+            repeat,
+            cond: e(&a.if_, diags),
+            role,
+            valid,
+            enum_,
+            size: e(&a.size, diags),
+            size_eos: a.size_eos,
+            terminator: a.terminator.or(if matches!(a.ty, Some(RawTypeRef::Name { ref text, .. }) if text == "strz") { Some(0) } else { None }),
+            consume: a.consume.unwrap_or(true),
+            include: a.include.unwrap_or(false),
+            eos_error: a.eos_error.unwrap_or(true),
+            pad_right: a.pad_right,
+            contents: a.contents.clone(),
+            is_instance,
+            pos_expr: e(&a.pos_expr, diags),
+            io: e(&a.io, diags),
+            value: e(&a.value, diags),
+            item_of,
+            sort_by: ext_get(&a.ext, "-sort-by").and_then(|n| node_ex(n, diags)),
+            default: ext_get(&a.ext, "-default").and_then(|n| node_ex(n, diags)),
+        })
+    }
+}
+
+const PRIMS: &[&str] = &[
+    "u1", "u2", "u4", "u8", "s1", "s2", "s4", "s8", "u2le", "u2be", "u4le", "u4be", "u8le", "u8be", "s2le", "s2be",
+    "s4le", "s4be", "s8le", "s8be", "f4", "f8", "f4le", "f4be", "f8le", "f8be", "str", "strz", "b1",
+];
+
+fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
+    let (base, endian) = if let Some(b) = name.strip_suffix("le") {
+        (b, Some(Endian::Le))
+    } else if let Some(b) = name.strip_suffix("be") {
+        (b, Some(Endian::Be))
+    } else {
+        (name, None)
+    };
+    match base {
+        "str" | "strz" => {
+            return Some(FieldTy::Str { encoding: encoding.unwrap_or("").to_string(), zero_terminated: base == "strz" })
+        }
+        _ => {}
+    }
+    let mut c = base.chars();
+    let k = c.next()?;
+    let n: u8 = c.as_str().parse().ok()?;
+    match k {
+        'u' | 's' if [1, 2, 4, 8].contains(&n) => {
+            if n == 1 && endian.is_some() {
+                return None;
+            }
+            Some(FieldTy::Int { bytes: n, signed: k == 's', endian })
+        }
+        'f' if [4, 8].contains(&n) => Some(FieldTy::Float { bytes: n, endian }),
+        'b' if (1..=64).contains(&n) && endian.is_none() => Some(FieldTy::Bits { n }),
+        _ => None,
+    }
+}
+
+fn split_args(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for ch in s.chars() {
+        match ch {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+/// If the expression is a bare name, that name.
+pub fn bare_name(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Name(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// Every bare name the expression uses at its top level (not attributes of other values).
+pub fn names_used(e: &Expr, out: &mut BTreeSet<String>) {
+    match &e.kind {
+        ExprKind::Name(n) => {
+            out.insert(n.clone());
+        }
+        ExprKind::Attr { base, .. } => names_used(base, out),
+        ExprKind::Call { base, args, .. } => {
+            names_used(base, out);
+            args.iter().for_each(|a| names_used(a, out));
+        }
+        ExprKind::Index { base, index } => {
+            names_used(base, out);
+            names_used(index, out);
+        }
+        ExprKind::Cast { base, .. } => names_used(base, out),
+        ExprKind::Unary { expr, .. } => names_used(expr, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            names_used(lhs, out);
+            names_used(rhs, out);
+        }
+        ExprKind::Ternary { cond, then, else_ } => {
+            names_used(cond, out);
+            names_used(then, out);
+            names_used(else_, out);
+        }
+        ExprKind::Array(items) => items.iter().for_each(|a| names_used(a, out)),
+        _ => {}
+    }
+}
+
+/// Whether `e` is linear in `name` (appears once, under + - and multiplication by a constant), so that it can
+/// be solved for it.
+pub fn solvable_for(e: &Expr, name: &str) -> bool {
+    fn count(e: &Expr, name: &str) -> usize {
+        let mut s = BTreeSet::new();
+        names_used(e, &mut s);
+        match &e.kind {
+            ExprKind::Name(n) if n == name => 1,
+            ExprKind::Binary { lhs, rhs, .. } => count(lhs, name) + count(rhs, name),
+            _ => usize::from(s.contains(name)) * 2,
+        }
+    }
+    fn ok(e: &Expr, name: &str) -> bool {
+        match &e.kind {
+            ExprKind::Name(n) => n == name,
+            ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
+                let mut l = BTreeSet::new();
+                names_used(lhs, &mut l);
+                if l.contains(name) {
+                    ok(lhs, name)
+                } else {
+                    ok(rhs, name)
+                }
+            }
+            ExprKind::Binary { op: BinOp::Mul, lhs, rhs } => {
+                let mut l = BTreeSet::new();
+                names_used(lhs, &mut l);
+                if l.contains(name) {
+                    matches!(rhs.kind, ExprKind::Int(_)) && ok(lhs, name)
+                } else {
+                    matches!(lhs.kind, ExprKind::Int(_)) && ok(rhs, name)
+                }
+            }
+            _ => false,
+        }
+    }
+    count(e, name) == 1 && ok(e, name)
+}
+
+/// Pass `classify`: decides each seq field's role.
+fn classify(m: &mut Module, diags: &mut Diags) {
+    for ti in 0..m.types.len() {
+        let t = m.types[ti].clone();
+        let mut roles: BTreeMap<String, Role> = BTreeMap::new();
+        // Counts and lengths referenced by siblings.
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            if let Repeat::Expr(x) = &f.repeat {
+                if let Some(n) = bare_name(&x.expr) {
+                    roles.insert(n.to_string(), Role::Count { of: f.name.clone() });
+                }
+            }
+            let content_sized = f.terminator.is_none()
+                && f.pad_right.is_none()
+                && matches!(f.ty, FieldTy::Bytes | FieldTy::Str { zero_terminated: false, .. })
+                && f.repeat == Repeat::None;
+            if let (Some(sz), true) = (&f.size, content_sized) {
+                if f.is_instance && f.item_of.is_none() {
+                    continue;
+                }
+                let mut used = BTreeSet::new();
+                names_used(&sz.expr, &mut used);
+                for n in used {
+                    if t.seq.iter().any(|s| s.name == n && s.role == Role::Data) && solvable_for(&sz.expr, &n) {
+                        roles.entry(n).or_insert(Role::Length { of: f.name.clone() });
+                    }
+                }
+            }
+            if let (Some(p), Some(_)) = (&f.pos_expr, f.item_of) {
+                let mut used = BTreeSet::new();
+                names_used(&p.expr, &mut used);
+                for n in used {
+                    if t.seq.iter().any(|s| s.name == n && s.role == Role::Data) && solvable_for(&p.expr, &n) {
+                        roles.insert(n, Role::Offset { of: f.name.clone() });
+                    }
+                }
+            }
+        }
+        let tm = &mut m.types[ti];
+        for f in tm.seq.iter_mut() {
+            if let Some(c) = &f.contents {
+                f.role = Role::Const(ConstVal::Bytes(c.clone()));
+                continue;
+            }
+            if f.role != Role::Data {
+                continue;
+            }
+            if let Some(Valid::Eq(x)) = &f.valid {
+                if let Some(v) = const_int(&x.expr) {
+                    f.role = Role::Const(ConstVal::Int(v));
+                    continue;
+                }
+            }
+            if let Some(r) = roles.get(&f.name) {
+                f.role = r.clone();
+            }
+        }
+        for f in tm.instances.iter_mut() {
+            f.role = if f.value.is_some() {
+                Role::Computed
+            } else if f.item_of.is_some() {
+                Role::Data
+            } else {
+                Role::View
+            };
+        }
+        // Checks: a pool item needs a pos; a pool region needs a known pool.
+        for f in tm.instances.iter() {
+            if f.item_of.is_some() && f.pos_expr.is_none() {
+                diags.error(f.pos, &f.path, "an instance placed in a pool needs 'pos'", None);
+            }
+        }
+    }
+    // Every pool needs exactly one region.
+    for (pi, p) in m.pools.iter().enumerate() {
+        let regions = m
+            .types
+            .iter()
+            .flat_map(|t| t.seq.iter())
+            .filter(|f| matches!(&f.role, Role::Pool(u) if u.pool == pi))
+            .count();
+        if regions != 1 {
+            diags.error(
+                m.types[0].pos,
+                "/",
+                format!("pool '{}' needs exactly one seq attribute with '-pool: {}' to hold it, found {regions}", p.id, p.id),
+                None,
+            );
+        }
+    }
+}
+
+/// An integer constant, if the expression is one.
+pub fn const_int(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::Int(i) => Some(*i as i128),
+        ExprKind::Unary { op: expr::UnOp::Neg, expr } => const_int(expr).map(|v| -v),
+        _ => None,
+    }
+}
+
+/// Pass `owners`: the type that reads each type, when exactly one does.
+fn owners(m: &Module) -> Vec<Option<usize>> {
+    let mut users: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); m.types.len()];
+    for (ti, t) in m.types.iter().enumerate() {
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            match &f.ty {
+                FieldTy::User { ty, .. } => {
+                    users[*ty].insert(ti);
+                }
+                FieldTy::Switch { cases, .. } => {
+                    for c in cases {
+                        users[c.ty].insert(ti);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    users.into_iter().map(|u| if u.len() == 1 { u.into_iter().next() } else { None }).collect()
+}
