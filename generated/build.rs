@@ -18,7 +18,10 @@ fn main() {
                 for d in diags {
                     println!("cargo:warning={d}");
                 }
-                panic!("schema {} has errors (see the warnings above)", path.display());
+                panic!(
+                    "schema {} has errors (see the warnings above)",
+                    path.display()
+                );
             }
         }
     }

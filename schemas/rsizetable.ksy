@@ -49,11 +49,20 @@ instances:
     pos: 4
     type: u4le
     if: _io.size >= 12
+  first_size_le:
+    pos: 4
+    type: u4le
+    if: _io.size >= 8
+  first_size_be:
+    pos: 4
+    type: u4be
+    if: _io.size >= 8
   counts_fit_le:
-    value: "revision != 1 or count_le <= (_io.size - 12) / 8"
+    value: "revision == 2 or (revision == 1 and count_le <= (_io.size - 12) / 8) or (revision == 0 and first_size_le <= first_size_be)"
     doc: |
-      Whether the table is little-endian. Only "RSTB" tables exist in both byte orders; for them the crc count
-      read little-endian must fit the file.
+      Whether the table is little-endian. "RESTBL" tables are. An "RSTB" table is little-endian when its crc count
+      read little-endian fits the file. A headerless table is taken to be little-endian when its first size is
+      smaller read little-endian than big-endian (sizes are small numbers).
 types:
   headerless:
     doc: The earliest revision, with only the CRC-32 array (as long as the file).

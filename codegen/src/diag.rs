@@ -61,9 +61,18 @@ pub struct Diags {
 
 impl Diags {
     pub fn new(file: impl Into<String>) -> Self {
-        Diags { file: file.into(), list: Vec::new() }
+        Diags {
+            file: file.into(),
+            list: Vec::new(),
+        }
     }
-    pub fn error(&mut self, pos: Pos, yaml_path: &str, message: impl Into<String>, help: Option<String>) {
+    pub fn error(
+        &mut self,
+        pos: Pos,
+        yaml_path: &str,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) {
         self.list.push(Diagnostic {
             severity: Severity::Error,
             file: self.file.clone(),
@@ -73,7 +82,13 @@ impl Diags {
             help,
         });
     }
-    pub fn warning(&mut self, pos: Pos, yaml_path: &str, message: impl Into<String>, help: Option<String>) {
+    pub fn warning(
+        &mut self,
+        pos: Pos,
+        yaml_path: &str,
+        message: impl Into<String>,
+        help: Option<String>,
+    ) {
         self.list.push(Diagnostic {
             severity: Severity::Warning,
             file: self.file.clone(),
@@ -88,14 +103,23 @@ impl Diags {
     }
 }
 
-/// The closest candidate, if any is close enough to be a likely typo.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
-    let mut best: Option<(f64, &str)> = None;
+/// The closest candidate, if any is close enough to be a likely typo (a small edit distance, or a high
+/// Jaro-Winkler similarity for longer words).
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let mut best: Option<(usize, f64, &str)> = None;
     for c in candidates {
-        let score = strsim::jaro_winkler(word, c);
-        if score > 0.8 && best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, c));
+        if c == word {
+            continue;
+        }
+        let dist = strsim::levenshtein(word, c);
+        let sim = strsim::jaro_winkler(word, c);
+        let close = dist <= (word.len().max(c.len()) / 3).max(1) || sim > 0.85;
+        if close && best.is_none_or(|(d, s, _)| dist < d || (dist == d && sim > s)) {
+            best = Some((dist, sim, c));
         }
     }
-    best.map(|(_, c)| format!("did you mean '{c}'?"))
+    best.map(|(_, _, c)| format!("did you mean '{c}'?"))
 }

@@ -13,7 +13,8 @@ use quote::{format_ident, quote};
 
 use crate::expr::{BinOp, Expr, ExprKind, UnOp};
 use crate::ir::{
-    solvable_for, ConstVal, Endian, EndianSpec, Field, FieldTy, Module, Repeat, Role, TypeDef, Valid,
+    solvable_for, ConstVal, Endian, EndianSpec, Field, FieldTy, Module, Repeat, Role, TypeDef,
+    Valid,
 };
 
 /// Why code could not be generated.
@@ -26,14 +27,18 @@ pub struct EmitError {
 type R<T> = Result<T, EmitError>;
 
 fn err<T>(path: &str, message: impl Into<String>) -> R<T> {
-    Err(EmitError { path: path.to_string(), message: message.into() })
+    Err(EmitError {
+        path: path.to_string(),
+        message: message.into(),
+    })
 }
 
 const RUST_KEYWORDS: &[&str] = &[
-    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in",
-    "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super",
-    "trait", "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box",
-    "do", "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
 
 /// An identifier for a schema name, escaping Rust keywords (`type` becomes `r#type`).
@@ -111,7 +116,10 @@ fn endian_tokens(e: Option<Endian>) -> TokenStream {
 
 /// Finds a field or instance by name in a type.
 fn find<'a>(t: &'a TypeDef, name: &str) -> Option<&'a Field> {
-    t.seq.iter().chain(t.instances.iter()).find(|f| f.name == name)
+    t.seq
+        .iter()
+        .chain(t.instances.iter())
+        .find(|f| f.name == name)
 }
 
 /// The key under which an outer value is passed: `_root.a.b` or `_parent.x`.
@@ -128,7 +136,10 @@ fn chain_of(e: &Expr) -> Option<Vec<String>> {
 }
 
 fn param_ident(key: &[String]) -> Ident {
-    let s: Vec<String> = key.iter().map(|k| k.trim_start_matches('_').to_string()).collect();
+    let s: Vec<String> = key
+        .iter()
+        .map(|k| k.trim_start_matches('_').to_string())
+        .collect();
     format_ident!("x_{}", s.join("__"))
 }
 
@@ -158,7 +169,10 @@ impl<'m> Cx<'m> {
     fn tr(&mut self, e: &Expr, path: &str) -> R<(TokenStream, T)> {
         self.depth += 1;
         if self.depth > 64 {
-            return err(path, "expression nests too deeply (value instances referring to each other?)");
+            return err(
+                path,
+                "expression nests too deeply (value instances referring to each other?)",
+            );
         }
         let r = self.tr_inner(e, path);
         self.depth -= 1;
@@ -183,7 +197,9 @@ impl<'m> Cx<'m> {
             }
             ExprKind::Name(n) => self.name(n, path)?,
             ExprKind::Attr { base, name, .. } => self.attr(base, name, path)?,
-            ExprKind::Call { base, method, args, .. } => {
+            ExprKind::Call {
+                base, method, args, ..
+            } => {
                 let (b, bt) = self.tr(base, path)?;
                 let mut a = Vec::new();
                 for x in args {
@@ -192,22 +208,36 @@ impl<'m> Cx<'m> {
                 match (method.as_str(), bt) {
                     ("sarc_hash", T::Str) if a.len() == 1 => {
                         let m = &a[0].0;
-                        (quote!((::binspec_runtime::hash::sarc_name_hash(#b.as_bytes(), (#m) as u32) as i128)), T::Int)
+                        (
+                            quote!((::binspec_runtime::hash::sarc_name_hash(#b.as_bytes(), (#m) as u32) as i128)),
+                            T::Int,
+                        )
                     }
                     ("sarc_hash", T::Bytes) if a.len() == 1 => {
                         let m = &a[0].0;
-                        (quote!((::binspec_runtime::hash::sarc_name_hash(#b, (#m) as u32) as i128)), T::Int)
+                        (
+                            quote!((::binspec_runtime::hash::sarc_name_hash(#b, (#m) as u32) as i128)),
+                            T::Int,
+                        )
                     }
-                    ("crc32", T::Str) => (quote!((::binspec_runtime::hash::crc32(#b.as_bytes()) as i128)), T::Int),
+                    ("crc32", T::Str) => (
+                        quote!((::binspec_runtime::hash::crc32(#b.as_bytes()) as i128)),
+                        T::Int,
+                    ),
                     ("to_i", T::Bool) => (quote!((#b as i128)), T::Int),
-                    (m, t) => return err(path, format!("method '{m}' on {t:?} is not supported yet")),
+                    (m, t) => {
+                        return err(path, format!("method '{m}' on {t:?} is not supported yet"))
+                    }
                 }
             }
             ExprKind::Index { base, index } => {
                 let (b, bt) = self.tr(base, path)?;
                 let (i, _) = self.tr(index, path)?;
                 match bt {
-                    T::Bytes => (quote!((#b.get((#i) as usize).copied().unwrap_or(0) as i128)), T::Int),
+                    T::Bytes => (
+                        quote!((#b.get((#i) as usize).copied().unwrap_or(0) as i128)),
+                        T::Int,
+                    ),
                     _ => return err(path, "indexing is only supported on bytes yet"),
                 }
             }
@@ -243,7 +273,11 @@ impl<'m> Cx<'m> {
                     BinOp::Or => quote!(||),
                 };
                 if matches!(op, BinOp::Div | BinOp::Mod) {
-                    let f = if *op == BinOp::Div { quote!(checked_div_euclid) } else { quote!(checked_rem_euclid) };
+                    let f = if *op == BinOp::Div {
+                        quote!(checked_div_euclid)
+                    } else {
+                        quote!(checked_rem_euclid)
+                    };
                     return Ok((quote!((#l).#f(#r).unwrap_or(0)), T::Int));
                 }
                 let t = if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
@@ -265,7 +299,10 @@ impl<'m> Cx<'m> {
                 (quote!((if #c { #a } else { #b })), at)
             }
             ExprKind::EnumValue { .. } | ExprKind::Cast { .. } | ExprKind::SizeOf { .. } => {
-                return err(path, format!("'{e}' is not supported by the Rust emitter yet"))
+                return err(
+                    path,
+                    format!("'{e}' is not supported by the Rust emitter yet"),
+                )
             }
         })
     }
@@ -274,20 +311,29 @@ impl<'m> Cx<'m> {
         let t = self.t();
         if let Some(p) = t.params.iter().find(|p| p.name == n) {
             let id = local("p", n);
-            return Ok((quote!(#id), match p.ty {
-                FieldTy::Int { .. } | FieldTy::Value => T::Int,
-                _ => T::Bytes,
-            }));
+            return Ok((
+                quote!(#id),
+                match p.ty {
+                    FieldTy::Int { .. } | FieldTy::Value => T::Int,
+                    _ => T::Bytes,
+                },
+            ));
         }
         if let Some(l) = t.layout.iter().find(|l| l.name == n) {
             let id = ident(&l.name);
             return match self.scope {
-                Scope::Read => err(path, format!("layout field '{}' is not known while reading", l.name)),
+                Scope::Read => err(
+                    path,
+                    format!("layout field '{}' is not known while reading", l.name),
+                ),
                 _ => Ok((quote!((self.#id as i128)), T::Int)),
             };
         }
         let Some(f) = find(t, n) else {
-            return err(path, format!("no field, instance or parameter '{n}' in type '{}'", t.name));
+            return err(
+                path,
+                format!("no field, instance or parameter '{n}' in type '{}'", t.name),
+            );
         };
         let ft = self.field_t(f);
         let id = ident(n);
@@ -311,7 +357,9 @@ impl<'m> Cx<'m> {
                     }
                     T::Str if f.cond.is_some() => (quote!(#v.as_deref().unwrap_or("")), T::Str),
                     T::Str => (quote!(#v.as_str()), T::Str),
-                    T::Bytes if f.cond.is_some() => (quote!(#v.as_deref().unwrap_or(&[][..])), T::Bytes),
+                    T::Bytes if f.cond.is_some() => {
+                        (quote!(#v.as_deref().unwrap_or(&[][..])), T::Bytes)
+                    }
                     T::Bytes => (quote!((&#v[..])), T::Bytes),
                     other => (quote!(#v), other),
                 })
@@ -331,19 +379,28 @@ impl<'m> Cx<'m> {
                         let of = ident(of);
                         Ok((quote!((self.#of.len() as i128)), T::Int))
                     }
-                    Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) if self.scope == Scope::Write => {
+                    Role::Length { .. } | Role::Offset { .. } | Role::Derive(_)
+                        if self.scope == Scope::Write =>
+                    {
                         let d = local("d", n);
                         Ok((quote!(#d), T::Int))
                     }
                     Role::Data => Ok(match ft {
-                        T::Int if f.cond.is_some() => (quote!((self.#id.unwrap_or_default() as i128)), T::Int),
+                        T::Int if f.cond.is_some() => {
+                            (quote!((self.#id.unwrap_or_default() as i128)), T::Int)
+                        }
                         T::Int => (quote!((self.#id as i128)), T::Int),
-                        T::Str if f.cond.is_some() => (quote!(self.#id.as_deref().unwrap_or("")), T::Str),
+                        T::Str if f.cond.is_some() => {
+                            (quote!(self.#id.as_deref().unwrap_or("")), T::Str)
+                        }
                         T::Str => (quote!(self.#id.as_str()), T::Str),
                         T::Bytes => (quote!((&self.#id[..])), T::Bytes),
                         other => (quote!(self.#id), other),
                     }),
-                    _ => err(path, format!("'{n}' is not known in the model (it is derived when writing)")),
+                    _ => err(
+                        path,
+                        format!("'{n}' is not known in the model (it is derived when writing)"),
+                    ),
                 }
             }
         }
@@ -351,7 +408,14 @@ impl<'m> Cx<'m> {
 
     fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(TokenStream, T)> {
         // Outer values.
-        if let Some(chain) = chain_of(&Expr { kind: ExprKind::Attr { base: Box::new(base.clone()), name: name.to_string(), name_span: Default::default() }, span: Default::default() }) {
+        if let Some(chain) = chain_of(&Expr {
+            kind: ExprKind::Attr {
+                base: Box::new(base.clone()),
+                name: name.to_string(),
+                name_span: Default::default(),
+            },
+            span: Default::default(),
+        }) {
             if chain[0] == "_root" && self.ty == 0 {
                 let inner = rebase(&chain[1..]);
                 return self.tr(&inner, path);
@@ -386,7 +450,10 @@ impl<'m> Cx<'m> {
                 });
             }
             if name == "_pos" || name == "_present" {
-                let f = find(self.t(), b).ok_or_else(|| EmitError { path: path.into(), message: format!("no field '{b}'") })?;
+                let f = find(self.t(), b).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("no field '{b}'"),
+                })?;
                 let p = local("pos", b);
                 let k = local("k", b);
                 return Ok(match (name, self.scope) {
@@ -413,8 +480,10 @@ impl<'m> Cx<'m> {
             ("size" | "length", T::Array(_)) => Ok((quote!((#b.len() as i128)), T::Int)),
             ("to_i", T::Bool) => Ok((quote!((#b as i128)), T::Int)),
             (_, T::User(ty)) if *ty != usize::MAX && self.scope != Scope::Read => {
-                let f = find(&self.m.types[*ty], name)
-                    .ok_or_else(|| EmitError { path: path.into(), message: format!("no field '{name}' in '{}'", self.m.types[*ty].name) })?;
+                let f = find(&self.m.types[*ty], name).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("no field '{name}' in '{}'", self.m.types[*ty].name),
+                })?;
                 let saved = (self.ty, self.scope);
                 // Translate the field in the model scope of that type, reached through `#b`.
                 self.ty = *ty;
@@ -424,7 +493,10 @@ impl<'m> Cx<'m> {
                 self.scope = saved.1;
                 let (tok, t) = inner?;
                 let s = tok.to_string().replace("self", &b.to_string());
-                let tok: TokenStream = s.parse().map_err(|_| EmitError { path: path.into(), message: "internal: bad tokens".into() })?;
+                let tok: TokenStream = s.parse().map_err(|_| EmitError {
+                    path: path.into(),
+                    message: "internal: bad tokens".into(),
+                })?;
                 Ok((tok, t))
             }
             _ => err(path, format!("'.{name}' on {bt:?} is not supported yet")),
@@ -454,9 +526,19 @@ impl<'m> Cx<'m> {
 }
 
 fn rebase(chain: &[String]) -> Expr {
-    let mut e = Expr { kind: ExprKind::Name(chain[0].clone()), span: Default::default() };
+    let mut e = Expr {
+        kind: ExprKind::Name(chain[0].clone()),
+        span: Default::default(),
+    };
     for c in &chain[1..] {
-        e = Expr { kind: ExprKind::Attr { base: Box::new(e), name: c.clone(), name_span: Default::default() }, span: Default::default() };
+        e = Expr {
+            kind: ExprKind::Attr {
+                base: Box::new(e),
+                name: c.clone(),
+                name_span: Default::default(),
+            },
+            span: Default::default(),
+        };
     }
     e
 }
@@ -468,7 +550,10 @@ fn exprs_of(t: &TypeDef) -> Vec<&Expr> {
         out.push(&on.expr);
     }
     for f in t.seq.iter().chain(t.instances.iter()) {
-        for x in [&f.size, &f.cond, &f.pos_expr, &f.value, &f.sort_by].into_iter().flatten() {
+        for x in [&f.size, &f.cond, &f.pos_expr, &f.value, &f.sort_by]
+            .into_iter()
+            .flatten()
+        {
             out.push(&x.expr);
         }
         match &f.repeat {
@@ -585,8 +670,11 @@ fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
         let mut changed = false;
         for ti in 0..m.types.len() {
             for c in children(&m.types[ti]) {
-                let needs: Vec<Vec<String>> =
-                    direct[c].iter().filter(|k| k[0] == "_root" && ti != 0).cloned().collect();
+                let needs: Vec<Vec<String>> = direct[c]
+                    .iter()
+                    .filter(|k| k[0] == "_root" && ti != 0)
+                    .cloned()
+                    .collect();
                 for k in needs {
                     changed |= direct[ti].insert(k);
                 }
@@ -608,7 +696,12 @@ struct Gen<'m> {
 
 impl<'m> Gen<'m> {
     fn cx(&self, ty: usize, scope: Scope) -> Cx<'_> {
-        Cx { m: self.m, ty, scope, depth: 0 }
+        Cx {
+            m: self.m,
+            ty,
+            scope,
+            depth: 0,
+        }
     }
 
     fn slot(&self, ty: usize, name: &str) -> u32 {
@@ -622,7 +715,10 @@ impl<'m> Gen<'m> {
             .filter(|k| {
                 // Constants fold and need no argument.
                 let cx = self.cx(ty, Scope::Read);
-                !matches!(cx.resolve_chain(k).map(|f| &f.role), Some(Role::Const(ConstVal::Int(_))))
+                !matches!(
+                    cx.resolve_chain(k).map(|f| &f.role),
+                    Some(Role::Const(ConstVal::Int(_)))
+                )
             })
             .map(|k| {
                 let cx = self.cx(ty, Scope::Read);
@@ -640,19 +736,23 @@ impl<'m> Gen<'m> {
     }
 
     /// Arguments that type `caller` passes to child type `child` (user params first, then implicit ones).
-    fn args_for(&self, caller: usize, child: usize, user_args: &[crate::ir::Ex], scope: Scope, path: &str) -> R<TokenStream> {
+    fn args_for(
+        &self,
+        caller: usize,
+        child: usize,
+        user_args: &[crate::ir::Ex],
+        scope: Scope,
+        path: &str,
+    ) -> R<TokenStream> {
         let mut out = Vec::new();
         for a in user_args {
             let (t, _) = self.cx(caller, scope).tr(&a.expr, &a.path)?;
             out.push(t);
         }
         for (k, _, _) in self.param_list(child) {
-            let t = if k[0] == "_parent" {
-                let (t, _) = self.cx(caller, scope).tr(&rebase(&k[1..]), path)?;
-                t
-            } else if caller == 0 {
-                let (t, _) = self.cx(caller, scope).tr(&rebase(&k[1..]), path)?;
-                t
+            // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself; other types pass it along.
+            let t = if k[0] == "_parent" || caller == 0 {
+                self.cx(caller, scope).tr(&rebase(&k[1..]), path)?.0
             } else {
                 let id = param_ident(&k);
                 quote!(#id)
@@ -681,7 +781,11 @@ impl<'m> Gen<'m> {
             }
             FieldTy::Value => quote!(i128),
         };
-        let base = if f.repeat != Repeat::None { quote!(::std::vec::Vec<#base>) } else { base };
+        let base = if f.repeat != Repeat::None {
+            quote!(::std::vec::Vec<#base>)
+        } else {
+            base
+        };
         if f.cond.is_some() {
             quote!(::std::option::Option<#base>)
         } else {
@@ -692,7 +796,12 @@ impl<'m> Gen<'m> {
 
 fn switch_enum_name(m: &Module, f: &Field) -> Ident {
     // Owner type name + field name, e.g. `RsizetableTable`.
-    let owner = m.types.iter().find(|t| t.seq.iter().chain(t.instances.iter()).any(|x| std::ptr::eq(x, f)));
+    let owner = m.types.iter().find(|t| {
+        t.seq
+            .iter()
+            .chain(t.instances.iter())
+            .any(|x| std::ptr::eq(x, f))
+    });
     let o = owner.map(|t| t.rust.clone()).unwrap_or_default();
     format_ident!("{}{}", o, crate::ir::camel(&f.name))
 }
@@ -742,7 +851,12 @@ pub fn emit(m: &Module) -> R<TokenStream> {
             slots.insert((*ti, n.clone()), s);
         }
     }
-    let g = Gen { m, params, pos_refs, slots };
+    let g = Gen {
+        m,
+        params,
+        pos_refs,
+        slots,
+    };
     let mut items = Vec::new();
     for ti in 0..m.types.len() {
         items.push(g.emit_type(ti)?);
@@ -774,9 +888,15 @@ impl<'m> Gen<'m> {
                 Role::Data => {
                     let ty = self.model_ty(f);
                     let serde = match (&f.ty, f.cond.is_some(), f.repeat != Repeat::None) {
-                        (FieldTy::Bytes, false, false) => quote!(#[serde(with = "::binspec_runtime::bytes")]),
-                        (FieldTy::Bytes, true, false) => quote!(#[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")]),
-                        (_, true, _) => quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
+                        (FieldTy::Bytes, false, false) => {
+                            quote!(#[serde(with = "::binspec_runtime::bytes")])
+                        }
+                        (FieldTy::Bytes, true, false) => {
+                            quote!(#[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")])
+                        }
+                        (_, true, _) => {
+                            quote!(#[serde(default, skip_serializing_if = "Option::is_none")])
+                        }
                         _ => quote!(),
                     };
                     fields.push(quote!(#doc #serde pub #id: #ty,));
@@ -797,7 +917,10 @@ impl<'m> Gen<'m> {
                 }
                 Role::Derive(x) => {
                     let ty = self.model_ty(f);
-                    let d = format!(" Set only where the file disagrees with the derived value (`{}`).", x.text);
+                    let d = format!(
+                        " Set only where the file disagrees with the derived value (`{}`).",
+                        x.text
+                    );
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
                     defaults.push(quote!(#id: None,));
                 }
@@ -875,9 +998,21 @@ impl<'m> Gen<'m> {
     fn read_prim(&self, f: &Field, ti: usize) -> R<TokenStream> {
         let _ = ti;
         Ok(match &f.ty {
-            FieldTy::Int { bytes: 1, signed: false, .. } => quote!(r.u8()?),
-            FieldTy::Int { bytes: 1, signed: true, .. } => quote!(r.i8()?),
-            FieldTy::Int { bytes, signed, endian } => {
+            FieldTy::Int {
+                bytes: 1,
+                signed: false,
+                ..
+            } => quote!(r.u8()?),
+            FieldTy::Int {
+                bytes: 1,
+                signed: true,
+                ..
+            } => quote!(r.i8()?),
+            FieldTy::Int {
+                bytes,
+                signed,
+                endian,
+            } => {
                 let e = endian_tokens(*endian);
                 let m = format_ident!("{}{}", if *signed { "i" } else { "u" }, *bytes as u32 * 8);
                 quote!(r.#m(#e)?)
@@ -902,7 +1037,9 @@ impl<'m> Gen<'m> {
         let sized = |inner: TokenStream| -> R<TokenStream> {
             if let Some(sz) = &f.size {
                 let (s, _) = cx().tr(&sz.expr, &sz.path)?;
-                Ok(quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } let mut r = r.substream(n as u64)?; let r = &mut r; #inner }))
+                Ok(
+                    quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } let mut r = r.substream(n as u64)?; let r = &mut r; #inner }),
+                )
             } else if f.size_eos {
                 Ok(quote!({ let mut r = r.substream_eos()?; let r = &mut r; #inner }))
             } else {
@@ -910,7 +1047,9 @@ impl<'m> Gen<'m> {
             }
         };
         match &f.ty {
-            FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => self.read_prim(f, ti),
+            FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
+                self.read_prim(f, ti)
+            }
             FieldTy::Bytes | FieldTy::Str { .. } => {
                 let raw = if let Some(term) = f.terminator {
                     let (inc, con, eos) = (f.include, f.consume, f.eos_error);
@@ -928,14 +1067,21 @@ impl<'m> Gen<'m> {
                     let c = c.clone();
                     quote!({ r.expect(&[#(#c),*])?; &[#(#c),*][..] })
                 } else {
-                    return err(&f.path, "bytes need 'size', 'size-eos', 'terminator' or 'contents'");
+                    return err(
+                        &f.path,
+                        "bytes need 'size', 'size-eos', 'terminator' or 'contents'",
+                    );
                 };
                 let raw = match f.pad_right {
-                    Some(p) => quote!({ let b: &[u8] = #raw; let mut n = b.len(); while n > 0 && b[n - 1] == #p { n -= 1; } &b[..n] }),
+                    Some(p) => {
+                        quote!({ let b: &[u8] = #raw; let mut n = b.len(); while n > 0 && b[n - 1] == #p { n -= 1; } &b[..n] })
+                    }
                     None => raw,
                 };
                 Ok(match &f.ty {
-                    FieldTy::Str { .. } => quote!(::binspec_runtime::text::decode(#raw, r.abs_pos())?),
+                    FieldTy::Str { .. } => {
+                        quote!(::binspec_runtime::text::decode(#raw, r.abs_pos())?)
+                    }
                     _ => quote!(#raw.to_vec()),
                 })
             }
@@ -1041,20 +1187,25 @@ impl<'m> Gen<'m> {
                     let min = min_size(self.m, f);
                     quote!({
                         let n = #n;
-                        if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))).at(#fname); }
-                        let cap = r.check_count(n as u64, #min).at(#fname)?;
+                        if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
+                        let cap = r.check_count(n as u64, #min)?;
                         let mut out = ::std::vec::Vec::with_capacity(cap);
-                        for i in 0..n as usize { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i).at(#fname)?); }
+                        for i in 0..n as usize { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); }
                         out
                     })
                 }
                 Repeat::Eos => quote!({
                     let mut out = ::std::vec::Vec::new();
                     let mut i = 0usize;
-                    while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i).at(#fname)?); i += 1; }
+                    while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); i += 1; }
                     out
                 }),
-                Repeat::Until(_) => return err(&f.path, "repeat: until is not supported by the Rust emitter yet"),
+                Repeat::Until(_) => {
+                    return err(
+                        &f.path,
+                        "repeat: until is not supported by the Rust emitter yet",
+                    )
+                }
             };
             let read = if let Some(c) = &f.cond {
                 let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
@@ -1062,12 +1213,22 @@ impl<'m> Gen<'m> {
             } else {
                 read
             };
-            body.push(quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;));
+            let at = local("at", &f.name);
+            body.push(quote!(let #at = r.abs_pos();));
+            body.push(
+                quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;),
+            );
             // Checks.
             if let Role::Const(ConstVal::Int(c)) = &f.role {
                 let c = int_lit(*c);
-                let msg = format!("expected {:#x}, found {{:#x}}", match &f.role { Role::Const(ConstVal::Int(c)) => *c, _ => 0 });
-                body.push(quote!(if (#v as i128) != #c { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!(#msg, #v)).at(#fname)); }));
+                let msg = format!(
+                    "expected {:#x}, found {{:#x}}",
+                    match &f.role {
+                        Role::Const(ConstVal::Int(c)) => *c,
+                        _ => 0,
+                    }
+                );
+                body.push(quote!(if (#v as i128) != #c { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }));
             }
             if let Some(valid) = &f.valid {
                 if !matches!(f.role, Role::Const(_)) {
@@ -1078,7 +1239,7 @@ impl<'m> Gen<'m> {
                     };
                     if let Some((x, op)) = check {
                         let (xt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
-                        body.push(quote!(if !((#v as i128) #op #xt) { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("value {} is out of range", #v)).at(#fname)); }));
+                        body.push(quote!(if !((#v as i128) #op #xt) { return Err(::binspec_runtime::Error::invalid(#at, format!("value {} is out of range", #v)).at(#fname)); }));
                     }
                 }
             }
@@ -1131,7 +1292,11 @@ impl<'m> Gen<'m> {
             }
         }
         let name = ty_ident(&t.rust);
-        let endian_param = if ti == 0 { quote!() } else { quote!(endian: ::binspec_runtime::Endian,) };
+        let endian_param = if ti == 0 {
+            quote!()
+        } else {
+            quote!(endian: ::binspec_runtime::Endian,)
+        };
         let root_endian = if ti == 0 && matches!(t.endian, EndianSpec::Inherit) {
             quote!(let endian = ::binspec_runtime::Endian::Little;)
         } else {
@@ -1157,9 +1322,17 @@ impl<'m> Gen<'m> {
     }
 
     /// Emits the code that computes an instance (and what it needs) the first time it is needed.
-    fn ensure_instance(&self, ti: usize, name: &str, done: &mut BTreeSet<String>, body: &mut Vec<TokenStream>) -> R<()> {
+    fn ensure_instance(
+        &self,
+        ti: usize,
+        name: &str,
+        done: &mut BTreeSet<String>,
+        body: &mut Vec<TokenStream>,
+    ) -> R<()> {
         let t = &self.m.types[ti];
-        let Some(f) = t.instances.iter().find(|f| f.name == name) else { return Ok(()) };
+        let Some(f) = t.instances.iter().find(|f| f.name == name) else {
+            return Ok(());
+        };
         if done.contains(name) || f.value.is_some() {
             // Value instances are inlined where used; make sure what they use exists.
             if let Some(v) = &f.value {
@@ -1198,7 +1371,6 @@ impl<'m> Gen<'m> {
             Some(pool) => {
                 let la = local("align", name);
                 let d = self.m.pools[pool].item_align;
-                let pool = pool;
                 quote!(let #la = pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d);)
             }
             None => quote!(),
@@ -1218,8 +1390,16 @@ impl<'m> Gen<'m> {
             Some(c) => {
                 let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
                 let la = local("align", name);
-                let none_align = if f.item_of.is_some() { quote!(let #la: ::std::option::Option<u64> = None;) } else { quote!() };
-                let some_align = if f.item_of.is_some() { quote!(let #la = #la;) } else { quote!() };
+                let none_align = if f.item_of.is_some() {
+                    quote!(let #la: ::std::option::Option<u64> = None;)
+                } else {
+                    quote!()
+                };
+                let some_align = if f.item_of.is_some() {
+                    quote!(let #la = #la;)
+                } else {
+                    quote!()
+                };
                 let _ = some_align;
                 body.push(quote! {
                     #none_align
@@ -1275,12 +1455,18 @@ impl<'m> Gen<'m> {
     fn write_prim(&self, f: &Field, val: TokenStream) -> R<TokenStream> {
         let fname = f.name.as_str();
         Ok(match &f.ty {
-            FieldTy::Int { bytes: 1, signed, .. } => {
+            FieldTy::Int {
+                bytes: 1, signed, ..
+            } => {
                 let rt = rust_int(1, *signed);
                 let m = if *signed { quote!(i8) } else { quote!(u8) };
                 quote!(w.#m(::binspec_runtime::fit::<#rt>((#val) as i128, #fname)?);)
             }
-            FieldTy::Int { bytes, signed, endian } => {
+            FieldTy::Int {
+                bytes,
+                signed,
+                endian,
+            } => {
                 let rt = rust_int(*bytes, *signed);
                 let e = endian_tokens(*endian);
                 let m = format_ident!("{}{}", if *signed { "i" } else { "u" }, *bytes as u32 * 8);
@@ -1305,7 +1491,9 @@ impl<'m> Gen<'m> {
         let cx = || self.cx(ti, Scope::Write);
         let fname = f.name.as_str();
         match &f.ty {
-            FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => self.write_prim(f, quote!(*#v)),
+            FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
+                self.write_prim(f, quote!(*#v))
+            }
             FieldTy::Bytes | FieldTy::Str { .. } => {
                 let bytes = match &f.ty {
                     FieldTy::Str { .. } => quote!(#v.as_bytes()),
@@ -1315,7 +1503,8 @@ impl<'m> Gen<'m> {
                     (Some(t), false) if f.consume => quote!(w.u8(#t);),
                     _ => quote!(),
                 };
-                if let (Some(sz), true) = (&f.size, f.terminator.is_some() || f.pad_right.is_some()) {
+                if let (Some(sz), true) = (&f.size, f.terminator.is_some() || f.pad_right.is_some())
+                {
                     // A fixed slot: content, terminator, then padding.
                     let (s, _) = cx().tr(&sz.expr, &sz.path)?;
                     let pad = f.pad_right.unwrap_or(0);
@@ -1364,7 +1553,9 @@ impl<'m> Gen<'m> {
                     let e = endian_tokens(Some(*e));
                     body.push(quote!(let endian = #e;));
                 }
-                EndianSpec::Inherit => body.push(quote!(let endian = ::binspec_runtime::Endian::Little;)),
+                EndianSpec::Inherit => {
+                    body.push(quote!(let endian = ::binspec_runtime::Endian::Little;))
+                }
             }
         } else if let EndianSpec::Fixed(e) = &t.endian {
             let e = endian_tokens(Some(*e));
@@ -1379,23 +1570,43 @@ impl<'m> Gen<'m> {
             }
         }
         // Derived values: offsets, lengths, then `-derive` expressions.
-        let mut order: Vec<&Field> = t.seq.iter().filter(|f| matches!(f.role, Role::Offset { .. })).collect();
-        order.extend(t.seq.iter().filter(|f| matches!(f.role, Role::Length { .. })));
+        let mut order: Vec<&Field> = t
+            .seq
+            .iter()
+            .filter(|f| matches!(f.role, Role::Offset { .. }))
+            .collect();
+        order.extend(
+            t.seq
+                .iter()
+                .filter(|f| matches!(f.role, Role::Length { .. })),
+        );
         order.extend(t.seq.iter().filter(|f| matches!(f.role, Role::Derive(_))));
         for f in order {
             let d = local("d", &f.name);
             let fname = f.name.as_str();
             let val = match &f.role {
                 Role::Offset { of } => {
-                    let inst = find(t, of).ok_or_else(|| EmitError { path: f.path.clone(), message: "internal".into() })?;
-                    let pos = inst.pos_expr.as_ref().ok_or_else(|| EmitError { path: f.path.clone(), message: "internal".into() })?;
+                    let inst = find(t, of).ok_or_else(|| EmitError {
+                        path: f.path.clone(),
+                        message: "internal".into(),
+                    })?;
+                    let pos = inst.pos_expr.as_ref().ok_or_else(|| EmitError {
+                        path: f.path.clone(),
+                        message: "internal".into(),
+                    })?;
                     let k = local("k", of);
                     let rhs = quote!((ctx.prev_pos(#k) as i128));
                     self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?
                 }
                 Role::Length { of } => {
-                    let target = find(t, of).ok_or_else(|| EmitError { path: f.path.clone(), message: "internal".into() })?;
-                    let sz = target.size.as_ref().ok_or_else(|| EmitError { path: f.path.clone(), message: "internal".into() })?;
+                    let target = find(t, of).ok_or_else(|| EmitError {
+                        path: f.path.clone(),
+                        message: "internal".into(),
+                    })?;
+                    let sz = target.size.as_ref().ok_or_else(|| EmitError {
+                        path: f.path.clone(),
+                        message: "internal".into(),
+                    })?;
                     let tid = ident(of);
                     let len = match (&target.ty, target.cond.is_some()) {
                         (FieldTy::Str { .. }, false) => quote!((self.#tid.len() as i128)),
@@ -1434,7 +1645,14 @@ impl<'m> Gen<'m> {
                 }
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
-                    self.write_prim(f, quote!(#d))?.to_string().replace(":: binspec_runtime :: fit", "ctx . fit").parse().map_err(|_| EmitError { path: f.path.clone(), message: "internal: tokens".into() })?
+                    self.write_prim(f, quote!(#d))?
+                        .to_string()
+                        .replace(":: binspec_runtime :: fit", "ctx . fit")
+                        .parse()
+                        .map_err(|_| EmitError {
+                            path: f.path.clone(),
+                            message: "internal: tokens".into(),
+                        })?
                 }
                 Role::Pool(u) => {
                     let pool = u.pool;
@@ -1473,7 +1691,9 @@ impl<'m> Gen<'m> {
                                         let order: ::std::vec::Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
                                     }
                                 }
-                                None => quote!(let order: ::std::vec::Vec<usize> = (0..self.#id.len()).collect();),
+                                None => {
+                                    quote!(let order: ::std::vec::Vec<usize> = (0..self.#id.len()).collect();)
+                                }
                             };
                             quote!({
                                 #order
@@ -1488,7 +1708,9 @@ impl<'m> Gen<'m> {
                 }
                 _ => quote!(),
             };
-            body.push(quote!((|| -> ::binspec_runtime::Result<()> { #code Ok(()) })().at(#fname)?;));
+            body.push(
+                quote!((|| -> ::binspec_runtime::Result<()> { #code Ok(()) })().at(#fname)?;),
+            );
         }
         // Pool items.
         for f in &t.instances {
@@ -1499,7 +1721,11 @@ impl<'m> Gen<'m> {
                 let d = self.m.pools[pool].item_align;
                 let enc = match &f.ty {
                     FieldTy::Str { .. } => {
-                        let nul = if f.terminator.is_some() { quote!(b.push(0);) } else { quote!() };
+                        let nul = if f.terminator.is_some() {
+                            quote!(b.push(0);)
+                        } else {
+                            quote!()
+                        };
                         quote!({ let mut b = x.as_bytes().to_vec(); #nul b })
                     }
                     FieldTy::Bytes => quote!(x.clone()),
@@ -1512,7 +1738,11 @@ impl<'m> Gen<'m> {
                 });
             }
         }
-        let endian_param = if ti == 0 { quote!() } else { quote!(endian: ::binspec_runtime::Endian,) };
+        let endian_param = if ti == 0 {
+            quote!()
+        } else {
+            quote!(endian: ::binspec_runtime::Endian,)
+        };
         Ok(quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
             pub(crate) fn write(
@@ -1530,9 +1760,21 @@ impl<'m> Gen<'m> {
     }
 
     /// Solves `e == rhs` for `unknown` (a linear expression).
-    fn solve(&self, ti: usize, e: &Expr, unknown: &str, rhs: TokenStream, path: &str) -> R<TokenStream> {
+    fn solve(
+        &self,
+        ti: usize,
+        e: &Expr,
+        unknown: &str,
+        rhs: TokenStream,
+        path: &str,
+    ) -> R<TokenStream> {
         if !solvable_for(e, unknown) {
-            return err(path, format!("cannot solve '{e}' for '{unknown}'; give '{unknown}' a '-derive' expression"));
+            return err(
+                path,
+                format!(
+                    "cannot solve '{e}' for '{unknown}'; give '{unknown}' a '-derive' expression"
+                ),
+            );
         }
         let mut cur = e;
         let mut rhs = rhs;
@@ -1612,16 +1854,20 @@ impl<'m> Gen<'m> {
         let exts = &m.extensions;
         let magics: Vec<&Vec<u8>> = m.magic.iter().chain(m.magics.iter()).collect();
         let sniff = if magics.is_empty() {
-            quote!({ let _ = data; false })
+            quote!({
+                let _ = data;
+                false
+            })
         } else {
-            let checks = magics.iter().map(|mg| quote!(data.starts_with(&[#(#mg),*])));
+            let checks = magics
+                .iter()
+                .map(|mg| quote!(data.starts_with(&[#(#mg),*])));
             quote!(#(#checks)||*)
         };
         let mut summary = Vec::new();
         for (label, e) in &m.info.summary {
-            match self.cx(0, Scope::Model).tr(&e.expr, &e.path) {
-                Ok((t, _)) => summary.push(quote!((#label.to_string(), format!("{}", #t)),)),
-                Err(_) => {}
+            if let Ok((t, _)) = self.cx(0, Scope::Model).tr(&e.expr, &e.path) {
+                summary.push(quote!((#label.to_string(), format!("{}", #t)),));
             }
         }
         for f in &root.seq {
@@ -1637,7 +1883,9 @@ impl<'m> Gen<'m> {
                         quote!(#en::#v(_) => #n,)
                     })
                     .collect();
-                summary.push(quote!((#label.to_string(), match &self.#fid { #(#arms)* }.to_string()),));
+                summary.push(
+                    quote!((#label.to_string(), match &self.#fid { #(#arms)* }.to_string()),),
+                );
             }
         }
         let version = match &m.info.version {
@@ -1661,8 +1909,15 @@ impl<'m> Gen<'m> {
                 let path: Vec<Ident> = a.entries.iter().map(|p| ident(p)).collect();
                 let nm = ident(&a.name);
                 let dt = ident(&a.data);
-                let entry_ty = self.entry_type(&a.entries).map(|t| ty_ident(&m.types[t].rust));
-                let Some(entry_ty) = entry_ty else { return err("/meta/-binspec/archive", "entries must name a repeated user type") };
+                let entry_ty = self
+                    .entry_type(&a.entries)
+                    .map(|t| ty_ident(&m.types[t].rust));
+                let Some(entry_ty) = entry_ty else {
+                    return err(
+                        "/meta/-binspec/archive",
+                        "entries must name a repeated user type",
+                    );
+                };
                 quote! {
                     impl ::binspec_runtime::Archive for #name {
                         fn files(&self) -> ::std::vec::Vec<(::std::string::String, &[u8])> {
@@ -1738,7 +1993,8 @@ fn min_size(m: &Module, f: &Field) -> u64 {
 
 /// Formats generated tokens as a file, with the `@generated` header.
 pub fn format_file(tokens: TokenStream, source: &str) -> Result<String, String> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
     let body = prettyplease::unparse(&file);
     Ok(format!("// @generated by binspec-codegen from {source}. Do not edit: edit the schema and rebuild.\n\n{body}"))
 }

@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{did_you_mean, Diags, Pos};
 use crate::expr::{self, BinOp, Expr, ExprKind};
-use crate::syntax::{ExprSrc, Node, RawAttr, RawEndian, RawRepeat, RawSchema, RawType, RawTypeRef, RawValid, Value};
+use crate::syntax::{
+    ExprSrc, Node, RawAttr, RawEndian, RawRepeat, RawSchema, RawType, RawTypeRef, RawValid, Value,
+};
 
 /// A parsed expression with its source text and position.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,24 +33,45 @@ pub enum EndianSpec {
     Inherit,
     Fixed(Endian),
     /// Chosen by an expression when read; a model field when written.
-    Switch { on: Ex, cases: Vec<(Ex, Endian)> },
+    Switch {
+        on: Ex,
+        cases: Vec<(Ex, Endian)>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum FieldTy {
     /// An integer of 1..=8 bytes. `endian` is `None` when the type's byte order applies.
-    Int { bytes: u8, signed: bool, endian: Option<Endian> },
-    Float { bytes: u8, endian: Option<Endian> },
+    Int {
+        bytes: u8,
+        signed: bool,
+        endian: Option<Endian>,
+    },
+    Float {
+        bytes: u8,
+        endian: Option<Endian>,
+    },
     /// `bN`: an unsigned integer of N bits (`b1` is a bool).
-    Bits { n: u8 },
+    Bits {
+        n: u8,
+    },
     /// Raw bytes (`size`, `size-eos`, `terminator`).
     Bytes,
     /// A string (`str`/`strz`), in an encoding.
-    Str { encoding: String, zero_terminated: bool },
+    Str {
+        encoding: String,
+        zero_terminated: bool,
+    },
     /// A user type, with arguments for its params.
-    User { ty: usize, args: Vec<Ex> },
+    User {
+        ty: usize,
+        args: Vec<Ex>,
+    },
     /// A type chosen by an expression.
-    Switch { on: Ex, cases: Vec<SwitchCase> },
+    Switch {
+        on: Ex,
+        cases: Vec<SwitchCase>,
+    },
     /// A value instance; its type comes from the expression.
     Value,
 }
@@ -234,7 +257,10 @@ impl Module {
     }
     pub fn field(&self, ty: usize, name: &str) -> Option<&Field> {
         let t = &self.types[ty];
-        t.seq.iter().chain(t.instances.iter()).find(|f| f.name == name)
+        t.seq
+            .iter()
+            .chain(t.instances.iter())
+            .find(|f| f.name == name)
     }
 }
 
@@ -254,9 +280,19 @@ pub fn camel(s: &str) -> String {
 
 fn parse_ex(src: &ExprSrc, diags: &mut Diags) -> Option<Ex> {
     match expr::parse(&src.text) {
-        Ok(e) => Some(Ex { expr: e, text: src.text.clone(), pos: src.pos, path: src.path.clone() }),
+        Ok(e) => Some(Ex {
+            expr: e,
+            text: src.text.clone(),
+            pos: src.pos,
+            path: src.path.clone(),
+        }),
         Err(e) => {
-            diags.error(src.pos, &src.path, format!("bad expression '{}': {}", src.text, e.message), None);
+            diags.error(
+                src.pos,
+                &src.path,
+                format!("bad expression '{}': {}", src.text, e.message),
+                None,
+            );
             None
         }
     }
@@ -273,19 +309,36 @@ const META_EXT: &[&str] = &["-binspec"];
 fn check_ext(ext: &[(String, Node)], allowed: &[&str], what: &str, diags: &mut Diags) {
     for (k, v) in ext {
         if !allowed.contains(&k.as_str()) {
-            diags.error(v.pos, &v.path, format!("unknown binspec key '{k}' on {what}"), did_you_mean(k, allowed.iter().copied()));
+            diags.error(
+                v.pos,
+                &v.path,
+                format!("unknown binspec key '{k}' on {what}"),
+                did_you_mean(k, allowed.iter().copied()),
+            );
         }
     }
 }
 
 fn node_ex(n: &Node, diags: &mut Diags) -> Option<Ex> {
     let text = n.scalar_text()?;
-    parse_ex(&ExprSrc { text, pos: n.pos, path: n.path.clone() }, diags)
+    parse_ex(
+        &ExprSrc {
+            text,
+            pos: n.pos,
+            path: n.path.clone(),
+        },
+        diags,
+    )
 }
 
 /// Builds the IR of one schema.
 pub fn build(raw: &RawSchema, diags: &mut Diags) -> Option<Module> {
-    let mut b = Builder { types: Vec::new(), raw_types: Vec::new(), enums: Vec::new(), pools: Vec::new() };
+    let mut b = Builder {
+        types: Vec::new(),
+        raw_types: Vec::new(),
+        enums: Vec::new(),
+        pools: Vec::new(),
+    };
     // Pass: collect_types.
     b.collect(&raw.root, None, Vec::new(), diags);
     // Pass: resolve_fields.
@@ -315,7 +368,11 @@ pub fn build(raw: &RawSchema, diags: &mut Diags) -> Option<Module> {
     if let Some(bs) = ext_get(&meta.ext, "-binspec") {
         module.source = bs.get("source").and_then(|s| s.scalar_text());
         if let Some(Value::Seq(ms)) = bs.get("magic").map(|m| &m.value) {
-            module.magics = ms.iter().filter_map(|m| m.scalar_text()).map(|s| s.into_bytes()).collect();
+            module.magics = ms
+                .iter()
+                .filter_map(|m| m.scalar_text())
+                .map(|s| s.into_bytes())
+                .collect();
         }
         if let Some(a) = bs.get("archive") {
             let s = |k: &str| a.get(k).and_then(|x| x.scalar_text()).unwrap_or_default();
@@ -330,7 +387,10 @@ pub fn build(raw: &RawSchema, diags: &mut Diags) -> Option<Module> {
             if let Some(m) = i.get("summary").and_then(|s| s.as_map()) {
                 for (k, v) in m {
                     if let Some(e) = node_ex(v, diags) {
-                        module.info.summary.push((k.scalar_text().unwrap_or_default(), e));
+                        module
+                            .info
+                            .summary
+                            .push((k.scalar_text().unwrap_or_default(), e));
                     }
                 }
             }
@@ -357,12 +417,23 @@ struct Builder {
 }
 
 impl Builder {
-    fn collect(&mut self, rt: &RawType, parent: Option<usize>, mut path: Vec<String>, diags: &mut Diags) -> usize {
+    fn collect(
+        &mut self,
+        rt: &RawType,
+        parent: Option<usize>,
+        mut path: Vec<String>,
+        diags: &mut Diags,
+    ) -> usize {
         path.push(rt.name.clone());
         let idx = self.types.len();
         let rust = camel(&rt.name);
         if self.types.iter().any(|t| t.rust == rust) {
-            diags.error(rt.pos, &rt.path, format!("type '{}' is defined twice", rt.name), Some("give one of them another name".into()));
+            diags.error(
+                rt.pos,
+                &rt.path,
+                format!("type '{}' is defined twice", rt.name),
+                Some("give one of them another name".into()),
+            );
         }
         check_ext(&rt.ext, TYPE_EXT, "a type", diags);
         let mut layout = Vec::new();
@@ -381,7 +452,9 @@ impl Builder {
         }
         let endian = match rt.meta.as_ref().and_then(|m| m.endian.clone()) {
             None => EndianSpec::Inherit,
-            Some(RawEndian::Fixed { le, .. }) => EndianSpec::Fixed(if le { Endian::Le } else { Endian::Be }),
+            Some(RawEndian::Fixed { le, .. }) => {
+                EndianSpec::Fixed(if le { Endian::Le } else { Endian::Be })
+            }
             Some(RawEndian::Switch { on, cases }) => {
                 let on = parse_ex(&on, diags);
                 let cases = cases
@@ -416,7 +489,11 @@ impl Builder {
                 name: e.name.clone(),
                 owner: idx,
                 rust: camel(&e.name),
-                values: e.values.iter().map(|v| (v.value, v.id.clone(), v.doc.clone())).collect(),
+                values: e
+                    .values
+                    .iter()
+                    .map(|v| (v.value, v.id.clone(), v.doc.clone()))
+                    .collect(),
             });
         }
         for sub in &rt.types {
@@ -439,13 +516,19 @@ impl Builder {
             scope = self.types[s].parent;
         }
         // A type named at the root level (the root's own name).
-        self.types.iter().position(|t| t.name == name && t.parent.is_none())
+        self.types
+            .iter()
+            .position(|t| t.name == name && t.parent.is_none())
     }
 
     fn find_enum(&self, from: usize, name: &str) -> Option<usize> {
         let mut scope = Some(from);
         while let Some(s) = scope {
-            if let Some(i) = self.enums.iter().position(|e| e.owner == s && e.name == name) {
+            if let Some(i) = self
+                .enums
+                .iter()
+                .position(|e| e.owner == s && e.name == name)
+            {
                 return Some(i);
             }
             scope = self.types[s].parent;
@@ -457,7 +540,10 @@ impl Builder {
         match self.pools.iter().position(|p| p.id == id) {
             Some(i) => i,
             None => {
-                self.pools.push(PoolDef { id: id.to_string(), item_align: 1 });
+                self.pools.push(PoolDef {
+                    id: id.to_string(),
+                    item_align: 1,
+                });
                 self.pools.len() - 1
             }
         }
@@ -467,18 +553,37 @@ impl Builder {
         let mut params = Vec::new();
         for p in &rt.params {
             let ty = match p.ty.as_deref() {
-                Some(t) => self.prim_or_user(idx, t, &p.path, p.pos, &[], None, diags).unwrap_or(FieldTy::Value),
+                Some(t) => self
+                    .prim_or_user(idx, t, &p.path, p.pos, &[], None, diags)
+                    .unwrap_or(FieldTy::Value),
                 None => FieldTy::Value,
             };
-            params.push(Param { name: p.id.clone(), ty, doc: p.doc.clone() });
+            params.push(Param {
+                name: p.id.clone(),
+                ty,
+                doc: p.doc.clone(),
+            });
         }
         self.types[idx].params = params;
-        let seq: Vec<Field> = rt.seq.iter().filter_map(|a| self.resolve_attr(idx, rt, a, false, diags)).collect();
-        let inst: Vec<Field> = rt.instances.iter().filter_map(|a| self.resolve_attr(idx, rt, a, true, diags)).collect();
+        let seq: Vec<Field> = rt
+            .seq
+            .iter()
+            .filter_map(|a| self.resolve_attr(idx, rt, a, false, diags))
+            .collect();
+        let inst: Vec<Field> = rt
+            .instances
+            .iter()
+            .filter_map(|a| self.resolve_attr(idx, rt, a, true, diags))
+            .collect();
         let mut seen = BTreeSet::new();
         for f in seq.iter().chain(inst.iter()) {
             if !seen.insert(f.name.clone()) {
-                diags.error(f.pos, &f.path, format!("'{}' is defined twice in type '{}'", f.name, rt.name), None);
+                diags.error(
+                    f.pos,
+                    &f.path,
+                    format!("'{}' is defined twice in type '{}'", f.name, rt.name),
+                    None,
+                );
             }
         }
         self.types[idx].seq = seq;
@@ -508,7 +613,14 @@ impl Builder {
                 let mut a = Vec::new();
                 if let Some(args) = args {
                     for (i, part) in split_args(args).into_iter().enumerate() {
-                        if let Some(e) = parse_ex(&ExprSrc { text: part, pos, path: format!("{path}[arg {i}]") }, diags) {
+                        if let Some(e) = parse_ex(
+                            &ExprSrc {
+                                text: part,
+                                pos,
+                                path: format!("{path}[arg {i}]"),
+                            },
+                            diags,
+                        ) {
                             a.push(e);
                         }
                     }
@@ -529,12 +641,35 @@ impl Builder {
         }
     }
 
-    fn resolve_attr(&mut self, idx: usize, rt: &RawType, a: &RawAttr, is_instance: bool, diags: &mut Diags) -> Option<Field> {
-        check_ext(&a.ext, FIELD_EXT, if is_instance { "an instance" } else { "a seq attribute" }, diags);
-        let enc = a.encoding.clone().or_else(|| rt.meta.as_ref().and_then(|m| m.encoding.clone())).or_else(|| {
-            // Inherit the root's default encoding.
-            self.raw_types.first().and_then(|r| r.meta.as_ref()).and_then(|m| m.encoding.clone())
-        });
+    fn resolve_attr(
+        &mut self,
+        idx: usize,
+        rt: &RawType,
+        a: &RawAttr,
+        is_instance: bool,
+        diags: &mut Diags,
+    ) -> Option<Field> {
+        check_ext(
+            &a.ext,
+            FIELD_EXT,
+            if is_instance {
+                "an instance"
+            } else {
+                "a seq attribute"
+            },
+            diags,
+        );
+        let enc = a
+            .encoding
+            .clone()
+            .or_else(|| rt.meta.as_ref().and_then(|m| m.encoding.clone()))
+            .or_else(|| {
+                // Inherit the root's default encoding.
+                self.raw_types
+                    .first()
+                    .and_then(|r| r.meta.as_ref())
+                    .and_then(|m| m.encoding.clone())
+            });
         let ty = match &a.ty {
             None if a.value.is_some() => FieldTy::Value,
             None => FieldTy::Bytes,
@@ -542,7 +677,12 @@ impl Builder {
                 let t = self.prim_or_user(idx, text, path, *pos, &[], enc.as_deref(), diags)?;
                 if let FieldTy::Str { encoding, .. } = &t {
                     if encoding.is_empty() {
-                        diags.error(*pos, path, "a string needs an encoding", Some("add 'encoding: UTF-8' here or in meta".into()));
+                        diags.error(
+                            *pos,
+                            path,
+                            "a string needs an encoding",
+                            Some("add 'encoding: UTF-8' here or in meta".into()),
+                        );
                     }
                 }
                 t
@@ -551,21 +691,39 @@ impl Builder {
                 let on = parse_ex(on, diags)?;
                 let mut cs = Vec::new();
                 for (k, tn, pos) in cases {
-                    let ty = match self.prim_or_user(idx, tn, &k.path, *pos, &[], enc.as_deref(), diags)? {
+                    let ty = match self.prim_or_user(
+                        idx,
+                        tn,
+                        &k.path,
+                        *pos,
+                        &[],
+                        enc.as_deref(),
+                        diags,
+                    )? {
                         FieldTy::User { ty, .. } => ty,
                         _ => {
-                            diags.error(*pos, &k.path, "switch cases of built-in types are not supported yet", Some("wrap the value in a user type".into()));
+                            diags.error(
+                                *pos,
+                                &k.path,
+                                "switch cases of built-in types are not supported yet",
+                                Some("wrap the value in a user type".into()),
+                            );
                             continue;
                         }
                     };
-                    let key = if k.text == "_" { None } else { Some(parse_ex(k, diags)?) };
+                    let key = if k.text == "_" {
+                        None
+                    } else {
+                        Some(parse_ex(k, diags)?)
+                    };
                     let variant = camel(&self.types[ty].name);
                     cs.push(SwitchCase { key, ty, variant });
                 }
                 FieldTy::Switch { on, cases: cs }
             }
         };
-        let e = |x: &Option<ExprSrc>, diags: &mut Diags| x.as_ref().and_then(|s| parse_ex(s, diags));
+        let e =
+            |x: &Option<ExprSrc>, diags: &mut Diags| x.as_ref().and_then(|s| parse_ex(s, diags));
         let repeat = match &a.repeat {
             None => Repeat::None,
             Some(RawRepeat::Eos) => Repeat::Eos,
@@ -578,7 +736,9 @@ impl Builder {
             Some(RawValid::Min(x)) => Some(Valid::Min(parse_ex(x, diags)?)),
             Some(RawValid::Max(x)) => Some(Valid::Max(parse_ex(x, diags)?)),
             Some(RawValid::Range(x, y)) => Some(Valid::Range(e(x, diags), e(y, diags))),
-            Some(RawValid::AnyOf(xs)) => Some(Valid::AnyOf(xs.iter().filter_map(|x| parse_ex(x, diags)).collect())),
+            Some(RawValid::AnyOf(xs)) => Some(Valid::AnyOf(
+                xs.iter().filter_map(|x| parse_ex(x, diags)).collect(),
+            )),
             Some(RawValid::Expr(x)) => Some(Valid::Expr(parse_ex(x, diags)?)),
             Some(RawValid::InEnum) => None,
         };
@@ -586,7 +746,12 @@ impl Builder {
             Some((name, pos)) => match self.find_enum(idx, name) {
                 Some(i) => Some(i),
                 None => {
-                    diags.error(*pos, &a.path, format!("unknown enum '{name}'"), did_you_mean(name, self.enums.iter().map(|e| e.name.as_str())));
+                    diags.error(
+                        *pos,
+                        &a.path,
+                        format!("unknown enum '{name}'"),
+                        did_you_mean(name, self.enums.iter().map(|e| e.name.as_str())),
+                    );
                     None
                 }
             },
@@ -597,7 +762,9 @@ impl Builder {
         if let Some(p) = ext_get(&a.ext, "-pool") {
             let (id, align_field, item_align) = if p.as_map().is_some() {
                 (
-                    p.get("id").and_then(|x| x.scalar_text()).unwrap_or_default(),
+                    p.get("id")
+                        .and_then(|x| x.scalar_text())
+                        .unwrap_or_default(),
                     p.get("align").and_then(|x| x.scalar_text()),
                     p.get("item-align").and_then(|x| match x.value {
                         Value::Int(i) => Some(i as u64),
@@ -614,7 +781,10 @@ impl Builder {
             if is_instance {
                 item_of = Some(pi);
             } else {
-                role = Role::Pool(PoolUse { pool: pi, align_field });
+                role = Role::Pool(PoolUse {
+                    pool: pi,
+                    align_field,
+                });
             }
         }
         let derive = ext_get(&a.ext, "-derive").and_then(|n| node_ex(n, diags));
@@ -634,7 +804,13 @@ impl Builder {
             enum_,
             size: e(&a.size, diags),
             size_eos: a.size_eos,
-            terminator: a.terminator.or(if matches!(a.ty, Some(RawTypeRef::Name { ref text, .. }) if text == "strz") { Some(0) } else { None }),
+            terminator: a.terminator.or(
+                if matches!(a.ty, Some(RawTypeRef::Name { ref text, .. }) if text == "strz") {
+                    Some(0)
+                } else {
+                    None
+                },
+            ),
             consume: a.consume.unwrap_or(true),
             include: a.include.unwrap_or(false),
             eos_error: a.eos_error.unwrap_or(true),
@@ -652,8 +828,9 @@ impl Builder {
 }
 
 const PRIMS: &[&str] = &[
-    "u1", "u2", "u4", "u8", "s1", "s2", "s4", "s8", "u2le", "u2be", "u4le", "u4be", "u8le", "u8be", "s2le", "s2be",
-    "s4le", "s4be", "s8le", "s8be", "f4", "f8", "f4le", "f4be", "f8le", "f8be", "str", "strz", "b1",
+    "u1", "u2", "u4", "u8", "s1", "s2", "s4", "s8", "u2le", "u2be", "u4le", "u4be", "u8le", "u8be",
+    "s2le", "s2be", "s4le", "s4be", "s8le", "s8be", "f4", "f8", "f4le", "f4be", "f8le", "f8be",
+    "str", "strz", "b1",
 ];
 
 fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
@@ -666,7 +843,10 @@ fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
     };
     match base {
         "str" | "strz" => {
-            return Some(FieldTy::Str { encoding: encoding.unwrap_or("").to_string(), zero_terminated: base == "strz" })
+            return Some(FieldTy::Str {
+                encoding: encoding.unwrap_or("").to_string(),
+                zero_terminated: base == "strz",
+            })
         }
         _ => {}
     }
@@ -678,7 +858,11 @@ fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
             if n == 1 && endian.is_some() {
                 return None;
             }
-            Some(FieldTy::Int { bytes: n, signed: k == 's', endian })
+            Some(FieldTy::Int {
+                bytes: n,
+                signed: k == 's',
+                endian,
+            })
         }
         'f' if [4, 8].contains(&n) => Some(FieldTy::Float { bytes: n, endian }),
         'b' if (1..=64).contains(&n) && endian.is_none() => Some(FieldTy::Bits { n }),
@@ -763,7 +947,11 @@ pub fn solvable_for(e: &Expr, name: &str) -> bool {
     fn ok(e: &Expr, name: &str) -> bool {
         match &e.kind {
             ExprKind::Name(n) => n == name,
-            ExprKind::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs } => {
+            ExprKind::Binary {
+                op: BinOp::Add | BinOp::Sub,
+                lhs,
+                rhs,
+            } => {
                 let mut l = BTreeSet::new();
                 names_used(lhs, &mut l);
                 if l.contains(name) {
@@ -772,7 +960,11 @@ pub fn solvable_for(e: &Expr, name: &str) -> bool {
                     ok(rhs, name)
                 }
             }
-            ExprKind::Binary { op: BinOp::Mul, lhs, rhs } => {
+            ExprKind::Binary {
+                op: BinOp::Mul,
+                lhs,
+                rhs,
+            } => {
                 let mut l = BTreeSet::new();
                 names_used(lhs, &mut l);
                 if l.contains(name) {
@@ -801,7 +993,14 @@ fn classify(m: &mut Module, diags: &mut Diags) {
             }
             let content_sized = f.terminator.is_none()
                 && f.pad_right.is_none()
-                && matches!(f.ty, FieldTy::Bytes | FieldTy::Str { zero_terminated: false, .. })
+                && matches!(
+                    f.ty,
+                    FieldTy::Bytes
+                        | FieldTy::Str {
+                            zero_terminated: false,
+                            ..
+                        }
+                )
                 && f.repeat == Repeat::None;
             if let (Some(sz), true) = (&f.size, content_sized) {
                 if f.is_instance && f.item_of.is_none() {
@@ -810,8 +1009,12 @@ fn classify(m: &mut Module, diags: &mut Diags) {
                 let mut used = BTreeSet::new();
                 names_used(&sz.expr, &mut used);
                 for n in used {
-                    if t.seq.iter().any(|s| s.name == n && s.role == Role::Data) && solvable_for(&sz.expr, &n) {
-                        roles.entry(n).or_insert(Role::Length { of: f.name.clone() });
+                    if t.seq.iter().any(|s| s.name == n && s.role == Role::Data)
+                        && solvable_for(&sz.expr, &n)
+                    {
+                        roles
+                            .entry(n)
+                            .or_insert(Role::Length { of: f.name.clone() });
                     }
                 }
             }
@@ -819,7 +1022,9 @@ fn classify(m: &mut Module, diags: &mut Diags) {
                 let mut used = BTreeSet::new();
                 names_used(&p.expr, &mut used);
                 for n in used {
-                    if t.seq.iter().any(|s| s.name == n && s.role == Role::Data) && solvable_for(&p.expr, &n) {
+                    if t.seq.iter().any(|s| s.name == n && s.role == Role::Data)
+                        && solvable_for(&p.expr, &n)
+                    {
                         roles.insert(n, Role::Offset { of: f.name.clone() });
                     }
                 }
@@ -856,7 +1061,12 @@ fn classify(m: &mut Module, diags: &mut Diags) {
         // Checks: a pool item needs a pos; a pool region needs a known pool.
         for f in tm.instances.iter() {
             if f.item_of.is_some() && f.pos_expr.is_none() {
-                diags.error(f.pos, &f.path, "an instance placed in a pool needs 'pos'", None);
+                diags.error(
+                    f.pos,
+                    &f.path,
+                    "an instance placed in a pool needs 'pos'",
+                    None,
+                );
             }
         }
     }
@@ -883,7 +1093,10 @@ fn classify(m: &mut Module, diags: &mut Diags) {
 pub fn const_int(e: &Expr) -> Option<i128> {
     match &e.kind {
         ExprKind::Int(i) => Some(*i as i128),
-        ExprKind::Unary { op: expr::UnOp::Neg, expr } => const_int(expr).map(|v| -v),
+        ExprKind::Unary {
+            op: expr::UnOp::Neg,
+            expr,
+        } => const_int(expr).map(|v| -v),
         _ => None,
     }
 }
@@ -906,5 +1119,14 @@ fn owners(m: &Module) -> Vec<Option<usize>> {
             }
         }
     }
-    users.into_iter().map(|u| if u.len() == 1 { u.into_iter().next() } else { None }).collect()
+    users
+        .into_iter()
+        .map(|u| {
+            if u.len() == 1 {
+                u.into_iter().next()
+            } else {
+                None
+            }
+        })
+        .collect()
 }

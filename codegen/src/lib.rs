@@ -4,10 +4,11 @@
 //! checked by named passes), and the emitters ([`emit_rust`], [`emit_md`]), which never read YAML.
 
 pub mod diag;
+pub mod emit_md;
+pub mod emit_rust;
 pub mod expr;
 pub mod ir;
 pub mod syntax;
-pub mod emit_rust;
 
 use std::path::Path;
 
@@ -50,12 +51,19 @@ pub fn compile_str(file: &str, text: &str) -> Result<Compiled, Vec<Diagnostic>> 
             help: None,
         }]
     })?;
-    Ok(Compiled { module, rust, warnings: diags.list })
+    Ok(Compiled {
+        module,
+        rust,
+        warnings: diags.list,
+    })
 }
 
 /// Compiles a schema file.
 pub fn compile_file(path: &Path) -> Result<Compiled, Vec<Diagnostic>> {
-    let name = path.file_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let text = std::fs::read_to_string(path).map_err(|e| {
         vec![Diagnostic {
             severity: diag::Severity::Error,

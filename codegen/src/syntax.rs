@@ -50,7 +50,10 @@ impl Node {
         }
     }
     pub fn get(&self, key: &str) -> Option<&Node> {
-        self.as_map()?.iter().find(|(k, _)| k.scalar_text().as_deref() == Some(key)).map(|(_, v)| v)
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.scalar_text().as_deref() == Some(key))
+            .map(|(_, v)| v)
     }
     pub fn kind_name(&self) -> &'static str {
         match &self.value {
@@ -72,7 +75,10 @@ pub fn load_yaml(text: &str, diags: &mut Diags) -> Option<Node> {
         Err(e) => {
             let m = e.marker();
             diags.error(
-                Pos { line: m.line(), col: m.col() + 1 },
+                Pos {
+                    line: m.line(),
+                    col: m.col() + 1,
+                },
                 "/",
                 format!("not valid YAML: {}", e.info()),
                 None,
@@ -83,18 +89,34 @@ pub fn load_yaml(text: &str, diags: &mut Diags) -> Option<Node> {
     match docs.into_iter().next() {
         Some(d) => Some(convert(&d, "", 0, diags)),
         None => {
-            diags.error(Pos { line: 1, col: 1 }, "/", "the file holds no YAML document", None);
+            diags.error(
+                Pos { line: 1, col: 1 },
+                "/",
+                "the file holds no YAML document",
+                None,
+            );
             None
         }
     }
 }
 
 fn convert(y: &MarkedYaml<'_>, path: &str, depth: usize, diags: &mut Diags) -> Node {
-    let pos = Pos { line: y.span.start.line(), col: y.span.start.col() + 1 };
-    let p = if path.is_empty() { "/".to_string() } else { path.to_string() };
+    let pos = Pos {
+        line: y.span.start.line(),
+        col: y.span.start.col() + 1,
+    };
+    let p = if path.is_empty() {
+        "/".to_string()
+    } else {
+        path.to_string()
+    };
     if depth > 128 {
         diags.error(pos, &p, "YAML nests deeper than 128 levels", None);
-        return Node { value: Value::Null, pos, path: p };
+        return Node {
+            value: Value::Null,
+            pos,
+            path: p,
+        };
     }
     let value = match &y.data {
         YamlData::Value(s) => match s {
@@ -106,7 +128,11 @@ fn convert(y: &MarkedYaml<'_>, path: &str, depth: usize, diags: &mut Diags) -> N
         },
         YamlData::Representation(s, _, _) => Value::Str(s.to_string()),
         YamlData::Sequence(items) => Value::Seq(
-            items.iter().enumerate().map(|(i, n)| convert(n, &format!("{path}/{i}"), depth + 1, diags)).collect(),
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, n)| convert(n, &format!("{path}/{i}"), depth + 1, diags))
+                .collect(),
         ),
         YamlData::Mapping(m) => Value::Map(
             m.iter()
@@ -120,11 +146,20 @@ fn convert(y: &MarkedYaml<'_>, path: &str, depth: usize, diags: &mut Diags) -> N
         ),
         YamlData::Tagged(_, inner) => return convert(inner, path, depth + 1, diags),
         YamlData::Alias(_) | YamlData::BadValue => {
-            diags.error(pos, &p, "aliases and bad values are not supported in schemas", None);
+            diags.error(
+                pos,
+                &p,
+                "aliases and bad values are not supported in schemas",
+                None,
+            );
             Value::Null
         }
     };
-    Node { value, pos, path: p }
+    Node {
+        value,
+        pos,
+        path: p,
+    }
 }
 
 /// An expression as written, with where it was written.
@@ -138,9 +173,18 @@ pub struct ExprSrc {
 impl ExprSrc {
     fn from_node(n: &Node, diags: &mut Diags) -> Option<ExprSrc> {
         match n.scalar_text() {
-            Some(text) => Some(ExprSrc { text, pos: n.pos, path: n.path.clone() }),
+            Some(text) => Some(ExprSrc {
+                text,
+                pos: n.pos,
+                path: n.path.clone(),
+            }),
             None => {
-                diags.error(n.pos, &n.path, format!("expected an expression, found {}", n.kind_name()), None);
+                diags.error(
+                    n.pos,
+                    &n.path,
+                    format!("expected an expression, found {}", n.kind_name()),
+                    None,
+                );
                 None
             }
         }
@@ -152,8 +196,14 @@ pub type Ext = Vec<(String, Node)>;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawEndian {
-    Fixed { le: bool, pos: Pos },
-    Switch { on: ExprSrc, cases: Vec<(ExprSrc, bool, Pos)> },
+    Fixed {
+        le: bool,
+        pos: Pos,
+    },
+    Switch {
+        on: ExprSrc,
+        cases: Vec<(ExprSrc, bool, Pos)>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -172,8 +222,15 @@ pub struct RawMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RawTypeRef {
     /// A type name, possibly with arguments: `u4`, `strz`, `name_entry(128)`, `a::b`.
-    Name { text: String, pos: Pos, path: String },
-    Switch { on: ExprSrc, cases: Vec<(ExprSrc, String, Pos)> },
+    Name {
+        text: String,
+        pos: Pos,
+        path: String,
+    },
+    Switch {
+        on: ExprSrc,
+        cases: Vec<(ExprSrc, String, Pos)>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -273,15 +330,54 @@ pub struct RawSchema {
     pub root: RawType,
 }
 
-const TYPE_KEYS: &[&str] =
-    &["meta", "doc", "doc-ref", "params", "seq", "instances", "types", "enums", "to-string"];
+const TYPE_KEYS: &[&str] = &[
+    "meta",
+    "doc",
+    "doc-ref",
+    "params",
+    "seq",
+    "instances",
+    "types",
+    "enums",
+    "to-string",
+];
 const META_KEYS: &[&str] = &[
-    "id", "title", "application", "file-extension", "xref", "license", "ks-version", "ks-debug",
-    "ks-opaque-types", "imports", "encoding", "endian", "bit-endian", "tags",
+    "id",
+    "title",
+    "application",
+    "file-extension",
+    "xref",
+    "license",
+    "ks-version",
+    "ks-debug",
+    "ks-opaque-types",
+    "imports",
+    "encoding",
+    "endian",
+    "bit-endian",
+    "tags",
 ];
 const ATTR_KEYS: &[&str] = &[
-    "id", "doc", "doc-ref", "type", "size", "size-eos", "contents", "terminator", "consume", "include",
-    "eos-error", "pad-right", "encoding", "repeat", "repeat-expr", "repeat-until", "if", "enum", "valid", "process",
+    "id",
+    "doc",
+    "doc-ref",
+    "type",
+    "size",
+    "size-eos",
+    "contents",
+    "terminator",
+    "consume",
+    "include",
+    "eos-error",
+    "pad-right",
+    "encoding",
+    "repeat",
+    "repeat-expr",
+    "repeat-until",
+    "if",
+    "enum",
+    "valid",
+    "process",
 ];
 const INSTANCE_KEYS: &[&str] = &["pos", "io", "value"];
 const PARAM_KEYS: &[&str] = &["id", "type", "doc", "doc-ref", "enum"];
@@ -290,11 +386,19 @@ const PARAM_KEYS: &[&str] = &["id", "type", "doc", "doc-ref", "enum"];
 pub fn parse_schema(file: &str, text: &str, diags: &mut Diags) -> Option<RawSchema> {
     let node = load_yaml(text, diags)?;
     if node.as_map().is_none() {
-        diags.error(node.pos, "/", format!("a schema must be a map, found {}", node.kind_name()), None);
+        diags.error(
+            node.pos,
+            "/",
+            format!("a schema must be a map, found {}", node.kind_name()),
+            None,
+        );
         return None;
     }
     let root = parse_type(&node, "", diags, true);
-    Some(RawSchema { file: file.to_string(), root })
+    Some(RawSchema {
+        file: file.to_string(),
+        root,
+    })
 }
 
 fn check_keys(n: &Node, allowed: &[&str], what: &str, diags: &mut Diags) -> Ext {
@@ -321,7 +425,12 @@ fn str_of(n: &Node, diags: &mut Diags) -> Option<String> {
         Value::Str(s) => Some(s.clone()),
         Value::Int(_) | Value::Bool(_) | Value::Float(_) => n.scalar_text(),
         _ => {
-            diags.error(n.pos, &n.path, format!("expected a string, found {}", n.kind_name()), None);
+            diags.error(
+                n.pos,
+                &n.path,
+                format!("expected a string, found {}", n.kind_name()),
+                None,
+            );
             None
         }
     }
@@ -331,7 +440,12 @@ fn bool_of(n: &Node, diags: &mut Diags) -> Option<bool> {
     match &n.value {
         Value::Bool(b) => Some(*b),
         _ => {
-            diags.error(n.pos, &n.path, format!("expected true or false, found {}", n.kind_name()), None);
+            diags.error(
+                n.pos,
+                &n.path,
+                format!("expected true or false, found {}", n.kind_name()),
+                None,
+            );
             None
         }
     }
@@ -382,7 +496,11 @@ fn suggest_identifier(id: &str) -> String {
 
 fn parse_meta(n: &Node, diags: &mut Diags) -> RawMeta {
     let ext = check_keys(n, META_KEYS, "meta", diags);
-    let mut meta = RawMeta { ext, pos: n.pos, ..Default::default() };
+    let mut meta = RawMeta {
+        ext,
+        pos: n.pos,
+        ..Default::default()
+    };
     if let Some(v) = n.get("id") {
         if let Some(s) = str_of(v, diags) {
             check_id(&s, v, diags);
@@ -396,9 +514,17 @@ fn parse_meta(n: &Node, diags: &mut Diags) -> RawMeta {
     meta.encoding = n.get("encoding").and_then(|v| str_of(v, diags));
     if let Some(v) = n.get("imports") {
         if let Value::Seq(items) = &v.value {
-            meta.imports = items.iter().filter_map(|i| str_of(i, diags).map(|s| (s, i.pos))).collect();
+            meta.imports = items
+                .iter()
+                .filter_map(|i| str_of(i, diags).map(|s| (s, i.pos)))
+                .collect();
         } else {
-            diags.error(v.pos, &v.path, "imports must be a list of schema names", None);
+            diags.error(
+                v.pos,
+                &v.path,
+                "imports must be a list of schema names",
+                None,
+            );
         }
     }
     if let Some(v) = n.get("bit-endian") {
@@ -419,7 +545,12 @@ fn endian_word(n: &Node, diags: &mut Diags) -> Option<bool> {
         Some("le") => Some(true),
         Some("be") => Some(false),
         _ => {
-            diags.error(n.pos, &n.path, "endian must be 'le' or 'be'", did_you_mean(&n.scalar_text().unwrap_or_default(), ["le", "be"]));
+            diags.error(
+                n.pos,
+                &n.path,
+                "endian must be 'le' or 'be'",
+                did_you_mean(&n.scalar_text().unwrap_or_default(), ["le", "be"]),
+            );
             None
         }
     }
@@ -439,7 +570,11 @@ fn parse_endian(v: &Node, diags: &mut Diags) -> Option<RawEndian> {
         match v.get("cases").and_then(|c| c.as_map()) {
             Some(m) => {
                 for (k, val) in m {
-                    let key = ExprSrc { text: k.scalar_text().unwrap_or_default(), pos: k.pos, path: val.path.clone() };
+                    let key = ExprSrc {
+                        text: k.scalar_text().unwrap_or_default(),
+                        pos: k.pos,
+                        path: val.path.clone(),
+                    };
                     if let Some(le) = endian_word(val, diags) {
                         cases.push((key, le, val.pos));
                     }
@@ -454,8 +589,19 @@ fn parse_endian(v: &Node, diags: &mut Diags) -> Option<RawEndian> {
 }
 
 fn parse_type(n: &Node, name: &str, diags: &mut Diags, is_root: bool) -> RawType {
-    let ext = check_keys(n, TYPE_KEYS, if is_root { "the schema" } else { "a type" }, diags);
-    let mut t = RawType { name: name.to_string(), pos: n.pos, path: n.path.clone(), ext, ..Default::default() };
+    let ext = check_keys(
+        n,
+        TYPE_KEYS,
+        if is_root { "the schema" } else { "a type" },
+        diags,
+    );
+    let mut t = RawType {
+        name: name.to_string(),
+        pos: n.pos,
+        path: n.path.clone(),
+        ext,
+        ..Default::default()
+    };
     if let Some(m) = n.get("meta") {
         let meta = parse_meta(m, diags);
         if is_root {
@@ -469,14 +615,20 @@ fn parse_type(n: &Node, name: &str, diags: &mut Diags, is_root: bool) -> RawType
         diags.error(n.pos, "/", "a schema needs 'meta' with an 'id'", None);
     }
     t.doc = n.get("doc").and_then(|v| str_of(v, diags));
-    t.doc_ref = n.get("doc-ref").map(|v| doc_refs(v, diags)).unwrap_or_default();
+    t.doc_ref = n
+        .get("doc-ref")
+        .map(|v| doc_refs(v, diags))
+        .unwrap_or_default();
     if let Some(p) = n.get("params") {
         match &p.value {
             Value::Seq(items) => {
                 for i in items {
                     let pext = check_keys(i, PARAM_KEYS, "a parameter", diags);
                     let _ = pext;
-                    let id = i.get("id").and_then(|v| str_of(v, diags)).unwrap_or_default();
+                    let id = i
+                        .get("id")
+                        .and_then(|v| str_of(v, diags))
+                        .unwrap_or_default();
                     if id.is_empty() {
                         diags.error(i.pos, &i.path, "a parameter needs an 'id'", None);
                     } else {
@@ -503,7 +655,12 @@ fn parse_type(n: &Node, name: &str, diags: &mut Diags, is_root: bool) -> RawType
                 }
             }
             Value::Null => {}
-            _ => diags.error(s.pos, &s.path, format!("seq must be a list, found {}", s.kind_name()), None),
+            _ => diags.error(
+                s.pos,
+                &s.path,
+                format!("seq must be a list, found {}", s.kind_name()),
+                None,
+            ),
         }
     }
     if let Some(s) = n.get("instances") {
@@ -515,7 +672,12 @@ fn parse_type(n: &Node, name: &str, diags: &mut Diags, is_root: bool) -> RawType
                     t.instances.push(parse_attr(v, Some(id), 0, diags));
                 }
             }
-            None => diags.error(s.pos, &s.path, "instances must be a map of name to instance", None),
+            None => diags.error(
+                s.pos,
+                &s.path,
+                "instances must be a map of name to instance",
+                None,
+            ),
         }
     }
     if let Some(s) = n.get("types") {
@@ -539,16 +701,31 @@ fn parse_type(n: &Node, name: &str, diags: &mut Diags, is_root: bool) -> RawType
                     t.enums.push(parse_enum(&id, v, diags));
                 }
             }
-            None => diags.error(s.pos, &s.path, "enums must be a map of name to values", None),
+            None => diags.error(
+                s.pos,
+                &s.path,
+                "enums must be a map of name to values",
+                None,
+            ),
         }
     }
     t
 }
 
 fn parse_enum(name: &str, n: &Node, diags: &mut Diags) -> RawEnum {
-    let mut e = RawEnum { name: name.to_string(), values: Vec::new(), pos: n.pos, path: n.path.clone() };
+    let mut e = RawEnum {
+        name: name.to_string(),
+        values: Vec::new(),
+        pos: n.pos,
+        path: n.path.clone(),
+    };
     let Some(m) = n.as_map() else {
-        diags.error(n.pos, &n.path, "an enum must be a map of value to name", None);
+        diags.error(
+            n.pos,
+            &n.path,
+            "an enum must be a map of value to name",
+            None,
+        );
         return e;
     };
     for (k, v) in m {
@@ -556,18 +733,38 @@ fn parse_enum(name: &str, n: &Node, diags: &mut Diags) -> RawEnum {
             Value::Int(i) => *i,
             Value::Bool(b) => *b as i128,
             _ => {
-                diags.error(k.pos, &v.path, format!("enum keys must be integers, found {}", k.kind_name()), None);
+                diags.error(
+                    k.pos,
+                    &v.path,
+                    format!("enum keys must be integers, found {}", k.kind_name()),
+                    None,
+                );
                 continue;
             }
         };
         let (id, doc) = if v.as_map().is_some() {
-            check_keys(v, &["id", "doc", "doc-ref", "-orig-id"], "an enum value", diags);
-            (v.get("id").and_then(|x| str_of(x, diags)).unwrap_or_default(), v.get("doc").and_then(|x| str_of(x, diags)))
+            check_keys(
+                v,
+                &["id", "doc", "doc-ref", "-orig-id"],
+                "an enum value",
+                diags,
+            );
+            (
+                v.get("id")
+                    .and_then(|x| str_of(x, diags))
+                    .unwrap_or_default(),
+                v.get("doc").and_then(|x| str_of(x, diags)),
+            )
         } else {
             (str_of(v, diags).unwrap_or_default(), None)
         };
         check_id(&id, v, diags);
-        e.values.push(RawEnumValue { value, id, doc, pos: v.pos });
+        e.values.push(RawEnumValue {
+            value,
+            id,
+            doc,
+            pos: v.pos,
+        });
     }
     e
 }
@@ -582,13 +779,23 @@ fn parse_contents(n: &Node, diags: &mut Diags) -> Option<Vec<u8>> {
                 match &i.value {
                     Value::Int(b) if (0..=255).contains(b) => out.push(*b as u8),
                     Value::Str(s) => out.extend_from_slice(s.as_bytes()),
-                    _ => diags.error(i.pos, &i.path, "contents items must be bytes (0..=255) or strings", None),
+                    _ => diags.error(
+                        i.pos,
+                        &i.path,
+                        "contents items must be bytes (0..=255) or strings",
+                        None,
+                    ),
                 }
             }
             Some(out)
         }
         _ => {
-            diags.error(n.pos, &n.path, "contents must be a string or a list of bytes", None);
+            diags.error(
+                n.pos,
+                &n.path,
+                "contents must be a string or a list of bytes",
+                None,
+            );
             None
         }
     }
@@ -598,7 +805,12 @@ fn byte_of(n: &Node, what: &str, diags: &mut Diags) -> Option<u8> {
     match &n.value {
         Value::Int(i) if (0..=255).contains(i) => Some(*i as u8),
         _ => {
-            diags.error(n.pos, &n.path, format!("{what} must be a byte (0..=255)"), None);
+            diags.error(
+                n.pos,
+                &n.path,
+                format!("{what} must be a byte (0..=255)"),
+                None,
+            );
             None
         }
     }
@@ -610,8 +822,22 @@ fn parse_attr(n: &Node, instance_id: Option<String>, index: usize, diags: &mut D
     if is_instance {
         allowed.extend_from_slice(INSTANCE_KEYS);
     }
-    let ext = check_keys(n, &allowed, if is_instance { "an instance" } else { "a seq attribute" }, diags);
-    let mut a = RawAttr { pos: n.pos, path: n.path.clone(), ext, ..Default::default() };
+    let ext = check_keys(
+        n,
+        &allowed,
+        if is_instance {
+            "an instance"
+        } else {
+            "a seq attribute"
+        },
+        diags,
+    );
+    let mut a = RawAttr {
+        pos: n.pos,
+        path: n.path.clone(),
+        ext,
+        ..Default::default()
+    };
     match instance_id {
         Some(id) => a.id = id,
         None => match n.get("id").and_then(|v| str_of(v, diags)) {
@@ -624,15 +850,24 @@ fn parse_attr(n: &Node, instance_id: Option<String>, index: usize, diags: &mut D
     }
     let e = |k: &str, diags: &mut Diags| n.get(k).and_then(|v| ExprSrc::from_node(v, diags));
     a.doc = n.get("doc").and_then(|v| str_of(v, diags));
-    a.doc_ref = n.get("doc-ref").map(|v| doc_refs(v, diags)).unwrap_or_default();
+    a.doc_ref = n
+        .get("doc-ref")
+        .map(|v| doc_refs(v, diags))
+        .unwrap_or_default();
     if let Some(t) = n.get("type") {
         if t.as_map().is_some() {
             check_keys(t, &["switch-on", "cases"], "a type switch", diags);
-            let on = t.get("switch-on").and_then(|o| ExprSrc::from_node(o, diags));
+            let on = t
+                .get("switch-on")
+                .and_then(|o| ExprSrc::from_node(o, diags));
             let mut cases = Vec::new();
             if let Some(m) = t.get("cases").and_then(|c| c.as_map()) {
                 for (k, v) in m {
-                    let key = ExprSrc { text: k.scalar_text().unwrap_or_default(), pos: k.pos, path: v.path.clone() };
+                    let key = ExprSrc {
+                        text: k.scalar_text().unwrap_or_default(),
+                        pos: k.pos,
+                        path: v.path.clone(),
+                    };
                     if let Some(tn) = str_of(v, diags) {
                         cases.push((key, tn, v.pos));
                     }
@@ -645,20 +880,33 @@ fn parse_attr(n: &Node, instance_id: Option<String>, index: usize, diags: &mut D
                 None => diags.error(t.pos, &t.path, "a type switch needs 'switch-on'", None),
             }
         } else if let Some(s) = str_of(t, diags) {
-            a.ty = Some(RawTypeRef::Name { text: s, pos: t.pos, path: t.path.clone() });
+            a.ty = Some(RawTypeRef::Name {
+                text: s,
+                pos: t.pos,
+                path: t.path.clone(),
+            });
         }
     }
     a.size = e("size", diags);
-    a.size_eos = n.get("size-eos").and_then(|v| bool_of(v, diags)).unwrap_or(false);
+    a.size_eos = n
+        .get("size-eos")
+        .and_then(|v| bool_of(v, diags))
+        .unwrap_or(false);
     a.contents = n.get("contents").and_then(|v| parse_contents(v, diags));
-    a.terminator = n.get("terminator").and_then(|v| byte_of(v, "terminator", diags));
+    a.terminator = n
+        .get("terminator")
+        .and_then(|v| byte_of(v, "terminator", diags));
     a.consume = n.get("consume").and_then(|v| bool_of(v, diags));
     a.include = n.get("include").and_then(|v| bool_of(v, diags));
     a.eos_error = n.get("eos-error").and_then(|v| bool_of(v, diags));
-    a.pad_right = n.get("pad-right").and_then(|v| byte_of(v, "pad-right", diags));
+    a.pad_right = n
+        .get("pad-right")
+        .and_then(|v| byte_of(v, "pad-right", diags));
     a.encoding = n.get("encoding").and_then(|v| str_of(v, diags));
     a.if_ = e("if", diags);
-    a.enum_ = n.get("enum").and_then(|v| str_of(v, diags).map(|s| (s, v.pos)));
+    a.enum_ = n
+        .get("enum")
+        .and_then(|v| str_of(v, diags).map(|s| (s, v.pos)));
     a.process = e("process", diags);
     if let Some(r) = n.get("repeat") {
         match r.as_str() {
@@ -674,14 +922,25 @@ fn parse_attr(n: &Node, instance_id: Option<String>, index: usize, diags: &mut D
             _ => diags.error(
                 r.pos,
                 &r.path,
-                format!("repeat must be 'eos', 'expr' or 'until', found '{}'", r.scalar_text().unwrap_or_default()),
-                did_you_mean(&r.scalar_text().unwrap_or_default(), ["eos", "expr", "until"]),
+                format!(
+                    "repeat must be 'eos', 'expr' or 'until', found '{}'",
+                    r.scalar_text().unwrap_or_default()
+                ),
+                did_you_mean(
+                    &r.scalar_text().unwrap_or_default(),
+                    ["eos", "expr", "until"],
+                ),
             ),
         }
     } else {
         for k in ["repeat-expr", "repeat-until"] {
             if let Some(v) = n.get(k) {
-                diags.error(v.pos, &v.path, format!("'{k}' without 'repeat'"), Some(format!("add 'repeat: {}'", &k[7..])));
+                diags.error(
+                    v.pos,
+                    &v.path,
+                    format!("'{k}' without 'repeat'"),
+                    Some(format!("add 'repeat: {}'", &k[7..])),
+                );
             }
         }
     }
@@ -698,7 +957,12 @@ fn parse_attr(n: &Node, instance_id: Option<String>, index: usize, diags: &mut D
 
 fn parse_valid(v: &Node, diags: &mut Diags) -> Option<RawValid> {
     if v.as_map().is_some() {
-        check_keys(v, &["eq", "min", "max", "any-of", "expr", "in-enum"], "valid", diags);
+        check_keys(
+            v,
+            &["eq", "min", "max", "any-of", "expr", "in-enum"],
+            "valid",
+            diags,
+        );
         let e = |k: &str, diags: &mut Diags| v.get(k).and_then(|x| ExprSrc::from_node(x, diags));
         if let Some(x) = e("eq", diags) {
             return Some(RawValid::Eq(x));
@@ -708,7 +972,12 @@ fn parse_valid(v: &Node, diags: &mut Diags) -> Option<RawValid> {
         }
         if let Some(l) = v.get("any-of") {
             if let Value::Seq(items) = &l.value {
-                return Some(RawValid::AnyOf(items.iter().filter_map(|i| ExprSrc::from_node(i, diags)).collect()));
+                return Some(RawValid::AnyOf(
+                    items
+                        .iter()
+                        .filter_map(|i| ExprSrc::from_node(i, diags))
+                        .collect(),
+                ));
             }
             diags.error(l.pos, &l.path, "any-of must be a list", None);
             return None;
@@ -723,7 +992,12 @@ fn parse_valid(v: &Node, diags: &mut Diags) -> Option<RawValid> {
             (None, Some(b)) => Some(RawValid::Max(b)),
             (a, b) if a.is_some() || b.is_some() => Some(RawValid::Range(a, b)),
             _ => {
-                diags.error(v.pos, &v.path, "valid needs one of eq, min, max, any-of, expr, in-enum", None);
+                diags.error(
+                    v.pos,
+                    &v.path,
+                    "valid needs one of eq, min, max, any-of, expr, in-enum",
+                    None,
+                );
                 None
             }
         }
@@ -744,7 +1018,8 @@ mod tests {
 
     #[test]
     fn keeps_positions_and_paths() {
-        let (s, d) = parse("meta:\n  id: x\nseq:\n  - id: a\n    type: u4\n  - id: b\n    size: a * 2\n");
+        let (s, d) =
+            parse("meta:\n  id: x\nseq:\n  - id: a\n    type: u4\n  - id: b\n    size: a * 2\n");
         assert!(d.is_empty(), "{d:?}");
         let s = s.unwrap();
         assert_eq!(s.root.name, "x");
@@ -769,9 +1044,13 @@ mod tests {
 
     #[test]
     fn bad_names_and_repeat() {
-        let (_, d) = parse("meta:\n  id: x\nseq:\n  - id: FileCount\n    type: u4\n    repeat: exprs\n");
+        let (_, d) =
+            parse("meta:\n  id: x\nseq:\n  - id: FileCount\n    type: u4\n    repeat: exprs\n");
         assert_eq!(d.len(), 2, "{d:?}");
-        assert!(d[0].contains("invalid name 'FileCount'") && d[0].contains("try 'file_count'"), "{d:?}");
+        assert!(
+            d[0].contains("invalid name 'FileCount'") && d[0].contains("try 'file_count'"),
+            "{d:?}"
+        );
         assert!(d[1].contains("did you mean 'expr'?"), "{d:?}");
     }
 

@@ -15,7 +15,9 @@ pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error>
     if d.is_human_readable() {
         let s = String::deserialize(d)?;
         let s: String = s.split_whitespace().collect();
-        base64::engine::general_purpose::STANDARD.decode(s.as_bytes()).map_err(serde::de::Error::custom)
+        base64::engine::general_purpose::STANDARD
+            .decode(s.as_bytes())
+            .map_err(serde::de::Error::custom)
     } else {
         serde_bytes_vec(d)
     }

@@ -406,7 +406,13 @@ fn zstd_error(e: std::io::Error) -> Error {
 /// Decompresses one or more zstd frames, refusing to produce more than [`MAX_DECOMPRESSED`] bytes, and refusing
 /// frames that need a dictionary.
 pub fn decompress_zstd(data: &[u8]) -> Result<Vec<u8>> {
+    decompress_zstd_limited(data, MAX_DECOMPRESSED)
+}
+
+/// [`decompress_zstd`] with another limit on the output size (at most [`MAX_DECOMPRESSED`]).
+pub fn decompress_zstd_limited(data: &[u8], limit: u64) -> Result<Vec<u8>> {
     use zstd::zstd_safe;
+    let limit = limit.min(MAX_DECOMPRESSED);
     if let Some(id) = zstd_safe::get_dict_id_from_frame(data) {
         return Err(Error::invalid(
             5,
@@ -420,10 +426,10 @@ pub fn decompress_zstd(data: &[u8]) -> Result<Vec<u8>> {
     }
     let mut reserve = 0usize;
     match zstd_safe::get_frame_content_size(data) {
-        Ok(Some(n)) if n > MAX_DECOMPRESSED => {
+        Ok(Some(n)) if n > limit => {
             return Err(Error::limit(
                 4,
-                format!("zstd frame declares {n:#x} bytes of content, more than the limit of {MAX_DECOMPRESSED:#x}"),
+                format!("zstd frame declares {n:#x} bytes of content, more than the limit of {limit:#x}"),
             )
             .in_format("zstd"));
         }
@@ -432,17 +438,29 @@ pub fn decompress_zstd(data: &[u8]) -> Result<Vec<u8>> {
         Ok(None) => {}
         Err(_) => return Err(Error::invalid(0, "not a valid zstd frame header").in_format("zstd")),
     }
-    let dec = zstd::stream::read::Decoder::with_buffer(data).map_err(zstd_error)?;
+    let mut dec = zstd::stream::read::Decoder::with_buffer(data).map_err(zstd_error)?;
     let mut out = Vec::with_capacity(reserve);
-    dec.take(MAX_DECOMPRESSED + 1)
-        .read_to_end(&mut out)
-        .map_err(zstd_error)?;
-    if out.len() as u64 > MAX_DECOMPRESSED {
-        return Err(Error::limit(
-            0,
-            format!("zstd data decompresses to more than {MAX_DECOMPRESSED:#x} bytes"),
-        )
-        .in_format("zstd"));
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = match dec.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(zstd_error(e)),
+        };
+        if (out.len() + n) as u64 > limit {
+            return Err(Error::limit(
+                0,
+                format!("zstd data decompresses to more than {limit:#x} bytes"),
+            )
+            .in_format("zstd"));
+        }
+        if out.len() + n > out.capacity() {
+            // Grow by doubling, but never past the limit.
+            let want = (out.capacity() * 2).max(out.len() + n).min(limit as usize);
+            out.reserve_exact(want - out.len());
+        }
+        out.extend_from_slice(&chunk[..n]);
     }
     Ok(out)
 }
@@ -455,6 +473,7 @@ pub fn compress_zstd(data: &[u8], level: i32) -> Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use zstd::zstd_safe;
 
     fn xorshift(seed: u64) -> impl FnMut() -> u64 {
         let mut s = seed;
@@ -618,6 +637,24 @@ mod tests {
             s.extend((0..(rng() % 100)).map(|_| rng() as u8));
             let _ = decompress_zstd(&s);
         }
+    }
+
+    #[test]
+    fn zstd_output_is_limited() {
+        let zeros = vec![0u8; 100_000];
+        // With the content size in the header: refused before decoding.
+        let z = compress_zstd(&zeros, 3).unwrap();
+        let e = decompress_zstd_limited(&z, 1000).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::Limit { .. }), "{e}");
+        // Without it (streamed): stopped once past the limit.
+        let mut enc = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+        enc.include_contentsize(false).unwrap();
+        std::io::Write::write_all(&mut enc, &zeros).unwrap();
+        let z = enc.finish().unwrap();
+        assert!(matches!(zstd_safe::get_frame_content_size(&z), Ok(None)));
+        let e = decompress_zstd_limited(&z, 1000).unwrap_err();
+        assert!(matches!(e.kind, ErrorKind::Limit { .. }), "{e}");
+        assert_eq!(decompress_zstd(&z).unwrap(), zeros);
     }
 
     #[test]

@@ -17,7 +17,12 @@ pub enum Seg {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ErrorKind {
     /// A read of `need` bytes at `at` runs past the end of a stream of `size` bytes.
-    Eof { at: u64, need: u64, size: u64, root: bool },
+    Eof {
+        at: u64,
+        need: u64,
+        size: u64,
+        root: bool,
+    },
     /// A position (from `pos`, an offset field, a seek) lies past the end of the stream.
     PastEnd { at: u64, size: u64, root: bool },
     /// Fixed bytes (`contents`) differ.
@@ -49,22 +54,52 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     pub fn new(kind: ErrorKind, offset: Option<u64>) -> Self {
-        Error { rev_path: Vec::new(), root: None, offset, kind }
+        Error {
+            rev_path: Vec::new(),
+            root: None,
+            offset,
+            kind,
+        }
     }
     pub fn invalid(offset: u64, message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::Invalid { message: message.into() }, Some(offset))
+        Self::new(
+            ErrorKind::Invalid {
+                message: message.into(),
+            },
+            Some(offset),
+        )
     }
     pub fn limit(offset: u64, message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::Limit { message: message.into() }, Some(offset))
+        Self::new(
+            ErrorKind::Limit {
+                message: message.into(),
+            },
+            Some(offset),
+        )
     }
     pub fn write(message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::Write { message: message.into() }, None)
+        Self::new(
+            ErrorKind::Write {
+                message: message.into(),
+            },
+            None,
+        )
     }
     pub fn text(message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::Text { message: message.into() }, None)
+        Self::new(
+            ErrorKind::Text {
+                message: message.into(),
+            },
+            None,
+        )
     }
     pub fn other(message: impl Into<String>) -> Self {
-        Self::new(ErrorKind::Other { message: message.into() }, None)
+        Self::new(
+            ErrorKind::Other {
+                message: message.into(),
+            },
+            None,
+        )
     }
     /// Adds an outer field segment.
     pub fn at(mut self, field: &'static str) -> Self {
@@ -114,9 +149,17 @@ impl Error {
     pub fn message(&self) -> String {
         let where_ = |root: bool| if root { "the file" } else { "its substream" };
         match &self.kind {
-            ErrorKind::Eof { at, need, size, root } => {
+            ErrorKind::Eof {
+                at,
+                need,
+                size,
+                root,
+            } => {
                 if *at > *size {
-                    format!("offset {at:#x} is past the end of {} ({size:#x} bytes)", where_(*root))
+                    format!(
+                        "offset {at:#x} is past the end of {} ({size:#x} bytes)",
+                        where_(*root)
+                    )
                 } else {
                     format!(
                         "needs {need:#x} bytes at offset {at:#x}, past the end of {} ({size:#x} bytes)",
@@ -125,30 +168,40 @@ impl Error {
                 }
             }
             ErrorKind::PastEnd { at, size, root } => {
-                format!("offset {at:#x} is past the end of {} ({size:#x} bytes)", where_(*root))
+                format!(
+                    "offset {at:#x} is past the end of {} ({size:#x} bytes)",
+                    where_(*root)
+                )
             }
             ErrorKind::Contents { expected, found } => format!(
                 "expected bytes {} ({}), found {}{}",
                 hex(expected),
                 printable(expected),
                 hex(found),
-                self.offset.map(|o| format!(" at offset {o:#x}")).unwrap_or_default()
+                self.offset
+                    .map(|o| format!(" at offset {o:#x}"))
+                    .unwrap_or_default()
             ),
             ErrorKind::Invalid { message } | ErrorKind::Limit { message } => {
                 format!(
                     "{message}{}",
-                    self.offset.map(|o| format!(" (at offset {o:#x})")).unwrap_or_default()
+                    self.offset
+                        .map(|o| format!(" (at offset {o:#x})"))
+                        .unwrap_or_default()
                 )
             }
-            ErrorKind::Write { message } | ErrorKind::Text { message } | ErrorKind::Other { message } => {
-                message.clone()
-            }
+            ErrorKind::Write { message }
+            | ErrorKind::Text { message }
+            | ErrorKind::Other { message } => message.clone(),
         }
     }
 }
 
 fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ")
+    b.iter()
+        .map(|x| format!("{x:02x}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn printable(b: &[u8]) -> String {

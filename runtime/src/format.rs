@@ -68,6 +68,9 @@ pub trait Archive: Format {
     fn set_files(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<()>;
 }
 
+/// Named files, as an archive holds them.
+pub type Files = Vec<(String, Vec<u8>)>;
+
 /// The object-safe face of a [`Format`].
 pub trait DynFormat: Send + Sync {
     fn id(&self) -> &'static str;
@@ -82,7 +85,7 @@ pub trait DynFormat: Send + Sync {
     /// Bytes to the model and straight back, as `check` does.
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>>;
     /// For archives: the files inside, and the document with no files (the archive's settings).
-    fn extract(&self, data: &[u8]) -> Result<Option<(Vec<(String, Vec<u8>)>, String)>>;
+    fn extract(&self, data: &[u8]) -> Result<Option<(Files, String)>>;
     /// For archives: a new archive from files and the settings document that `extract` gave.
     fn pack(&self, settings: &str, files: Vec<(String, Vec<u8>)>) -> Result<Vec<u8>>;
 }
@@ -148,9 +151,11 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         T::from_binary(data)?.to_binary()
     }
-    fn extract(&self, data: &[u8]) -> Result<Option<(Vec<(String, Vec<u8>)>, String)>> {
+    fn extract(&self, data: &[u8]) -> Result<Option<(Files, String)>> {
         let mut m = T::from_binary(data)?;
-        let Some(files) = m.extract_files() else { return Ok(None) };
+        let Some(files) = m.extract_files() else {
+            return Ok(None);
+        };
         m.clear_files()?;
         Ok(Some((files, m.to_text()?)))
     }

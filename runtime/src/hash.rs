@@ -3,7 +3,10 @@
 /// The SARC file-name hash: `h = h * multiplier + c` over the name's bytes, each taken as a *signed* char (as
 /// Nintendo's and oead's implementations do, which matters for UTF-8 names).
 pub fn sarc_name_hash(name: &[u8], multiplier: u32) -> u32 {
-    name.iter().fold(0u32, |h, &c| h.wrapping_mul(multiplier).wrapping_add(c as i8 as i32 as u32))
+    name.iter().fold(0u32, |h, &c| {
+        h.wrapping_mul(multiplier)
+            .wrapping_add(c as i8 as i32 as u32)
+    })
 }
 
 /// CRC-32 (the zlib/"crc32b" polynomial), as the resource size table hashes paths.

@@ -86,7 +86,11 @@ impl WriteCtx {
     /// each item aligned to its own alignment. Records each item's position.
     pub fn flush(&mut self, pool: usize, w: &mut Writer, start_align: u64) {
         w.align(start_align);
-        let items = if pool < self.pools.len() { std::mem::take(&mut self.pools[pool]) } else { Vec::new() };
+        let items = if pool < self.pools.len() {
+            std::mem::take(&mut self.pools[pool])
+        } else {
+            Vec::new()
+        };
         for it in items {
             w.align(it.align);
             self.cur.insert(it.key, w.pos() as u64);
@@ -106,7 +110,9 @@ impl WriteCtx {
 }
 
 /// Runs `write` until positions settle.
-pub fn write_passes(mut write: impl FnMut(&mut Writer, &mut WriteCtx) -> Result<()>) -> Result<Vec<u8>> {
+pub fn write_passes(
+    mut write: impl FnMut(&mut Writer, &mut WriteCtx) -> Result<()>,
+) -> Result<Vec<u8>> {
     let mut ctx = WriteCtx::new();
     for _ in 0..MAX_PASSES {
         let mut w = Writer::new();
@@ -116,7 +122,9 @@ pub fn write_passes(mut write: impl FnMut(&mut Writer, &mut WriteCtx) -> Result<
             return Ok(out);
         }
     }
-    Err(Error::write(format!("the layout did not settle after {MAX_PASSES} passes")))
+    Err(Error::write(format!(
+        "the layout did not settle after {MAX_PASSES} passes"
+    )))
 }
 
 /// The largest power of two that divides `v` (capped at 2^31; 2^31 for 0).

@@ -19,7 +19,9 @@ pub use read::Reader;
 pub use write::{align_up, Writer};
 
 /// Byte order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Endian {
     Little,
@@ -45,8 +47,11 @@ impl std::fmt::Display for Endian {
 #[inline]
 pub fn fit<T: TryFrom<i128>>(v: i128, field: &'static str) -> Result<T> {
     T::try_from(v).map_err(|_| {
-        Error::write(format!("value {v} does not fit in the field's type ({})", std::any::type_name::<T>()))
-            .at(field)
+        Error::write(format!(
+            "value {v} does not fit in the field's type ({})",
+            std::any::type_name::<T>()
+        ))
+        .at(field)
     })
 }
 
@@ -67,8 +72,10 @@ macro_rules! impl_binrw {
                 let pos = reader.stream_position()?;
                 let mut buf = ::std::vec::Vec::new();
                 reader.read_to_end(&mut buf)?;
-                <$t as $crate::Format>::from_binary(&buf)
-                    .map_err(|e| ::binrw::Error::Custom { pos, err: ::std::boxed::Box::new(e) })
+                <$t as $crate::Format>::from_binary(&buf).map_err(|e| ::binrw::Error::Custom {
+                    pos,
+                    err: ::std::boxed::Box::new(e),
+                })
             }
         }
         impl ::binrw::BinWrite for $t {
@@ -80,8 +87,12 @@ macro_rules! impl_binrw {
                 _args: (),
             ) -> ::binrw::BinResult<()> {
                 let pos = writer.stream_position()?;
-                let bytes = <$t as $crate::Format>::to_binary(self)
-                    .map_err(|e| ::binrw::Error::Custom { pos, err: ::std::boxed::Box::new(e) })?;
+                let bytes = <$t as $crate::Format>::to_binary(self).map_err(|e| {
+                    ::binrw::Error::Custom {
+                        pos,
+                        err: ::std::boxed::Box::new(e),
+                    }
+                })?;
                 writer.write_all(&bytes)?;
                 Ok(())
             }

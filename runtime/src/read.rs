@@ -36,7 +36,15 @@ macro_rules! prim {
 impl<'a> Reader<'a> {
     /// A reader over a whole file.
     pub fn new(buf: &'a [u8]) -> Self {
-        Reader { buf, pos: 0, base: 0, root: true, depth: 0, bits: 0, bits_left: 0 }
+        Reader {
+            buf,
+            pos: 0,
+            base: 0,
+            root: true,
+            depth: 0,
+            bits: 0,
+            bits_left: 0,
+        }
     }
 
     /// The whole stream.
@@ -85,7 +93,11 @@ impl<'a> Reader<'a> {
     pub fn past_end(&self, pos: u64) -> Error {
         let at = self.base.saturating_add(pos);
         Error::new(
-            ErrorKind::PastEnd { at, size: self.base + self.buf.len() as u64, root: self.root },
+            ErrorKind::PastEnd {
+                at,
+                size: self.base + self.buf.len() as u64,
+                root: self.root,
+            },
             Some(at),
         )
     }
@@ -104,7 +116,10 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn enter(&mut self) -> Result<()> {
         if self.depth >= MAX_DEPTH {
-            return Err(Error::limit(self.abs_pos(), format!("types nest deeper than {MAX_DEPTH} levels")));
+            return Err(Error::limit(
+                self.abs_pos(),
+                format!("types nest deeper than {MAX_DEPTH} levels"),
+            ));
         }
         self.depth += 1;
         Ok(())
@@ -153,7 +168,13 @@ impl<'a> Reader<'a> {
 
     /// Takes bytes up to a terminator. `include` keeps the terminator in the result, `consume` moves past it;
     /// with `eos_error` false a missing terminator ends at the end of the stream.
-    pub fn bytes_term(&mut self, term: u8, include: bool, consume: bool, eos_error: bool) -> Result<&'a [u8]> {
+    pub fn bytes_term(
+        &mut self,
+        term: u8,
+        include: bool,
+        consume: bool,
+        eos_error: bool,
+    ) -> Result<&'a [u8]> {
         self.bits_left = 0;
         let rest = &self.buf[self.pos..];
         match rest.iter().position(|&b| b == term) {
@@ -188,7 +209,10 @@ impl<'a> Reader<'a> {
         let found = self.bytes(expected.len() as u64)?;
         if found != expected {
             return Err(Error::new(
-                ErrorKind::Contents { expected: expected.to_vec(), found: found.to_vec() },
+                ErrorKind::Contents {
+                    expected: expected.to_vec(),
+                    found: found.to_vec(),
+                },
                 Some(at),
             ));
         }
@@ -199,7 +223,15 @@ impl<'a> Reader<'a> {
     pub fn substream(&mut self, n: u64) -> Result<Reader<'a>> {
         let base = self.abs_pos();
         let s = self.bytes(n)?;
-        Ok(Reader { buf: s, pos: 0, base, root: false, depth: self.depth, bits: 0, bits_left: 0 })
+        Ok(Reader {
+            buf: s,
+            pos: 0,
+            base,
+            root: false,
+            depth: self.depth,
+            bits: 0,
+            bits_left: 0,
+        })
     }
 
     /// A substream over the rest of this stream; this stream moves to its end.
@@ -211,7 +243,15 @@ impl<'a> Reader<'a> {
     /// A reader over owned bytes that were produced from this stream (`process`, terminators): errors then point
     /// at where those bytes began.
     pub fn derived(&self, buf: &'a [u8], base: u64) -> Reader<'a> {
-        Reader { buf, pos: 0, base, root: false, depth: self.depth, bits: 0, bits_left: 0 }
+        Reader {
+            buf,
+            pos: 0,
+            base,
+            root: false,
+            depth: self.depth,
+            bits: 0,
+            bits_left: 0,
+        }
     }
 
     #[inline]
@@ -256,7 +296,11 @@ impl<'a> Reader<'a> {
             let take = need.min(self.bits_left);
             let shift = self.bits_left - take;
             let part = (self.bits >> shift) & mask(take);
-            res = if take == 64 { part } else { (res << take) | part };
+            res = if take == 64 {
+                part
+            } else {
+                (res << take) | part
+            };
             self.bits_left -= take;
             self.bits &= mask(self.bits_left);
             need -= take;
@@ -319,9 +363,15 @@ mod tests {
         r.seek(4).unwrap();
         let e = r.u32(Endian::Big).unwrap_err();
         assert_eq!(e.offset, Some(4));
-        assert_eq!(e.message(), "needs 0x4 bytes at offset 0x4, past the end of the file (0x6 bytes)");
+        assert_eq!(
+            e.message(),
+            "needs 0x4 bytes at offset 0x4, past the end of the file (0x6 bytes)"
+        );
         let e = r.seek(0x1f40).unwrap_err();
-        assert_eq!(e.message(), "offset 0x1f40 is past the end of the file (0x6 bytes)");
+        assert_eq!(
+            e.message(),
+            "offset 0x1f40 is past the end of the file (0x6 bytes)"
+        );
     }
 
     #[test]

@@ -39,7 +39,10 @@ impl Writer {
         Self::default()
     }
     pub fn with_capacity(n: usize) -> Self {
-        Writer { buf: Vec::with_capacity(n), ..Self::default() }
+        Writer {
+            buf: Vec::with_capacity(n),
+            ..Self::default()
+        }
     }
     /// Current position (the size written so far).
     #[inline]
@@ -161,7 +164,11 @@ impl Writer {
     pub fn flush_bits(&mut self) {
         if self.bits_n > 0 {
             // Big-endian bit order fills from the top, so what is there moves up into place.
-            let b = if self.be_bits { (self.bits << (8 - self.bits_n)) as u8 } else { self.bits as u8 };
+            let b = if self.be_bits {
+                (self.bits << (8 - self.bits_n)) as u8
+            } else {
+                self.bits as u8
+            };
             self.buf.push(b);
             self.bits = 0;
             self.bits_n = 0;

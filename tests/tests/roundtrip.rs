@@ -11,7 +11,9 @@ fn repo() -> PathBuf {
 
 fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(dir) else { return out };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return out;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -31,14 +33,27 @@ fn check_dir(dir: &Path) -> (usize, Vec<String>) {
     let mut failures = Vec::new();
     for p in files_under(dir) {
         let raw = std::fs::read(&p).unwrap();
-        let Ok((data, _)) = compress::decompress(&raw) else { continue };
-        let Some(f) = reg.iter().find(|f| f.sniff(&data)) else { continue };
+        let Ok((data, _)) = compress::decompress(&raw) else {
+            continue;
+        };
+        let Some(f) = reg.iter().find(|f| f.sniff(&data)) else {
+            continue;
+        };
         checked += 1;
         match f.roundtrip(&data) {
             Ok(out) if out == data => {}
             Ok(out) => {
-                let at = out.iter().zip(data.iter()).position(|(a, b)| a != b).unwrap_or(out.len().min(data.len()));
-                failures.push(format!("{}: differs at {at:#x} ({} vs {} bytes)", p.display(), out.len(), data.len()));
+                let at = out
+                    .iter()
+                    .zip(data.iter())
+                    .position(|(a, b)| a != b)
+                    .unwrap_or(out.len().min(data.len()));
+                failures.push(format!(
+                    "{}: differs at {at:#x} ({} vs {} bytes)",
+                    p.display(),
+                    out.len(),
+                    data.len()
+                ));
             }
             Err(e) => failures.push(format!("{}: {e}", p.display())),
         }
@@ -49,7 +64,12 @@ fn check_dir(dir: &Path) -> (usize, Vec<String>) {
 #[test]
 fn fixtures_round_trip_byte_for_byte() {
     let (n, failures) = check_dir(&repo().join("tests/fixtures"));
-    assert!(failures.is_empty(), "{} of {n} fixtures failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {n} fixtures failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert!(n >= 30, "only {n} fixtures were recognised");
 }
 
@@ -67,6 +87,11 @@ fn corpus_round_trips_byte_for_byte() {
         total += n;
         all.extend(f);
     }
-    assert!(all.is_empty(), "{} of {total} corpus files failed:\n{}", all.len(), all.join("\n"));
+    assert!(
+        all.is_empty(),
+        "{} of {total} corpus files failed:\n{}",
+        all.len(),
+        all.join("\n")
+    );
     assert!(total > 40, "only {total} corpus files were recognised");
 }

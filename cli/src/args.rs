@@ -1,0 +1,129 @@
+//! The command line, as clap sees it.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use binspec_runtime::compress::Compression;
+
+/// Reads, edits and checks game files (SARC archives, resource size tables, ...) through Kaitai Struct-style
+/// schemas. Yaz0 (.szs) and zstd (.zs) compressed files are decompressed everywhere.
+///
+/// Run with no arguments, `binspec` checks the bundled fixtures (the folder tests/fixtures).
+///
+/// Exit status: 0 on success, 1 for bad input or a failed check, 2 for bad usage.
+#[derive(Debug, Parser)]
+#[command(name = "binspec", version)]
+pub struct Cli {
+    /// Format id (see `binspec formats`): overrides detection from magic bytes, file extensions and the
+    /// `# binspec: ID` line of documents.
+    #[arg(long, global = true, value_name = "ID")]
+    pub format: Option<String>,
+
+    /// Overwrite the input file, or extract into a folder that is not empty.
+    #[arg(long, global = true)]
+    pub force: bool,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the format, version, byte order and a summary of a file.
+    Info {
+        /// The file (Yaz0/zstd-compressed files are decompressed first).
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write a file as an editable document (YAML, whose first line is `# binspec: ID`; or JSON).
+    Decode {
+        /// The file (Yaz0/zstd-compressed files are decompressed first).
+        file: PathBuf,
+        /// Where to write the document (default: standard output).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        /// Write JSON instead of YAML (JSON documents carry no format line: encode them with --format).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Turn a document back into a binary file.
+    ///
+    /// The format is --format, else the document's `# binspec: ID` line, else the one whose extension the
+    /// output file has. A document is read as JSON when DOC ends in .json or starts with `{`, else as YAML.
+    Encode {
+        /// The document (YAML or JSON) that `decode` wrote, edited or not.
+        doc: PathBuf,
+        /// The binary file to write (atomically: a failed encode leaves no partial file).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        #[command(flatten)]
+        compress: CompressArgs,
+    },
+    /// Read every file and write it back, comparing the bytes (folders are searched recursively).
+    ///
+    /// Files of no known format are skipped inside folders, and an error when named. With --format, files in
+    /// folders whose magic does not match that format are skipped.
+    Check {
+        /// Files and folders.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Write the files of an archive under a folder, with its settings in DIR/.binspec-archive.yaml.
+    Extract {
+        /// The archive (Yaz0/zstd-compressed archives are decompressed first).
+        archive: PathBuf,
+        /// The folder to write into (created if needed; it must be empty unless --force).
+        #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+    },
+    /// Build an archive from a folder written by `extract` (its .binspec-archive.yaml and every other file).
+    Pack {
+        /// A folder that `extract` wrote.
+        dir: PathBuf,
+        /// The archive to write.
+        #[arg(short, long, value_name = "ARCHIVE")]
+        output: PathBuf,
+        #[command(flatten)]
+        compress: CompressArgs,
+    },
+    /// List the formats this binspec knows.
+    Formats,
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct CompressArgs {
+    /// Compress the output.
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub compress: Option<CompressKind>,
+    /// The alignment written into a Yaz0 header (default: the one the document recorded, else 0).
+    #[arg(long, value_name = "N", value_parser = parse_u32, requires = "compress")]
+    pub yaz0_alignment: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompressKind {
+    Yaz0,
+    Zstd,
+}
+
+impl From<CompressKind> for Compression {
+    fn from(k: CompressKind) -> Self {
+        match k {
+            CompressKind::Yaz0 => Compression::Yaz0,
+            CompressKind::Zstd => Compression::Zstd,
+        }
+    }
+}
+
+/// A u32 in decimal or with 0x.
+pub fn parse_u32(s: &str) -> Result<u32, String> {
+    let s = s.trim();
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16),
+        None => s.parse(),
+    };
+    r.map_err(|e| format!("`{s}` is not a number: {e}"))
+}

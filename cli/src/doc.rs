@@ -1,0 +1,225 @@
+//! `info`, `decode`, `encode` and `formats`.
+
+use std::path::Path;
+
+use binspec_runtime::compress::Compression;
+use binspec_runtime::{DocFormat, DynFormat};
+
+use crate::args::CompressArgs;
+use crate::files::{self, Input};
+use crate::{formats, CliError, Ctx};
+
+/// Loads a binary file and finds its format.
+pub fn load_binary(
+    ctx: &Ctx<'_>,
+    path: &Path,
+) -> Result<(Input, &'static dyn DynFormat), CliError> {
+    let input = files::load(path)?;
+    let f = formats::of_binary(ctx.registry, ctx.format.as_deref(), path, &input.data)?;
+    Ok((input, f))
+}
+
+fn out_line(ctx: &mut Ctx<'_>, s: &str) -> Result<(), CliError> {
+    writeln!(ctx.out, "{s}").map_err(CliError::out)
+}
+
+fn note(ctx: &mut Ctx<'_>, s: &str) {
+    let _ = writeln!(ctx.err, "note: {s}");
+}
+
+/// `binspec info FILE`.
+pub fn info(ctx: &mut Ctx<'_>, path: &Path, json: bool) -> Result<(), CliError> {
+    let (input, f) = load_binary(ctx, path)?;
+    let info = f.info(&input.data).map_err(|e| CliError::file(path, e))?;
+    if json {
+        let mut v = serde_json::to_value(&info).map_err(|e| CliError::Fail(e.to_string()))?;
+        v["title"] = f.title().into();
+        v["compression"] = input.compression.name().into();
+        if input.compression == Compression::Yaz0 {
+            v["yaz0_alignment"] = input.yaz0_alignment.into();
+        }
+        v["file_size"] = input.disk_len.into();
+        v["size"] = (input.data.len() as u64).into();
+        let text = serde_json::to_string_pretty(&v).map_err(|e| CliError::Fail(e.to_string()))?;
+        return out_line(ctx, &text);
+    }
+    out_line(ctx, &format!("{}: {}", info.format, f.title()))?;
+    if let Some(v) = &info.version {
+        out_line(ctx, &format!("version: {v}"))?;
+    }
+    if let Some(e) = info.endian {
+        out_line(ctx, &format!("byte order: {e}"))?;
+    }
+    match input.compression {
+        Compression::None => out_line(ctx, &format!("size: {} bytes", input.data.len()))?,
+        c => {
+            let align = if c == Compression::Yaz0 {
+                format!(", alignment {:#x}", input.yaz0_alignment)
+            } else {
+                String::new()
+            };
+            out_line(
+                ctx,
+                &format!(
+                    "compression: {c}{align} ({} bytes, {} decompressed)",
+                    input.disk_len,
+                    input.data.len()
+                ),
+            )?
+        }
+    }
+    for (k, v) in &info.summary {
+        out_line(ctx, &format!("{k}: {v}"))?;
+    }
+    Ok(())
+}
+
+/// `binspec decode FILE [-o OUT] [--json]`.
+pub fn decode(
+    ctx: &mut Ctx<'_>,
+    path: &Path,
+    output: Option<&Path>,
+    json: bool,
+) -> Result<(), CliError> {
+    if let Some(o) = output {
+        files::guard_overwrite(o, &[path], ctx.force)?;
+    }
+    let (input, f) = load_binary(ctx, path)?;
+    let doc = if json {
+        DocFormat::Json
+    } else {
+        DocFormat::Yaml
+    };
+    let body = f
+        .decode(&input.data, doc)
+        .map_err(|e| CliError::file(path, e))?;
+    let mut text = String::with_capacity(body.len() + 128);
+    if !json {
+        text.push_str(&files::format_comment(f.id()));
+        text.push('\n');
+        if let Some(c) = input.compression_comment() {
+            text.push_str(&c);
+            text.push('\n');
+        }
+    }
+    text.push_str(&body);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    match output {
+        Some(o) => files::write_atomic(o, text.as_bytes()),
+        None => ctx.out.write_all(text.as_bytes()).map_err(CliError::out),
+    }
+}
+
+/// The format of a document: `--format`, its `# binspec:` line, the output file's extension.
+fn doc_format(
+    ctx: &Ctx<'_>,
+    doc_path: &Path,
+    header: &files::DocHeader,
+    json: bool,
+    output: &Path,
+) -> Result<&'static dyn DynFormat, CliError> {
+    if let Some(id) = &ctx.format {
+        return formats::by_id(ctx.registry, id);
+    }
+    if let Some(id) = &header.format {
+        return formats::by_id(ctx.registry, id).map_err(|e| {
+            CliError::Fail(format!(
+                "{}: the line `# binspec: {id}` names an {}",
+                doc_path.display(),
+                e
+            ))
+        });
+    }
+    if let Some(f) = formats::by_extension(ctx.registry, output) {
+        return Ok(f);
+    }
+    let why = if json {
+        "JSON documents carry no `# binspec:` line and the output file's extension names no format"
+    } else {
+        "the document has no `# binspec: ID` first line and the output file's extension names no format"
+    };
+    Err(CliError::Usage(format!(
+        "cannot tell the format of {}: {why}; pass --format ID (known formats: {})",
+        doc_path.display(),
+        formats::known(ctx.registry)
+    )))
+}
+
+/// `binspec encode DOC -o FILE [--compress yaz0|zstd]`.
+pub fn encode(
+    ctx: &mut Ctx<'_>,
+    doc_path: &Path,
+    output: &Path,
+    compress: &CompressArgs,
+) -> Result<(), CliError> {
+    files::guard_overwrite(output, &[doc_path], ctx.force)?;
+    let raw = files::read(doc_path)?;
+    let text = String::from_utf8(raw).map_err(|_| CliError::file(doc_path, "not UTF-8 text"))?;
+    let json = files::is_json_doc(doc_path, &text);
+    let header = if json {
+        files::DocHeader::default()
+    } else {
+        files::doc_header(&text)
+    };
+    let f = doc_format(ctx, doc_path, &header, json, output)?;
+    let doc = if json {
+        DocFormat::Json
+    } else {
+        DocFormat::Yaml
+    };
+    let bytes = f
+        .encode(&text, doc)
+        .map_err(|e| CliError::file(doc_path, e))?;
+    let bytes = compress_as_asked(ctx, doc_path, bytes, compress, &header)?;
+    files::write_atomic(output, &bytes)
+}
+
+/// Applies `--compress`, with the Yaz0 alignment from `--yaz0-alignment` or the document; notes when the
+/// document came from a compressed file and no `--compress` was given.
+pub fn compress_as_asked(
+    ctx: &mut Ctx<'_>,
+    doc_path: &Path,
+    bytes: Vec<u8>,
+    args: &CompressArgs,
+    header: &files::DocHeader,
+) -> Result<Vec<u8>, CliError> {
+    match args.compress {
+        Some(k) => {
+            let align = args.yaz0_alignment.or(header.yaz0_alignment).unwrap_or(0);
+            files::compress_output(bytes, Some(k.into()), align)
+        }
+        None => {
+            if let Some(c) = header.compression {
+                note(
+                    ctx,
+                    &format!(
+                        "{} came from a {c}-compressed file; the output is not compressed (pass --compress {c} \
+                         to compress it)",
+                        doc_path.display()
+                    ),
+                );
+            }
+            Ok(bytes)
+        }
+    }
+}
+
+/// `binspec formats`.
+pub fn list_formats(ctx: &mut Ctx<'_>) -> Result<(), CliError> {
+    if ctx.registry.is_empty() {
+        return out_line(ctx, "(no formats: this binspec was built without any)");
+    }
+    let registry = ctx.registry;
+    for f in registry {
+        let exts = f
+            .extensions()
+            .iter()
+            .map(|e| format!(".{e}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        out_line(ctx, &format!("{:<12} {:<40} {exts}", f.id(), f.title()))?;
+    }
+    Ok(())
+}

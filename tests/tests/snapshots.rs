@@ -1,0 +1,55 @@
+//! insta snapshots of the generated code and of decoded documents. Review a changed snapshot before accepting it
+//! (`cargo insta review`, or `INSTA_UPDATE=always` then read the diff).
+
+use std::path::PathBuf;
+
+use binspec_runtime::Format;
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn generated_code() {
+    for id in ["sarc", "rsizetable"] {
+        let c = binspec_codegen::compile_file(&repo().join(format!("schemas/{id}.ksy")))
+            .unwrap_or_else(|d| panic!("{id}: {d:?}"));
+        insta::assert_snapshot!(format!("generated_{id}"), c.rust);
+    }
+}
+
+#[test]
+fn generation_is_deterministic() {
+    for id in ["sarc", "rsizetable"] {
+        let p = repo().join(format!("schemas/{id}.ksy"));
+        let a = binspec_codegen::compile_file(&p).unwrap().rust;
+        let b = binspec_codegen::compile_file(&p).unwrap().rust;
+        assert_eq!(a, b, "{id}: two generations differ");
+    }
+}
+
+#[test]
+fn decoded_documents() {
+    let cases = [
+        ("sarc", "sarc/oead_be_utf8names.sarc"),
+        ("sarc", "sarc/oead_le_nested_new.sarc"),
+        ("rsizetable", "rsizetable/rstb_be.rsizetable"),
+        ("rsizetable", "rsizetable/restbl_names.rsizetable"),
+        ("rsizetable", "rsizetable/headerless_le.rsizetable"),
+    ];
+    for (id, file) in cases {
+        let data = std::fs::read(repo().join("tests/fixtures").join(file)).unwrap();
+        let yaml = match id {
+            "sarc" => binspec_formats::sarc::Sarc::from_binary(&data)
+                .unwrap()
+                .to_text()
+                .unwrap(),
+            _ => binspec_formats::rsizetable::Rsizetable::from_binary(&data)
+                .unwrap()
+                .to_text()
+                .unwrap(),
+        };
+        let name = file.replace(['/', '.'], "_");
+        insta::assert_snapshot!(format!("decoded_{name}"), yaml);
+    }
+}
