@@ -64,8 +64,9 @@ pub enum Command {
     },
     /// Read every file and write it back, comparing the bytes (folders are searched recursively).
     ///
-    /// Files of no known format are skipped inside folders, and an error when named. With --format, files in
-    /// folders whose magic does not match that format are skipped.
+    /// Files of no known format are skipped inside folders, and an error when named. With --format, named files
+    /// are read as that format, and files in folders when their magic or their extension is that format's (so
+    /// headerless files are checked too); other files in folders are skipped.
     Check {
         /// Files and folders.
         #[arg(required = true, value_name = "PATH")]

@@ -80,7 +80,7 @@ pub fn check_file(
         };
         r.bytes = input.data.len() as u64;
         let f = match forced {
-            Some(f) if explicit || f.sniff(&input.data) => f,
+            Some(f) if explicit || f.sniff(&input.data) || has_extension_of(f, path) => f,
             Some(_) => return Outcome::Skipped,
             None => match formats::sniff(registry, &input.data) {
                 Some(f) => f,
@@ -121,6 +121,11 @@ pub fn check_file(
     })();
     r.time = start.elapsed();
     r
+}
+
+/// Whether the file's name ends in one of the format's extensions (past a compression extension: `x.rstb.zs`).
+fn has_extension_of(f: &'static dyn DynFormat, path: &Path) -> bool {
+    formats::by_extension(&[f], path).is_some()
 }
 
 /// `load` errors start with the path; the FAIL line already has it.

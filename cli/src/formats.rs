@@ -52,16 +52,19 @@ pub fn by_extension(registry: Registry<'_>, path: &Path) -> Option<&'static dyn 
             return Some(f);
         }
         // Look past a compression extension only.
-        if !(i == 0
-            && matches!(
-                ext.to_ascii_lowercase().as_str(),
-                "zs" | "zst" | "zstd" | "yaz0"
-            ))
-        {
+        if !(i == 0 && is_compression_extension(ext)) {
             break;
         }
     }
     None
+}
+
+/// `zs`, `zst`, `zstd`, `yaz0`.
+fn is_compression_extension(ext: &str) -> bool {
+    matches!(
+        ext.to_ascii_lowercase().as_str(),
+        "zs" | "zst" | "zstd" | "yaz0"
+    )
 }
 
 /// The format of a binary file: `--format`, else its magic bytes.

@@ -717,6 +717,26 @@ fn check_compares_round_trips() {
 }
 
 #[test]
+fn check_with_format_takes_files_by_extension_too() {
+    let d = tmp();
+    write(d.path(), "odd.blb", b"NOPE\0\0\0\0");
+    write(d.path(), "fine.blob", b"BLB1\0\0\0\0");
+    write(d.path(), "other.dat", b"NOPE\0\0\0\0");
+    // Without --format the magic decides: odd.blb is skipped.
+    let r = run(&["check", s(d.path())]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    // With it, the extension also selects files (think of headerless formats): odd.blb is read, and fails.
+    let r = run(&["check", "--format", "blob", s(d.path())]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains("odd.blb: blob.magic: expected bytes"),
+        "{}",
+        r.out
+    );
+    assert!(!r.out.contains("other.dat"), "{}", r.out);
+}
+
+#[test]
 fn check_named_files_must_have_a_format() {
     let d = tmp();
     let u = write(d.path(), "readme.txt", b"text");
