@@ -1924,7 +1924,21 @@ impl<'m> Gen<'m> {
                             self.#(#path).*.iter().map(|e| (e.#nm.clone().unwrap_or_default(), &e.#dt[..])).collect()
                         }
                         fn set_files(&mut self, files: ::std::vec::Vec<(::std::string::String, ::std::vec::Vec<u8>)>) -> ::binspec_runtime::Result<()> {
-                            self.#(#path).* = files.into_iter().map(|(n, d)| #entry_ty { #nm: Some(n), #dt: d, ..::std::default::Default::default() }).collect();
+                            // Entries that keep their name keep their layout choices.
+                            let mut old: ::std::collections::HashMap<::std::string::String, #entry_ty> = ::std::mem::take(&mut self.#(#path).*)
+                                .into_iter()
+                                .filter_map(|e| e.#nm.clone().map(|n| (n, e)))
+                                .collect();
+                            self.#(#path).* = files
+                                .into_iter()
+                                .map(|(n, d)| match old.remove(&n) {
+                                    Some(mut e) => {
+                                        e.#dt = d;
+                                        e
+                                    }
+                                    None => #entry_ty { #nm: Some(n), #dt: d, ..::std::default::Default::default() },
+                                })
+                                .collect();
                             Ok(())
                         }
                     }

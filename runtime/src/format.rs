@@ -64,8 +64,19 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
 pub trait Archive: Format {
     /// The files, in the archive's order.
     fn files(&self) -> Vec<(String, &[u8])>;
-    /// Replaces the files, keeping the archive's other settings (byte order, alignment, seeds).
+    /// Replaces the files, keeping the archive's other settings (byte order, alignment, seeds). A file whose name
+    /// matches an existing entry keeps that entry's layout choices (its alignment); new names get the defaults.
     fn set_files(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<()>;
+    /// Empties every file's data but keeps the entries and their layout choices: the archive's settings, as
+    /// `extract` saves them for `pack`.
+    fn strip_data(&mut self) -> Result<()> {
+        let names: Vec<(String, Vec<u8>)> = self
+            .files()
+            .into_iter()
+            .map(|(n, _)| (n, Vec::new()))
+            .collect();
+        self.set_files(names)
+    }
 }
 
 /// Named files, as an archive holds them.
@@ -110,7 +121,7 @@ pub trait MaybeArchive {
     fn extract_files(&self) -> Option<Vec<(String, Vec<u8>)>> {
         None
     }
-    fn clear_files(&mut self) -> Result<bool> {
+    fn strip_data(&mut self) -> Result<bool> {
         Ok(false)
     }
     fn replace_files(&mut self, _files: Vec<(String, Vec<u8>)>) -> Result<bool> {
@@ -156,7 +167,7 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
         let Some(files) = m.extract_files() else {
             return Ok(None);
         };
-        m.clear_files()?;
+        m.strip_data()?;
         Ok(Some((files, m.to_text()?)))
     }
     fn pack(&self, settings: &str, files: Vec<(String, Vec<u8>)>) -> Result<Vec<u8>> {
@@ -181,8 +192,8 @@ macro_rules! impl_archive_dyn {
                         .collect(),
                 )
             }
-            fn clear_files(&mut self) -> $crate::Result<bool> {
-                <$t as $crate::Archive>::set_files(self, Vec::new())?;
+            fn strip_data(&mut self) -> $crate::Result<bool> {
+                <$t as $crate::Archive>::strip_data(self)?;
                 Ok(true)
             }
             fn replace_files(&mut self, files: Vec<(String, Vec<u8>)>) -> $crate::Result<bool> {

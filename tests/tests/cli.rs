@@ -67,9 +67,7 @@ fn check_on_an_empty_folder_exits_0() {
     assert!(r.out.lines().any(|l| l.starts_with("total")), "{}", r.out);
 }
 
-/// Once the SARC format is compiled in: `info` on a Yaz0-compressed fixture, and `extract` + `pack` giving back
-/// an archive with the same files. (Not the same bytes: the settings document that `DynFormat::extract` gives
-/// has no per-file `data_align`, so the padding between files can change.)
+/// `info` on a Yaz0-compressed fixture, and `extract` + `pack` + `extract` giving back the same files.
 #[test]
 fn sarc_info_extract_and_pack() {
     let ssarc = fixtures().join("sarc/oead_le_new_min4.ssarc");
@@ -123,4 +121,55 @@ fn sarc_info_extract_and_pack() {
     );
     assert!(a == b, "the files differ after extract, pack, extract");
     let _ = sarc;
+}
+
+/// `extract` keeps each file's layout choices in the settings document, so `pack` of an unchanged folder gives
+/// the original bytes back, for every uncompressed SARC fixture.
+#[test]
+fn extract_then_pack_is_byte_identical() {
+    let mut n = 0;
+    for e in std::fs::read_dir(fixtures().join("sarc"))
+        .unwrap()
+        .flatten()
+    {
+        let p = e.path();
+        if p.extension().and_then(|x| x.to_str()) != Some("sarc") {
+            continue;
+        }
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path().join("x");
+        let r = run(&["extract", s(&p), "-o", s(&dir)]);
+        assert_eq!(r.code, 0, "{}: {}", p.display(), r.err);
+        let out = d.path().join("out.sarc");
+        let r = run(&["pack", s(&dir), "-o", s(&out)]);
+        assert_eq!(r.code, 0, "{}: {}", p.display(), r.err);
+        assert!(
+            std::fs::read(&out).unwrap() == std::fs::read(&p).unwrap(),
+            "{}: pack gave other bytes",
+            p.display()
+        );
+        n += 1;
+    }
+    assert!(n >= 20, "only {n} fixtures");
+}
+
+/// `binspec check` over the bundled fixtures and, when present, the shared corpus: every file identical.
+#[test]
+fn check_reports_identical_bytes() {
+    let r = run(&["check", s(&fixtures())]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    if !corpus.exists() {
+        eprintln!("skipped: ../shared/corpus is not present");
+        return;
+    }
+    for sub in ["oracle/sarc", "oracle/restbl", "real/sarc", "real/restbl"] {
+        let r = run(&["check", s(&corpus.join(sub))]);
+        assert_eq!(r.code, 0, "{sub}: {}{}", r.out, r.err);
+        assert!(
+            !r.out.contains("DIFF") && !r.out.contains("FAIL"),
+            "{sub}: {}",
+            r.out
+        );
+    }
 }
