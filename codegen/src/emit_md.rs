@@ -290,7 +290,7 @@ fn type_text(m: &Module, t: &TypeDef, ty: &FieldTy) -> String {
             )
         }
         FieldTy::Float { bytes, endian } => format!("f{bytes}{}", suffix(endian, *bytes)),
-        FieldTy::Bits { n } => format!("b{n}"),
+        FieldTy::Bits { n, .. } => format!("b{n}"),
         FieldTy::Bytes => "bytes".into(),
         FieldTy::Str {
             encoding,

@@ -83,6 +83,10 @@ enum Scope {
 
 struct Cx<'m> {
     m: &'m Module,
+    /// The type of `_` (the element just read, in `repeat-until`).
+    last_t: Option<T>,
+    /// The value whose model fields names refer to, when not `self`.
+    base: Option<TokenStream>,
     ty: usize,
     scope: Scope,
     depth: usize,
@@ -186,14 +190,26 @@ impl<'m> Cx<'m> {
             ExprKind::Bool(b) => (quote!(#b), T::Bool),
             ExprKind::Str(s) => (quote!(#s), T::Str),
             ExprKind::Array(items) => {
-                let mut bytes = Vec::new();
-                for i in items {
-                    match &i.kind {
-                        ExprKind::Int(v) if *v <= 255 => bytes.push(*v as u8),
-                        _ => return err(path, "only byte-array literals are supported in arrays"),
+                let bytes: Option<Vec<u8>> = items
+                    .iter()
+                    .map(|i| match &i.kind {
+                        ExprKind::Int(v) if *v <= 255 => Some(*v as u8),
+                        _ => None,
+                    })
+                    .collect();
+                match bytes {
+                    Some(bytes) if !items.is_empty() => (quote!(&[#(#bytes),*][..]), T::Bytes),
+                    _ => {
+                        let mut toks = Vec::new();
+                        let mut et = T::Int;
+                        for i in items {
+                            let (t, ty) = self.tr(i, path)?;
+                            et = ty;
+                            toks.push(t);
+                        }
+                        (quote!(vec![#(#toks),*]), T::Array(Box::new(et)))
                     }
                 }
-                (quote!(&[#(#bytes),*][..]), T::Bytes)
             }
             ExprKind::Name(n) => self.name(n, path)?,
             ExprKind::Attr { base, name, .. } => self.attr(base, name, path)?,
@@ -298,7 +314,26 @@ impl<'m> Cx<'m> {
                 let (b, _) = self.tr(else_, path)?;
                 (quote!((if #c { #a } else { #b })), at)
             }
-            ExprKind::EnumValue { .. } | ExprKind::Cast { .. } | ExprKind::SizeOf { .. } => {
+            ExprKind::EnumValue {
+                path: epath, value, ..
+            } => {
+                let ename = epath.last().cloned().unwrap_or_default();
+                let en = self.find_enum(&ename).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("unknown enum '{ename}'"),
+                })?;
+                let v = self.m.enums[en]
+                    .values
+                    .iter()
+                    .find(|(_, id, _)| id == value)
+                    .map(|(v, _, _)| *v)
+                    .ok_or_else(|| EmitError {
+                        path: path.into(),
+                        message: format!("enum '{ename}' has no value '{value}'"),
+                    })?;
+                (int_lit(v), T::Int)
+            }
+            ExprKind::Cast { .. } | ExprKind::SizeOf { .. } => {
                 return err(
                     path,
                     format!("'{e}' is not supported by the Rust emitter yet"),
@@ -308,7 +343,21 @@ impl<'m> Cx<'m> {
     }
 
     fn name(&mut self, n: &str, path: &str) -> R<(TokenStream, T)> {
+        let me = self.me();
         let t = self.t();
+        match n {
+            "_index" => return Ok((quote!((i as i128)), T::Int)),
+            "_" => {
+                let t = self.last_t.clone().unwrap_or(T::Int);
+                return Ok(match t {
+                    T::Int => (quote!((v__ as i128)), T::Int),
+                    T::Str => (quote!(v__.as_str()), T::Str),
+                    T::Bytes => (quote!((&v__[..])), T::Bytes),
+                    t => (quote!(v__), t),
+                });
+            }
+            _ => {}
+        }
         if let Some(p) = t.params.iter().find(|p| p.name == n) {
             let id = local("p", n);
             return Ok((
@@ -326,7 +375,7 @@ impl<'m> Cx<'m> {
                     path,
                     format!("layout field '{}' is not known while reading", l.name),
                 ),
-                _ => Ok((quote!((self.#id as i128)), T::Int)),
+                _ => Ok((quote!((#me.#id as i128)), T::Int)),
             };
         }
         let Some(f) = find(t, n) else {
@@ -348,6 +397,13 @@ impl<'m> Cx<'m> {
                     }
                 }
                 Ok(match ft {
+                    T::Int if f.enum_.is_some() => {
+                        if f.cond.is_some() {
+                            (quote!(#v.map_or(0, |e| e.value())), T::Int)
+                        } else {
+                            (quote!(#v.value()), T::Int)
+                        }
+                    }
                     T::Int => {
                         if f.cond.is_some() {
                             (quote!((#v.unwrap_or_default() as i128)), T::Int)
@@ -377,7 +433,7 @@ impl<'m> Cx<'m> {
                     }
                     Role::Count { of } => {
                         let of = ident(of);
-                        Ok((quote!((self.#of.len() as i128)), T::Int))
+                        Ok((quote!((#me.#of.len() as i128)), T::Int))
                     }
                     Role::Length { .. } | Role::Offset { .. } | Role::Derive(_)
                         if self.scope == Scope::Write =>
@@ -386,16 +442,20 @@ impl<'m> Cx<'m> {
                         Ok((quote!(#d), T::Int))
                     }
                     Role::Data => Ok(match ft {
+                        T::Int if f.enum_.is_some() && f.cond.is_some() => {
+                            (quote!(#me.#id.map_or(0, |e| e.value())), T::Int)
+                        }
+                        T::Int if f.enum_.is_some() => (quote!(#me.#id.value()), T::Int),
                         T::Int if f.cond.is_some() => {
-                            (quote!((self.#id.unwrap_or_default() as i128)), T::Int)
+                            (quote!((#me.#id.unwrap_or_default() as i128)), T::Int)
                         }
-                        T::Int => (quote!((self.#id as i128)), T::Int),
+                        T::Int => (quote!((#me.#id as i128)), T::Int),
                         T::Str if f.cond.is_some() => {
-                            (quote!(self.#id.as_deref().unwrap_or("")), T::Str)
+                            (quote!(#me.#id.as_deref().unwrap_or("")), T::Str)
                         }
-                        T::Str => (quote!(self.#id.as_str()), T::Str),
-                        T::Bytes => (quote!((&self.#id[..])), T::Bytes),
-                        other => (quote!(self.#id), other),
+                        T::Str => (quote!(#me.#id.as_str()), T::Str),
+                        T::Bytes => (quote!((&#me.#id[..])), T::Bytes),
+                        other => (quote!(#me.#id), other),
                     }),
                     _ => err(
                         path,
@@ -407,6 +467,7 @@ impl<'m> Cx<'m> {
     }
 
     fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(TokenStream, T)> {
+        let me = self.me();
         // Outer values.
         if let Some(chain) = chain_of(&Expr {
             kind: ExprKind::Attr {
@@ -466,7 +527,7 @@ impl<'m> Cx<'m> {
                     _ => {
                         let id = ident(b);
                         if f.cond.is_some() {
-                            (quote!(self.#id.is_some()), T::Bool)
+                            (quote!(#me.#id.is_some()), T::Bool)
                         } else {
                             (quote!(true), T::Bool)
                         }
@@ -479,28 +540,49 @@ impl<'m> Cx<'m> {
             ("size" | "length", T::Bytes | T::Str) => Ok((quote!((#b.len() as i128)), T::Int)),
             ("size" | "length", T::Array(_)) => Ok((quote!((#b.len() as i128)), T::Int)),
             ("to_i", T::Bool) => Ok((quote!((#b as i128)), T::Int)),
-            (_, T::User(ty)) if *ty != usize::MAX && self.scope != Scope::Read => {
+            ("to_i", T::Int) => Ok((b, T::Int)),
+            (_, T::User(ty)) if *ty != usize::MAX => {
                 let f = find(&self.m.types[*ty], name).ok_or_else(|| EmitError {
                     path: path.into(),
                     message: format!("no field '{name}' in '{}'", self.m.types[*ty].name),
                 })?;
-                let saved = (self.ty, self.scope);
                 // Translate the field in the model scope of that type, reached through `#b`.
+                let saved = (self.ty, self.scope, self.base.replace(b));
                 self.ty = *ty;
                 self.scope = Scope::Model;
                 let inner = self.name(&f.name.clone(), path);
                 self.ty = saved.0;
                 self.scope = saved.1;
-                let (tok, t) = inner?;
-                let s = tok.to_string().replace("self", &b.to_string());
-                let tok: TokenStream = s.parse().map_err(|_| EmitError {
-                    path: path.into(),
-                    message: "internal: bad tokens".into(),
-                })?;
-                Ok((tok, t))
+                self.base = saved.2;
+                inner
             }
             _ => err(path, format!("'.{name}' on {bt:?} is not supported yet")),
         }
+    }
+
+    /// What model fields are reached through: `self`, or another value's model.
+    fn me(&self) -> TokenStream {
+        match &self.base {
+            Some(b) => quote!((#b)),
+            None => quote!(self),
+        }
+    }
+
+    /// An enum by name, looking from this type outwards, then anywhere.
+    fn find_enum(&self, name: &str) -> Option<usize> {
+        let mut scope = Some(self.ty);
+        while let Some(s) = scope {
+            if let Some(i) = self
+                .m
+                .enums
+                .iter()
+                .position(|e| e.owner == s && e.name == name)
+            {
+                return Some(i);
+            }
+            scope = self.m.types[s].parent;
+        }
+        self.m.enums.iter().position(|e| e.name == name)
     }
 
     /// The field that a `_root.a.b` or `_parent.x` chain names.
@@ -698,6 +780,8 @@ impl<'m> Gen<'m> {
     fn cx(&self, ty: usize, scope: Scope) -> Cx<'_> {
         Cx {
             m: self.m,
+            last_t: None,
+            base: None,
             ty,
             scope,
             depth: 0,
@@ -764,10 +848,14 @@ impl<'m> Gen<'m> {
 
     fn model_ty(&self, f: &Field) -> TokenStream {
         let base = match &f.ty {
+            FieldTy::Int { .. } if f.enum_.is_some() => {
+                let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
+                quote!(#n)
+            }
             FieldTy::Int { bytes, signed, .. } => rust_int(*bytes, *signed),
             FieldTy::Float { bytes: 4, .. } => quote!(f32),
             FieldTy::Float { .. } => quote!(f64),
-            FieldTy::Bits { n: 1 } => quote!(bool),
+            FieldTy::Bits { n: 1, .. } => quote!(bool),
             FieldTy::Bits { .. } => quote!(u64),
             FieldTy::Bytes => quote!(::std::vec::Vec<u8>),
             FieldTy::Str { .. } => quote!(::std::string::String),
@@ -860,6 +948,9 @@ pub fn emit(m: &Module) -> R<TokenStream> {
     let mut items = Vec::new();
     for ti in 0..m.types.len() {
         items.push(g.emit_type(ti)?);
+    }
+    for e in &m.enums {
+        items.push(emit_enum(e));
     }
     items.push(g.emit_root_impl()?);
     let doc = doc_attr(&m.doc);
@@ -1022,8 +1113,13 @@ impl<'m> Gen<'m> {
                 let m = format_ident!("f{}", *bytes as u32 * 8);
                 quote!(r.#m(#e)?)
             }
-            FieldTy::Bits { n: 1 } => quote!((r.bits_be(1)? != 0)),
-            FieldTy::Bits { n } => {
+            FieldTy::Bits { n: 1, le: false } => quote!((r.bits_be(1)? != 0)),
+            FieldTy::Bits { n: 1, le: true } => quote!((r.bits_le(1)? != 0)),
+            FieldTy::Bits { n, le: true } => {
+                let n = *n as u32;
+                quote!(r.bits_le(#n)?)
+            }
+            FieldTy::Bits { n, le: false } => {
                 let n = *n as u32;
                 quote!(r.bits_be(#n)?)
             }
@@ -1047,6 +1143,11 @@ impl<'m> Gen<'m> {
             }
         };
         match &f.ty {
+            FieldTy::Int { .. } if f.enum_.is_some() => {
+                let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
+                let p = self.read_prim(f, ti)?;
+                Ok(quote!(#n::from_value(#p as i128)))
+            }
             FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
                 self.read_prim(f, ti)
             }
@@ -1200,11 +1301,28 @@ impl<'m> Gen<'m> {
                     while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); i += 1; }
                     out
                 }),
-                Repeat::Until(_) => {
-                    return err(
-                        &f.path,
-                        "repeat: until is not supported by the Rust emitter yet",
-                    )
+                Repeat::Until(x) => {
+                    let mut cx = self.cx(ti, Scope::Read);
+                    cx.last_t = Some(match cx.field_t(f) {
+                        T::Array(t) => *t,
+                        t => t,
+                    });
+                    if f.enum_.is_some() {
+                        cx.last_t = Some(T::User(usize::MAX));
+                    }
+                    let (c, _) = cx.tr(&x.expr, &x.path)?;
+                    quote!({
+                        let mut out = ::std::vec::Vec::new();
+                        let mut i = 0usize;
+                        loop {
+                            let v__ = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?;
+                            let stop = #c;
+                            out.push(v__);
+                            i += 1;
+                            if stop { break; }
+                        }
+                        out
+                    })
                 }
             };
             let read = if let Some(c) = &f.cond {
@@ -1477,8 +1595,13 @@ impl<'m> Gen<'m> {
                 let m = format_ident!("f{}", *bytes as u32 * 8);
                 quote!(w.#m(#val, #e);)
             }
-            FieldTy::Bits { n: 1 } => quote!(w.bits_be((#val) as u64, 1);),
-            FieldTy::Bits { n } => {
+            FieldTy::Bits { n: 1, le: false } => quote!(w.bits_be((#val) as u64, 1);),
+            FieldTy::Bits { n: 1, le: true } => quote!(w.bits_le((#val) as u64, 1);),
+            FieldTy::Bits { n, le: true } => {
+                let n = *n as u32;
+                quote!(w.bits_le((#val) as u64, #n);)
+            }
+            FieldTy::Bits { n, le: false } => {
                 let n = *n as u32;
                 quote!(w.bits_be((#val) as u64, #n);)
             }
@@ -1491,6 +1614,7 @@ impl<'m> Gen<'m> {
         let cx = || self.cx(ti, Scope::Write);
         let fname = f.name.as_str();
         match &f.ty {
+            FieldTy::Int { .. } if f.enum_.is_some() => self.write_prim(f, quote!(#v.value())),
             FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
                 self.write_prim(f, quote!(*#v))
             }
@@ -2011,4 +2135,72 @@ pub fn format_file(tokens: TokenStream, source: &str) -> Result<String, String> 
         syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
     let body = prettyplease::unparse(&file);
     Ok(format!("// @generated by binspec-codegen from {source}. Do not edit: edit the schema and rebuild.\n\n{body}"))
+}
+
+/// A Rust enum for a schema enum, with a variant for values the schema does not name (so every file round-trips).
+fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
+    let name = ty_ident(&e.rust);
+    let mut vars = Vec::new();
+    let mut from = Vec::new();
+    let mut to = Vec::new();
+    for (v, id, doc) in &e.values {
+        let var = ty_ident(&crate::ir::camel(id));
+        let lit = int_lit(*v);
+        let d = doc_attr(doc);
+        vars.push(quote!(#d #[serde(rename = #id)] #var,));
+        from.push(quote!(#lit => #name::#var,));
+        to.push(quote!(#name::#var => #lit,));
+    }
+    let doc = format!(" The `{}` enum.", e.name);
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+        pub enum #name {
+            #(#vars)*
+            /// A value the schema does not name.
+            #[serde(untagged)]
+            Unknown(i64),
+        }
+        impl #name {
+            /// The enum for a value read from a file.
+            pub fn from_value(v: i128) -> Self {
+                #[allow(unreachable_patterns)]
+                match v {
+                    #(#from)*
+                    other => #name::Unknown(other as i64),
+                }
+            }
+            /// The value written to a file.
+            pub fn value(self) -> i128 {
+                match self {
+                    #(#to)*
+                    #name::Unknown(v) => v as i128,
+                }
+            }
+        }
+        impl ::std::default::Default for #name {
+            fn default() -> Self {
+                #name::from_value(0)
+            }
+        }
+    }
+}
+
+/// Translates an expression over a decoded model (the root type's fields, value instances, enum literals) into
+/// Rust that reads the model through `base` (a variable holding the root model). Returns the code and the kind of
+/// value (`Int`, `Float`, `Bool`, `Str`, `Bytes`, `Array(..)`, `User(..)`). Used by tools that check decoded
+/// files against expectations, such as Kaitai's conformance suite.
+pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String, String), String> {
+    let e = crate::expr::parse(src).map_err(|e| e.message)?;
+    let b: TokenStream = base.parse().map_err(|_| format!("bad base '{base}'"))?;
+    let mut cx = Cx {
+        m,
+        last_t: None,
+        base: Some(b),
+        ty: 0,
+        scope: Scope::Model,
+        depth: 0,
+    };
+    let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
+    Ok((t.to_string(), format!("{ty:?}")))
 }

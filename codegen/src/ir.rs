@@ -51,9 +51,11 @@ pub enum FieldTy {
         bytes: u8,
         endian: Option<Endian>,
     },
-    /// `bN`: an unsigned integer of N bits (`b1` is a bool).
+    /// `bN`: an unsigned integer of N bits (`b1` is a bool), in the type's bit order (`le`: least significant
+    /// bit first).
     Bits {
         n: u8,
+        le: bool,
     },
     /// Raw bytes (`size`, `size-eos`, `terminator`).
     Bytes,
@@ -332,7 +334,7 @@ fn node_ex(n: &Node, diags: &mut Diags) -> Option<Ex> {
 }
 
 /// Builds the IR of one schema.
-pub fn build(raw: &RawSchema, diags: &mut Diags) -> Option<Module> {
+pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Option<Module> {
     let mut b = Builder {
         types: Vec::new(),
         raw_types: Vec::new(),
@@ -341,6 +343,10 @@ pub fn build(raw: &RawSchema, diags: &mut Diags) -> Option<Module> {
     };
     // Pass: collect_types.
     b.collect(&raw.root, None, Vec::new(), diags);
+    // Imported schemas' types come after this schema's own, under their ids.
+    for imp in imports {
+        b.collect(&imp.root, None, Vec::new(), diags);
+    }
     // Pass: resolve_fields.
     for i in 0..b.raw_types.len() {
         let rt = b.raw_types[i].clone();
@@ -515,13 +521,21 @@ impl Builder {
             }
             scope = self.types[s].parent;
         }
-        // A type named at the root level (the root's own name).
+        // A type named at the root level (the root's own name, or an imported schema's), or a full path from one.
         self.types
             .iter()
             .position(|t| t.name == name && t.parent.is_none())
+            .or_else(|| self.types.iter().position(|t| t.path == parts))
     }
 
     fn find_enum(&self, from: usize, name: &str) -> Option<usize> {
+        if let Some((owner, enum_name)) = name.rsplit_once("::") {
+            let owner = self.find_type(from, owner)?;
+            return self
+                .enums
+                .iter()
+                .position(|e| e.owner == owner && e.name == enum_name);
+        }
         let mut scope = Some(from);
         while let Some(s) = scope {
             if let Some(i) = self
@@ -534,6 +548,18 @@ impl Builder {
             scope = self.types[s].parent;
         }
         None
+    }
+
+    /// Whether bit fields of a type are little-endian (`meta: bit-endian: le` on it or an enclosing type).
+    fn bit_le(&self, idx: usize) -> bool {
+        let mut scope = Some(idx);
+        while let Some(s) = scope {
+            if let Some((le, _)) = self.raw_types[s].meta.as_ref().and_then(|m| m.bit_endian) {
+                return le;
+            }
+            scope = self.types[s].parent;
+        }
+        false
     }
 
     fn pool_index(&mut self, id: &str) -> usize {
@@ -554,7 +580,7 @@ impl Builder {
         for p in &rt.params {
             let ty = match p.ty.as_deref() {
                 Some(t) => self
-                    .prim_or_user(idx, t, &p.path, p.pos, &[], None, diags)
+                    .prim_or_user(idx, t, &p.path, p.pos, self.bit_le(idx), None, diags)
                     .unwrap_or(FieldTy::Value),
                 None => FieldTy::Value,
             };
@@ -597,7 +623,7 @@ impl Builder {
         text: &str,
         path: &str,
         pos: Pos,
-        _ctx: &[()],
+        bit_le: bool,
         encoding: Option<&str>,
         diags: &mut Diags,
     ) -> Option<FieldTy> {
@@ -606,7 +632,10 @@ impl Builder {
             _ => (text, None),
         };
         if let Some(t) = prim_type(name, encoding) {
-            return Some(t);
+            return Some(match t {
+                FieldTy::Bits { n, .. } => FieldTy::Bits { n, le: bit_le },
+                t => t,
+            });
         }
         match self.find_type(idx, name) {
             Some(ty) => {
@@ -674,7 +703,15 @@ impl Builder {
             None if a.value.is_some() => FieldTy::Value,
             None => FieldTy::Bytes,
             Some(RawTypeRef::Name { text, pos, path }) => {
-                let t = self.prim_or_user(idx, text, path, *pos, &[], enc.as_deref(), diags)?;
+                let t = self.prim_or_user(
+                    idx,
+                    text,
+                    path,
+                    *pos,
+                    self.bit_le(idx),
+                    enc.as_deref(),
+                    diags,
+                )?;
                 if let FieldTy::Str { encoding, .. } = &t {
                     if encoding.is_empty() {
                         diags.error(
@@ -696,7 +733,7 @@ impl Builder {
                         tn,
                         &k.path,
                         *pos,
-                        &[],
+                        self.bit_le(idx),
                         enc.as_deref(),
                         diags,
                     )? {
@@ -865,7 +902,7 @@ fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
             })
         }
         'f' if [4, 8].contains(&n) => Some(FieldTy::Float { bytes: n, endian }),
-        'b' if (1..=64).contains(&n) && endian.is_none() => Some(FieldTy::Bits { n }),
+        'b' if (1..=64).contains(&n) && endian.is_none() => Some(FieldTy::Bits { n, le: false }),
         _ => None,
     }
 }

@@ -24,9 +24,51 @@ pub struct Compiled {
 
 /// Compiles one schema's text. `file` names it in diagnostics.
 pub fn compile_str(file: &str, text: &str) -> Result<Compiled, Vec<Diagnostic>> {
+    compile_with_imports(file, text, &|_| None)
+}
+
+/// Compiles one schema's text; `load` gives the file name and text of an imported schema (`meta: imports:` names
+/// it as written, e.g. `common` or `../common/header`).
+pub fn compile_with_imports(
+    file: &str,
+    text: &str,
+    load: &dyn Fn(&str) -> Option<(String, String)>,
+) -> Result<Compiled, Vec<Diagnostic>> {
     let mut diags = Diags::new(file);
     let raw = syntax::parse_schema(file, text, &mut diags);
-    let module = raw.and_then(|r| ir::build(&r, &mut diags));
+    // Imports, transitively, each once.
+    let mut imports: Vec<syntax::RawSchema> = Vec::new();
+    if let Some(r) = &raw {
+        let mut queue: Vec<(String, diag::Pos)> =
+            r.root.meta.iter().flat_map(|m| m.imports.clone()).collect();
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some((name, pos)) = queue.pop() {
+            if !seen.insert(name.clone()) || seen.len() > 64 {
+                continue;
+            }
+            match load(&name) {
+                Some((ifile, itext)) => {
+                    let mut idiags = Diags::new(&ifile);
+                    if let Some(ir) = syntax::parse_schema(&ifile, &itext, &mut idiags) {
+                        queue.extend(ir.root.meta.iter().flat_map(|m| m.imports.clone()));
+                        if ir.root.name != r.root.name
+                            && !imports.iter().any(|x| x.root.name == ir.root.name)
+                        {
+                            imports.push(ir);
+                        }
+                    }
+                    diags.list.extend(idiags.list);
+                }
+                None => diags.error(
+                    pos,
+                    "/meta/imports",
+                    format!("cannot find imported schema '{name}'"),
+                    None,
+                ),
+            }
+        }
+    }
+    let module = raw.and_then(|r| ir::build(&r, &imports, &mut diags));
     let Some(module) = module.filter(|_| !diags.has_errors()) else {
         diags.list.sort();
         return Err(diags.list);
@@ -74,5 +116,11 @@ pub fn compile_file(path: &Path) -> Result<Compiled, Vec<Diagnostic>> {
             help: None,
         }]
     })?;
-    compile_str(&name, &text)
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let load = move |import: &str| -> Option<(String, String)> {
+        let p = dir.join(format!("{import}.ksy"));
+        let text = std::fs::read_to_string(&p).ok()?;
+        Some((p.file_name()?.to_string_lossy().into_owned(), text))
+    };
+    compile_with_imports(&name, &text, &load)
 }
