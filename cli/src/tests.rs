@@ -790,7 +790,10 @@ fn extract_and_pack_round_trip() {
         "{settings}"
     );
     // The settings keep each entry (and so its layout choices) with its data emptied.
-    assert!(settings.contains("name: a.txt") && settings.contains("data: []"), "{settings}");
+    assert!(
+        settings.contains("name: a.txt") && settings.contains("data: []"),
+        "{settings}"
+    );
 
     let packed = d.path().join("p.toy");
     let r = run(&["pack", s(&out), "-o", s(&packed)]);

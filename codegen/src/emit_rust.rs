@@ -241,6 +241,28 @@ impl<'m> Cx<'m> {
                         T::Int,
                     ),
                     ("to_i", T::Bool) => (quote!((#b as i128)), T::Int),
+                    ("to_s", T::Bytes) if a.len() == 1 => {
+                        let e = &a[0].0;
+                        (
+                            quote!(::binspec_runtime::text::decode_lossy(#b, #e)),
+                            T::Str,
+                        )
+                    }
+                    ("to_i", T::Str) if a.len() == 1 => {
+                        let radix = &a[0].0;
+                        (
+                            quote!(i128::from_str_radix(#b, (#radix) as u32).unwrap_or(0)),
+                            T::Int,
+                        )
+                    }
+                    ("substring", T::Str) if a.len() == 2 => {
+                        let (from, to) = (&a[0].0, &a[1].0);
+                        (
+                            quote!(#b.chars().skip((#from).max(0) as usize).take(((#to) - (#from)).max(0) as usize).collect::<::std::string::String>()),
+                            T::Str,
+                        )
+                    }
+                    ("to_s", T::Int) if a.is_empty() => (quote!((#b).to_string()), T::Str),
                     (m, t) => {
                         return err(path, format!("method '{m}' on {t:?} is not supported yet"))
                     }
@@ -254,7 +276,21 @@ impl<'m> Cx<'m> {
                         quote!((#b.get((#i) as usize).copied().unwrap_or(0) as i128)),
                         T::Int,
                     ),
-                    _ => return err(path, "indexing is only supported on bytes yet"),
+                    T::Array(et) => match *et {
+                        T::Int => (
+                            quote!(#b.get((#i) as usize).map_or(0, |x| *x as i128)),
+                            T::Int,
+                        ),
+                        T::Float => (
+                            quote!(#b.get((#i) as usize).map_or(0.0, |x| *x as f64)),
+                            T::Float,
+                        ),
+                        other => (
+                            quote!(#b.get((#i) as usize).cloned().unwrap_or_default()),
+                            other,
+                        ),
+                    },
+                    _ => return err(path, "indexing needs bytes or an array"),
                 }
             }
             ExprKind::Unary { op, expr } => {
@@ -288,25 +324,43 @@ impl<'m> Cx<'m> {
                     BinOp::And => quote!(&&),
                     BinOp::Or => quote!(||),
                 };
-                if matches!(op, BinOp::Div | BinOp::Mod) {
-                    let f = if *op == BinOp::Div {
-                        quote!(checked_div_euclid)
-                    } else {
-                        quote!(checked_rem_euclid)
-                    };
-                    return Ok((quote!((#l).#f(#r).unwrap_or(0)), T::Int));
-                }
-                let t = if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
-                    T::Bool
-                } else if lt == T::Float || rt == T::Float {
-                    T::Float
-                } else {
-                    lt.clone()
-                };
                 if lt == T::Str && rt == T::Str && *op == BinOp::Add {
                     return Ok((quote!(format!("{}{}", #l, #r)), T::Str));
                 }
-                (quote!((#l #o #r)), t)
+                let float = lt == T::Float || rt == T::Float;
+                let (l, r) = if float {
+                    let l = if lt == T::Float {
+                        l
+                    } else {
+                        quote!((#l as f64))
+                    };
+                    let r = if rt == T::Float {
+                        r
+                    } else {
+                        quote!((#r as f64))
+                    };
+                    (l, r)
+                } else {
+                    (l, r)
+                };
+                let num = if float { T::Float } else { T::Int };
+                // Integer arithmetic is on i128 and never panics: sums of values read from files cannot overflow
+                // it, products wrap, and division by zero gives 0 (Kaitai's division and modulo round towards
+                // negative infinity).
+                match op {
+                    BinOp::Div if float => (quote!((#l / #r)), T::Float),
+                    BinOp::Mod if float => (quote!((#l).rem_euclid(#r)), T::Float),
+                    BinOp::Div => (quote!(::binspec_runtime::expr::div(#l, #r)), T::Int),
+                    BinOp::Mod => (quote!(::binspec_runtime::expr::modulo(#l, #r)), T::Int),
+                    BinOp::Mul if !float => (quote!((#l).wrapping_mul(#r)), T::Int),
+                    BinOp::Shl => (quote!(::binspec_runtime::expr::shl(#l, #r)), T::Int),
+                    BinOp::Shr => (quote!(::binspec_runtime::expr::shr(#l, #r)), T::Int),
+                    _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => {
+                        (quote!((#l #o #r)), T::Bool)
+                    }
+                    _ if matches!(lt, T::Bool) => (quote!((#l #o #r)), T::Bool),
+                    _ => (quote!((#l #o #r)), num),
+                }
             }
             ExprKind::Ternary { cond, then, else_ } => {
                 let (c, _) = self.tr(cond, path)?;
@@ -333,7 +387,29 @@ impl<'m> Cx<'m> {
                     })?;
                 (int_lit(v), T::Int)
             }
-            ExprKind::Cast { .. } | ExprKind::SizeOf { .. } => {
+            ExprKind::Cast { base, ty } => {
+                let (b, bt) = self.tr(base, path)?;
+                let name = ty.path.join("::");
+                match name.as_str() {
+                    n if crate::ir::is_int_type_name(n) => (b, T::Int),
+                    "f4" | "f8" | "f4le" | "f4be" | "f8le" | "f8be" => (b, T::Float),
+                    "bytes" => (b, T::Bytes),
+                    "str" => (b, T::Str),
+                    _ => match self
+                        .m
+                        .types
+                        .iter()
+                        .position(|t| t.name == *ty.path.last().unwrap_or(&String::new()))
+                    {
+                        Some(t) if !ty.array => (b, T::User(t)),
+                        _ => {
+                            let _ = bt;
+                            return err(path, format!("cannot cast to '{name}'"));
+                        }
+                    },
+                }
+            }
+            ExprKind::SizeOf { .. } => {
                 return err(
                     path,
                     format!("'{e}' is not supported by the Rust emitter yet"),
@@ -537,7 +613,35 @@ impl<'m> Cx<'m> {
         }
         let (b, bt) = self.tr(base, path)?;
         match (name, &bt) {
-            ("size" | "length", T::Bytes | T::Str) => Ok((quote!((#b.len() as i128)), T::Int)),
+            ("size" | "length", T::Bytes) => Ok((quote!((#b.len() as i128)), T::Int)),
+            ("length", T::Str) => Ok((quote!((#b.chars().count() as i128)), T::Int)),
+            ("reverse", T::Str) => Ok((
+                quote!(#b.chars().rev().collect::<::std::string::String>()),
+                T::Str,
+            )),
+            ("to_i", T::Str) => Ok((quote!(#b.parse::<i128>().unwrap_or(0)), T::Int)),
+            ("to_i", T::Float) => Ok((quote!((#b as i128)), T::Int)),
+            ("to_s", T::Int) => Ok((quote!((#b).to_string()), T::Str)),
+            ("first" | "last" | "min" | "max", T::Bytes) => {
+                let m = format_ident!("{}", name);
+                let it = match name {
+                    "first" | "last" => quote!(#b.#m().copied()),
+                    _ => quote!(#b.iter().copied().#m()),
+                };
+                Ok((quote!(#it.map_or(0, |x| x as i128)), T::Int))
+            }
+            ("first" | "last" | "min" | "max", T::Array(et)) if **et == T::Int => {
+                let m = format_ident!("{}", name);
+                let it = match name {
+                    "first" | "last" => quote!(#b.#m().map(|x| *x as i128)),
+                    _ => quote!(#b.iter().map(|x| *x as i128).#m()),
+                };
+                Ok((quote!(#it.unwrap_or(0)), T::Int))
+            }
+            ("first" | "last", T::Array(et)) => {
+                let m = format_ident!("{}", name);
+                Ok((quote!(#b.#m().cloned().unwrap_or_default()), (**et).clone()))
+            }
             ("size" | "length", T::Array(_)) => Ok((quote!((#b.len() as i128)), T::Int)),
             ("to_i", T::Bool) => Ok((quote!((#b as i128)), T::Int)),
             ("to_i", T::Int) => Ok((b, T::Int)),
@@ -1180,8 +1284,8 @@ impl<'m> Gen<'m> {
                     None => raw,
                 };
                 Ok(match &f.ty {
-                    FieldTy::Str { .. } => {
-                        quote!(::binspec_runtime::text::decode(#raw, r.abs_pos())?)
+                    FieldTy::Str { encoding, .. } => {
+                        quote!(::binspec_runtime::text::decode_as(#raw, #encoding, r.abs_pos())?)
                     }
                     _ => quote!(#raw.to_vec()),
                 })
@@ -1348,17 +1452,20 @@ impl<'m> Gen<'m> {
                 );
                 body.push(quote!(if (#v as i128) != #c { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }));
             }
-            if let Some(valid) = &f.valid {
-                if !matches!(f.role, Role::Const(_)) {
-                    let check = match valid {
-                        Valid::Min(x) => Some((x, quote!(>=))),
-                        Valid::Max(x) => Some((x, quote!(<=))),
-                        _ => None,
+            if let (Some(valid), false, Repeat::None) =
+                (&f.valid, matches!(f.role, Role::Const(_)), &f.repeat)
+            {
+                if let Some(check) = self.valid_check(ti, f, valid)? {
+                    let msg = format!("value {{:?}} is not valid ({})", valid_text(valid));
+                    // The check sees the value as `_` (bound to `v__`).
+                    let test = if f.cond.is_some() {
+                        quote!(if let Some(v__) = #v.clone() { #check } else { true })
+                    } else if f.enum_.is_some() {
+                        quote!({ let v__ = #v.value(); #check })
+                    } else {
+                        quote!({ let v__ = #v.clone(); #check })
                     };
-                    if let Some((x, op)) = check {
-                        let (xt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
-                        body.push(quote!(if !((#v as i128) #op #xt) { return Err(::binspec_runtime::Error::invalid(#at, format!("value {} is out of range", #v)).at(#fname)); }));
-                    }
+                    body.push(quote!(if !#test { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }));
                 }
             }
             done.insert(f.name.clone());
@@ -1437,6 +1544,67 @@ impl<'m> Gen<'m> {
                 Ok(#name { #(#inits)* })
             }
         })
+    }
+
+    /// The condition a `valid` key puts on a field's value (bound to `v__`), or `None` for none.
+    fn valid_check(&self, ti: usize, f: &Field, valid: &Valid) -> R<Option<TokenStream>> {
+        let mut cx = self.cx(ti, Scope::Read);
+        let t = if f.enum_.is_some() {
+            T::Int
+        } else {
+            match cx.field_t(f) {
+                T::Array(t) => *t,
+                t => t,
+            }
+        };
+        let val = match t {
+            T::Int => quote!((v__ as i128)),
+            T::Str => quote!(v__.as_str()),
+            T::Bytes => quote!((&v__[..])),
+            _ => quote!(v__),
+        };
+        cx.last_t = Some(t);
+        let mut tr = |x: &crate::ir::Ex| -> R<TokenStream> { Ok(cx.tr(&x.expr, &x.path)?.0) };
+        Ok(Some(match valid {
+            Valid::Eq(x) => {
+                let x = tr(x)?;
+                quote!((#val == #x))
+            }
+            Valid::Min(x) => {
+                let x = tr(x)?;
+                quote!((#val >= #x))
+            }
+            Valid::Max(x) => {
+                let x = tr(x)?;
+                quote!((#val <= #x))
+            }
+            Valid::Range(a, b) => {
+                let a = match a {
+                    Some(a) => {
+                        let a = tr(a)?;
+                        quote!((#val >= #a))
+                    }
+                    None => quote!(true),
+                };
+                let b = match b {
+                    Some(b) => {
+                        let b = tr(b)?;
+                        quote!((#val <= #b))
+                    }
+                    None => quote!(true),
+                };
+                quote!((#a && #b))
+            }
+            Valid::AnyOf(xs) => {
+                let mut alts = Vec::new();
+                for x in xs {
+                    let x = tr(x)?;
+                    alts.push(quote!((#val == #x)));
+                }
+                quote!((#(#alts)||*))
+            }
+            Valid::Expr(x) => tr(x)?,
+        }))
     }
 
     /// Emits the code that computes an instance (and what it needs) the first time it is needed.
@@ -1620,7 +1788,9 @@ impl<'m> Gen<'m> {
             }
             FieldTy::Bytes | FieldTy::Str { .. } => {
                 let bytes = match &f.ty {
-                    FieldTy::Str { .. } => quote!(#v.as_bytes()),
+                    FieldTy::Str { encoding, .. } => {
+                        quote!(&::binspec_runtime::text::encode(#v, #encoding)?[..])
+                    }
                     _ => quote!(&#v[..]),
                 };
                 let term = match (f.terminator, f.include) {
@@ -1843,14 +2013,14 @@ impl<'m> Gen<'m> {
                 let k = local("k", &f.name);
                 let aid = format_ident!("{}_align", f.name);
                 let d = self.m.pools[pool].item_align;
+                let fname = f.name.as_str();
                 let enc = match &f.ty {
-                    FieldTy::Str { .. } => {
-                        let nul = if f.terminator.is_some() {
-                            quote!(b.push(0);)
-                        } else {
-                            quote!()
+                    FieldTy::Str { encoding, .. } => {
+                        let nul = match f.terminator {
+                            Some(t) if !f.include => quote!(b.push(#t);),
+                            _ => quote!(),
                         };
-                        quote!({ let mut b = x.as_bytes().to_vec(); #nul b })
+                        quote!({ let mut b = ::binspec_runtime::text::encode(x, #encoding).at(#fname)?; #nul b })
                     }
                     FieldTy::Bytes => quote!(x.clone()),
                     _ => return err(&f.path, "pool items must be bytes or strings yet"),
@@ -2203,4 +2373,25 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
     };
     let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
     Ok((t.to_string(), format!("{ty:?}")))
+}
+
+fn valid_text(v: &Valid) -> String {
+    match v {
+        Valid::Eq(x) => format!("must be {}", x.text),
+        Valid::Min(x) => format!("must be at least {}", x.text),
+        Valid::Max(x) => format!("must be at most {}", x.text),
+        Valid::Range(a, b) => format!(
+            "must be in {}..={}",
+            a.as_ref().map_or("", |x| x.text.as_str()),
+            b.as_ref().map_or("", |x| x.text.as_str())
+        ),
+        Valid::AnyOf(xs) => format!(
+            "must be one of {}",
+            xs.iter()
+                .map(|x| x.text.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Valid::Expr(x) => format!("must satisfy {}", x.text),
+    }
 }

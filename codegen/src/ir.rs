@@ -1167,3 +1167,11 @@ fn owners(m: &Module) -> Vec<Option<usize>> {
         })
         .collect()
 }
+
+/// Whether a name is a built-in integer type (`u4`, `s2be`, `b12`).
+pub fn is_int_type_name(name: &str) -> bool {
+    matches!(
+        prim_type(name, None),
+        Some(FieldTy::Int { .. } | FieldTy::Bits { .. })
+    )
+}

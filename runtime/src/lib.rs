@@ -99,3 +99,65 @@ macro_rules! impl_binrw {
         }
     };
 }
+
+/// Integer operations of the expression language, on `i128`, that never panic.
+pub mod expr {
+    /// Division rounding towards negative infinity (as Kaitai's `/`); 0 when dividing by 0.
+    #[inline]
+    pub fn div(a: i128, b: i128) -> i128 {
+        if b == 0 {
+            return 0;
+        }
+        let q = a.wrapping_div(b);
+        if (a % b != 0) && ((a < 0) != (b < 0)) {
+            q - 1
+        } else {
+            q
+        }
+    }
+    /// Modulo with the sign of the divisor (as Kaitai's `%`); 0 when dividing by 0.
+    #[inline]
+    pub fn modulo(a: i128, b: i128) -> i128 {
+        if b == 0 {
+            return 0;
+        }
+        let r = a.wrapping_rem(b);
+        if r != 0 && ((r < 0) != (b < 0)) {
+            r + b
+        } else {
+            r
+        }
+    }
+    /// `a << b`, 0 when the shift is out of range.
+    #[inline]
+    pub fn shl(a: i128, b: i128) -> i128 {
+        u32::try_from(b)
+            .ok()
+            .and_then(|b| a.checked_shl(b))
+            .unwrap_or(0)
+    }
+    /// `a >> b` (arithmetic), filling with the sign when the shift is out of range.
+    #[inline]
+    pub fn shr(a: i128, b: i128) -> i128 {
+        match u32::try_from(b).ok().filter(|b| *b < 128) {
+            Some(b) => a >> b,
+            None if a < 0 => -1,
+            None => 0,
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn floor_division() {
+            assert_eq!(super::div(-7, 2), -4);
+            assert_eq!(super::div(7, 2), 3);
+            assert_eq!(super::div(7, -2), -4);
+            assert_eq!(super::modulo(-7, 2), 1);
+            assert_eq!(super::modulo(7, -2), -1);
+            assert_eq!(super::div(1, 0), 0);
+            assert_eq!(super::shl(1, 200), 0);
+            assert_eq!(super::shr(-8, 1), -4);
+        }
+    }
+}

@@ -1,9 +1,133 @@
-//! Strings in files.
+//! Strings in files, in the encodings that schemas name (`encoding:`). Decoding and encoding are exact inverses
+//! for every byte string a file can hold in single-byte encodings (ASCII and Latin-1 map each byte to one
+//! character), so strings round-trip; UTF-8 and UTF-16 must be valid.
 
 use crate::error::{Error, Result};
 
-/// Decodes UTF-8 (ASCII is a subset); `at` is the offset for the error.
+/// The encodings binspec knows, by the names schemas use (case-insensitive; `-`/`_` ignored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Enc {
+    Utf8,
+    /// ASCII and ISO-8859-1: one character per byte.
+    Latin1,
+    Utf16Le,
+    Utf16Be,
+    Other(&'static encoding_rs::Encoding),
+}
+
+fn enc(name: &str) -> Option<Enc> {
+    let n: String = name
+        .chars()
+        .filter(|c| *c != '-' && *c != '_')
+        .collect::<String>()
+        .to_ascii_uppercase();
+    Some(match n.as_str() {
+        "UTF8" | "" => Enc::Utf8,
+        "ASCII" | "ISO88591" | "LATIN1" => Enc::Latin1,
+        "UTF16LE" => Enc::Utf16Le,
+        "UTF16BE" => Enc::Utf16Be,
+        "SJIS" | "SHIFTJIS" => Enc::Other(encoding_rs::SHIFT_JIS),
+        _ => Enc::Other(encoding_rs::Encoding::for_label(name.as_bytes())?),
+    })
+}
+
+/// Decodes UTF-8; `at` is the offset for the error.
 pub fn decode(b: &[u8], at: u64) -> Result<String> {
-    String::from_utf8(b.to_vec())
-        .map_err(|e| Error::invalid(at, format!("string is not valid UTF-8: {e}")))
+    decode_as(b, "UTF-8", at)
+}
+
+/// Decodes bytes in the named encoding; `at` is the offset for the error.
+pub fn decode_as(b: &[u8], encoding: &str, at: u64) -> Result<String> {
+    let e = enc(encoding)
+        .ok_or_else(|| Error::invalid(at, format!("unknown encoding '{encoding}'")))?;
+    match e {
+        Enc::Utf8 => String::from_utf8(b.to_vec())
+            .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}"))),
+        Enc::Latin1 => Ok(b.iter().map(|&c| c as char).collect()),
+        Enc::Utf16Le | Enc::Utf16Be => {
+            if !b.len().is_multiple_of(2) {
+                return Err(Error::invalid(
+                    at,
+                    "UTF-16 string has an odd number of bytes",
+                ));
+            }
+            let units = b.chunks_exact(2).map(|c| {
+                if e == Enc::Utf16Le {
+                    u16::from_le_bytes([c[0], c[1]])
+                } else {
+                    u16::from_be_bytes([c[0], c[1]])
+                }
+            });
+            char::decode_utf16(units)
+                .collect::<std::result::Result<String, _>>()
+                .map_err(|err| Error::invalid(at, format!("string is not valid UTF-16: {err}")))
+        }
+        Enc::Other(enc) => {
+            let (s, had_errors) = enc.decode_without_bom_handling(b);
+            if had_errors {
+                return Err(Error::invalid(
+                    at,
+                    format!("string is not valid {}", enc.name()),
+                ));
+            }
+            Ok(s.into_owned())
+        }
+    }
+}
+
+/// Decodes for use in an expression: never fails (invalid sequences become U+FFFD).
+pub fn decode_lossy(b: &[u8], encoding: &str) -> String {
+    decode_as(b, encoding, 0).unwrap_or_else(|_| String::from_utf8_lossy(b).into_owned())
+}
+
+/// Encodes a string in the named encoding.
+pub fn encode(s: &str, encoding: &str) -> Result<Vec<u8>> {
+    let e = enc(encoding).ok_or_else(|| Error::write(format!("unknown encoding '{encoding}'")))?;
+    match e {
+        Enc::Utf8 => Ok(s.as_bytes().to_vec()),
+        Enc::Latin1 => s
+            .chars()
+            .map(|c| {
+                u8::try_from(c as u32)
+                    .map_err(|_| Error::write(format!("'{c}' cannot be written in {encoding}")))
+            })
+            .collect(),
+        Enc::Utf16Le => Ok(s.encode_utf16().flat_map(|u| u.to_le_bytes()).collect()),
+        Enc::Utf16Be => Ok(s.encode_utf16().flat_map(|u| u.to_be_bytes()).collect()),
+        Enc::Other(enc) => {
+            let (b, _, had_errors) = enc.encode(s);
+            if had_errors {
+                return Err(Error::write(format!(
+                    "the string cannot be written in {}",
+                    enc.name()
+                )));
+            }
+            Ok(b.into_owned())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips() {
+        for (enc, bytes) in [
+            ("UTF-8", "héllo".as_bytes().to_vec()),
+            ("ASCII", vec![0x41, 0xff, 0x80]),
+            ("UTF-16LE", vec![0x41, 0x00, 0xe9, 0x00]),
+            ("UTF-16BE", vec![0x00, 0x41]),
+            ("SJIS", vec![0x82, 0xa0]),
+        ] {
+            let s = decode_as(&bytes, enc, 0).unwrap();
+            assert_eq!(encode(&s, enc).unwrap(), bytes, "{enc}");
+        }
+        assert_eq!(decode_as(&[0x82, 0xa0], "SJIS", 0).unwrap(), "あ");
+        assert!(decode_as(&[0xff], "UTF-8", 3)
+            .unwrap_err()
+            .to_string()
+            .contains("0x3"));
+        assert!(decode_as(b"x", "KLINGON", 0).is_err());
+    }
 }
