@@ -181,6 +181,8 @@ pub enum Valid {
 pub struct Param {
     pub name: String,
     pub ty: FieldTy,
+    /// `enum:` on an integer parameter.
+    pub enum_: Option<usize>,
     pub doc: Option<String>,
 }
 
@@ -408,6 +410,8 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
     module.owners = owners(&module);
     // Pass: classify.
     classify(&mut module, diags);
+    // Pass: typecheck.
+    crate::check::typecheck(&module, diags);
     if diags.has_errors() {
         None
     } else {
@@ -584,9 +588,11 @@ impl Builder {
                     .unwrap_or(FieldTy::Value),
                 None => FieldTy::Value,
             };
+            let enum_ = p.enum_.as_deref().and_then(|e| self.find_enum(idx, e));
             params.push(Param {
                 name: p.id.clone(),
                 ty,
+                enum_,
                 doc: p.doc.clone(),
             });
         }

@@ -3,6 +3,7 @@
 //! Three stages with their own types: [`syntax`] (YAML to a raw schema that keeps positions), [`ir`] (resolved and
 //! checked by named passes), and the emitters ([`emit_rust`], [`emit_md`]), which never read YAML.
 
+pub mod check;
 pub mod diag;
 pub mod emit_md;
 pub mod emit_rust;
@@ -77,7 +78,7 @@ pub fn compile_with_imports(
         vec![Diagnostic {
             severity: diag::Severity::Error,
             file: file.to_string(),
-            pos: diag::Pos::default(),
+            pos: position_of(&module, &e.path),
             yaml_path: e.path,
             message: e.message,
             help: None,
@@ -123,4 +124,40 @@ pub fn compile_file(path: &Path) -> Result<Compiled, Vec<Diagnostic>> {
         Some((p.file_name()?.to_string_lossy().into_owned(), text))
     };
     compile_with_imports(&name, &text, &load)
+}
+
+/// The position of the schema element at a YAML path (the longest path prefix that names a field or expression),
+/// for diagnostics raised after the IR is built.
+fn position_of(m: &ir::Module, path: &str) -> diag::Pos {
+    let mut best: Option<(usize, diag::Pos)> = None;
+    let mut consider = |p: &str, pos: diag::Pos| {
+        if path.starts_with(p) && best.is_none_or(|(l, _)| p.len() > l) {
+            best = Some((p.len(), pos));
+        }
+    };
+    for t in &m.types {
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            consider(&f.path, f.pos);
+            let exprs = [
+                &f.size,
+                &f.cond,
+                &f.pos_expr,
+                &f.value,
+                &f.io,
+                &f.sort_by,
+                &f.default,
+            ];
+            for x in exprs.into_iter().flatten() {
+                consider(&x.path, x.pos);
+            }
+            match &f.repeat {
+                ir::Repeat::Expr(x) | ir::Repeat::Until(x) => consider(&x.path, x.pos),
+                _ => {}
+            }
+            if let ir::Role::Derive(x) = &f.role {
+                consider(&x.path, x.pos);
+            }
+        }
+    }
+    best.map(|(_, p)| p).unwrap_or_default()
 }

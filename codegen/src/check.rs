@@ -1,0 +1,408 @@
+//! IR pass `typecheck`: every Kaitai expression of a schema is type-checked against the types it can see, and
+//! each key's expression must have the type the key needs (`if` a boolean; `size`, `pos` and `repeat-expr` an
+//! integer; `repeat-until` a boolean with `_` the element just read). Expressions in `-` keys use binspec's own
+//! extensions (`x._pos`) and are checked by the emitter instead.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+use crate::diag::{Diags, Pos};
+use crate::expr::types::{type_of, Env, Ty};
+use crate::ir::{Ex, Field, FieldTy, Module, Repeat, Valid};
+
+/// Where an expression is checked: a type, and the extra names in scope there.
+struct Scope<'m> {
+    m: &'m Module,
+    ty: usize,
+    /// `_index` is in scope (inside a repeated attribute).
+    index: bool,
+    /// The type of `_` (repeat-until, valid).
+    last: Option<Ty>,
+    /// Value instances being typed, to stop cycles.
+    visiting: &'m RefCell<BTreeSet<(usize, String)>>,
+}
+
+fn type_path(m: &Module, ty: usize) -> String {
+    m.types[ty].path.join("::")
+}
+
+fn enum_key(m: &Module, e: usize) -> String {
+    let en = &m.enums[e];
+    format!("{}::{}", type_path(m, en.owner), en.name)
+}
+
+impl Scope<'_> {
+    fn at(&self, ty: usize) -> Scope<'_> {
+        Scope {
+            m: self.m,
+            ty,
+            index: false,
+            last: None,
+            visiting: self.visiting,
+        }
+    }
+
+    fn field_ty(&self, ty: usize, f: &Field) -> Ty {
+        let base = match &f.ty {
+            FieldTy::Int { .. } if f.enum_.is_some() => {
+                Ty::Enum(enum_key(self.m, f.enum_.unwrap_or(0)))
+            }
+            FieldTy::Int { bytes, signed, .. } => Ty::Int {
+                signed: *signed,
+                width: *bytes,
+            },
+            FieldTy::Float { .. } => Ty::Float,
+            FieldTy::Bits { n: 1, .. } if f.enum_.is_none() => Ty::Bool,
+            FieldTy::Bits { .. } if f.enum_.is_some() => {
+                Ty::Enum(enum_key(self.m, f.enum_.unwrap_or(0)))
+            }
+            FieldTy::Bits { .. } => Ty::Int {
+                signed: false,
+                width: 8,
+            },
+            FieldTy::Bytes => Ty::Bytes,
+            FieldTy::Str { .. } => Ty::Str,
+            FieldTy::User { ty, .. } => Ty::User(type_path(self.m, *ty)),
+            FieldTy::Switch { cases, .. } => {
+                let mut tys: BTreeSet<usize> = cases.iter().map(|c| c.ty).collect();
+                match (tys.len(), tys.pop_first()) {
+                    (1, Some(t)) => Ty::User(type_path(self.m, t)),
+                    _ => Ty::Any,
+                }
+            }
+            FieldTy::Value => {
+                let key = (ty, f.name.clone());
+                if !self.visiting.borrow_mut().insert(key.clone()) {
+                    return Ty::Any;
+                }
+                let t = f
+                    .value
+                    .as_ref()
+                    .and_then(|v| type_of(&v.expr, &self.at(ty)).ok())
+                    .unwrap_or(Ty::Any);
+                self.visiting.borrow_mut().remove(&key);
+                match (f.enum_, t) {
+                    (Some(e), Ty::Int { .. }) => Ty::Enum(enum_key(self.m, e)),
+                    (_, t) => t,
+                }
+            }
+        };
+        if f.repeat != Repeat::None {
+            Ty::Array(Box::new(base))
+        } else {
+            base
+        }
+    }
+
+    fn type_by_path(&self, path: &str) -> Option<usize> {
+        self.m.types.iter().position(|t| t.path.join("::") == path)
+    }
+}
+
+fn param_ty(f: &FieldTy) -> Ty {
+    match f {
+        FieldTy::Int { bytes, signed, .. } => Ty::Int {
+            signed: *signed,
+            width: *bytes,
+        },
+        FieldTy::Float { .. } => Ty::Float,
+        FieldTy::Bits { n: 1, .. } => Ty::Bool,
+        FieldTy::Bits { .. } => Ty::Int {
+            signed: false,
+            width: 8,
+        },
+        FieldTy::Bytes => Ty::Bytes,
+        FieldTy::Str { .. } => Ty::Str,
+        _ => Ty::Any,
+    }
+}
+
+impl Env for Scope<'_> {
+    fn name(&self, name: &str) -> Option<Ty> {
+        match name {
+            "_index" if self.index => {
+                return Some(Ty::Int {
+                    signed: true,
+                    width: 8,
+                })
+            }
+            "_" => return self.last.clone(),
+            _ => {}
+        }
+        let t = &self.m.types[self.ty];
+        if let Some(p) = t.params.iter().find(|p| p.name == name) {
+            return Some(match p.enum_ {
+                Some(e) => Ty::Enum(enum_key(self.m, e)),
+                None => param_ty(&p.ty),
+            });
+        }
+        if name == "_sizeof" {
+            return Some(Ty::Int {
+                signed: true,
+                width: 8,
+            });
+        }
+        if t.layout.iter().any(|l| l.name == name) {
+            return Some(Ty::Int {
+                signed: false,
+                width: 8,
+            });
+        }
+        let f = t
+            .seq
+            .iter()
+            .chain(t.instances.iter())
+            .find(|f| f.name == name)?;
+        Some(self.field_ty(self.ty, f))
+    }
+
+    fn special(&self, name: &str) -> Option<Ty> {
+        match name {
+            "_root" => Some(Ty::User(type_path(self.m, 0))),
+            "_parent" => self
+                .m
+                .owners
+                .get(self.ty)
+                .copied()
+                .flatten()
+                .map(|p| Ty::User(type_path(self.m, p))),
+            _ => None,
+        }
+    }
+
+    fn field_of(&self, user_type: &str, field: &str) -> Option<Ty> {
+        let ty = self.type_by_path(user_type)?;
+        let t = &self.m.types[ty];
+        if let Some(p) = t.params.iter().find(|p| p.name == field) {
+            return Some(param_ty(&p.ty));
+        }
+        let f = t
+            .seq
+            .iter()
+            .chain(t.instances.iter())
+            .find(|f| f.name == field)?;
+        Some(self.field_ty(ty, f))
+    }
+
+    fn enum_value(&self, path: &[String], value: &str) -> Option<String> {
+        let (enum_name, owner_path) = path.split_last()?;
+        let owner_path: Vec<&String> = owner_path.iter().filter(|p| !p.is_empty()).collect();
+        // Look outwards from this type, as names are resolved; a qualified name must match its owner's path tail.
+        let mut scope = Some(self.ty);
+        let mut candidates = Vec::new();
+        while let Some(s) = scope {
+            candidates.push(s);
+            scope = self.m.types[s].parent;
+        }
+        candidates.extend(0..self.m.types.len());
+        for s in candidates {
+            for (i, e) in self.m.enums.iter().enumerate() {
+                if e.owner != s || &e.name != enum_name {
+                    continue;
+                }
+                let tp = &self.m.types[e.owner].path;
+                let tail_ok = owner_path.is_empty()
+                    || (tp.len() >= owner_path.len()
+                        && tp[tp.len() - owner_path.len()..]
+                            .iter()
+                            .zip(owner_path.iter())
+                            .all(|(a, b)| a == *b));
+                if tail_ok && e.values.iter().any(|(_, id, _)| id == value) {
+                    return Some(enum_key(self.m, i));
+                }
+            }
+        }
+        None
+    }
+
+    fn type_named(&self, path: &[String]) -> Option<Ty> {
+        let name = path
+            .iter()
+            .filter(|p| !p.is_empty())
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("::");
+        if let Some(t) = crate::expr::types::builtin_type(&name) {
+            return Some(t);
+        }
+        let last = path.last()?;
+        self.m
+            .types
+            .iter()
+            .find(|t| t.path.join("::").ends_with(&name) && &t.name == last)
+            .map(|t| Ty::User(t.path.join("::")))
+    }
+
+    fn field_names(&self, user_type: &str) -> Vec<String> {
+        let Some(ty) = self.type_by_path(user_type) else {
+            return Vec::new();
+        };
+        let t = &self.m.types[ty];
+        t.seq
+            .iter()
+            .chain(t.instances.iter())
+            .map(|f| f.name.clone())
+            .collect()
+    }
+
+    fn names(&self) -> Vec<String> {
+        let t = &self.m.types[self.ty];
+        t.seq
+            .iter()
+            .chain(t.instances.iter())
+            .map(|f| f.name.clone())
+            .chain(t.params.iter().map(|p| p.name.clone()))
+            .collect()
+    }
+}
+
+/// What a key needs its expression to be.
+#[derive(Clone, Copy, PartialEq)]
+enum Want {
+    Bool,
+    Int,
+    Any,
+}
+
+fn check(scope: &Scope<'_>, x: &Ex, want: Want, key: &str, diags: &mut Diags) {
+    // Errors point into the expression: its column plus the offset of the bad part.
+    let at = |start: usize| Pos {
+        line: x.pos.line,
+        col: x.pos.col + start,
+    };
+    match type_of(&x.expr, scope) {
+        Err(e) => diags.error(
+            at(e.span.start),
+            &x.path,
+            format!("in '{}': {}", x.text, e.message),
+            None,
+        ),
+        Ok(t) => {
+            let ok = match want {
+                Want::Bool => matches!(t, Ty::Bool | Ty::Any),
+                Want::Int => matches!(t, Ty::Int { .. } | Ty::Any),
+                Want::Any => true,
+            };
+            if !ok {
+                let need = if want == Want::Bool {
+                    "a boolean"
+                } else {
+                    "an integer"
+                };
+                diags.error(
+                    at(0),
+                    &x.path,
+                    format!("'{key}' needs {need}, but '{}' is {t}", x.text),
+                    None,
+                );
+            }
+        }
+    }
+}
+
+/// Pass `typecheck`.
+pub fn typecheck(m: &Module, diags: &mut Diags) {
+    let visiting = RefCell::new(BTreeSet::new());
+    for (ti, t) in m.types.iter().enumerate() {
+        let scope = Scope {
+            m,
+            ty: ti,
+            index: false,
+            last: None,
+            visiting: &visiting,
+        };
+        if let crate::ir::EndianSpec::Switch { on, .. } = &t.endian {
+            check(&scope, on, Want::Any, "switch-on", diags);
+        }
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            let repeated = f.repeat != Repeat::None;
+            let inner = Scope {
+                m,
+                ty: ti,
+                index: repeated,
+                last: None,
+                visiting: &visiting,
+            };
+            if let Some(x) = &f.cond {
+                check(&scope, x, Want::Bool, "if", diags);
+            }
+            if let Some(x) = &f.size {
+                check(&inner, x, Want::Int, "size", diags);
+            }
+            if let Some(x) = &f.pos_expr {
+                check(&scope, x, Want::Int, "pos", diags);
+            }
+            if let Some(x) = &f.value {
+                check(&scope, x, Want::Any, "value", diags);
+            }
+            match &f.repeat {
+                Repeat::Expr(x) => check(&scope, x, Want::Int, "repeat-expr", diags),
+                Repeat::Until(x) => {
+                    let elem = match scope.field_ty(ti, f) {
+                        Ty::Array(e) => *e,
+                        t => t,
+                    };
+                    let s = Scope {
+                        m,
+                        ty: ti,
+                        index: true,
+                        last: Some(elem),
+                        visiting: &visiting,
+                    };
+                    check(&s, x, Want::Bool, "repeat-until", diags);
+                }
+                _ => {}
+            }
+            match &f.ty {
+                FieldTy::User { args, .. } => {
+                    for a in args {
+                        check(&inner, a, Want::Any, "argument", diags);
+                    }
+                }
+                FieldTy::Switch { on, .. } => check(&inner, on, Want::Any, "switch-on", diags),
+                _ => {}
+            }
+            if let Some(v) = &f.valid {
+                let elem = match scope.field_ty(ti, f) {
+                    Ty::Array(e) => *e,
+                    t => t,
+                };
+                let s = Scope {
+                    m,
+                    ty: ti,
+                    index: repeated,
+                    last: Some(elem),
+                    visiting: &visiting,
+                };
+                let xs: Vec<&Ex> = match v {
+                    Valid::Eq(x) | Valid::Min(x) | Valid::Max(x) => vec![x],
+                    Valid::Range(a, b) => a.iter().chain(b.iter()).collect(),
+                    Valid::AnyOf(xs) => xs.iter().collect(),
+                    Valid::Expr(x) => {
+                        check(&s, x, Want::Bool, "valid: expr", diags);
+                        vec![]
+                    }
+                };
+                for x in xs {
+                    check(&s, x, Want::Any, "valid", diags);
+                }
+            }
+            if f.enum_.is_some()
+                && !matches!(
+                    f.ty,
+                    FieldTy::Int { .. } | FieldTy::Bits { .. } | FieldTy::Value
+                )
+            {
+                diags.error(f.pos, &f.path, "'enum' needs an integer type", None);
+            }
+            if f.value.is_some() && (f.size.is_some() || !matches!(f.ty, FieldTy::Value)) {
+                diags.error(
+                    f.pos,
+                    &f.path,
+                    "a value instance cannot also have 'type' or 'size': it is computed, not read",
+                    None,
+                );
+            }
+        }
+    }
+}
