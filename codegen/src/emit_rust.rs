@@ -493,6 +493,11 @@ impl<'m> Cx<'m> {
                         (quote!(#v.as_deref().unwrap_or(&[][..])), T::Bytes)
                     }
                     T::Bytes => (quote!((&#v[..])), T::Bytes),
+                    T::Float if f.cond.is_some() => {
+                        (quote!((#v.unwrap_or_default() as f64)), T::Float)
+                    }
+                    T::Float => (quote!((#v as f64)), T::Float),
+                    other if f.cond.is_some() => (quote!(#v.clone().unwrap_or_default()), other),
                     other => (quote!(#v), other),
                 })
             }
@@ -530,7 +535,17 @@ impl<'m> Cx<'m> {
                             (quote!(#me.#id.as_deref().unwrap_or("")), T::Str)
                         }
                         T::Str => (quote!(#me.#id.as_str()), T::Str),
+                        T::Bytes if f.cond.is_some() => {
+                            (quote!(#me.#id.as_deref().unwrap_or(&[][..])), T::Bytes)
+                        }
                         T::Bytes => (quote!((&#me.#id[..])), T::Bytes),
+                        T::Float if f.cond.is_some() => {
+                            (quote!((#me.#id.unwrap_or_default() as f64)), T::Float)
+                        }
+                        T::Float => (quote!((#me.#id as f64)), T::Float),
+                        other if f.cond.is_some() => {
+                            (quote!(#me.#id.clone().unwrap_or_default()), other)
+                        }
                         other => (quote!(#me.#id), other),
                     }),
                     _ => err(
@@ -875,6 +890,8 @@ fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
 
 struct Gen<'m> {
     m: &'m Module,
+    /// Fields (type, name) that hold a type containing their own type: boxed, so the model has a finite size.
+    boxed: BTreeSet<(usize, String)>,
     params: Vec<BTreeSet<Vec<String>>>,
     pos_refs: BTreeMap<usize, BTreeSet<String>>,
     slots: BTreeMap<(usize, String), u32>,
@@ -965,7 +982,20 @@ impl<'m> Gen<'m> {
             FieldTy::Str { .. } => quote!(::std::string::String),
             FieldTy::User { ty, .. } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
-                quote!(#n)
+                if f.repeat == Repeat::None
+                    && self.boxed.iter().any(|(t, name)| {
+                        name == &f.name
+                            && self.m.types[*t]
+                                .seq
+                                .iter()
+                                .chain(self.m.types[*t].instances.iter())
+                                .any(|x| std::ptr::eq(x, f))
+                    })
+                {
+                    quote!(::std::boxed::Box<#n>)
+                } else {
+                    quote!(#n)
+                }
             }
             FieldTy::Switch { .. } => {
                 let n = switch_enum_name(self.m, f);
@@ -1045,6 +1075,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
     }
     let g = Gen {
         m,
+        boxed: recursive_fields(m),
         params,
         pos_refs,
         slots,
@@ -1069,7 +1100,7 @@ impl<'m> Gen<'m> {
         let mut fields = Vec::new();
         let mut defaults = Vec::new();
         let mut extra = Vec::new();
-        if ti == 0 && matches!(t.endian, EndianSpec::Switch { .. }) {
+        if matches!(t.endian, EndianSpec::Switch { .. }) {
             fields.push(quote! {
                 /// Byte order of the file.
                 pub endian: ::binspec_runtime::Endian,
@@ -1293,7 +1324,11 @@ impl<'m> Gen<'m> {
             FieldTy::User { ty, args } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
                 let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
-                let call = quote!(#n::read(r, endian, pools, root_io, #a)?);
+                let call = if self.boxed.contains(&(ti, f.name.clone())) {
+                    quote!(::std::boxed::Box::new(#n::read(r, endian, pools, root_io, #a)?))
+                } else {
+                    quote!(#n::read(r, endian, pools, root_io, #a)?)
+                };
                 sized(call)
             }
             FieldTy::Switch { on, cases } => {
@@ -1346,13 +1381,19 @@ impl<'m> Gen<'m> {
                 }
                 let (o, _) = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?;
                 let mut arms = Vec::new();
+                let msg = format!("no byte order is given for {} = {{:?}}", on.text);
+                let mut default = quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!(#msg, other))));
                 for (k, e) in cases {
-                    let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
                     let e = endian_tokens(Some(*e));
+                    if k.text == "_" {
+                        default = quote!(_ => #e);
+                        continue;
+                    }
+                    let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
                     arms.push(quote!(x if x == #kt => #e,));
                 }
                 body.push(quote! {
-                    let endian = match #o { #(#arms)* other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("unknown byte order mark {:?}", other))) };
+                    let endian = match #o { #(#arms)* #default };
                 });
             }
         }
@@ -1478,7 +1519,7 @@ impl<'m> Gen<'m> {
         }
         // Build the model.
         let mut inits = Vec::new();
-        if ti == 0 && matches!(t.endian, EndianSpec::Switch { .. }) {
+        if matches!(t.endian, EndianSpec::Switch { .. }) {
             inits.push(quote!(endian,));
         }
         for f in t.seq.iter().chain(t.instances.iter()) {
@@ -1854,6 +1895,8 @@ impl<'m> Gen<'m> {
         } else if let EndianSpec::Fixed(e) = &t.endian {
             let e = endian_tokens(Some(*e));
             body.push(quote!(let endian = #e;));
+        } else if let EndianSpec::Switch { .. } = &t.endian {
+            body.push(quote!(let endian = self.endian;));
         }
         // Keys for recorded positions, in a fixed order.
         if let Some(names) = self.pos_refs.get(&ti) {
@@ -2394,4 +2437,52 @@ fn valid_text(v: &Valid) -> String {
         ),
         Valid::Expr(x) => format!("must satisfy {}", x.text),
     }
+}
+
+/// Fields whose (unrepeated) user type can contain the field's own type again: these are boxed.
+fn recursive_fields(m: &Module) -> BTreeSet<(usize, String)> {
+    // Edges of "contains inline" (not through a Vec).
+    let edges: Vec<Vec<usize>> = m
+        .types
+        .iter()
+        .map(|t| {
+            let mut out = Vec::new();
+            for f in t.seq.iter().chain(t.instances.iter()) {
+                if f.repeat != Repeat::None {
+                    continue;
+                }
+                match &f.ty {
+                    FieldTy::User { ty, .. } => out.push(*ty),
+                    FieldTy::Switch { cases, .. } => out.extend(cases.iter().map(|c| c.ty)),
+                    _ => {}
+                }
+            }
+            out
+        })
+        .collect();
+    let reaches = |from: usize, to: usize| -> bool {
+        let mut seen = vec![false; m.types.len()];
+        let mut stack = vec![from];
+        while let Some(t) = stack.pop() {
+            if t == to {
+                return true;
+            }
+            if std::mem::replace(&mut seen[t], true) {
+                continue;
+            }
+            stack.extend(edges[t].iter().copied());
+        }
+        false
+    };
+    let mut out = BTreeSet::new();
+    for (ti, t) in m.types.iter().enumerate() {
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            if let (FieldTy::User { ty, .. }, Repeat::None) = (&f.ty, &f.repeat) {
+                if reaches(*ty, ti) {
+                    out.insert((ti, f.name.clone()));
+                }
+            }
+        }
+    }
+    out
 }

@@ -436,8 +436,12 @@ impl Builder {
     ) -> usize {
         path.push(rt.name.clone());
         let idx = self.types.len();
-        let rust = camel(&rt.name);
-        if self.types.iter().any(|t| t.rust == rust) {
+        // Types with the same name in different scopes get their enclosing types' names in front.
+        let mut rust = camel(&rt.name);
+        if self.types.iter().any(|t| t.rust == rust) || self.enums.iter().any(|e| e.rust == rust) {
+            rust = camel(&path.join("_"));
+        }
+        if self.types.iter().any(|t| t.path == path) {
             diags.error(
                 rt.pos,
                 &rt.path,
@@ -498,7 +502,16 @@ impl Builder {
             self.enums.push(EnumDef {
                 name: e.name.clone(),
                 owner: idx,
-                rust: camel(&e.name),
+                rust: {
+                    let plain = camel(&e.name);
+                    if self.enums.iter().any(|x| x.rust == plain)
+                        || self.types.iter().any(|t| t.rust == plain)
+                    {
+                        camel(&format!("{}_{}", path.join("_"), e.name))
+                    } else {
+                        plain
+                    }
+                },
                 values: e
                     .values
                     .iter()
