@@ -64,9 +64,18 @@ impl Scope<'_> {
             FieldTy::Str { .. } => Ty::Str,
             FieldTy::User { ty, .. } => Ty::User(type_path(self.m, *ty)),
             FieldTy::Switch { cases, .. } => {
-                let mut tys: BTreeSet<usize> = cases.iter().map(|c| c.ty).collect();
+                let mut tys: BTreeSet<usize> = cases.iter().filter_map(|c| c.user()).collect();
+                let all_int = cases
+                    .iter()
+                    .all(|c| matches!(c.prim, Some(FieldTy::Int { .. })));
                 match (tys.len(), tys.pop_first()) {
-                    (1, Some(t)) => Ty::User(type_path(self.m, t)),
+                    (1, Some(t)) if cases.iter().all(|c| c.user().is_some()) => {
+                        Ty::User(type_path(self.m, t))
+                    }
+                    _ if all_int => Ty::Int {
+                        signed: true,
+                        width: 8,
+                    },
                     _ => Ty::Any,
                 }
             }
@@ -300,6 +309,46 @@ fn check(scope: &Scope<'_>, x: &Ex, want: Want, key: &str, diags: &mut Diags) {
     }
 }
 
+/// Checks that `a == b` is a valid comparison (switch cases against their switch-on, `valid` values against the
+/// field).
+fn check_comparable(scope: &Scope<'_>, a: &Ex, b: &Ex, what: &str, diags: &mut Diags) {
+    let (Ok(ta), Ok(tb)) = (type_of(&a.expr, scope), type_of(&b.expr, scope)) else {
+        return;
+    };
+    let eq = crate::expr::Expr {
+        kind: crate::expr::ExprKind::Binary {
+            op: crate::expr::BinOp::Eq,
+            lhs: Box::new(a.expr.clone()),
+            rhs: Box::new(b.expr.clone()),
+        },
+        span: Default::default(),
+    };
+    if type_of(&eq, scope).is_err() {
+        diags.error(
+            b.pos,
+            &b.path,
+            format!(
+                "{what} '{}' is {tb}, which cannot be compared with {ta}",
+                b.text
+            ),
+            None,
+        );
+    }
+}
+
+/// Whether a type or an enclosing one gives a byte order.
+fn has_default_endian(m: &Module, mut ty: usize) -> bool {
+    loop {
+        if !matches!(m.types[ty].endian, crate::ir::EndianSpec::Inherit) {
+            return true;
+        }
+        match m.types[ty].parent {
+            Some(p) => ty = p,
+            None => return false,
+        }
+    }
+}
+
 /// Pass `typecheck`.
 pub fn typecheck(m: &Module, diags: &mut Diags) {
     let visiting = RefCell::new(BTreeSet::new());
@@ -359,8 +408,40 @@ pub fn typecheck(m: &Module, diags: &mut Diags) {
                         check(&inner, a, Want::Any, "argument", diags);
                     }
                 }
-                FieldTy::Switch { on, .. } => check(&inner, on, Want::Any, "switch-on", diags),
+                FieldTy::Switch { on, cases } => {
+                    check(&inner, on, Want::Any, "switch-on", diags);
+                    for k in cases.iter().filter_map(|c| c.key.as_ref()) {
+                        check_comparable(&inner, on, k, "case", diags);
+                    }
+                }
                 _ => {}
+            }
+            let multibyte = |ft: &FieldTy| {
+                matches!(
+                    ft,
+                    FieldTy::Int {
+                        bytes: 2..,
+                        endian: None,
+                        ..
+                    } | FieldTy::Float { endian: None, .. }
+                )
+            };
+            let case_prims = match &f.ty {
+                FieldTy::Switch { cases, .. } => {
+                    cases.iter().filter_map(|c| c.prim.clone()).collect()
+                }
+                other => vec![other.clone()],
+            };
+            if case_prims.iter().any(multibyte) && !has_default_endian(m, ti) {
+                diags.error(
+                    f.pos,
+                    &f.path,
+                    "a multi-byte number needs a byte order, and neither it nor its type gives one",
+                    Some(
+                        "add 'endian: le' or 'endian: be' to meta, or write the type as u2le/u2be"
+                            .into(),
+                    ),
+                );
             }
             if let Some(v) = &f.valid {
                 let elem = match scope.field_ty(ti, f) {
@@ -383,8 +464,18 @@ pub fn typecheck(m: &Module, diags: &mut Diags) {
                         vec![]
                     }
                 };
+                let under = Ex {
+                    expr: crate::expr::Expr {
+                        kind: crate::expr::ExprKind::Name("_".into()),
+                        span: Default::default(),
+                    },
+                    text: "_".into(),
+                    pos: f.pos,
+                    path: f.path.clone(),
+                };
                 for x in xs {
                     check(&s, x, Want::Any, "valid", diags);
+                    check_comparable(&s, &under, x, "valid value", diags);
                 }
             }
             if f.enum_.is_some()

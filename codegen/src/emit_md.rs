@@ -319,8 +319,13 @@ fn type_text(m: &Module, t: &TypeDef, ty: &FieldTy) -> String {
                         .as_ref()
                         .map(|k| format!("`{}`", key_text(k)))
                         .unwrap_or_else(|| "`_`".into());
-                    let name = &m.types[c.ty].name;
-                    format!("{k} → [{name}](#type-{name})")
+                    match (c.user(), &c.prim) {
+                        (Some(t), _) => {
+                            let name = &m.types[t].name;
+                            format!("{k} → [{name}](#type-{name})")
+                        }
+                        _ => format!("{k} → {}", c.variant.to_lowercase()),
+                    }
                 })
                 .collect();
             format!("switch on `{}`: {}", esc(&on.text), cs.join(", "))

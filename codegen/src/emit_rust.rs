@@ -843,7 +843,7 @@ fn children(t: &TypeDef) -> Vec<usize> {
     for f in t.seq.iter().chain(t.instances.iter()) {
         match &f.ty {
             FieldTy::User { ty, .. } => out.push(*ty),
-            FieldTy::Switch { cases, .. } => out.extend(cases.iter().map(|c| c.ty)),
+            FieldTy::Switch { cases, .. } => out.extend(cases.iter().filter_map(|c| c.user())),
             _ => {}
         }
     }
@@ -1155,11 +1155,13 @@ impl<'m> Gen<'m> {
             if let FieldTy::Switch { cases, .. } = &f.ty {
                 if f.role == Role::Data {
                     let en = switch_enum_name(self.m, f);
+                    let mut seen = BTreeSet::new();
                     let vars: Vec<TokenStream> = cases
                         .iter()
+                        .filter(|c| seen.insert(c.variant.clone()))
                         .map(|c| {
                             let v = ty_ident(&c.variant);
-                            let ct = ty_ident(&self.m.types[c.ty].rust);
+                            let ct = self.model_ty(&case_field(f, c));
                             quote!(#v(#ct),)
                         })
                         .collect();
@@ -1338,9 +1340,7 @@ impl<'m> Gen<'m> {
                 let mut has_default = false;
                 for c in cases {
                     let v = ty_ident(&c.variant);
-                    let n = ty_ident(&self.m.types[c.ty].rust);
-                    let a = self.args_for(ti, c.ty, &[], Scope::Read, &f.path)?;
-                    let body = sized(quote!(#n::read(r, endian, pools, root_io, #a)?))?;
+                    let body = self.read_one(ti, &case_field(f, c))?;
                     match &c.key {
                         Some(k) => {
                             let (kt, _) = cx().tr(&k.expr, &k.path)?;
@@ -1861,15 +1861,32 @@ impl<'m> Gen<'m> {
             }
             FieldTy::User { ty, args } => {
                 let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
-                Ok(quote!(#v.write(w, ctx, endian, #a)?;))
+                match &f.size {
+                    // A substream of a given size: the type's bytes, then padding up to the size.
+                    Some(sz) => {
+                        let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+                        Ok(quote!({
+                            let start = w.pos();
+                            #v.write(w, ctx, endian, #a)?;
+                            let size = (#s) as usize;
+                            let used = w.pos() - start;
+                            if used > size {
+                                return Err(::binspec_runtime::Error::write(format!("{used:#x} bytes do not fit in its size ({size:#x})")).at(#fname));
+                            }
+                            w.fill(size - used, 0);
+                        }))
+                    }
+                    None => Ok(quote!(#v.write(w, ctx, endian, #a)?;)),
+                }
             }
             FieldTy::Switch { cases, .. } => {
                 let en = switch_enum_name(self.m, f);
                 let mut arms = Vec::new();
-                for c in cases {
+                let mut seen = BTreeSet::new();
+                for c in cases.iter().filter(|c| seen.insert(c.variant.clone())) {
                     let var = ty_ident(&c.variant);
-                    let a = self.args_for(ti, c.ty, &[], Scope::Write, &f.path)?;
-                    arms.push(quote!(#en::#var(x) => x.write(w, ctx, endian, #a)?,));
+                    let one = self.write_one(ti, &case_field(f, c), quote!(x))?;
+                    arms.push(quote!(#en::#var(x) => { #one }));
                 }
                 Ok(quote!(match #v { #(#arms)* }))
             }
@@ -2212,11 +2229,15 @@ impl<'m> Gen<'m> {
                 let fid = ident(&f.name);
                 let en = switch_enum_name(m, f);
                 let label = f.name.as_str();
+                let mut seen = BTreeSet::new();
                 let arms: Vec<TokenStream> = cases
                     .iter()
+                    .filter(|c| seen.insert(c.variant.clone()))
                     .map(|c| {
                         let v = ty_ident(&c.variant);
-                        let n = m.types[c.ty].name.as_str();
+                        let n = c
+                            .user()
+                            .map_or(c.variant.as_str(), |t| m.types[t].name.as_str());
                         quote!(#en::#v(_) => #n,)
                     })
                     .collect();
@@ -2453,7 +2474,9 @@ fn recursive_fields(m: &Module) -> BTreeSet<(usize, String)> {
                 }
                 match &f.ty {
                     FieldTy::User { ty, .. } => out.push(*ty),
-                    FieldTy::Switch { cases, .. } => out.extend(cases.iter().map(|c| c.ty)),
+                    FieldTy::Switch { cases, .. } => {
+                        out.extend(cases.iter().filter_map(|c| c.user()))
+                    }
                     _ => {}
                 }
             }
@@ -2485,4 +2508,20 @@ fn recursive_fields(m: &Module) -> BTreeSet<(usize, String)> {
         }
     }
     out
+}
+
+/// The field as one switch case reads it: the case's type in place of the switch.
+fn case_field(f: &Field, c: &crate::ir::SwitchCase) -> Field {
+    let mut cf = f.clone();
+    cf.ty = match (&c.prim, c.user()) {
+        (Some(p), _) => p.clone(),
+        (None, Some(ty)) => FieldTy::User {
+            ty,
+            args: c.args.clone(),
+        },
+        (None, None) => FieldTy::Bytes,
+    };
+    cf.repeat = Repeat::None;
+    cf.cond = None;
+    cf
 }

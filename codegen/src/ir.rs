@@ -82,8 +82,21 @@ pub enum FieldTy {
 pub struct SwitchCase {
     /// `None` for `_` (the default case).
     pub key: Option<Ex>,
+    /// The user type, or `usize::MAX` for a built-in type (then `prim` holds it).
     pub ty: usize,
+    /// Arguments for the user type's params.
+    pub args: Vec<Ex>,
+    /// A built-in case type (`u4`, `strz`, ...).
+    pub prim: Option<FieldTy>,
+    /// The Rust variant; cases with the same type share one.
     pub variant: String,
+}
+
+impl SwitchCase {
+    /// The user type, if the case is one.
+    pub fn user(&self) -> Option<usize> {
+        (self.ty != usize::MAX).then_some(self.ty)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -747,7 +760,7 @@ impl Builder {
                 let on = parse_ex(on, diags)?;
                 let mut cs = Vec::new();
                 for (k, tn, pos) in cases {
-                    let ty = match self.prim_or_user(
+                    let case_ty = self.prim_or_user(
                         idx,
                         tn,
                         &k.path,
@@ -755,25 +768,32 @@ impl Builder {
                         self.bit_le(idx),
                         enc.as_deref(),
                         diags,
-                    )? {
-                        FieldTy::User { ty, .. } => ty,
-                        _ => {
-                            diags.error(
-                                *pos,
-                                &k.path,
-                                "switch cases of built-in types are not supported yet",
-                                Some("wrap the value in a user type".into()),
-                            );
-                            continue;
-                        }
-                    };
+                    )?;
                     let key = if k.text == "_" {
                         None
                     } else {
                         Some(parse_ex(k, diags)?)
                     };
-                    let variant = camel(&self.types[ty].name);
-                    cs.push(SwitchCase { key, ty, variant });
+                    let base_name = tn.split('(').next().unwrap_or(tn).replace("::", "_");
+                    match case_ty {
+                        FieldTy::User { ty, args } => {
+                            let variant = camel(&self.types[ty].name);
+                            cs.push(SwitchCase {
+                                key,
+                                ty,
+                                args,
+                                prim: None,
+                                variant,
+                            });
+                        }
+                        prim => cs.push(SwitchCase {
+                            key,
+                            ty: usize::MAX,
+                            args: Vec::new(),
+                            prim: Some(prim),
+                            variant: camel(&base_name),
+                        }),
+                    }
                 }
                 FieldTy::Switch { on, cases: cs }
             }
@@ -1167,8 +1187,8 @@ fn owners(m: &Module) -> Vec<Option<usize>> {
                     users[*ty].insert(ti);
                 }
                 FieldTy::Switch { cases, .. } => {
-                    for c in cases {
-                        users[c.ty].insert(ti);
+                    for c in cases.iter().filter_map(|c| c.user()) {
+                        users[c].insert(ti);
                     }
                 }
                 _ => {}

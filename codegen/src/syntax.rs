@@ -87,7 +87,7 @@ pub fn load_yaml(text: &str, diags: &mut Diags) -> Option<Node> {
         }
     };
     match docs.into_iter().next() {
-        Some(d) => Some(convert(&d, "", 0, diags)),
+        Some(d) => Some(convert(&d, text, "", 0, diags)),
         None => {
             diags.error(
                 Pos { line: 1, col: 1 },
@@ -100,7 +100,7 @@ pub fn load_yaml(text: &str, diags: &mut Diags) -> Option<Node> {
     }
 }
 
-fn convert(y: &MarkedYaml<'_>, path: &str, depth: usize, diags: &mut Diags) -> Node {
+fn convert(y: &MarkedYaml<'_>, src: &str, path: &str, depth: usize, diags: &mut Diags) -> Node {
     let pos = Pos {
         line: y.span.start.line(),
         col: y.span.start.col() + 1,
@@ -123,7 +123,13 @@ fn convert(y: &MarkedYaml<'_>, path: &str, depth: usize, diags: &mut Diags) -> N
             Scalar::Null => Value::Null,
             Scalar::Boolean(b) => Value::Bool(*b),
             Scalar::Integer(i) => Value::Int(*i as i128),
-            Scalar::FloatingPoint(f) => Value::Float(f.into_inner()),
+            // YAML reads integers beyond i64 as floats; the source text tells them apart.
+            Scalar::FloatingPoint(f) => {
+                match integer_text(src, y.span.start.index(), y.span.end.index()) {
+                    Some(i) => Value::Int(i),
+                    None => Value::Float(f.into_inner()),
+                }
+            }
             Scalar::String(s) => Value::Str(s.to_string()),
         },
         YamlData::Representation(s, _, _) => Value::Str(s.to_string()),
@@ -131,20 +137,20 @@ fn convert(y: &MarkedYaml<'_>, path: &str, depth: usize, diags: &mut Diags) -> N
             items
                 .iter()
                 .enumerate()
-                .map(|(i, n)| convert(n, &format!("{path}/{i}"), depth + 1, diags))
+                .map(|(i, n)| convert(n, src, &format!("{path}/{i}"), depth + 1, diags))
                 .collect(),
         ),
         YamlData::Mapping(m) => Value::Map(
             m.iter()
                 .map(|(k, v)| {
-                    let key = convert(k, path, depth + 1, diags);
+                    let key = convert(k, src, path, depth + 1, diags);
                     let kt = key.scalar_text().unwrap_or_default();
-                    let val = convert(v, &format!("{path}/{kt}"), depth + 1, diags);
+                    let val = convert(v, src, &format!("{path}/{kt}"), depth + 1, diags);
                     (key, val)
                 })
                 .collect(),
         ),
-        YamlData::Tagged(_, inner) => return convert(inner, path, depth + 1, diags),
+        YamlData::Tagged(_, inner) => return convert(inner, src, path, depth + 1, diags),
         YamlData::Alias(_) | YamlData::BadValue => {
             diags.error(
                 pos,
@@ -160,6 +166,28 @@ fn convert(y: &MarkedYaml<'_>, path: &str, depth: usize, diags: &mut Diags) -> N
         pos,
         path: p,
     }
+}
+
+/// The integer that the source text between two char indices spells, if it is one.
+fn integer_text(src: &str, start: usize, end: usize) -> Option<i128> {
+    let raw: String = src
+        .chars()
+        .skip(start)
+        .take(end.saturating_sub(start))
+        .collect();
+    let t = raw.trim().replace('_', "");
+    let (neg, digits) = match t.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, t.trim_start_matches('+')),
+    };
+    let v = if let Some(h) = digits.strip_prefix("0x") {
+        i128::from_str_radix(h, 16).ok()?
+    } else if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        digits.parse::<i128>().ok()?
+    } else {
+        return None;
+    };
+    Some(if neg { -v } else { v })
 }
 
 /// An expression as written, with where it was written.
@@ -759,6 +787,17 @@ fn parse_enum(name: &str, n: &Node, diags: &mut Diags) -> RawEnum {
             (str_of(v, diags).unwrap_or_default(), None)
         };
         check_id(&id, v, diags);
+        if let Some(prev) = e.values.iter().find(|x| x.id == id) {
+            diags.error(
+                v.pos,
+                &v.path,
+                format!(
+                    "'{id}' names two values of enum '{name}' ({:#x} and {value:#x})",
+                    prev.value
+                ),
+                Some("give each value its own name".into()),
+            );
+        }
         e.values.push(RawEnumValue {
             value,
             id,
@@ -909,6 +948,18 @@ fn parse_attr(n: &Node, instance_id: Option<String>, index: usize, diags: &mut D
         .and_then(|v| str_of(v, diags).map(|s| (s, v.pos)));
     a.process = e("process", diags);
     if let Some(r) = n.get("repeat") {
+        // A key that belongs to another kind of repeat is a mistake.
+        let kind = r.as_str().unwrap_or("");
+        for (k, own) in [("repeat-expr", "expr"), ("repeat-until", "until")] {
+            if let (Some(v), true) = (n.get(k), kind != own) {
+                diags.error(
+                    v.pos,
+                    &v.path,
+                    format!("'{k}' does not go with 'repeat: {kind}'"),
+                    Some(format!("use 'repeat: {own}', or remove '{k}'")),
+                );
+            }
+        }
         match r.as_str() {
             Some("eos") => a.repeat = Some(RawRepeat::Eos),
             Some("expr") => match e("repeat-expr", diags) {
