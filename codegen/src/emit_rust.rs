@@ -2029,8 +2029,9 @@ impl<'m> Gen<'m> {
                 Role::Data => {
                     let one_ref = quote!(x);
                     let one = self.write_one(ti, f, one_ref)?;
+                    // `val` is the model value (inside an `if`, the value that is present).
                     let inner = match &f.repeat {
-                        Repeat::None => quote!({ let x = &self.#id; #one }),
+                        Repeat::None => quote!({ let x = val; #one }),
                         _ => {
                             let order = match &f.sort_by {
                                 Some(_) => {
@@ -2039,25 +2040,25 @@ impl<'m> Gen<'m> {
                                     };
                                     let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
                                     quote! {
-                                        let mut keyed = ::std::vec::Vec::with_capacity(self.#id.len());
-                                        for (i, x) in self.#id.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
+                                        let mut keyed = ::std::vec::Vec::with_capacity(val.len());
+                                        for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
                                         keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
                                         let order: ::std::vec::Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
                                     }
                                 }
                                 None => {
-                                    quote!(let order: ::std::vec::Vec<usize> = (0..self.#id.len()).collect();)
+                                    quote!(let order: ::std::vec::Vec<usize> = (0..val.len()).collect();)
                                 }
                             };
                             quote!({
                                 #order
-                                for i in order { let x = &self.#id[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; }
+                                for i in order { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; }
                             })
                         }
                     };
                     match &f.cond {
-                        Some(_) => quote!(if let Some(x) = &self.#id { let _ = x; #inner }),
-                        None => inner,
+                        Some(_) => quote!(if let Some(val) = &self.#id { #inner }),
+                        None => quote!({ let val = &self.#id; #inner }),
                     }
                 }
                 _ => quote!(),

@@ -177,7 +177,57 @@ pub struct Field {
     /// `-pool` on an instance: placed as an item of this pool.
     pub item_of: Option<usize>,
     pub sort_by: Option<Ex>,
+    /// `process:` applied to the bytes read (and undone when writing).
+    pub process: Option<Process>,
     pub default: Option<Ex>,
+}
+
+/// A `process:` transformation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Process {
+    /// XOR with a byte (integer key) or a repeating byte string.
+    Xor(Ex),
+    /// Rotate each byte left by the given number of bits.
+    Rol(Ex),
+    /// Rotate each byte right.
+    Ror(Ex),
+    /// zlib-compressed data.
+    Zlib,
+}
+
+fn parse_process(src: &ExprSrc, diags: &mut Diags) -> Option<Process> {
+    let text = src.text.trim();
+    let (name, arg) = match text.find('(') {
+        Some(i) if text.ends_with(')') => (&text[..i], Some(&text[i + 1..text.len() - 1])),
+        _ => (text, None),
+    };
+    let arg_ex = |diags: &mut Diags| {
+        arg.and_then(|a| {
+            parse_ex(
+                &ExprSrc {
+                    text: a.to_string(),
+                    pos: src.pos,
+                    path: src.path.clone(),
+                },
+                diags,
+            )
+        })
+    };
+    match (name, arg) {
+        ("xor", Some(_)) => arg_ex(diags).map(Process::Xor),
+        ("rol", Some(_)) => arg_ex(diags).map(Process::Rol),
+        ("ror", Some(_)) => arg_ex(diags).map(Process::Ror),
+        ("zlib", None) => Some(Process::Zlib),
+        _ => {
+            diags.error(
+                src.pos,
+                &src.path,
+                format!("unknown process '{text}'"),
+                Some("binspec knows xor(key), rol(n), ror(n) and zlib".into()),
+            );
+            None
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -898,6 +948,7 @@ impl Builder {
             value: e(&a.value, diags),
             item_of,
             sort_by: ext_get(&a.ext, "-sort-by").and_then(|n| node_ex(n, diags)),
+            process: a.process.as_ref().and_then(|p| parse_process(p, diags)),
             default: ext_get(&a.ext, "-default").and_then(|n| node_ex(n, diags)),
         })
     }

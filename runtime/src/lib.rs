@@ -10,6 +10,7 @@ pub mod error;
 pub mod format;
 pub mod hash;
 pub mod layout;
+pub mod process;
 pub mod read;
 pub mod write;
 
