@@ -456,6 +456,17 @@ pub fn typecheck(m: &Module, diags: &mut Diags) {
                     visiting: &visiting,
                 };
                 let xs: Vec<&Ex> = match v {
+                    Valid::InEnum => {
+                        if f.enum_.is_none() {
+                            diags.error(
+                                f.pos,
+                                &f.path,
+                                "'valid: in-enum' needs 'enum' on the same attribute",
+                                None,
+                            );
+                        }
+                        vec![]
+                    }
                     Valid::Eq(x) | Valid::Min(x) | Valid::Max(x) => vec![x],
                     Valid::Range(a, b) => a.iter().chain(b.iter()).collect(),
                     Valid::AnyOf(xs) => xs.iter().collect(),

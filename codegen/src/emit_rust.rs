@@ -13,8 +13,8 @@ use quote::{format_ident, quote};
 
 use crate::expr::{BinOp, Expr, ExprKind, UnOp};
 use crate::ir::{
-    solvable_for, ConstVal, Endian, EndianSpec, Field, FieldTy, Module, Repeat, Role, TypeDef,
-    Valid,
+    solvable_for, ConstVal, Endian, EndianSpec, Field, FieldTy, Module, Process, Repeat, Role,
+    TypeDef, Valid,
 };
 
 /// Why code could not be generated.
@@ -154,11 +154,13 @@ impl<'m> Cx<'m> {
 
     fn field_t(&self, f: &Field) -> T {
         let base = match &f.ty {
+            FieldTy::Bits { n: 1, .. } if f.enum_.is_none() => T::Bool,
             FieldTy::Int { .. } | FieldTy::Bits { .. } => T::Int,
             FieldTy::Float { .. } => T::Float,
             FieldTy::Bytes => T::Bytes,
             FieldTy::Str { .. } => T::Str,
             FieldTy::User { ty, .. } => T::User(*ty),
+            FieldTy::Switch { .. } if int_switch(f) => T::Int,
             FieldTy::Switch { .. } => T::User(usize::MAX),
             FieldTy::Value => T::Int,
         };
@@ -473,7 +475,7 @@ impl<'m> Cx<'m> {
                     }
                 }
                 Ok(match ft {
-                    T::Int if f.enum_.is_some() => {
+                    T::Int if valued(f) => {
                         if f.cond.is_some() {
                             (quote!(#v.map_or(0, |e| e.value())), T::Int)
                         } else {
@@ -523,10 +525,10 @@ impl<'m> Cx<'m> {
                         Ok((quote!(#d), T::Int))
                     }
                     Role::Data => Ok(match ft {
-                        T::Int if f.enum_.is_some() && f.cond.is_some() => {
+                        T::Int if valued(f) && f.cond.is_some() => {
                             (quote!(#me.#id.map_or(0, |e| e.value())), T::Int)
                         }
-                        T::Int if f.enum_.is_some() => (quote!(#me.#id.value()), T::Int),
+                        T::Int if valued(f) => (quote!(#me.#id.value()), T::Int),
                         T::Int if f.cond.is_some() => {
                             (quote!((#me.#id.unwrap_or_default() as i128)), T::Int)
                         }
@@ -596,8 +598,8 @@ impl<'m> Cx<'m> {
                     ("size", Scope::Read) => (quote!((r.size() as i128)), T::Int),
                     ("pos", Scope::Read) => (quote!((r.pos() as i128)), T::Int),
                     ("eof", Scope::Read) => (quote!(r.is_eof()), T::Bool),
-                    ("size", Scope::Write) => (quote!((ctx.prev_size() as i128)), T::Int),
-                    ("pos", Scope::Write) => (quote!((w.pos() as i128)), T::Int),
+                    ("size", Scope::Write) => (quote!((io.size(ctx) as i128)), T::Int),
+                    ("pos", Scope::Write) => (quote!((io.pos(w) as i128)), T::Int),
                     _ => return err(path, format!("'_io.{name}' is not supported here")),
                 });
             }
@@ -1168,6 +1170,25 @@ impl<'m> Gen<'m> {
                     let first = &cases[0];
                     let fv = ty_ident(&first.variant);
                     let doc = format!(" The types `{}` can hold.", f.name);
+                    if int_switch(f) {
+                        let mut seen = BTreeSet::new();
+                        let arms: Vec<TokenStream> = cases
+                            .iter()
+                            .filter(|c| seen.insert(c.variant.clone()))
+                            .map(|c| {
+                                let v = ty_ident(&c.variant);
+                                quote!(#en::#v(x) => *x as i128,)
+                            })
+                            .collect();
+                        extra.push(quote! {
+                            impl #en {
+                                /// The integer, whichever size it was read as.
+                                pub fn value(&self) -> i128 {
+                                    match self { #(#arms)* }
+                                }
+                            }
+                        });
+                    }
                     extra.push(quote! {
                         #[doc = #doc]
                         #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -1288,41 +1309,8 @@ impl<'m> Gen<'m> {
             FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
                 self.read_prim(f, ti)
             }
-            FieldTy::Bytes | FieldTy::Str { .. } => {
-                let raw = if let Some(term) = f.terminator {
-                    let (inc, con, eos) = (f.include, f.consume, f.eos_error);
-                    if f.size.is_some() || f.size_eos {
-                        sized(quote!(r.bytes_term(#term, #inc, #con, false)?))?
-                    } else {
-                        quote!(r.bytes_term(#term, #inc, #con, #eos)?)
-                    }
-                } else if let Some(sz) = &f.size {
-                    let (s, _) = cx().tr(&sz.expr, &sz.path)?;
-                    quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } r.bytes(n as u64)? })
-                } else if f.size_eos {
-                    quote!(r.bytes_eos()?)
-                } else if let Some(c) = &f.contents {
-                    let c = c.clone();
-                    quote!({ r.expect(&[#(#c),*])?; &[#(#c),*][..] })
-                } else {
-                    return err(
-                        &f.path,
-                        "bytes need 'size', 'size-eos', 'terminator' or 'contents'",
-                    );
-                };
-                let raw = match f.pad_right {
-                    Some(p) => {
-                        quote!({ let b: &[u8] = #raw; let mut n = b.len(); while n > 0 && b[n - 1] == #p { n -= 1; } &b[..n] })
-                    }
-                    None => raw,
-                };
-                Ok(match &f.ty {
-                    FieldTy::Str { encoding, .. } => {
-                        quote!(::binspec_runtime::text::decode_as(#raw, #encoding, r.abs_pos())?)
-                    }
-                    _ => quote!(#raw.to_vec()),
-                })
-            }
+            FieldTy::Bytes | FieldTy::Str { .. } => self.read_blob(ti, f),
+            FieldTy::User { .. } if is_blob(f) => self.read_blob(ti, f),
             FieldTy::User { ty, args } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
                 let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
@@ -1359,6 +1347,151 @@ impl<'m> Gen<'m> {
             }
             FieldTy::Value => err(&f.path, "internal: value instance read"),
         }
+    }
+
+    /// `process:` applied to bytes `data` (a `&[u8]` expression), or undone (`inverse`) for writing; gives a
+    /// `Vec<u8>`.
+    fn process(
+        &self,
+        ti: usize,
+        f: &Field,
+        data: TokenStream,
+        scope: Scope,
+        inverse: bool,
+    ) -> R<TokenStream> {
+        let rt = quote!(::binspec_runtime::process);
+        let arg = |x: &crate::ir::Ex| self.cx(ti, scope).tr(&x.expr, &x.path);
+        Ok(match &f.process {
+            None => quote!(#data.to_vec()),
+            Some(Process::Xor(k)) => match arg(k)? {
+                (t, T::Int) => quote!(#rt::xor(#data, &[(#t) as u8])),
+                (t, _) => quote!(#rt::xor(#data, #t)),
+            },
+            Some(Process::Rol(n)) | Some(Process::Ror(n)) => {
+                let (t, _) = arg(n)?;
+                let left = matches!(f.process, Some(Process::Rol(_))) != inverse;
+                if left {
+                    quote!(#rt::rol(#data, #t))
+                } else {
+                    quote!(#rt::rol(#data, -(#t)))
+                }
+            }
+            Some(Process::Zlib) if inverse => quote!(#rt::zlib(#data)),
+            Some(Process::Zlib) => {
+                quote!(#rt::unzlib(#data, start, ((#data).len() as u64).saturating_mul(1032).max(1 << 20))?)
+            }
+        })
+    }
+
+    /// Reads a field whose bytes are cut out first (by size, to the end, or at a terminator), then stripped of
+    /// padding, cut at the terminator and processed, as Kaitai does; then kept as bytes, decoded as a string or
+    /// parsed as a type.
+    fn read_blob(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let cx = || self.cx(ti, Scope::Read);
+        let term = term_bytes(f);
+        let sized = f.size.is_some() || f.size_eos;
+        let get = if let Some(sz) = &f.size {
+            let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+            quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } r.bytes(n as u64)? })
+        } else if f.size_eos {
+            quote!(r.bytes_eos()?)
+        } else if let Some(t) = &term {
+            let (inc, con, eos) = (f.include, f.consume, f.eos_error);
+            quote!(r.bytes_term_multi(&[#(#t),*], #inc, #con, #eos)?)
+        } else if let Some(c) = &f.contents {
+            let c = c.clone();
+            quote!({ r.expect(&[#(#c),*])?; &[#(#c),*][..] })
+        } else {
+            return err(
+                &f.path,
+                "bytes need 'size', 'size-eos', 'terminator' or 'contents'",
+            );
+        };
+        let mut steps = Vec::new();
+        if sized && (f.pad_right.is_some() || term.is_some()) {
+            let pad = match f.pad_right {
+                Some(p) => quote!(Some(#p)),
+                None => quote!(None),
+            };
+            let t = match &term {
+                Some(t) => quote!(Some(&[#(#t),*][..])),
+                None => quote!(None),
+            };
+            let inc = f.include;
+            steps.push(
+                quote!(let raw = ::binspec_runtime::read::slot_content(raw, #pad, #t, #inc);),
+            );
+        }
+        if f.process.is_some() {
+            let p = self.process(ti, f, quote!(raw), Scope::Read, false)?;
+            steps.push(quote!(let owned: ::std::vec::Vec<u8> = #p; let raw: &[u8] = &owned;));
+        }
+        let fin = match &f.ty {
+            FieldTy::Str { encoding, .. } => {
+                quote!(::binspec_runtime::text::decode_as(raw, #encoding, start)?)
+            }
+            FieldTy::User { ty, args } => {
+                let n = ty_ident(&self.m.types[*ty].rust);
+                let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+                let call = quote!(#n::read(r, endian, pools, root_io, #a)?);
+                let call = if self.boxed.contains(&(ti, f.name.clone())) {
+                    quote!(::std::boxed::Box::new(#call))
+                } else {
+                    call
+                };
+                quote!({ let mut r = r.over(raw, start); let r = &mut r; #call })
+            }
+            _ => quote!(raw.to_vec()),
+        };
+        Ok(quote!({
+            let start = r.abs_pos();
+            let raw: &[u8] = #get;
+            #(#steps)*
+            #fin
+        }))
+    }
+
+    /// The bytes of a value as they go into its slot (a `Vec<u8>` expression): encoded, serialised (for a type)
+    /// and processed.
+    fn content(&self, ti: usize, f: &Field, v: TokenStream, scope: Scope) -> R<TokenStream> {
+        let plain = match &f.ty {
+            FieldTy::Str { encoding, .. } => {
+                quote!(::binspec_runtime::text::encode(#v, #encoding)?)
+            }
+            FieldTy::User { ty, args } => {
+                let a = self.args_for(ti, *ty, args, scope, &f.path)?;
+                quote!({ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
+            }
+            _ => quote!(#v.to_vec()),
+        };
+        if f.process.is_some() {
+            let p = self.process(ti, f, quote!(&plain[..]), scope, true)?;
+            Ok(quote!({ let plain: ::std::vec::Vec<u8> = #plain; #p }))
+        } else {
+            Ok(plain)
+        }
+    }
+
+    /// Writes a field's bytes into its slot: content, terminator, padding up to the size.
+    fn write_blob(&self, ti: usize, f: &Field, v: TokenStream) -> R<TokenStream> {
+        let content = self.content(ti, f, v, Scope::Write)?;
+        let term = term_bytes(f);
+        let append: Vec<u8> = match &term {
+            Some(t) if f.consume && !f.include => t.clone(),
+            _ => Vec::new(),
+        };
+        let size = match &f.size {
+            Some(sz) => {
+                let (s, _) = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?;
+                quote!(Some(#s))
+            }
+            None => quote!(None),
+        };
+        let pad = f.pad_right.or(f.terminator).unwrap_or(0);
+        Ok(quote!({
+            let content: ::std::vec::Vec<u8> = #content;
+            ::binspec_runtime::write_slot(w, &content, #size, &[#(#append),*], #pad, ctx.first_pass())?;
+        }))
     }
 
     fn emit_read(&self, ti: usize) -> R<TokenStream> {
@@ -1452,7 +1585,7 @@ impl<'m> Gen<'m> {
                         T::Array(t) => *t,
                         t => t,
                     });
-                    if f.enum_.is_some() {
+                    if valued(f) {
                         cx.last_t = Some(T::User(usize::MAX));
                     }
                     let (c, _) = cx.tr(&x.expr, &x.path)?;
@@ -1493,18 +1626,35 @@ impl<'m> Gen<'m> {
                 );
                 body.push(quote!(if (#v as i128) != #c { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }));
             }
-            if let (Some(valid), false, Repeat::None) =
-                (&f.valid, matches!(f.role, Role::Const(_)), &f.repeat)
-            {
-                if let Some(check) = self.valid_check(ti, f, valid)? {
+            if let (Some(valid), false) = (&f.valid, matches!(f.role, Role::Const(_))) {
+                let elem_check = match valid {
+                    Valid::InEnum => {
+                        let Some(e) = f.enum_ else {
+                            return err(&f.path, "'valid: in-enum' needs 'enum'");
+                        };
+                        let en = ty_ident(&self.m.enums[e].rust);
+                        Some(quote!(!matches!(v__, #en::Unknown(_))))
+                    }
+                    _ => self.valid_check(ti, f, valid)?.map(|check| {
+                        if valued(f) {
+                            quote!({ let v__ = v__.value(); #check })
+                        } else {
+                            check
+                        }
+                    }),
+                };
+                if let Some(check) = elem_check {
                     let msg = format!("value {{:?}} is not valid ({})", valid_text(valid));
-                    // The check sees the value as `_` (bound to `v__`).
-                    let test = if f.cond.is_some() {
-                        quote!(if let Some(v__) = #v.clone() { #check } else { true })
-                    } else if f.enum_.is_some() {
-                        quote!({ let v__ = #v.value(); #check })
-                    } else {
-                        quote!({ let v__ = #v.clone(); #check })
+                    // The check sees each value as `_` (bound to `v__`).
+                    let test = match (f.cond.is_some(), f.repeat != Repeat::None) {
+                        (false, false) => quote!({ let v__ = #v.clone(); #check }),
+                        (true, false) => {
+                            quote!(match #v.clone() { Some(v__) => #check, None => true })
+                        }
+                        (false, true) => quote!(#v.iter().cloned().all(|v__| #check)),
+                        (true, true) => {
+                            quote!(#v.as_ref().is_none_or(|xs| xs.iter().cloned().all(|v__| #check)))
+                        }
                     };
                     body.push(quote!(if !#test { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }));
                 }
@@ -1590,7 +1740,7 @@ impl<'m> Gen<'m> {
     /// The condition a `valid` key puts on a field's value (bound to `v__`), or `None` for none.
     fn valid_check(&self, ti: usize, f: &Field, valid: &Valid) -> R<Option<TokenStream>> {
         let mut cx = self.cx(ti, Scope::Read);
-        let t = if f.enum_.is_some() {
+        let t = if valued(f) {
             T::Int
         } else {
             match cx.field_t(f) {
@@ -1645,6 +1795,7 @@ impl<'m> Gen<'m> {
                 quote!((#(#alts)||*))
             }
             Valid::Expr(x) => tr(x)?,
+            Valid::InEnum => return Ok(None),
         }))
     }
 
@@ -1827,37 +1978,9 @@ impl<'m> Gen<'m> {
             FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
                 self.write_prim(f, quote!(*#v))
             }
-            FieldTy::Bytes | FieldTy::Str { .. } => {
-                let bytes = match &f.ty {
-                    FieldTy::Str { encoding, .. } => {
-                        quote!(&::binspec_runtime::text::encode(#v, #encoding)?[..])
-                    }
-                    _ => quote!(&#v[..]),
-                };
-                let term = match (f.terminator, f.include) {
-                    (Some(t), false) if f.consume => quote!(w.u8(#t);),
-                    _ => quote!(),
-                };
-                if let (Some(sz), true) = (&f.size, f.terminator.is_some() || f.pad_right.is_some())
-                {
-                    // A fixed slot: content, terminator, then padding.
-                    let (s, _) = cx().tr(&sz.expr, &sz.path)?;
-                    let pad = f.pad_right.unwrap_or(0);
-                    let tl = usize::from(f.terminator.is_some());
-                    Ok(quote!({
-                        let b: &[u8] = #bytes;
-                        let slot = (#s) as usize;
-                        if b.len() + #tl > slot && !(b.len() == slot) {
-                            return Err(::binspec_runtime::Error::write(format!("{} bytes do not fit in a slot of {}", b.len(), slot)).at(#fname));
-                        }
-                        let start = w.pos();
-                        w.bytes(b);
-                        if b.len() < slot { #term }
-                        w.fill(slot - (w.pos() - start), #pad);
-                    }))
-                } else {
-                    Ok(quote!({ w.bytes(#bytes); #term }))
-                }
+            FieldTy::Bytes | FieldTy::Str { .. } => self.write_blob(ti, f, v),
+            FieldTy::User { .. } if f.process.is_some() || f.terminator.is_some() => {
+                self.write_blob(ti, f, v)
             }
             FieldTy::User { ty, args } => {
                 let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
@@ -1867,16 +1990,24 @@ impl<'m> Gen<'m> {
                         let (s, _) = cx().tr(&sz.expr, &sz.path)?;
                         Ok(quote!({
                             let start = w.pos();
-                            #v.write(w, ctx, endian, #a)?;
-                            let size = (#s) as usize;
+                            let size: i128 = #s;
+                            let size = match u64::try_from(size) {
+                                Ok(s) if s <= 1 << 32 => Some(s),
+                                _ if ctx.first_pass() => None,
+                                _ => return Err(::binspec_runtime::Error::write(format!("size {size} is out of range")).at(#fname)),
+                            };
+                            let sub = ::binspec_runtime::layout::Io { start, size };
+                            #v.write(w, ctx, sub, endian, #a)?;
                             let used = w.pos() - start;
-                            if used > size {
-                                return Err(::binspec_runtime::Error::write(format!("{used:#x} bytes do not fit in its size ({size:#x})")).at(#fname));
+                            if let Some(size) = size.map(|s| s as usize) {
+                                if used > size && !ctx.first_pass() {
+                                    return Err(::binspec_runtime::Error::write(format!("{used:#x} bytes do not fit in its size ({size:#x})")).at(#fname));
+                                }
+                                w.fill(size.saturating_sub(used), 0);
                             }
-                            w.fill(size - used, 0);
                         }))
                     }
-                    None => Ok(quote!(#v.write(w, ctx, endian, #a)?;)),
+                    None => Ok(quote!(#v.write(w, ctx, io, endian, #a)?;)),
                 }
             }
             FieldTy::Switch { cases, .. } => {
@@ -1962,10 +2093,11 @@ impl<'m> Gen<'m> {
                         message: "internal".into(),
                     })?;
                     let tid = ident(of);
-                    let len = match (&target.ty, target.cond.is_some()) {
-                        (FieldTy::Str { .. }, false) => quote!((self.#tid.len() as i128)),
-                        (_, true) => quote!((self.#tid.as_ref().map_or(0, |x| x.len()) as i128)),
-                        _ => quote!((self.#tid.len() as i128)),
+                    let content = self.content(ti, target, quote!(x), Scope::Write)?;
+                    let len = if target.cond.is_some() {
+                        quote!(match &self.#tid { Some(x) => (#content).len() as i128, None => 0 })
+                    } else {
+                        quote!({ let x = &self.#tid; (#content).len() as i128 })
                     };
                     self.solve(ti, &sz.expr, &f.name, len, &sz.path)?
                 }
@@ -2104,6 +2236,7 @@ impl<'m> Gen<'m> {
                 &self,
                 w: &mut ::binspec_runtime::Writer,
                 ctx: &mut ::binspec_runtime::layout::WriteCtx,
+                io: ::binspec_runtime::layout::Io,
                 #endian_param
                 #(#params),*
             ) -> ::binspec_runtime::Result<()> {
@@ -2319,7 +2452,7 @@ impl<'m> Gen<'m> {
                     #name::read(&mut r, &mut pools, &root_io).map_err(|e| e.in_format(#id))
                 }
                 fn to_binary(&self) -> ::binspec_runtime::Result<::std::vec::Vec<u8>> {
-                    ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx)).map_err(|e| e.in_format(#id))
+                    ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx, ::binspec_runtime::layout::Io::ROOT)).map_err(|e| e.in_format(#id))
                 }
                 fn info(&self) -> ::binspec_runtime::Info {
                     ::binspec_runtime::Info {
@@ -2442,6 +2575,7 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
 
 fn valid_text(v: &Valid) -> String {
     match v {
+        Valid::InEnum => "must be a value of its enum".into(),
         Valid::Eq(x) => format!("must be {}", x.text),
         Valid::Min(x) => format!("must be at least {}", x.text),
         Valid::Max(x) => format!("must be at most {}", x.text),
@@ -2525,4 +2659,39 @@ fn case_field(f: &Field, c: &crate::ir::SwitchCase) -> Field {
     cf.repeat = Repeat::None;
     cf.cond = None;
     cf
+}
+
+/// The terminator of a field as bytes: two zero bytes for a UTF-16 `strz`.
+fn term_bytes(f: &Field) -> Option<Vec<u8>> {
+    let t = f.terminator?;
+    if let FieldTy::Str {
+        encoding,
+        zero_terminated: true,
+    } = &f.ty
+    {
+        let e: String = encoding
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_uppercase();
+        if e.starts_with("UTF16") {
+            return Some(vec![t, t]);
+        }
+    }
+    Some(vec![t])
+}
+
+/// Whether a user-type field is read from bytes cut out first (a substream).
+fn is_blob(f: &Field) -> bool {
+    f.size.is_some() || f.size_eos || f.terminator.is_some() || f.process.is_some()
+}
+
+/// A switch whose every case is an integer: it reads as an integer in expressions (`.value()`).
+fn int_switch(f: &Field) -> bool {
+    matches!(&f.ty, FieldTy::Switch { cases, .. } if cases.iter().all(|c| matches!(c.prim, Some(FieldTy::Int { .. }))))
+}
+
+/// A field whose model value is an enum-like wrapper of an integer (an enum, or an integer switch).
+fn valued(f: &Field) -> bool {
+    f.enum_.is_some() || int_switch(f)
 }

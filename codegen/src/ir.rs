@@ -232,6 +232,8 @@ fn parse_process(src: &ExprSrc, diags: &mut Diags) -> Option<Process> {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Valid {
+    /// `valid: in-enum`: the value must be one the enum names.
+    InEnum,
     Eq(Ex),
     Min(Ex),
     Max(Ex),
@@ -866,7 +868,7 @@ impl Builder {
                 xs.iter().filter_map(|x| parse_ex(x, diags)).collect(),
             )),
             Some(RawValid::Expr(x)) => Some(Valid::Expr(parse_ex(x, diags)?)),
-            Some(RawValid::InEnum) => None,
+            Some(RawValid::InEnum) => Some(Valid::InEnum),
         };
         let enum_ = match &a.enum_ {
             Some((name, pos)) => match self.find_enum(idx, name) {
@@ -1166,13 +1168,18 @@ fn classify(m: &mut Module, diags: &mut Diags) {
             if f.role != Role::Data {
                 continue;
             }
-            if let Some(Valid::Eq(x)) = &f.valid {
+            // Only a plain integer can be a constant, or derived as a count, size or offset.
+            let plain_int = matches!(f.ty, FieldTy::Int { .. } | FieldTy::Bits { .. })
+                && f.enum_.is_none()
+                && f.repeat == Repeat::None
+                && f.cond.is_none();
+            if let (Some(Valid::Eq(x)), true) = (&f.valid, plain_int) {
                 if let Some(v) = const_int(&x.expr) {
                     f.role = Role::Const(ConstVal::Int(v));
                     continue;
                 }
             }
-            if let Some(r) = roles.get(&f.name) {
+            if let (Some(r), true) = (roles.get(&f.name), plain_int) {
                 f.role = r.clone();
             }
         }

@@ -9,6 +9,30 @@
 use crate::error::{Error, Result};
 use crate::write::{align_up, Writer};
 
+/// The stream a type is written into: where it starts in the output and, for a substream, its size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Io {
+    pub start: usize,
+    pub size: Option<u64>,
+}
+
+impl Io {
+    /// The whole output.
+    pub const ROOT: Io = Io {
+        start: 0,
+        size: None,
+    };
+    /// `_io.size` while writing: the substream's size, or the size of the whole output from the previous pass.
+    pub fn size(&self, ctx: &WriteCtx) -> u64 {
+        self.size
+            .unwrap_or_else(|| ctx.prev_size().saturating_sub(self.start as u64))
+    }
+    /// `_io.pos` while writing.
+    pub fn pos(&self, w: &crate::Writer) -> u64 {
+        (w.pos() - self.start.min(w.pos())) as u64
+    }
+}
+
 /// Identifies a recorded position: a slot (one per schema place) and an occurrence counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
@@ -62,6 +86,10 @@ impl WriteCtx {
     /// Records where `key` is placed in this pass.
     pub fn record(&mut self, key: Key, pos: u64) {
         self.cur.insert(key, pos);
+    }
+    /// Whether this is the first pass (positions from earlier passes are not known yet).
+    pub fn first_pass(&self) -> bool {
+        self.pass == 0
     }
     /// The total size the previous pass wrote (0 in the first).
     pub fn prev_size(&self) -> u64 {

@@ -194,6 +194,58 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Takes bytes up to a terminator of several bytes (`00 00` for a UTF-16 `strz`), looked for at multiples of
+    /// its length.
+    pub fn bytes_term_multi(
+        &mut self,
+        term: &[u8],
+        include: bool,
+        consume: bool,
+        eos_error: bool,
+    ) -> Result<&'a [u8]> {
+        if term.len() == 1 {
+            return self.bytes_term(term[0], include, consume, eos_error);
+        }
+        self.bits_left = 0;
+        let rest = &self.buf[self.pos..];
+        let step = term.len().max(1);
+        let mut i = 0;
+        while i + step <= rest.len() {
+            if &rest[i..i + step] == term {
+                let out = if include {
+                    &rest[..i + step]
+                } else {
+                    &rest[..i]
+                };
+                self.pos += if consume { i + step } else { i };
+                return Ok(out);
+            }
+            i += step;
+        }
+        if eos_error {
+            return Err(Error::invalid(
+                self.abs_pos(),
+                format!("terminator {term:02x?} not found before the end of the stream"),
+            ));
+        }
+        self.pos = self.buf.len();
+        Ok(rest)
+    }
+
+    /// A reader over bytes produced from this stream (cut at a terminator, or processed), starting at `base` in
+    /// the file, so errors inside still carry file offsets.
+    pub fn over<'b>(&self, buf: &'b [u8], base: u64) -> Reader<'b> {
+        Reader {
+            buf,
+            pos: 0,
+            base,
+            root: false,
+            depth: self.depth,
+            bits: 0,
+            bits_left: 0,
+        }
+    }
+
     /// Takes `N` bytes as an array.
     #[inline]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
@@ -333,6 +385,48 @@ impl<'a> Reader<'a> {
     pub fn align_to_byte(&mut self) {
         self.bits_left = 0;
     }
+}
+
+/// Cuts a fixed-size slot down to its content, as Kaitai does: at the terminator if there is one (keeping it
+/// when `include`), else by dropping trailing `pad` bytes.
+pub fn slot_content<'b>(
+    b: &'b [u8],
+    pad: Option<u8>,
+    term: Option<&[u8]>,
+    include: bool,
+) -> &'b [u8] {
+    if let Some(t) = term {
+        let cut = terminate(b, t, include);
+        if cut.len() < b.len() || (include && cut.ends_with(t) && !t.is_empty()) {
+            return cut;
+        }
+    }
+    match pad {
+        Some(p) => strip_right(b, p),
+        None => b,
+    }
+}
+
+/// Drops trailing `pad` bytes (`pad-right`).
+pub fn strip_right(b: &[u8], pad: u8) -> &[u8] {
+    let mut n = b.len();
+    while n > 0 && b[n - 1] == pad {
+        n -= 1;
+    }
+    &b[..n]
+}
+
+/// Cuts at the first terminator (looked for at multiples of its length), keeping it when `include`.
+pub fn terminate<'b>(b: &'b [u8], term: &[u8], include: bool) -> &'b [u8] {
+    let step = term.len().max(1);
+    let mut i = 0;
+    while i + step <= b.len() {
+        if &b[i..i + step] == term {
+            return if include { &b[..i + step] } else { &b[..i] };
+        }
+        i += step;
+    }
+    b
 }
 
 #[inline]

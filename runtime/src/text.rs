@@ -12,6 +12,8 @@ enum Enc {
     Latin1,
     Utf16Le,
     Utf16Be,
+    /// IBM code page 437 (the original PC character set).
+    Cp437,
     Other(&'static encoding_rs::Encoding),
 }
 
@@ -27,6 +29,7 @@ fn enc(name: &str) -> Option<Enc> {
         "UTF16LE" => Enc::Utf16Le,
         "UTF16BE" => Enc::Utf16Be,
         "SJIS" | "SHIFTJIS" => Enc::Other(encoding_rs::SHIFT_JIS),
+        "IBM437" | "CP437" => Enc::Cp437,
         _ => Enc::Other(encoding_rs::Encoding::for_label(name.as_bytes())?),
     })
 }
@@ -62,6 +65,10 @@ pub fn decode_as(b: &[u8], encoding: &str, at: u64) -> Result<String> {
                 .collect::<std::result::Result<String, _>>()
                 .map_err(|err| Error::invalid(at, format!("string is not valid UTF-16: {err}")))
         }
+        Enc::Cp437 => Ok(oem_cp::decode_string_complete_table(
+            b,
+            &oem_cp::code_table::DECODING_TABLE_CP437,
+        )),
         Enc::Other(enc) => {
             let (s, had_errors) = enc.decode_without_bom_handling(b);
             if had_errors {
@@ -94,6 +101,8 @@ pub fn encode(s: &str, encoding: &str) -> Result<Vec<u8>> {
             .collect(),
         Enc::Utf16Le => Ok(s.encode_utf16().flat_map(|u| u.to_le_bytes()).collect()),
         Enc::Utf16Be => Ok(s.encode_utf16().flat_map(|u| u.to_be_bytes()).collect()),
+        Enc::Cp437 => oem_cp::encode_string_checked(s, &oem_cp::code_table::ENCODING_TABLE_CP437)
+            .ok_or_else(|| Error::write(format!("the string cannot be written in {encoding}"))),
         Enc::Other(enc) => {
             let (b, _, had_errors) = enc.encode(s);
             if had_errors {
@@ -119,6 +128,7 @@ mod tests {
             ("UTF-16LE", vec![0x41, 0x00, 0xe9, 0x00]),
             ("UTF-16BE", vec![0x00, 0x41]),
             ("SJIS", vec![0x82, 0xa0]),
+            ("IBM437", vec![0x41, 0xe3, 0xb0]),
         ] {
             let s = decode_as(&bytes, enc, 0).unwrap();
             assert_eq!(encode(&s, enc).unwrap(), bytes, "{enc}");

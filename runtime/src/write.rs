@@ -176,6 +176,44 @@ impl Writer {
     }
 }
 
+/// Writes bytes into a slot: the content, then `term` if there is room, then `pad` up to `size`. Without a size the
+/// content and the terminator are written as they are. Fails when the content does not fit, or the size is negative
+/// or beyond 4 GiB; with `lenient` (a first layout pass, whose positions are not known yet) such a size counts as
+/// the content's own length.
+pub fn write_slot(
+    w: &mut Writer,
+    content: &[u8],
+    size: Option<i128>,
+    term: &[u8],
+    pad: u8,
+    lenient: bool,
+) -> Result<()> {
+    let Some(size) = size else {
+        w.bytes(content);
+        w.bytes(term);
+        return Ok(());
+    };
+    let size = match usize::try_from(size) {
+        Ok(s) if s as u64 <= 1 << 32 && s >= content.len() => s,
+        _ if lenient => content.len(),
+        Ok(s) if s as u64 <= 1 << 32 => {
+            return Err(Error::write(format!(
+                "{:#x} bytes do not fit in a size of {s:#x}",
+                content.len()
+            )))
+        }
+        _ => return Err(Error::write(format!("size {size} is out of range"))),
+    };
+    w.bytes(content);
+    let mut used = content.len();
+    if size - used >= term.len() {
+        w.bytes(term);
+        used += term.len();
+    }
+    w.fill(size - used, pad);
+    Ok(())
+}
+
 /// Rounds `v` up to a multiple of `align` (`align` of 0 or 1 leaves it).
 #[inline]
 pub fn align_up(v: u64, align: u64) -> u64 {
