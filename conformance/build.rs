@@ -235,7 +235,7 @@ fn build_one(
         .unwrap();
     } else {
         check.push_str(
-            "    #[allow(unused_imports)]\n    use crate::cmp::{Float as _, Flag as _, Int as _, Ints as _, Text as _, Texts as _};\n",
+            "    #[allow(unused_imports)]\n    use crate::cmp::{Float as _, Flag as _, Int as _, Ints as _, Text as _, Texts as _};\n    #[allow(unused_imports)]\n    use s::*;\n",
         );
         writeln!(
             check,

@@ -70,6 +70,8 @@ enum T {
     Str,
     /// A user type's model (write scope) or nothing usable (read scope).
     User(usize),
+    /// A switch field's enum: (the type that holds the field, the field).
+    Switch(usize, String),
     Array(Box<T>),
 }
 
@@ -161,7 +163,7 @@ impl<'m> Cx<'m> {
             FieldTy::Str { .. } => T::Str,
             FieldTy::User { ty, .. } => T::User(*ty),
             FieldTy::Switch { .. } if int_switch(f) => T::Int,
-            FieldTy::Switch { .. } => T::User(usize::MAX),
+            FieldTy::Switch { .. } => T::Switch(self.ty, f.name.clone()),
             FieldTy::Value => T::Int,
         };
         if f.repeat != Repeat::None {
@@ -200,7 +202,7 @@ impl<'m> Cx<'m> {
                     })
                     .collect();
                 match bytes {
-                    Some(bytes) if !items.is_empty() => (quote!(&[#(#bytes),*][..]), T::Bytes),
+                    Some(bytes) if !items.is_empty() => (quote!((&[#(#bytes),*][..])), T::Bytes),
                     _ => {
                         let mut toks = Vec::new();
                         let mut et = T::Int;
@@ -367,8 +369,23 @@ impl<'m> Cx<'m> {
             ExprKind::Ternary { cond, then, else_ } => {
                 let (c, _) = self.tr(cond, path)?;
                 let (a, at) = self.tr(then, path)?;
-                let (b, _) = self.tr(else_, path)?;
-                (quote!((if #c { #a } else { #b })), at)
+                let (b, bt) = self.tr(else_, path)?;
+                match (&at, &bt) {
+                    // Branches may be borrowed or owned: both become owned.
+                    (T::Str, T::Str) => (
+                        quote!((if #c { (#a).to_string() } else { (#b).to_string() })),
+                        T::Str,
+                    ),
+                    (T::Bytes, T::Bytes) => (
+                        quote!((if #c { (#a).to_vec() } else { (#b).to_vec() })),
+                        T::Bytes,
+                    ),
+                    (T::Int, T::Float) => (quote!((if #c { (#a) as f64 } else { #b })), T::Float),
+                    (T::Float, T::Int) => (quote!((if #c { #a } else { (#b) as f64 })), T::Float),
+                    (T::Bool, T::Int) => (quote!((if #c { (#a) as i128 } else { #b })), T::Int),
+                    (T::Int, T::Bool) => (quote!((if #c { #a } else { (#b) as i128 })), T::Int),
+                    _ => (quote!((if #c { #a } else { #b })), at),
+                }
             }
             ExprKind::EnumValue {
                 path: epath, value, ..
@@ -397,18 +414,45 @@ impl<'m> Cx<'m> {
                     "f4" | "f8" | "f4le" | "f4be" | "f8le" | "f8be" => (b, T::Float),
                     "bytes" => (b, T::Bytes),
                     "str" => (b, T::Str),
-                    _ => match self
-                        .m
-                        .types
-                        .iter()
-                        .position(|t| t.name == *ty.path.last().unwrap_or(&String::new()))
-                    {
-                        Some(t) if !ty.array => (b, T::User(t)),
-                        _ => {
-                            let _ = bt;
-                            return err(path, format!("cannot cast to '{name}'"));
+                    _ => {
+                        // The type named by the path (its last names must match the type's own path).
+                        let want: Vec<&String> = ty.path.iter().filter(|p| !p.is_empty()).collect();
+                        let target = self.m.types.iter().position(|t| {
+                            t.path.len() >= want.len()
+                                && t.path[t.path.len() - want.len()..]
+                                    .iter()
+                                    .zip(want.iter())
+                                    .all(|(a, b)| a == *b)
+                        });
+                        match (target, bt) {
+                            (Some(t), T::Switch(owner, field)) if !ty.array => {
+                                // A downcast of a switch: the case that holds that type.
+                                let sw = find(&self.m.types[owner], &field).ok_or_else(|| {
+                                    EmitError {
+                                        path: path.into(),
+                                        message: format!("internal: no switch '{field}'"),
+                                    }
+                                })?;
+                                let FieldTy::Switch { cases, .. } = &sw.ty else {
+                                    return err(path, "internal: not a switch");
+                                };
+                                let en = switch_enum_name(self.m, sw);
+                                let Some(c) = cases.iter().find(|c| c.user() == Some(t)) else {
+                                    return err(
+                                        path,
+                                        format!("'{}' cannot hold a '{name}'", sw.name),
+                                    );
+                                };
+                                let v = ty_ident(&c.variant);
+                                (
+                                    quote!((match &(#b) { #en::#v(x) => (*x).clone(), _ => ::std::default::Default::default() })),
+                                    T::User(t),
+                                )
+                            }
+                            (Some(t), _) if !ty.array => (b, T::User(t)),
+                            _ => return err(path, format!("cannot cast to '{name}'")),
                         }
-                    },
+                    }
                 }
             }
             ExprKind::SizeOf { .. } => {
@@ -437,14 +481,18 @@ impl<'m> Cx<'m> {
             _ => {}
         }
         if let Some(p) = t.params.iter().find(|p| p.name == n) {
+            if self.scope == Scope::Model {
+                return err(path, format!("parameter '{n}' is not kept in the model"));
+            }
             let id = local("p", n);
-            return Ok((
-                quote!(#id),
-                match p.ty {
-                    FieldTy::Int { .. } | FieldTy::Value => T::Int,
-                    _ => T::Bytes,
-                },
-            ));
+            return Ok(match &p.ty {
+                FieldTy::Float { .. } => (quote!(#id), T::Float),
+                FieldTy::Bits { n: 1, .. } => (quote!(#id), T::Bool),
+                FieldTy::Str { .. } => (quote!(#id), T::Str),
+                FieldTy::Bytes => (quote!(#id), T::Bytes),
+                FieldTy::User { ty, .. } => (quote!(#id), T::User(*ty)),
+                _ => (quote!(#id), T::Int),
+            });
         }
         if let Some(l) = t.layout.iter().find(|l| l.name == n) {
             let id = ident(&l.name);
@@ -512,7 +560,7 @@ impl<'m> Cx<'m> {
                     Role::Const(ConstVal::Int(v)) => Ok((int_lit(*v), T::Int)),
                     Role::Const(ConstVal::Bytes(b)) => {
                         let b = b.clone();
-                        Ok((quote!(&[#(#b),*][..]), T::Bytes))
+                        Ok((quote!((&[#(#b),*][..])), T::Bytes))
                     }
                     Role::Count { of } => {
                         let of = ident(of);
@@ -676,6 +724,56 @@ impl<'m> Cx<'m> {
                 self.scope = saved.1;
                 self.base = saved.2;
                 inner
+            }
+            (_, T::Switch(owner, field)) => {
+                // The field of whichever type the switch holds: every case type must have it.
+                let sw = find(&self.m.types[*owner], field).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("internal: no switch '{field}'"),
+                })?;
+                let FieldTy::Switch { cases, .. } = &sw.ty else {
+                    return err(path, "internal: not a switch");
+                };
+                let en = switch_enum_name(self.m, sw);
+                let mut arms = Vec::new();
+                let mut out_t = None;
+                let mut seen = BTreeSet::new();
+                for c in cases.iter().filter(|c| seen.insert(c.variant.clone())) {
+                    let Some(ct) = c.user() else {
+                        return err(
+                            path,
+                            format!(
+                                "'.{name}' on a switch that can hold a {}",
+                                c.variant.to_lowercase()
+                            ),
+                        );
+                    };
+                    if find(&self.m.types[ct], name).is_none() {
+                        return err(
+                            path,
+                            format!("'{}' has no field '{name}'", self.m.types[ct].name),
+                        );
+                    }
+                    let saved = (self.ty, self.scope, self.base.replace(quote!(x)));
+                    self.ty = ct;
+                    self.scope = Scope::Model;
+                    let inner = self.name(name, path);
+                    self.ty = saved.0;
+                    self.scope = saved.1;
+                    self.base = saved.2;
+                    let (tok, t) = inner?;
+                    let v = ty_ident(&c.variant);
+                    // Values that borrow from `x` are turned into owned ones.
+                    let tok = match t {
+                        T::Str => quote!(#tok.to_string()),
+                        T::Bytes => quote!(#tok.to_vec()),
+                        _ => tok,
+                    };
+                    arms.push(quote!(#en::#v(x) => #tok,));
+                    out_t.get_or_insert(t);
+                }
+                let t = out_t.unwrap_or(T::Int);
+                Ok((quote!((match &(#b) { #(#arms)* })), t))
             }
             _ => err(path, format!("'.{name}' on {bt:?} is not supported yet")),
         }
@@ -952,9 +1050,27 @@ impl<'m> Gen<'m> {
         path: &str,
     ) -> R<TokenStream> {
         let mut out = Vec::new();
-        for a in user_args {
-            let (t, _) = self.cx(caller, scope).tr(&a.expr, &a.path)?;
-            out.push(t);
+        let params = &self.m.types[child].params;
+        if user_args.len() != params.len() {
+            return err(
+                path,
+                format!(
+                    "type '{}' takes {} argument(s), {} given",
+                    self.m.types[child].name,
+                    params.len(),
+                    user_args.len()
+                ),
+            );
+        }
+        for (a, p) in user_args.iter().zip(params) {
+            let (t, at) = self.cx(caller, scope).tr(&a.expr, &a.path)?;
+            out.push(match (&p.ty, at) {
+                (FieldTy::Str { .. } | FieldTy::Bytes | FieldTy::User { .. }, _) => quote!(&(#t)),
+                (FieldTy::Float { .. }, T::Int) => quote!((#t) as f64),
+                (FieldTy::Bits { n: 1, .. }, _) => quote!(#t),
+                (_, T::Bool) => quote!((#t) as i128),
+                _ => t,
+            });
         }
         for (k, _, _) in self.param_list(child) {
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself; other types pass it along.
@@ -971,7 +1087,7 @@ impl<'m> Gen<'m> {
 
     fn model_ty(&self, f: &Field) -> TokenStream {
         let base = match &f.ty {
-            FieldTy::Int { .. } if f.enum_.is_some() => {
+            FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
                 let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
                 quote!(#n)
             }
@@ -1236,7 +1352,18 @@ impl<'m> Gen<'m> {
         let mut read_params = Vec::new();
         for p in &t.params {
             let id = local("p", &p.name);
-            read_params.push(quote!(#id: i128));
+            let ty = match &p.ty {
+                FieldTy::Float { .. } => quote!(f64),
+                FieldTy::Bits { n: 1, .. } => quote!(bool),
+                FieldTy::Str { .. } => quote!(&str),
+                FieldTy::Bytes => quote!(&[u8]),
+                FieldTy::User { ty, .. } => {
+                    let n = ty_ident(&self.m.types[*ty].rust);
+                    quote!(&#n)
+                }
+                _ => quote!(i128),
+            };
+            read_params.push(quote!(#id: #ty));
         }
         for (_, id, rt) in self.param_list(ti) {
             read_params.push(quote!(#id: #rt));
@@ -1301,7 +1428,7 @@ impl<'m> Gen<'m> {
             }
         };
         match &f.ty {
-            FieldTy::Int { .. } if f.enum_.is_some() => {
+            FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
                 let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
                 let p = self.read_prim(f, ti)?;
                 Ok(quote!(#n::from_value(#p as i128)))
@@ -1974,7 +2101,9 @@ impl<'m> Gen<'m> {
         let cx = || self.cx(ti, Scope::Write);
         let fname = f.name.as_str();
         match &f.ty {
-            FieldTy::Int { .. } if f.enum_.is_some() => self.write_prim(f, quote!(#v.value())),
+            FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
+                self.write_prim(f, quote!(#v.value()))
+            }
             FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
                 self.write_prim(f, quote!(*#v))
             }

@@ -970,6 +970,12 @@ fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
     } else {
         (name, None)
     };
+    match name {
+        // `bool` is a parameter type: stored like `b1`.
+        "bool" => return Some(FieldTy::Bits { n: 1, le: false }),
+        "bytes" => return Some(FieldTy::Bytes),
+        _ => {}
+    }
     match base {
         "str" | "strz" => {
             return Some(FieldTy::Str {
