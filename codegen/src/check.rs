@@ -167,7 +167,17 @@ impl Env for Scope<'_> {
 
     fn special(&self, name: &str) -> Option<Ty> {
         match name {
-            "_root" => Some(Ty::User(type_path(self.m, 0))),
+            // The root of the schema this type comes from (an imported schema has its own).
+            "_root" => {
+                let top = &self.m.types[self.ty].path[0];
+                let root = self
+                    .m
+                    .types
+                    .iter()
+                    .position(|t| t.path.len() == 1 && &t.path[0] == top)
+                    .unwrap_or(0);
+                Some(Ty::User(type_path(self.m, root)))
+            }
             "_parent" => self
                 .m
                 .owners
@@ -349,10 +359,93 @@ fn has_default_endian(m: &Module, mut ty: usize) -> bool {
     }
 }
 
+/// Arguments against the parameters of the type they are passed to: as many, and of fitting types.
+fn check_args(scope: &Scope<'_>, ty: usize, args: &[Ex], f: &Field, diags: &mut Diags) {
+    let params = &scope.m.types[ty].params;
+    if args.len() != params.len() {
+        diags.error(
+            f.pos,
+            &f.path,
+            format!(
+                "type '{}' takes {} argument(s), {} given",
+                scope.m.types[ty].name,
+                params.len(),
+                args.len()
+            ),
+            None,
+        );
+        return;
+    }
+    for (i, (a, p)) in args.iter().zip(params).enumerate() {
+        check(scope, a, Want::Any, "argument", diags);
+        let Ok(at) = type_of(&a.expr, scope) else {
+            continue;
+        };
+        let pt = match p.enum_ {
+            Some(e) => Ty::Enum(enum_key(scope.m, e)),
+            None => match &p.ty {
+                FieldTy::User { ty, .. } => Ty::User(type_path(scope.m, *ty)),
+                other => param_ty(other),
+            },
+        };
+        let fits = match (&pt, &at) {
+            (Ty::Any, _) | (_, Ty::Any) => true,
+            (Ty::Int { .. }, Ty::Int { .. }) => true,
+            (Ty::Float, Ty::Float | Ty::Int { .. }) => true,
+            (a, b) => a == b,
+        };
+        if !fits {
+            diags.error(
+                a.pos,
+                &a.path,
+                format!(
+                    "argument {} ('{}') is {at}, but parameter '{}' is {pt}",
+                    i + 1,
+                    a.text,
+                    p.name
+                ),
+                None,
+            );
+        }
+    }
+}
+
 /// Pass `typecheck`.
 pub fn typecheck(m: &Module, diags: &mut Diags) {
     let visiting = RefCell::new(BTreeSet::new());
     for (ti, t) in m.types.iter().enumerate() {
+        // Parameter names must be unique and not clash with fields or instances.
+        let mut seen = BTreeSet::new();
+        let yaml = if ti == 0 {
+            "/params".to_string()
+        } else {
+            format!("/types/{}/params", t.path[1..].join("/types/"))
+        };
+        for p in &t.params {
+            if !seen.insert(p.name.as_str()) {
+                diags.error(
+                    t.pos,
+                    &yaml,
+                    format!("parameter '{}' is declared twice", p.name),
+                    None,
+                );
+            }
+            if t.seq
+                .iter()
+                .chain(t.instances.iter())
+                .any(|f| f.name == p.name)
+            {
+                diags.error(
+                    t.pos,
+                    &yaml,
+                    format!(
+                        "'{}' is both a parameter and a field or instance of '{}'",
+                        p.name, t.name
+                    ),
+                    None,
+                );
+            }
+        }
         let scope = Scope {
             m,
             ty: ti,
@@ -403,13 +496,14 @@ pub fn typecheck(m: &Module, diags: &mut Diags) {
                 _ => {}
             }
             match &f.ty {
-                FieldTy::User { args, .. } => {
-                    for a in args {
-                        check(&inner, a, Want::Any, "argument", diags);
-                    }
-                }
+                FieldTy::User { ty, args } => check_args(&inner, *ty, args, f, diags),
                 FieldTy::Switch { on, cases } => {
                     check(&inner, on, Want::Any, "switch-on", diags);
+                    for c in cases {
+                        if let Some(ty) = c.user() {
+                            check_args(&inner, ty, &c.args, f, diags);
+                        }
+                    }
                     for k in cases.iter().filter_map(|c| c.key.as_ref()) {
                         check_comparable(&inner, on, k, "case", diags);
                     }
