@@ -566,6 +566,27 @@ impl<'m> Cx<'m> {
                         let of = ident(of);
                         Ok((quote!((#me.#of.len() as i128)), T::Int))
                     }
+                    // In a finished model, a size that is just this field is the length of what it sizes.
+                    Role::Length { of }
+                        if self.scope == Scope::Model
+                            && find(t, of)
+                                .and_then(|x| x.size.as_ref())
+                                .and_then(|s| crate::ir::bare_name(&s.expr))
+                                == Some(n) =>
+                    {
+                        let target = find(t, of).ok_or_else(|| EmitError {
+                            path: path.into(),
+                            message: "internal".into(),
+                        })?;
+                        let of = ident(of);
+                        Ok(match (&target.ty, target.cond.is_some()) {
+                            (_, true) => (
+                                quote!((#me.#of.as_ref().map_or(0, |x| x.len()) as i128)),
+                                T::Int,
+                            ),
+                            _ => (quote!((#me.#of.len() as i128)), T::Int),
+                        })
+                    }
                     Role::Length { .. } | Role::Offset { .. } | Role::Derive(_)
                         if self.scope == Scope::Write =>
                     {
@@ -2823,4 +2844,97 @@ fn int_switch(f: &Field) -> bool {
 /// A field whose model value is an enum-like wrapper of an integer (an enum, or an integer switch).
 fn valued(f: &Field) -> bool {
     f.enum_.is_some() || int_switch(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCHEMA: &str = "
+meta:
+  id: t
+  endian: le
+seq:
+  - id: count
+    type: u2
+  - id: flags
+    type: b1
+  - id: kind
+    type: u1
+    enum: kind
+  - id: name
+    type: strz
+    encoding: UTF-8
+  - id: data
+    size: count
+  - id: opt
+    type: u4
+    if: count > 2
+  - id: items
+    type: item
+    repeat: expr
+    repeat-expr: 2
+instances:
+  twice:
+    value: count * 2
+types:
+  item:
+    seq:
+      - id: v
+        type: s4
+enums:
+  kind:
+    1: one
+    2: two
+";
+
+    /// Expressions over a decoded model and the Rust they become (integers are computed in `i128`).
+    #[test]
+    fn translates_model_expressions() {
+        let c = crate::compile_str("t.ksy", SCHEMA).unwrap();
+        let rows: &[(&str, &str, &str)] = &[
+            ("1 + 2", "(1i128 + 2i128)", "Int"),
+            ("7 / 2", ":: binspec_runtime :: expr :: div (7i128 , 2i128)", "Int"),
+            ("-7 % 3", ":: binspec_runtime :: expr :: modulo ((- (7i128)) , 3i128)", "Int"),
+            ("count", "((m) . data . len () as i128)", "Int"),
+            ("count * 2", "(((m) . data . len () as i128)) . wrapping_mul (2i128)", "Int"),
+            ("twice", "(((m) . data . len () as i128)) . wrapping_mul (2i128)", "Int"),
+            ("flags", "(m) . flags", "Bool"),
+            ("kind == kind::two", "((m) . kind . value () == 2i128)", "Bool"),
+            ("kind.to_i", "(m) . kind . value ()", "Int"),
+            ("name.length", "((m) . name . as_str () . chars () . count () as i128)", "Int"),
+            ("name.reverse", "(m) . name . as_str () . chars () . rev () . collect :: < :: std :: string :: String > ()", "Str"),
+            ("data.size", "((& (m) . data [..]) . len () as i128)", "Int"),
+            ("data[0]", "((& (m) . data [..]) . get ((0i128) as usize) . copied () . unwrap_or (0) as i128)", "Int"),
+            ("opt", "((m) . opt . unwrap_or_default () as i128)", "Int"),
+            ("items.size", "((m) . items . len () as i128)", "Int"),
+            ("items[1].v", "(((m) . items . get ((1i128) as usize) . cloned () . unwrap_or_default ()) . v as i128)", "Int"),
+            ("count > 2 ? 1 : 2.5", "(if (((m) . data . len () as i128) > 2i128) { (1i128) as f64 } else { 2.5f64 })", "Float"),
+            ("[1, 2] == data", "((& [1u8 , 2u8] [..]) == (& (m) . data [..]))", "Bool"),
+            ("name + \"x\"", "format ! (\"{}{}\" , (m) . name . as_str () , \"x\")", "Str"),
+        ];
+        let mut failures = Vec::new();
+        for (src, want, want_t) in rows {
+            match translate_model_expr(&c.module, "m", src) {
+                Ok((got, t)) if got == *want && t == *want_t => {}
+                other => failures.push(format!("{src}: got {other:?}, want ({want:?}, {want_t})")),
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// Expressions the translator refuses, with why.
+    #[test]
+    fn refuses_what_it_cannot_translate() {
+        let c = crate::compile_str("t.ksy", SCHEMA).unwrap();
+        for (src, msg) in [
+            ("nope", "no field, instance or parameter 'nope'"),
+            ("kind::three", "enum 'kind' has no value 'three'"),
+            ("data.frobnicate(1)", "method 'frobnicate'"),
+            ("items.first.w", "no field 'w'"),
+        ] {
+            let e = translate_model_expr(&c.module, "m", src).unwrap_err();
+            assert!(e.contains(msg), "{src}: {e}");
+        }
+    }
 }

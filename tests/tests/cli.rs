@@ -173,3 +173,53 @@ fn check_reports_identical_bytes() {
         );
     }
 }
+
+/// Truncated and corrupted files: exit status 1 and one `error:` line naming the field and offset, for every
+/// command that reads them, never a panic.
+#[test]
+fn truncated_and_corrupted_files_exit_1() {
+    let d = tempfile::tempdir().unwrap();
+    let good = std::fs::read(fixtures().join("sarc/oead_le_new_min4.sarc")).unwrap();
+    let mut cases = Vec::new();
+    for cut in [7usize, 0x14, 0x30, good.len() / 2, good.len() - 1] {
+        cases.push((format!("cut{cut}.sarc"), good[..cut].to_vec()));
+    }
+    let mut bad_end = good.clone();
+    // Entry 3's data_end, far past the end of the file.
+    let at = 0x14 + 0xc + 3 * 0x10 + 0xc;
+    bad_end[at..at + 4].copy_from_slice(&0x1f40u32.to_le_bytes());
+    cases.push(("bad_end.sarc".into(), bad_end));
+    for (name, bytes) in cases {
+        let f = d.path().join(&name);
+        std::fs::write(&f, &bytes).unwrap();
+        for cmd in ["info", "decode", "check"] {
+            let r = run(&[cmd, s(&f)]);
+            assert_eq!(r.code, 1, "{cmd} {name}: {}{}", r.out, r.err);
+            assert!(
+                r.err.lines().any(|l| l.starts_with("error: ")),
+                "{cmd} {name}: {}",
+                r.err
+            );
+            // `check` reports each file on a FAIL line; the others say it in the error line.
+            let line = if cmd == "check" {
+                r.out
+                    .lines()
+                    .find(|l| l.starts_with("FAIL "))
+                    .unwrap_or_default()
+            } else {
+                r.err
+                    .lines()
+                    .find(|l| l.starts_with("error: "))
+                    .unwrap_or_default()
+            };
+            assert!(
+                line.contains("sarc") && line.contains("offset 0x"),
+                "{cmd} {name}: {}{}",
+                r.out,
+                r.err
+            );
+        }
+    }
+    let r = run(&["info", s(&d.path().join("bad_end.sarc"))]);
+    assert!(r.err.contains("sarc.sfat.entries[3].data"), "{}", r.err);
+}
