@@ -1758,10 +1758,29 @@ impl<'m> Gen<'m> {
                 read
             };
             let at = local("at", &f.name);
-            body.push(quote!(let #at = r.abs_pos();));
-            body.push(
-                quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;),
-            );
+            let checked = matches!(f.role, Role::Const(ConstVal::Int(_))) || f.valid.is_some();
+            if checked {
+                body.push(quote!(let #at = r.abs_pos();));
+            }
+            // A single number is read directly; anything else in a closure, so that its errors get the field's name.
+            let simple = f.repeat == Repeat::None
+                && f.cond.is_none()
+                && f.enum_.is_none()
+                && matches!(
+                    f.ty,
+                    FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. }
+                );
+            let direct = if simple {
+                read.to_string().strip_suffix(" ?").map(str::to_string)
+            } else {
+                None
+            };
+            match direct.and_then(|d| d.parse::<TokenStream>().ok()) {
+                Some(call) => body.push(quote!(let #v = #call.at(#fname)?;)),
+                None => body.push(
+                    quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;),
+                ),
+            }
             // Checks.
             if let Role::Const(ConstVal::Int(c)) = &f.role {
                 let c = int_lit(*c);
