@@ -377,7 +377,9 @@ fn describe(m: &Module, f: &Field) -> String {
             s.push('.');
             Some(s)
         }
-        Role::Data | Role::View | Role::Computed => None,
+        Role::Placed => Some("Written back at its position.".into()),
+        Role::View => Some("Read only: what it decides is kept in the document instead.".into()),
+        Role::Data | Role::Computed => None,
     };
     if let Some(n) = note {
         push_sentence(&mut d, &n);

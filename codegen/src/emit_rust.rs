@@ -593,7 +593,7 @@ impl<'m> Cx<'m> {
                         let d = local("d", n);
                         Ok((quote!(#d), T::Int))
                     }
-                    Role::Data => Ok(match ft {
+                    Role::Data | Role::Placed => Ok(match ft {
                         T::Int if valued(f) && f.cond.is_some() => {
                             (quote!(#me.#id.map_or(0, |e| e.value())), T::Int)
                         }
@@ -1053,6 +1053,12 @@ impl<'m> Gen<'m> {
                     _ => match cx.resolve_chain(k).map(|f| cx.field_t(f)) {
                         Some(T::Bool) => quote!(bool),
                         Some(T::Float) => quote!(f64),
+                        Some(T::Bytes) => quote!(&[u8]),
+                        Some(T::Str) => quote!(&str),
+                        Some(T::User(t)) if t != usize::MAX => {
+                            let n = ty_ident(&self.m.types[t].rust);
+                            quote!(&#n)
+                        }
                         _ => quote!(i128),
                     },
                 };
@@ -1093,10 +1099,15 @@ impl<'m> Gen<'m> {
                 _ => t,
             });
         }
-        for (k, _, _) in self.param_list(child) {
+        for (k, _, rt) in self.param_list(child) {
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself; other types pass it along.
             let t = if k[0] == "_parent" || caller == 0 {
-                self.cx(caller, scope).tr(&rebase(&k[1..]), path)?.0
+                let t = self.cx(caller, scope).tr(&rebase(&k[1..]), path)?.0;
+                if rt.to_string().starts_with('&') {
+                    quote!(&(#t))
+                } else {
+                    t
+                }
             } else {
                 let id = param_ident(&k);
                 quote!(#id)
@@ -1250,7 +1261,7 @@ impl<'m> Gen<'m> {
             let id = ident(&f.name);
             let doc = doc_attr(&f.doc);
             match &f.role {
-                Role::Data => {
+                Role::Data | Role::Placed => {
                     let ty = self.model_ty(f);
                     let serde = match (&f.ty, f.cond.is_some(), f.repeat != Repeat::None) {
                         (FieldTy::Bytes, false, false) => {
@@ -1292,7 +1303,7 @@ impl<'m> Gen<'m> {
                 _ => {}
             }
             if let FieldTy::Switch { cases, .. } = &f.ty {
-                if f.role == Role::Data {
+                if matches!(f.role, Role::Data | Role::Placed) {
                     let en = switch_enum_name(self.m, f);
                     let mut seen = BTreeSet::new();
                     let vars: Vec<TokenStream> = cases
@@ -1642,6 +1653,55 @@ impl<'m> Gen<'m> {
         }))
     }
 
+    /// Reads a field with its repetition (a `Vec` for `repeat`).
+    fn read_repeated(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let one = self.read_one(ti, f)?;
+        Ok(match &f.repeat {
+            Repeat::None => quote!(#one),
+            Repeat::Expr(x) => {
+                let (n, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                let min = min_size(self.m, f);
+                quote!({
+                    let n = #n;
+                    if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
+                    let cap = r.check_count(n as u64, #min)?;
+                    let mut out = ::std::vec::Vec::with_capacity(cap);
+                    for i in 0..n as usize { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); }
+                    out
+                })
+            }
+            Repeat::Eos => quote!({
+                let mut out = ::std::vec::Vec::new();
+                let mut i = 0usize;
+                while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); i += 1; }
+                out
+            }),
+            Repeat::Until(x) => {
+                let mut cx = self.cx(ti, Scope::Read);
+                cx.last_t = Some(match cx.field_t(f) {
+                    T::Array(t) => *t,
+                    t => t,
+                });
+                if valued(f) {
+                    cx.last_t = Some(T::User(usize::MAX));
+                }
+                let (c, _) = cx.tr(&x.expr, &x.path)?;
+                quote!({
+                    let mut out = ::std::vec::Vec::new();
+                    let mut i = 0usize;
+                    loop {
+                        let v__ = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?;
+                        let stop = #c;
+                        out.push(v__);
+                        i += 1;
+                        if stop { break; }
+                    }
+                    out
+                })
+            }
+        })
+    }
+
     fn emit_read(&self, ti: usize) -> R<TokenStream> {
         let t = &self.m.types[ti];
         let (params, _) = self.fn_params(ti);
@@ -1706,51 +1766,7 @@ impl<'m> Gen<'m> {
                     body.push(quote!(let #la = pools.region_align(#start, #start);));
                 }
             }
-            let one = self.read_one(ti, f)?;
-            let read = match &f.repeat {
-                Repeat::None => quote!(#one),
-                Repeat::Expr(x) => {
-                    let (n, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
-                    let min = min_size(self.m, f);
-                    quote!({
-                        let n = #n;
-                        if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
-                        let cap = r.check_count(n as u64, #min)?;
-                        let mut out = ::std::vec::Vec::with_capacity(cap);
-                        for i in 0..n as usize { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); }
-                        out
-                    })
-                }
-                Repeat::Eos => quote!({
-                    let mut out = ::std::vec::Vec::new();
-                    let mut i = 0usize;
-                    while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); i += 1; }
-                    out
-                }),
-                Repeat::Until(x) => {
-                    let mut cx = self.cx(ti, Scope::Read);
-                    cx.last_t = Some(match cx.field_t(f) {
-                        T::Array(t) => *t,
-                        t => t,
-                    });
-                    if valued(f) {
-                        cx.last_t = Some(T::User(usize::MAX));
-                    }
-                    let (c, _) = cx.tr(&x.expr, &x.path)?;
-                    quote!({
-                        let mut out = ::std::vec::Vec::new();
-                        let mut i = 0usize;
-                        loop {
-                            let v__ = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?;
-                            let stop = #c;
-                            out.push(v__);
-                            i += 1;
-                            if stop { break; }
-                        }
-                        out
-                    })
-                }
-            };
+            let read = self.read_repeated(ti, f)?;
             let read = if let Some(c) = &f.cond {
                 let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
                 quote!(if #ct { Some(#read) } else { None })
@@ -1830,7 +1846,7 @@ impl<'m> Gen<'m> {
         }
         // Data instances (pool items) are read eagerly.
         for f in &t.instances {
-            if f.role == Role::Data {
+            if matches!(f.role, Role::Data | Role::Placed) {
                 self.ensure_instance(ti, &f.name, &mut done, &mut body)?;
             }
         }
@@ -1844,7 +1860,7 @@ impl<'m> Gen<'m> {
             let v = local("v", &f.name);
             let fname = f.name.as_str();
             match &f.role {
-                Role::Data => {
+                Role::Data | Role::Placed => {
                     inits.push(quote!(#id: #v,));
                     if f.item_of.is_some() {
                         let aid = format_ident!("{}_align", f.name);
@@ -2011,7 +2027,7 @@ impl<'m> Gen<'m> {
             Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
             None => quote!(r.clone()),
         };
-        let one = self.read_one(ti, f)?;
+        let one = self.read_repeated(ti, f)?;
         let align = match f.item_of {
             Some(pool) => {
                 let la = local("align", name);
@@ -2367,6 +2383,41 @@ impl<'m> Gen<'m> {
             body.push(
                 quote!((|| -> ::binspec_runtime::Result<()> { #code Ok(()) })().at(#fname)?;),
             );
+        }
+        // Instances written back where their `pos` says (relative to their stream).
+        for f in t.instances.iter().filter(|f| f.role == Role::Placed) {
+            let id = ident(&f.name);
+            let fname = f.name.as_str();
+            let Some(pos) = &f.pos_expr else { continue };
+            let (p, _) = self.cx(ti, Scope::Write).tr(&pos.expr, &pos.path)?;
+            let base = match &f.io {
+                Some(x) if x.text == "_root._io" => quote!(0usize),
+                Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
+                None => quote!(io.start),
+            };
+            let one = self.write_one(ti, f, quote!(x))?;
+            let each = match f.repeat {
+                Repeat::None => quote!({ let x = val; #one }),
+                _ => quote!(for x in val.iter() { #one }),
+            };
+            let place = quote!({
+                let at: i128 = #p;
+                let bytes = {
+                    let mut w = ::binspec_runtime::Writer::new();
+                    let w = &mut w;
+                    #each
+                    ::std::mem::take(w).into_inner()
+                };
+                match usize::try_from(at) {
+                    Ok(at) if at <= 1 << 32 => w.write_at(#base + at, &bytes),
+                    _ if ctx.first_pass() => {}
+                    _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range")).at(#fname)),
+                }
+            });
+            body.push(match &f.cond {
+                Some(_) => quote!(if let Some(val) = &self.#id { #place }),
+                None => quote!({ let val = &self.#id; #place }),
+            });
         }
         // Pool items.
         for f in &t.instances {

@@ -124,8 +124,11 @@ pub enum Role {
     Derive(Ex),
     /// A region where a pool's items are written.
     Pool(PoolUse),
-    /// An instance that is only read (a view on bytes that something else writes).
+    /// An instance that is only read (a view on bytes that something else writes: what decides the byte order
+    /// or which type a switch reads).
     View,
+    /// An instance read from its `pos` that is data: written back at the position its `pos` gives.
+    Placed,
     /// A value instance: computed, never written.
     Computed,
 }
@@ -1189,13 +1192,44 @@ fn classify(m: &mut Module, diags: &mut Diags) {
                 f.role = r.clone();
             }
         }
+        // Instances that decide the byte order or a switch's type are views: the model holds the byte order and
+        // the switch's variant instead. Value instances pass this on to what they use.
+        let mut views = BTreeSet::new();
+        if let EndianSpec::Switch { on, .. } = &tm.endian {
+            names_used(&on.expr, &mut views);
+        }
+        for f in tm.seq.iter() {
+            if let FieldTy::Switch { on, .. } = &f.ty {
+                names_used(&on.expr, &mut views);
+            }
+        }
+        loop {
+            let mut more = BTreeSet::new();
+            for f in tm.instances.iter().filter(|f| views.contains(&f.name)) {
+                if let Some(v) = &f.value {
+                    names_used(&v.expr, &mut more);
+                }
+            }
+            let before = views.len();
+            views.extend(more);
+            if views.len() == before {
+                break;
+            }
+        }
         for f in tm.instances.iter_mut() {
             f.role = if f.value.is_some() {
                 Role::Computed
             } else if f.item_of.is_some() {
                 Role::Data
-            } else {
+            } else if views.contains(&f.name)
+                || f.pos_expr.is_none()
+                || f.io.as_ref().is_some_and(|io| io.text != "_root._io")
+                || passes_object(&f.ty)
+            {
+                // Other streams (`_parent._io`, a field's `_io`) are not written back yet: read-only.
                 Role::View
+            } else {
+                Role::Placed
             };
         }
         // Checks: a pool item needs a pos; a pool region needs a known pool.
@@ -1277,4 +1311,15 @@ pub fn is_int_type_name(name: &str) -> bool {
         prim_type(name, None),
         Some(FieldTy::Int { .. } | FieldTy::Bits { .. })
     )
+}
+
+/// Whether a type's arguments pass a whole object (`_root`, `_parent`, `_io`): such instances are only read
+/// lazily by Kaitai, so binspec keeps them read-only for now.
+fn passes_object(ty: &FieldTy) -> bool {
+    let bare = |a: &Ex| matches!(&a.expr.kind, ExprKind::Name(n) if n.starts_with('_'));
+    match ty {
+        FieldTy::User { args, .. } => args.iter().any(bare),
+        FieldTy::Switch { cases, .. } => cases.iter().any(|c| c.args.iter().any(bare)),
+        _ => false,
+    }
 }

@@ -125,6 +125,16 @@ impl Writer {
         self.buf.resize(pos as usize, 0);
         Ok(())
     }
+    /// Writes bytes at an absolute position: over what is there, and past the end with zeros in between. The
+    /// writer's position stays at the end.
+    pub fn write_at(&mut self, at: usize, b: &[u8]) {
+        self.flush_bits();
+        let end = at + b.len();
+        if self.buf.len() < end {
+            self.buf.resize(end, 0);
+        }
+        self.buf[at..end].copy_from_slice(b);
+    }
     /// Overwrites bytes written earlier.
     pub fn patch_bytes(&mut self, at: usize, b: &[u8]) {
         self.buf[at..at + b.len()].copy_from_slice(b);
