@@ -563,8 +563,16 @@ impl<'m> Cx<'m> {
                         Ok((quote!((&[#(#b),*][..])), T::Bytes))
                     }
                     Role::Count { of } => {
+                        let opt = find(t, of).is_some_and(|x| x.cond.is_some());
                         let of = ident(of);
-                        Ok((quote!((#me.#of.len() as i128)), T::Int))
+                        Ok(if opt {
+                            (
+                                quote!((#me.#of.as_ref().map_or(0, |v| v.len()) as i128)),
+                                T::Int,
+                            )
+                        } else {
+                            (quote!((#me.#of.len() as i128)), T::Int)
+                        })
                     }
                     // In a finished model, a size that is just this field is the length of what it sizes.
                     Role::Length { of }
@@ -1011,8 +1019,8 @@ fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
 
 struct Gen<'m> {
     m: &'m Module,
-    /// Fields (type, name) that hold a type containing their own type: boxed, so the model has a finite size.
-    boxed: BTreeSet<(usize, String)>,
+    /// Fields (by YAML path) that hold a type containing their own type: boxed, so the model has a finite size.
+    boxed: BTreeSet<String>,
     params: Vec<BTreeSet<Vec<String>>>,
     pos_refs: BTreeMap<usize, BTreeSet<String>>,
     slots: BTreeMap<(usize, String), u32>,
@@ -1058,6 +1066,21 @@ impl<'m> Gen<'m> {
                         Some(T::User(t)) if t != usize::MAX => {
                             let n = ty_ident(&self.m.types[t].rust);
                             quote!(&#n)
+                        }
+                        Some(T::Array(_)) => {
+                            // An array is passed as a slice of its model elements.
+                            let f = cx.resolve_chain(k).cloned().map(|mut f| {
+                                f.repeat = Repeat::None;
+                                f.cond = None;
+                                f
+                            });
+                            match f {
+                                Some(f) => {
+                                    let et = self.model_ty(&f);
+                                    quote!(&[#et])
+                                }
+                                None => quote!(i128),
+                            }
                         }
                         _ => quote!(i128),
                     },
@@ -1132,16 +1155,7 @@ impl<'m> Gen<'m> {
             FieldTy::Str { .. } => quote!(::std::string::String),
             FieldTy::User { ty, .. } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
-                if f.repeat == Repeat::None
-                    && self.boxed.iter().any(|(t, name)| {
-                        name == &f.name
-                            && self.m.types[*t]
-                                .seq
-                                .iter()
-                                .chain(self.m.types[*t].instances.iter())
-                                .any(|x| std::ptr::eq(x, f))
-                    })
-                {
+                if f.repeat == Repeat::None && self.boxed.contains(&f.path) {
                     quote!(::std::boxed::Box<#n>)
                 } else {
                     quote!(#n)
@@ -1473,7 +1487,7 @@ impl<'m> Gen<'m> {
             FieldTy::User { ty, args } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
                 let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
-                let call = if self.boxed.contains(&(ti, f.name.clone())) {
+                let call = if self.boxed.contains(&f.path) {
                     quote!(::std::boxed::Box::new(#n::read(r, endian, pools, root_io, #a)?))
                 } else {
                     quote!(#n::read(r, endian, pools, root_io, #a)?)
@@ -1593,7 +1607,7 @@ impl<'m> Gen<'m> {
                 let n = ty_ident(&self.m.types[*ty].rust);
                 let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
                 let call = quote!(#n::read(r, endian, pools, root_io, #a)?);
-                let call = if self.boxed.contains(&(ti, f.name.clone())) {
+                let call = if self.boxed.contains(&f.path) {
                     quote!(::std::boxed::Box::new(#call))
                 } else {
                     call
@@ -1891,16 +1905,8 @@ impl<'m> Gen<'m> {
             }
         }
         let name = ty_ident(&t.rust);
-        let endian_param = if ti == 0 {
-            quote!()
-        } else {
-            quote!(endian: ::binspec_runtime::Endian,)
-        };
-        let root_endian = if ti == 0 && matches!(t.endian, EndianSpec::Inherit) {
-            quote!(let endian = ::binspec_runtime::Endian::Little;)
-        } else {
-            quote!()
-        };
+        let endian_param = quote!(endian: ::binspec_runtime::Endian,);
+
         Ok(quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
             pub(crate) fn read<'a>(
@@ -1912,7 +1918,6 @@ impl<'m> Gen<'m> {
             ) -> ::binspec_runtime::Result<Self> {
                 use ::binspec_runtime::ResultExt as _;
                 r.enter()?;
-                #root_endian
                 #(#body)*
                 r.leave();
                 Ok(#name { #(#inits)* })
@@ -1933,6 +1938,7 @@ impl<'m> Gen<'m> {
         };
         let val = match t {
             T::Int => quote!((v__ as i128)),
+            T::Float => quote!((v__ as f64)),
             T::Str => quote!(v__.as_str()),
             T::Bytes => quote!((&v__[..])),
             _ => quote!(v__),
@@ -2214,18 +2220,8 @@ impl<'m> Gen<'m> {
         let t = &self.m.types[ti];
         let (_, params) = self.fn_params(ti);
         let mut body = Vec::new();
-        if ti == 0 {
-            match &t.endian {
-                EndianSpec::Switch { .. } => body.push(quote!(let endian = self.endian;)),
-                EndianSpec::Fixed(e) => {
-                    let e = endian_tokens(Some(*e));
-                    body.push(quote!(let endian = #e;));
-                }
-                EndianSpec::Inherit => {
-                    body.push(quote!(let endian = ::binspec_runtime::Endian::Little;))
-                }
-            }
-        } else if let EndianSpec::Fixed(e) = &t.endian {
+        // A type's own byte order wins over the one it is written with.
+        if let EndianSpec::Fixed(e) = &t.endian {
             let e = endian_tokens(Some(*e));
             body.push(quote!(let endian = #e;));
         } else if let EndianSpec::Switch { .. } = &t.endian {
@@ -2311,8 +2307,16 @@ impl<'m> Gen<'m> {
                 }
                 Role::Const(ConstVal::Int(c)) => self.write_prim(f, int_lit(*c))?,
                 Role::Count { of } => {
+                    let opt = find(t, of).is_some_and(|x| x.cond.is_some());
                     let of = ident(of);
-                    self.write_prim(f, quote!((self.#of.len() as i128)))?
+                    if opt {
+                        self.write_prim(
+                            f,
+                            quote!((self.#of.as_ref().map_or(0, |v| v.len()) as i128)),
+                        )?
+                    } else {
+                        self.write_prim(f, quote!((self.#of.len() as i128)))?
+                    }
                 }
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
@@ -2445,11 +2449,7 @@ impl<'m> Gen<'m> {
                 });
             }
         }
-        let endian_param = if ti == 0 {
-            quote!()
-        } else {
-            quote!(endian: ::binspec_runtime::Endian,)
-        };
+        let endian_param = quote!(endian: ::binspec_runtime::Endian,);
         Ok(quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
             pub(crate) fn write(
@@ -2578,7 +2578,11 @@ impl<'m> Gen<'m> {
                 summary.push(quote!((#label.to_string(), format!("{}", #t)),));
             }
         }
-        for f in &root.seq {
+        for f in root
+            .seq
+            .iter()
+            .filter(|f| f.repeat == Repeat::None && f.cond.is_none() && f.role == Role::Data)
+        {
             if let FieldTy::Switch { cases, .. } = &f.ty {
                 let fid = ident(&f.name);
                 let en = switch_enum_name(m, f);
@@ -2669,10 +2673,10 @@ impl<'m> Gen<'m> {
                     let root_io = ::binspec_runtime::Reader::new(data);
                     let mut r = ::binspec_runtime::Reader::new(data);
                     let mut pools = ::binspec_runtime::layout::ReadPools::new();
-                    #name::read(&mut r, &mut pools, &root_io).map_err(|e| e.in_format(#id))
+                    #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))
                 }
                 fn to_binary(&self) -> ::binspec_runtime::Result<::std::vec::Vec<u8>> {
-                    ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx, ::binspec_runtime::layout::Io::ROOT)).map_err(|e| e.in_format(#id))
+                    ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little)).map_err(|e| e.in_format(#id))
                 }
                 fn info(&self) -> ::binspec_runtime::Info {
                     ::binspec_runtime::Info {
@@ -2815,8 +2819,9 @@ fn valid_text(v: &Valid) -> String {
     }
 }
 
-/// Fields whose (unrepeated) user type can contain the field's own type again: these are boxed.
-fn recursive_fields(m: &Module) -> BTreeSet<(usize, String)> {
+/// Fields (by YAML path) whose unrepeated user type, or one of whose switch cases, can contain the field's own
+/// type again: these are boxed.
+fn recursive_fields(m: &Module) -> BTreeSet<String> {
     // Edges of "contains inline" (not through a Vec).
     let edges: Vec<Vec<usize>> = m
         .types
@@ -2855,10 +2860,16 @@ fn recursive_fields(m: &Module) -> BTreeSet<(usize, String)> {
     let mut out = BTreeSet::new();
     for (ti, t) in m.types.iter().enumerate() {
         for f in t.seq.iter().chain(t.instances.iter()) {
-            if let (FieldTy::User { ty, .. }, Repeat::None) = (&f.ty, &f.repeat) {
-                if reaches(*ty, ti) {
-                    out.insert((ti, f.name.clone()));
-                }
+            let recursive = match (&f.ty, &f.repeat) {
+                (FieldTy::User { ty, .. }, Repeat::None) => reaches(*ty, ti),
+                (FieldTy::Switch { cases, .. }, Repeat::None) => cases
+                    .iter()
+                    .filter_map(|c| c.user())
+                    .any(|c| reaches(c, ti)),
+                _ => false,
+            };
+            if recursive {
+                out.insert(f.path.clone());
             }
         }
     }

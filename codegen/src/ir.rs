@@ -1168,6 +1168,9 @@ fn classify(m: &mut Module, diags: &mut Diags) {
                 }
             }
         }
+        // Instances whose type contains their own type again are read lazily by Kaitai (or they would never end):
+        // read-only views here.
+        let snapshot = types_graph(&m.types);
         let tm = &mut m.types[ti];
         for f in tm.seq.iter_mut() {
             if let Some(c) = &f.contents {
@@ -1225,6 +1228,7 @@ fn classify(m: &mut Module, diags: &mut Diags) {
                 || f.pos_expr.is_none()
                 || f.io.as_ref().is_some_and(|io| io.text != "_root._io")
                 || passes_object(&f.ty)
+                || reaches_type(&snapshot, &f.ty, ti)
             {
                 // Other streams (`_parent._io`, a field's `_io`) are not written back yet: read-only.
                 Role::View
@@ -1322,4 +1326,43 @@ fn passes_object(ty: &FieldTy) -> bool {
         FieldTy::Switch { cases, .. } => cases.iter().any(|c| c.args.iter().any(bare)),
         _ => false,
     }
+}
+
+/// For each type, the user types its fields and instances read.
+fn types_graph(types: &[TypeDef]) -> Vec<Vec<usize>> {
+    types
+        .iter()
+        .map(|t| {
+            let mut out = Vec::new();
+            for f in t.seq.iter().chain(t.instances.iter()) {
+                match &f.ty {
+                    FieldTy::User { ty, .. } => out.push(*ty),
+                    FieldTy::Switch { cases, .. } => {
+                        out.extend(cases.iter().filter_map(|c| c.user()))
+                    }
+                    _ => {}
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// Whether a field of type `ty` can lead back to type `to`.
+fn reaches_type(graph: &[Vec<usize>], ty: &FieldTy, to: usize) -> bool {
+    let mut stack: Vec<usize> = match ty {
+        FieldTy::User { ty, .. } => vec![*ty],
+        FieldTy::Switch { cases, .. } => cases.iter().filter_map(|c| c.user()).collect(),
+        _ => return false,
+    };
+    let mut seen = vec![false; graph.len()];
+    while let Some(t) = stack.pop() {
+        if t == to {
+            return true;
+        }
+        if t < seen.len() && !std::mem::replace(&mut seen[t], true) {
+            stack.extend(graph[t].iter().copied());
+        }
+    }
+    false
 }
