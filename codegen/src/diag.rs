@@ -73,14 +73,7 @@ impl Diags {
         message: impl Into<String>,
         help: Option<String>,
     ) {
-        self.list.push(Diagnostic {
-            severity: Severity::Error,
-            file: self.file.clone(),
-            pos,
-            yaml_path: yaml_path.to_string(),
-            message: message.into(),
-            help,
-        });
+        self.push(Severity::Error, pos, yaml_path, message.into(), help);
     }
     pub fn warning(
         &mut self,
@@ -89,12 +82,22 @@ impl Diags {
         message: impl Into<String>,
         help: Option<String>,
     ) {
+        self.push(Severity::Warning, pos, yaml_path, message.into(), help);
+    }
+    fn push(
+        &mut self,
+        severity: Severity,
+        pos: Pos,
+        yaml_path: &str,
+        message: String,
+        help: Option<String>,
+    ) {
         self.list.push(Diagnostic {
-            severity: Severity::Warning,
+            severity,
             file: self.file.clone(),
             pos,
             yaml_path: yaml_path.to_string(),
-            message: message.into(),
+            message,
             help,
         });
     }

@@ -427,16 +427,7 @@ impl<'m> Cx<'m> {
                         match (target, bt) {
                             (Some(t), T::Switch(owner, field)) if !ty.array => {
                                 // A downcast of a switch: the case that holds that type.
-                                let sw = find(&self.m.types[owner], &field).ok_or_else(|| {
-                                    EmitError {
-                                        path: path.into(),
-                                        message: format!("internal: no switch '{field}'"),
-                                    }
-                                })?;
-                                let FieldTy::Switch { cases, .. } = &sw.ty else {
-                                    return err(path, "internal: not a switch");
-                                };
-                                let en = switch_enum_name(self.m, sw);
+                                let (sw, cases, en) = self.switch_field(owner, &field, path)?;
                                 let Some(c) = cases.iter().find(|c| c.user() == Some(t)) else {
                                     return err(
                                         path,
@@ -756,14 +747,7 @@ impl<'m> Cx<'m> {
             }
             (_, T::Switch(owner, field)) => {
                 // The field of whichever type the switch holds: every case type must have it.
-                let sw = find(&self.m.types[*owner], field).ok_or_else(|| EmitError {
-                    path: path.into(),
-                    message: format!("internal: no switch '{field}'"),
-                })?;
-                let FieldTy::Switch { cases, .. } = &sw.ty else {
-                    return err(path, "internal: not a switch");
-                };
-                let en = switch_enum_name(self.m, sw);
+                let (_, cases, en) = self.switch_field(*owner, field, path)?;
                 let mut arms = Vec::new();
                 let mut out_t = None;
                 let mut seen = BTreeSet::new();
@@ -806,6 +790,23 @@ impl<'m> Cx<'m> {
             }
             _ => err(path, format!("'.{name}' on {bt:?} is not supported yet")),
         }
+    }
+
+    /// A switch field, its cases and the name of its enum.
+    fn switch_field(
+        &self,
+        owner: usize,
+        field: &str,
+        path: &str,
+    ) -> R<(&'m Field, &'m [crate::ir::SwitchCase], Ident)> {
+        let sw = find(&self.m.types[owner], field).ok_or_else(|| EmitError {
+            path: path.into(),
+            message: format!("internal: no switch '{field}'"),
+        })?;
+        let FieldTy::Switch { cases, .. } = &sw.ty else {
+            return err(path, "internal: not a switch");
+        };
+        Ok((sw, cases, switch_enum_name(self.m, sw)))
     }
 
     /// What model fields are reached through: `self`, or another value's model.
@@ -2822,53 +2823,11 @@ fn valid_text(v: &Valid) -> String {
 /// Fields (by YAML path) whose unrepeated user type, or one of whose switch cases, can contain the field's own
 /// type again: these are boxed.
 fn recursive_fields(m: &Module) -> BTreeSet<String> {
-    // Edges of "contains inline" (not through a Vec).
-    let edges: Vec<Vec<usize>> = m
-        .types
-        .iter()
-        .map(|t| {
-            let mut out = Vec::new();
-            for f in t.seq.iter().chain(t.instances.iter()) {
-                if f.repeat != Repeat::None {
-                    continue;
-                }
-                match &f.ty {
-                    FieldTy::User { ty, .. } => out.push(*ty),
-                    FieldTy::Switch { cases, .. } => {
-                        out.extend(cases.iter().filter_map(|c| c.user()))
-                    }
-                    _ => {}
-                }
-            }
-            out
-        })
-        .collect();
-    let reaches = |from: usize, to: usize| -> bool {
-        let mut seen = vec![false; m.types.len()];
-        let mut stack = vec![from];
-        while let Some(t) = stack.pop() {
-            if t == to {
-                return true;
-            }
-            if std::mem::replace(&mut seen[t], true) {
-                continue;
-            }
-            stack.extend(edges[t].iter().copied());
-        }
-        false
-    };
+    let graph = crate::ir::types_graph(&m.types, true);
     let mut out = BTreeSet::new();
     for (ti, t) in m.types.iter().enumerate() {
         for f in t.seq.iter().chain(t.instances.iter()) {
-            let recursive = match (&f.ty, &f.repeat) {
-                (FieldTy::User { ty, .. }, Repeat::None) => reaches(*ty, ti),
-                (FieldTy::Switch { cases, .. }, Repeat::None) => cases
-                    .iter()
-                    .filter_map(|c| c.user())
-                    .any(|c| reaches(c, ti)),
-                _ => false,
-            };
-            if recursive {
+            if f.repeat == Repeat::None && crate::ir::reaches_type(&graph, &f.ty, ti) {
                 out.insert(f.path.clone());
             }
         }

@@ -1170,7 +1170,7 @@ fn classify(m: &mut Module, diags: &mut Diags) {
         }
         // Instances whose type contains their own type again are read lazily by Kaitai (or they would never end):
         // read-only views here.
-        let snapshot = types_graph(&m.types);
+        let snapshot = types_graph(&m.types, false);
         let tm = &mut m.types[ti];
         for f in tm.seq.iter_mut() {
             if let Some(c) = &f.contents {
@@ -1328,13 +1328,16 @@ fn passes_object(ty: &FieldTy) -> bool {
     }
 }
 
-/// For each type, the user types its fields and instances read.
-fn types_graph(types: &[TypeDef]) -> Vec<Vec<usize>> {
+/// For each type, the user types its fields and instances read (with `inline_only`, not those in a `Vec`).
+pub fn types_graph(types: &[TypeDef], inline_only: bool) -> Vec<Vec<usize>> {
     types
         .iter()
         .map(|t| {
             let mut out = Vec::new();
             for f in t.seq.iter().chain(t.instances.iter()) {
+                if inline_only && f.repeat != Repeat::None {
+                    continue;
+                }
                 match &f.ty {
                     FieldTy::User { ty, .. } => out.push(*ty),
                     FieldTy::Switch { cases, .. } => {
@@ -1349,7 +1352,7 @@ fn types_graph(types: &[TypeDef]) -> Vec<Vec<usize>> {
 }
 
 /// Whether a field of type `ty` can lead back to type `to`.
-fn reaches_type(graph: &[Vec<usize>], ty: &FieldTy, to: usize) -> bool {
+pub fn reaches_type(graph: &[Vec<usize>], ty: &FieldTy, to: usize) -> bool {
     let mut stack: Vec<usize> = match ty {
         FieldTy::User { ty, .. } => vec![*ty],
         FieldTy::Switch { cases, .. } => cases.iter().filter_map(|c| c.user()).collect(),

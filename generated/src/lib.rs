@@ -7,71 +7,55 @@
 pub use binspec_runtime::{Archive, Endian, Error, Format, Result};
 use binspec_runtime::{DynFormat, FormatHandle};
 
-/// SARC archives.
-#[cfg(feature = "sarc")]
-#[allow(
-    clippy::needless_question_mark,
-    clippy::redundant_guards,
-    clippy::redundant_closure_call,
-    clippy::needless_borrow,
-    clippy::unnecessary_cast,
-    clippy::nonminimal_bool,
-    clippy::double_parens,
-    clippy::identity_op,
-    clippy::useless_conversion,
-    clippy::redundant_field_names,
-    clippy::let_and_return,
-    clippy::match_single_binding,
-    clippy::unit_arg,
-    clippy::let_unit_value,
-    clippy::bool_comparison,
-    clippy::neg_cmp_op_on_partial_ord,
-    clippy::manual_range_contains,
-    clippy::int_plus_one,
-    clippy::precedence,
-    clippy::erasing_op,
-    clippy::overly_complex_bool_expr,
-    clippy::derivable_impls,
-    clippy::op_ref,
-    clippy::needless_as_bytes,
-    clippy::redundant_as_str
-)]
-pub mod sarc {
-    include!(concat!(env!("OUT_DIR"), "/sarc.rs"));
+/// A format module: the generated file, with the style lints that generated code trips (redundant parentheses and
+/// casts from the expression translator) allowed in it.
+macro_rules! format_module {
+    ($(#[$doc:meta])* $feature:literal, $name:ident) => {
+        $(#[$doc])*
+        #[cfg(feature = $feature)]
+        #[allow(
+            clippy::needless_question_mark,
+            clippy::redundant_guards,
+            clippy::redundant_closure_call,
+            clippy::needless_borrow,
+            clippy::unnecessary_cast,
+            clippy::nonminimal_bool,
+            clippy::double_parens,
+            clippy::identity_op,
+            clippy::useless_conversion,
+            clippy::redundant_field_names,
+            clippy::let_and_return,
+            clippy::match_single_binding,
+            clippy::unit_arg,
+            clippy::let_unit_value,
+            clippy::bool_comparison,
+            clippy::neg_cmp_op_on_partial_ord,
+            clippy::manual_range_contains,
+            clippy::int_plus_one,
+            clippy::precedence,
+            clippy::erasing_op,
+            clippy::overly_complex_bool_expr,
+            clippy::derivable_impls,
+            clippy::op_ref,
+            clippy::needless_as_bytes,
+            clippy::redundant_as_str
+        )]
+        pub mod $name {
+            include!(concat!(env!("OUT_DIR"), "/", $feature, ".rs"));
+        }
+    };
 }
 
-/// Resource size tables (headerless, `RSTB`, `RESTBL`).
-#[cfg(feature = "rsizetable")]
-#[allow(
-    clippy::needless_question_mark,
-    clippy::redundant_guards,
-    clippy::redundant_closure_call,
-    clippy::needless_borrow,
-    clippy::unnecessary_cast,
-    clippy::nonminimal_bool,
-    clippy::double_parens,
-    clippy::identity_op,
-    clippy::useless_conversion,
-    clippy::redundant_field_names,
-    clippy::let_and_return,
-    clippy::match_single_binding,
-    clippy::unit_arg,
-    clippy::let_unit_value,
-    clippy::bool_comparison,
-    clippy::neg_cmp_op_on_partial_ord,
-    clippy::manual_range_contains,
-    clippy::int_plus_one,
-    clippy::precedence,
-    clippy::erasing_op,
-    clippy::overly_complex_bool_expr,
-    clippy::derivable_impls,
-    clippy::op_ref,
-    clippy::needless_as_bytes,
-    clippy::redundant_as_str
-)]
-pub mod rsizetable {
-    include!(concat!(env!("OUT_DIR"), "/rsizetable.rs"));
-}
+format_module!(
+    /// SARC archives.
+    "sarc",
+    sarc
+);
+format_module!(
+    /// Resource size tables (headerless, `RSTB`, `RESTBL`).
+    "rsizetable",
+    rsizetable
+);
 
 /// Every format compiled into this crate (by cargo feature).
 pub fn registry() -> Vec<&'static dyn DynFormat> {

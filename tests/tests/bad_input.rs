@@ -11,9 +11,7 @@ use binspec_formats::sarc::Sarc;
 use binspec_runtime::error::ErrorKind;
 use binspec_runtime::{compress, Error, Format};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use binspec_tests::repo;
 
 /// (path, decompressed bytes) of every fixture under `tests/fixtures/<dir>`.
 fn fixtures(dir: &str) -> Vec<(String, Vec<u8>)> {

@@ -5,9 +5,7 @@ use std::path::PathBuf;
 
 const REFRESH: &str = "BINSPEC_UPDATE_DOCS=1 cargo test -p binspec-tests --test docs";
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use binspec_tests::repo;
 
 #[test]
 fn docs_are_up_to_date() {

@@ -12,9 +12,7 @@ use binspec_formats::sarc::{Sarc, SfatEntry};
 use binspec_runtime::{compress, Format};
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use binspec_tests::repo;
 
 /// Runs `scripts/oracle/setup-venv.sh` once per test binary; `Err(why)` when there is no oracle.
 fn oracle_python() -> Result<&'static Path, &'static str> {
@@ -466,19 +464,10 @@ fn yaml_round_trip_every_fixture() {
             };
             checked += 1;
             match r {
-                Ok(out) if out == data => {}
                 Ok(out) => {
-                    let at = out
-                        .iter()
-                        .zip(&data)
-                        .position(|(a, b)| a != b)
-                        .unwrap_or(out.len().min(data.len()));
-                    failures.push(format!(
-                        "{}: differs at {at:#x} ({} vs {} bytes)",
-                        p.display(),
-                        out.len(),
-                        data.len()
-                    ))
+                    if let Some(d) = binspec_tests::difference(&out, &data) {
+                        failures.push(format!("{}: {d}", p.display()))
+                    }
                 }
                 Err(e) => failures.push(format!("{}: {e}", p.display())),
             }

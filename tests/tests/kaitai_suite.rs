@@ -21,9 +21,7 @@ use binspec_codegen::diag::Diagnostic;
 
 const PANIC: &str = "PANIC";
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use binspec_tests::repo;
 
 /// What compiling one schema gave.
 enum Outcome {

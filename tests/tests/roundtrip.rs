@@ -1,30 +1,11 @@
 //! Byte-exact round trips of every fixture (written by independent writers) and, when present, of the shared
 //! corpus. A round trip goes through the model only: bytes -> model -> bytes.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use binspec_runtime::compress;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(files_under(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out.sort();
-    out
-}
+use binspec_tests::{difference, files_under, repo};
 
 /// Round-trips every file the registry recognises under `dir`; returns (checked, failures).
 fn check_dir(dir: &Path) -> (usize, Vec<String>) {
@@ -41,19 +22,10 @@ fn check_dir(dir: &Path) -> (usize, Vec<String>) {
         };
         checked += 1;
         match f.roundtrip(&data) {
-            Ok(out) if out == data => {}
             Ok(out) => {
-                let at = out
-                    .iter()
-                    .zip(data.iter())
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(out.len().min(data.len()));
-                failures.push(format!(
-                    "{}: differs at {at:#x} ({} vs {} bytes)",
-                    p.display(),
-                    out.len(),
-                    data.len()
-                ));
+                if let Some(d) = difference(&out, &data) {
+                    failures.push(format!("{}: {d}", p.display()));
+                }
             }
             Err(e) => failures.push(format!("{}: {e}", p.display())),
         }

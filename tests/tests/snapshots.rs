@@ -1,13 +1,10 @@
 //! insta snapshots of the generated code and of decoded documents. Review a changed snapshot before accepting it
 //! (`cargo insta review`, or `INSTA_UPDATE=always` then read the diff).
 
-use std::path::PathBuf;
 
 use binspec_runtime::Format;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use binspec_tests::repo;
 
 #[test]
 fn generated_code() {
