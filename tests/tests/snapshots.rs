@@ -1,7 +1,6 @@
 //! insta snapshots of the generated code and of decoded documents. Review a changed snapshot before accepting it
 //! (`cargo insta review`, or `INSTA_UPDATE=always` then read the diff).
 
-
 use binspec_runtime::Format;
 
 use binspec_tests::repo;
