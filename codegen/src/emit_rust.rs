@@ -910,60 +910,19 @@ fn collect_chains(e: &Expr, out: &mut BTreeSet<Vec<String>>) {
             return;
         }
     }
-    match &e.kind {
-        ExprKind::Attr { base, .. } => collect_chains(base, out),
-        ExprKind::Call { base, args, .. } => {
-            collect_chains(base, out);
-            args.iter().for_each(|a| collect_chains(a, out));
-        }
-        ExprKind::Index { base, index } => {
-            collect_chains(base, out);
-            collect_chains(index, out);
-        }
-        ExprKind::Unary { expr, .. } => collect_chains(expr, out),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            collect_chains(lhs, out);
-            collect_chains(rhs, out);
-        }
-        ExprKind::Ternary { cond, then, else_ } => {
-            collect_chains(cond, out);
-            collect_chains(then, out);
-            collect_chains(else_, out);
-        }
-        ExprKind::Cast { base, .. } => collect_chains(base, out),
-        _ => {}
+    for c in crate::ir::children(e) {
+        collect_chains(c, out);
     }
 }
 
 fn collect_pos_refs(e: &Expr, ty: usize, out: &mut BTreeMap<usize, BTreeSet<String>>) {
-    match &e.kind {
-        ExprKind::Attr { base, name, .. } => {
-            if name == "_pos" {
-                if let ExprKind::Name(b) = &base.kind {
-                    out.entry(ty).or_default().insert(b.clone());
-                }
-            }
-            collect_pos_refs(base, ty, out);
+    if let ExprKind::Attr { base, name, .. } = &e.kind {
+        if let (ExprKind::Name(b), "_pos") = (&base.kind, name.as_str()) {
+            out.entry(ty).or_default().insert(b.clone());
         }
-        ExprKind::Call { base, args, .. } => {
-            collect_pos_refs(base, ty, out);
-            args.iter().for_each(|a| collect_pos_refs(a, ty, out));
-        }
-        ExprKind::Index { base, index } => {
-            collect_pos_refs(base, ty, out);
-            collect_pos_refs(index, ty, out);
-        }
-        ExprKind::Unary { expr, .. } => collect_pos_refs(expr, ty, out),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            collect_pos_refs(lhs, ty, out);
-            collect_pos_refs(rhs, ty, out);
-        }
-        ExprKind::Ternary { cond, then, else_ } => {
-            collect_pos_refs(cond, ty, out);
-            collect_pos_refs(then, ty, out);
-            collect_pos_refs(else_, ty, out);
-        }
-        _ => {}
+    }
+    for c in crate::ir::children(e) {
+        collect_pos_refs(c, ty, out);
     }
 }
 
@@ -2035,13 +1994,25 @@ impl<'m> Gen<'m> {
             None => quote!(r.clone()),
         };
         let one = self.read_repeated(ti, f)?;
-        let align = match f.item_of {
+        // A pool item also gives its alignment (a layout choice).
+        let la = local("align", name);
+        let (align, names, none) = match f.item_of {
             Some(pool) => {
-                let la = local("align", name);
                 let d = self.m.pools[pool].item_align;
-                quote!(let #la = pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d);)
+                (
+                    quote!(pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d)),
+                    quote!((#v, #p, #la)),
+                    quote!((None, 0i128, None)),
+                )
             }
-            None => quote!(),
+            None => (quote!(), quote!((#v, #p)), quote!((None, 0i128))),
+        };
+        let (tuple, some) = match f.item_of {
+            Some(_) => (
+                quote!((value, #p, #align)),
+                quote!(let (v, p, a) = read; (Some(v), p, a)),
+            ),
+            None => (quote!((value, #p)), quote!(let (v, p) = read; (Some(v), p))),
         };
         let read = quote!({
             let mut r = #io;
@@ -2051,72 +2022,15 @@ impl<'m> Gen<'m> {
             let #p = r.abs_pos() as i128;
             let r = &mut r;
             let value = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at(#fname)?;
-            #align
-            (value, #p)
+            #tuple
         });
-        match &f.cond {
+        body.push(match &f.cond {
             Some(c) => {
                 let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
-                let la = local("align", name);
-                let none_align = if f.item_of.is_some() {
-                    quote!(let #la: ::std::option::Option<u64> = None;)
-                } else {
-                    quote!()
-                };
-                let some_align = if f.item_of.is_some() {
-                    quote!(let #la = #la;)
-                } else {
-                    quote!()
-                };
-                let _ = some_align;
-                body.push(quote! {
-                    #none_align
-                    let (#v, #p) = if #ct { let (v, p) = #read; (Some(v), p) } else { (None, 0i128) };
-                });
-                if f.item_of.is_some() {
-                    // The alignment was computed inside the block; recompute the binding outside.
-                    body.pop();
-                    let pool = f.item_of.unwrap_or(0);
-                    let d = self.m.pools[pool].item_align;
-                    let io2 = io.clone();
-                    body.push(quote! {
-                        let (#v, #p, #la) = if #ct {
-                            let mut r = #io2;
-                            let at = #pt;
-                            if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
-                            r.seek(at as u64).at(#fname)?;
-                            let #p = r.abs_pos() as i128;
-                            let r = &mut r;
-                            let value = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at(#fname)?;
-                            let a = pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d);
-                            (Some(value), #p, a)
-                        } else { (None, 0i128, None) };
-                    });
-                }
+                quote!(let #names = if #ct { let read = #read; #some } else { #none };)
             }
-            None => {
-                if f.item_of.is_some() {
-                    let la = local("align", name);
-                    let pool = f.item_of.unwrap_or(0);
-                    let d = self.m.pools[pool].item_align;
-                    body.push(quote! {
-                        let (#v, #p, #la) = {
-                            let mut r = #io;
-                            let at = #pt;
-                            if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
-                            r.seek(at as u64).at(#fname)?;
-                            let #p = r.abs_pos() as i128;
-                            let r = &mut r;
-                            let value = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at(#fname)?;
-                            let a = pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d);
-                            (value, #p, a)
-                        };
-                    });
-                } else {
-                    body.push(quote!(let (#v, #p) = #read;));
-                }
-            }
-        }
+            None => quote!(let #names = #read;),
+        });
         Ok(())
     }
 

@@ -1039,34 +1039,33 @@ pub fn bare_name(e: &Expr) -> Option<&str> {
     }
 }
 
+/// The direct sub-expressions of an expression.
+pub fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Attr { base, .. } | ExprKind::Cast { base, .. } => vec![base],
+        ExprKind::Call { base, args, .. } => std::iter::once(&**base).chain(args.iter()).collect(),
+        ExprKind::Index { base, index } => vec![base, index],
+        ExprKind::Unary { expr, .. } => vec![expr],
+        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Ternary { cond, then, else_ } => vec![cond, then, else_],
+        ExprKind::Array(items) => items.iter().collect(),
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Name(_)
+        | ExprKind::EnumValue { .. }
+        | ExprKind::SizeOf { .. } => Vec::new(),
+    }
+}
+
 /// Every bare name the expression uses at its top level (not attributes of other values).
 pub fn names_used(e: &Expr, out: &mut BTreeSet<String>) {
-    match &e.kind {
-        ExprKind::Name(n) => {
-            out.insert(n.clone());
-        }
-        ExprKind::Attr { base, .. } => names_used(base, out),
-        ExprKind::Call { base, args, .. } => {
-            names_used(base, out);
-            args.iter().for_each(|a| names_used(a, out));
-        }
-        ExprKind::Index { base, index } => {
-            names_used(base, out);
-            names_used(index, out);
-        }
-        ExprKind::Cast { base, .. } => names_used(base, out),
-        ExprKind::Unary { expr, .. } => names_used(expr, out),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            names_used(lhs, out);
-            names_used(rhs, out);
-        }
-        ExprKind::Ternary { cond, then, else_ } => {
-            names_used(cond, out);
-            names_used(then, out);
-            names_used(else_, out);
-        }
-        ExprKind::Array(items) => items.iter().for_each(|a| names_used(a, out)),
-        _ => {}
+    if let ExprKind::Name(n) = &e.kind {
+        out.insert(n.clone());
+    }
+    for c in children(e) {
+        names_used(c, out);
     }
 }
 
