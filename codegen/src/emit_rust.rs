@@ -1783,38 +1783,8 @@ impl<'m> Gen<'m> {
                 );
                 body.push(quote!(if (#v as i128) != #c { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }));
             }
-            if let (Some(valid), false) = (&f.valid, matches!(f.role, Role::Const(_))) {
-                let elem_check = match valid {
-                    Valid::InEnum => {
-                        let Some(e) = f.enum_ else {
-                            return err(&f.path, "'valid: in-enum' needs 'enum'");
-                        };
-                        let en = ty_ident(&self.m.enums[e].rust);
-                        Some(quote!(!matches!(v__, #en::Unknown(_))))
-                    }
-                    _ => self.valid_check(ti, f, valid)?.map(|check| {
-                        if valued(f) {
-                            quote!({ let v__ = v__.value(); #check })
-                        } else {
-                            check
-                        }
-                    }),
-                };
-                if let Some(check) = elem_check {
-                    let msg = format!("value {{:?}} is not valid ({})", valid_text(valid));
-                    // The check sees each value as `_` (bound to `v__`).
-                    let test = match (f.cond.is_some(), f.repeat != Repeat::None) {
-                        (false, false) => quote!({ let v__ = #v.clone(); #check }),
-                        (true, false) => {
-                            quote!(match #v.clone() { Some(v__) => #check, None => true })
-                        }
-                        (false, true) => quote!(#v.iter().cloned().all(|v__| #check)),
-                        (true, true) => {
-                            quote!(#v.as_ref().is_none_or(|xs| xs.iter().cloned().all(|v__| #check)))
-                        }
-                    };
-                    body.push(quote!(if !#test { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }));
-                }
+            if let Some(check) = self.valid_stmt(ti, f, &v, quote!(#at))? {
+                body.push(check);
             }
             done.insert(f.name.clone());
         }
@@ -1883,6 +1853,55 @@ impl<'m> Gen<'m> {
                 Ok(#name { #(#inits)* })
             }
         })
+    }
+
+    /// The check a `valid` key puts on a value that was read into `v` (each element, for a repeat); `at` is where
+    /// it was read, for the error.
+    fn valid_stmt(
+        &self,
+        ti: usize,
+        f: &Field,
+        v: &Ident,
+        at: TokenStream,
+    ) -> R<Option<TokenStream>> {
+        let fname = f.name.as_str();
+        let (Some(valid), false) = (&f.valid, matches!(f.role, Role::Const(_))) else {
+            return Ok(None);
+        };
+        let elem_check = match valid {
+            Valid::InEnum => {
+                let Some(e) = f.enum_ else {
+                    return err(&f.path, "'valid: in-enum' needs 'enum'");
+                };
+                let en = ty_ident(&self.m.enums[e].rust);
+                Some(quote!(!matches!(v__, #en::Unknown(_))))
+            }
+            _ => self.valid_check(ti, f, valid)?.map(|check| {
+                if valued(f) {
+                    quote!({ let v__ = v__.value(); #check })
+                } else {
+                    check
+                }
+            }),
+        };
+        if let Some(check) = elem_check {
+            let msg = format!("value {{:?}} is not valid ({})", valid_text(valid));
+            // The check sees each value as `_` (bound to `v__`).
+            let test = match (f.cond.is_some(), f.repeat != Repeat::None) {
+                (false, false) => quote!({ let v__ = #v.clone(); #check }),
+                (true, false) => {
+                    quote!(match #v.clone() { Some(v__) => #check, None => true })
+                }
+                (false, true) => quote!(#v.iter().cloned().all(|v__| #check)),
+                (true, true) => {
+                    quote!(#v.as_ref().is_none_or(|xs| xs.iter().cloned().all(|v__| #check)))
+                }
+            };
+            return Ok(Some(
+                quote!(if !#test { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }),
+            ));
+        }
+        Ok(None)
     }
 
     /// The condition a `valid` key puts on a field's value (bound to `v__`), or `None` for none.
@@ -2031,6 +2050,10 @@ impl<'m> Gen<'m> {
             }
             None => quote!(let #names = #read;),
         });
+        let at = quote!((#p as u64));
+        if let Some(check) = self.valid_stmt(ti, f, &v, at)? {
+            body.push(check);
+        }
         Ok(())
     }
 
