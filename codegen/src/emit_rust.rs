@@ -26,6 +26,14 @@ pub struct EmitError {
 
 type R<T> = Result<T, EmitError>;
 
+/// An inconsistency between IR passes (a bug in binspec, not in the schema).
+fn internal(path: &str) -> EmitError {
+    EmitError {
+        path: path.to_string(),
+        message: "internal: the IR is inconsistent here".into(),
+    }
+}
+
 fn err<T>(path: &str, message: impl Into<String>) -> R<T> {
     Err(EmitError {
         path: path.to_string(),
@@ -2190,27 +2198,15 @@ impl<'m> Gen<'m> {
             let fname = f.name.as_str();
             let val = match &f.role {
                 Role::Offset { of } => {
-                    let inst = find(t, of).ok_or_else(|| EmitError {
-                        path: f.path.clone(),
-                        message: "internal".into(),
-                    })?;
-                    let pos = inst.pos_expr.as_ref().ok_or_else(|| EmitError {
-                        path: f.path.clone(),
-                        message: "internal".into(),
-                    })?;
+                    let inst = find(t, of).ok_or_else(|| internal(&f.path))?;
+                    let pos = inst.pos_expr.as_ref().ok_or_else(|| internal(&f.path))?;
                     let k = local("k", of);
                     let rhs = quote!((ctx.prev_pos(#k) as i128));
                     self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?
                 }
                 Role::Length { of } => {
-                    let target = find(t, of).ok_or_else(|| EmitError {
-                        path: f.path.clone(),
-                        message: "internal".into(),
-                    })?;
-                    let sz = target.size.as_ref().ok_or_else(|| EmitError {
-                        path: f.path.clone(),
-                        message: "internal".into(),
-                    })?;
+                    let target = find(t, of).ok_or_else(|| internal(&f.path))?;
+                    let sz = target.size.as_ref().ok_or_else(|| internal(&f.path))?;
                     let tid = ident(of);
                     let content = self.content(ti, target, quote!(x), Scope::Write)?;
                     let len = if target.cond.is_some() {

@@ -292,20 +292,6 @@ impl<'a> Reader<'a> {
         self.substream(n)
     }
 
-    /// A reader over owned bytes that were produced from this stream (`process`, terminators): errors then point
-    /// at where those bytes began.
-    pub fn derived(&self, buf: &'a [u8], base: u64) -> Reader<'a> {
-        Reader {
-            buf,
-            pos: 0,
-            base,
-            root: false,
-            depth: self.depth,
-            bits: 0,
-            bits_left: 0,
-        }
-    }
-
     #[inline]
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])
