@@ -57,6 +57,10 @@ format_module!(
     rsizetable
 );
 
+/// BYML (binary YAML), versions 1-10: a typed tree with ergonomic access, and its binary and text forms.
+#[cfg(feature = "byml")]
+pub mod byml;
+
 /// Every format compiled into this crate (by cargo feature).
 pub fn registry() -> Vec<&'static dyn DynFormat> {
     let mut v: Vec<&'static dyn DynFormat> = Vec::new();
@@ -68,6 +72,11 @@ pub fn registry() -> Vec<&'static dyn DynFormat> {
     #[cfg(feature = "rsizetable")]
     {
         static H: FormatHandle<rsizetable::Rsizetable> = FormatHandle::new();
+        v.push(&H);
+    }
+    #[cfg(feature = "byml")]
+    {
+        static H: FormatHandle<byml::Document> = FormatHandle::new();
         v.push(&H);
     }
     v

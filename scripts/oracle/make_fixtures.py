@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Regenerate binspec's oracle fixtures with INDEPENDENT writers.
 
-Every fixture under tests/fixtures/sarc/ and tests/fixtures/rsizetable/ is
-written by a third-party Python package (oead, sarc, rstb, restbl), never by
+Every fixture under tests/fixtures/sarc/, tests/fixtures/rsizetable/ and
+tests/fixtures/byml/ is written by a third-party Python package (oead, sarc,
+rstb, restbl, byml), never by
 binspec, so that binspec's readers can be checked against files they did not
 produce. The exceptions (hand-built with `struct` because no package can write
 that layout) are marked "NOT an oracle" in tests/fixtures/MANIFEST.md.
@@ -32,7 +33,9 @@ import tempfile
 from pathlib import Path
 
 try:
+    import byml
     import oead
+    import oead.byml
     import oead.yaz0
     import restbl
     import rstb
@@ -43,11 +46,16 @@ except ImportError as e:  # pragma: no cover
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-V = {p: md.version(p) for p in ("oead", "sarc", "rstb", "restbl")}
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.dont_write_bytecode = True  # no __pycache__ next to the scripts
+from read import bymlpkg_tree, oead_byml_tree  # noqa: E402  (the canonical typed BYML tree of read.py)
+
+V = {p: md.version(p) for p in ("oead", "sarc", "rstb", "restbl", "byml")}
 OEAD = f"oead {V['oead']}"
 SARCPKG = f"sarc {V['sarc']}"
 RSTBPKG = f"rstb {V['rstb']}"
 RESTBLPKG = f"restbl {V['restbl']}"
+BYMLPKG = f"byml {V['byml']}"
 HAND = "hand-built (struct), NOT an oracle"
 
 LE = oead.Endianness.Little
@@ -505,6 +513,200 @@ def build_restbl(fx: Fixtures) -> None:
            "(one 159-byte name filling the 0xA0 field)")
 
 
+# ---- BYML (oead.byml, byml package) ---------------------------------------
+#
+# Documents are written in a neutral form and converted for each writer:
+#   None, bool, str; (tag, value) for typed numbers and binary data:
+#   ("i", s32) ("u", u32) ("f", f32) ("l", s64) ("ul", u64) ("d", f64) ("bin", bytes);
+#   list = array, dict = dictionary.
+# oead needs its own wrappers: a Python int or float is refused, a Python list is taken
+# as *binary data* and Python bytes as a *string*, so everything is wrapped explicitly.
+
+INF, NAN = float("inf"), float("nan")
+
+
+def i(v): return ("i", v)          # noqa: E704
+def u(v): return ("u", v)          # noqa: E704
+def f(v): return ("f", v)          # noqa: E704
+def l64(v): return ("l", v)        # noqa: E704
+def ul(v): return ("ul", v)        # noqa: E704
+def d(v): return ("d", v)          # noqa: E704
+def bn(v): return ("bin", v)       # noqa: E704
+
+
+BYML_TYPES = {
+    "bool": [False, True],
+    "s32": [i(0), i(-1), i(-2**31), i(2**31 - 1)],
+    "u32": [u(0), u(0x80000000), u(0xFFFFFFFF)],
+    "f32": [f(0.0), f(-0.0), f(1.5), f(0.1), f(3.4028234663852886e38), f(1e-45), f(INF), f(-INF), f(NAN)],
+    "s64": [l64(5), l64(-2**63), l64(2**63 - 1)],
+    "u64": [ul(0), ul(2**64 - 1)],
+    "f64": [d(-2.5), d(0.1), d(5e-324), d(-INF), d(NAN)],
+    "null": None,
+    "str": ["", "plain", "Ünïcödé", "日本語", "🍄", "a: b # c", "l1\nl2", "123", "true", "null", "~", " x"],
+    "bin": [bn(b""), bn(b"\x00\x01\x02\xff"), bn(b"12345678")],
+    "map": {"s32": i(-7), "u32": u(7), "f32": f(2.5), "bool": True, "null": None, "str": "plain",
+            "s64": l64(-5), "u64": ul(5), "f64": d(2.5), "bin": bn(b"four")},
+    "nested": {"a": {"b": [[i(1)], [], {"c": "deep"}]}},
+    "empty_map": {},
+    "empty_array": [],
+    # Written last (its key sorts last among the out-of-line values), so that nothing follows it:
+    # oead 1.3.0 and byml 2.4.5 place the next node right after the 3 bytes, unaligned, and they
+    # align an array's values to the file where their readers align them to the array, so an
+    # array placed there reads back wrong (oead.byml.from_binary: "Invalid value node").
+    "zodd": bn(b"odd"),
+    "日本語": "non-ASCII key",
+}
+BYML_TYPES_COVERS = ("every scalar type with edge values (f32/f64 -0.0, subnormal, ±inf, NaN), null, strings "
+                     "(empty, non-ASCII, emoji, YAML-like), binary (0, 4, 8 bytes; 3 bytes last in the file), "
+                     "a dictionary of every scalar, nesting, empty containers, a non-ASCII key")
+
+# Equal sub-containers and out-of-line values, written once by oead (and the byml package).
+BYML_SHARED = {
+    "A": {"x": i(1), "y": [u(2), "rep"]},
+    "B": {"x": i(1), "y": [u(2), "rep"]},
+    "C": [[i(1), i(2)], [i(1), i(2)], [i(1), i(2)]],
+    "D": ul(2**40), "E": ul(2**40),
+    "F": bn(b"same"), "G": bn(b"same"),
+    "H": "rep", "I": ["rep", "rep", "other"],
+    "J": [i(1)], "K": [u(1)],  # same value bytes, other type: not shared
+    "L": [], "M": [], "N": {}, "O": {},
+}
+BYML_SHARED_COVERS = ("repeated equal dictionaries, arrays, u64 and binary values (shared: one offset), "
+                      "repeated strings, [s32 1] next to [u32 1] (equal bytes, not shared), repeated empty containers")
+# The byml package shares containers by Python equality, which confuses Int(1) with UInt(1)
+# ([Int(1)] and [UInt(1)] would be written once): leave J/K out for it.
+BYML_SHARED_PKG = {k: v for k, v in BYML_SHARED.items() if k not in ("J", "K")}
+
+BYML_ROOTARRAY = [i(1), "two", [u(3)], {"k": f(4.0)}, None, True, l64(-1), [], bn(b"xy")]
+BYML_ROOTARRAY_COVERS = "array root with mixed scalars, nested containers and out-of-line values"
+
+
+def byml_oead_value(x):
+    if x is None or isinstance(x, (bool, str)):
+        return x
+    if isinstance(x, list):
+        return oead.byml.Array([byml_oead_value(v) for v in x])
+    if isinstance(x, dict):
+        return oead.byml.Hash({k: byml_oead_value(v) for k, v in x.items()})
+    tag, v = x
+    return {"i": oead.S32, "u": oead.U32, "f": oead.F32, "l": oead.S64, "ul": oead.U64, "d": oead.F64,
+            "bin": oead.Bytes}[tag](v)
+
+
+def byml_pkg_value(x):
+    if x is None or isinstance(x, (bool, str)):
+        return x
+    if isinstance(x, list):
+        return [byml_pkg_value(v) for v in x]
+    if isinstance(x, dict):
+        return {k: byml_pkg_value(v) for k, v in x.items()}
+    tag, v = x
+    return {"i": byml.Int, "u": byml.UInt, "f": byml.Float, "l": byml.Int64, "ul": byml.UInt64,
+            "d": byml.Double, "bin": bytes}[tag](v)
+
+
+def byml_expected(x):
+    """The canonical typed tree (read.py's TREE) of a neutral document."""
+    if x is None or isinstance(x, (bool, str)):
+        return x
+    if isinstance(x, list):
+        return [byml_expected(v) for v in x]
+    if isinstance(x, dict):
+        return {"!h": {k: byml_expected(v) for k, v in x.items()}}
+    tag, v = x
+    if tag == "f":
+        return {"!f": f"{struct.unpack('<I', struct.pack('<f', v))[0]:08x}"}
+    if tag == "d":
+        return {"!d": f"{struct.unpack('<Q', struct.pack('<d', v))[0]:016x}"}
+    if tag == "bin":
+        return {"!bin": v.hex()}
+    return {"!" + tag: v}
+
+
+def byml_yaml_safe(x):
+    """The document without what oead's YAML cannot carry: oead writes f32/f64 NaN and ±inf as
+    nan.0/inf.0 and reads those back as strings; it writes the string '~' unquoted, which YAML
+    (and roead) read as null; it reads the strings 'true' and 'null' back as a bool and null
+    even though it quotes them."""
+    if isinstance(x, list):
+        return [byml_yaml_safe(v) for v in x if not _yaml_unsafe(v)]
+    if isinstance(x, dict):
+        return {k: byml_yaml_safe(v) for k, v in x.items() if not _yaml_unsafe(v)}
+    return x
+
+
+def _yaml_unsafe(v) -> bool:
+    if isinstance(v, str) and v in ("~", "true", "false", "null"):
+        return True
+    return isinstance(v, tuple) and v[0] in ("f", "d") and (v[1] != v[1] or v[1] in (INF, -INF))
+
+
+def check_byml(data: bytes, doc, be: bool, version: int, label: str, pkg_can_read: bool = True) -> None:
+    """Re-read with oead (versions 1-4) and the byml package; both must give the document back."""
+    assert data[:2] == (b"BY" if be else b"YB"), label
+    assert struct.unpack_from(">H" if be else "<H", data, 2)[0] == version, label
+    want = byml_expected(doc)
+    if version <= 4:
+        got = oead_byml_tree(oead.byml.from_binary(data))
+        assert got == want, f"{label}: oead read back {got}"
+    if pkg_can_read:
+        got = bymlpkg_tree(byml.Byml(data).parse())
+        assert got == want, f"{label}: the byml package read back {got}"
+
+
+def build_byml(fx: Fixtures) -> None:
+    dr = "byml/"
+    ALL = [(v, e) for v in (1, 2, 3, 4) for e in ("le", "be")]
+    oead_docs = [
+        ("types", "TYPES", BYML_TYPES, BYML_TYPES_COVERS, ALL),
+        ("shared", "SHARED", BYML_SHARED, BYML_SHARED_COVERS, [(1, "le"), (2, "be"), (3, "le"), (4, "be")]),
+        ("rootarray", "ROOTARRAY", BYML_ROOTARRAY, BYML_ROOTARRAY_COVERS, ALL),
+        ("emptymap", "Hash()", {}, "empty dictionary root (no key or string table)", ALL),
+        ("emptyarray", "Array()", [], "empty array root (no key or string table)", ALL),
+    ]
+    # oead.byml.to_binary accepts versions 1-4 only ("Invalid version" otherwise), both byte orders
+    for name, const, doc, covers, combos in oead_docs:
+        for version, e in combos:
+            be = e == "be"
+            out = bytes(oead.byml.to_binary(byml_oead_value(doc), be, version))
+            # the byml package refuses version 1 big endian ("1-wiiu")
+            check_byml(out, doc, be, version, f"oead {name} v{version} {e}", pkg_can_read=not (version == 1 and be))
+            fx.add(f"{dr}oead_{name}_v{version}_{e}.byml", out, OEAD,
+                   f"oead.byml.to_binary({const}, big_endian={be}, version={version})", covers)
+
+    # byml 2.4.5.post1 writes versions 1-7 (not 1 big endian); its Writer takes typed ints
+    # and floats as byml.Int/UInt/Int64/UInt64/Float/Double, binary data as bytes. For versions
+    # 1-4 it writes TYPES byte for byte as oead does (one file shows it); versions 5-7 only it writes.
+    pkg_docs = [("types", "TYPES", BYML_TYPES, BYML_TYPES_COVERS, [(3, "be"), (5, "le"), (6, "be"), (7, "le")]),
+                ("shared", "SHARED without J/K", BYML_SHARED_PKG,
+                 "repeated equal dictionaries, arrays, u64 and binary values and empty containers (shared), "
+                 "repeated strings", [(4, "be"), (7, "le")]),
+                ("rootarray", "ROOTARRAY", BYML_ROOTARRAY, BYML_ROOTARRAY_COVERS, [(5, "be"), (7, "be")])]
+    for name, const, doc, covers, combos in pkg_docs:
+        for version, e in combos:
+            be = e == "be"
+            out = byml.Writer(byml_pkg_value(doc), be=be, version=version).get_bytes()
+            check_byml(out, doc, be, version, f"bymlpkg {name} v{version} {e}")
+            fx.add(f"{dr}bymlpkg_{name}_v{version}_{e}.byml", out, BYMLPKG,
+                   f"byml.Writer({const}, be={be}, version={version}).get_bytes()", covers)
+
+    # oead's YAML of the same documents: Document::from_text must give the tree that
+    # Document::from_binary gives for oead_<name>_v2_le.byml (with the values below left out).
+    for name, const, doc, covers, _ in oead_docs:
+        safe = byml_yaml_safe(doc)
+        text = oead.byml.to_text(byml_oead_value(safe))
+        got = oead_byml_tree(oead.byml.from_text(text))
+        assert got == byml_expected(safe), f"oead YAML {name}: oead reads its own YAML back as {got}"
+        left_out = "" if safe == doc else \
+            " without f32/f64 NaN and ±inf (oead writes nan.0/inf.0, which it reads back as strings) " \
+            "and the strings '~' (written unquoted, which YAML reads as null), 'true' and 'null' (which " \
+            "oead reads back as a bool and null, quoted or not)"
+        fx.add(f"{dr}oead_{name}.yml", text.encode(), OEAD,
+               f"oead.byml.to_text({const}{' minus NaN, inf, ~, true, null' if left_out else ''})",
+               f"oead's YAML of the {const} document{left_out}; read back identically by oead.byml.from_text")
+
+
 # --------------------------------------------------------------------------- main
 
 def write_manifest(fx: Fixtures) -> str:
@@ -523,16 +725,39 @@ def write_manifest(fx: Fixtures) -> str:
         "|---|---|---|---|---|---|",
     ]
     first_with: dict[bytes, str] = {}
-    for path, data, writer, call, covers in fx.items:
-        call = call.replace("|", "\\|")
-        h = hashlib.sha1(data).digest()
-        if h in first_with:
-            covers += f"; byte-identical to {first_with[h].split('/')[-1]} (the two writers agree)"
-        else:
-            first_with[h] = path
-        lines.append(f"| {path} | {writer} | `{call}` | {covers} | {len(data)} | {sha1_12(data)} |")
-    total = sum(len(d) for _, d, *_ in fx.items)
-    lines += ["", f"{len(fx.items)} files, {total} bytes in total.", ""]
+
+    def rows(items) -> None:
+        for path, data, writer, call, covers in items:
+            call = call.replace("|", "\\|")
+            h = hashlib.sha1(data).digest()
+            if h in first_with:
+                covers += f"; byte-identical to {first_with[h].split('/')[-1]} (the two writers agree)"
+            else:
+                first_with[h] = path
+            lines.append(f"| {path} | {writer} | `{call}` | {covers} | {len(data)} | {sha1_12(data)} |")
+
+    main = [it for it in fx.items if not it[0].startswith("byml/")]
+    bymls = [it for it in fx.items if it[0].startswith("byml/")]
+    rows(main)
+    total = sum(len(d) for _, d, *_ in main)
+    lines += ["", f"{len(main)} files, {total} bytes in total.", ""]
+    if bymls:
+        lines += [
+            "## BYML",
+            "",
+            f"Writers: oead {V['oead']} (`oead.byml.to_binary`, which accepts versions 1-4 only, and",
+            f"`oead.byml.to_text`), byml {V['byml']} (`byml.Writer`, versions 1-7, not 1 big endian).",
+            "Every binary file was read back by oead (versions 1-4) and by the byml package (except version 1",
+            "big endian, which it refuses) and gave the document; every .yml was read back by oead.byml.from_text.",
+            "`TYPES`, `SHARED`, `ROOTARRAY` are `BYML_TYPES` etc. in the script. Each `.yml` is what oead's",
+            "YAML says of the binary files of the same name (`oead_types.yml` for `oead_types_v*_*.byml`).",
+            "",
+            "| file | writer | call | covers | size (bytes) | sha1[:12] |",
+            "|---|---|---|---|---|---|",
+        ]
+        rows(bymls)
+        total = sum(len(d) for _, d, *_ in bymls)
+        lines += ["", f"{len(bymls)} files, {total} bytes in total.", ""]
     return "\n".join(lines)
 
 
@@ -548,6 +773,7 @@ def main() -> int:
     build_sarc(fx)
     build_rstb(fx)
     build_restbl(fx)
+    build_byml(fx)
     outputs = {p: d for p, d, *_ in fx.items}
     outputs["MANIFEST.md"] = write_manifest(fx).encode()
 

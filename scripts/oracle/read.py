@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Independent oracle reader for binspec's tests.
 
-    PY=$(scripts/oracle/setup-venv.sh) && "$PY" scripts/oracle/read.py [--le|--be] FILE...
+    PY=$(scripts/oracle/setup-venv.sh) && "$PY" scripts/oracle/read.py [--le|--be] [--keep-going] FILE...
 
 Reads each FILE with third-party readers (oead and sarc for SARC, rstb for RSTB and
-headerless tables, restbl for RESTBL) and prints ONE JSON document on stdout:
+headerless tables, restbl for RESTBL, oead and byml for BYML) and prints ONE JSON document on stdout:
 for one FILE the document for that file, for several FILEs a JSON array of
 documents in argument order, each with an extra "path" key. Output is canonical:
 object keys sorted, compact separators, one trailing newline.
@@ -52,8 +52,27 @@ Formats (detected from the content, not the file name):
     a hash). restbl_roundtrip_identical tells whether the input (decompressed)
     equals restbl's re-serialisation byte for byte.
 
+  BYML (magic "YB" little endian, "BY" big endian), optionally Yaz0  (oead.byml, cross-checked with byml)
+    {"format": "byml", "endian": "little"|"big", "version": int, "compression": null|"yaz0",
+     "reader": "oead"|"byml",      # oead.byml.from_binary for versions 1-4 (oead 1.3.0 refuses the
+                                   # others), else the byml package's byml.Byml(data).parse()
+     "root": TREE,                 # the reader's tree, in the typed form below
+     "bymlpkg_agrees": bool        # reader "oead": the byml package reads the same tree
+       or "bymlpkg_error": str}    # ... or refuses the file (it refuses version 1 big endian)
+  BYML as oead's YAML (a FILE ending in .yml or .yaml)  (oead.byml.from_text)
+    {"format": "byml-yaml", "reader": "oead", "root": TREE}
+
+  TREE, the canonical typed form of a BYML node (so that every node type is distinguishable):
+    null, true/false, "string" (string node),
+    {"!i": int} s32, {"!u": int} u32, {"!l": int} s64, {"!ul": int} u64,
+    {"!f": "xxxxxxxx"} f32 and {"!d": "xxxxxxxxxxxxxxxx"} f64 (IEEE bits, lowercase hex),
+    {"!bin": "hex"} binary data, [TREE, ...] array, {"!h": {key: TREE, ...}} dictionary.
+    oead and the byml package read floats through Python floats, which quiets signalling NaNs.
+
 Errors (unknown format, a reader rejecting the file, ...) exit with status 1 and
-the reader's message on stderr; nothing is printed on stdout then.
+the reader's message on stderr; nothing is printed on stdout then. With --keep-going
+a file that fails gives {"error": message} (and "path") in its place instead, and the
+exit status is 0: for tests that check many files in one run.
 """
 
 from __future__ import annotations
@@ -66,7 +85,9 @@ import struct
 import sys
 
 try:
+    import byml
     import oead
+    import oead.byml
     import oead.yaz0
     import restbl
     import rstb
@@ -270,6 +291,103 @@ def read_restbl(raw: bytes) -> dict:
     return doc
 
 
+# --------------------------------------------------------------------------- BYML
+
+def _f32_bits(x: float) -> str:
+    return f"{struct.unpack('<I', struct.pack('<f', x))[0]:08x}"
+
+
+def _f64_bits(x: float) -> str:
+    return f"{struct.unpack('<Q', struct.pack('<d', x))[0]:016x}"
+
+
+def oead_byml_tree(v) -> object:
+    """The canonical typed form (see TREE above) of a node read by oead.byml."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, oead.S32):
+        return {"!i": int(v.v)}
+    if isinstance(v, oead.U32):
+        return {"!u": int(v.v)}
+    if isinstance(v, oead.S64):
+        return {"!l": int(v.v)}
+    if isinstance(v, oead.U64):
+        return {"!ul": int(v.v)}
+    if isinstance(v, oead.F32):
+        return {"!f": _f32_bits(float(v.v))}
+    if isinstance(v, oead.F64):
+        return {"!d": _f64_bits(float(v.v))}
+    if isinstance(v, oead.Bytes):
+        return {"!bin": bytes(v).hex()}
+    if isinstance(v, oead.byml.Array):
+        return [oead_byml_tree(x) for x in v]
+    if isinstance(v, oead.byml.Hash):
+        return {"!h": {k: oead_byml_tree(x) for k, x in v.items()}}
+    raise OracleError(f"oead.byml returned an unexpected {type(v).__name__}: {v!r}")
+
+
+def bymlpkg_tree(v) -> object:
+    """The canonical typed form (see TREE above) of a node read by the byml package."""
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    for cls, tag in ((byml.Int, "!i"), (byml.UInt, "!u"), (byml.Int64, "!l"), (byml.UInt64, "!ul")):
+        if isinstance(v, cls):
+            return {tag: int(v)}
+    if isinstance(v, byml.Float):
+        return {"!f": _f32_bits(float(v))}
+    if isinstance(v, byml.Double):
+        return {"!d": _f64_bits(float(v))}
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return {"!bin": bytes(v).hex()}
+    if isinstance(v, list):
+        return [bymlpkg_tree(x) for x in v]
+    if isinstance(v, dict):
+        return {"!h": {k: bymlpkg_tree(x) for k, x in v.items()}}
+    raise OracleError(f"the byml package returned an unexpected {type(v).__name__}: {v!r}")
+
+
+def read_byml(data: bytes, compression: str | None) -> dict:
+    if len(data) < 4:
+        raise OracleError(f"BYML: file is {len(data)} bytes, shorter than magic + version")
+    be = data[:2] == b"BY"
+    version = struct.unpack_from(">H" if be else "<H", data, 2)[0]
+    doc = {"format": "byml", "endian": "big" if be else "little", "version": version,
+           "compression": compression}
+    pkg_tree, pkg_error = None, None
+    try:
+        pkg_tree = bymlpkg_tree(byml.Byml(data).parse())
+    except OracleError:
+        raise
+    except Exception as e:
+        pkg_error = f"{type(e).__name__}: {e}"
+    if 1 <= version <= 4:
+        try:
+            doc["root"] = oead_byml_tree(oead.byml.from_binary(data))
+        except OracleError:
+            raise
+        except Exception as e:
+            raise OracleError(f"oead.byml.from_binary: {type(e).__name__}: {e}") from e
+        doc["reader"] = "oead"
+        if pkg_error is None:
+            doc["bymlpkg_agrees"] = pkg_tree == doc["root"]
+        else:
+            doc["bymlpkg_error"] = pkg_error
+    else:
+        if pkg_error is not None:
+            raise OracleError(f"version {version} (oead reads 1-4 only); byml.Byml.parse: {pkg_error}")
+        doc["root"] = pkg_tree
+        doc["reader"] = "byml"
+    return doc
+
+
+def read_byml_yaml(raw: bytes) -> dict:
+    try:
+        root = oead.byml.from_text(raw.decode("utf-8"))
+    except Exception as e:
+        raise OracleError(f"oead.byml.from_text: {type(e).__name__}: {e}") from e
+    return {"format": "byml-yaml", "reader": "oead", "root": oead_byml_tree(root)}
+
+
 # --------------------------------------------------------------------------- driver
 
 def read_one(path: str, force_be: bool | None) -> dict:
@@ -279,6 +397,8 @@ def read_one(path: str, force_be: bool | None) -> dict:
     except OSError as e:
         raise OracleError(f"cannot read: {e}") from e
 
+    if path.endswith((".yml", ".yaml")):
+        return read_byml_yaml(raw)
     if raw[:6] == b"RESTBL" or raw[:4] == ZSTD_MAGIC:
         return read_restbl(raw)
 
@@ -294,6 +414,8 @@ def read_one(path: str, force_be: bool | None) -> dict:
 
     if data[:4] == b"SARC":
         return read_sarc(data, compression, yaz0_info)
+    if data[:2] in (b"YB", b"BY"):
+        return read_byml(data, compression)
     if data[:6] == b"RESTBL":
         raise OracleError("Yaz0-compressed RESTBL is not a known combination")
     return read_rstb(data, compression, force_be)
@@ -305,6 +427,8 @@ def main() -> int:
     g.add_argument("--le", dest="be", action="store_false", default=None,
                    help="read RSTB/headerless tables as little endian")
     g.add_argument("--be", dest="be", action="store_true", help="read RSTB/headerless tables as big endian")
+    ap.add_argument("--keep-going", action="store_true",
+                    help='a file that fails gives {"error": message} in its place; exit status 0')
     ap.add_argument("files", nargs="+", metavar="FILE")
     args = ap.parse_args()
 
@@ -312,12 +436,15 @@ def main() -> int:
     for path in args.files:
         try:
             docs.append(read_one(path, args.be))
+            continue
         except OracleError as e:
-            sys.stderr.write(f"{path}: {e}\n")
-            return 1
+            msg = str(e)
         except Exception as e:  # unexpected reader failure: still a clean error
-            sys.stderr.write(f"{path}: {type(e).__name__}: {e}\n")
+            msg = f"{type(e).__name__}: {e}"
+        if not args.keep_going:
+            sys.stderr.write(f"{path}: {msg}\n")
             return 1
+        docs.append({"error": msg})
     if len(docs) == 1:
         out = docs[0]
     else:
