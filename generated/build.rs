@@ -6,7 +6,8 @@ fn main() {
     let schemas = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../schemas");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed={}", schemas.display());
-    for id in ["sarc", "rsizetable"] {
+    // `byml` is the transcription of the wiki page (`byml::raw`); the registered BYML format is hand-written.
+    for id in ["sarc", "rsizetable", "byml"] {
         let path = schemas.join(format!("{id}.ksy"));
         println!("cargo:rerun-if-changed={}", path.display());
         if std::env::var(format!("CARGO_FEATURE_{}", id.to_uppercase())).is_err() {

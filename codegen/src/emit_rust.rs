@@ -172,12 +172,40 @@ impl<'m> Cx<'m> {
             FieldTy::User { ty, .. } => T::User(*ty),
             FieldTy::Switch { .. } if int_switch(f) => T::Int,
             FieldTy::Switch { .. } => T::Switch(self.ty, f.name.clone()),
-            FieldTy::Value => T::Int,
+            FieldTy::Value => self.value_t(f),
         };
         if f.repeat != Repeat::None {
             T::Array(Box::new(base))
         } else {
             base
+        }
+    }
+
+    /// The type of a value instance's expression, translated where the instance is defined (an integer when it
+    /// cannot be told).
+    fn value_t(&self, f: &Field) -> T {
+        let owner = self
+            .m
+            .types
+            .iter()
+            .position(|t| t.instances.iter().any(|x| std::ptr::eq(x, f)));
+        let (Some(owner), Some(v)) = (owner, &f.value) else {
+            return T::Int;
+        };
+        if self.depth > 32 {
+            return T::Int;
+        }
+        let mut cx = Cx {
+            m: self.m,
+            last_t: None,
+            base: None,
+            ty: owner,
+            scope: Scope::Read,
+            depth: self.depth + 1,
+        };
+        match cx.tr(&v.expr, &v.path) {
+            Ok((_, t @ (T::Bool | T::Float | T::Str | T::Bytes))) => t,
+            _ => T::Int,
         }
     }
 
@@ -626,6 +654,15 @@ impl<'m> Cx<'m> {
                         }
                         other => (quote!(#me.#id), other),
                     }),
+                    Role::View if f.is_instance => match self.endian_view(n)? {
+                        Some(tok) => Ok((tok, T::Int)),
+                        None => err(
+                            path,
+                            format!(
+                                "'{n}' is only read, never written: it is not known in the model"
+                            ),
+                        ),
+                    },
                     _ => err(
                         path,
                         format!("'{n}' is not known in the model (it is derived when writing)"),
@@ -633,6 +670,34 @@ impl<'m> Cx<'m> {
                 }
             }
         }
+    }
+
+    /// A view that the type's byte order switches on (`meta: endian: switch-on: NAME`) is known from the model's
+    /// byte order: the case value that gives it.
+    fn endian_view(&mut self, n: &str) -> R<Option<TokenStream>> {
+        let EndianSpec::Switch { on, cases } = &self.t().endian else {
+            return Ok(None);
+        };
+        if crate::ir::bare_name(&on.expr) != Some(n) {
+            return Ok(None);
+        }
+        let key = |e: Endian| cases.iter().find(|(k, c)| *c == e && k.text != "_");
+        let (Some((le, _)), Some((be, _))) = (key(Endian::Le), key(Endian::Be)) else {
+            return Ok(None);
+        };
+        let (le, _) = self.tr(&le.expr.clone(), &le.path.clone())?;
+        let (be, _) = self.tr(&be.expr.clone(), &be.path.clone())?;
+        let endian = match self.scope {
+            Scope::Model => {
+                let me = self.me();
+                quote!(#me.endian)
+            }
+            _ => quote!(endian),
+        };
+        Ok(Some(quote!((match #endian {
+            ::binspec_runtime::Endian::Little => #le,
+            ::binspec_runtime::Endian::Big => #be,
+        }))))
     }
 
     fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(TokenStream, T)> {
@@ -1729,8 +1794,19 @@ impl<'m> Gen<'m> {
             if let Repeat::Expr(x) | Repeat::Until(x) = &f.repeat {
                 crate::ir::names_used(&x.expr, &mut needed);
             }
-            if let FieldTy::Switch { on, .. } = &f.ty {
-                crate::ir::names_used(&on.expr, &mut needed);
+            match &f.ty {
+                FieldTy::Switch { on, cases } => {
+                    crate::ir::names_used(&on.expr, &mut needed);
+                    for a in cases.iter().flat_map(|c| c.args.iter()) {
+                        crate::ir::names_used(&a.expr, &mut needed);
+                    }
+                }
+                FieldTy::User { args, .. } => {
+                    for a in args {
+                        crate::ir::names_used(&a.expr, &mut needed);
+                    }
+                }
+                _ => {}
             }
             for n in needed {
                 self.ensure_instance(ti, &n, &mut done, &mut body)?;
@@ -1896,6 +1972,15 @@ impl<'m> Gen<'m> {
             let msg = format!("value {{:?}} is not valid ({})", valid_text(valid));
             // The check sees each value as `_` (bound to `v__`).
             let test = match (f.cond.is_some(), f.repeat != Repeat::None) {
+                // Numbers (and enums, which are `Copy`) are copied; anything else is cloned.
+                (false, false)
+                    if matches!(
+                        f.ty,
+                        FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. }
+                    ) =>
+                {
+                    quote!({ let v__ = #v; #check })
+                }
                 (false, false) => quote!({ let v__ = #v.clone(); #check }),
                 (true, false) => {
                     quote!(match #v.clone() { Some(v__) => #check, None => true })
@@ -2019,6 +2104,13 @@ impl<'m> Gen<'m> {
             Some(x) if x.text == "_root._io" => quote!(root_io.clone()),
             Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
             None => quote!(r.clone()),
+        };
+        // An eager instance can lead to its own type again: it counts against the budget of followed references,
+        // and nesting goes on counting from here.
+        let io = if f.eager {
+            quote!({ pools.follow(r.abs_pos(), root_io.size() as u64).at(#fname)?; #io.nested(r.depth()) })
+        } else {
+            io
         };
         let one = self.read_repeated(ti, f)?;
         // A pool item also gives its alignment (a layout choice).
@@ -2322,16 +2414,21 @@ impl<'m> Gen<'m> {
                 quote!((|| -> ::binspec_runtime::Result<()> { #code Ok(()) })().at(#fname)?;),
             );
         }
-        // Instances written back where their `pos` says (relative to their stream).
+        // Instances written back where their `pos` says (relative to their stream): written by a writer whose
+        // positions are those of the output, and laid over the output when the pass ends (so that an instance
+        // inside an instance lands at its own position).
         for f in t.instances.iter().filter(|f| f.role == Role::Placed) {
             let id = ident(&f.name);
             let fname = f.name.as_str();
             let Some(pos) = &f.pos_expr else { continue };
             let (p, _) = self.cx(ti, Scope::Write).tr(&pos.expr, &pos.path)?;
-            let base = match &f.io {
-                Some(x) if x.text == "_root._io" => quote!(0usize),
+            // Positions in `_root._io` are the output's; in the type's own stream, they start where it does.
+            let rebase = match &f.io {
+                Some(x) if x.text == "_root._io" => {
+                    quote!(let io = ::binspec_runtime::layout::Io::ROOT;)
+                }
                 Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
-                None => quote!(io.start),
+                None => quote!(let at = io.start + at;),
             };
             let one = self.write_one(ti, f, quote!(x))?;
             let each = match f.repeat {
@@ -2340,14 +2437,16 @@ impl<'m> Gen<'m> {
             };
             let place = quote!({
                 let at: i128 = #p;
-                let bytes = {
-                    let mut w = ::binspec_runtime::Writer::new();
-                    let w = &mut w;
-                    #each
-                    ::std::mem::take(w).into_inner()
-                };
                 match usize::try_from(at) {
-                    Ok(at) if at <= 1 << 32 => w.write_at(#base + at, &bytes),
+                    Ok(at) if at <= 1 << 32 => {
+                        #rebase
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            #each
+                        }
+                        ctx.place(at, w.into_inner());
+                    }
                     _ if ctx.first_pass() => {}
                     _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range")).at(#fname)),
                 }
@@ -2894,6 +2993,202 @@ enums:
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// A tree linked by offsets, in either byte order: `node` reaches itself through `child.target`.
+    const TREE: &str = "
+meta:
+  id: tree
+  endian:
+    switch-on: magic_be
+    cases:
+      0x4c45: le
+      0x4245: be
+seq:
+  - id: magic
+    type: u2
+  - id: root_ofs
+    type: u4
+instances:
+  magic_be:
+    pos: 0
+    type: u2be
+  is_le:
+    value: magic_be == 0x4c45
+  root:
+    pos: root_ofs
+    type: node
+types:
+  node:
+    seq:
+      - id: header
+        type: u4
+      - id: kids
+        type: child(kind)
+        repeat: expr
+        repeat-expr: count
+    instances:
+      kind:
+        value: '_root.is_le ? header & 0xff : header >> 24'
+      count:
+        value: '_root.is_le ? header >> 8 : header & 0xffffff'
+  child:
+    params:
+      - id: kind
+        type: u1
+    seq:
+      - id: ofs
+        type: u4
+      - id: payload
+        type: u1
+        repeat: expr
+        repeat-expr: width
+    instances:
+      width:
+        pos: ofs
+        type: u1
+        io: _root._io
+      target:
+        pos: ofs + 1
+        type: node
+        io: _root._io
+        -eager: true
+";
+
+    fn tree(eager: bool) -> crate::Compiled {
+        let text = if eager {
+            TREE.to_string()
+        } else {
+            TREE.replace("        -eager: true\n", "")
+        };
+        crate::compile_str("tree.ksy", &text).unwrap_or_else(|d| panic!("{d:?}"))
+    }
+
+    /// The text between `start` and the next line that begins a function, for checks inside one function.
+    fn function<'a>(rust: &'a str, ty: &str, start: &str) -> &'a str {
+        let from = rust.find(&format!("impl {ty} {{")).expect("type");
+        let at = from + rust[from..].find(start).expect("function");
+        let end = rust[at + start.len()..]
+            .find("    pub(crate) fn ")
+            .map_or(rust.len(), |e| at + start.len() + e);
+        &rust[at..end]
+    }
+
+    /// An `-eager` instance that leads to its own type again is read with its parent and kept in the model,
+    /// counting against the budget of followed references and carrying the nesting depth; without the key it is a
+    /// view, left out of the model.
+    #[test]
+    fn eager_instances_are_read_and_kept() {
+        let c = tree(true);
+        let child = c.module.types.iter().find(|t| t.name == "child").unwrap();
+        let target = child.instances.iter().find(|f| f.name == "target").unwrap();
+        assert_eq!(target.role, Role::Placed);
+        // `Node` holds `Child` in a `Vec`, so the model has a finite size without a box.
+        assert!(c.rust.contains("pub target: Node,"), "{}", c.rust);
+        let read = function(&c.rust, "Child", "pub(crate) fn read");
+        assert!(
+            read.contains("pools.follow(r.abs_pos(), root_io.size() as u64).at(\"target\")?;"),
+            "{read}"
+        );
+        assert!(read.contains("root_io.clone().nested(r.depth())"), "{read}");
+
+        let c = tree(false);
+        let child = c.module.types.iter().find(|t| t.name == "child").unwrap();
+        let target = child.instances.iter().find(|f| f.name == "target").unwrap();
+        assert_eq!(target.role, Role::View);
+        assert!(!c.rust.contains("pub target:"), "{}", c.rust);
+    }
+
+    /// Placed instances are written by a writer whose positions are the output's, and laid over the output at the
+    /// end of the pass, so that one nested in another lands at its own position.
+    #[test]
+    fn placed_instances_are_laid_over_the_output() {
+        let c = tree(true);
+        let write = function(&c.rust, "Child", "pub(crate) fn write");
+        for want in [
+            "let io = ::binspec_runtime::layout::Io::ROOT;",
+            "let mut w = ::binspec_runtime::Writer::at_origin(at);",
+            "ctx.place(at, w.into_inner());",
+        ] {
+            assert!(write.contains(want), "{want}:\n{write}");
+        }
+        assert!(!write.contains("write_at"), "{write}");
+    }
+
+    /// A view that decides the byte order is known when writing, from the model's byte order; a value instance
+    /// that is a boolean is passed on as one.
+    #[test]
+    fn byte_order_views_and_boolean_values_when_writing() {
+        let c = tree(true);
+        let write = function(&c.rust, "Tree", "pub(crate) fn write");
+        assert!(
+            write.contains("::binspec_runtime::Endian::Little => 19525i128,")
+                && write.contains("::binspec_runtime::Endian::Big => 16965i128,"),
+            "{write}"
+        );
+        let read = function(&c.rust, "Node", "pub(crate) fn read");
+        assert!(read.contains("x_root__is_le: bool,"), "{read}");
+    }
+
+    /// An instance that a field's arguments use is read before the field.
+    #[test]
+    fn instances_used_by_arguments_are_read_first() {
+        let c = crate::compile_str(
+            "args.ksy",
+            "
+meta:
+  id: args
+  endian: le
+seq:
+  - id: item
+    type: item(tag)
+instances:
+  tag:
+    pos: 4
+    type: u1
+types:
+  item:
+    params:
+      - id: t
+        type: u1
+    seq:
+      - id: v
+        type: u1
+",
+        )
+        .unwrap();
+        let read = function(&c.rust, "Args", "pub(crate) fn read");
+        let tag = read.find("let (v_tag, pos_tag)").expect("tag is read");
+        let item = read.find("let v_item").expect("item is read");
+        assert!(tag < item, "{read}");
+    }
+
+    /// `-eager` belongs on an instance read from a position.
+    #[test]
+    fn eager_needs_a_placed_instance() {
+        let bad = TREE.replace(
+            "    value: magic_be == 0x4c45\n",
+            "    value: magic_be == 0x4c45\n    -eager: true\n",
+        );
+        assert_ne!(bad, TREE);
+        let d = crate::compile_str("tree.ksy", &bad).unwrap_err();
+        assert!(
+            d.iter().any(|d| d
+                .to_string()
+                .contains("/instances/is_le: '-eager' needs an instance with 'pos'")),
+            "{d:?}"
+        );
+        let bad = TREE.replace(
+            "        type: u4\n      - id: payload",
+            "        type: u4\n        -eager: true\n      - id: payload",
+        );
+        assert_ne!(bad, TREE);
+        let d = crate::compile_str("tree.ksy", &bad).unwrap_err();
+        assert!(
+            d.iter()
+                .any(|d| d.to_string().contains("'-eager' applies to instances only")),
+            "{d:?}"
+        );
     }
 
     /// Expressions the translator refuses, with why.

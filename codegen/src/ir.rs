@@ -183,6 +183,10 @@ pub struct Field {
     /// `process:` applied to the bytes read (and undone when writing).
     pub process: Option<Process>,
     pub default: Option<Ex>,
+    /// `-eager: true` on an instance whose type can contain its own type again (a tree linked by offsets): read
+    /// when its parent is read and kept in the model, like every other positioned instance, instead of being left
+    /// out as a view. Reading is bounded by the nesting depth and by a budget of followed instances.
+    pub eager: bool,
 }
 
 /// A `process:` transformation.
@@ -374,7 +378,9 @@ fn ext_get<'a>(ext: &'a [(String, Node)], key: &str) -> Option<&'a Node> {
     ext.iter().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-const FIELD_EXT: &[&str] = &["-derive", "-pool", "-sort-by", "-default", "-orig-id"];
+const FIELD_EXT: &[&str] = &[
+    "-derive", "-pool", "-sort-by", "-default", "-orig-id", "-eager",
+];
 const TYPE_EXT: &[&str] = &["-layout", "-orig-id"];
 const META_EXT: &[&str] = &["-binspec"];
 
@@ -955,6 +961,25 @@ impl Builder {
             sort_by: ext_get(&a.ext, "-sort-by").and_then(|n| node_ex(n, diags)),
             process: a.process.as_ref().and_then(|p| parse_process(p, diags)),
             default: ext_get(&a.ext, "-default").and_then(|n| node_ex(n, diags)),
+            eager: match ext_get(&a.ext, "-eager") {
+                None => false,
+                Some(n) => match (&n.value, is_instance) {
+                    (Value::Bool(b), true) => *b,
+                    (Value::Bool(_), false) => {
+                        diags.error(
+                            n.pos,
+                            &n.path,
+                            "'-eager' applies to instances only (seq attributes are always read)",
+                            None,
+                        );
+                        false
+                    }
+                    _ => {
+                        diags.error(n.pos, &n.path, "'-eager' must be true or false", None);
+                        false
+                    }
+                },
+            },
         })
     }
 }
@@ -1227,7 +1252,7 @@ fn classify(m: &mut Module, diags: &mut Diags) {
                 || f.pos_expr.is_none()
                 || f.io.as_ref().is_some_and(|io| io.text != "_root._io")
                 || passes_object(&f.ty)
-                || reaches_type(&snapshot, &f.ty, ti)
+                || (reaches_type(&snapshot, &f.ty, ti) && !f.eager)
             {
                 // Other streams (`_parent._io`, a field's `_io`) are not written back yet: read-only.
                 Role::View
@@ -1235,8 +1260,17 @@ fn classify(m: &mut Module, diags: &mut Diags) {
                 Role::Placed
             };
         }
-        // Checks: a pool item needs a pos; a pool region needs a known pool.
+        // Checks: a pool item needs a pos; a pool region needs a known pool; `-eager` needs a placed instance.
         for f in tm.instances.iter() {
+            if f.eager && f.role != Role::Placed {
+                diags.error(
+                    f.pos,
+                    &f.path,
+                    "'-eager' needs an instance with 'pos' (in its own stream or '_root._io') that decides nothing \
+                     else's type or byte order",
+                    None,
+                );
+            }
             if f.item_of.is_some() && f.pos_expr.is_none() {
                 diags.error(
                     f.pos,

@@ -54,6 +54,8 @@ pub struct WriteCtx {
     cur: std::collections::HashMap<Key, u64>,
     counters: Vec<u32>,
     pools: Vec<Vec<Item>>,
+    /// Bytes written at a position the model gives (placed instances), laid over the output when the pass ends.
+    placed: Vec<(usize, Vec<u8>)>,
     prev_size: u64,
     pass: usize,
 }
@@ -125,6 +127,18 @@ impl WriteCtx {
             w.bytes(&it.bytes);
         }
     }
+    /// Queues bytes to be written at absolute position `at` of the output once the pass has written everything
+    /// else (over what is there, and past the end with zeros in between). Placing them at the end keeps what the
+    /// pass writes in sequence at its own positions, however deep the placed data is nested.
+    pub fn place(&mut self, at: usize, bytes: Vec<u8>) {
+        self.placed.push((at, bytes));
+    }
+    /// Lays the queued placed bytes over a pass's output, in the order they were queued.
+    pub fn apply_placed(&mut self, w: &mut Writer) {
+        for (at, b) in std::mem::take(&mut self.placed) {
+            w.write_at(at, &b);
+        }
+    }
     /// Ends a pass. Returns whether it reproduced the previous one (then the output is final).
     pub fn end_pass(&mut self, size: u64) -> bool {
         let same = self.cur == self.prev && size == self.prev_size;
@@ -132,6 +146,7 @@ impl WriteCtx {
         self.prev_size = size;
         self.counters.clear();
         self.pools.clear();
+        self.placed.clear();
         self.pass += 1;
         same
     }
@@ -145,6 +160,7 @@ pub fn write_passes(
     for _ in 0..MAX_PASSES {
         let mut w = Writer::new();
         write(&mut w, &mut ctx)?;
+        ctx.apply_placed(&mut w);
         let out = w.into_inner();
         if ctx.end_pass(out.len() as u64) {
             return Ok(out);
@@ -174,11 +190,21 @@ pub fn infer_align(prev_end: u64, start: u64, default: u64) -> Option<u64> {
     Some(low_bit(start))
 }
 
-/// Read-side bookkeeping of pools: where each pool's previous item ended.
+/// How many `-eager` instances a reader may follow per byte of input (plus [`FOLLOW_BASE`]). Without sharing,
+/// every followed instance has an offset of its own in the file (at least four bytes), so a quarter per byte
+/// suffices; the rest allows for containers that are stored once and referenced many times. A file whose
+/// references fan out exponentially (each level shared twice by the one above) stops here.
+pub const FOLLOW_PER_BYTE: u64 = 4;
+/// The part of the budget of followed instances that does not depend on the input size.
+pub const FOLLOW_BASE: u64 = 1 << 16;
+
+/// Read-side bookkeeping of pools: where each pool's previous item ended; and how many `-eager` instances
+/// (offsets that lead to a type that can contain itself) have been followed.
 #[derive(Debug, Default, Clone)]
 pub struct ReadPools {
     prev_end: Vec<Option<u64>>,
     max_end: u64,
+    followed: u64,
 }
 
 impl ReadPools {
@@ -194,6 +220,24 @@ impl ReadPools {
         self.prev_end[pool] = Some(start + len);
         self.max_end = self.max_end.max(start + len);
         infer_align(prev, start, default)
+    }
+    /// Counts one followed `-eager` instance (at `at`) of an input of `size` bytes; fails once more have been
+    /// followed than [`FOLLOW_PER_BYTE`] per input byte plus [`FOLLOW_BASE`].
+    pub fn follow(&mut self, at: u64, size: u64) -> Result<()> {
+        self.followed += 1;
+        let budget = size
+            .saturating_mul(FOLLOW_PER_BYTE)
+            .saturating_add(FOLLOW_BASE);
+        if self.followed > budget {
+            return Err(Error::limit(
+                at,
+                format!(
+                    "more than {budget} references followed in a {size}-byte input (shared data referenced \
+                     exponentially often?)"
+                ),
+            ));
+        }
+        Ok(())
     }
     /// The alignment of a pool region that starts at `start`, from where the items before it ended.
     pub fn region_align(&self, start: u64, before: u64) -> u64 {
@@ -224,6 +268,32 @@ mod tests {
         assert_eq!(infer_align(0x301, 0x304, 4), None);
         assert_eq!(infer_align(0x301, 0x380, 4), Some(0x80));
         assert_eq!(infer_align(0x300, 0x300, 4), None);
+    }
+
+    #[test]
+    fn placed_bytes_go_over_the_output() {
+        let out = write_passes(|w, ctx| {
+            w.bytes(&[1, 2, 3]);
+            ctx.place(1, vec![8]);
+            ctx.place(5, vec![9]);
+            w.bytes(&[4]);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(out, vec![1, 8, 3, 4, 0, 9]);
+    }
+
+    #[test]
+    fn following_is_bounded() {
+        let mut p = ReadPools::new();
+        for _ in 0..FOLLOW_BASE + 40 {
+            p.follow(0, 10).unwrap();
+        }
+        assert!(p
+            .follow(0, 10)
+            .unwrap_err()
+            .to_string()
+            .contains("references followed"));
     }
 
     #[test]

@@ -129,6 +129,18 @@ impl<'a> Reader<'a> {
     pub fn leave(&mut self) {
         self.depth = self.depth.saturating_sub(1);
     }
+    /// How deep user types nest at this point.
+    #[inline]
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+    /// This reader, counting nesting from `depth` on: for a stream opened again inside a nested type (an
+    /// instance read from `_root._io`), so that recursion through offsets is bounded by [`MAX_DEPTH`] too.
+    #[inline]
+    pub fn nested(mut self, depth: u32) -> Self {
+        self.depth = depth;
+        self
+    }
 
     /// Checks that `count` elements of at least `min_size` bytes each can still follow, so that no allocation
     /// exceeds what the input can justify. Returns a capacity hint.
@@ -435,6 +447,22 @@ mod tests {
         assert_eq!(r.u16(Endian::Little).unwrap(), 0x0403);
         assert_eq!(r.uint_n(2, Endian::Big).unwrap(), 0x0506);
         assert!(r.is_eof());
+    }
+
+    #[test]
+    fn nesting_carries_over_to_a_reopened_stream() {
+        let data = [0u8; 4];
+        let mut r = Reader::new(&data);
+        for _ in 0..MAX_DEPTH - 1 {
+            r.enter().unwrap();
+        }
+        let mut again = Reader::new(&data).nested(r.depth());
+        again.enter().unwrap();
+        assert!(again
+            .enter()
+            .unwrap_err()
+            .to_string()
+            .contains("nest deeper"));
     }
 
     #[test]

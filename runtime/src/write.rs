@@ -7,6 +7,9 @@ use crate::Endian;
 #[derive(Debug, Default, Clone)]
 pub struct Writer {
     buf: Vec<u8>,
+    /// Absolute position of `buf[0]` in the output: 0, except for a writer that writes something placed at a
+    /// known position (`Writer::at_origin`), so that positions and alignments inside it are the final ones.
+    origin: usize,
     bits: u64,
     bits_n: u32,
     /// Whether the partly written byte is being filled from the top (`bit-endian: be`).
@@ -23,12 +26,13 @@ macro_rules! wprim {
                 Endian::Big => self.buf.extend_from_slice(&v.to_be_bytes()),
             }
         }
-        /// Overwrites a value written earlier at `at`.
+        /// Overwrites a value written earlier at absolute position `at`.
         pub fn $patch(&mut self, at: usize, v: $t, e: Endian) {
             let b = match e {
                 Endian::Little => v.to_le_bytes(),
                 Endian::Big => v.to_be_bytes(),
             };
+            let at = at - self.origin;
             self.buf[at..at + b.len()].copy_from_slice(&b);
         }
     };
@@ -44,10 +48,18 @@ impl Writer {
             ..Self::default()
         }
     }
-    /// Current position (the size written so far).
+    /// A writer for bytes that will be placed at absolute position `origin` of the output: its positions
+    /// (`pos`, alignment, `write_at`) are absolute, its buffer holds only what it writes.
+    pub fn at_origin(origin: usize) -> Self {
+        Writer {
+            origin,
+            ..Self::default()
+        }
+    }
+    /// Current position: the origin plus the size written so far.
     #[inline]
     pub fn pos(&self) -> usize {
-        self.buf.len()
+        self.origin + self.buf.len()
     }
     pub fn as_slice(&self) -> &[u8] {
         &self.buf
@@ -80,13 +92,14 @@ impl Writer {
         if n < 8 && v >> (n * 8) != 0 {
             return Err(Error::write(format!("{v:#x} does not fit in {n} bytes")));
         }
-        let at = self.buf.len();
-        self.buf.resize(at + n, 0);
+        let at = self.pos();
+        self.buf.resize(self.buf.len() + n, 0);
         self.patch_uint_n(at, v, n, e);
         Ok(())
     }
-    /// Overwrites an `n`-byte unsigned integer written earlier.
+    /// Overwrites an `n`-byte unsigned integer written earlier at absolute position `at`.
     pub fn patch_uint_n(&mut self, at: usize, v: u64, n: usize, e: Endian) {
+        let at = at - self.origin;
         for i in 0..n {
             let byte = (v >> (8 * i)) as u8;
             let idx = match e {
@@ -109,34 +122,42 @@ impl Writer {
     /// Pads with zeros up to a multiple of `align` (a power of two, or any positive number).
     pub fn align(&mut self, align: u64) {
         self.flush_bits();
-        let p = self.buf.len() as u64;
+        let p = self.pos() as u64;
         let target = align_up(p, align);
-        self.buf.resize(target as usize, 0);
+        self.buf.resize(target as usize - self.origin, 0);
     }
     /// Pads with zeros up to absolute position `pos`; fails if already past it.
     pub fn pad_to(&mut self, pos: u64) -> Result<()> {
         self.flush_bits();
-        if (self.buf.len() as u64) > pos {
+        if (self.pos() as u64) > pos {
             return Err(Error::write(format!(
                 "cannot move back to offset {pos:#x}: {:#x} bytes are already written",
-                self.buf.len()
+                self.pos()
             )));
         }
-        self.buf.resize(pos as usize, 0);
+        self.buf.resize(pos as usize - self.origin, 0);
         Ok(())
     }
     /// Writes bytes at an absolute position: over what is there, and past the end with zeros in between. The
-    /// writer's position stays at the end.
+    /// writer's position stays at the end. Bytes that would fall before the writer's origin are dropped.
     pub fn write_at(&mut self, at: usize, b: &[u8]) {
         self.flush_bits();
+        let (at, b) = match at.checked_sub(self.origin) {
+            Some(at) => (at, b),
+            None => {
+                let skip = (self.origin - at).min(b.len());
+                (0, &b[skip..])
+            }
+        };
         let end = at + b.len();
         if self.buf.len() < end {
             self.buf.resize(end, 0);
         }
         self.buf[at..end].copy_from_slice(b);
     }
-    /// Overwrites bytes written earlier.
+    /// Overwrites bytes written earlier at absolute position `at`.
     pub fn patch_bytes(&mut self, at: usize, b: &[u8]) {
+        let at = at - self.origin;
         self.buf[at..at + b.len()].copy_from_slice(b);
     }
 
@@ -231,5 +252,28 @@ pub fn align_up(v: u64, align: u64) -> u64 {
         v
     } else {
         v.div_ceil(align) * align
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origin_writers_use_absolute_positions() {
+        let mut w = Writer::at_origin(0x13);
+        assert_eq!(w.pos(), 0x13);
+        w.u8(1);
+        w.align(8);
+        assert_eq!(w.pos(), 0x18);
+        w.u32(0xaabbccdd, Endian::Big);
+        w.patch_u16(0x18, 0x1122, Endian::Big);
+        w.write_at(0x1e, &[7, 7]);
+        // Only the part at or after the origin is kept.
+        w.write_at(0x10, &[9, 9, 9, 9]);
+        assert_eq!(
+            w.into_inner(),
+            vec![9, 0, 0, 0, 0, 0x11, 0x22, 0xcc, 0xdd, 0, 0, 7, 7]
+        );
     }
 }

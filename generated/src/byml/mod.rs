@@ -15,6 +15,7 @@
 //!
 //! The schema in `schemas/byml.ksy` transcribes the wiki page table by table.
 
+pub mod raw;
 mod read;
 #[cfg(test)]
 mod tests;
