@@ -96,13 +96,13 @@ fn vec3(x: f32, y: f32, z: f32) -> Byml {
 }
 
 fn map<const N: usize>(pairs: [(&str, Byml); N]) -> Byml {
-    Byml::Map(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    Byml::Map(pairs.into_iter().map(|(k, v)| (k.into(), v)).collect())
 }
 
 fn actor(rng: &mut Rng, names: &[String], i: usize) -> Byml {
     let mut m = Map::default();
     let name = &names[rng.skewed(names.len() as u64) as usize];
-    m.insert("UnitConfigName".into(), Byml::String(name.clone()));
+    m.insert("UnitConfigName".into(), Byml::String(name.as_str().into()));
     m.insert("HashId".into(), Byml::U32(rng.next() as u32));
     m.insert("SRTHash".into(), Byml::I32(rng.next() as i32));
     m.insert(
@@ -185,7 +185,10 @@ fn actor(rng: &mut Rng, names: &[String], i: usize) -> Byml {
         m.insert("Points".into(), Byml::Array(pts));
     }
     if rng.chance(10) {
-        m.insert("UniqueName".into(), Byml::String(format!("{name}_{i:05}")));
+        m.insert(
+            "UniqueName".into(),
+            Byml::String(format!("{name}_{i:05}").into()),
+        );
     }
     Byml::Map(m)
 }
@@ -209,7 +212,10 @@ fn rail(rng: &mut Rng, i: usize) -> Byml {
         })
         .collect();
     map([
-        ("UnitConfigName", Byml::String(format!("Rail_{i:04}"))),
+        (
+            "UnitConfigName",
+            Byml::String(format!("Rail_{i:04}").into()),
+        ),
         ("HashId", Byml::U32(rng.next() as u32)),
         ("IsClosed", Byml::Bool(rng.chance(3))),
         ("RailPoints", Byml::Array(points)),

@@ -121,8 +121,10 @@ fn tree_json(v: &Byml) -> Value {
         Byml::Array(a) => Value::Array(a.iter().map(tree_json).collect()),
         Byml::MonoArray(a) => json!({ "!mono": a.iter().map(tree_json).collect::<Vec<_>>() }),
         Byml::Map(m) => {
-            let o: serde_json::Map<String, Value> =
-                m.iter().map(|(k, v)| (k.clone(), tree_json(v))).collect();
+            let o: serde_json::Map<String, Value> = m
+                .iter()
+                .map(|(k, v)| (k.to_string(), tree_json(v)))
+                .collect();
             json!({ "!h": o })
         }
         // in order: a dictionary with remap keeps its order of insertion
@@ -840,9 +842,8 @@ fn edits_are_read_back_by_oead() {
 /// by `prop_binary_round_trip` and `oracle_reads_random_trees`), and be read by oead as we read them.
 #[test]
 fn own_output_reads_back_and_is_written_again_byte_for_byte() {
-    let map = |kv: Vec<(&str, Byml)>| {
-        Byml::Map(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
-    };
+    let map =
+        |kv: Vec<(&str, Byml)>| Byml::Map(kv.into_iter().map(|(k, v)| (k.into(), v)).collect());
     let inline = Some(Layout {
         share: false,
         values: ValuePlacement::Inline,
@@ -1355,8 +1356,8 @@ fn arb_scalar(v7: bool) -> BoxedStrategy<Byml> {
         any::<i64>().prop_map(Byml::I64).boxed(),
         any::<u64>().prop_map(Byml::U64).boxed(),
         arb_f64().prop_map(Byml::F64).boxed(),
-        arb_string().prop_map(Byml::String).boxed(),
-        arb_string().prop_map(Byml::String).boxed(),
+        arb_string().prop_map(Byml::from).boxed(),
+        arb_string().prop_map(Byml::from).boxed(),
         proptest::collection::vec(any::<u8>(), 0..10)
             .prop_map(Byml::Binary)
             .boxed(),
@@ -1376,7 +1377,11 @@ fn arb_scalar(v7: bool) -> BoxedStrategy<Byml> {
 
 fn arb_map(inner: BoxedStrategy<Byml>) -> BoxedStrategy<Map> {
     proptest::collection::vec((arb_string(), inner), 0..6)
-        .prop_map(|kv| kv.into_iter().collect::<Map>())
+        .prop_map(|kv| {
+            kv.into_iter()
+                .map(|(k, v): (String, Byml)| (k.into(), v))
+                .collect::<Map>()
+        })
         .boxed()
 }
 
@@ -1388,7 +1393,7 @@ fn arb_mono(inner: BoxedStrategy<Byml>) -> BoxedStrategy<Byml> {
         vec(any::<u32>().prop_map(Byml::U32), 1..6),
         vec(arb_f32().prop_map(Byml::F32), 1..6),
         vec(any::<bool>().prop_map(Byml::Bool), 1..6),
-        vec(arb_string().prop_map(Byml::String), 1..6),
+        vec(arb_string().prop_map(Byml::from), 1..6),
         vec(any::<u64>().prop_map(Byml::U64), 1..4),
         vec(arb_f64().prop_map(Byml::F64), 1..4),
         vec(vec(inner.clone(), 0..3).prop_map(Byml::Array), 1..3),
@@ -1446,8 +1451,8 @@ fn arb_tree(v7: bool) -> BoxedStrategy<Byml> {
                 (inner.clone(), arb_string(), arb_string())
                     .prop_map(|(c, k1, k2)| {
                         let mut m = Map::default();
-                        m.insert(k1, c.clone());
-                        m.insert(format!("{k2}_2"), c);
+                        m.insert(k1.into(), c.clone());
+                        m.insert(format!("{k2}_2").into(), c);
                         Byml::Map(m)
                     })
                     .boxed(),

@@ -30,7 +30,11 @@ use binspec_runtime::{Error, Format, Info, Result};
 /// A dictionary: keys in their order of insertion. Reading a plain dictionary (0xc1), whose pairs the file sorts by
 /// key, gives the order in which the file placed the values that live out of line (containers, 64-bit numbers,
 /// binary data), which is the order in which Nintendo's tools wrote them; writing follows this order.
-pub type Map = indexmap::IndexMap<String, Byml, BuildHasherDefault<rustc_hash::FxHasher>>;
+pub type Map = indexmap::IndexMap<Str, Byml, BuildHasherDefault<rustc_hash::FxHasher>>;
+
+/// The string type of keys and string values: up to 24 bytes are stored inline, without an allocation (the keys
+/// and names of game files mostly are that short). It derefs to `str` and converts from `&str` and `String`.
+pub type Str = compact_str::CompactString;
 
 /// One BYML node.
 ///
@@ -57,7 +61,7 @@ pub enum Byml {
     /// 0xd6 (stored out of line).
     F64(f64),
     /// 0xa0, an index into the string table.
-    String(String),
+    String(Str),
     /// 0xa1: a u32 size, then the bytes.
     Binary(Vec<u8>),
     /// 0xa2: a u32 size, a u32 alignment, then the bytes, which the writer places at a multiple of the alignment.
@@ -396,7 +400,7 @@ impl std::ops::IndexMut<&str> for Byml {
     /// The value under `key`, inserted as null if missing. Panics if this is not a dictionary.
     fn index_mut(&mut self, key: &str) -> &mut Byml {
         match self {
-            Byml::Map(m) | Byml::RemapMap(m) => m.entry(key.to_owned()).or_default(),
+            Byml::Map(m) | Byml::RemapMap(m) => m.entry(key.into()).or_default(),
             other => panic!("cannot index a BYML {} by key {key:?}", other.type_name()),
         }
     }
@@ -421,7 +425,7 @@ macro_rules! from_scalar {
     )*};
 }
 from_scalar!(bool => Bool, i32 => I32, u32 => U32, f32 => F32, i64 => I64, u64 => U64, f64 => F64,
-    String => String, &str => String, Vec<Byml> => Array, Map => Map);
+    String => String, &str => String, Str => String, Vec<Byml> => Array, Map => Map);
 
 impl FromIterator<Byml> for Byml {
     fn from_iter<I: IntoIterator<Item = Byml>>(iter: I) -> Self {
@@ -429,7 +433,7 @@ impl FromIterator<Byml> for Byml {
     }
 }
 
-impl<K: Into<String>> FromIterator<(K, Byml)> for Byml {
+impl<K: Into<Str>> FromIterator<(K, Byml)> for Byml {
     fn from_iter<I: IntoIterator<Item = (K, Byml)>>(iter: I) -> Self {
         Byml::Map(iter.into_iter().map(|(k, v)| (k.into(), v)).collect())
     }

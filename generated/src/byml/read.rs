@@ -287,7 +287,7 @@ impl<'a> Ctx<'a> {
         let w = self.u32(slot)?;
         Ok(match t {
             nt::STRING => match self.strings.get(w as usize) {
-                Some(s) => Byml::String((*s).to_owned()),
+                Some(s) => Byml::String(super::Str::new(s)),
                 None => {
                     return Err(Error::invalid(
                         slot as u64,
@@ -452,7 +452,7 @@ impl<'a> Ctx<'a> {
                         .at_index(i)
                     })?;
                     let v = self.value(pt, slot, depth).map_err(|e| e.at_key(key))?;
-                    if m.insert(key.to_owned(), v).is_some() {
+                    if m.insert(super::Str::new(key), v).is_some() {
                         return Err(Error::invalid(
                             (slot - 4) as u64,
                             format!("the key {key:?} appears twice"),
@@ -574,29 +574,29 @@ impl<'a> Ctx<'a> {
 
     fn infer_layout(&mut self, version: u16) -> Layout {
         let default = Layout::for_version(version);
-        let mut refs = std::mem::take(&mut self.refs);
+        let refs = std::mem::take(&mut self.refs);
         if refs.is_empty() {
             return default;
         }
         // Inline placement (oead) writes each node when the walk first reaches it: the first visits, in the order
-        // this reader walked (the writer's order), then have increasing offsets.
-        let inline_ok = {
-            let mut seen: rustc_hash::FxHashSet<u32> = Default::default();
-            let mut last = self.root_ofs;
-            let mut ok = true;
-            for &(o, _, _) in &refs {
-                if seen.insert(o) {
-                    if o <= last {
-                        ok = false;
-                        break;
-                    }
-                    last = o;
+        // this reader walked (the writer's order), then have increasing offsets. A node visited twice is shared.
+        let mut seen = vec![0u64; self.data.len() / 64 + 1];
+        let mut last = self.root_ofs;
+        let mut inline_ok = true;
+        let mut shared = false;
+        for &(o, _, _) in &refs {
+            let (word, bit) = ((o / 64) as usize, 1u64 << (o % 64));
+            // Offsets were read from the file, so they lie inside it.
+            if seen[word] & bit != 0 {
+                shared = true;
+            } else {
+                seen[word] |= bit;
+                if o <= last {
+                    inline_ok = false;
                 }
+                last = o;
             }
-            ok
-        };
-        refs.sort_unstable();
-        let shared = refs.windows(2).any(|w| w[0].0 == w[1].0);
+        }
         let share = if shared {
             true
         } else {

@@ -6,7 +6,7 @@ use super::*;
 fn map(entries: &[(&str, Byml)]) -> Map {
     entries
         .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
+        .map(|(k, v)| ((*k).into(), v.clone()))
         .collect()
 }
 
@@ -21,7 +21,7 @@ fn every_scalar() -> Byml {
         ("f64", Byml::F64(f64::NAN)),
         ("null", Byml::Null),
         ("string", Byml::String("ヨッシー".into())),
-        ("empty", Byml::String(String::new())),
+        ("empty", Byml::String(Default::default())),
         ("binary", Byml::Binary(vec![1, 2, 3])),
         (
             "array",

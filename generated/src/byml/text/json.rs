@@ -295,11 +295,11 @@ impl<'de> Visitor<'de> for NodeSeed {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Byml, E> {
-        Ok(Byml::String(v.to_owned()))
+        Ok(Byml::String(v.into()))
     }
 
     fn visit_string<E: de::Error>(self, v: String) -> std::result::Result<Byml, E> {
-        Ok(Byml::String(v))
+        Ok(Byml::String(v.into()))
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> std::result::Result<Byml, E> {
@@ -423,11 +423,11 @@ fn read_entries<'de, A: MapAccess<'de>>(
 ) -> std::result::Result<Map, A::Error> {
     let mut m = Map::default();
     if let Some((k, v)) = first {
-        m.insert(k, v);
+        m.insert(k.into(), v);
     }
     while let Some(k) = map.next_key::<String>()? {
         let v = map.next_value_seed(seed)?;
-        let (i, old) = m.insert_full(k, v);
+        let (i, old) = m.insert_full(k.into(), v);
         if old.is_some() {
             let k = m.get_index(i).map_or("", |(k, _)| k.as_str());
             return Err(de::Error::custom(format!("duplicate key {k:?}")));

@@ -577,7 +577,7 @@ impl<'a> Parser<'a> {
             }
             Kind::FlowPair { key, value } => {
                 let mut map = Map::default();
-                map.insert(key, value.unwrap_or_default());
+                map.insert(key.into(), value.unwrap_or_default());
                 Byml::Map(map)
             }
         };
@@ -782,7 +782,7 @@ impl<'a> Parser<'a> {
         let props = self.maybe_properties(false)?;
         let text = match self.peek() {
             b'|' | b'>' => match self.block_scalar(indent as isize, Props::default())? {
-                Byml::String(t) => Cow::Owned(t),
+                Byml::String(t) => Cow::Owned(t.into_string()),
                 _ => return self.err(start, "expected a key after '?'"),
             },
             b'"' | b'\'' => {
@@ -1048,7 +1048,7 @@ impl<'a> Parser<'a> {
     /// An anchor on a key anchors the key's text.
     fn anchor_key(&mut self, props: Props<'a>, key: &str) {
         if let Some(name) = props.anchor {
-            self.anchors.push((name, Byml::String(key.to_owned()), 1));
+            self.anchors.push((name, Byml::String(key.into()), 1));
         }
     }
 
@@ -1131,7 +1131,7 @@ impl<'a> Parser<'a> {
         };
         let mut map = Map::with_capacity_and_hasher(entries.len(), Default::default());
         for (k, v, pos) in entries.drain(..) {
-            match map.entry(k) {
+            match map.entry(k.into()) {
                 indexmap::map::Entry::Vacant(e) => {
                     e.insert(v);
                 }
@@ -1245,7 +1245,7 @@ impl<'a> Parser<'a> {
             self.flow_pair_value().map(Some)
         } else if matches!(self.peek(), b',' | b'}') {
             // `{a, b}`: keys without values, which oead reads as empty strings.
-            Ok(Some(Step::Value(Byml::String(String::new()))))
+            Ok(Some(Step::Value(Byml::String(Default::default()))))
         } else if self.eof() {
             self.err(open, "unterminated flow mapping: missing '}'")
         } else {
@@ -1742,10 +1742,10 @@ impl<'a> Parser<'a> {
         pos: usize,
     ) -> Result<Byml> {
         let node = match props.tag {
-            None if quoted => Byml::String(text.into_owned()),
+            None if quoted => Byml::String(text.into()),
             None => match resolve_plain(&text) {
                 Some(v) => v,
-                None => Byml::String(text.into_owned()),
+                None => Byml::String(text.into()),
             },
             Some(tag) => self.tagged(tag, props, text, pos)?,
         };
@@ -1815,7 +1815,7 @@ impl<'a> Parser<'a> {
                 Some(v) => Byml::AlignedBinary(v, align),
                 None => return bad("base64 data"),
             },
-            Tag::Str | Tag::NonSpecific => Byml::String(text.into_owned()),
+            Tag::Str | Tag::NonSpecific => Byml::String(text.into()),
             Tag::Bool => match text.as_ref() {
                 "true" | "True" | "TRUE" => Byml::Bool(true),
                 "false" | "False" | "FALSE" => Byml::Bool(false),

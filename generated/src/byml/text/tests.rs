@@ -1,15 +1,15 @@
 use super::super::{Byml, Document, Endian, HashArray, Layout, Map, ValuePlacement};
 
 fn map(pairs: Vec<(&str, Byml)>) -> Byml {
-    Byml::Map(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    Byml::Map(pairs.into_iter().map(|(k, v)| (k.into(), v)).collect())
 }
 
 fn remap(pairs: Vec<(&str, Byml)>) -> Byml {
-    Byml::RemapMap(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    Byml::RemapMap(pairs.into_iter().map(|(k, v)| (k.into(), v)).collect())
 }
 
 fn s(v: &str) -> Byml {
-    Byml::String(v.to_owned())
+    Byml::String(v.into())
 }
 
 fn root(text: &str) -> Byml {
@@ -323,7 +323,7 @@ fn containers_and_layouts() {
     );
     // Order is kept.
     let r = root("z: 1\na: 2\nm: 3");
-    let keys: Vec<&str> = r.as_map().unwrap().keys().map(String::as_str).collect();
+    let keys: Vec<&str> = r.as_map().unwrap().keys().map(|k| k.as_str()).collect();
     assert_eq!(keys, ["z", "a", "m"]);
     // Roots.
     assert_eq!(root(""), Byml::Null);
@@ -1077,7 +1077,9 @@ fn every_variant() -> Byml {
     .map(s)
     .collect();
     let long: Vec<Byml> = (0..25).map(|i| Byml::I32(i * 1000 - 7)).collect();
-    let big_map: Map = (0..12).map(|i| (format!("k{i}"), Byml::U32(i))).collect();
+    let big_map: Map = (0..12)
+        .map(|i| (format!("k{i}").into(), Byml::U32(i)))
+        .collect();
     map(vec![
         ("null", Byml::Null),
         (
@@ -1137,7 +1139,7 @@ fn every_variant() -> Byml {
                 strings
                     .iter()
                     .filter_map(|v| v.as_str())
-                    .map(|k| (k.to_owned(), s(k)))
+                    .map(|k| (k.into(), s(k)))
                     .collect(),
             ),
         ),
@@ -1258,7 +1260,7 @@ fn random_tree(r: &mut Rng, depth: usize) -> Byml {
         6 => Byml::I64(r.next() as i64),
         7 => Byml::U64(r.next()),
         8 => Byml::F64(f64::from_bits(r.next())),
-        9 | 10 => Byml::String(random_string(r)),
+        9 | 10 => Byml::String(random_string(r).into()),
         11 => Byml::Binary((0..r.below(8)).map(|_| r.next() as u8).collect()),
         12 => Byml::AlignedBinary(
             (0..r.below(8)).map(|_| r.next() as u8).collect(),
@@ -1277,7 +1279,7 @@ fn random_tree(r: &mut Rng, depth: usize) -> Byml {
             let n = r.below(14);
             let mut m = Map::default();
             for _ in 0..n {
-                m.insert(random_string(r), random_tree(r, depth + 1));
+                m.insert(random_string(r).into(), random_tree(r, depth + 1));
             }
             if kind == 15 {
                 Byml::Map(m)
