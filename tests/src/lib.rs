@@ -41,3 +41,31 @@ pub fn difference(got: &[u8], want: &[u8]) -> Option<String> {
         want.len()
     ))
 }
+
+/// Runs `scripts/oracle/setup-venv.sh` once per test binary and gives the venv's python; `Err(why)` when there is
+/// no oracle (tests then skip with that message).
+pub fn oracle_python() -> Result<&'static Path, &'static str> {
+    static PY: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    let r = PY.get_or_init(|| {
+        let out = std::process::Command::new("bash")
+            .arg(repo().join("scripts/oracle/setup-venv.sh"))
+            .output()
+            .map_err(|e| format!("cannot run setup-venv.sh: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "setup-venv.sh failed ({}): {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        if p.is_empty() {
+            return Err("setup-venv.sh printed no python path".into());
+        }
+        Ok(PathBuf::from(p))
+    });
+    match r {
+        Ok(p) => Ok(p.as_path()),
+        Err(e) => Err(e.as_str()),
+    }
+}

@@ -19,7 +19,6 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use binspec_formats::byml::{Byml, Document, HashArray, Layout, Map, ValuePlacement};
@@ -29,7 +28,7 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 use serde_json::{json, Value};
 
-use binspec_tests::{difference, files_under, repo};
+use binspec_tests::{difference, files_under, oracle_python, repo};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -234,33 +233,6 @@ fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The oracle (scripts/oracle/read.py with oead and the byml package)
-
-/// Runs `scripts/oracle/setup-venv.sh` once per test binary; `Err(why)` when there is no oracle.
-fn oracle_python() -> Result<&'static Path, &'static str> {
-    static PY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let r = PY.get_or_init(|| {
-        let out = Command::new("bash")
-            .arg(repo().join("scripts/oracle/setup-venv.sh"))
-            .output()
-            .map_err(|e| format!("cannot run setup-venv.sh: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "setup-venv.sh failed ({}): {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
-        }
-        let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        if p.is_empty() {
-            return Err("setup-venv.sh printed no python path".into());
-        }
-        Ok(PathBuf::from(p))
-    });
-    match r {
-        Ok(p) => Ok(p.as_path()),
-        Err(e) => Err(e.as_str()),
-    }
-}
 
 macro_rules! oracle_or_skip {
     () => {

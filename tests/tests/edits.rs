@@ -5,41 +5,13 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 
 use binspec_formats::rsizetable::{CrcEntry, Rsizetable, RsizetableTable};
 use binspec_formats::sarc::{Sarc, SfatEntry};
 use binspec_runtime::{compress, Format};
 use serde_json::Value;
 
-use binspec_tests::repo;
-
-/// Runs `scripts/oracle/setup-venv.sh` once per test binary; `Err(why)` when there is no oracle.
-fn oracle_python() -> Result<&'static Path, &'static str> {
-    static PY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    let r = PY.get_or_init(|| {
-        let out = Command::new("bash")
-            .arg(repo().join("scripts/oracle/setup-venv.sh"))
-            .output()
-            .map_err(|e| format!("cannot run setup-venv.sh: {e}"))?;
-        if !out.status.success() {
-            return Err(format!(
-                "setup-venv.sh failed ({}): {}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr).trim()
-            ));
-        }
-        let p = String::from_utf8_lossy(&out.stdout).trim().to_string();
-        if p.is_empty() {
-            return Err("setup-venv.sh printed no python path".into());
-        }
-        Ok(PathBuf::from(p))
-    });
-    match r {
-        Ok(p) => Ok(p.as_path()),
-        Err(e) => Err(e.as_str()),
-    }
-}
+use binspec_tests::{oracle_python, repo};
 
 macro_rules! oracle_or_skip {
     () => {

@@ -15,7 +15,14 @@
 //!
 //! The schema in `schemas/byml.ksy` transcribes the wiki page table by table.
 
-pub mod raw;
+format_module!(
+    /// The reader generated from `schemas/byml.ksy`, the transcription of the wiki page: a raw view of a BYML
+    /// file's bytes (every offset, count and index as read, every container followed through its offset). It writes
+    /// a model back byte for byte at the positions it holds, but derives nothing: the BYML format of this crate is
+    /// [`Document`].
+    "byml",
+    raw
+);
 mod read;
 #[cfg(test)]
 mod tests;

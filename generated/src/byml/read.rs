@@ -19,6 +19,9 @@ pub const MAX_DEPTH: usize = 64;
 /// Nodes that the tree of a file may hold per byte of the file (shared containers count each time they are used).
 pub const EXPANSION: usize = 16;
 
+/// The recursive reader returns boxed errors: a small `Result` is cheaper to pass up through every level.
+type BoxResult<T> = std::result::Result<T, Box<Error>>;
+
 pub(crate) fn read_document(data: &[u8]) -> Result<Document> {
     if data.len() < 4 {
         return Err(Error::invalid(
@@ -283,29 +286,29 @@ impl<'a> Ctx<'a> {
     }
 
     /// The value of a pair or element whose 4-byte value slot is at `slot`.
-    fn value(&mut self, t: u8, slot: usize, depth: usize) -> Result<Byml> {
+    fn value(&mut self, t: u8, slot: usize, depth: usize) -> BoxResult<Byml> {
         let w = self.u32(slot)?;
         Ok(match t {
             nt::STRING => match self.strings.get(w as usize) {
                 Some(s) => Byml::String(super::Str::new(s)),
                 None => {
-                    return Err(Error::invalid(
+                    return Err(Box::new(Error::invalid(
                         slot as u64,
                         format!(
                             "string index {w} is past the end of the string table ({} strings)",
                             self.strings.len()
                         ),
-                    ))
+                    )))
                 }
             },
             nt::BOOL => match w {
                 0 => Byml::Bool(false),
                 1 => Byml::Bool(true),
                 _ => {
-                    return Err(Error::invalid(
+                    return Err(Box::new(Error::invalid(
                         slot as u64,
                         format!("a bool must be 0 or 1, found {w:#x}"),
-                    ))
+                    )))
                 }
             },
             nt::I32 => Byml::I32(w as i32),
@@ -313,10 +316,10 @@ impl<'a> Ctx<'a> {
             nt::F32 => Byml::F32(f32::from_bits(w)),
             nt::NULL => {
                 if w != 0 {
-                    return Err(Error::invalid(
+                    return Err(Box::new(Error::invalid(
                         slot as u64,
                         format!("a null's value must be 0, found {w:#x}"),
-                    ));
+                    )));
                 }
                 Byml::Null
             }
@@ -346,34 +349,34 @@ impl<'a> Ctx<'a> {
                 let o = w as usize;
                 let found = self.u8(o)?;
                 if found != t {
-                    return Err(Error::invalid(
+                    return Err(Box::new(Error::invalid(
                         o as u64,
                         format!("the value's type is {t:#04x} but the container there has type {found:#04x}"),
-                    ));
+                    )));
                 }
                 self.container(o, t, depth + 1)?
             }
             _ => {
-                return Err(Error::invalid(
+                return Err(Box::new(Error::invalid(
                     slot as u64,
                     format!("unknown node type {t:#04x}"),
-                ))
+                )))
             }
         })
     }
 
-    fn container(&mut self, o: usize, t: u8, depth: usize) -> Result<Byml> {
+    fn container(&mut self, o: usize, t: u8, depth: usize) -> BoxResult<Byml> {
         if depth >= MAX_DEPTH {
-            return Err(Error::limit(
+            return Err(Box::new(Error::limit(
                 o as u64,
                 format!("containers nest deeper than {MAX_DEPTH}"),
-            ));
+            )));
         }
         if self.stack.contains(&(o as u32)) {
-            return Err(Error::invalid(
+            return Err(Box::new(Error::invalid(
                 o as u64,
                 format!("offset cycle: the container at {o:#x} contains itself"),
-            ));
+            )));
         }
         let (_, n) = self.header(o)?;
         if o as u32 != self.root_ofs {
@@ -385,7 +388,7 @@ impl<'a> Ctx<'a> {
         r
     }
 
-    fn container_body(&mut self, o: usize, t: u8, n: usize, depth: usize) -> Result<Byml> {
+    fn container_body(&mut self, o: usize, t: u8, n: usize, depth: usize) -> BoxResult<Byml> {
         match t {
             nt::ARRAY => {
                 self.check_count(o + 4, n, 5, "array elements")?;
@@ -398,7 +401,7 @@ impl<'a> Ctx<'a> {
                 for (i, &et) in types.iter().enumerate() {
                     v.push(
                         self.value(et, values + 4 * i, depth)
-                            .map_err(|e| e.at_index(i))?,
+                            .map_err(|e| Box::new(e.at_index(i)))?,
                     );
                 }
                 Ok(Byml::Array(v))
@@ -411,7 +414,7 @@ impl<'a> Ctx<'a> {
                 for i in 0..n {
                     v.push(
                         self.value(et, o + 8 + 4 * i, depth)
-                            .map_err(|e| e.at_index(i))?,
+                            .map_err(|e| Box::new(e.at_index(i)))?,
                     );
                 }
                 Ok(Byml::MonoArray(v))
@@ -451,12 +454,14 @@ impl<'a> Ctx<'a> {
                         )
                         .at_index(i)
                     })?;
-                    let v = self.value(pt, slot, depth).map_err(|e| e.at_key(key))?;
+                    let v = self
+                        .value(pt, slot, depth)
+                        .map_err(|e| Box::new(e.at_key(key)))?;
                     if m.insert(super::Str::new(key), v).is_some() {
-                        return Err(Error::invalid(
+                        return Err(Box::new(Error::invalid(
                             (slot - 4) as u64,
                             format!("the key {key:?} appears twice"),
-                        ));
+                        )));
                     }
                 }
                 self.scratch.truncate(base);
@@ -488,7 +493,7 @@ impl<'a> Ctx<'a> {
                     let et = self.u8(types + j)?;
                     let v = self
                         .value(et, p + 4 * width, depth)
-                        .map_err(|e| e.at_index(i))?;
+                        .map_err(|e| Box::new(e.at_index(i)))?;
                     entries.push((hash, v));
                 }
                 Ok(Byml::HashArray(HashArray {
