@@ -69,3 +69,17 @@ pub fn oracle_python() -> Result<&'static Path, &'static str> {
         Err(e) => Err(e.as_str()),
     }
 }
+
+/// The oracle's python, or returns from the calling test after printing why it is skipped.
+#[macro_export]
+macro_rules! oracle_or_skip {
+    () => {
+        match $crate::oracle_python() {
+            Ok(p) => p,
+            Err(why) => {
+                eprintln!("skipped: {why}");
+                return;
+            }
+        }
+    };
+}

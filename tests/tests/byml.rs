@@ -28,7 +28,7 @@ use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
 use serde_json::{json, Value};
 
-use binspec_tests::{difference, files_under, oracle_python, repo};
+use binspec_tests::{difference, files_under, oracle_or_skip, oracle_python, repo};
 
 // ---------------------------------------------------------------------------------------------------------------
 // Helpers
@@ -233,18 +233,6 @@ fn no_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The oracle (scripts/oracle/read.py with oead and the byml package)
-
-macro_rules! oracle_or_skip {
-    () => {
-        match oracle_python() {
-            Ok(p) => p,
-            Err(why) => {
-                eprintln!("skipped: {why}");
-                return;
-            }
-        }
-    };
-}
 
 /// Reads every file with `read.py --keep-going` in one run; one JSON document per file, in order (`{"error": ...}`
 /// for a file that the oracle rejects). If read.py itself dies (oead can crash on a bad file), the files are read

@@ -11,19 +11,7 @@ use binspec_formats::sarc::{Sarc, SfatEntry};
 use binspec_runtime::{compress, Format};
 use serde_json::Value;
 
-use binspec_tests::{oracle_python, repo};
-
-macro_rules! oracle_or_skip {
-    () => {
-        match oracle_python() {
-            Ok(p) => p,
-            Err(why) => {
-                eprintln!("skipped: {why}");
-                return;
-            }
-        }
-    };
-}
+use binspec_tests::{oracle_or_skip, repo};
 
 /// Reads `path` with the oracle; panics with the oracle's stderr if it rejects the file.
 fn oracle_read_file(py: &Path, path: &Path) -> Value {

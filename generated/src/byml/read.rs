@@ -542,24 +542,23 @@ impl<'a> Ctx<'a> {
         }
         let mut order: Option<Vec<usize>> = None;
         let mut slots = Vec::new();
-        for class in [0u8, 1] {
+        // `Some(is_container)`: one class of slots at a time; `None`: all out-of-line slots together.
+        let classes: &[Option<bool>] = if self.values_in_block {
+            &[Some(true), Some(false)]
+        } else {
+            &[None]
+        };
+        for &class in classes {
             slots.clear();
             for (i, &(_, t, slot)) in pairs.iter().enumerate() {
-                if !nt::is_out_of_line(t) {
-                    continue;
-                }
                 let container = nt::is_container(t);
-                if self.values_in_block && (class == 0) != container {
-                    continue;
-                }
-                if !self.values_in_block && class == 1 {
+                if !nt::is_out_of_line(t) || class.is_some_and(|c| c != container) {
                     continue;
                 }
                 let target = self.u32(slot)?;
-                if container && (target as usize) < o {
-                    continue; // shared with something placed earlier: says nothing about this order
-                }
-                if !container && !self.values_in_block && (target as usize) < o {
+                // Placed before this container: shared with something placed earlier, which says nothing about
+                // this order (a block of values before the root is in order all the same).
+                if (target as usize) < o && (container || !self.values_in_block) {
                     continue;
                 }
                 slots.push((i, target));
