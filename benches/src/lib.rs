@@ -96,17 +96,17 @@ fn vec3(x: f32, y: f32, z: f32) -> Byml {
 }
 
 fn map<const N: usize>(pairs: [(&str, Byml); N]) -> Byml {
-    Byml::Map(pairs.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    Byml::Map(pairs.into_iter().collect())
 }
 
 fn actor(rng: &mut Rng, names: &[String], i: usize) -> Byml {
     let mut m = Map::default();
     let name = &names[rng.skewed(names.len() as u64) as usize];
-    m.insert("UnitConfigName".into(), Byml::String(name.as_str().into()));
-    m.insert("HashId".into(), Byml::U32(rng.next() as u32));
-    m.insert("SRTHash".into(), Byml::I32(rng.next() as i32));
+    m.insert("UnitConfigName", Byml::String(name.as_str().into()));
+    m.insert("HashId", Byml::U32(rng.next() as u32));
+    m.insert("SRTHash", Byml::I32(rng.next() as i32));
     m.insert(
-        "Translate".into(),
+        "Translate",
         vec3(
             rng.f32_in(-4000.0, 4000.0),
             rng.f32_in(-100.0, 600.0),
@@ -115,10 +115,10 @@ fn actor(rng: &mut Rng, names: &[String], i: usize) -> Byml {
     );
     if rng.chance(2) {
         // Many actors share the same rotation or scale: equal containers, which both writers store once.
-        m.insert("Rotate".into(), vec3(0.0, 0.0, 0.0));
+        m.insert("Rotate", vec3(0.0, 0.0, 0.0));
     } else {
         m.insert(
-            "Rotate".into(),
+            "Rotate",
             vec3(
                 0.0,
                 rng.f32_in(-std::f32::consts::PI, std::f32::consts::PI),
@@ -132,9 +132,9 @@ fn actor(rng: &mut Rng, names: &[String], i: usize) -> Byml {
         } else {
             rng.f32_in(0.5, 3.0)
         };
-        m.insert("Scale".into(), vec3(s, s, s));
+        m.insert("Scale", vec3(s, s, s));
     }
-    m.insert("IsHardModeActor".into(), Byml::Bool(rng.chance(8)));
+    m.insert("IsHardModeActor", Byml::Bool(rng.chance(8)));
     let links = rng.below(4) as usize;
     if links > 0 {
         let v = (0..links)
@@ -150,26 +150,23 @@ fn actor(rng: &mut Rng, names: &[String], i: usize) -> Byml {
                 ])
             })
             .collect();
-        m.insert("LinksToObj".into(), Byml::Array(v));
+        m.insert("LinksToObj", Byml::Array(v));
     }
     let mut p = Map::default();
     p.insert(
-        "DropActor".into(),
+        "DropActor",
         Byml::String(DROPS[rng.skewed(DROPS.len() as u64) as usize].into()),
     );
-    p.insert("EnemyRank".into(), Byml::I32(rng.below(5) as i32 - 1));
-    p.insert("IsNearCreate".into(), Byml::Bool(rng.chance(2)));
-    p.insert("LevelSensorMode".into(), Byml::I32(rng.below(3) as i32));
+    p.insert("EnemyRank", Byml::I32(rng.below(5) as i32 - 1));
+    p.insert("IsNearCreate", Byml::Bool(rng.chance(2)));
+    p.insert("LevelSensorMode", Byml::I32(rng.below(3) as i32));
     if rng.chance(4) {
         // 64-bit values, stored out of line.
-        p.insert("CreateTime".into(), Byml::U64(rng.next()));
-        p.insert("GroupId".into(), Byml::I64(-(rng.below(1 << 40) as i64)));
-        p.insert(
-            "Probability".into(),
-            Byml::F64(rng.below(1_000_000) as f64 / 1e6),
-        );
+        p.insert("CreateTime", Byml::U64(rng.next()));
+        p.insert("GroupId", Byml::I64(-(rng.below(1 << 40) as i64)));
+        p.insert("Probability", Byml::F64(rng.below(1_000_000) as f64 / 1e6));
     }
-    m.insert("!Parameters".into(), Byml::Map(p));
+    m.insert("!Parameters", Byml::Map(p));
     if rng.chance(8) {
         // Nested vectors: a path of points.
         let n = 2 + rng.below(6) as usize;
@@ -182,13 +179,10 @@ fn actor(rng: &mut Rng, names: &[String], i: usize) -> Byml {
                 )
             })
             .collect();
-        m.insert("Points".into(), Byml::Array(pts));
+        m.insert("Points", Byml::Array(pts));
     }
     if rng.chance(10) {
-        m.insert(
-            "UniqueName".into(),
-            Byml::String(format!("{name}_{i:05}").into()),
-        );
+        m.insert("UniqueName", Byml::String(format!("{name}_{i:05}").into()));
     }
     Byml::Map(m)
 }

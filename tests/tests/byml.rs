@@ -695,10 +695,10 @@ fn apply_edit(doc: &mut Document, edit: &str) {
         "add_key" => {
             // sorts first: every key index moves; new strings, a new out-of-line value, a new binary
             let mut added = Map::default();
-            added.insert("new".into(), Byml::String("a brand new string".into()));
-            added.insert("u64".into(), Byml::U64(1 << 40));
+            added.insert("new", Byml::String("a brand new string".into()));
+            added.insert("u64", Byml::U64(1 << 40));
             added.insert(
-                "list".into(),
+                "list",
                 Byml::Array(vec![Byml::F32(0.5), Byml::Binary(vec![1, 2, 3, 4])]),
             );
             r["aaa_added"] = Byml::Map(added);
@@ -802,8 +802,7 @@ fn edits_are_read_back_by_oead() {
 /// by `prop_binary_round_trip` and `oracle_reads_random_trees`), and be read by oead as we read them.
 #[test]
 fn own_output_reads_back_and_is_written_again_byte_for_byte() {
-    let map =
-        |kv: Vec<(&str, Byml)>| Byml::Map(kv.into_iter().map(|(k, v)| (k.into(), v)).collect());
+    let map = |kv: Vec<(&str, Byml)>| Byml::Map(kv.into_iter().collect());
     let inline = Some(Layout {
         share: false,
         values: ValuePlacement::Inline,
@@ -1028,8 +1027,8 @@ fn version_10_scalar_roots() {
 #[test]
 fn version_7_node_types_are_refused_before_version_7() {
     let mut remap = Map::default();
-    remap.insert("b".into(), Byml::I32(1));
-    remap.insert("a".into(), Byml::I32(2));
+    remap.insert("b", Byml::I32(1));
+    remap.insert("a", Byml::I32(2));
     let nodes = [
         Byml::MonoArray(vec![Byml::I32(1), Byml::I32(2)]),
         Byml::RemapMap(remap),
@@ -1042,7 +1041,7 @@ fn version_7_node_types_are_refused_before_version_7() {
     for node in &nodes {
         for version in 1..=10u16 {
             let mut root = Map::default();
-            root.insert("x".into(), node.clone());
+            root.insert("x", node.clone());
             let doc = Document {
                 version,
                 endian: Endian::Big,
@@ -1339,7 +1338,7 @@ fn arb_map(inner: BoxedStrategy<Byml>) -> BoxedStrategy<Map> {
     proptest::collection::vec((arb_string(), inner), 0..6)
         .prop_map(|kv| {
             kv.into_iter()
-                .map(|(k, v): (String, Byml)| (k.into(), v))
+                .map(|(k, v): (String, Byml)| (k, v))
                 .collect::<Map>()
         })
         .boxed()
@@ -1411,8 +1410,8 @@ fn arb_tree(v7: bool) -> BoxedStrategy<Byml> {
                 (inner.clone(), arb_string(), arb_string())
                     .prop_map(|(c, k1, k2)| {
                         let mut m = Map::default();
-                        m.insert(k1.into(), c.clone());
-                        m.insert(format!("{k2}_2").into(), c);
+                        m.insert(k1, c.clone());
+                        m.insert(format!("{k2}_2"), c);
                         Byml::Map(m)
                     })
                     .boxed(),

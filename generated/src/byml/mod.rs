@@ -23,21 +23,17 @@ format_module!(
     "byml",
     raw
 );
+pub mod map;
 mod read;
 #[cfg(test)]
 mod tests;
 mod text;
 mod write;
 
-use std::hash::BuildHasherDefault;
-
 pub use binspec_runtime::Endian;
 use binspec_runtime::{Error, Format, Info, Result};
 
-/// A dictionary: keys in their order of insertion. Reading a plain dictionary (0xc1), whose pairs the file sorts by
-/// key, gives the order in which the file placed the values that live out of line (containers, 64-bit numbers,
-/// binary data), which is the order in which Nintendo's tools wrote them; writing follows this order.
-pub type Map = indexmap::IndexMap<Str, Byml, BuildHasherDefault<rustc_hash::FxHasher>>;
+pub use map::Map;
 
 /// The string type of keys and string values: up to 24 bytes are stored inline, without an allocation (the keys
 /// and names of game files mostly are that short). It derefs to `str` and converts from `&str` and `String`.
@@ -407,7 +403,7 @@ impl std::ops::IndexMut<&str> for Byml {
     /// The value under `key`, inserted as null if missing. Panics if this is not a dictionary.
     fn index_mut(&mut self, key: &str) -> &mut Byml {
         match self {
-            Byml::Map(m) | Byml::RemapMap(m) => m.entry(key.into()).or_default(),
+            Byml::Map(m) | Byml::RemapMap(m) => m.entry(key).or_default(),
             other => panic!("cannot index a BYML {} by key {key:?}", other.type_name()),
         }
     }

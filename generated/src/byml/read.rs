@@ -58,6 +58,10 @@ pub(crate) fn read_document(data: &[u8]) -> Result<Document> {
         values_in_block: false,
         root_ofs: 0,
         scratch: Vec::new(),
+        slots: (Vec::new(), Vec::new()),
+        keys_unique: true,
+        map_seq: 0,
+        alt_orders: Vec::new(),
     };
     let version = r.u16(2).map_err(|e| e.at("version"))?;
     if !(1..=10).contains(&version) {
@@ -72,6 +76,8 @@ pub(crate) fn read_document(data: &[u8]) -> Result<Document> {
     let mut tables_end = 16usize;
     if key_ofs != 0 {
         let (t, end) = r.table(key_ofs as usize).map_err(|e| e.at("key_table"))?;
+        // Sorted without repeats, as every writer makes it: then distinct key indices are distinct keys.
+        r.keys_unique = t.windows(2).all(|w| w[0] < w[1]);
         r.keys = t;
         tables_end = tables_end.max(end);
     }
@@ -86,13 +92,12 @@ pub(crate) fn read_document(data: &[u8]) -> Result<Document> {
     r.values_before = root_ofs as usize > (tables_end + 3) & !3;
     r.values_in_block = r.values_before;
     let mut root = r.root(version)?;
-    let mut layout = r.infer_layout(version);
+    let layout = r.infer_layout(version);
     if layout.values == ValuePlacement::AfterContainers && !r.values_in_block {
-        // The values are in a block after the containers: read the dictionaries' order again on that basis.
-        r.values_in_block = true;
-        r.budget = data.len().saturating_mul(EXPANSION).saturating_add(4096);
-        root = r.root(version)?;
-        layout = r.infer_layout(version);
+        // The values are in a block after the containers: the dictionaries whose order that changes take the
+        // order found for it. (Inferring the layout again would give the same: it does not depend on the order.)
+        let alt = std::mem::take(&mut r.alt_orders);
+        reorder_maps(&mut root, &mut 0, &mut alt.iter().peekable());
     }
     Ok(Document {
         version,
@@ -126,6 +131,9 @@ impl Ctx<'_> {
     }
 }
 
+/// Out-of-line slots of a dictionary: (pair, target offset).
+type Slots = Vec<(usize, u32)>;
+
 struct Ctx<'a> {
     data: &'a [u8],
     be: bool,
@@ -143,6 +151,15 @@ struct Ctx<'a> {
     root_ofs: u32,
     /// Dictionary pairs being read: (key index, type, value slot).
     scratch: Vec<(u32, u8, usize)>,
+    /// [`Ctx::placement_order`]'s working space: (pair, target offset), in key order and sorted by target.
+    slots: (Slots, Slots),
+    /// Whether the key table is sorted without repeats.
+    keys_unique: bool,
+    /// Plain dictionaries read so far (their number in reading order).
+    map_seq: usize,
+    /// While `values_in_block` is false: the dictionaries (by number) whose entries a block of values after the
+    /// containers would order otherwise, with the permutation of their entries that gives that order.
+    alt_orders: Vec<(usize, Vec<usize>)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -425,6 +442,9 @@ impl<'a> Ctx<'a> {
                 // (key index, type, slot) in the file's order (by key index), on a scratch stack shared by all
                 // levels (this level's entries are `scratch[base..]`).
                 let base = self.scratch.len();
+                // Pairs sorted by key index, as writers sort them: then no key can repeat.
+                let mut ascending = self.keys_unique;
+                let mut prev = None;
                 for i in 0..n {
                     let p = o + 4 + 8 * i;
                     let w = self.u32(p)?;
@@ -433,14 +453,18 @@ impl<'a> Ctx<'a> {
                     } else {
                         (w & 0xff_ffff, (w >> 24) as u8)
                     };
+                    ascending &= prev < Some(k);
+                    prev = Some(k);
                     self.scratch.push((k, pt, p + 4));
                 }
                 let order: Option<Vec<usize>> = if t == nt::REMAP_MAP {
                     Some(self.remap(o + 4 + 8 * n, n)?)
                 } else {
-                    self.placement_order(o, base)?
+                    let seq = self.map_seq;
+                    self.map_seq += 1;
+                    self.placement_order(o, base, seq)?
                 };
-                let mut m = Map::with_capacity_and_hasher(n, Default::default());
+                let mut m = Map::with_capacity(n);
                 for idx in 0..n {
                     let i = order.as_ref().map_or(idx, |v| v[idx]);
                     let (k, pt, slot) = self.scratch[base + i];
@@ -457,7 +481,9 @@ impl<'a> Ctx<'a> {
                     let v = self
                         .value(pt, slot, depth)
                         .map_err(|e| Box::new(e.at_key(key)))?;
-                    if m.insert(super::Str::new(key), v).is_some() {
+                    if ascending {
+                        m.push_new(super::Str::new(key), v);
+                    } else if m.insert(super::Str::new(key), v).is_some() {
                         return Err(Box::new(Error::invalid(
                             (slot - 4) as u64,
                             format!("the key {key:?} appears twice"),
@@ -535,15 +561,49 @@ impl<'a> Ctx<'a> {
     /// that the container placed after itself, which come in the order in which they were placed. With
     /// `values_in_block` (64-bit values and binary data in a block of their own), containers and values are
     /// ordered each among their own slots; otherwise together.
-    fn placement_order(&self, o: usize, base: usize) -> Result<Option<Vec<usize>>> {
+    ///
+    /// While it is not yet known whether the values are in a block, the order that such a block would give is
+    /// found too when it can differ (the dictionary has both containers and values out of line), and kept in
+    /// `alt_orders` when it does.
+    fn placement_order(&mut self, o: usize, base: usize, seq: usize) -> Result<Option<Vec<usize>>> {
         let pairs = &self.scratch[base..];
-        if !pairs.iter().any(|p| nt::is_out_of_line(p.1)) {
+        let (mut containers, mut values) = (false, false);
+        for p in pairs {
+            containers |= nt::is_container(p.1);
+            values |= nt::is_out_of_line(p.1) && !nt::is_container(p.1);
+        }
+        if !containers && !values {
             return Ok(None);
         }
+        let mut slots = std::mem::take(&mut self.slots);
+        let r = self
+            .placement_order_in(o, base, self.values_in_block, &mut slots)
+            .and_then(|order| {
+                if !self.values_in_block && containers && values {
+                    let alt = self.placement_order_in(o, base, true, &mut slots)?;
+                    if alt != order {
+                        let n = self.scratch.len() - base;
+                        self.alt_orders
+                            .push((seq, relative_order(order.as_deref(), alt.as_deref(), n)));
+                    }
+                }
+                Ok(order)
+            });
+        self.slots = slots;
+        r
+    }
+
+    fn placement_order_in(
+        &self,
+        o: usize,
+        base: usize,
+        in_block: bool,
+        (slots, sorted): &mut (Slots, Slots),
+    ) -> Result<Option<Vec<usize>>> {
+        let pairs = &self.scratch[base..];
         let mut order: Option<Vec<usize>> = None;
-        let mut slots = Vec::new();
         // `Some(is_container)`: one class of slots at a time; `None`: all out-of-line slots together.
-        let classes: &[Option<bool>] = if self.values_in_block {
+        let classes: &[Option<bool>] = if in_block {
             &[Some(true), Some(false)]
         } else {
             &[None]
@@ -558,7 +618,7 @@ impl<'a> Ctx<'a> {
                 let target = self.u32(slot)?;
                 // Placed before this container: shared with something placed earlier, which says nothing about
                 // this order (a block of values before the root is in order all the same).
-                if (target as usize) < o && (container || !self.values_in_block) {
+                if (target as usize) < o && (container || !in_block) {
                     continue;
                 }
                 slots.push((i, target));
@@ -566,8 +626,9 @@ impl<'a> Ctx<'a> {
             if slots.windows(2).all(|w| w[0].1 <= w[1].1) {
                 continue;
             }
-            let mut sorted = slots.clone();
-            sorted.sort_by_key(|&(i, target)| (target, i));
+            sorted.clear();
+            sorted.extend_from_slice(slots);
+            sorted.sort_unstable_by_key(|&(i, target)| (target, i));
             let order = order.get_or_insert_with(|| (0..pairs.len()).collect());
             for (k, &(slot_i, _)) in slots.iter().enumerate() {
                 order[slot_i] = sorted[k].0;
@@ -680,6 +741,55 @@ impl<'a> Ctx<'a> {
             }
         };
         self.bytes(o, len).ok()
+    }
+}
+
+/// For two orders of `n` pairs (position to pair; `None` is the identity), the permutation that takes entries in
+/// order `from` to order `to`: entry `i` of the result is entry `perm[i]` of the first.
+fn relative_order(from: Option<&[usize]>, to: Option<&[usize]>, n: usize) -> Vec<usize> {
+    let mut pos = vec![0; n];
+    for i in 0..n {
+        pos[from.map_or(i, |f| f[i])] = i;
+    }
+    (0..n).map(|i| pos[to.map_or(i, |t| t[i])]).collect()
+}
+
+/// Applies `alt_orders` to the dictionaries of a tree that was read, numbering them in the order of the reading
+/// (depth first, each container's entries in order; a dictionary is numbered before its children, and reordered
+/// after them, so that the children are numbered in the order they were read).
+fn reorder_maps(
+    v: &mut Byml,
+    seq: &mut usize,
+    alt: &mut std::iter::Peekable<std::slice::Iter<'_, (usize, Vec<usize>)>>,
+) {
+    match v {
+        Byml::Map(m) => {
+            let mine = *seq;
+            *seq += 1;
+            let perm = alt.next_if(|(s, _)| *s == mine).map(|(_, p)| p);
+            for c in m.values_mut() {
+                reorder_maps(c, seq, alt);
+            }
+            if let Some(p) = perm {
+                m.permute(p);
+            }
+        }
+        Byml::RemapMap(m) => {
+            for c in m.values_mut() {
+                reorder_maps(c, seq, alt);
+            }
+        }
+        Byml::Array(a) | Byml::MonoArray(a) => {
+            for c in a {
+                reorder_maps(c, seq, alt);
+            }
+        }
+        Byml::HashArray(h) => {
+            for (_, c) in &mut h.entries {
+                reorder_maps(c, seq, alt);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -4,10 +4,7 @@
 use super::*;
 
 fn map(entries: &[(&str, Byml)]) -> Map {
-    entries
-        .iter()
-        .map(|(k, v)| ((*k).into(), v.clone()))
-        .collect()
+    entries.iter().map(|(k, v)| (*k, v.clone())).collect()
 }
 
 fn every_scalar() -> Byml {
@@ -251,6 +248,36 @@ fn map_order_is_placement_order() {
 }
 
 #[test]
+fn map_order_with_values_after_the_containers() {
+    // Two containers placed against key order and two 64-bit values, with the values in a block after all the
+    // containers (as in Vss_Kaisou04.bcett). Each class keeps its own order and its own places among the keys:
+    // reading the block as if values and containers were placed together would give c, a, b, d. (The map is
+    // used twice, so that no inline placement could give the same bytes: the first copy's values come after the
+    // second copy's containers.)
+    let inner = Byml::Map(map(&[
+        ("c", Byml::Array(vec![Byml::I32(2)])),
+        ("b", Byml::U64(1 << 40)),
+        ("a", Byml::Array(vec![Byml::I32(1)])),
+        ("d", Byml::I64(-1)),
+    ]));
+    let doc = Document {
+        version: 7,
+        endian: Endian::Little,
+        root: Byml::Array(vec![Byml::Map(map(&[("x", inner.clone())])), inner]),
+        layout: Some(Layout {
+            share: false,
+            values: ValuePlacement::AfterContainers,
+        }),
+    };
+    let back = Document::from_binary(&roundtrip(&doc)).unwrap();
+    assert_eq!(back.layout, doc.layout);
+    for m in [&back.root[0]["x"], &back.root[1]] {
+        let keys: Vec<&str> = m.as_map().unwrap().keys().map(|k| k.as_str()).collect();
+        assert_eq!(keys, ["c", "b", "a", "d"]);
+    }
+}
+
+#[test]
 fn access_and_edits() {
     let mut doc = Document::new(every_scalar());
     assert_eq!(doc.root["u32"].as_u32(), Some(0xdead_beef));
@@ -342,4 +369,25 @@ fn shared_containers_cannot_explode() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("the tree expands to more than"), "{e}");
+}
+
+#[test]
+fn a_key_that_repeats_is_an_error() {
+    let doc = Document::new(Byml::Map(map(&[("a", Byml::I32(1)), ("b", Byml::I32(2))])));
+    let good = doc.to_binary().unwrap();
+    // Key table: at its offset, 0xc2 header, 3 offsets, then "a\0b\0".
+    let keys = u32::from_le_bytes(good[4..8].try_into().unwrap()) as usize;
+    let root = u32::from_le_bytes(good[12..16].try_into().unwrap()) as usize;
+    // The same key index twice: the pairs' key indices no longer ascend.
+    let mut same_index = good.clone();
+    same_index[root + 12] = 0;
+    // Two key indices whose keys are equal: the key table is not sorted without repeats.
+    let mut same_text = good.clone();
+    let b = keys + 16 + 2;
+    assert_eq!(same_text[b], b'b');
+    same_text[b] = b'a';
+    for bytes in [same_index, same_text] {
+        let e = Document::from_binary(&bytes).unwrap_err().to_string();
+        assert!(e.contains(r#"the key "a" appears twice"#), "{e}");
+    }
 }

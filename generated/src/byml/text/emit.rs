@@ -58,7 +58,7 @@ fn too_deep() -> Error {
 /// The entries of a block container still to write.
 enum Entries<'t> {
     Seq(std::slice::Iter<'t, Byml>),
-    Map(indexmap::map::Iter<'t, super::super::Str, Byml>),
+    Map(crate::byml::map::Iter<'t>),
     Hash(std::slice::Iter<'t, (Vec<u32>, Byml)>),
 }
 

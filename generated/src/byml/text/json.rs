@@ -423,11 +423,11 @@ fn read_entries<'de, A: MapAccess<'de>>(
 ) -> std::result::Result<Map, A::Error> {
     let mut m = Map::default();
     if let Some((k, v)) = first {
-        m.insert(k.into(), v);
+        m.insert(k, v);
     }
     while let Some(k) = map.next_key::<String>()? {
         let v = map.next_value_seed(seed)?;
-        let (i, old) = m.insert_full(k.into(), v);
+        let (i, old) = m.insert_full(k, v);
         if old.is_some() {
             let k = m.get_index(i).map_or("", |(k, _)| k.as_str());
             return Err(de::Error::custom(format!("duplicate key {k:?}")));

@@ -577,7 +577,7 @@ impl<'a> Parser<'a> {
             }
             Kind::FlowPair { key, value } => {
                 let mut map = Map::default();
-                map.insert(key.into(), value.unwrap_or_default());
+                map.insert(key, value.unwrap_or_default());
                 Byml::Map(map)
             }
         };
@@ -1129,13 +1129,13 @@ impl<'a> Parser<'a> {
             MapBuilder::Map { entries, remap } => (entries, remap),
             MapBuilder::Hash(h) => return Ok(Byml::HashArray(h)),
         };
-        let mut map = Map::with_capacity_and_hasher(entries.len(), Default::default());
+        let mut map = Map::with_capacity(entries.len());
         for (k, v, pos) in entries.drain(..) {
-            match map.entry(k.into()) {
-                indexmap::map::Entry::Vacant(e) => {
+            match map.entry(k) {
+                crate::byml::map::Entry::Vacant(e) => {
                     e.insert(v);
                 }
-                indexmap::map::Entry::Occupied(e) => {
+                crate::byml::map::Entry::Occupied(e) => {
                     return self.err(pos, format!("duplicate key {:?}", e.key()));
                 }
             }

@@ -1,11 +1,11 @@
 use super::super::{Byml, Document, Endian, HashArray, Layout, Map, ValuePlacement};
 
 fn map(pairs: Vec<(&str, Byml)>) -> Byml {
-    Byml::Map(pairs.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    Byml::Map(pairs.into_iter().collect())
 }
 
 fn remap(pairs: Vec<(&str, Byml)>) -> Byml {
-    Byml::RemapMap(pairs.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    Byml::RemapMap(pairs.into_iter().collect())
 }
 
 fn s(v: &str) -> Byml {
@@ -1077,9 +1077,7 @@ fn every_variant() -> Byml {
     .map(s)
     .collect();
     let long: Vec<Byml> = (0..25).map(|i| Byml::I32(i * 1000 - 7)).collect();
-    let big_map: Map = (0..12)
-        .map(|i| (format!("k{i}").into(), Byml::U32(i)))
-        .collect();
+    let big_map: Map = (0..12).map(|i| (format!("k{i}"), Byml::U32(i))).collect();
     map(vec![
         ("null", Byml::Null),
         (
@@ -1139,7 +1137,7 @@ fn every_variant() -> Byml {
                 strings
                     .iter()
                     .filter_map(|v| v.as_str())
-                    .map(|k| (k.into(), s(k)))
+                    .map(|k| (k, s(k)))
                     .collect(),
             ),
         ),
@@ -1279,7 +1277,7 @@ fn random_tree(r: &mut Rng, depth: usize) -> Byml {
             let n = r.below(14);
             let mut m = Map::default();
             for _ in 0..n {
-                m.insert(random_string(r).into(), random_tree(r, depth + 1));
+                m.insert(random_string(r), random_tree(r, depth + 1));
             }
             if kind == 15 {
                 Byml::Map(m)
