@@ -15,6 +15,30 @@ fn main() {
         Some(path) => std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")),
         None => Fixture::new(TARGET_NODES).roead_bin,
     };
+    if which == "pair" {
+        // Rounds of n parses each, ours and roead alternating: the median of the per-round ratios.
+        let mut ratios = Vec::new();
+        for _ in 0..15 {
+            let t = std::time::Instant::now();
+            for _ in 0..n {
+                black_box(walk_ours(
+                    &Document::from_binary(black_box(&bin)).unwrap().root,
+                ));
+            }
+            let ours = t.elapsed().as_secs_f64();
+            let t = std::time::Instant::now();
+            for _ in 0..n {
+                black_box(walk_roead(&RByml::from_binary(black_box(&bin)).unwrap()));
+            }
+            ratios.push(ours / t.elapsed().as_secs_f64());
+        }
+        ratios.sort_by(f64::total_cmp);
+        println!(
+            "ours/roead per round: median {:.3}, min {:.3}, max {:.3}",
+            ratios[7], ratios[0], ratios[14]
+        );
+        return;
+    }
     let mut nodes = 0;
     for _ in 0..n {
         nodes += match which.as_str() {

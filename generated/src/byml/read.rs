@@ -131,6 +131,18 @@ impl Ctx<'_> {
     }
 }
 
+/// A dictionary pair as read.
+#[derive(Clone, Copy)]
+struct Pair {
+    key: u32,
+    /// Node type.
+    t: u8,
+    /// Position of the value word.
+    slot: usize,
+    /// The value word: the value, or for values out of line their offset.
+    word: u32,
+}
+
 /// Out-of-line slots of a dictionary: (pair, target offset).
 type Slots = Vec<(usize, u32)>;
 
@@ -150,7 +162,7 @@ struct Ctx<'a> {
     values_in_block: bool,
     root_ofs: u32,
     /// Dictionary pairs being read: (key index, type, value slot).
-    scratch: Vec<(u32, u8, usize)>,
+    scratch: Vec<Pair>,
     /// [`Ctx::placement_order`]'s working space: (pair, target offset), in key order and sorted by target.
     slots: (Slots, Slots),
     /// Whether the key table is sorted without repeats.
@@ -439,35 +451,56 @@ impl<'a> Ctx<'a> {
             nt::MAP | nt::REMAP_MAP => {
                 self.check_count(o + 4, n, 8, "dictionary pairs")?;
                 self.take_budget(n + 1, o)?;
-                // (key index, type, slot) in the file's order (by key index), on a scratch stack shared by all
-                // levels (this level's entries are `scratch[base..]`).
+                // The pairs in the file's order (by key index), on a scratch stack shared by all levels (this
+                // level's entries are `scratch[base..]`).
                 let base = self.scratch.len();
                 // Pairs sorted by key index, as writers sort them: then no key can repeat.
                 let mut ascending = self.keys_unique;
                 let mut prev = None;
+                let (mut containers, mut values) = (false, false);
                 for i in 0..n {
                     let p = o + 4 + 8 * i;
                     let w = self.u32(p)?;
-                    let (k, pt) = if self.be {
+                    let (key, pt) = if self.be {
                         (w >> 8, w as u8)
                     } else {
                         (w & 0xff_ffff, (w >> 24) as u8)
                     };
-                    ascending &= prev < Some(k);
-                    prev = Some(k);
-                    self.scratch.push((k, pt, p + 4));
+                    ascending &= prev < Some(key);
+                    prev = Some(key);
+                    if nt::is_out_of_line(pt) {
+                        let c = nt::is_container(pt);
+                        containers |= c;
+                        values |= !c;
+                    }
+                    let word = self.u32(p + 4)?;
+                    self.scratch.push(Pair {
+                        key,
+                        t: pt,
+                        slot: p + 4,
+                        word,
+                    });
                 }
                 let order: Option<Vec<usize>> = if t == nt::REMAP_MAP {
                     Some(self.remap(o + 4 + 8 * n, n)?)
                 } else {
                     let seq = self.map_seq;
                     self.map_seq += 1;
-                    self.placement_order(o, base, seq)?
+                    if containers || values {
+                        self.placement_order(o, base, seq, containers && values)
+                    } else {
+                        None
+                    }
                 };
                 let mut m = Map::with_capacity(n);
                 for idx in 0..n {
                     let i = order.as_ref().map_or(idx, |v| v[idx]);
-                    let (k, pt, slot) = self.scratch[base + i];
+                    let Pair {
+                        key: k,
+                        t: pt,
+                        slot,
+                        ..
+                    } = self.scratch[base + i];
                     let key = *self.keys.get(k as usize).ok_or_else(|| {
                         Error::invalid(
                             (slot - 4) as u64,
@@ -565,32 +598,27 @@ impl<'a> Ctx<'a> {
     /// While it is not yet known whether the values are in a block, the order that such a block would give is
     /// found too when it can differ (the dictionary has both containers and values out of line), and kept in
     /// `alt_orders` when it does.
-    fn placement_order(&mut self, o: usize, base: usize, seq: usize) -> Result<Option<Vec<usize>>> {
-        let pairs = &self.scratch[base..];
-        let (mut containers, mut values) = (false, false);
-        for p in pairs {
-            containers |= nt::is_container(p.1);
-            values |= nt::is_out_of_line(p.1) && !nt::is_container(p.1);
-        }
-        if !containers && !values {
-            return Ok(None);
-        }
+    ///
+    /// `mixed`: the dictionary has both containers and values out of line.
+    fn placement_order(
+        &mut self,
+        o: usize,
+        base: usize,
+        seq: usize,
+        mixed: bool,
+    ) -> Option<Vec<usize>> {
         let mut slots = std::mem::take(&mut self.slots);
-        let r = self
-            .placement_order_in(o, base, self.values_in_block, &mut slots)
-            .and_then(|order| {
-                if !self.values_in_block && containers && values {
-                    let alt = self.placement_order_in(o, base, true, &mut slots)?;
-                    if alt != order {
-                        let n = self.scratch.len() - base;
-                        self.alt_orders
-                            .push((seq, relative_order(order.as_deref(), alt.as_deref(), n)));
-                    }
-                }
-                Ok(order)
-            });
+        let order = self.placement_order_in(o, base, self.values_in_block, &mut slots);
+        if !self.values_in_block && mixed {
+            let alt = self.placement_order_in(o, base, true, &mut slots);
+            if alt != order {
+                let n = self.scratch.len() - base;
+                self.alt_orders
+                    .push((seq, relative_order(order.as_deref(), alt.as_deref(), n)));
+            }
+        }
         self.slots = slots;
-        r
+        order
     }
 
     fn placement_order_in(
@@ -599,7 +627,7 @@ impl<'a> Ctx<'a> {
         base: usize,
         in_block: bool,
         (slots, sorted): &mut (Slots, Slots),
-    ) -> Result<Option<Vec<usize>>> {
+    ) -> Option<Vec<usize>> {
         let pairs = &self.scratch[base..];
         let mut order: Option<Vec<usize>> = None;
         // `Some(is_container)`: one class of slots at a time; `None`: all out-of-line slots together.
@@ -610,12 +638,17 @@ impl<'a> Ctx<'a> {
         };
         for &class in classes {
             slots.clear();
-            for (i, &(_, t, slot)) in pairs.iter().enumerate() {
+            for (
+                i,
+                &Pair {
+                    t, word: target, ..
+                },
+            ) in pairs.iter().enumerate()
+            {
                 let container = nt::is_container(t);
                 if !nt::is_out_of_line(t) || class.is_some_and(|c| c != container) {
                     continue;
                 }
-                let target = self.u32(slot)?;
                 // Placed before this container: shared with something placed earlier, which says nothing about
                 // this order (a block of values before the root is in order all the same).
                 if (target as usize) < o && (container || !in_block) {
@@ -634,7 +667,7 @@ impl<'a> Ctx<'a> {
                 order[slot_i] = sorted[k].0;
             }
         }
-        Ok(order)
+        order
     }
 
     fn infer_layout(&mut self, version: u16) -> Layout {
@@ -762,13 +795,22 @@ fn reorder_maps(
     seq: &mut usize,
     alt: &mut std::iter::Peekable<std::slice::Iter<'_, (usize, Vec<usize>)>>,
 ) {
+    if alt.peek().is_none() {
+        return;
+    }
+    // Only containers are walked into (and scalars skipped here), as most nodes are scalars.
+    let walk = |c: &mut Byml, seq: &mut usize, alt: &mut _| {
+        if c.is_container() {
+            reorder_maps(c, seq, alt);
+        }
+    };
     match v {
         Byml::Map(m) => {
             let mine = *seq;
             *seq += 1;
             let perm = alt.next_if(|(s, _)| *s == mine).map(|(_, p)| p);
             for c in m.values_mut() {
-                reorder_maps(c, seq, alt);
+                walk(c, seq, alt);
             }
             if let Some(p) = perm {
                 m.permute(p);
@@ -776,17 +818,17 @@ fn reorder_maps(
         }
         Byml::RemapMap(m) => {
             for c in m.values_mut() {
-                reorder_maps(c, seq, alt);
+                walk(c, seq, alt);
             }
         }
         Byml::Array(a) | Byml::MonoArray(a) => {
             for c in a {
-                reorder_maps(c, seq, alt);
+                walk(c, seq, alt);
             }
         }
         Byml::HashArray(h) => {
             for (_, c) in &mut h.entries {
-                reorder_maps(c, seq, alt);
+                walk(c, seq, alt);
             }
         }
         _ => {}
