@@ -391,3 +391,25 @@ fn a_key_that_repeats_is_an_error() {
         assert!(e.contains(r#"the key "a" appears twice"#), "{e}");
     }
 }
+
+#[test]
+fn a_nan_is_never_shared() {
+    // oead compares floats with `==`: a NaN equals nothing, so neither a NaN f64 nor a container that holds a NaN
+    // is written once for two uses. Other equal values are.
+    let doc = |x: f32, y: f64| {
+        Document::new(Byml::Map(map(&[
+            ("a", Byml::Array(vec![Byml::F32(x)])),
+            ("b", Byml::Array(vec![Byml::F32(x)])),
+            ("c", Byml::F64(y)),
+            ("d", Byml::F64(y)),
+        ])))
+    };
+    let plain = doc(1.0, 1.0).to_binary().unwrap();
+    let nan = doc(f32::NAN, f64::NAN).to_binary().unwrap();
+    // One more array (header, one type byte padded to 4, one value) and one more f64.
+    assert_eq!(nan.len(), plain.len() + 12 + 8);
+    assert_eq!(
+        Document::from_binary(&nan).unwrap().to_binary().unwrap(),
+        nan
+    );
+}

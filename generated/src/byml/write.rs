@@ -170,13 +170,19 @@ fn collect_strings(root: &Byml, version: u16) -> Result<(Vec<&str>, Vec<&str>)> 
     Ok((keys, strings))
 }
 
-/// A node compared by value (floats by bits), with its hash computed once ([`Wr::key`]), for sharing equal values.
+/// A node compared by value, with its hash computed once ([`Wr::key`]), for sharing equal values. Floats compare
+/// by their bits, except that a node holding a NaN anywhere (the third field) equals nothing, not even itself: oead
+/// compares floats with `==`, so it never shares a NaN or a container that holds one. (It does share 0.0 with
+/// -0.0, which loses the sign; binspec does not.)
 #[derive(Clone, Copy)]
-struct ByValue<'a>(&'a Byml, u64);
+struct ByValue<'a>(&'a Byml, u64, bool);
 
 impl PartialEq for ByValue<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.1 == other.1 && (std::ptr::eq(self.0, other.0) || self.0 == other.0)
+        !self.2
+            && !other.2
+            && self.1 == other.1
+            && (std::ptr::eq(self.0, other.0) || self.0 == other.0)
     }
 }
 impl Eq for ByValue<'_> {}
@@ -249,8 +255,8 @@ struct Wr<'a> {
     layout: Layout,
     /// Offsets of written out-of-line values, when they are shared.
     written: FxHashMap<ByValue<'a>, u32>,
-    /// Hashes of containers, computed once each (when shared).
-    hashes: FxHashMap<*const Byml, u64>,
+    /// Hashes of containers, and whether they hold a NaN, computed once each (when shared).
+    hashes: FxHashMap<*const Byml, (u64, bool)>,
     /// Containers already walked by [`Wr::values_before`] (when shared).
     visited: FxHashSet<ByValue<'a>>,
     /// Offsets of the values block, in the order the containers use them (unshared `BeforeRoot`).
@@ -263,19 +269,31 @@ struct Wr<'a> {
 impl<'a> Wr<'a> {
     /// The sharing key of a node: its hash is computed once per container, from its children's.
     fn key(&mut self, v: &'a Byml) -> ByValue<'a> {
-        ByValue(v, self.hash_of(v))
+        let (h, nan) = self.hash_of(v);
+        ByValue(v, h, nan)
     }
-    fn hash_of(&mut self, v: &Byml) -> u64 {
+    /// The hash of a node, and whether it holds a NaN.
+    fn hash_of(&mut self, v: &Byml) -> (u64, bool) {
         if !v.is_container() {
-            return hash_shallow(v, &mut |_| 0);
+            let nan = match v {
+                Byml::F32(x) => x.is_nan(),
+                Byml::F64(x) => x.is_nan(),
+                _ => false,
+            };
+            return (hash_shallow(v, &mut |_| 0), nan);
         }
         if let Some(&h) = self.hashes.get(&(v as *const Byml)) {
             return h;
         }
         // Depth is bounded: `collect_strings` has checked it.
-        let h = hash_shallow(v, &mut |c| self.hash_of(c));
-        self.hashes.insert(v as *const Byml, h);
-        h
+        let mut nan = false;
+        let h = hash_shallow(v, &mut |c| {
+            let (h, n) = self.hash_of(c);
+            nan |= n;
+            h
+        });
+        self.hashes.insert(v as *const Byml, (h, nan));
+        (h, nan)
     }
 
     #[inline]
@@ -707,7 +725,8 @@ impl<'a> Wr<'a> {
         let mut group_of: FxHashMap<ByValue<'a>, usize> = FxHashMap::default();
         let mut groups: Vec<Vec<usize>> = Vec::new();
         for (i, v) in values.iter().enumerate() {
-            let k = self.key(v);
+            // Grouped by bits, NaNs included (nothing is shared here).
+            let k = ByValue(v, self.key(v).1, false);
             let g = *group_of.entry(k).or_insert_with(|| {
                 groups.push(Vec::new());
                 groups.len() - 1
