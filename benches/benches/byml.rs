@@ -7,12 +7,13 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use binspec_benches::{
-    check_agreement, criterion_dir, read_real_file, summary, walk_ours, walk_roead, Fixture, Pair,
-    REAL_FILE, TARGET_NODES,
+    check_agreement, criterion_dir, median_ns, paired, read_real_file, summary, walk_ours,
+    walk_roead, Fixture, Pair, Paired, REAL_FILE, TARGET_NODES,
 };
 use binspec_formats::byml::Document;
 use criterion::{BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use roead::byml::Byml as RByml;
+use std::collections::BTreeMap;
 
 const PAIRS: &[Pair] = &[
     Pair {
@@ -68,6 +69,26 @@ fn bench_ours<T, E: std::fmt::Display>(
     }
 }
 
+/// Rounds of the paired measurement after each group (see [`paired`]).
+const ROUNDS: usize = 11;
+
+/// The paired measurement of a group, if criterion measured both sides of it in this run (not with `--test` or a
+/// filter that leaves the group out).
+fn pair(
+    out: &mut BTreeMap<&'static str, Paired>,
+    dir: &Path,
+    since: SystemTime,
+    group: &'static str,
+    ours: impl FnMut(),
+    roead: impl FnMut(),
+) {
+    if median_ns(dir, group, "ours", since).is_some()
+        && median_ns(dir, group, "roead", since).is_some()
+    {
+        out.insert(group, paired(ours, roead, ROUNDS));
+    }
+}
+
 fn main() {
     let since = SystemTime::now();
     let dir = criterion_dir();
@@ -78,6 +99,7 @@ fn main() {
         .output_directory(&dir)
         .configure_from_args();
     let mut notes = Vec::new();
+    let mut pairs = BTreeMap::new();
 
     let f = Fixture::new(TARGET_NODES);
     notes.push(format!(
@@ -116,6 +138,26 @@ fn main() {
             })
         });
         g.finish();
+        pair(
+            &mut pairs,
+            &dir,
+            since,
+            "byml_parse_walk",
+            || {
+                black_box(
+                    Document::from_binary(black_box(bin))
+                        .map(|d| walk_ours(&d.root))
+                        .ok(),
+                );
+            },
+            || {
+                black_box(
+                    RByml::from_binary(black_box(bin))
+                        .map(|t| walk_roead(&t))
+                        .ok(),
+                );
+            },
+        );
     }
     {
         let mut g = group(&mut c, "byml_write", bin.len() as u64);
@@ -126,6 +168,18 @@ fn main() {
             b.iter(|| black_box(&f.roead).to_binary(roead::Endian::Little))
         });
         g.finish();
+        pair(
+            &mut pairs,
+            &dir,
+            since,
+            "byml_write",
+            || {
+                black_box(black_box(&f.ours).to_binary().ok());
+            },
+            || {
+                black_box(black_box(&f.roead).to_binary(roead::Endian::Little));
+            },
+        );
     }
     {
         let mut g = group(&mut c, "byml_yaml_import", text.len() as u64);
@@ -140,6 +194,26 @@ fn main() {
             })
         });
         g.finish();
+        pair(
+            &mut pairs,
+            &dir,
+            since,
+            "byml_yaml_import",
+            || {
+                black_box(
+                    Document::from_text(black_box(text))
+                        .and_then(|d| d.to_binary())
+                        .ok(),
+                );
+            },
+            || {
+                black_box(
+                    RByml::from_text(black_box(text))
+                        .map(|t| t.to_binary(roead::Endian::Little))
+                        .ok(),
+                );
+            },
+        );
     }
     {
         let mut g = group(&mut c, "byml_yaml_export", bin.len() as u64);
@@ -150,6 +224,22 @@ fn main() {
             b.iter(|| RByml::from_binary(black_box(bin)).map(|t| t.to_text()).ok())
         });
         g.finish();
+        pair(
+            &mut pairs,
+            &dir,
+            since,
+            "byml_yaml_export",
+            || {
+                black_box(
+                    Document::from_binary(black_box(bin))
+                        .and_then(|d| d.to_text())
+                        .ok(),
+                );
+            },
+            || {
+                black_box(RByml::from_binary(black_box(bin)).map(|t| t.to_text()).ok());
+            },
+        );
     }
 
     match read_real_file(Path::new(REAL_FILE)) {
@@ -196,6 +286,28 @@ fn main() {
                 Err(e) => note += &format!("; roead cannot read it ({e}), so only ours runs"),
             }
             g.finish();
+            if real.roead_walk.is_ok() {
+                pair(
+                    &mut pairs,
+                    &dir,
+                    since,
+                    "byml_parse_walk_real",
+                    || {
+                        black_box(
+                            Document::from_binary(black_box(bytes))
+                                .map(|d| walk_ours(&d.root))
+                                .ok(),
+                        );
+                    },
+                    || {
+                        black_box(
+                            RByml::from_binary(black_box(bytes))
+                                .map(|t| walk_roead(&t))
+                                .ok(),
+                        );
+                    },
+                );
+            }
             println!("{note}");
             notes.push(note);
         }
@@ -203,5 +315,5 @@ fn main() {
 
     c.final_summary();
     println!();
-    println!("{}", summary(PAIRS, &notes, &dir, since));
+    println!("{}", summary(PAIRS, &pairs, &notes, &dir, since));
 }

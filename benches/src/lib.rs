@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Instant, SystemTime};
 
 use binspec_formats::byml::{Byml, Document, Map};
 use roead::byml::Byml as RByml;
@@ -726,7 +726,56 @@ pub fn roead_version() -> String {
 }
 
 /// The summary table: machine, command, each time, and ours/roead.
-pub fn summary(pairs: &[Pair], notes: &[String], dir: &Path, since: SystemTime) -> String {
+/// Ours/roead from rounds in which the two alternate, each round timing a batch of calls of each (about 0.1 s a
+/// side; the side that goes first alternates too): the median, lowest and highest of the rounds' ratios. On a
+/// shared machine, load that comes and goes over seconds moves two criterion runs made one after the other, but
+/// much less a ratio of two batches timed back to back.
+#[derive(Debug, Clone, Copy)]
+pub struct Paired {
+    pub median: f64,
+    pub min: f64,
+    pub max: f64,
+    pub rounds: usize,
+}
+
+pub fn paired(mut ours: impl FnMut(), mut roead: impl FnMut(), rounds: usize) -> Paired {
+    let time = |f: &mut dyn FnMut(), n: usize| {
+        let t = Instant::now();
+        for _ in 0..n {
+            f();
+        }
+        t.elapsed().as_secs_f64()
+    };
+    // Warm both up, and size the batches from the slower of one call each.
+    let one = time(&mut ours, 1).max(time(&mut roead, 1)).max(1e-6);
+    let batch = ((0.1 / one).ceil() as usize).clamp(1, 100_000);
+    let mut ratios: Vec<f64> = (0..rounds.max(1))
+        .map(|r| {
+            if r % 2 == 0 {
+                let o = time(&mut ours, batch);
+                o / time(&mut roead, batch)
+            } else {
+                let t = time(&mut roead, batch);
+                time(&mut ours, batch) / t
+            }
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    Paired {
+        median: ratios[ratios.len() / 2],
+        min: ratios[0],
+        max: ratios[ratios.len() - 1],
+        rounds: ratios.len(),
+    }
+}
+
+pub fn summary(
+    pairs: &[Pair],
+    paired: &std::collections::BTreeMap<&str, Paired>,
+    notes: &[String],
+    dir: &Path,
+    since: SystemTime,
+) -> String {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
@@ -744,12 +793,19 @@ pub fn summary(pairs: &[Pair], notes: &[String], dir: &Path, since: SystemTime) 
     for n in notes {
         let _ = writeln!(s, "- {n}");
     }
+    if let Some(p) = paired.values().next() {
+        let _ = writeln!(
+            s,
+            "- paired: {} rounds per benchmark after criterion's, ours and roead alternating (0.1 s batches); the median of the rounds' ratios, and their range",
+            p.rounds
+        );
+    }
     let _ = writeln!(s);
     let _ = writeln!(
         s,
-        "| benchmark | ours (median) | roead (median) | ours/roead |"
+        "| benchmark | ours (median) | roead (median) | ours/roead | paired ours/roead (range) |"
     );
-    let _ = writeln!(s, "|---|---:|---:|---:|");
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|");
     for p in pairs {
         let o = median_ns(dir, p.group, "ours", since);
         let r = median_ns(dir, p.group, "roead", since);
@@ -761,7 +817,19 @@ pub fn summary(pairs: &[Pair], notes: &[String], dir: &Path, since: SystemTime) 
             (Some(o), Some(r)) => format!("{:.2}", o / r),
             _ => "-".into(),
         };
-        let _ = writeln!(s, "| {} | {} | {} | {} |", p.title, f(o), f(r), ratio);
+        let pr = paired.get(p.group).map_or_else(
+            || "-".into(),
+            |x| format!("{:.2} ({:.2}-{:.2})", x.median, x.min, x.max),
+        );
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            p.title,
+            f(o),
+            f(r),
+            ratio,
+            pr
+        );
     }
     s
 }
