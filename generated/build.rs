@@ -7,14 +7,21 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed={}", schemas.display());
     // `byml` is the transcription of the wiki page (`byml::raw`); the registered BYML format is hand-written.
-    for id in ["sarc", "rsizetable", "byml"] {
+    // (schema file, cargo feature); the generated file is named after the feature.
+    for (id, feature) in [
+        ("sarc", "sarc"),
+        ("rsizetable", "rsizetable"),
+        ("byml", "byml"),
+        ("panim_pluto", "panim-pluto"),
+    ] {
         let path = schemas.join(format!("{id}.ksy"));
         println!("cargo:rerun-if-changed={}", path.display());
-        if std::env::var(format!("CARGO_FEATURE_{}", id.to_uppercase())).is_err() {
+        let var = format!("CARGO_FEATURE_{}", feature.to_uppercase().replace('-', "_"));
+        if std::env::var(var).is_err() {
             continue;
         }
         match binspec_codegen::compile_file(&path) {
-            Ok(c) => std::fs::write(out.join(format!("{id}.rs")), c.rust).unwrap(),
+            Ok(c) => std::fs::write(out.join(format!("{feature}.rs")), c.rust).unwrap(),
             Err(diags) => {
                 for d in diags {
                     println!("cargo:warning={d}");

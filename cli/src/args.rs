@@ -92,6 +92,22 @@ pub enum Command {
     },
     /// List the formats this binspec knows.
     Formats,
+    /// Print a Perro clip track's values over a frame range (`open` where they come from the runtime).
+    Track {
+        /// The clip (.panim, text).
+        file: PathBuf,
+        /// The track: @Object.field (@Hero.position, @Rig.bones[0].rotation, @Door.rotation_deg).
+        track: String,
+        /// First frame (default: the track's first key).
+        #[arg(long, allow_hyphen_values = true)]
+        from: Option<f64>,
+        /// Last frame (default: the clip's last frame).
+        #[arg(long, allow_hyphen_values = true)]
+        to: Option<f64>,
+        /// Frame step (fractions allowed).
+        #[arg(long, default_value_t = 1.0)]
+        step: f64,
+    },
 }
 
 #[derive(Debug, Clone, clap::Args)]

@@ -209,7 +209,11 @@ pub fn problem_lines(results: &[FileResult]) -> Vec<String> {
                 "DIFF {}: first difference at offset {offset:#x} (sizes {original:#x} vs {written:#x})",
                 r.path.display()
             )),
-            Outcome::Failed(e) => lines.push(format!("FAIL {}: {e}", r.path.display())),
+            Outcome::Failed(e) => {
+                // A text format's `LINE:COLUMN: what` joins the path as `path:LINE:COLUMN: what`.
+                let sep = if crate::error::starts_with_line_col(e) { ":" } else { ": " };
+                lines.push(format!("FAIL {}{sep}{e}", r.path.display()))
+            }
             _ => {}
         }
     }

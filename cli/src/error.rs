@@ -36,7 +36,9 @@ impl CliError {
         let msg = e.to_string();
         // Some parsers' messages start with their own `error: `; one is enough.
         let msg = msg.strip_prefix("error: ").unwrap_or(&msg);
-        CliError::Fail(format!("{}: {msg}", path.display()))
+        // Text formats name a position as `LINE:COLUMN: what`: print it as `file:LINE:COLUMN: what`.
+        let sep = if starts_with_line_col(msg) { ":" } else { ": " };
+        CliError::Fail(format!("{}{sep}{msg}", path.display()))
     }
 
     /// A failed write to standard output.
@@ -47,6 +49,14 @@ impl CliError {
             CliError::Fail(format!("cannot write to standard output: {e}"))
         }
     }
+}
+
+/// Whether a message starts with `LINE:COLUMN: `.
+pub(crate) fn starts_with_line_col(msg: &str) -> bool {
+    let mut parts = msg.splitn(3, ':');
+    let num =
+        |s: Option<&str>| s.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+    num(parts.next()) && num(parts.next()) && parts.next().is_some_and(|r| r.starts_with(' '))
 }
 
 impl fmt::Display for CliError {

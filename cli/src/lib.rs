@@ -16,6 +16,7 @@ pub mod doc;
 pub mod error;
 pub mod files;
 pub mod formats;
+pub mod track;
 
 #[cfg(test)]
 mod tests;
@@ -127,6 +128,13 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             compress,
         }) => archive::pack(ctx, &dir, &output, &compress),
         Some(Command::Formats) => doc::list_formats(ctx),
+        Some(Command::Track {
+            file,
+            track,
+            from,
+            to,
+            step,
+        }) => track::track(ctx, &file, &track, from, to, step),
     }
 }
 

@@ -60,6 +60,15 @@ pub fn ident(name: &str) -> Ident {
     }
 }
 
+/// A `-scan`'s tags, step and or-eos as tokens.
+fn scan_tokens(sc: &crate::ir::Scan) -> (TokenStream, usize, bool) {
+    let tags = sc.tags.iter().map(|t| {
+        let b = proc_macro2::Literal::byte_string(t);
+        quote!(#b as &[u8])
+    });
+    (quote!(&[#(#tags),*]), sc.step as usize, sc.or_eos)
+}
+
 fn local(prefix: &str, name: &str) -> Ident {
     format_ident!("{}_{}", prefix, name)
 }
@@ -253,6 +262,40 @@ impl<'m> Cx<'m> {
             }
             ExprKind::Name(n) => self.name(n, path)?,
             ExprKind::Attr { base, name, .. } => self.attr(base, name, path)?,
+            ExprKind::Call {
+                base, method, args, ..
+            } if method == "bitmask" => {
+                // `xs.bitmask(PRED)`: one bit per element, set where PRED (with `_` the element) holds; bit `i % 8`
+                // of byte `i / 8`, as many bytes as eight elements need.
+                let (b, bt) = self.tr(base, path)?;
+                let T::Array(et) = bt else {
+                    return err(path, "'bitmask' needs an array");
+                };
+                let [pred] = &args[..] else {
+                    return err(
+                        path,
+                        "'bitmask' takes one argument: a condition on '_', the element",
+                    );
+                };
+                let saved = self.last_t.replace((*et).clone());
+                let r = self.tr(pred, path);
+                self.last_t = saved;
+                let (p, pt) = r?;
+                if pt != T::Bool {
+                    return err(path, "the condition of 'bitmask' must be a boolean");
+                }
+                (
+                    quote!({
+                        let xs__ = &#b;
+                        let mut m__ = ::std::vec![0u8; xs__.len().div_ceil(8)];
+                        for (j__, v__) in xs__.iter().enumerate() {
+                            if #p { m__[j__ / 8] |= 1u8 << (j__ % 8); }
+                        }
+                        m__
+                    }),
+                    T::Bytes,
+                )
+            }
             ExprKind::Call {
                 base, method, args, ..
             } => {
@@ -622,6 +665,10 @@ impl<'m> Cx<'m> {
                             _ => (quote!((#me.#of.len() as i128)), T::Int),
                         })
                     }
+                    Role::Derive(_) if self.scope == Scope::Write && ft == T::Bytes => {
+                        let d = local("d", n);
+                        Ok((quote!((&#d[..])), T::Bytes))
+                    }
                     Role::Length { .. } | Role::Offset { .. } | Role::Derive(_)
                         if self.scope == Scope::Write =>
                     {
@@ -766,6 +813,30 @@ impl<'m> Cx<'m> {
                             (quote!(true), T::Bool)
                         }
                     }
+                });
+            }
+        }
+        // `x.field._present` on an element or another value of a user type: whether its optional field is there.
+        if let ExprKind::Attr {
+            base: inner,
+            name: fname,
+            ..
+        } = &base.kind
+        {
+            if name == "_present" {
+                let (ib, it) = self.tr(inner, path)?;
+                let T::User(uti) = it else {
+                    return err(path, "'_present' needs a field of a user type");
+                };
+                let f = find(&self.m.types[uti], fname).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("no field '{fname}'"),
+                })?;
+                let id = ident(fname);
+                return Ok(if f.cond.is_some() {
+                    (quote!(#ib.#id.is_some()), T::Bool)
+                } else {
+                    (quote!(true), T::Bool)
                 });
             }
         }
@@ -1717,12 +1788,23 @@ impl<'m> Gen<'m> {
                     out
                 })
             }
-            Repeat::Eos => quote!({
-                let mut out = ::std::vec::Vec::new();
-                let mut i = 0usize;
-                while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); i += 1; }
-                out
-            }),
+            Repeat::Eos => {
+                // `-scan`: the elements end where a tag is found; read them from a substream of that length.
+                let sub = match &f.scan {
+                    Some(sc) => {
+                        let (tags, step, or_eos) = scan_tokens(sc);
+                        quote!(let n__ = r.scan(#tags, #step, #or_eos)?; let mut r = r.substream(n__)?; let r = &mut r;)
+                    }
+                    None => quote!(),
+                };
+                quote!({
+                    #sub
+                    let mut out = ::std::vec::Vec::new();
+                    let mut i = 0usize;
+                    while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); i += 1; }
+                    out
+                })
+            }
             Repeat::Until(x) => {
                 let mut cx = self.cx(ti, Scope::Read);
                 cx.last_t = Some(match cx.field_t(f) {
@@ -1897,10 +1979,16 @@ impl<'m> Gen<'m> {
                     }
                 }
                 Role::Derive(x) => {
-                    let (dt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                    let (dt, dtt) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
                     let mt = self.model_ty(f);
-                    body.push(quote! {
-                        let #v: ::std::option::Option<#mt> = if (#v as i128) == (#dt) { None } else { Some(#v) };
+                    body.push(if dtt == T::Bytes {
+                        quote! {
+                            let #v: ::std::option::Option<#mt> = if #v[..] == (#dt)[..] { None } else { Some(#v) };
+                        }
+                    } else {
+                        quote! {
+                            let #v: ::std::option::Option<#mt> = if (#v as i128) == (#dt) { None } else { Some(#v) };
+                        }
                     });
                     let _ = fname;
                     inits.push(quote!(#id: #v,));
@@ -2309,14 +2397,25 @@ impl<'m> Gen<'m> {
                     self.solve(ti, &sz.expr, &f.name, len, &sz.path)?
                 }
                 Role::Derive(x) => {
-                    let (dt, _) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
+                    let (dt, dtt) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
                     let id = ident(&f.name);
+                    if dtt == T::Bytes {
+                        body.push(quote!(let #d: ::std::vec::Vec<u8> = match &self.#id { Some(v) => v.clone(), None => (#dt)[..].to_vec() };));
+                        continue;
+                    }
                     quote!(match self.#id { Some(v) => v as i128, None => #dt })
                 }
                 _ => continue,
             };
             let _ = fname;
             body.push(quote!(let #d: i128 = #val;));
+        }
+        let scanned = t.seq.iter().any(|f| f.scan.is_some());
+        if scanned {
+            body.push(quote!(
+                #[allow(clippy::type_complexity)]
+                let mut scans__: ::std::vec::Vec<(usize, usize, &[&[u8]], usize, bool, &'static str)> = ::std::vec::Vec::new();
+            ));
         }
         for f in &t.seq {
             let id = ident(&f.name);
@@ -2343,6 +2442,18 @@ impl<'m> Gen<'m> {
                     } else {
                         self.write_prim(f, quote!((self.#of.len() as i128)))?
                     }
+                }
+                Role::Derive(_) if f.ty == FieldTy::Bytes => {
+                    // Derived bytes go into their slot like data: padded or checked against the size.
+                    let d = local("d", &f.name);
+                    let size = match &f.size {
+                        Some(sz) => {
+                            let (s, _) = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?;
+                            quote!(Some(#s))
+                        }
+                        None => quote!(None),
+                    };
+                    quote!(::binspec_runtime::write_slot(w, &#d, #size, &[], 0, ctx.first_pass())?;)
                 }
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
@@ -2397,11 +2508,56 @@ impl<'m> Gen<'m> {
                                     quote!(let order: ::std::vec::Vec<usize> = (0..val.len()).collect();)
                                 }
                             };
+                            // A count that the model does not derive (a parameter, another field's value): the
+                            // elements must be as many, or the file would read back otherwise. Checked once
+                            // positions have settled (derived values are 0 in the first pass).
+                            let derived_count = |x: &crate::ir::Ex| {
+                                crate::ir::bare_name(&x.expr)
+                                    .and_then(|n| find(t, n))
+                                    .is_some_and(
+                                        |c| matches!(&c.role, Role::Count { of } if *of == f.name),
+                                    )
+                            };
+                            let count_check = match &f.repeat {
+                                Repeat::Expr(x) if derived_count(x) => quote!(),
+                                Repeat::Expr(x) => {
+                                    match self.cx(ti, Scope::Write).tr(&x.expr, &x.path) {
+                                        Ok((n, T::Int)) => {
+                                            let text = x.text.as_str();
+                                            quote! {
+                                                if !ctx.first_pass() {
+                                                    let n__: i128 = #n;
+                                                    if val.len() as i128 != n__ {
+                                                        return Err(::binspec_runtime::Error::write(format!(
+                                                            "{} elements, but the count `{}` is {}: the file would read back otherwise",
+                                                            val.len(), #text, n__
+                                                        )));
+                                                    }
+                                                }
+                                            }
+                                        }
+                                        _ => quote!(),
+                                    }
+                                }
+                                _ => quote!(),
+                            };
                             quote!({
+                                #count_check
                                 #order
                                 for i in order { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; }
                             })
                         }
+                    };
+                    let inner = match &f.scan {
+                        Some(sc) => {
+                            let (tags, step, or_eos) = scan_tokens(sc);
+                            quote!({
+                                let start__ = w.pos();
+                                #inner
+                                scans__.push((start__, w.pos(), #tags, #step, #or_eos, #fname));
+                            })
+                        }
+                        None => inner,
                     };
                     match &f.cond {
                         Some(_) => quote!(if let Some(val) = &self.#id { #inner }),
@@ -2413,6 +2569,22 @@ impl<'m> Gen<'m> {
             body.push(
                 quote!((|| -> ::binspec_runtime::Result<()> { #code Ok(()) })().at(#fname)?;),
             );
+        }
+        // `-scan` fields: now that what follows them is written, check that each reads back with its length.
+        if scanned {
+            body.push(quote!(
+                for (start, end, tags, step, or_eos, name) in scans__ {
+                    ::binspec_runtime::check_scan(
+                        w.as_slice(),
+                        start - (w.pos() - w.as_slice().len()),
+                        end - (w.pos() - w.as_slice().len()),
+                        tags,
+                        step,
+                        or_eos,
+                    )
+                    .at(name)?;
+                }
+            ));
         }
         // Instances written back where their `pos` says (relative to their stream): written by a writer whose
         // positions are those of the output, and laid over the output when the pass ends (so that an instance
@@ -2590,7 +2762,7 @@ impl<'m> Gen<'m> {
         let m = self.m;
         let root = m.root();
         let name = ty_ident(&root.rust);
-        let id = m.id.as_str();
+        let id = m.format_id.as_str();
         let title = m.title.clone().unwrap_or_else(|| m.id.clone());
         let exts = &m.extensions;
         let magics: Vec<&Vec<u8>> = m.magic.iter().chain(m.magics.iter()).collect();
@@ -2600,9 +2772,14 @@ impl<'m> Gen<'m> {
                 false
             })
         } else {
-            let checks = magics
-                .iter()
-                .map(|mg| quote!(data.starts_with(&[#(#mg),*])));
+            let at = m.magic_at as usize;
+            let checks = magics.iter().map(|mg| {
+                if at == 0 {
+                    quote!(data.starts_with(&[#(#mg),*]))
+                } else {
+                    quote!(data.get(#at..).is_some_and(|d| d.starts_with(&[#(#mg),*])))
+                }
+            });
             quote!(#(#checks)||*)
         };
         let mut summary = Vec::new();

@@ -187,6 +187,20 @@ pub struct Field {
     /// when its parent is read and kept in the model, like every other positioned instance, instead of being left
     /// out as a view. Reading is bounded by the nesting depth and by a budget of followed instances.
     pub eager: bool,
+    /// `-scan`: the field has no stored length; it ends where a tag is found.
+    pub scan: Option<Scan>,
+    /// `-view: true` on an instance: only read, never written (what it reads is written by something else).
+    pub view: bool,
+}
+
+/// `-scan: {tag: BYTES | tags: [BYTES...], step: N, or-eos: BOOL}` on a `repeat: eos` attribute: the attribute's
+/// bytes end where one of the tags begins, looking at every `step`-th offset from the attribute's start (or at the
+/// end of the stream, with `or-eos`). The writer checks that the data contains no tag at such an offset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scan {
+    pub tags: Vec<Vec<u8>>,
+    pub step: u64,
+    pub or_eos: bool,
 }
 
 /// A `process:` transformation.
@@ -323,6 +337,15 @@ pub struct Module {
     pub magic: Option<Vec<u8>>,
     /// Further magics that identify the format (`-binspec: magic:`), for formats whose first field is not fixed.
     pub magics: Vec<Vec<u8>>,
+    /// Where the magic is (`-binspec: magic-at: N`): then the magic is the root's first `contents` attribute, which
+    /// the schema says starts at that offset (formats that begin with data, such as a name).
+    pub magic_at: u64,
+    /// The format id that tools use (`-binspec: id:`; the schema's `meta/id` by default, which must be a Rust-like
+    /// identifier while a format id may contain `-`).
+    pub format_id: String,
+    /// `-binspec: text-format: NAME`: a text format whose reader, writer and docs page are hand-written; the schema
+    /// holds the tables they use.
+    pub text_format: Option<String>,
     /// For each type, the one type that reads it (Kaitai's `_parent`), if exactly one does.
     pub owners: Vec<Option<usize>>,
 }
@@ -379,8 +402,91 @@ fn ext_get<'a>(ext: &'a [(String, Node)], key: &str) -> Option<&'a Node> {
 }
 
 const FIELD_EXT: &[&str] = &[
-    "-derive", "-pool", "-sort-by", "-default", "-orig-id", "-eager",
+    "-derive", "-pool", "-sort-by", "-default", "-orig-id", "-eager", "-scan", "-view",
 ];
+
+/// Reads `-scan`, reporting what is wrong with it.
+fn parse_scan(n: &Node, repeat_eos: bool, diags: &mut Diags) -> Option<Scan> {
+    let usage = "'-scan' takes a map: {tag: TEXT} or {tags: [TEXT, ...]}, with optional step: N (default 1) and or-eos: true|false";
+    if n.as_map().is_none() {
+        diags.error(n.pos, &n.path, usage, None);
+        return None;
+    }
+    if let Some((k, _)) = n.as_map().unwrap_or_default().iter().find(|(k, _)| {
+        !matches!(
+            k.scalar_text().as_deref(),
+            Some("tag" | "tags" | "step" | "or-eos")
+        )
+    }) {
+        let key = k.scalar_text().unwrap_or_default();
+        diags.error(
+            k.pos,
+            &n.path,
+            format!("unknown key '{key}' in '-scan'"),
+            did_you_mean(&key, ["tag", "tags", "step", "or-eos"]),
+        );
+        return None;
+    }
+    let mut tags = Vec::new();
+    match (n.get("tag"), n.get("tags")) {
+        (Some(t), None) => tags.extend(t.scalar_text().map(String::into_bytes)),
+        (
+            None,
+            Some(Node {
+                value: Value::Seq(items),
+                ..
+            }),
+        ) => tags.extend(
+            items
+                .iter()
+                .filter_map(|t| t.scalar_text().map(String::into_bytes)),
+        ),
+        _ => {
+            diags.error(n.pos, &n.path, usage, None);
+            return None;
+        }
+    }
+    if tags.is_empty() || tags.iter().any(|t| t.is_empty()) {
+        diags.error(
+            n.pos,
+            &n.path,
+            "'-scan' needs at least one tag, and no empty tag",
+            None,
+        );
+        return None;
+    }
+    let step = match n.get("step").map(|s| &s.value) {
+        None => 1,
+        Some(Value::Int(i)) if *i >= 1 && *i <= 4096 => *i as u64,
+        Some(_) => {
+            diags.error(
+                n.pos,
+                &n.path,
+                "'-scan' step must be an integer from 1 to 4096",
+                None,
+            );
+            return None;
+        }
+    };
+    let or_eos = match n.get("or-eos").map(|s| &s.value) {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            diags.error(n.pos, &n.path, "'-scan' or-eos must be true or false", None);
+            return None;
+        }
+    };
+    if !repeat_eos {
+        diags.error(
+            n.pos,
+            &n.path,
+            "'-scan' needs 'repeat: eos' (the scan decides where the stream of elements ends)",
+            None,
+        );
+        return None;
+    }
+    Some(Scan { tags, step, or_eos })
+}
 const TYPE_EXT: &[&str] = &["-layout", "-orig-id"];
 const META_EXT: &[&str] = &["-binspec"];
 
@@ -445,10 +551,30 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
         info: InfoSpec::default(),
         magic: None,
         magics: Vec::new(),
+        magic_at: 0,
+        format_id: raw.root.name.clone(),
+        text_format: None,
         owners: Vec::new(),
     };
     if let Some(bs) = ext_get(&meta.ext, "-binspec") {
         module.source = bs.get("source").and_then(|s| s.scalar_text());
+        if let Some(id) = bs.get("id").and_then(|s| s.scalar_text()) {
+            module.format_id = id;
+        }
+        module.text_format = bs.get("text-format").and_then(|s| s.scalar_text());
+        match bs.get("magic-at").map(|m| &m.value) {
+            None => {}
+            Some(Value::Int(i)) if *i >= 0 && *i < 1 << 20 => module.magic_at = *i as u64,
+            Some(_) => {
+                let n = bs.get("magic-at").unwrap();
+                diags.error(
+                    n.pos,
+                    &n.path,
+                    "'magic-at' must be a byte offset (an integer)",
+                    None,
+                );
+            }
+        }
         if let Some(Value::Seq(ms)) = bs.get("magic").map(|m| &m.value) {
             module.magics = ms
                 .iter()
@@ -478,8 +604,12 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
             }
         }
     }
-    // The magic: leading `contents` of the root.
-    module.magic = module.root().seq.first().and_then(|f| f.contents.clone());
+    // The magic: leading `contents` of the root (with `magic-at`, its first `contents`, at that offset).
+    module.magic = if module.magic_at > 0 {
+        module.root().seq.iter().find_map(|f| f.contents.clone())
+    } else {
+        module.root().seq.first().and_then(|f| f.contents.clone())
+    };
     // Pass: owners (who reads each type, for `_parent`).
     module.owners = owners(&module);
     // Pass: classify.
@@ -924,6 +1054,8 @@ impl Builder {
                 });
             }
         }
+        let scan = ext_get(&a.ext, "-scan")
+            .and_then(|n| parse_scan(n, matches!(a.repeat, Some(RawRepeat::Eos)), diags));
         let derive = ext_get(&a.ext, "-derive").and_then(|n| node_ex(n, diags));
         if let Some(d) = derive {
             role = Role::Derive(d);
@@ -976,6 +1108,22 @@ impl Builder {
                     }
                     _ => {
                         diags.error(n.pos, &n.path, "'-eager' must be true or false", None);
+                        false
+                    }
+                },
+            },
+            scan,
+            view: match ext_get(&a.ext, "-view") {
+                None => false,
+                Some(n) => match (&n.value, is_instance) {
+                    (Value::Bool(b), true) => *b,
+                    _ => {
+                        diags.error(
+                            n.pos,
+                            &n.path,
+                            "'-view' takes true or false, on an instance",
+                            None,
+                        );
                         false
                     }
                 },
@@ -1220,7 +1368,9 @@ fn classify(m: &mut Module, diags: &mut Diags) {
             }
         }
         // Instances that decide the byte order or a switch's type are views: the model holds the byte order and
-        // the switch's variant instead. Value instances pass this on to what they use.
+        // the switch's variant instead. Value instances pass this on to what they use. `-view: true` makes any
+        // positioned instance one (for instance one that decides whether a field is there: the model's presence
+        // decides that when writing).
         let mut views = BTreeSet::new();
         if let EndianSpec::Switch { on, .. } = &tm.endian {
             names_used(&on.expr, &mut views);
@@ -1249,6 +1399,7 @@ fn classify(m: &mut Module, diags: &mut Diags) {
             } else if f.item_of.is_some() {
                 Role::Data
             } else if views.contains(&f.name)
+                || f.view
                 || f.pos_expr.is_none()
                 || f.io.as_ref().is_some_and(|io| io.text != "_root._io")
                 || passes_object(&f.ty)

@@ -14,6 +14,8 @@ macro_rules! format_module {
         $(#[$doc])*
         #[cfg(feature = $feature)]
         #[allow(
+            unused_parens,
+            clippy::useless_format,
             clippy::needless_question_mark,
             clippy::redundant_guards,
             clippy::redundant_closure_call,
@@ -57,9 +59,25 @@ format_module!(
     rsizetable
 );
 
+format_module!(
+    /// Pluto's binary animations (`.panim`): SM64 DMA animation tables with a header and optional per-bone
+    /// translation and scale tracks.
+    "panim-pluto",
+    panim_pluto
+);
+/// Bone count, translations and scales of Pluto's `.panim` as floats ([`panim_pluto::PanimPluto::translation`] and
+/// the rest).
+#[cfg(feature = "panim-pluto")]
+pub mod panim_pluto_api;
+
 /// BYML (binary YAML), versions 1-10: a typed tree with ergonomic access, and its binary and text forms.
 #[cfg(feature = "byml")]
 pub mod byml;
+
+/// Perro's text keyframe clips (`.panim`) and retarget bakes (`.pretarget`), with tables from
+/// `schemas/panim_perro.ksy`.
+#[cfg(feature = "panim-perro")]
+pub mod panim_perro;
 
 /// Every format compiled into this crate (by cargo feature).
 pub fn registry() -> Vec<&'static dyn DynFormat> {
@@ -77,6 +95,18 @@ pub fn registry() -> Vec<&'static dyn DynFormat> {
     #[cfg(feature = "byml")]
     {
         static H: FormatHandle<byml::Document> = FormatHandle::new();
+        v.push(&H);
+    }
+    #[cfg(feature = "panim-perro")]
+    {
+        static H: FormatHandle<panim_perro::Clip> = FormatHandle::new();
+        static R: FormatHandle<panim_perro::Retarget> = FormatHandle::new();
+        v.push(&H);
+        v.push(&R);
+    }
+    #[cfg(feature = "panim-pluto")]
+    {
+        static H: FormatHandle<panim_pluto::PanimPluto> = FormatHandle::new();
         v.push(&H);
     }
     v

@@ -17,7 +17,7 @@ pub mod write;
 pub use error::{Error, ErrorKind, Result, ResultExt};
 pub use format::{Archive, DocFormat, DynFormat, Format, FormatHandle, Info, MaybeArchive};
 pub use read::Reader;
-pub use write::{align_up, write_slot, Writer};
+pub use write::{align_up, check_scan, write_slot, Writer};
 
 /// Byte order.
 #[derive(

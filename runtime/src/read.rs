@@ -298,6 +298,35 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// `-scan`: the length of the field that starts here and ends where one of `tags` begins, looking at every
+    /// `step`-th offset from here (the loader's "scanning forward two bytes at a time"). Without a tag, the field
+    /// runs to the end of the stream when `or_eos`, and is an error otherwise.
+    pub fn scan(&self, tags: &[&[u8]], step: usize, or_eos: bool) -> Result<u64> {
+        let rest = &self.buf[self.pos..];
+        let mut at = 0usize;
+        while at <= rest.len() {
+            if tags.iter().any(|t| rest[at..].starts_with(t)) {
+                return Ok(at as u64);
+            }
+            at += step.max(1);
+        }
+        if or_eos {
+            return Ok(rest.len() as u64);
+        }
+        let names: Vec<String> = tags
+            .iter()
+            .map(|t| format!("{:?}", String::from_utf8_lossy(t)))
+            .collect();
+        Err(Error::invalid(
+            self.abs_pos(),
+            format!(
+                "no tag {} follows (looked at every {}th byte to the end)",
+                names.join(" or "),
+                step.max(1)
+            ),
+        ))
+    }
+
     /// A substream over the rest of this stream; this stream moves to its end.
     pub fn substream_eos(&mut self) -> Result<Reader<'a>> {
         let n = self.remaining() as u64;

@@ -247,6 +247,54 @@ pub fn write_slot(
 
 /// Rounds `v` up to a multiple of `align` (`align` of 0 or 1 leaves it).
 #[inline]
+/// `-scan` on write: the field written at `buf[start..end]` must read back with the same length. A reader that
+/// scans from `start` at every `step`-th offset for one of `tags` must find none before `end`, and must find one
+/// at `end` (or the end of the stream, when `or_eos`). The format has no escaping, so data that contains a tag at
+/// such an offset cannot be written: that is an error, not a silently different file.
+pub fn check_scan(
+    buf: &[u8],
+    start: usize,
+    end: usize,
+    tags: &[&[u8]],
+    step: usize,
+    or_eos: bool,
+) -> crate::Result<()> {
+    let show = |t: &[u8]| format!("{:?}", String::from_utf8_lossy(t));
+    let step = step.max(1);
+    let mut at = start;
+    while at < end {
+        if let Some(t) = tags.iter().find(|t| buf[at..].starts_with(t)) {
+            return Err(crate::Error::write(format!(
+                "the data contains the tag {} at offset {:#x} ({} bytes into the field, a multiple of {step}): the file would read back with this field cut short there",
+                show(t),
+                at,
+                at - start
+            )));
+        }
+        at += step;
+    }
+    if at != end {
+        return Err(crate::Error::write(format!(
+            "the field is {} bytes long, not a multiple of {step}: a reader scanning for its end would miss it",
+            end - start
+        )));
+    }
+    let tag_follows = tags.iter().any(|t| buf[end..].starts_with(t));
+    if !(tag_follows || (or_eos && end == buf.len())) {
+        let names: Vec<String> = tags.iter().map(|t| show(t)).collect();
+        return Err(crate::Error::write(format!(
+            "the field must be followed by {}{}, and it is not",
+            names.join(" or "),
+            if or_eos {
+                " or the end of the file"
+            } else {
+                ""
+            }
+        )));
+    }
+    Ok(())
+}
+
 pub fn align_up(v: u64, align: u64) -> u64 {
     if align <= 1 {
         v

@@ -23,6 +23,10 @@ fn docs_are_up_to_date() {
     for path in &schemas {
         let compiled = binspec_codegen::compile_file(path)
             .unwrap_or_else(|d| panic!("{} does not compile: {d:?}", path.display()));
+        // A text format's page is made by its own module from the schema's tables (see its tests).
+        if compiled.module.text_format.is_some() {
+            continue;
+        }
         let page = binspec_codegen::emit_md::emit(&compiled.module);
         let out = docs.join(format!("{}.md", compiled.module.id));
         if update {

@@ -7,7 +7,7 @@ use binspec_tests::repo;
 
 #[test]
 fn generated_code() {
-    for id in ["sarc", "rsizetable"] {
+    for id in ["sarc", "rsizetable", "panim_pluto"] {
         let c = binspec_codegen::compile_file(&repo().join(format!("schemas/{id}.ksy")))
             .unwrap_or_else(|d| panic!("{id}: {d:?}"));
         insta::assert_snapshot!(format!("generated_{id}"), c.rust);
@@ -16,7 +16,7 @@ fn generated_code() {
 
 #[test]
 fn generation_is_deterministic() {
-    for id in ["sarc", "rsizetable"] {
+    for id in ["sarc", "rsizetable", "panim_pluto"] {
         let p = repo().join(format!("schemas/{id}.ksy"));
         let a = binspec_codegen::compile_file(&p).unwrap().rust;
         let b = binspec_codegen::compile_file(&p).unwrap().rust;
@@ -32,11 +32,16 @@ fn decoded_documents() {
         ("rsizetable", "rsizetable/rstb_be.rsizetable"),
         ("rsizetable", "rsizetable/restbl_names.rsizetable"),
         ("rsizetable", "rsizetable/headerless_le.rsizetable"),
+        ("panim_pluto", "panim_pluto/pluto_squash_scales_only.panim"),
     ];
     for (id, file) in cases {
         let data = std::fs::read(repo().join("tests/fixtures").join(file)).unwrap();
         let yaml = match id {
             "sarc" => binspec_formats::sarc::Sarc::from_binary(&data)
+                .unwrap()
+                .to_text()
+                .unwrap(),
+            "panim_pluto" => binspec_formats::panim_pluto::PanimPluto::from_binary(&data)
                 .unwrap()
                 .to_text()
                 .unwrap(),

@@ -1,0 +1,1095 @@
+//! The clip reader: logical lines (a value may span lines) into blocks, entries and their layout, then the checks
+//! that need the whole file (declared objects, animatable fields, references). Errors are `LINE:COLUMN: what`.
+
+use std::collections::BTreeMap;
+
+use binspec_runtime::error::ErrorKind;
+use binspec_runtime::{Error, Result};
+
+use super::schema::{self, did_you_mean, tables};
+use super::syntax::{self, ControlKind, HeaderKind, Line, SynErr, Value};
+use super::*;
+
+/// An error at a position: `LINE:COLUMN: what`.
+pub(crate) fn error_at(line: usize, col: usize, msg: impl std::fmt::Display) -> Error {
+    Error::new(
+        ErrorKind::Invalid {
+            message: format!("{line}:{col}: {msg}"),
+        },
+        None,
+    )
+}
+
+/// The 1-based line and column (in characters) of a byte offset.
+pub(crate) fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = &text[..floor_char(text, offset)];
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |p| p + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+fn floor_char(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The first line that is not blank or a comment, if the start of the data is text.
+pub(crate) fn first_line(data: &[u8]) -> Option<&str> {
+    let head = &data[..data.len().min(4096)];
+    if head.contains(&0) {
+        return None;
+    }
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => t,
+        // A character cut by the 4 KiB window is fine; anything else is not text.
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&head[..e.valid_up_to()]).ok()?,
+        Err(_) => return None,
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("//"))
+}
+
+/// Whether a line opens a clip: `[Animation]`, `[Objects]`, `[Frame…`, or `@name =`.
+pub(crate) fn looks_like_clip_line(line: &str) -> bool {
+    if line.starts_with("[Animation]") || line.starts_with("[Objects]") {
+        return true;
+    }
+    if let Some(rest) = line.strip_prefix("[Frame") {
+        return rest.starts_with(|c: char| c.is_ascii_digit());
+    }
+    if let Some(rest) = line.strip_prefix('@') {
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        return name_len > 0 && rest[name_len..].trim_start().starts_with('=');
+    }
+    false
+}
+
+fn is_trivia(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty() || t.starts_with("//")
+}
+
+/// Whether text is only blank and comment lines, each ending with a line end (a `before` that can be printed).
+pub(crate) fn trivia_ok(s: &str) -> bool {
+    s.is_empty() || (s.ends_with('\n') && s.split_inclusive('\n').all(is_trivia))
+}
+
+/// Whether text is only blank and comment lines (the last may lack its line end): the end of a file.
+pub(crate) fn trailing_ok(s: &str) -> bool {
+    s.split_inclusive('\n').all(is_trivia)
+}
+
+struct Logical {
+    start: usize,
+    raw: String,
+    before: String,
+}
+
+/// A check that needs the whole file.
+enum Pending {
+    /// `@X {` in a frame.
+    Object { name: String, at: usize },
+    /// A key or control on a field of an object.
+    Field {
+        object: String,
+        field: FieldPath,
+        at: usize,
+    },
+    /// `@X` or `@X.field` in a value.
+    Ref { r: Reference, at: usize },
+}
+
+struct Reader<'a> {
+    src: &'a str,
+    /// (start offset, text without the line end) of each physical line.
+    lines: Vec<(usize, &'a str)>,
+    pos: usize,
+    pending: Vec<Pending>,
+}
+
+/// Reads a clip.
+pub(crate) fn parse(text: &str) -> Result<Clip> {
+    let (bom, body) = match text.strip_prefix('\u{feff}') {
+        Some(b) => (true, b),
+        None => (false, text),
+    };
+    let mut lines = Vec::new();
+    let mut off = 0;
+    for l in body.split_inclusive('\n') {
+        lines.push((off, l.strip_suffix('\n').unwrap_or(l)));
+        off += l.len();
+    }
+    let mut r = Reader {
+        src: body,
+        lines,
+        pos: 0,
+        pending: Vec::new(),
+    };
+    let mut clip = r.top()?;
+    quiet(&mut clip);
+    drop_canonical_raw(&mut clip);
+    clip.layout.bom = bom;
+    clip.layout.final_newline = (!(body.is_empty() || body.ends_with('\n'))).then_some(false);
+    r.check(&clip)?;
+    Ok(clip)
+}
+
+/// Drops each `before` that equals what the canonical form puts there (nothing inside blocks, a blank line
+/// between top-level items), so that decoded documents carry only the layout that differs.
+fn quiet(clip: &mut Clip) {
+    fn inner(l: &mut Lay) {
+        if l.before.as_deref() == Some("") {
+            l.before = None;
+        }
+    }
+    fn block(b: &mut BlockLayout) {
+        inner(&mut b.close);
+    }
+    let mut prev_var: Option<bool> = None;
+    for item in &mut clip.items {
+        let is_var = matches!(item, Item::Variable(_));
+        let sep = match prev_var {
+            None => "",
+            Some(true) if is_var => "",
+            _ => "\n",
+        };
+        prev_var = Some(is_var);
+        let open = match item {
+            Item::Animation(a) => {
+                block(&mut a.layout);
+                a.settings.iter_mut().for_each(|s| inner(&mut s.layout));
+                &mut a.layout.open
+            }
+            Item::Objects(o) => {
+                block(&mut o.layout);
+                o.objects.iter_mut().for_each(|d| inner(&mut d.layout));
+                &mut o.layout.open
+            }
+            Item::Variable(v) => &mut v.layout,
+            Item::Frame(f) => {
+                block(&mut f.layout);
+                for e in &mut f.entries {
+                    match e {
+                        FrameEntry::Event(ev) => inner(&mut ev.layout),
+                        FrameEntry::Object(b) => {
+                            inner(&mut b.layout.open);
+                            block(&mut b.layout);
+                            for oe in &mut b.entries {
+                                match oe {
+                                    ObjectEntry::Key(k) => inner(&mut k.layout),
+                                    ObjectEntry::Control(c) => inner(&mut c.layout),
+                                    ObjectEntry::Event(ev) => inner(&mut ev.layout),
+                                }
+                            }
+                        }
+                    }
+                }
+                &mut f.layout.open
+            }
+        };
+        if open.before.as_deref() == Some(sep) {
+            open.before = None;
+        }
+    }
+    if clip.layout.after.as_deref() == Some("") {
+        clip.layout.after = None;
+    }
+}
+
+/// Every line layout of a clip, in the order the writer prints the lines.
+pub(crate) fn lays_mut(clip: &mut Clip) -> Vec<&mut Lay> {
+    let mut out: Vec<&mut Lay> = Vec::new();
+    for item in &mut clip.items {
+        match item {
+            Item::Animation(a) => {
+                out.push(&mut a.layout.open);
+                out.extend(a.settings.iter_mut().map(|s| &mut s.layout));
+                out.push(&mut a.layout.close);
+            }
+            Item::Objects(o) => {
+                out.push(&mut o.layout.open);
+                out.extend(o.objects.iter_mut().map(|d| &mut d.layout));
+                out.push(&mut o.layout.close);
+            }
+            Item::Variable(v) => out.push(&mut v.layout),
+            Item::Frame(f) => {
+                out.push(&mut f.layout.open);
+                for e in &mut f.entries {
+                    match e {
+                        FrameEntry::Event(ev) => out.push(&mut ev.layout),
+                        FrameEntry::Object(b) => {
+                            out.push(&mut b.layout.open);
+                            for oe in &mut b.entries {
+                                out.push(match oe {
+                                    ObjectEntry::Key(k) => &mut k.layout,
+                                    ObjectEntry::Control(c) => &mut c.layout,
+                                    ObjectEntry::Event(ev) => &mut ev.layout,
+                                });
+                            }
+                            out.push(&mut b.layout.close);
+                        }
+                    }
+                }
+                out.push(&mut f.layout.close);
+            }
+        }
+    }
+    out
+}
+
+/// Drops each `raw` that is exactly the canonical text of its line, so that decoded documents carry only the
+/// spellings that differ (and an edited value is not shadowed by a stale spelling).
+fn drop_canonical_raw(clip: &mut Clip) {
+    let canonical = super::write::print(clip, true);
+    // In canonical text every line layout prints one non-empty line; the empty lines are separators.
+    let lines: Vec<String> = canonical
+        .lines()
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    let lays = lays_mut(clip);
+    if lays.len() != lines.len() {
+        return;
+    }
+    for (lay, line) in lays.into_iter().zip(lines) {
+        if lay.raw.as_deref() == Some(line.as_str()) {
+            lay.raw = None;
+        }
+    }
+}
+
+impl<'a> Reader<'a> {
+    fn err(&self, offset: usize, msg: impl std::fmt::Display) -> Error {
+        let (l, c) = line_col(self.src, offset);
+        error_at(l, c, msg)
+    }
+
+    fn syn(&self, start: usize, e: SynErr) -> Error {
+        self.err(start + e.at, e.msg)
+    }
+
+    fn pos_of(&self, offset: usize) -> String {
+        let (l, c) = line_col(self.src, offset);
+        format!("{l}:{c}")
+    }
+
+    /// The next logical line, with the blank and comment lines before it; `None` at the end (the trivia is left
+    /// in `trailing`).
+    fn next(&mut self, trailing: &mut String) -> Option<Logical> {
+        let mut before = String::new();
+        while self.pos < self.lines.len() {
+            let (start, text) = self.lines[self.pos];
+            if is_trivia(text) {
+                before.push_str(self.line_with_end(self.pos));
+                self.pos += 1;
+                continue;
+            }
+            self.pos += 1;
+            let mut raw = text.to_string();
+            while syntax::opens_more(&raw) && self.pos < self.lines.len() {
+                raw.push('\n');
+                raw.push_str(self.lines[self.pos].1);
+                self.pos += 1;
+            }
+            return Some(Logical { start, raw, before });
+        }
+        *trailing = before;
+        None
+    }
+
+    fn line_with_end(&self, i: usize) -> &'a str {
+        let (start, text) = self.lines[i];
+        let end = (start + text.len() + 1).min(self.src.len());
+        &self.src[start..end]
+    }
+
+    fn lay(l: &Logical) -> Lay {
+        Lay {
+            before: Some(l.before.clone()),
+            raw: Some(l.raw.clone()),
+        }
+    }
+
+    fn top(&mut self) -> Result<Clip> {
+        let mut clip = Clip::default();
+        let mut frames: BTreeMap<u32, usize> = BTreeMap::new();
+        let mut seen_animation: Option<usize> = None;
+        let mut seen_objects: Option<usize> = None;
+        let mut trailing = String::new();
+        while let Some(l) = self.next(&mut trailing) {
+            let line = syntax::line(&l.raw).map_err(|e| self.syn(l.start, e))?;
+            let item = match line {
+                Line::Header { close: false, kind } => match kind {
+                    HeaderKind::Animation => {
+                        if let Some(p) = seen_animation {
+                            return Err(self.err(
+                                l.start,
+                                format!("a second [Animation] block (the first is at {})", self.pos_of(p)),
+                            ));
+                        }
+                        seen_animation = Some(l.start);
+                        Item::Animation(self.animation(l)?)
+                    }
+                    HeaderKind::Objects => {
+                        if let Some(p) = seen_objects {
+                            return Err(self.err(
+                                l.start,
+                                format!("a second [Objects] block (the first is at {})", self.pos_of(p)),
+                            ));
+                        }
+                        seen_objects = Some(l.start);
+                        Item::Objects(self.objects(l)?)
+                    }
+                    HeaderKind::Frame { index, open } => {
+                        if let Some(p) = frames.get(&index) {
+                            return Err(self.err(
+                                l.start,
+                                format!(
+                                    "duplicate frame {index}: [Frame{index}] is already defined at {} \
+                                     (merge the two blocks)",
+                                    self.pos_of(*p)
+                                ),
+                            ));
+                        }
+                        frames.insert(index, l.start);
+                        Item::Frame(self.frame(l, index, open)?)
+                    }
+                },
+                Line::Header { close: true, kind } => {
+                    return Err(self.err(
+                        l.start,
+                        format!("{} closes no open block", header_text(kind, true)),
+                    ))
+                }
+                Line::Variable {
+                    name,
+                    value,
+                    value_at,
+                } => {
+                    self.refs(&value, l.start + value_at);
+                    Item::Variable(Variable {
+                        name,
+                        value,
+                        layout: Self::lay(&l),
+                    })
+                }
+                Line::ObjectOpen { name, .. } => {
+                    return Err(self.err(
+                        l.start,
+                        format!("@{name} {{ … }} belongs inside a [FrameN] block"),
+                    ))
+                }
+                Line::ObjectClose => return Err(self.err(l.start, "`}` closes no object block")),
+                Line::Assign { key, .. } => {
+                    return Err(self.err(
+                        l.start,
+                        format!(
+                            "`{} = …` outside a block: keys go in [Animation], [Objects] or a @Object {{ … }} block of a \
+                             [FrameN], and top-level variables start with @",
+                            seg_text(&key)
+                        ),
+                    ))
+                }
+            };
+            clip.items.push(item);
+        }
+        clip.layout.after = Some(trailing);
+        Ok(clip)
+    }
+
+    /// The logical line that must close a block opened at `open_at`, or the error for a file that ends first.
+    fn inner(&mut self, open_at: usize, what: &str, close: &str) -> Result<Logical> {
+        let mut t = String::new();
+        match self.next(&mut t) {
+            Some(l) => Ok(l),
+            None => Err(self.err(
+                open_at,
+                format!("{what} is never closed (expected {close} before the end of the file)"),
+            )),
+        }
+    }
+
+    fn animation(&mut self, open: Logical) -> Result<Animation> {
+        let mut a = Animation {
+            settings: Vec::new(),
+            layout: BlockLayout {
+                open: Self::lay(&open),
+                close: Lay::default(),
+            },
+        };
+        loop {
+            let l = self.inner(open.start, "[Animation]", "[/Animation]")?;
+            match syntax::line(&l.raw).map_err(|e| self.syn(l.start, e))? {
+                Line::Header {
+                    close: true,
+                    kind: HeaderKind::Animation,
+                } => {
+                    a.layout.close = Self::lay(&l);
+                    return Ok(a);
+                }
+                Line::Assign {
+                    key,
+                    value,
+                    value_at,
+                } => {
+                    let v = setting(&key, &value, value_at).map_err(|e| self.syn(l.start, e))?;
+                    a.settings.push(Setting {
+                        value: v,
+                        layout: Self::lay(&l),
+                    });
+                }
+                other => return Err(self.misplaced(&l, &other, "[Animation]", "[/Animation]")),
+            }
+        }
+    }
+
+    fn misplaced(&self, l: &Logical, line: &Line, inside: &str, close: &str) -> Error {
+        let what = match line {
+            Line::Header { close: true, kind } => {
+                return self.err(
+                    l.start,
+                    format!(
+                        "{} inside {inside}: expected {close} first",
+                        header_text(*kind, true)
+                    ),
+                )
+            }
+            Line::Header { kind, .. } => header_text(*kind, false),
+            Line::ObjectOpen { name, .. } => format!("@{name} {{"),
+            Line::ObjectClose => "`}`".into(),
+            Line::Variable { name, .. } => {
+                format!("the variable @{name} (variables are top-level)")
+            }
+            Line::Assign { key, .. } => format!("`{}`", seg_text(key)),
+        };
+        self.err(
+            l.start,
+            format!("{what} does not belong inside {inside} (close it with {close} first)"),
+        )
+    }
+
+    fn objects(&mut self, open: Logical) -> Result<Objects> {
+        let mut o = Objects {
+            objects: Vec::new(),
+            layout: BlockLayout {
+                open: Self::lay(&open),
+                close: Lay::default(),
+            },
+        };
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        loop {
+            let l = self.inner(open.start, "[Objects]", "[/Objects]")?;
+            match syntax::line(&l.raw).map_err(|e| self.syn(l.start, e))? {
+                Line::Header {
+                    close: true,
+                    kind: HeaderKind::Objects,
+                } => {
+                    o.layout.close = Self::lay(&l);
+                    return Ok(o);
+                }
+                Line::Assign {
+                    key,
+                    value,
+                    value_at,
+                } => {
+                    let (name, node_type) =
+                        decl(&key, &value, value_at).map_err(|e| self.syn(l.start, e))?;
+                    if let Some(p) = seen.get(&name) {
+                        return Err(self.err(
+                            l.start + key[0].at,
+                            format!("object `{name}` is already declared at {}", self.pos_of(*p)),
+                        ));
+                    }
+                    seen.insert(name.clone(), l.start + key[0].at);
+                    o.objects.push(ObjectDecl {
+                        name,
+                        node_type,
+                        layout: Self::lay(&l),
+                    });
+                }
+                other => return Err(self.misplaced(&l, &other, "[Objects]", "[/Objects]")),
+            }
+        }
+    }
+
+    fn frame(&mut self, open: Logical, index: u32, is_open: bool) -> Result<Frame> {
+        let tag = format!("[Frame{index}{}]", if is_open { "?" } else { "" });
+        let close = format!("[/Frame{index}]");
+        let mut f = Frame {
+            index,
+            open: is_open,
+            entries: Vec::new(),
+            layout: BlockLayout {
+                open: Self::lay(&open),
+                close: Lay::default(),
+            },
+        };
+        loop {
+            let l = self.inner(open.start, &tag, &close)?;
+            match syntax::line(&l.raw).map_err(|e| self.syn(l.start, e))? {
+                Line::Header {
+                    close: true,
+                    kind: HeaderKind::Frame { index: m, .. },
+                } => {
+                    if m != index {
+                        return Err(self.err(
+                            l.start,
+                            format!(
+                                "{tag} (at {}) is closed by [/Frame{m}]: expected {close}",
+                                self.pos_of(open.start)
+                            ),
+                        ));
+                    }
+                    f.layout.close = Self::lay(&l);
+                    return Ok(f);
+                }
+                Line::ObjectOpen { name, at } => {
+                    let b = self.object_block(l, name, at)?;
+                    f.entries.push(FrameEntry::Object(b));
+                }
+                Line::Assign {
+                    key,
+                    value,
+                    value_at,
+                } => {
+                    let ev =
+                        frame_event(&key, &value, value_at).map_err(|e| self.syn(l.start, e))?;
+                    self.refs(&value, l.start + value_at);
+                    f.entries.push(FrameEntry::Event(Event {
+                        kind: ev,
+                        value,
+                        layout: Self::lay(&l),
+                    }));
+                }
+                other => return Err(self.misplaced(&l, &other, &tag, &close)),
+            }
+        }
+    }
+
+    fn object_block(&mut self, open: Logical, name: String, at: usize) -> Result<ObjectBlock> {
+        self.pending.push(Pending::Object {
+            name: name.clone(),
+            at: open.start + at - 1,
+        });
+        let what = format!("@{name} {{ … }}");
+        let mut b = ObjectBlock {
+            object: name.clone(),
+            entries: Vec::new(),
+            layout: BlockLayout {
+                open: Self::lay(&open),
+                close: Lay::default(),
+            },
+        };
+        loop {
+            let l = self.inner(open.start, &what, "`}`")?;
+            match syntax::line(&l.raw).map_err(|e| self.syn(l.start, e))? {
+                Line::ObjectClose => {
+                    b.layout.close = Self::lay(&l);
+                    return Ok(b);
+                }
+                Line::Assign {
+                    key,
+                    value,
+                    value_at,
+                } => {
+                    let e =
+                        object_entry(&key, value, value_at).map_err(|e| self.syn(l.start, e))?;
+                    match &e {
+                        ObjectEntryData::Key(field, value) => {
+                            self.pending.push(Pending::Field {
+                                object: name.clone(),
+                                field: field.clone(),
+                                at: l.start + key[0].at,
+                            });
+                            self.refs(value, l.start + value_at);
+                        }
+                        ObjectEntryData::Control(field, _) => self.pending.push(Pending::Field {
+                            object: name.clone(),
+                            field: field.clone(),
+                            at: l.start + key[0].at,
+                        }),
+                        ObjectEntryData::Event(_, value) => self.refs(value, l.start + value_at),
+                    }
+                    b.entries.push(e.into_entry(Self::lay(&l)));
+                }
+                other => return Err(self.misplaced(&l, &other, &what, "`}`")),
+            }
+        }
+    }
+
+    fn refs(&mut self, v: &Value, at: usize) {
+        for r in v.refs() {
+            self.pending.push(Pending::Ref { r: r.clone(), at });
+        }
+    }
+
+    /// The checks that need the whole file, in file order.
+    fn check(&mut self, clip: &Clip) -> Result<()> {
+        let t = tables();
+        let objects: BTreeMap<&str, &str> = clip
+            .objects()
+            .map(|o| (o.name.as_str(), o.node_type.as_str()))
+            .collect();
+        let vars: Vec<&str> = clip.variables().map(|v| v.name.as_str()).collect();
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_by_key(|p| match p {
+            Pending::Object { at, .. } | Pending::Field { at, .. } | Pending::Ref { at, .. } => *at,
+        });
+        let undeclared = |name: &str| {
+            let hint = did_you_mean(name, objects.keys().copied())
+                .map(|m| format!(" (did you mean @{m}?)"))
+                .unwrap_or_default();
+            format!(
+                "undeclared object `{name}`{hint}: declare it in the [Objects] block as `{name} = NodeType`"
+            )
+        };
+        for p in &pending {
+            match p {
+                Pending::Object { name, at } => {
+                    if !objects.contains_key(name.as_str()) {
+                        return Err(self.err(*at, undeclared(name)));
+                    }
+                }
+                Pending::Field { object, field, at } => {
+                    let Some(node) = objects.get(object.as_str()) else {
+                        continue;
+                    };
+                    if let Err(m) = check_field(t, node, field) {
+                        return Err(self.err(*at, m));
+                    }
+                }
+                Pending::Ref { r, at } => {
+                    let is_obj = objects.contains_key(r.name.as_str());
+                    match &r.field {
+                        None if is_obj || vars.contains(&r.name.as_str()) => {}
+                        None => {
+                            let hint = did_you_mean(
+                                &r.name,
+                                objects.keys().copied().chain(vars.iter().copied()),
+                            )
+                            .map(|m| format!(" (did you mean @{m}?)"))
+                            .unwrap_or_default();
+                            return Err(self.err(
+                                *at,
+                                format!("@{} names no declared object or variable{hint}", r.name),
+                            ));
+                        }
+                        Some(f) => {
+                            let Some(node) = objects.get(r.name.as_str()) else {
+                                return Err(self.err(*at, undeclared(&r.name)));
+                            };
+                            if let Err(m) = check_field(t, node, f) {
+                                return Err(self.err(*at, format!("in {r}: {m}")));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether `field` is animatable on `node`; the message says what is, and what was probably meant.
+pub(crate) fn check_field(
+    t: &schema::Tables,
+    node: &str,
+    field: &FieldPath,
+) -> std::result::Result<(), String> {
+    let with_deg = |names: Vec<String>| {
+        let mut out = Vec::new();
+        for n in names {
+            let deg = n == t.rotation_deg.field;
+            out.push(n);
+            if deg {
+                out.push(t.rotation_deg.alias.clone());
+            }
+        }
+        out
+    };
+    match &field.bone {
+        None => {
+            let names = with_deg(t.fields_of(node).into_iter().map(|(n, _)| n).collect());
+            if names.contains(&field.field) {
+                return Ok(());
+            }
+            let hint = did_you_mean(&field.field, names.iter().map(String::as_str))
+                .map(|m| format!("did you mean `{m}`? "))
+                .unwrap_or_default();
+            Err(format!(
+                "`{}` is not animatable on {node} ({hint}{node} animates: {})",
+                field.field,
+                names.join(", ")
+            ))
+        }
+        Some(_) => {
+            let names = with_deg(t.bone_fields_of(node).into_iter().map(|(n, _)| n).collect());
+            if names.is_empty() {
+                return Err(format!(
+                    "{node} has no bones: bone tracks are for {}",
+                    t.node_types
+                        .iter()
+                        .filter(|(_, n)| !n.bone_fields.is_empty())
+                        .map(|(k, _)| k.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ));
+            }
+            if names.contains(&field.field) {
+                return Ok(());
+            }
+            let hint = did_you_mean(&field.field, names.iter().map(String::as_str))
+                .map(|m| format!("did you mean `{m}`? "))
+                .unwrap_or_default();
+            Err(format!(
+                "`{}` is not a bone channel of {node} ({hint}bone channels: {})",
+                field.field,
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+pub(crate) fn header_text(kind: HeaderKind, close: bool) -> String {
+    let slash = if close { "/" } else { "" };
+    match kind {
+        HeaderKind::Animation => format!("[{slash}Animation]"),
+        HeaderKind::Objects => format!("[{slash}Objects]"),
+        HeaderKind::Frame { index, open } => {
+            format!("[{slash}Frame{index}{}]", if open { "?" } else { "" })
+        }
+    }
+}
+
+fn seg_text(segs: &[syntax::Seg]) -> String {
+    segs.iter()
+        .map(|s| match &s.index {
+            None => s.name.clone(),
+            Some(Bone::Index(i)) => format!("{}[{i}]", s.name),
+            Some(Bone::Name(n)) => format!("{}[{}]", s.name, syntax::quote(n)),
+        })
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+fn word(v: &Value) -> Option<&str> {
+    match v {
+        Value::String(s) | Value::Ident(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn names_of(list: &[schema::EnumName]) -> String {
+    list.iter()
+        .flat_map(|e| std::iter::once(e.id.as_str()).chain(e.aliases.iter().map(String::as_str)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn all_names(list: &[schema::EnumName]) -> Vec<&str> {
+    list.iter()
+        .flat_map(|e| std::iter::once(e.id.as_str()).chain(e.aliases.iter().map(String::as_str)))
+        .collect()
+}
+
+pub(crate) fn interp_of(v: &Value, at: usize) -> std::result::Result<Interp, SynErr> {
+    let t = tables();
+    let w = word(v).ok_or_else(|| SynErr {
+        at,
+        msg: format!(
+            "an interpolation is a name in quotes (one of {})",
+            names_of(&t.interp)
+        ),
+    })?;
+    Interp::from_name(w).ok_or_else(|| SynErr {
+        at,
+        msg: format!(
+            "unknown interpolation `{w}`{} (known: {})",
+            did_you_mean(w, all_names(&t.interp))
+                .map(|m| format!(" (did you mean \"{m}\"?)"))
+                .unwrap_or_default(),
+            names_of(&t.interp)
+        ),
+    })
+}
+
+pub(crate) fn ease_of(v: &Value, at: usize) -> std::result::Result<Ease, SynErr> {
+    let t = tables();
+    let w = word(v).ok_or_else(|| SynErr {
+        at,
+        msg: format!("an ease is a name in quotes (one of {})", names_of(&t.ease)),
+    })?;
+    Ease::from_name(w).ok_or_else(|| SynErr {
+        at,
+        msg: format!(
+            "unknown ease `{w}`{} (known: {})",
+            did_you_mean(w, all_names(&t.ease))
+                .map(|m| format!(" (did you mean \"{m}\"?)"))
+                .unwrap_or_default(),
+            names_of(&t.ease)
+        ),
+    })
+}
+
+/// An `[Animation]` line.
+pub(crate) fn setting(
+    key: &[syntax::Seg],
+    value: &Value,
+    at: usize,
+) -> std::result::Result<SettingValue, SynErr> {
+    let t = tables();
+    let k = &key[0];
+    let canon = (key.len() == 1 && k.index.is_none())
+        .then(|| {
+            t.animation_keys
+                .iter()
+                .find(|(n, a)| *n == k.name || a.aliases.contains(&k.name))
+                .map(|(n, _)| n.as_str())
+        })
+        .flatten();
+    let all: Vec<&str> = t
+        .animation_keys
+        .iter()
+        .flat_map(|(n, a)| std::iter::once(n.as_str()).chain(a.aliases.iter().map(String::as_str)))
+        .collect();
+    let Some(canon) = canon else {
+        let name = seg_text(key);
+        return Err(SynErr {
+            at: k.at,
+            msg: format!(
+                "unknown [Animation] key `{name}`{} (keys: {})",
+                did_you_mean(&name, all.iter().copied())
+                    .map(|m| format!(" (did you mean `{m}`?)"))
+                    .unwrap_or_default(),
+                all.join(", ")
+            ),
+        });
+    };
+    Ok(match canon {
+        "name" => match value {
+            Value::String(s) => SettingValue::Name(s.clone()),
+            _ => {
+                return Err(SynErr {
+                    at,
+                    msg: "name is text in quotes: name = \"Run\"".into(),
+                })
+            }
+        },
+        "fps" => match value {
+            Value::Number(n) if *n > 0.0 => SettingValue::Fps(*n),
+            _ => {
+                return Err(SynErr {
+                    at,
+                    msg: "fps is a positive number: fps = 60".into(),
+                })
+            }
+        },
+        "default_interp" => SettingValue::DefaultInterp(interp_of(value, at)?),
+        "default_ease" => SettingValue::DefaultEase(ease_of(value, at)?),
+        other => {
+            return Err(SynErr {
+                at: k.at,
+                msg: format!("the schema's [Animation] key `{other}` is not known to this reader"),
+            })
+        }
+    })
+}
+
+/// An `[Objects]` line: (name, node type).
+pub(crate) fn decl(
+    key: &[syntax::Seg],
+    value: &Value,
+    at: usize,
+) -> std::result::Result<(String, String), SynErr> {
+    let t = tables();
+    if key.len() != 1 || key[0].index.is_some() {
+        return Err(SynErr {
+            at: key[0].at,
+            msg: "an object declaration is `Name = NodeType`".into(),
+        });
+    }
+    let known = || {
+        t.node_types
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Value::Ident(ty) = value else {
+        return Err(SynErr {
+            at,
+            msg: format!("expected a node type ({})", known()),
+        });
+    };
+    if t.node(ty).is_none() {
+        return Err(SynErr {
+            at,
+            msg: format!(
+                "unknown node type `{ty}`{} (node types: {})",
+                did_you_mean(ty, t.node_types.iter().map(|(n, _)| n.as_str()))
+                    .map(|m| format!(" (did you mean {m}?)"))
+                    .unwrap_or_default(),
+                known()
+            ),
+        });
+    }
+    Ok((key[0].name.clone(), ty.clone()))
+}
+
+/// The event a key names, with its value checked against the schema's `-events`.
+fn event(
+    key: &[syntax::Seg],
+    value: &Value,
+    at: usize,
+    scope: &str,
+) -> std::result::Result<Option<EventKind>, SynErr> {
+    let t = tables();
+    if key.len() != 1 || key[0].index.is_some() {
+        return Ok(None);
+    }
+    let Some(kind) = EventKind::from_name(&key[0].name) else {
+        return Ok(None);
+    };
+    let Some(spec) = t.event(kind.id()) else {
+        return Ok(None);
+    };
+    if !spec.scopes.iter().any(|s| s == scope) {
+        return Err(SynErr {
+            at: key[0].at,
+            msg: format!(
+                "{} targets an object: write it inside an @Object {{ … }} block",
+                kind.id()
+            ),
+        });
+    }
+    let Value::Object(kv) = value else {
+        return Err(SynErr {
+            at,
+            msg: format!(
+                "{} takes an object: {} = {{ name = \"…\" }}",
+                kind.id(),
+                kind.id()
+            ),
+        });
+    };
+    for (k, v) in kv {
+        if !spec.keys.iter().any(|(n, _)| n == k) {
+            return Err(SynErr {
+                at,
+                msg: format!(
+                    "{} has no key `{k}`{} (keys: {})",
+                    kind.id(),
+                    did_you_mean(k, spec.keys.iter().map(|(n, _)| n.as_str()))
+                        .map(|m| format!(" (did you mean `{m}`?)"))
+                        .unwrap_or_default(),
+                    spec.keys
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        }
+        if k == "name" && !matches!(v, Value::String(_)) {
+            return Err(SynErr {
+                at,
+                msg: format!("{}: name is text in quotes", kind.id()),
+            });
+        }
+        if k == "params" && !matches!(v, Value::Array(_)) {
+            return Err(SynErr {
+                at,
+                msg: format!("{}: params is an array: params = [ … ]", kind.id()),
+            });
+        }
+    }
+    for (k, req) in &spec.keys {
+        if req == "required" && !kv.iter().any(|(n, _)| n == k) {
+            return Err(SynErr {
+                at,
+                msg: format!("{} needs `{k}`", kind.id()),
+            });
+        }
+    }
+    Ok(Some(kind))
+}
+
+/// A frame-level line: an event.
+pub(crate) fn frame_event(
+    key: &[syntax::Seg],
+    value: &Value,
+    at: usize,
+) -> std::result::Result<EventKind, SynErr> {
+    match event(key, value, at, "frame")? {
+        Some(k) => Ok(k),
+        None => Err(SynErr {
+            at: key[0].at,
+            msg: format!(
+                "`{}` outside an object block: keys go inside @Object {{ … }}; a frame itself holds only {} events",
+                seg_text(key),
+                tables()
+                    .events
+                    .iter()
+                    .filter(|(_, e)| e.scopes.iter().any(|s| s == "frame"))
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }),
+    }
+}
+
+/// An object-block line, before its layout is attached.
+pub(crate) enum ObjectEntryData {
+    Key(FieldPath, Value),
+    Control(FieldPath, ControlValue),
+    Event(EventKind, Value),
+}
+
+impl ObjectEntryData {
+    pub(crate) fn into_entry(self, layout: Lay) -> ObjectEntry {
+        match self {
+            ObjectEntryData::Key(field, value) => ObjectEntry::Key(Key {
+                field,
+                value,
+                layout,
+            }),
+            ObjectEntryData::Control(field, set) => {
+                ObjectEntry::Control(Control { field, set, layout })
+            }
+            ObjectEntryData::Event(kind, value) => ObjectEntry::Event(Event {
+                kind,
+                value,
+                layout,
+            }),
+        }
+    }
+}
+
+/// An object-block line.
+pub(crate) fn object_entry(
+    key: &[syntax::Seg],
+    value: Value,
+    at: usize,
+) -> std::result::Result<ObjectEntryData, SynErr> {
+    if let Some(k) = event(key, &value, at, "object")? {
+        return Ok(ObjectEntryData::Event(k, value));
+    }
+    let (field, control) = syntax::interpret_key(key)?;
+    Ok(match control {
+        None => ObjectEntryData::Key(field, value),
+        Some(ControlKind::Interp) => {
+            ObjectEntryData::Control(field, ControlValue::Interp(interp_of(&value, at)?))
+        }
+        Some(ControlKind::Ease) => {
+            ObjectEntryData::Control(field, ControlValue::Ease(ease_of(&value, at)?))
+        }
+    })
+}
