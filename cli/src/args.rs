@@ -59,6 +59,9 @@ pub enum Command {
         /// The binary file to write (atomically: a failed encode leaves no partial file).
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
+        /// Write canonical text instead of keeping the document's recorded spacing and comments (Perro clips).
+        #[arg(long)]
+        normalize: bool,
         #[command(flatten)]
         compress: CompressArgs,
     },

@@ -152,6 +152,7 @@ pub fn encode(
     ctx: &mut Ctx<'_>,
     doc_path: &Path,
     output: &Path,
+    normalize: bool,
     compress: &CompressArgs,
 ) -> Result<(), CliError> {
     files::guard_overwrite(output, &[doc_path], ctx.force)?;
@@ -169,11 +170,32 @@ pub fn encode(
     } else {
         DocFormat::Yaml
     };
-    let bytes = f
+    let mut bytes = f
         .encode(&text, doc)
         .map_err(|e| CliError::file(doc_path, e))?;
+    if normalize {
+        bytes = normalized(f.id(), &bytes).map_err(|e| CliError::file(doc_path, e))?;
+    }
     let bytes = compress_as_asked(ctx, doc_path, bytes, compress, &header)?;
     files::write_atomic(output, &bytes)
+}
+
+/// `--normalize`: the canonical text of a text format's file.
+fn normalized(id: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
+    match id {
+        "panim-perro" => {
+            use binspec_formats::Format as _;
+            binspec_formats::panim_perro::Clip::from_binary(bytes)
+                .map(|c| c.normalize().into_bytes())
+                .map_err(|e| e.to_string())
+        }
+        _ => {
+            let _ = bytes;
+            Err(format!(
+                "--normalize applies to Perro clips (panim-perro), not to {id}"
+            ))
+        }
+    }
 }
 
 /// Applies `--compress`, with the Yaz0 alignment from `--yaz0-alignment` or the document; notes when the

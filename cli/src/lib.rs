@@ -118,8 +118,9 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
         Some(Command::Encode {
             doc,
             output,
+            normalize,
             compress,
-        }) => doc::encode(ctx, &doc, &output, &compress),
+        }) => doc::encode(ctx, &doc, &output, normalize, &compress),
         Some(Command::Check { paths }) => check::check(ctx, &paths),
         Some(Command::Extract { archive, output }) => archive::extract(ctx, &archive, &output),
         Some(Command::Pack {

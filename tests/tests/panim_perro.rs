@@ -706,3 +706,28 @@ fn docs_page_is_up_to_date() {
         path.display()
     );
 }
+
+/// `encode --normalize` writes the canonical text (what `Clip::normalize` gives); without it, the text as it was.
+#[test]
+fn encode_normalize_writes_canonical_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = dir().join("events_and_controls.panim");
+    let doc = tmp.path().join("clip.yml");
+    let (same, norm) = (tmp.path().join("same.panim"), tmp.path().join("norm.panim"));
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    assert_eq!(cli(&["decode", &s(&src), "-o", &s(&doc)]).0, 0);
+    assert_eq!(cli(&["encode", &s(&doc), "-o", &s(&same)]).0, 0);
+    assert_eq!(std::fs::read(&same).unwrap(), std::fs::read(&src).unwrap());
+    let (rc, _, err) = cli(&["encode", &s(&doc), "-o", &s(&norm), "--normalize"]);
+    assert_eq!(rc, 0, "{err}");
+    let want = clip("events_and_controls.panim").normalize();
+    let got = std::fs::read_to_string(&norm).unwrap();
+    assert_eq!(got, want);
+    assert_ne!(
+        got.as_bytes(),
+        &std::fs::read(&src).unwrap()[..],
+        "the fixture is not canonical"
+    );
+    // Canonical text is a fixed point.
+    assert_eq!(Clip::from_binary(got.as_bytes()).unwrap().normalize(), got);
+}
