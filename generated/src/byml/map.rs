@@ -243,21 +243,28 @@ impl Map {
             return None;
         }
         let removed = self.entries.remove(i);
-        if let Some(t) = &mut self.index {
-            if self.entries.len() <= LINEAR_MAX {
-                self.index = None;
-            } else {
-                if let Ok(slot) = t.find_entry(hash(&removed.0), |&j| j == i) {
-                    slot.remove();
-                }
-                for j in t.iter_mut() {
-                    if *j > i {
-                        *j -= 1;
-                    }
+        if let Some(t) = self.unindex(&removed.0, i) {
+            for j in t.iter_mut() {
+                if *j > i {
+                    *j -= 1;
                 }
             }
         }
         Some(removed)
+    }
+
+    /// After entry `i` (with `key`) left the entries: drops the index if the map is now small, else removes the
+    /// entry's slot from it and returns it for the caller's further fixing.
+    fn unindex(&mut self, key: &str, i: usize) -> Option<&mut hashbrown::HashTable<usize>> {
+        if self.entries.len() <= LINEAR_MAX {
+            self.index = None;
+            return None;
+        }
+        let t = self.index.as_mut()?;
+        if let Ok(slot) = t.find_entry(hash(key), |&j| j == i) {
+            slot.remove();
+        }
+        Some(t)
     }
 
     /// Removes `key` and puts the last entry in its place (O(1), but changes the order).
@@ -273,19 +280,10 @@ impl Map {
         }
         let last = self.entries.len() - 1;
         let removed = self.entries.swap_remove(i);
-        if let Some(t) = &mut self.index {
-            if self.entries.len() <= LINEAR_MAX {
-                self.index = None;
-            } else {
-                if let Ok(slot) = t.find_entry(hash(&removed.0), |&j| j == i) {
-                    slot.remove();
-                }
-                if i != last {
-                    let moved = hash(&self.entries[i].0);
-                    if let Some(j) = t.find_mut(moved, |&j| j == last) {
-                        *j = i;
-                    }
-                }
+        let moved = (i != last).then(|| hash(&self.entries[i].0));
+        if let (Some(t), Some(h)) = (self.unindex(&removed.0, i), moved) {
+            if let Some(j) = t.find_mut(h, |&j| j == last) {
+                *j = i;
             }
         }
         Some(removed)
