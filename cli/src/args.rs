@@ -95,6 +95,9 @@ pub enum Command {
     },
     /// List the formats this binspec knows.
     Formats,
+    /// Work with wiki pages (MediaWiki text, or a "User contributions" dump of several pages and revisions).
+    #[command(subcommand)]
+    Wiki(WikiCommand),
     /// Print a Perro clip track's values over a frame range (`open` where they come from the runtime).
     Track {
         /// The clip (.panim, text).
@@ -110,6 +113,20 @@ pub enum Command {
         /// Frame step (fractions allowed).
         #[arg(long, default_value_t = 1.0)]
         step: f64,
+    },
+}
+
+/// `binspec wiki ...`.
+#[derive(Debug, Clone, Subcommand)]
+pub enum WikiCommand {
+    /// Report tables that contradict themselves, one finding per line (page | section [caption] | row (field):
+    /// what). Exit status 0 whatever is found; 1 only for unreadable input.
+    Lint {
+        /// A page text or a dump.
+        file: PathBuf,
+        /// Which revision of each page: 0 is the newest (the dump lists the newest first).
+        #[arg(long, default_value_t = 0)]
+        rev: usize,
     },
 }
 

@@ -17,6 +17,7 @@ pub mod error;
 pub mod files;
 pub mod formats;
 pub mod track;
+pub mod wiki;
 
 #[cfg(test)]
 mod tests;
@@ -129,6 +130,7 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             compress,
         }) => archive::pack(ctx, &dir, &output, &compress),
         Some(Command::Formats) => doc::list_formats(ctx),
+        Some(Command::Wiki(args::WikiCommand::Lint { file, rev })) => wiki_lint(ctx, &file, rev),
         Some(Command::Track {
             file,
             track,
@@ -137,6 +139,34 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             step,
         }) => track::track(ctx, &file, &track, from, to, step),
     }
+}
+
+/// `binspec wiki lint FILE [--rev N]`.
+fn wiki_lint(ctx: &mut Ctx<'_>, file: &std::path::Path, rev: usize) -> Result<(), CliError> {
+    let raw = files::read(file)?;
+    let text = String::from_utf8(raw).map_err(|_| CliError::file(file, "not UTF-8 text"))?;
+    let name = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let revs = wiki::revisions(&text, &name);
+    let chosen = wiki::chosen(&revs, rev);
+    let mut findings = 0usize;
+    let mut tables = 0usize;
+    for r in &chosen {
+        tables += wiki::tables(&r.text).len();
+        for f in wiki::lint(r) {
+            findings += 1;
+            writeln!(ctx.out, "{f}").map_err(CliError::out)?;
+        }
+    }
+    let _ = writeln!(
+        ctx.err,
+        "{findings} findings in {tables} tables of {} pages (revision {rev} of each; {} revisions in the input)",
+        chosen.len(),
+        revs.len()
+    );
+    Ok(())
 }
 
 /// `tests/fixtures` under the current folder, else next to this crate in the source tree.
