@@ -1,6 +1,7 @@
 //! Emitter: one markdown page per format, from the IR alone.
 //!
-//! The page lists every type's `seq` as a table of offsets, sizes, types and roles. Offsets and sizes are given in
+//! The page opens with a Mermaid graph of which type holds which, then lists every type's `seq` as a table of
+//! offsets, sizes, types and roles. Offsets and sizes are given in
 //! hex where they are static; once a field's size depends on the data, later offsets are given relative to the
 //! field before them. Output is deterministic (no timestamps, IR order throughout).
 
@@ -41,6 +42,7 @@ pub fn emit(m: &Module) -> String {
     if !facts.is_empty() {
         let _ = writeln!(out, "{}\n", facts.join("\n"));
     }
+    diagram(m, &mut out);
     for ti in 0..m.types.len() {
         emit_type(m, ti, &mut out);
     }
@@ -66,6 +68,46 @@ pub fn emit(m: &Module) -> String {
         out.pop();
     }
     out
+}
+
+/// A Mermaid graph of which type holds which (through fields, switch cases and instances), each edge labelled with
+/// the fields; nothing for a format with a single type.
+fn diagram(m: &Module, out: &mut String) {
+    // (from, to) -> field names, in IR order.
+    let mut edges: Vec<((usize, usize), Vec<String>)> = Vec::new();
+    for (ti, t) in m.types.iter().enumerate() {
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            let mut to: Vec<usize> = Vec::new();
+            match &f.ty {
+                FieldTy::User { ty, .. } => to.push(*ty),
+                FieldTy::Switch { cases, .. } => to.extend(cases.iter().filter_map(|c| c.user())),
+                _ => {}
+            }
+            for c in to {
+                let label = if f.is_instance {
+                    format!("{} (instance)", f.name)
+                } else {
+                    f.name.clone()
+                };
+                match edges.iter_mut().find(|(k, _)| *k == (ti, c)) {
+                    Some((_, names)) if !names.contains(&label) => names.push(label),
+                    Some(_) => {}
+                    None => edges.push(((ti, c), vec![label])),
+                }
+            }
+        }
+    }
+    if edges.is_empty() {
+        return;
+    }
+    // Mermaid node ids: the type's index; the label is its name.
+    let node = |i: usize| format!("t{i}[\"{}\"]", m.types[i].name);
+    out.push_str("```mermaid\ngraph TD\n");
+    for ((a, b), names) in &edges {
+        let label = names.join(", ").replace('"', "'");
+        let _ = writeln!(out, "  {} -->|\"{label}\"| {}", node(*a), node(*b));
+    }
+    out.push_str("```\n\n");
 }
 
 fn emit_type(m: &Module, ti: usize, out: &mut String) {
@@ -592,5 +634,64 @@ types:
     #[test]
     fn deterministic() {
         assert_eq!(page(), page());
+    }
+
+    /// The page opens with a Mermaid graph of which type holds which: fields, switch cases and instances, one edge
+    /// per pair of types with all the fields that make it.
+    #[test]
+    fn type_diagram() {
+        let c = crate::compile_str(
+            "d.ksy",
+            "meta:
+  id: d
+  endian: le
+seq:
+  - id: kind
+    type: u1
+  - id: body
+    type:
+      switch-on: kind
+      cases:
+        1: a
+        2: b
+  - id: first
+    type: a
+  - id: second
+    type: a
+instances:
+  tail:
+    pos: 0
+    type: b
+types:
+  a:
+    seq:
+      - id: x
+        type: u1
+  b:
+    seq:
+      - id: y
+        type: u1
+",
+        )
+        .expect("compiles");
+        let p = super::emit(&c.module);
+        let graph: Vec<&str> = p
+            .lines()
+            .skip_while(|l| *l != "```mermaid")
+            .take_while(|l| *l != "```")
+            .collect();
+        assert_eq!(
+            graph,
+            [
+                "```mermaid",
+                "graph TD",
+                "  t0[\"d\"] -->|\"body, first, second\"| t1[\"a\"]",
+                "  t0[\"d\"] -->|\"body, tail (instance)\"| t2[\"b\"]",
+            ]
+        );
+        // A format of one type has no graph.
+        let one = crate::compile_str("o.ksy", "meta:\n  id: o\nseq:\n  - id: x\n    type: u1\n")
+            .expect("compiles");
+        assert!(!super::emit(&one.module).contains("mermaid"));
     }
 }
