@@ -44,6 +44,13 @@ doc: |
     table, a dictionary with remap, a mono-typed array or a version 10 root. This schema reads the hash array's
     parts back to back, the base offset relative to the table like the string offsets, count + 1 offsets after the
     base offset, and a version 10 root value in the 4 bytes after the container header.
+-wiki:
+  page: Byaml
+  section: Header
+-wiki-enums:
+  node_type:
+    page: Byaml
+    section: Node Data Types
 seq:
   - id: magic
     type: u2
@@ -99,14 +106,19 @@ types:
     doc: |
       A ByamlContainer: a four-byte header (node type and element count), then what the type says. A version 10
       root that is not a container has the header with only the node type, then its value.
+    -wiki:
+      page: Byaml
+      section: Byaml Container
     seq:
       - id: header
         type: u4
         doc: |
-          The u8 node type and the u24 element count, read as one u32 in the file's byte order (see `node_type`
-          and `count`).
+          The u8 node type and the u24 element count (the wiki's "Container data type" and "Count of container
+          elements"), read as one u32 in the file's byte order (see `node_type` and `count`).
       - id: body
-        doc: The container's contents, by node type (a single value for a version 10 root that is not a container).
+        doc: |
+          The container's contents, by node type (a single value for a version 10 root that is not a container);
+          the wiki's "NodeDataType specific data".
         type:
           switch-on: kind
           cases:
@@ -282,7 +294,12 @@ types:
   string_table:
     doc: |
       Key/String Table (0xc2): null-terminated UTF-8 strings, found through offsets relative to the table's start.
-      The key table is sorted; the page does not say the string table is (oead sorts both).
+      The key table is sorted; the page does not say the string table is (oead sorts both). The page's "Array of
+      strings" row is read through the offsets (each entry's `text`), not as a field of its own.
+    -wiki:
+      page: Byaml
+      section: Key/String Table (0xc2)
+      from: 0x4
     params:
       - id: count
         type: u4
@@ -320,6 +337,10 @@ types:
     doc: |
       Relocated Key/String Table (0xc5, version 7): an offset array whose first element is the offset of a u64
       value to be added to the other offsets.
+    -wiki:
+      page: Byaml
+      section: Relocated Key/String Table (0xc5)
+      from: 0x4
     params:
       - id: count
         type: u4
@@ -330,7 +351,9 @@ types:
     seq:
       - id: base_ofs
         type: u4
-        doc: Offset of the u64 value that is added to the string offsets (taken to be relative to the table).
+        doc: |
+          Offset of the u64 value that is added to the string offsets (taken to be relative to the table): the first
+          element of the wiki's "String offset array".
       - id: offsets
         type: u4
         repeat: expr
@@ -346,6 +369,13 @@ types:
     doc: |
       Hash Array (0x20-0x2f) and Hash Array With Remap (0x30-0x3f): values found by a hash (sorted by it) or by
       index. The node type of each value comes after all the pairs.
+    -wiki:
+      - page: Byaml
+        section: Hash Array (0x20-0x2f)
+        from: 0x4
+      - page: Byaml
+        section: Hash Array With Remap (0x30-0x3f)
+        from: 0x4
     params:
       - id: count
         type: u4
@@ -364,7 +394,7 @@ types:
         type: hash_pair(hash_words, start + count * (hash_words * 4 + 4) + _index)
         repeat: expr
         repeat-expr: count
-        doc: The hash and value pairs, sorted by hash.
+        doc: The hash and value pairs, sorted by hash (the wiki's "Hash + value array sorted by hash").
       - id: types
         type: u1
         repeat: expr
@@ -385,6 +415,9 @@ types:
             4: u4
   hash_pair:
     doc: One element of a hash array.
+    -wiki:
+      page: Byaml
+      section: Hash Pair
     params:
       - id: hash_words
         type: u1
@@ -409,6 +442,10 @@ types:
         doc: The value's node type, stored after all the pairs.
   array:
     doc: Array (0xc0), the node types of the elements, then their values.
+    -wiki:
+      page: Byaml
+      section: Array (0xc0)
+      from: 0x4
     params:
       - id: count
         type: u4
@@ -421,7 +458,7 @@ types:
         doc: The node type of each element (see the `node_type` enum).
       - id: padding
         size: (4 - count % 4) % 4
-        doc: Zeros up to the next multiple of 4.
+        doc: Zeros up to the next multiple of 4, which the wiki's table does not list (see the schema's doc).
       - id: values
         type: value(types[_index])
         repeat: expr
@@ -429,6 +466,10 @@ types:
         doc: The values.
   mono_typed_array:
     doc: Mono-Typed Array (0xc8, version 7), one node type for every element, then the values.
+    -wiki:
+      page: Byaml
+      section: Mono-Typed Array (0xc8)
+      from: 0x4
     params:
       - id: count
         type: u4
@@ -440,7 +481,7 @@ types:
         doc: The node type of every element.
       - id: padding
         size: 3
-        doc: Zeros up to the next multiple of 4.
+        doc: Zeros up to the next multiple of 4; the wiki's table counts them in the type's row ("aligned up by 0x4").
       - id: values
         type: value(value_type.to_i)
         repeat: expr
@@ -450,6 +491,13 @@ types:
     doc: |
       Dictionary (0xc1) and Dictionary With Remap (0xc4): values found by a key (the pairs are sorted by key index,
       so by key) or by index.
+    -wiki:
+      - page: Byaml
+        section: Dictionary (0xc1)
+        from: 0x4
+      - page: Byaml
+        section: Dictionary With Remap (0xc4)
+        from: 0x4
     params:
       - id: count
         type: u4
@@ -478,12 +526,15 @@ types:
             4: u4
   dictionary_pair:
     doc: One element of a dictionary.
+    -wiki:
+      page: Byaml
+      section: Byaml Dictionary Pair
     seq:
       - id: key_and_type
         type: u4
         doc: |
-          The u24 key index and the u8 node type, read as one u32 in the file's byte order (see `key_index` and
-          `node_type`).
+          The u24 key index and the u8 node type (the wiki's "Key table index" and "Node Data Type"), read as one
+          u32 in the file's byte order (see `key_index` and `node_type`).
       - id: value
         type: value(node_type)
         doc: The value.

@@ -73,15 +73,18 @@ types:
         -sort-by: crc
   rstb:
     doc: The second revision, with a 0xc-byte header.
+    -wiki:
+      page: Rsizetable
+      section: Header (revision 1)
     seq:
       - id: magic
         contents: RSTB
       - id: crc_count
         type: u4
-        doc: Number of CRC-32 entries.
+        doc: Number of CRC-32 entries (the wiki's "Crc32b resource size pair count").
       - id: name_count
         type: u4
-        doc: Number of path entries.
+        doc: Number of path entries (the wiki's "Path resource size pair count").
       - id: crc_entries
         type: crc_entry
         repeat: expr
@@ -96,6 +99,9 @@ types:
         -sort-by: name
   restbl:
     doc: The third and most common revision, with a 0x16-byte header.
+    -wiki:
+      page: Rsizetable
+      section: Header (revision 2)
     seq:
       - id: magic
         contents: RESTBL
@@ -109,10 +115,10 @@ types:
         -default: 0xa0
       - id: crc_count
         type: u4
-        doc: Number of CRC-32 entries.
+        doc: Number of CRC-32 entries (the wiki's "Crc32b resource size pair count").
       - id: name_count
         type: u4
-        doc: Number of path entries.
+        doc: Number of path entries (the wiki's "Path resource size pair count").
       - id: crc_entries
         type: crc_entry
         repeat: expr
@@ -126,14 +132,20 @@ types:
         doc: Sorted by path.
         -sort-by: name
   crc_entry:
+    -wiki:
+      page: Rsizetable
+      section: Crc32b Array
     seq:
       - id: crc
         type: u4
-        doc: CRC-32 of the file path.
+        doc: CRC-32 of the file path (the wiki's "Crc32b of file path").
       - id: size
         type: u4
         doc: Size the resource needs.
   name_entry:
+    -wiki:
+      page: Rsizetable
+      section: Path Array
     params:
       - id: path_size
         type: u4
@@ -142,7 +154,7 @@ types:
         type: strz
         encoding: UTF-8
         size: path_size
-        doc: The file path, padded with zeros to the slot size.
+        doc: The file path, padded with zeros to the slot size (the wiki's "Fixed size file path").
       - id: size
         type: u4
         doc: Size the resource needs.

@@ -28,12 +28,17 @@ doc: |
     reserved bytes at 0x12. Alignment is not stored anywhere: it is a layout choice, inferred from where the data
     lies.
   * The SFAT header is 0xc bytes (the page says 0x14): magic, header size, file count, hash seed.
+  * The SFAT entry's "File name offset" and "Number of file hash collisions" are one field, `name_attrs` (see
+    below).
   * The SFNT magic is "SFNT", not "SFAT" as the page's table says.
-  * The page splits the entry's name field into a u24 offset at 0x4 and a u8 collision count at 0x7. That is how the
-    bytes fall in little-endian files only: the field is one u32 in the archive's byte order whose top byte is the
-    collision count and whose low 24 bits are the name's offset in the name table divided by 4 (0 for an entry
-    without a name).
+  * The page splits the entry's name field (`name_attrs`) into a u24 "File name offset" at 0x4 and a u8 "Number of
+    file hash collisions" at 0x7. That is how the bytes fall in little-endian files only: the field is one u32 in
+    the archive's byte order whose top byte is the collision count and whose low 24 bits are the name's offset in
+    the name table divided by 4 (0 for an entry without a name).
 doc-ref: https://github.com/Kinnay/Nintendo-File-Formats/wiki/SARC-File-Format
+-wiki:
+  page: Sarc
+  section: Header
 seq:
   - id: magic
     contents: SARC
@@ -44,14 +49,14 @@ seq:
   - id: bom
     type: u2
     valid: 0xfeff
-    doc: Byte order mark; reads as 0xfeff in the archive's own byte order.
+    doc: Byte order mark; reads as 0xfeff in the archive's own byte order (the wiki's "Endianess").
   - id: file_size
     type: u4
     doc: Total file size.
     -derive: _io.size
   - id: data_offset
     type: u4
-    doc: Offset of the file data region from the start of the file.
+    doc: Offset of the file data region from the start of the file (the wiki's "File array offset").
     -derive: file_data._pos
   - id: version
     type: u2
@@ -85,6 +90,9 @@ instances:
       Alignment of the start of the file data region (oead aligns it to the largest alignment any file needs).
 types:
   sfat:
+    -wiki:
+      page: Sarc
+      section: Sfat Header
     seq:
       - id: magic
         contents: SFAT
@@ -97,7 +105,7 @@ types:
         doc: Number of entries.
       - id: hash_multiplier
         type: u4
-        doc: Multiplier of the name hash (0x65 in every known file).
+        doc: Multiplier of the name hash (0x65 in every known file); the wiki calls it "Hash seed".
         -default: 0x65
       - id: entries
         type: sfat_entry
@@ -111,6 +119,9 @@ types:
         doc: Where the name table's strings start (after this table and the 8-byte SFNT header).
   sfat_entry:
     doc: One file. Its data is stored in the data region, its name in the name table.
+    -wiki:
+      page: Sarc
+      section: Sfat Entry Array
     seq:
       - id: name_hash
         type: u4
@@ -124,10 +135,10 @@ types:
         -derive: "name._present ? (0x1000000 | (name._pos - _parent.names_start) / 4) : 0"
       - id: data_start
         type: u4
-        doc: Offset of the file's data from the start of the data region.
+        doc: Offset of the file's data from the start of the data region (the wiki's "File array start offset").
       - id: data_end
         type: u4
-        doc: Offset of the end of the file's data from the start of the data region.
+        doc: Offset of the end of the file's data from the start of the data region (the wiki's "File array end offset").
     instances:
       name:
         pos: _parent.names_start + (name_attrs & 0xffffff) * 4
@@ -144,6 +155,9 @@ types:
         doc: The file's contents.
         -pool: data
   sfnt:
+    -wiki:
+      page: Sarc
+      section: Sfnt Section
     seq:
       - id: magic
         contents: SFNT

@@ -95,6 +95,23 @@ pub enum Command {
     },
     /// List the formats this binspec knows.
     Formats,
+    /// Regenerate the documentation from the schemas: one markdown page per format and an index with each
+    /// format's status, or with --wiki MediaWiki `wikitable` markup to paste back into the wiki.
+    Docs {
+        /// The folder of `.ksy` schemas (default: `schemas` here, else the source tree's).
+        #[arg(long, value_name = "DIR")]
+        schemas: Option<PathBuf>,
+        /// Where to write (default: `generated/docs` beside the schemas folder; with --wiki, its `wiki`
+        /// subfolder).
+        #[arg(short, long, value_name = "DIR")]
+        output: Option<PathBuf>,
+        /// Write MediaWiki markup (`.wiki`, tables in the EPD Wiki's columns) instead of markdown.
+        #[arg(long)]
+        wiki: bool,
+        /// Write nothing: list the pages that would change, and exit 1 if any would.
+        #[arg(long)]
+        check: bool,
+    },
     /// Work with wiki pages (MediaWiki text, or a "User contributions" dump of several pages and revisions).
     #[command(subcommand)]
     Wiki(WikiCommand),
@@ -127,6 +144,67 @@ pub enum WikiCommand {
         /// Which revision of each page: 0 is the newest (the dump lists the newest first).
         #[arg(long, default_value_t = 0)]
         rev: usize,
+    },
+    /// Compare a page's tables with the schema types that transcribe them (`-wiki` in the schemas): missing or
+    /// extra fields, offsets, sizes, types, names and enum values. Differences that the schema's `doc` explains
+    /// are listed as explained. Exit status 0 whatever is found; 1 for unreadable input or schemas.
+    Drift {
+        /// A page text or a dump.
+        file: PathBuf,
+        /// Schemas (`.ksy` files or folders of them).
+        #[arg(required = true, value_name = "SCHEMA")]
+        schemas: Vec<PathBuf>,
+        /// Which revision of each page: 0 is the newest.
+        #[arg(long, default_value_t = 0)]
+        rev: usize,
+    },
+    /// For each page, its struct and enum tables and whether a schema transcribes each, with a figure per page
+    /// and overall. Tables that are not layouts (version lists, game lists) are named and left out.
+    Coverage {
+        /// A page text or a dump.
+        file: PathBuf,
+        /// The schemas (`.ksy` files or folders; default: the `schemas` folder).
+        #[arg(long, value_name = "SCHEMA")]
+        schemas: Vec<PathBuf>,
+        /// Which revision of each page: 0 is the newest.
+        #[arg(long, default_value_t = 0)]
+        rev: usize,
+    },
+    /// What changed in a page's tables between two revisions (default: the two newest), and which schema types
+    /// each change touches.
+    Diff {
+        /// A dump.
+        file: PathBuf,
+        /// The page's title.
+        page: String,
+        /// The older revision: a number (0 is the newest) or a timestamp (or its start, such as 2024-05).
+        rev_a: Option<String>,
+        /// The newer revision (default: the newest).
+        rev_b: Option<String>,
+        /// The schemas (`.ksy` files or folders; default: the `schemas` folder).
+        #[arg(long, value_name = "SCHEMA")]
+        schemas: Vec<PathBuf>,
+    },
+    /// Write a draft `.ksy` type from a wiki table, to start a transcription from.
+    Import {
+        /// A page text or a dump.
+        file: PathBuf,
+        /// The page's title.
+        page: String,
+        /// The heading the table is under (the nearest heading, or headings joined by ` > `).
+        section: String,
+        /// The table's caption, when the section has several tables.
+        #[arg(long)]
+        caption: Option<String>,
+        /// Which of the section's tables (1-based), when the section has several.
+        #[arg(long, value_name = "N")]
+        table: Option<usize>,
+        /// Which revision of the page: 0 is the newest.
+        #[arg(long, default_value_t = 0)]
+        rev: usize,
+        /// Where to write the draft (default: standard output).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
     },
 }
 

@@ -13,6 +13,7 @@ pub mod archive;
 pub mod args;
 pub mod check;
 pub mod doc;
+pub mod docs;
 pub mod error;
 pub mod files;
 pub mod formats;
@@ -130,7 +131,53 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             compress,
         }) => archive::pack(ctx, &dir, &output, &compress),
         Some(Command::Formats) => doc::list_formats(ctx),
+        Some(Command::Docs {
+            schemas,
+            output,
+            wiki,
+            check,
+        }) => docs::docs(ctx, schemas.as_deref(), output.as_deref(), wiki, check),
         Some(Command::Wiki(args::WikiCommand::Lint { file, rev })) => wiki_lint(ctx, &file, rev),
+        Some(Command::Wiki(args::WikiCommand::Drift { file, schemas, rev })) => {
+            wiki::drift::run(ctx, &file, &schemas, rev)
+        }
+        Some(Command::Wiki(args::WikiCommand::Coverage { file, schemas, rev })) => {
+            wiki::coverage::run(ctx, &file, &schemas, rev)
+        }
+        Some(Command::Wiki(args::WikiCommand::Diff {
+            file,
+            page,
+            rev_a,
+            rev_b,
+            schemas,
+        })) => wiki::diff::run(
+            ctx,
+            &file,
+            &page,
+            rev_a.as_deref(),
+            rev_b.as_deref(),
+            &schemas,
+        ),
+        Some(Command::Wiki(args::WikiCommand::Import {
+            file,
+            page,
+            section,
+            caption,
+            table,
+            rev,
+            output,
+        })) => wiki::import::run(
+            ctx,
+            &file,
+            &wiki::import::Want {
+                page,
+                section,
+                caption,
+                table,
+                rev,
+            },
+            output.as_deref(),
+        ),
         Some(Command::Track {
             file,
             track,
@@ -143,13 +190,7 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
 
 /// `binspec wiki lint FILE [--rev N]`.
 fn wiki_lint(ctx: &mut Ctx<'_>, file: &std::path::Path, rev: usize) -> Result<(), CliError> {
-    let raw = files::read(file)?;
-    let text = String::from_utf8(raw).map_err(|_| CliError::file(file, "not UTF-8 text"))?;
-    let name = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let revs = wiki::revisions(&text, &name);
+    let revs = wiki::read_dump(file)?;
     let chosen = wiki::chosen(&revs, rev);
     let mut findings = 0usize;
     let mut tables = 0usize;
@@ -167,6 +208,18 @@ fn wiki_lint(ctx: &mut Ctx<'_>, file: &std::path::Path, rev: usize) -> Result<()
         revs.len()
     );
     Ok(())
+}
+
+/// `schemas` under the current folder, else the source tree's.
+pub fn schemas_dir() -> Option<PathBuf> {
+    let here = PathBuf::from("schemas");
+    if here.is_dir() {
+        return Some(here);
+    }
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("schemas");
+    src.is_dir().then_some(src)
 }
 
 /// `tests/fixtures` under the current folder, else next to this crate in the source tree.

@@ -3,16 +3,20 @@
 //! The page opens with a Mermaid graph of which type holds which, then lists every type's `seq` as a table of
 //! offsets, sizes, types and roles. Offsets and sizes are given in
 //! hex where they are static; once a field's size depends on the data, later offsets are given relative to the
-//! field before them. Output is deterministic (no timestamps, IR order throughout).
+//! field before them. Every user type and enum in a Type column links to its section. A field whose presence,
+//! type, size, count or position depends on a version (an expression that names `version`, `revision`,
+//! `_root.version`, ...) says so in its row, and each type ends with a list of its version differences (those, the
+//! versions its readers choose it for, and the sentences of its descriptions that name a version). A type or enum
+//! that transcribes a wiki table names the page and section under its heading. Output is deterministic (no
+//! timestamps, IR order throughout).
 
 use std::fmt::Write;
 
+use crate::expr::{Expr, ExprKind};
 use crate::ir::{
-    const_int, ConstVal, Endian, EndianSpec, Ex, Field, FieldTy, Module, Repeat, Role, TypeDef,
+    children, const_int, ConstVal, Endian, EndianSpec, Ex, Field, FieldTy, Module, Repeat, Role,
+    TypeDef, WikiRef,
 };
-
-/// How deep `static_type_size` follows user types before giving up.
-const MAX_DEPTH: usize = 16;
 
 /// Renders the markdown page of one format.
 pub fn emit(m: &Module) -> String {
@@ -46,13 +50,10 @@ pub fn emit(m: &Module) -> String {
     for ti in 0..m.types.len() {
         emit_type(m, ti, &mut out);
     }
-    for e in &m.enums {
-        let _ = writeln!(out, "<a id=\"enum-{}\"></a>\n", e.name);
-        let _ = writeln!(
-            out,
-            "## Enum {} (in [{}](#type-{}))\n",
-            e.name, m.types[e.owner].name, m.types[e.owner].name
-        );
+    for (ei, e) in m.enums.iter().enumerate() {
+        let _ = writeln!(out, "<a id=\"{}\"></a>\n", enum_anchor(m, ei));
+        let _ = writeln!(out, "## Enum {} (in {})\n", e.name, type_link(m, e.owner));
+        wiki_line(&e.wiki, &mut out);
         out.push_str("| Name | Value | Description |\n|---|---|---|\n");
         for (v, name, doc) in &e.values {
             let _ = writeln!(
@@ -63,6 +64,16 @@ pub fn emit(m: &Module) -> String {
             );
         }
         out.push('\n');
+        let notes: Vec<String> = e
+            .values
+            .iter()
+            .flat_map(|(_, name, doc)| {
+                version_sentences(doc.as_deref().unwrap_or_default())
+                    .into_iter()
+                    .map(move |s| format!("`{name}` (from its description): {s}"))
+            })
+            .collect();
+        version_list(&notes, &mut out);
     }
     while out.ends_with("\n\n") {
         out.pop();
@@ -112,8 +123,9 @@ fn diagram(m: &Module, out: &mut String) {
 
 fn emit_type(m: &Module, ti: usize, out: &mut String) {
     let t = &m.types[ti];
-    let _ = writeln!(out, "<a id=\"type-{}\"></a>\n", t.name);
+    let _ = writeln!(out, "<a id=\"{}\"></a>\n", type_anchor(m, ti));
     let _ = writeln!(out, "## {}\n", t.name);
+    wiki_line(&t.wiki, out);
     // The root's doc is usually the schema's doc, already shown at the top.
     let repeats_top = ti == 0 && t.doc == m.doc;
     if let Some(doc) = t.doc.as_ref().filter(|_| !repeats_top) {
@@ -146,10 +158,16 @@ fn emit_type(m: &Module, ti: usize, out: &mut String) {
         let ps: Vec<String> = t
             .params
             .iter()
-            .map(|p| match &p.ty {
-                // A parameter declared `bool` is stored like `b1`.
-                FieldTy::Bits { n: 1, .. } => format!("`{}` (bool)", p.name),
-                ty => format!("`{}` ({})", p.name, type_text(m, t, ty)),
+            .map(|p| {
+                let mut ty = match &p.ty {
+                    // A parameter declared `bool` is stored like `b1`.
+                    FieldTy::Bits { n: 1, .. } => "bool".to_string(),
+                    ty => type_text(m, t, ty),
+                };
+                if let Some(ei) = p.enum_ {
+                    let _ = write!(ty, " → {}", enum_link(m, ei));
+                }
+                format!("`{}` ({ty})", p.name)
             })
             .collect();
         let _ = writeln!(out, "Parameters: {}.\n", ps.join(", "));
@@ -173,7 +191,7 @@ fn emit_type(m: &Module, ti: usize, out: &mut String) {
                 f.name,
                 describe(m, f)
             );
-            at = at.and_then(|n| advance(m, f, 0).map(|s| n + s));
+            at = at.and_then(|n| m.static_advance(f).map(|s| n + s));
             prev = Some(&f.name);
         }
         out.push('\n');
@@ -194,14 +212,15 @@ fn emit_type(m: &Module, ti: usize, out: &mut String) {
             if let Some(pi) = f.item_of {
                 wh.push(format!("placed in pool `{}`", m.pools[pi].id));
             }
-            let mut ty = if matches!(f.ty, FieldTy::Value) {
-                "value".to_string()
+            let ty = if matches!(f.ty, FieldTy::Value) {
+                let mut ty = "value".to_string();
+                if let Some(ei) = f.enum_ {
+                    let _ = write!(ty, " → {}", enum_link(m, ei));
+                }
+                ty
             } else {
-                field_type(m, t, f)
+                format!("{}, size {}", field_type(m, t, f), size_text(m, f))
             };
-            if !matches!(f.ty, FieldTy::Value) {
-                ty = format!("{ty}, size {}", size_text(m, f));
-            }
             let _ = writeln!(
                 out,
                 "| `{}` | {} | {ty} | {} |",
@@ -232,59 +251,329 @@ fn emit_type(m: &Module, ti: usize, out: &mut String) {
         }
         out.push('\n');
     }
+    version_list(&version_notes(m, ti, repeats_top), out);
 }
 
-/// Bytes a field takes, when known without reading (ignores `if`).
-fn field_size(m: &Module, f: &Field, depth: usize) -> Option<u64> {
-    let one = elem_size(m, f, depth)?;
-    match &f.repeat {
-        Repeat::None => Some(one),
-        Repeat::Expr(x) => const_int(&x.expr)
-            .and_then(|n| u64::try_from(n).ok())
-            .map(|n| n * one),
-        _ => None,
+/// `Wiki: page *P*, section *S*.` under a heading, for a type or enum that transcribes wiki tables.
+fn wiki_line(refs: &[WikiRef], out: &mut String) {
+    if refs.is_empty() {
+        return;
     }
+    let parts: Vec<String> = refs.iter().map(wiki_ref_text).collect();
+    let _ = writeln!(out, "Wiki: {}.\n", parts.join("; "));
 }
 
-/// Bytes one element of a field takes, when static.
-fn elem_size(m: &Module, f: &Field, depth: usize) -> Option<u64> {
-    if let Some(c) = &f.contents {
-        return Some(c.len() as u64);
+fn wiki_ref_text(r: &WikiRef) -> String {
+    let mut s = format!("page *{}*, section *{}*", em(&r.page), em(&r.section));
+    if let Some(c) = &r.caption {
+        let _ = write!(s, ", caption *{}*", em(c));
+    }
+    if let Some(n) = r.table {
+        let _ = write!(s, ", table {n}");
+    }
+    s
+}
+
+/// Text inside `*...*`: escapes the characters markdown would read as markup.
+fn em(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '*' | '_' | '`' | '[' | ']' | '\\' | '<') {
+            o.push('\\');
+        }
+        o.push(c);
+    }
+    o
+}
+
+/// What in a field depends on a version: (what, the expression).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dep {
+    Presence,
+    Type,
+    Size,
+    Count,
+    Position,
+}
+
+/// The expressions of a field that name a version, in a fixed order.
+fn version_deps(f: &Field) -> Vec<(Dep, &Ex)> {
+    let mut v: Vec<(Dep, &Ex)> = Vec::new();
+    if let Some(c) = &f.cond {
+        v.push((Dep::Presence, c));
+    }
+    if let FieldTy::Switch { on, .. } = &f.ty {
+        v.push((Dep::Type, on));
     }
     if let Some(s) = &f.size {
-        return const_int(&s.expr).and_then(|n| u64::try_from(n).ok());
+        v.push((Dep::Size, s));
     }
-    match &f.ty {
-        FieldTy::Int { bytes, .. } | FieldTy::Float { bytes, .. } => Some(u64::from(*bytes)),
-        FieldTy::User { ty, .. } => static_type_size(m, *ty, depth + 1),
+    match &f.repeat {
+        Repeat::Expr(x) | Repeat::Until(x) => v.push((Dep::Count, x)),
+        _ => {}
+    }
+    if let Some(p) = &f.pos_expr {
+        v.push((Dep::Position, p));
+    }
+    v.retain(|(_, x)| !version_names(&x.expr).is_empty());
+    v
+}
+
+/// The sentence a field's row gets for what a version decides in it.
+fn version_row_note(f: &Field) -> Option<String> {
+    let parts: Vec<String> = version_deps(f)
+        .into_iter()
+        .map(|(d, x)| {
+            let x = esc(&x.text);
+            match d {
+                Dep::Presence => format!("Only when `{x}`."),
+                Dep::Type => format!("Its type depends on `{x}`."),
+                Dep::Size => format!("Its size depends on `{x}`."),
+                Dep::Count => format!("Its count depends on `{x}`."),
+                Dep::Position => format!("Its position depends on `{x}`."),
+            }
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
+
+/// The items of a type's "Version differences" list.
+fn version_notes(m: &Module, ti: usize, skip_type_doc: bool) -> Vec<String> {
+    let t = &m.types[ti];
+    let mut notes = Vec::new();
+    // The versions the readers of this type choose it for.
+    for (oi, o) in m.types.iter().enumerate() {
+        for f in o.seq.iter().chain(o.instances.iter()) {
+            let FieldTy::Switch { on, cases } = &f.ty else {
+                continue;
+            };
+            if version_names(&on.expr).is_empty() {
+                continue;
+            }
+            let keys: Vec<String> = cases
+                .iter()
+                .filter(|c| c.user() == Some(ti))
+                .map(|c| {
+                    c.key
+                        .as_ref()
+                        .map(|k| format!("`{}`", key_text(k)))
+                        .unwrap_or_else(|| "anything else".into())
+                })
+                .collect();
+            if !keys.is_empty() {
+                notes.push(format!(
+                    "Read as the `{}` of {} when `{}` is {}.",
+                    f.name,
+                    type_link(m, oi),
+                    esc(&on.text),
+                    keys.join(" or ")
+                ));
+            }
+        }
+    }
+    if let EndianSpec::Switch { on, .. } = &t.endian {
+        if !version_names(&on.expr).is_empty() {
+            notes.push(format!("The byte order depends on `{}`.", esc(&on.text)));
+        }
+    }
+    for f in t.seq.iter().chain(t.instances.iter()) {
+        for (d, x) in version_deps(f) {
+            let xt = esc(&x.text);
+            let what = match d {
+                Dep::Presence => format!("only when `{xt}`"),
+                Dep::Type => {
+                    let FieldTy::Switch { cases, .. } = &f.ty else {
+                        continue;
+                    };
+                    format!("by `{xt}`: {}", cases_text(m, t, cases))
+                }
+                Dep::Size => format!("size `{xt}`"),
+                Dep::Count => format!("count `{xt}`"),
+                Dep::Position => format!("at `{xt}`"),
+            };
+            notes.push(format!("`{}`: {what}.", f.name));
+        }
+    }
+    if !skip_type_doc {
+        for s in version_sentences(t.doc.as_deref().unwrap_or_default()) {
+            notes.push(format!("From the description: {s}"));
+        }
+    }
+    for f in t.seq.iter().chain(t.instances.iter()) {
+        for s in version_sentences(f.doc.as_deref().unwrap_or_default()) {
+            notes.push(format!("`{}` (from its description): {s}", f.name));
+        }
+    }
+    notes
+}
+
+/// Writes a "Version differences" list, if there is anything in it.
+fn version_list(notes: &[String], out: &mut String) {
+    if notes.is_empty() {
+        return;
+    }
+    out.push_str("**Version differences:**\n\n");
+    for n in notes {
+        let _ = writeln!(out, "- {n}");
+    }
+    out.push('\n');
+}
+
+/// Whether a name (the last part of a dotted path) names a version: `version`, `revision`, `ver`, `rev`, or one of
+/// these as a part of a snake_case name (`version_major`, `file_revision`).
+pub(crate) fn is_version_name(name: &str) -> bool {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    last.split('_').any(|w| {
+        matches!(
+            w.to_ascii_lowercase().as_str(),
+            "version" | "revision" | "ver" | "rev" | "vers"
+        )
+    })
+}
+
+/// A name or a chain of attributes (`_root.header.version`) as dotted text.
+fn dotted(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Name(n) => Some(n.clone()),
+        ExprKind::Attr { base, name, .. } => dotted(base).map(|b| format!("{b}.{name}")),
         _ => None,
     }
 }
 
-/// How far a field moves the position, when static (a conditional field is never static).
-fn advance(m: &Module, f: &Field, depth: usize) -> Option<u64> {
-    if f.cond.is_some() {
-        return None;
+/// The version-like names an expression uses, in order of first use.
+pub(crate) fn version_names(e: &Expr) -> Vec<String> {
+    fn walk(e: &Expr, out: &mut Vec<String>) {
+        if let Some(d) = dotted(e) {
+            if is_version_name(&d) {
+                if !out.contains(&d) {
+                    out.push(d);
+                }
+                return;
+            }
+        }
+        for c in children(e) {
+            walk(c, out);
+        }
     }
-    field_size(m, f, depth)
+    let mut out = Vec::new();
+    walk(e, &mut out);
+    out
 }
 
-/// The size of a type whose whole `seq` is static.
-fn static_type_size(m: &Module, ti: usize, depth: usize) -> Option<u64> {
-    if depth > MAX_DEPTH {
-        return None;
+/// The sentences of a doc that name a version number ("version 7", "versions 1 to 4", "since version 10"), each
+/// on one line.
+fn version_sentences(doc: &str) -> Vec<String> {
+    let text = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: Vec<String> = Vec::new();
+    for s in sentences(&text) {
+        if names_version_number(&s) && !out.contains(&s) {
+            out.push(s);
+        }
     }
-    m.types[ti]
-        .seq
+    out
+}
+
+/// Splits text at a `.`, `!` or `?` followed by a space and a capital letter, a digit, a quote or a backtick
+/// (not after `e.g.` or `i.e.`).
+fn sentences(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 0..chars.len() {
+        let end_mark = matches!(chars[i], '.' | '!' | '?');
+        let next_starts = chars.get(i + 1) == Some(&' ')
+            && chars.get(i + 2).is_some_and(|c| {
+                c.is_uppercase() || c.is_ascii_digit() || matches!(c, '"' | '`' | '*')
+            });
+        let before: String = chars[start..=i].iter().collect();
+        let abbreviation = before.ends_with("e.g.") || before.ends_with("i.e.");
+        if end_mark && next_starts && !abbreviation {
+            out.push(before.trim().to_string());
+            start = i + 2;
+        }
+    }
+    if start < chars.len() {
+        let rest: String = chars[start..].iter().collect();
+        if !rest.trim().is_empty() {
+            out.push(rest.trim().to_string());
+        }
+    }
+    out
+}
+
+/// Whether text names a version number: "version" or "versions" (any case) then a number.
+fn names_version_number(s: &str) -> bool {
+    let low = s.to_ascii_lowercase();
+    low.match_indices("version").any(|(i, _)| {
+        // A whole word: not the end of "subversion".
+        let word_start = low[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_ascii_alphanumeric());
+        let rest = &low[i + "version".len()..];
+        let rest = rest.strip_prefix('s').unwrap_or(rest);
+        word_start
+            && rest
+                .strip_prefix(' ')
+                .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+    })
+}
+
+/// The section id of a type: its name, or its path when another type has the same name.
+fn type_anchor(m: &Module, ti: usize) -> String {
+    let t = &m.types[ti];
+    if m.types.iter().filter(|o| o.name == t.name).count() > 1 {
+        format!("type-{}", t.path.join("-"))
+    } else {
+        format!("type-{}", t.name)
+    }
+}
+
+/// The section id of an enum: its name, or its owner's path and its name when another enum has the same name.
+fn enum_anchor(m: &Module, ei: usize) -> String {
+    let e = &m.enums[ei];
+    if m.enums.iter().filter(|o| o.name == e.name).count() > 1 {
+        format!("enum-{}-{}", m.types[e.owner].path.join("-"), e.name)
+    } else {
+        format!("enum-{}", e.name)
+    }
+}
+
+/// `[name](#type-name)`.
+fn type_link(m: &Module, ti: usize) -> String {
+    format!("[{}](#{})", m.types[ti].name, type_anchor(m, ti))
+}
+
+/// `[enum name](#enum-name)`.
+fn enum_link(m: &Module, ei: usize) -> String {
+    format!("[enum {}](#{})", m.enums[ei].name, enum_anchor(m, ei))
+}
+
+/// A switch's cases: `` `k` → [type](#type-type) ``, joined by commas.
+fn cases_text(m: &Module, t: &TypeDef, cases: &[crate::ir::SwitchCase]) -> String {
+    let cs: Vec<String> = cases
         .iter()
-        .try_fold(0u64, |acc, f| advance(m, f, depth).map(|s| acc + s))
+        .map(|c| {
+            let k = c
+                .key
+                .as_ref()
+                .map(|k| format!("`{}`", key_text(k)))
+                .unwrap_or_else(|| "`_`".into());
+            match (c.user(), &c.prim) {
+                (Some(u), _) => format!("{k} → {}", type_link(m, u)),
+                (None, Some(p)) => format!("{k} → {}", type_text(m, t, p)),
+                (None, None) => format!("{k} → {}", c.variant.to_lowercase()),
+            }
+        })
+        .collect();
+    cs.join(", ")
 }
 
 fn size_text(m: &Module, f: &Field) -> String {
-    if let Some(n) = field_size(m, f, 0) {
+    if let Some(n) = m.static_field_size(f) {
         return hex(n);
     }
-    let each = elem_size(m, f, 0);
+    let each = m.static_elem_size(f);
     let one = if let Some(n) = each {
         hex(n)
     } else if let Some(s) = &f.size {
@@ -372,33 +661,15 @@ fn type_text(m: &Module, t: &TypeDef, ty: &FieldTy) -> String {
             )
         }
         FieldTy::User { ty, args } => {
-            let name = &m.types[*ty].name;
             if args.is_empty() {
-                format!("[{name}](#type-{name})")
+                type_link(m, *ty)
             } else {
                 let a: Vec<String> = args.iter().map(|a| esc(&a.text)).collect();
-                format!("[{name}](#type-{name})(`{}`)", a.join(", "))
+                format!("{}(`{}`)", type_link(m, *ty), a.join(", "))
             }
         }
         FieldTy::Switch { on, cases } => {
-            let cs: Vec<String> = cases
-                .iter()
-                .map(|c| {
-                    let k = c
-                        .key
-                        .as_ref()
-                        .map(|k| format!("`{}`", key_text(k)))
-                        .unwrap_or_else(|| "`_`".into());
-                    match (c.user(), &c.prim) {
-                        (Some(t), _) => {
-                            let name = &m.types[t].name;
-                            format!("{k} → [{name}](#type-{name})")
-                        }
-                        _ => format!("{k} → {}", c.variant.to_lowercase()),
-                    }
-                })
-                .collect();
-            format!("switch on `{}`: {}", esc(&on.text), cs.join(", "))
+            format!("switch on `{}`: {}", esc(&on.text), cases_text(m, t, cases))
         }
         FieldTy::Value => "value".into(),
     }
@@ -407,8 +678,7 @@ fn type_text(m: &Module, t: &TypeDef, ty: &FieldTy) -> String {
 fn field_type(m: &Module, t: &TypeDef, f: &Field) -> String {
     let mut s = type_text(m, t, &f.ty);
     if let Some(ei) = f.enum_ {
-        let name = &m.enums[ei].name;
-        let _ = write!(s, " → [enum {name}](#enum-{name})");
+        let _ = write!(s, " → {}", enum_link(m, ei));
     }
     match &f.repeat {
         Repeat::None => {}
@@ -457,6 +727,9 @@ fn describe(m: &Module, f: &Field) -> String {
         Role::Data | Role::Computed => None,
     };
     if let Some(n) = note {
+        push_sentence(&mut d, &n);
+    }
+    if let Some(n) = version_row_note(f) {
         push_sentence(&mut d, &n);
     }
     d
@@ -693,5 +966,242 @@ types:
         let one = crate::compile_str("o.ksy", "meta:\n  id: o\nseq:\n  - id: x\n    type: u1\n")
             .expect("compiles");
         assert!(!super::emit(&one.module).contains("mermaid"));
+    }
+
+    /// Each schema's page has each of the lines given (whole lines), and none of the texts in the second list.
+    fn check_pages(cases: &[(&str, &[&str], &[&str])]) {
+        for (schema, want, not) in cases {
+            let c =
+                crate::compile_str("v.ksy", schema).unwrap_or_else(|d| panic!("{d:?}\n{schema}"));
+            let p = super::emit(&c.module);
+            for w in *want {
+                assert!(p.lines().any(|l| l == *w), "no line\n{w}\nin\n{p}");
+            }
+            for n in *not {
+                assert!(!p.contains(n), "{n:?} should not be in\n{p}");
+            }
+        }
+    }
+
+    /// Fields whose presence, type, size or count depends on a version-like name say so in their row, and the type
+    /// lists its version differences: those, the versions a reader chooses it for, and the sentences of its docs
+    /// that name a version.
+    #[test]
+    fn version_notes() {
+        check_pages(&[
+            (
+                "meta:
+  id: v
+  endian: le
+seq:
+  - id: version
+    type: u2
+  - id: flags
+    type: u2
+  - id: extra
+    type: u4
+    if: version >= 4
+    doc: An extra word.
+  - id: plain
+    type: u4
+    if: flags != 0
+",
+                &[
+                    "| 0x4 | 0x4 | u4le if `version >= 4` | `extra` | An extra word. Only when `version >= 4`. |",
+                    "| after `extra` | 0x4 | u4le if `flags != 0` | `plain` |  |",
+                    "**Version differences:**",
+                    "- `extra`: only when `version >= 4`.",
+                ],
+                &["`plain`: only"],
+            ),
+            (
+                "meta:
+  id: v
+  endian: le
+seq:
+  - id: rev
+    type: u1
+  - id: hdr
+    type: hdr
+types:
+  hdr:
+    doc: |
+      A header. Since version 10 it is followed by a name; e.g. an index. Nothing else here.
+    seq:
+      - id: names
+        type: u4
+        repeat: expr
+        repeat-expr: _root.rev * 2
+      - id: blob
+        size: _parent.rev + 1
+      - id: body
+        type:
+          switch-on: _root.rev
+          cases:
+            1: old
+            2: new
+      - id: pad
+        size: 4
+        doc: Zeros in versions 1 to 3.
+  old:
+    seq:
+      - id: x
+        type: u1
+  new:
+    seq:
+      - id: y
+        type: u2
+",
+                &[
+                    "| 0x0 | `_root.rev * 2` × 0x4 | u4 [`_root.rev * 2`] | `names` | Its count depends on `_root.rev * 2`. |",
+                    "| after `names` | `_parent.rev + 1` | bytes | `blob` | Its size depends on `_parent.rev + 1`. |",
+                    "- `names`: count `_root.rev * 2`.",
+                    "- `blob`: size `_parent.rev + 1`.",
+                    "- `body`: by `_root.rev`: `1` → [old](#type-old), `2` → [new](#type-new).",
+                    "- From the description: Since version 10 it is followed by a name; e.g. an index.",
+                    "- `pad` (from its description): Zeros in versions 1 to 3.",
+                    "- Read as the `body` of [hdr](#type-hdr) when `_root.rev` is `1`.",
+                    "- Read as the `body` of [hdr](#type-hdr) when `_root.rev` is `2`.",
+                ],
+                &["- From the description: Nothing else here", "- From the description: A header."],
+            ),
+            // Names that merely contain the letters are not versions; a format without versions has no list.
+            (
+                "meta:
+  id: v
+seq:
+  - id: conversion
+    type: u1
+  - id: reverse
+    type: u1
+  - id: a
+    type: u1
+    if: conversion != 0 and reverse != 0
+    doc: The subversion 2 field.
+",
+                &["| 0x2 | 0x1 | u1 if `conversion != 0 and reverse != 0` | `a` | The subversion 2 field. |"],
+                &["Version differences", "Only when"],
+            ),
+        ]);
+        for (name, is) in [
+            ("version", true),
+            ("_root.version", true),
+            ("_parent.header.revision", true),
+            ("format_version", true),
+            ("ver_major", true),
+            ("conversion", false),
+            ("reverse", false),
+            ("versions_seen", false),
+        ] {
+            assert_eq!(super::is_version_name(name), is, "{name}");
+        }
+    }
+
+    /// Every user type and enum in a Type column links to its section: fields, switch cases, parameters, instances
+    /// (value instances too) and enums. A type or enum that transcribes a wiki table names it under its heading.
+    #[test]
+    fn cross_links_and_wiki_refs() {
+        check_pages(&[(
+            "meta:
+  id: x
+  endian: le
+seq:
+  - id: kind
+    type: u1
+    enum: kind
+  - id: body
+    type:
+      switch-on: kind
+      cases:
+        kind::small: small(kind)
+        _: u2
+instances:
+  kind_again:
+    value: kind
+    enum: kind
+  later:
+    pos: 0
+    type: small(kind)
+types:
+  small:
+    -wiki:
+      - page: Some Page
+        section: Structures > Small
+        caption: Version 4-7
+        table: 2
+      - page: Other_Page
+        section: '*Small*'
+    -wiki-enums:
+      mode:
+        page: Some Page
+        section: Modes
+    params:
+      - id: k
+        type: u1
+        enum: kind
+    seq:
+      - id: m
+        type: u1
+        enum: mode
+    enums:
+      mode:
+        0: off
+        1: on
+enums:
+  kind:
+    1: small
+",
+            &[
+                "| 0x0 | 0x1 | u1 → [enum kind](#enum-kind) | `kind` |  |",
+                "| 0x1 | varies | switch on `kind`: `kind::small` → [small](#type-small), `_` → u2le | `body` |  |",
+                "| `kind_again` | value `kind` | value → [enum kind](#enum-kind) |  |",
+                "| `later` | pos `0` | [small](#type-small)(`kind`), size 0x1 | Written back at its position. |",
+                "Parameters: `k` (u1 → [enum kind](#enum-kind)).",
+                "| 0x0 | 0x1 | u1 → [enum mode](#enum-mode) | `m` |  |",
+                "Wiki: page *Some Page*, section *Structures > Small*, caption *Version 4-7*, table 2; page *Other\\_Page*, section *\\*Small\\**.",
+                "## Enum mode (in [small](#type-small))",
+                "Wiki: page *Some Page*, section *Modes*.",
+                "<a id=\"enum-mode\"></a>",
+            ],
+            &[],
+        ),
+        // Two nested types of the same name: each link leads to its own section.
+        (
+            "meta:
+  id: dup
+seq:
+  - id: a
+    type: a
+  - id: b
+    type: b
+types:
+  a:
+    seq:
+      - id: x
+        type: x
+    types:
+      x:
+        seq:
+          - id: v
+            type: u1
+  b:
+    seq:
+      - id: x
+        type: x
+    types:
+      x:
+        seq:
+          - id: w
+            type: u1
+",
+            &[
+                "| 0x0 | 0x1 | [x](#type-dup-a-x) | `x` |  |",
+                "| 0x0 | 0x1 | [x](#type-dup-b-x) | `x` |  |",
+                "<a id=\"type-dup-a-x\"></a>",
+                "<a id=\"type-dup-b-x\"></a>",
+                "<a id=\"type-a\"></a>",
+            ],
+            &["(#type-x)"],
+        )]);
     }
 }

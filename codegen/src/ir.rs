@@ -294,7 +294,28 @@ pub struct TypeDef {
     pub parent: Option<usize>,
     pub endian: EndianSpec,
     pub layout: Vec<LayoutField>,
+    /// `-wiki`: the wiki tables this type transcribes.
+    pub wiki: Vec<WikiRef>,
     pub pos: Pos,
+}
+
+/// Where a type or enum comes from on a wiki (`-wiki: {page, section, caption, table}` on a type, or under
+/// `-wiki-enums: {ENUM: ...}` on the type that declares the enum). `binspec wiki drift` compares the two.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WikiRef {
+    /// The page's title as the wiki (or dump) names it.
+    pub page: String,
+    /// The heading the table sits under: the nearest heading, or a path of headings joined by ` > `.
+    pub section: String,
+    /// The table's caption, when the section holds several tables.
+    pub caption: Option<String>,
+    /// 1-based: which of the tables that match `section` (and `caption`) it is.
+    pub table: Option<usize>,
+    /// The table offset where this type starts (`from: 0x4`): rows before it belong to the type that reads this
+    /// one (a container's header that the schema reads elsewhere).
+    pub from: u64,
+    pub pos: Pos,
+    pub path: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -303,6 +324,8 @@ pub struct EnumDef {
     pub owner: usize,
     pub rust: String,
     pub values: Vec<(i128, String, Option<String>)>,
+    /// `-wiki-enums` on the owner: the wiki tables this enum transcribes.
+    pub wiki: Vec<WikiRef>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -350,7 +373,72 @@ pub struct Module {
     pub owners: Vec<Option<usize>>,
 }
 
+/// How deep the static-size functions follow user types before giving up.
+const MAX_STATIC_DEPTH: usize = 16;
+
 impl Module {
+    /// Bytes one element of a field takes, when known without reading.
+    pub fn static_elem_size(&self, f: &Field) -> Option<u64> {
+        self.elem_size_at(f, 0)
+    }
+
+    /// Bytes a field takes, when known without reading (ignores `if`).
+    pub fn static_field_size(&self, f: &Field) -> Option<u64> {
+        self.field_size_at(f, 0)
+    }
+
+    /// How far a field moves the position, when known without reading (a conditional field never is).
+    pub fn static_advance(&self, f: &Field) -> Option<u64> {
+        self.advance_at(f, 0)
+    }
+
+    /// The size of a type whose whole `seq` is static.
+    pub fn static_type_size(&self, ti: usize) -> Option<u64> {
+        self.type_size_at(ti, 0)
+    }
+
+    fn field_size_at(&self, f: &Field, depth: usize) -> Option<u64> {
+        let one = self.elem_size_at(f, depth)?;
+        match &f.repeat {
+            Repeat::None => Some(one),
+            Repeat::Expr(x) => const_int(&x.expr)
+                .and_then(|n| u64::try_from(n).ok())
+                .map(|n| n * one),
+            _ => None,
+        }
+    }
+
+    fn elem_size_at(&self, f: &Field, depth: usize) -> Option<u64> {
+        if let Some(c) = &f.contents {
+            return Some(c.len() as u64);
+        }
+        if let Some(s) = &f.size {
+            return const_int(&s.expr).and_then(|n| u64::try_from(n).ok());
+        }
+        match &f.ty {
+            FieldTy::Int { bytes, .. } | FieldTy::Float { bytes, .. } => Some(u64::from(*bytes)),
+            FieldTy::User { ty, .. } => self.type_size_at(*ty, depth + 1),
+            _ => None,
+        }
+    }
+
+    fn advance_at(&self, f: &Field, depth: usize) -> Option<u64> {
+        if f.cond.is_some() {
+            return None;
+        }
+        self.field_size_at(f, depth)
+    }
+
+    fn type_size_at(&self, ti: usize, depth: usize) -> Option<u64> {
+        if depth > MAX_STATIC_DEPTH {
+            return None;
+        }
+        self.types[ti]
+            .seq
+            .iter()
+            .try_fold(0u64, |acc, f| self.advance_at(f, depth).map(|s| acc + s))
+    }
+
     pub fn root(&self) -> &TypeDef {
         &self.types[0]
     }
@@ -487,7 +575,87 @@ fn parse_scan(n: &Node, repeat_eos: bool, diags: &mut Diags) -> Option<Scan> {
     }
     Some(Scan { tags, step, or_eos })
 }
-const TYPE_EXT: &[&str] = &["-layout", "-orig-id"];
+const TYPE_EXT: &[&str] = &["-layout", "-orig-id", "-wiki", "-wiki-enums"];
+
+/// Reads a `-wiki` value: one `{page, section, caption, table}` map or a list of them.
+fn parse_wiki(n: &Node, diags: &mut Diags) -> Vec<WikiRef> {
+    let usage = "'-wiki' takes {page: TITLE, section: HEADING} (optional caption: TEXT, table: N, from: OFFSET), or a list of them";
+    let items: Vec<&Node> = match &n.value {
+        Value::Seq(xs) => xs.iter().collect(),
+        Value::Map(_) => vec![n],
+        _ => {
+            diags.error(n.pos, &n.path, usage, None);
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for it in items {
+        let Some(m) = it.as_map() else {
+            diags.error(it.pos, &it.path, usage, None);
+            continue;
+        };
+        const KEYS: &[&str] = &["page", "section", "caption", "table", "from"];
+        for (k, v) in m {
+            let k = k.scalar_text().unwrap_or_default();
+            if !KEYS.contains(&k.as_str()) {
+                diags.error(
+                    v.pos,
+                    &v.path,
+                    format!("unknown key '{k}' in '-wiki'"),
+                    did_you_mean(&k, KEYS.iter().copied()),
+                );
+            }
+        }
+        let text = |k: &str| it.get(k).and_then(|x| x.scalar_text());
+        let (Some(page), Some(section)) = (text("page"), text("section")) else {
+            diags.error(
+                it.pos,
+                &it.path,
+                "'-wiki' needs both 'page' and 'section'",
+                Some(usage.into()),
+            );
+            continue;
+        };
+        let table = match it.get("table").map(|t| &t.value) {
+            None => None,
+            Some(Value::Int(i)) if *i >= 1 && *i < 1000 => Some(*i as usize),
+            Some(_) => {
+                let t = it.get("table").expect("present");
+                diags.error(
+                    t.pos,
+                    &t.path,
+                    "'table' is a 1-based table number among the section's tables",
+                    None,
+                );
+                None
+            }
+        };
+        let from = match it.get("from").map(|t| &t.value) {
+            None => 0,
+            Some(Value::Int(i)) if *i >= 0 && *i < 1 << 32 => *i as u64,
+            Some(_) => {
+                let t = it.get("from").expect("present");
+                diags.error(
+                    t.pos,
+                    &t.path,
+                    "'from' is the table offset where the type starts",
+                    None,
+                );
+                0
+            }
+        };
+        out.push(WikiRef {
+            page,
+            section,
+            caption: text("caption"),
+            table,
+            from,
+            pos: it.pos,
+            path: it.path.clone(),
+        });
+    }
+    out
+}
 const META_EXT: &[&str] = &["-binspec"];
 
 fn check_ext(ext: &[(String, Node)], allowed: &[&str], what: &str, diags: &mut Diags) {
@@ -699,9 +867,36 @@ impl Builder {
             parent,
             endian,
             layout,
+            wiki: ext_get(&rt.ext, "-wiki")
+                .map(|n| parse_wiki(n, diags))
+                .unwrap_or_default(),
             pos: rt.pos,
         });
         self.raw_types.push(rt.clone());
+        let enum_wiki = ext_get(&rt.ext, "-wiki-enums");
+        if let Some(w) = enum_wiki {
+            match w.as_map() {
+                Some(m) => {
+                    for (k, v) in m {
+                        let k = k.scalar_text().unwrap_or_default();
+                        if !rt.enums.iter().any(|e| e.name == k) {
+                            diags.error(
+                                v.pos,
+                                &v.path,
+                                format!("'-wiki-enums' names '{k}', which this type does not declare"),
+                                did_you_mean(&k, rt.enums.iter().map(|e| e.name.as_str())),
+                            );
+                        }
+                    }
+                }
+                None => diags.error(
+                    w.pos,
+                    &w.path,
+                    "'-wiki-enums' maps enum names to their wiki tables: {ENUM: {page: TITLE, section: HEADING}}",
+                    None,
+                ),
+            }
+        }
         for e in &rt.enums {
             self.enums.push(EnumDef {
                 name: e.name.clone(),
@@ -721,6 +916,10 @@ impl Builder {
                     .iter()
                     .map(|v| (v.value, v.id.clone(), v.doc.clone()))
                     .collect(),
+                wiki: enum_wiki
+                    .and_then(|w| w.get(&e.name))
+                    .map(|n| parse_wiki(n, diags))
+                    .unwrap_or_default(),
             });
         }
         for sub in &rt.types {

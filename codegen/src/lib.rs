@@ -7,6 +7,7 @@ pub mod check;
 pub mod diag;
 pub mod emit_md;
 pub mod emit_rust;
+pub mod emit_wiki;
 pub mod expr;
 pub mod ir;
 pub mod syntax;
