@@ -43,18 +43,14 @@ pub fn load_schemas(dir: &Path) -> Result<Vec<Schema>, CliError> {
     }
     paths
         .iter()
-        .map(|p| match binspec_codegen::compile_file(p) {
-            Ok(c) => Ok(Schema {
+        .map(|p| {
+            Ok(Schema {
                 stem: p
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default(),
-                module: c.module,
-            }),
-            Err(d) => {
-                let text: Vec<String> = d.iter().map(|x| x.to_string()).collect();
-                Err(CliError::file(p, text.join("\n")))
-            }
+                module: crate::wiki::sources::compile(p)?,
+            })
         })
         .collect()
 }

@@ -2,6 +2,38 @@
 
 use std::path::{Path, PathBuf};
 
+/// What an in-process run of the `binspec` command gave.
+pub struct Run {
+    pub code: u8,
+    pub out: String,
+    pub err: String,
+}
+
+/// Runs `binspec ARGS...` in-process (`binspec_cli::run_from`) with the real formats.
+pub fn run(args: &[&str]) -> Run {
+    let registry = binspec_formats::registry();
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let argv = std::iter::once("binspec").chain(args.iter().copied());
+    let code = binspec_cli::run_from(argv, &registry, &mut out, &mut err, false);
+    Run {
+        code,
+        out: String::from_utf8_lossy(&out).into_owned(),
+        err: String::from_utf8_lossy(&err).into_owned(),
+    }
+}
+
+/// A seed page dump in `../shared/seeds`, or `None` (with a message saying the test is skipped) when it is absent.
+pub fn seed(name: &str) -> Option<PathBuf> {
+    let p = repo().join("../shared/seeds").join(name);
+    if p.is_file() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is absent", p.display());
+        None
+    }
+}
+
 /// The repository's root folder.
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

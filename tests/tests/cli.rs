@@ -4,24 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-struct Run {
-    code: u8,
-    out: String,
-    err: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let registry = binspec_formats::registry();
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let argv = std::iter::once("binspec").chain(args.iter().copied());
-    let code = binspec_cli::run_from(argv, &registry, &mut out, &mut err, false);
-    Run {
-        code,
-        out: String::from_utf8(out).unwrap(),
-        err: String::from_utf8(err).unwrap(),
-    }
-}
+use binspec_tests::run;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")

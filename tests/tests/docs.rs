@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use binspec_cli::docs;
-use binspec_tests::repo;
+use binspec_tests::{repo, run};
 
 const REFRESH: &str = "BINSPEC_UPDATE_DOCS=1 cargo test -p binspec-tests --test docs";
 
@@ -94,25 +94,6 @@ fn docs_are_up_to_date() {
         "{}\nrefresh with: {REFRESH}",
         stale.join("\n")
     );
-}
-
-struct Run {
-    code: u8,
-    out: String,
-    err: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let registry = binspec_formats::registry();
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let argv = std::iter::once("binspec").chain(args.iter().copied());
-    let code = binspec_cli::run_from(argv, &registry, &mut out, &mut err, false);
-    Run {
-        code,
-        out: String::from_utf8(out).unwrap(),
-        err: String::from_utf8(err).unwrap(),
-    }
 }
 
 fn s(p: &Path) -> &str {

@@ -2,41 +2,10 @@
 //! they are absent): the schemas in `schemas/` against the pages they transcribe, and made-up schemas that get
 //! things wrong on purpose.
 
-use std::path::PathBuf;
-
-use binspec_tests::repo;
+use binspec_tests::{repo, run, seed};
 
 const EPD: &str = "002_611e4de14f4074d5.txt";
 const HEDGEDOCS: &str = "004_40617077792eaab2.txt";
-
-fn seed(name: &str) -> Option<PathBuf> {
-    let p = repo().join("../shared/seeds").join(name);
-    if p.is_file() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is absent", p.display());
-        None
-    }
-}
-
-struct Run {
-    code: u8,
-    out: String,
-    err: String,
-}
-
-fn run(args: &[&str]) -> Run {
-    let registry = binspec_formats::registry();
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    let argv = std::iter::once("binspec").chain(args.iter().copied());
-    let code = binspec_cli::run_from(argv, &registry, &mut out, &mut err, false);
-    Run {
-        code,
-        out: String::from_utf8(out).expect("UTF-8"),
-        err: String::from_utf8(err).expect("UTF-8"),
-    }
-}
 
 fn s(p: &std::path::Path) -> &str {
     p.to_str().expect("UTF-8 path")

@@ -52,7 +52,8 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<Schema>, CliError> {
     Ok(out)
 }
 
-fn compile(path: &Path) -> Result<Module, CliError> {
+/// Compiles one schema; its diagnostics (file, YAML path, line:column) make the error.
+pub fn compile(path: &Path) -> Result<Module, CliError> {
     match binspec_codegen::compile_file(path) {
         Ok(c) => Ok(c.module),
         Err(d) => {
