@@ -769,11 +769,11 @@ fn key_text(k: &Ex) -> String {
     }
 }
 
-fn hex(n: u64) -> String {
+pub(crate) fn hex(n: u64) -> String {
     format!("0x{n:x}")
 }
 
-fn hex_i(v: i128) -> String {
+pub(crate) fn hex_i(v: i128) -> String {
     if v < 0 {
         format!("-0x{:x}", v.unsigned_abs())
     } else {

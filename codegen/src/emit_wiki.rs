@@ -12,6 +12,7 @@
 
 use std::fmt::Write;
 
+use crate::emit_md::{hex, hex_i};
 use crate::ir::{ConstVal, Field, FieldTy, Module, Repeat, Role, WikiRef};
 
 /// Renders the MediaWiki page of one format.
@@ -132,18 +133,6 @@ fn inline(s: &str) -> String {
 /// The first paragraph of a doc, on one line, with its code spans as `<code>`.
 fn first_par(doc: &str) -> String {
     code_spans(&inline(doc.trim().split("\n\n").next().unwrap_or("")))
-}
-
-fn hex(n: u64) -> String {
-    format!("0x{n:x}")
-}
-
-fn hex_i(v: i128) -> String {
-    if v < 0 {
-        format!("-0x{:x}", v.unsigned_abs())
-    } else {
-        format!("0x{v:x}")
-    }
 }
 
 /// The numbers a text gives (`0x0100`, `20`), to tell whether it already states a constant.
