@@ -2,7 +2,7 @@
 # Creates (idempotently) the Python venv that holds the independent "oracle"
 # implementations used by binspec's tests and by make_fixtures.py / read.py:
 #   oead (SARC, Yaz0, BYML v1-4), sarc (SARC), rstb (BotW RSTB), restbl (TotK RESTBL),
-#   byml (BYML, writes versions 1-7).
+#   byml (BYML, writes versions 1-7), ainb (AINB 0x404-0x408; needs mmh3).
 #
 # Venv location: <repo>/.venv-oracle  (override with BINSPEC_ORACLE_VENV).
 # Interpreter:   $PYTHON, else python3 (oead 1.3.0 ships binary wheels; Python 3.11 is known good).
@@ -17,6 +17,8 @@ PINS=(
   "rstb==1.2.2"
   "restbl==0.1.1"
   "byml==2.4.5.post1"
+  "mmh3==5.3.1"
+  "ainb==0.2.16"
 )
 # syaz0 is not installed: oead.yaz0 provides Yaz0, and syaz0 has no wheel for
 # Python 3.11 (its sdist needs CMake and a C++ toolchain).
@@ -44,8 +46,9 @@ fi
 check_imports() {
   "$VPY" - <<'PYEOF' >/dev/null 2>&1
 import importlib.metadata as md, sys
-import oead, oead.yaz0, oead.byml, sarc, rstb, rstb.util, restbl, byml
-want = {"oead": "1.3.0", "sarc": "2.0.5", "rstb": "1.2.2", "restbl": "0.1.1", "byml": "2.4.5.post1"}
+import oead, oead.yaz0, oead.byml, sarc, rstb, rstb.util, restbl, byml, ainb
+want = {"oead": "1.3.0", "sarc": "2.0.5", "rstb": "1.2.2", "restbl": "0.1.1", "byml": "2.4.5.post1",
+        "ainb": "0.2.16", "mmh3": "5.3.1"}
 sys.exit(0 if all(md.version(k) == v for k, v in want.items()) else 1)
 PYEOF
 }
