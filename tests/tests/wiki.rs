@@ -45,6 +45,8 @@ fn epd_dump_contradictions() {
         "AINB | Structures > Input Output Table > Input Output Entries > Input Output Type Entry | row 4 (Output Count): offset 0x10 leaves a gap of 0x4 bytes after row 3 (0x8 + 0x4 = 0xc)",
         // `void*[4]` given 0x8 bytes: the next row starts 0x20 bytes on, as the type says.
         "Bfres | Header (nn::g3d2::ResFile) | row 5: size 0x8 does not fit the type void*[4] (0x20 bytes)",
+        // The SFAT header's "Size of header (0x14)" against rows that end at 0xc (schemas/sarc.ksy's doc).
+        "Sarc | Sfat Section > Sfat Header | row 2 (Size of header): says the header is 0x14 bytes, but the table's rows end at 0xc",
         // The Size column says u64 and the Type column 0x8.
         "Bphsh | Structures (Havok Physics) > hknpMeshShape [hkBaseObject] | row 1 (_vft_reserve): the size u64 is a type and the type 0x8 a size: the two cells look swapped",
     ] {

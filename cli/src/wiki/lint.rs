@@ -289,6 +289,55 @@ fn lint_offsets(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
     }
 }
 
+/// Struct tables: a row that states the size of the header it belongs to (`Size of header (0x14)`) while the
+/// table's rows, all with stated offsets and sizes, end elsewhere.
+fn lint_stated_size(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
+    let fields = layout::fields(t);
+    if fields.is_empty() || t.code {
+        return;
+    }
+    let Some(end) = fields
+        .iter()
+        .map(|f| Some(f.offset? + f.size?).filter(|_| f.offset_stated))
+        .collect::<Option<Vec<u64>>>()
+        .and_then(|ends| ends.into_iter().max())
+    else {
+        return;
+    };
+    const SAYS: &[&str] = &[
+        "size of header",
+        "size of this header",
+        "size of the header",
+        "header size",
+        "size of this structure",
+        "size of this struct",
+    ];
+    for f in &fields {
+        let d = f.description.to_lowercase();
+        let Some(at) = SAYS.iter().find_map(|p| d.find(p).map(|i| i + p.len())) else {
+            continue;
+        };
+        let rest = d[at..].trim_start();
+        let Some(inner) = rest.strip_prefix('(').and_then(|r| r.split(')').next()) else {
+            continue;
+        };
+        let Some(stated) = number(inner) else {
+            continue;
+        };
+        if stated != end {
+            out.push(Finding {
+                page: rev.page.clone(),
+                table: t.place(),
+                row: f.row,
+                field: f.name.chars().take(40).collect(),
+                what: format!(
+                    "says the header is {stated:#x} bytes, but the table's rows end at {end:#x}"
+                ),
+            });
+        }
+    }
+}
+
 /// Struct tables: a field name given twice.
 fn lint_duplicates(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
     let fields = layout::fields(t);
@@ -698,6 +747,7 @@ pub fn lint(rev: &Revision) -> Vec<Finding> {
         }
         lint_offsets(rev, t, &mut out);
         if layout::kind(t) == Kind::Struct {
+            lint_stated_size(rev, t, &mut out);
             lint_duplicates(rev, t, &mut out);
             lint_size_names(rev, t, &all, &mut out);
         }
@@ -712,6 +762,16 @@ pub fn lint(rev: &Revision) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stated_header_size_that_the_rows_do_not_add_up_to() {
+        let page = "== H ==\n{| class=\"wikitable\"\n!Offset\n!Size\n!Type\n!Description\n|-\n|0x0\n|0x4\n|u32\n|Magic\n|-\n|0x4\n|0x2\n|u16\n|Size of header (0x14)\n|-\n|0x6\n|0x2\n|u16\n|Count\n|}\n== G ==\n{| class=\"wikitable\"\n!Offset\n!Size\n!Type\n!Description\n|-\n|0x0\n|0x4\n|u32\n|Magic\n|-\n|0x4\n|0x4\n|u32\n|Header size (0x8)\n|}\n";
+        let f: Vec<String> = lint(&rev(page)).iter().map(|f| f.to_string()).collect();
+        assert_eq!(
+            f,
+            ["P | H | row 2 (Size of header): says the header is 0x14 bytes, but the table's rows end at 0x8"]
+        );
+    }
 
     fn rev(text: &str) -> Revision {
         Revision {
