@@ -6,13 +6,20 @@ fn main() {
     let schemas = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../schemas");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed={}", schemas.display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        schemas.join("exb.ksy").display()
+    );
     // `byml` is the transcription of the wiki page (`byml::raw`); the registered BYML format is hand-written.
+    // `ainb` is the transcription of the wiki page (`ainb::raw`); it imports `exb.ksy`, whose types are generated
+    // into the same file.
     // (schema file, cargo feature); the generated file is named after the feature.
     for (id, feature) in [
         ("sarc", "sarc"),
         ("rsizetable", "rsizetable"),
         ("byml", "byml"),
         ("panim_pluto", "panim-pluto"),
+        ("ainb", "ainb"),
     ] {
         let path = schemas.join(format!("{id}.ksy"));
         println!("cargo:rerun-if-changed={}", path.display());

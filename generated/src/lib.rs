@@ -79,6 +79,10 @@ pub mod byml;
 #[cfg(feature = "panim-perro")]
 pub mod panim_perro;
 
+/// AINB (AI, logic and sequence node graphs, versions 0x404, 0x407, 0x408), with the EXB expression binary.
+#[cfg(feature = "ainb")]
+pub mod ainb;
+
 /// Every format compiled into this crate (by cargo feature).
 pub fn registry() -> Vec<&'static dyn DynFormat> {
     let mut v: Vec<&'static dyn DynFormat> = Vec::new();

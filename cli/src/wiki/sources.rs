@@ -95,11 +95,14 @@ impl Source<'_> {
     }
 }
 
-/// Every `-wiki` reference in the schemas, in schema order.
+/// Every `-wiki` reference in the schemas, in schema order (each schema's own types and enums: not the ones it
+/// imports, which the imported schema lists).
 pub fn sources(schemas: &[Schema]) -> Vec<Source<'_>> {
     let mut out = Vec::new();
     for s in schemas {
-        for (i, t) in s.module.types.iter().enumerate() {
+        // Types an imported schema declares are that schema's own references, listed with it.
+        let own = |t: &binspec_codegen::ir::TypeDef| t.path.first() == Some(&s.module.id);
+        for (i, t) in s.module.types.iter().enumerate().filter(|(_, t)| own(t)) {
             for w in &t.wiki {
                 out.push(Source {
                     schema: s,
@@ -108,7 +111,13 @@ pub fn sources(schemas: &[Schema]) -> Vec<Source<'_>> {
                 });
             }
         }
-        for (i, e) in s.module.enums.iter().enumerate() {
+        for (i, e) in s
+            .module
+            .enums
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| own(&s.module.types[e.owner]))
+        {
             for w in &e.wiki {
                 out.push(Source {
                     schema: s,

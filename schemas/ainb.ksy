@@ -1,0 +1,1324 @@
+meta:
+  id: ainb
+  title: AINB (AI, logic and sequence node graphs)
+  file-extension: [ainb]
+  endian: le
+  imports: [exb]
+  -binspec:
+    source: EPD Wiki, page "AINB", revision 2026-01-08T03:39:09Z
+doc: |
+  Nintendo EPD's node graphs for AI, logic and sequences (Splatoon 3 and Nintendo Switch Sports use version 0x404,
+  Tears of the Kingdom and others 0x407, Nintendo Switch Online: Playtest Program (021) 0x408). A 0x74-byte header
+  of counts and absolute u32 offsets (0 = the section is absent), the command array and the element array right
+  after it, and the other sections where the header points. Every string is a u32 offset into the string pool,
+  whose position the header gives (0x24).
+
+  This schema is a raw view: every offset, count and index is kept as it was read. Where the page and the files
+  (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
+  files:
+  * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
+    and make the entry 0x14 bytes; it is at 0xc (the entry is 0x10 bytes, as the page's Input Output Entries table
+    says).
+  * Element (Node Entry) and Attachment: the Name Hash (version 0x407+) is absent in version 0x404, so the element
+    is 0x38 bytes there (0x3c from 0x407) and the attachment 0xc bytes (0x10 from 0x407).
+  * Blackboard: the page does not say how many Section Header Entries there are: there are six (string, s32, f32,
+    bool, vector3f, pointer, in this order) and a seventh for u32 in version 0x408, which comes after s32. The
+    parameter entries follow them (one per parameter, in header order), then the default values in header order.
+  * Array lengths the page does not give are taken from the next section in the file's order: the property arrays
+    end where the next one starts (the last at the input/output table), the input/output arrays likewise (the last
+    at the multi-input array), the multi-inputs at the jump array, the jumps at the query element id array, the
+    attachment ids at the attachment array, the query element ids at the EXB (or the module caller array), the EXB
+    at the module caller array.
+  * Query Element Id Array: it does not hold the header's Query Element Count of entries (the number of query
+    elements: 347 in a Tears of the Kingdom file, 4 in the Splatoon 3 one) but one entry per query an element uses
+    (the sum of the elements' Query Element Count: 461 and 2 there). Its length is taken from the next section,
+    the EXB or else the module caller array.
+  * Version 0x404 element params (Splatoon 3) can have bytes after the plug pointer array that the page does not
+    describe; they are not read.
+  * In the Splatoon 3 0x404 file, 8 bytes between the module caller link and the 0x6C section look like a child
+    replacement table header with no entries (0, 0, 0, -1, -1), but the header's Child Replacement Table offset is
+    0 there; they are not read.
+  * Attachment params are 0x64 bytes in the files: 0x30 bytes follow the property entries (`unknown_34`).
+  * Plug data: see the `plug` type for what the page's paragraph on selector plugs gets wrong.
+  * The blackboard's File Reference Entry array has no count on the page. It follows the default values and ends
+    where the element param region starts (the first element's param), which is where this schema ends it.
+-wiki:
+  page: AINB
+  section: File Header
+  caption: File Header
+-wiki-enums:
+  element_type:
+    page: AINB
+    section: Element Type
+    caption: Element Types
+seq:
+  - id: magic
+    contents: "AIB "
+    doc: Magic - "AIB "
+  - id: version
+    type: u4
+    valid:
+      any-of: [0x404, 0x407, 0x408]
+    doc: Version (0x404, 0x407 or 0x408).
+  - id: filename
+    type: u4
+    doc: Filename (offset into the string pool).
+  - id: command_count
+    type: u4
+    doc: Command Count.
+  - id: element_count
+    type: u4
+    doc: Element Count.
+  - id: query_element_count
+    type: u4
+    doc: Query Element Count.
+  - id: attachment_count
+    type: u4
+    doc: Attachment Count.
+  - id: output_element_count
+    type: u4
+    doc: Output Element Count.
+  - id: blackboard_ofs
+    type: u4
+    doc: Blackboard (absolute offset).
+  - id: string_pool_ofs
+    type: u4
+    doc: String Pool (absolute offset).
+  - id: enum_relocation_array_ofs
+    type: u4
+    doc: Enum Relocation Array (absolute offset).
+  - id: property_table_ofs
+    type: u4
+    doc: Property Table (absolute offset).
+  - id: jump_table_ofs
+    type: u4
+    doc: Jump Table (absolute offset).
+  - id: input_output_table_ofs
+    type: u4
+    doc: Input/Output Table (absolute offset).
+  - id: multi_input_array_ofs
+    type: u4
+    doc: Multi-Input Array (absolute offset).
+  - id: attachment_array_ofs
+    type: u4
+    doc: Attachment Array (absolute offset).
+  - id: attachment_id_array_ofs
+    type: u4
+    doc: Attachment Id Array (absolute offset).
+  - id: expression_binary_ofs
+    type: u4
+    doc: Expression Binary (absolute offset; 0 when there is none).
+  - id: child_replacement_table_ofs
+    type: u4
+    doc: Child Replacement Table (absolute offset; 0 when there is none).
+  - id: query_element_id_array_ofs
+    type: u4
+    doc: Query Element Id Array (absolute offset).
+  - id: unknown_50
+    type: u4
+    doc: Unknown (unused in TotK, always the same as the Active Node Update Array Offset).
+  - id: unknown_54
+    type: u4
+    doc: Unknown (always 0).
+  - id: unknown_58
+    type: u4
+    doc: Unknown (always 0, used in Splatoon 3 / Nintendo Switch Sports).
+  - id: module_caller_array_ofs
+    type: u4
+    doc: Module Caller Array (absolute offset).
+  - id: file_category_name
+    type: u4
+    doc: File Category Name (offset into the string pool).
+  - id: file_category
+    type: u4
+    doc: File Category? (0 = AI, 1 = Logic, 2 = Sequence; Splatoon 3 also 3 = UniqueSequenceSPL).
+  - id: external_action_array_ofs
+    type: u4
+    doc: External Action Array (absolute offset).
+  - id: unknown_6c
+    type: u4
+    doc: Unknown (Unused in TotK).
+  - id: module_caller_link_ofs
+    type: u4
+    doc: Module Caller Link (absolute offset).
+  - id: commands
+    type: command_entry
+    repeat: expr
+    repeat-expr: command_count
+    doc: The command array, right after the header.
+  - id: elements
+    type: element
+    repeat: expr
+    repeat-expr: element_count
+    doc: The element array, right after the command array.
+instances:
+  file_name:
+    pos: string_pool_ofs + filename
+    type: strz
+    encoding: UTF-8
+    doc: The file name.
+  file_category_name_text:
+    pos: string_pool_ofs + file_category_name
+    type: strz
+    encoding: UTF-8
+    doc: The file category name.
+  string_pool:
+    pos: string_pool_ofs
+    size-eos: true
+    doc: The string pool (null-terminated UTF-8 strings), the last section.
+  blackboard:
+    pos: blackboard_ofs
+    type: blackboard
+    if: blackboard_ofs != 0
+    doc: The blackboard.
+  enum_resolve_array:
+    pos: enum_relocation_array_ofs
+    type: enum_resolve_array
+    if: enum_relocation_array_ofs != 0
+    doc: The enum resolve array.
+  property_table:
+    pos: property_table_ofs
+    type: property_table
+    if: property_table_ofs != 0
+    doc: The property table.
+  input_output_table:
+    pos: input_output_table_ofs
+    type: input_output_table
+    if: input_output_table_ofs != 0
+    doc: The input/output table.
+  multi_inputs:
+    pos: multi_input_array_ofs
+    type: multi_input_entry
+    repeat: expr
+    repeat-expr: (jump_table_ofs - multi_input_array_ofs) / 8
+    if: multi_input_array_ofs != 0 and jump_table_ofs >= multi_input_array_ofs
+    doc: The multi-inputs, up to the jump array.
+  jumps:
+    pos: jump_table_ofs
+    type: jump
+    repeat: expr
+    repeat-expr: (query_element_id_array_ofs - jump_table_ofs) / 4
+    if: jump_table_ofs != 0 and query_element_id_array_ofs >= jump_table_ofs
+    doc: The jumps, up to the query element id array.
+  attachments:
+    pos: attachment_array_ofs
+    type: attachment
+    repeat: expr
+    repeat-expr: attachment_count
+    if: attachment_array_ofs != 0
+    doc: The attachments.
+  attachment_ids:
+    pos: attachment_id_array_ofs
+    type: u4
+    repeat: expr
+    repeat-expr: (attachment_array_ofs - attachment_id_array_ofs) / 4
+    if: attachment_id_array_ofs != 0 and attachment_array_ofs >= attachment_id_array_ofs
+    doc: The attachment id array (the elements' attachments index it), up to the attachment array.
+  query_element_ids:
+    pos: query_element_id_array_ofs
+    type: query_node_entry
+    repeat: expr
+    repeat-expr: (query_element_id_array_end - query_element_id_array_ofs) / 4
+    if: query_element_id_array_ofs != 0 and query_element_id_array_end >= query_element_id_array_ofs
+    doc: The query element id array, one entry per query an element uses (see the elements' ranges into it).
+  query_element_id_array_end:
+    value: "expression_binary_ofs != 0 ? expression_binary_ofs : module_caller_array_ofs"
+    doc: Where the query element id array ends, the start of the next section.
+  expression_binary:
+    pos: expression_binary_ofs
+    size: module_caller_array_ofs - expression_binary_ofs
+    type: exb
+    if: expression_binary_ofs != 0 and module_caller_array_ofs > expression_binary_ofs
+    doc: The expression binary (its offsets are relative to its start), up to the module caller array.
+  module_callers:
+    pos: module_caller_array_ofs
+    type: module_caller_array
+    if: module_caller_array_ofs != 0
+    doc: The module caller array.
+  external_actions:
+    pos: external_action_array_ofs
+    type: external_action_array
+    if: external_action_array_ofs != 0
+    doc: The external action array.
+  child_replacement_table:
+    pos: child_replacement_table_ofs
+    type: child_replacement_table
+    if: child_replacement_table_ofs != 0
+    doc: The child replacement table.
+  section_6c:
+    pos: unknown_6c
+    type: u4
+    if: unknown_6c != 0
+    doc: |
+      The 0x6C section, 4 bytes before the enum resolve array in every file at hand (0 in them all); the page
+      describes nothing more.
+  module_caller_link:
+    pos: module_caller_link_ofs
+    type: module_caller_link
+    if: module_caller_link_ofs != 0
+    doc: The module caller link.
+types:
+  command_entry:
+    doc: One command.
+    -wiki:
+      page: AINB
+      section: Command Array
+      caption: Command Entry
+    seq:
+      - id: name
+        type: u4
+        doc: Name (offset into the string pool).
+      - id: guid
+        size: 0x10
+        doc: Guid.
+      - id: main_element_id
+        type: u2
+        doc: Main Element Id.
+      - id: secondary_element_id
+        type: u2
+        doc: Secondary Element Id (value offset by 1, 0 is reserved for invalid).
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        doc: The name.
+  element:
+    doc: |
+      One element (node): 0x3c bytes from version 0x407, 0x38 in 0x404 (no name hash).
+
+      The wiki's unnamed rows (padding at 0x10, 0x1e and 0x2a, in the 0x407 layout) are `unknown_10`,
+      `unknown_1e` and `unknown_2a` here.
+    -wiki:
+      page: AINB
+      section: Element Array
+      caption: Node Entry
+    seq:
+      - id: element_type
+        type: u2
+        enum: element_type
+        doc: Element Type.
+      - id: element_id
+        type: u2
+        doc: Element Id - Index of this element within the element array.
+      - id: attachment_count
+        type: u2
+        doc: Attachment Count.
+      - id: element_flags
+        type: u1
+        doc: Element Flags (bit 0 Is Query Element, 1 Is Module Caller, 2 Is Resident Initialized, 3 Is Query Multi-Input).
+      - id: unknown_07
+        type: u1
+        doc: Unknown.
+      - id: element_type_name
+        type: u4
+        doc: Element Type Name (for ApplicationDefined nodes; offset into the string pool).
+      - id: name_hash
+        type: u4
+        if: _root.version >= 0x407
+        doc: Name Hash (version 0x407+).
+      - id: unknown_10
+        type: u4
+        doc: Unknown.
+      - id: element_param
+        type: u4
+        doc: Element Param (absolute offset).
+      - id: exb_function_count
+        type: u2
+        doc: EXB Function Count.
+      - id: exb_input_output_field_size
+        type: u2
+        doc: EXB Input/Output Field Size.
+      - id: multi_input_count
+        type: u2
+        doc: Multi-Input Count.
+      - id: unknown_1e
+        type: u2
+        doc: Unknown.
+      - id: base_attachment_id
+        type: u4
+        doc: Base Attachment Id.
+      - id: base_query_element_id
+        type: u2
+        doc: Base Query Element Id.
+      - id: query_element_count
+        type: u2
+        doc: Query Element Count.
+      - id: section_58_entry_offset
+        type: u2
+        doc: 0x58 Section Entry Offset (relative to the start of the file).
+      - id: unknown_2a
+        type: u2
+        doc: Unknown.
+      - id: guid
+        size: 0x10
+        doc: Guid.
+    instances:
+      is_query_element:
+        value: (element_flags & 1) != 0
+        doc: Element Flags bit 0.
+      is_module_caller:
+        value: (element_flags & 2) != 0
+        doc: Element Flags bit 1.
+      is_resident_initialized:
+        value: (element_flags & 4) != 0
+        doc: Element Flags bit 2.
+      is_query_multi_input:
+        value: (element_flags & 8) != 0
+        doc: Element Flags bit 3.
+      type_name_text:
+        pos: _root.string_pool_ofs + element_type_name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        doc: The element type name.
+      param:
+        pos: element_param
+        type: element_param(element_type.to_i, element_param)
+        io: _root._io
+        if: element_param != 0
+        doc: The element's parameters and plugs.
+  element_param:
+    doc: An element's entries into the property, input/output and plug tables, then its plug pointers.
+    -wiki:
+      page: AINB
+      section: ElementParam<T>
+    params:
+      - id: element_type_id
+        type: u2
+        doc: The element's type (a value of the `element_type` enum); selectors and expressions extend their plugs.
+      - id: ofs
+        type: u4
+        doc: The absolute offset of this element param (where the plug pointer array is found).
+    seq:
+      - id: property_entries
+        type: property_entries
+        doc: Entries into the Property Table.
+      - id: input_output_entries
+        type: input_output_entries
+        doc: Entries into the Input Output Table.
+      - id: plug_entries
+        type: plug_entries
+        doc: Entries into the following plug pointer array.
+      - id: plug_data
+        type: u4
+        repeat: expr
+        repeat-expr: plug_entries.total
+        doc: Plug Data Pointer Array (absolute offsets; the plug entries give each plug's kind).
+    instances:
+      bool_float_input_source_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.bool_float_input_source.base_index
+        type: plug_ref(element_type_id, 0)
+        repeat: expr
+        repeat-expr: plug_entries.bool_float_input_source.count
+        doc: The plugs of kind 0 (bool float input source), through their pointers.
+      unknown_02_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.unknown_02.base_index
+        type: plug_ref(element_type_id, 1)
+        repeat: expr
+        repeat-expr: plug_entries.unknown_02.count
+        doc: The plugs of kind 1 (unknown 02), through their pointers.
+      child_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.child_plugs.base_index
+        type: plug_ref(element_type_id, 2)
+        repeat: expr
+        repeat-expr: plug_entries.child_plugs.count
+        doc: The plugs of kind 2 (child plugs), through their pointers.
+      jump_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.jump_plugs.base_index
+        type: plug_ref(element_type_id, 3)
+        repeat: expr
+        repeat-expr: plug_entries.jump_plugs.count
+        doc: The plugs of kind 3 (jump plugs), through their pointers.
+      string_input_source_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.string_input_source.base_index
+        type: plug_ref(element_type_id, 4)
+        repeat: expr
+        repeat-expr: plug_entries.string_input_source.count
+        doc: The plugs of kind 4 (string input source), through their pointers.
+      int_input_source_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.int_input_source.base_index
+        type: plug_ref(element_type_id, 5)
+        repeat: expr
+        repeat-expr: plug_entries.int_input_source.count
+        doc: The plugs of kind 5 (int input source), through their pointers.
+      unknown_0c_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.unknown_0c.base_index
+        type: plug_ref(element_type_id, 6)
+        repeat: expr
+        repeat-expr: plug_entries.unknown_0c.count
+        doc: The plugs of kind 6 (unknown 0c), through their pointers.
+      unknown_0e_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.unknown_0e.base_index
+        type: plug_ref(element_type_id, 7)
+        repeat: expr
+        repeat-expr: plug_entries.unknown_0e.count
+        doc: The plugs of kind 7 (unknown 0e), through their pointers.
+      unknown_10_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.unknown_10.base_index
+        type: plug_ref(element_type_id, 8)
+        repeat: expr
+        repeat-expr: plug_entries.unknown_10.count
+        doc: The plugs of kind 8 (unknown 10), through their pointers.
+      unknown_12_plugs:
+        pos: ofs + 0xa4 + 4 * plug_entries.unknown_12.base_index
+        type: plug_ref(element_type_id, 9)
+        repeat: expr
+        repeat-expr: plug_entries.unknown_12.count
+        doc: The plugs of kind 9 (unknown 12), through their pointers.
+  property_entries:
+    doc: Base index and count into the property arrays, per type.
+    -wiki:
+      page: AINB
+      section: Property Entries
+    seq:
+      - id: s32_entries
+        type: property_type_entry
+        doc: S32 Entries.
+      - id: bool_entries
+        type: property_type_entry
+        doc: Bool Entries.
+      - id: float_entries
+        type: property_type_entry
+        doc: Float Entries.
+      - id: string_entries
+        type: property_type_entry
+        doc: String Entries.
+      - id: vector3f_entries
+        type: property_type_entry
+        doc: Vector3f Entries.
+      - id: pointer_entries
+        type: property_type_entry
+        doc: Pointer Entries.
+  property_type_entry:
+    doc: A range of one property array.
+    -wiki:
+      page: AINB
+      section: Property Type Entry
+    seq:
+      - id: base_index
+        type: u4
+        doc: Base Index - base index into the Property Table's Property Array for the specified type.
+      - id: count
+        type: u4
+        doc: Count.
+  input_output_entries:
+    doc: Ranges of the input and output arrays, per type.
+    -wiki:
+      page: AINB
+      section: Input Output Entries
+    seq:
+      - id: s32_entries
+        type: input_output_type_entry
+        doc: S32 Entries.
+      - id: bool_entries
+        type: input_output_type_entry
+        doc: Bool Entries.
+      - id: float_entries
+        type: input_output_type_entry
+        doc: Float Entries.
+      - id: string_entries
+        type: input_output_type_entry
+        doc: String Entries.
+      - id: vector3f_entries
+        type: input_output_type_entry
+        doc: Vector3f Entries.
+      - id: pointer_entries
+        type: input_output_type_entry
+        doc: Pointer Entries.
+  input_output_type_entry:
+    doc: |
+      A range of one input array and one output array.
+
+      The page puts Output Count at 0x10; it is at 0xc (the entry is 0x10 bytes).
+    -wiki:
+      page: AINB
+      section: Input Output Type Entry
+    seq:
+      - id: input_base_index
+        type: u4
+        doc: Input Base Index - base index into the Input Output Table's Input<T> array for the specified type.
+      - id: input_count
+        type: u4
+        doc: Input Count.
+      - id: output_base_index
+        type: u4
+        doc: Output Base Index - base index into the Input Output Table's Output<T> array for the specified type.
+      - id: output_count
+        type: u4
+        doc: Output Count. At 0xc, not 0x10 as the page says.
+  plug_entries:
+    doc: Count and base index into the plug pointer array, per kind of plug.
+    -wiki:
+      page: AINB
+      section: Plug Entries
+    seq:
+      - id: bool_float_input_source
+        type: plug_type_entry
+        doc: Bool/float Input Source/Output Source.
+      - id: unknown_02
+        type: plug_type_entry
+        doc: Unknown.
+      - id: child_plugs
+        type: plug_type_entry
+        doc: Child Plugs.
+      - id: jump_plugs
+        type: plug_type_entry
+        doc: Jump Plugs.
+      - id: string_input_source
+        type: plug_type_entry
+        doc: String Input Source.
+      - id: int_input_source
+        type: plug_type_entry
+        doc: Int Input Source.
+      - id: unknown_0c
+        type: plug_type_entry
+        doc: Unknown.
+      - id: unknown_0e
+        type: plug_type_entry
+        doc: Unknown.
+      - id: unknown_10
+        type: plug_type_entry
+        doc: Unknown.
+      - id: unknown_12
+        type: plug_type_entry
+        doc: Unknown.
+    instances:
+      total:
+        value: >-
+          bool_float_input_source.count + unknown_02.count + child_plugs.count + jump_plugs.count
+          + string_input_source.count + int_input_source.count + unknown_0c.count + unknown_0e.count
+          + unknown_10.count + unknown_12.count
+        doc: The total plug count (the length of the plug pointer array).
+  plug_type_entry:
+    doc: A range of the plug pointer array.
+    -wiki:
+      page: AINB
+      section: Plug Type Entry
+    seq:
+      - id: count
+        type: u1
+        doc: Count.
+      - id: base_index
+        type: u1
+        doc: Base Index - base index into Plug Pointer Array.
+  plug_ref:
+    doc: An absolute offset to one plug's data (an entry of the plug pointer array).
+    params:
+      - id: element_type_id
+        type: u2
+        doc: The type of the element the plug belongs to.
+      - id: kind
+        type: u1
+        doc: The plug's kind, the index of its Plug Type Entry (2 = child plug, 0/4/5 = inputs).
+    seq:
+      - id: ofs
+        type: u4
+        doc: Absolute offset of the plug data.
+    instances:
+      data:
+        pos: ofs
+        type: plug(element_type_id, kind)
+        io: _root._io
+        doc: The plug data.
+  plug:
+    doc: |
+      Plug data: the typical 8 bytes, then what the element type adds. The page's paragraph on plug data and the
+      files differ:
+      * Child plugs of Element_S32Selector, Element_StringSelector and Element_RandomSelector: the page says "an
+        extra four bytes" store the selection data; the plugs are 16 bytes in the files (8 extra bytes): 4 bytes
+        the page does not mention (`selector_index_and_flags`), then the selection value.
+      * Child plugs of Element_F32Selector: the page says they add 24 bytes, "consisting of four eight-byte
+        sub-entries"; they add 32 bytes, four condition entries (the plugs are 0x28 bytes).
+      * Input plugs (kinds 0, 4 and 5) of selector elements and of Element_Expression have 8 more bytes
+        (`input_extra`); the page says an expression's vector3f inputs have 16, which the plug alone does not
+        tell apart, so only 8 are read.
+    -wiki:
+      page: AINB
+      section: Plugs
+      table: 1
+    params:
+      - id: element_type_id
+        type: u2
+        doc: The type of the element the plug belongs to.
+      - id: kind
+        type: u1
+        doc: The plug's kind.
+    seq:
+      - id: element_id
+        type: u4
+        doc: Element Id.
+      - id: value
+        type: u4
+        doc: Value (a string offset for most plugs, a jump table index for jump plugs).
+      - id: selector_index_and_flags
+        type: u4
+        if: kind == 2 and (element_type_id == 1 or element_type_id == 5 or element_type_id == 6)
+        doc: |
+          Four bytes before the selection value of those child plugs, not on the page (0 in the files at hand);
+          they look like the Local Blackboard Parameter Index and Flags of an F32 selector condition entry.
+      - id: selector_value
+        type: u4
+        if: kind == 2 and (element_type_id == 1 or element_type_id == 5 or element_type_id == 6)
+        doc: |
+          The selection data of an Element_S32Selector (an immediate value), Element_RandomSelector (a weight) or
+          Element_StringSelector (a string offset) child plug.
+      - id: conditions
+        type: f32_selector_condition_entry
+        repeat: expr
+        repeat-expr: 4
+        if: kind == 2 and element_type_id == 4
+        doc: The four condition entries of an Element_F32Selector child plug (minimum, maximum, two unused).
+      - id: input_extra
+        size: 8
+        if: >-
+          (kind == 0 or kind == 4 or kind == 5) and (element_type_id == 1 or element_type_id == 4
+          or element_type_id == 5 or element_type_id == 6 or element_type_id == 7 or element_type_id == 20)
+        doc: The eight bytes of unknown purpose that input plugs of selector and expression elements add.
+  f32_selector_condition_entry:
+    doc: An Element_F32Selector condition.
+    -wiki:
+      page: AINB
+      section: Plugs
+      caption: <code>Element_F32Selector Condition Entry</code>
+    seq:
+      - id: local_blackboard_parameter_index_and_flags
+        type: u4
+        doc: Local Blackboard Parameter Index and Flags.
+      - id: condition_value
+        type: f4
+        doc: Condition Value.
+  property_table:
+    doc: Absolute offsets of the six property arrays.
+    -wiki:
+      page: AINB
+      section: Property Table
+      table: 1
+    seq:
+      - id: s32_ofs
+        type: u4
+        doc: Property Array (Property<s32>).
+      - id: bool_ofs
+        type: u4
+        doc: Property Array (Property<bool>).
+      - id: float_ofs
+        type: u4
+        doc: Property Array (Property<float>).
+      - id: string_ofs
+        type: u4
+        doc: Property Array (Property<AinbString>).
+      - id: vector3f_ofs
+        type: u4
+        doc: Property Array (Property<Vector3f>).
+      - id: pointer_ofs
+        type: u4
+        doc: Property Array (PropertyPointer).
+    instances:
+      s32_properties:
+        pos: s32_ofs
+        type: property_s32
+        repeat: expr
+        repeat-expr: (bool_ofs - s32_ofs) / 12
+      bool_properties:
+        pos: bool_ofs
+        type: property_bool
+        repeat: expr
+        repeat-expr: (float_ofs - bool_ofs) / 12
+      float_properties:
+        pos: float_ofs
+        type: property_float
+        repeat: expr
+        repeat-expr: (string_ofs - float_ofs) / 12
+      string_properties:
+        pos: string_ofs
+        type: property_string
+        repeat: expr
+        repeat-expr: (vector3f_ofs - string_ofs) / 12
+      vector3f_properties:
+        pos: vector3f_ofs
+        type: property_vector3f
+        repeat: expr
+        repeat-expr: (pointer_ofs - vector3f_ofs) / 20
+      pointer_properties:
+        pos: pointer_ofs
+        type: property_pointer
+        repeat: expr
+        repeat-expr: (_root.input_output_table_ofs - pointer_ofs) / 12
+  property_s32:
+    doc: Property<s32>.
+    -wiki:
+      page: AINB
+      section: Property<T>
+      table: 1
+    seq:
+      - id: name
+        type: u4
+        doc: Name (offset into the string pool).
+      - id: flags
+        type: property_flags
+        doc: Flags.
+      - id: immediate_value
+        type: s4
+        doc: Immediate Value.
+  property_bool:
+    doc: Property<bool>.
+    seq:
+      - {id: name, type: u4, doc: Name (offset into the string pool).}
+      - {id: flags, type: property_flags, doc: Flags.}
+      - {id: immediate_value, type: u4, doc: Immediate Value (0 or 1).}
+  property_float:
+    doc: Property<float>.
+    seq:
+      - {id: name, type: u4, doc: Name (offset into the string pool).}
+      - {id: flags, type: property_flags, doc: Flags.}
+      - {id: immediate_value, type: f4, doc: Immediate Value.}
+  property_string:
+    doc: Property<AinbString>.
+    seq:
+      - {id: name, type: u4, doc: Name (offset into the string pool).}
+      - {id: flags, type: property_flags, doc: Flags.}
+      - {id: immediate_value, type: u4, doc: Immediate Value (offset into the string pool).}
+  property_vector3f:
+    doc: Property<Vector3f>.
+    seq:
+      - {id: name, type: u4, doc: Name (offset into the string pool).}
+      - {id: flags, type: property_flags, doc: Flags.}
+      - {id: immediate_value, type: f4, repeat: expr, repeat-expr: 3, doc: "Immediate Value (x, y, z)."}
+  property_pointer:
+    doc: PropertyPointer.
+    -wiki:
+      page: AINB
+      section: PropertyPointer
+    seq:
+      - id: name
+        type: u4
+        doc: Name (offset into the string pool).
+      - id: class_name
+        type: u4
+        doc: Class Name (offset into the string pool).
+      - id: flags
+        type: property_flags
+        doc: Flags.
+  property_flags:
+    doc: |
+      Property Flags, a u32 bitfield.
+
+      The page gives one row per bit range (u32 : 16, u32 : 1, ...); this schema reads the u32 once
+      (`index_and_flags`) and gives the named ranges as value instances: Index (bits 0-15), Is Use Index (bit 16),
+      Is Not Local Blackboard Index (bit 17), Is EXB Index (bit 23), Pulse Thread Local Storage (bit 24) and Set
+      Pointer Flag Bit Zero (bit 25). The unnamed ranges (bits 18-22 and 26-31) are padding as far as the page knows.
+    -wiki:
+      page: AINB
+      section: Property Flags
+    seq:
+      - id: index_and_flags
+        type: u4
+        doc: The bits.
+    instances:
+      index:
+        value: index_and_flags & 0xffff
+        doc: Index (bits 0-15).
+      is_use_index:
+        value: (index_and_flags >> 16) & 1 != 0
+        doc: Is Use Index (bit 16).
+      is_not_local_blackboard_index:
+        value: (index_and_flags >> 17) & 1 != 0
+        doc: Is Not Local Blackboard Index (bit 17).
+      is_exb_index:
+        value: (index_and_flags >> 23) & 1 != 0
+        doc: Is EXB Index (bit 23).
+      pulse_thread_local_storage:
+        value: (index_and_flags >> 24) & 1 != 0
+        doc: Pulse Thread Local Storage (bit 24).
+      set_pointer_flag_bit_zero:
+        value: (index_and_flags >> 25) & 1 != 0
+        doc: Set Pointer Flag Bit Zero (bit 25).
+  input_output_table:
+    doc: Absolute offsets of the twelve input and output arrays.
+    -wiki:
+      page: AINB
+      section: Input Output Table
+      table: 1
+    seq:
+      - {id: s32_inputs_ofs, type: u4, doc: Input Array (Input<s32>).}
+      - {id: s32_outputs_ofs, type: u4, doc: Output Array (Output<s32>).}
+      - {id: bool_inputs_ofs, type: u4, doc: Input Array (Input<bool>).}
+      - {id: bool_outputs_ofs, type: u4, doc: Output Array (Output<bool>).}
+      - {id: float_inputs_ofs, type: u4, doc: Input Array (Input<float>).}
+      - {id: float_outputs_ofs, type: u4, doc: Output Array (Output<float>).}
+      - {id: string_inputs_ofs, type: u4, doc: Input Array (Input<AinbString>).}
+      - {id: string_outputs_ofs, type: u4, doc: Output Array (Output<AinbString>).}
+      - {id: vector3f_inputs_ofs, type: u4, doc: Input Array (Input<Vector3f>).}
+      - {id: vector3f_outputs_ofs, type: u4, doc: Output Array (Output<Vector3f>).}
+      - {id: pointer_inputs_ofs, type: u4, doc: Input Array (InputPointer).}
+      - {id: pointer_outputs_ofs, type: u4, doc: Output Array (OutputPointer).}
+    instances:
+      s32_inputs:
+        {pos: s32_inputs_ofs, type: input_s32, repeat: expr, repeat-expr: (s32_outputs_ofs - s32_inputs_ofs) / 16}
+      s32_outputs:
+        {pos: s32_outputs_ofs, type: output, repeat: expr, repeat-expr: (bool_inputs_ofs - s32_outputs_ofs) / 4}
+      bool_inputs:
+        {pos: bool_inputs_ofs, type: input_bool, repeat: expr, repeat-expr: (bool_outputs_ofs - bool_inputs_ofs) / 16}
+      bool_outputs:
+        {pos: bool_outputs_ofs, type: output, repeat: expr, repeat-expr: (float_inputs_ofs - bool_outputs_ofs) / 4}
+      float_inputs:
+        {pos: float_inputs_ofs, type: input_float, repeat: expr, repeat-expr: (float_outputs_ofs - float_inputs_ofs) / 16}
+      float_outputs:
+        {pos: float_outputs_ofs, type: output, repeat: expr, repeat-expr: (string_inputs_ofs - float_outputs_ofs) / 4}
+      string_inputs:
+        {pos: string_inputs_ofs, type: input_string, repeat: expr, repeat-expr: (string_outputs_ofs - string_inputs_ofs) / 16}
+      string_outputs:
+        {pos: string_outputs_ofs, type: output, repeat: expr, repeat-expr: (vector3f_inputs_ofs - string_outputs_ofs) / 4}
+      vector3f_inputs:
+        {pos: vector3f_inputs_ofs, type: input_vector3f, repeat: expr, repeat-expr: (vector3f_outputs_ofs - vector3f_inputs_ofs) / 24}
+      vector3f_outputs:
+        {pos: vector3f_outputs_ofs, type: output, repeat: expr, repeat-expr: (pointer_inputs_ofs - vector3f_outputs_ofs) / 4}
+      pointer_inputs:
+        {pos: pointer_inputs_ofs, type: input_pointer, repeat: expr, repeat-expr: (pointer_outputs_ofs - pointer_inputs_ofs) / 20}
+      pointer_outputs:
+        {pos: pointer_outputs_ofs, type: output_pointer, repeat: expr, repeat-expr: (_root.multi_input_array_ofs - pointer_outputs_ofs) / 8}
+  input_s32:
+    doc: Input<s32>. An input element id between -32768 and -100 means a multi-input (base index -100 - id).
+    -wiki:
+      page: AINB
+      section: Input<T>
+    seq:
+      - id: name
+        type: u4
+        doc: Name (offset into the string pool).
+      - id: input_element_id
+        type: s2
+        doc: Input Element Id or Base Multi-Input Id.
+      - id: input_element_output_plug_id
+        type: s2
+        doc: Input Element Output Plug Id or Multi-Input Count.
+      - id: flags
+        type: property_flags
+        doc: Flags.
+      - id: immediate_value
+        type: s4
+        doc: Immediate Value.
+  input_bool:
+    doc: Input<bool>.
+    seq:
+      - {id: name, type: u4, doc: Name (offset into the string pool).}
+      - {id: input_element_id, type: s2, doc: Input Element Id or Base Multi-Input Id.}
+      - {id: input_element_output_plug_id, type: s2, doc: Input Element Output Plug Id or Multi-Input Count.}
+      - {id: flags, type: property_flags, doc: Flags.}
+      - {id: immediate_value, type: u4, doc: Immediate Value (0 or 1).}
+  input_float:
+    doc: Input<float>.
+    seq:
+      - {id: name, type: u4, doc: Name (offset into the string pool).}
+      - {id: input_element_id, type: s2, doc: Input Element Id or Base Multi-Input Id.}
+      - {id: input_element_output_plug_id, type: s2, doc: Input Element Output Plug Id or Multi-Input Count.}
+      - {id: flags, type: property_flags, doc: Flags.}
+      - {id: immediate_value, type: f4, doc: Immediate Value.}
+  input_string:
+    doc: Input<AinbString>.
+    seq:
+      - {id: name, type: u4, doc: Name (offset into the string pool).}
+      - {id: input_element_id, type: s2, doc: Input Element Id or Base Multi-Input Id.}
+      - {id: input_element_output_plug_id, type: s2, doc: Input Element Output Plug Id or Multi-Input Count.}
+      - {id: flags, type: property_flags, doc: Flags.}
+      - {id: immediate_value, type: u4, doc: Immediate Value (offset into the string pool).}
+  input_vector3f:
+    doc: Input<Vector3f>.
+    seq:
+      - {id: name, type: u4, doc: Name (offset into the string pool).}
+      - {id: input_element_id, type: s2, doc: Input Element Id or Base Multi-Input Id.}
+      - {id: input_element_output_plug_id, type: s2, doc: Input Element Output Plug Id or Multi-Input Count.}
+      - {id: flags, type: property_flags, doc: Flags.}
+      - {id: immediate_value, type: f4, repeat: expr, repeat-expr: 3, doc: "Immediate Value (x, y, z)."}
+  input_pointer:
+    doc: InputPointer.
+    -wiki:
+      page: AINB
+      section: InputPointer
+    seq:
+      - id: name
+        type: u4
+        doc: Name (offset into the string pool).
+      - id: class_name
+        type: u4
+        doc: Class Name (offset into the string pool).
+      - id: input_element_id
+        type: s2
+        doc: Input Element Id or Base Multi-Input Id.
+      - id: input_element_output_plug_id
+        type: s2
+        doc: Input Element Output Plug Id or Multi-Input Count.
+      - id: flags
+        type: property_flags
+        doc: Flags.
+      - id: unknown_10
+        type: u4
+        doc: Unknown.
+  output:
+    doc: |
+      Output<T> (every type but pointers).
+
+      The page's second row (u32 : 1, bit 31 of the name) is no padding and no attribute of its own: `name` reads
+      the whole u32, and `flag` is its top bit.
+    -wiki:
+      page: AINB
+      section: Output<T>
+    seq:
+      - id: name
+        type: u4
+        doc: Name (offset into the string pool) in bits 0-30, and a flag in bit 31.
+    instances:
+      name_offset:
+        value: name & 0x7fffffff
+        doc: The offset of the name in the string pool.
+      flag:
+        value: (name >> 31) != 0
+        doc: The top bit.
+  output_pointer:
+    doc: |
+      OutputPointer.
+
+      The page's second row (u32 : 1, bit 31 of the name) is no padding and no attribute of its own: `name` reads
+      the whole u32 with its top bit.
+    -wiki:
+      page: AINB
+      section: OutputPointer
+    seq:
+      - id: name
+        type: u4
+        doc: Name (offset into the string pool) in bits 0-30, and a flag in bit 31.
+      - id: class_name
+        type: u4
+        doc: Class Name (offset into the string pool).
+  blackboard:
+    doc: |
+      The local blackboard: one Section Header Entry per type (string, s32, [u32 in 0x408,] f32, bool, vector3f,
+      pointer), the parameter entries in that order, then the default values in that order.
+    seq:
+      - id: headers
+        type: blackboard_section_header
+        repeat: expr
+        repeat-expr: type_count
+        doc: The section header entries, one per type.
+      - id: parameters
+        type: blackboard_parameter
+        repeat: expr
+        repeat-expr: parameter_count
+        doc: The parameters.
+      - id: string_defaults
+        type: u4
+        repeat: expr
+        repeat-expr: headers[0].count
+        doc: Default values of the string parameters (offsets into the string pool).
+      - id: s32_defaults
+        type: s4
+        repeat: expr
+        repeat-expr: headers[1].count
+        doc: Default values of the s32 parameters.
+      - id: u32_defaults
+        type: u4
+        repeat: expr
+        repeat-expr: headers[2].count
+        if: _root.version >= 0x408
+        doc: Default values of the u32 parameters (version 0x408).
+      - id: f32_defaults
+        type: f4
+        repeat: expr
+        repeat-expr: headers[first_f32].count
+        doc: Default values of the f32 parameters.
+      - id: bool_defaults
+        type: u4
+        repeat: expr
+        repeat-expr: headers[first_f32 + 1].count
+        doc: Default values of the bool parameters.
+      - id: vector3f_defaults
+        type: vector3f
+        repeat: expr
+        repeat-expr: headers[first_f32 + 2].count
+        doc: Default values of the vector3f parameters (pointer parameters have none).
+      - id: file_references
+        type: file_reference_entry
+        repeat: expr
+        repeat-expr: "file_reference_end > _io.pos ? (file_reference_end - _io.pos) / 16 : 0"
+        doc: The file references, up to the element param region.
+    instances:
+      file_reference_end:
+        value: "_root.element_count > 0 ? _root.elements[0].element_param : 0"
+        doc: Where the file references end, the start of the element param region.
+      type_count:
+        value: "_root.version >= 0x408 ? 7 : 6"
+        doc: The number of types (7 with u32, from 0x408).
+      first_f32:
+        value: "_root.version >= 0x408 ? 3 : 2"
+        doc: The index of the f32 header.
+      parameter_count:
+        value: >-
+          headers[0].count + headers[1].count + headers[2].count + headers[3].count + headers[4].count
+          + headers[5].count + (_root.version >= 0x408 ? headers[6].count : 0)
+        doc: The number of parameters.
+  blackboard_section_header:
+    doc: Section Header Entry.
+    -wiki:
+      page: AINB
+      section: Blackboard
+      caption: Section Header Entry
+    seq:
+      - id: count
+        type: u2
+        doc: Number of Entries of the Corresponding Data Type.
+      - id: first_index
+        type: u2
+        doc: Parameter Index of the First Entry of the Corresponding Data Type.
+      - id: first_offset
+        type: u2
+        doc: Relative Offset of the First Entry of the Corresponding Data Type (into the default values).
+      - id: unknown_06
+        type: u2
+        doc: Unknown.
+  blackboard_parameter:
+    doc: Local Blackboard Parameter Entry.
+    -wiki:
+      page: AINB
+      section: Blackboard
+      caption: Local Blackboard Parameter Entry
+    seq:
+      - id: name_offset_and_flags
+        type: u4
+        doc: Name Offset and Flags (see the value instances).
+      - id: notes
+        type: u4
+        doc: String Offset (Notes).
+    instances:
+      name_offset:
+        value: name_offset_and_flags & 0x3fffff
+        doc: Name Offset (22 bits).
+      does_not_have_file_reference:
+        value: ((name_offset_and_flags >> 23) & 1) != 0
+        doc: Does Not Have File Reference (bit 23).
+      file_reference_index:
+        value: (name_offset_and_flags >> 24) & 0x7f
+        doc: File Reference Index (bits 24-30).
+      is_file_reference_valid:
+        value: (name_offset_and_flags >> 31) != 0
+        doc: Is File Reference Valid (bit 31).
+      name_text:
+        pos: _root.string_pool_ofs + name_offset
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        doc: The name.
+  vector3f:
+    doc: Three floats.
+    seq:
+      - {id: x, type: f4, doc: X.}
+      - {id: y, type: f4, doc: Y.}
+      - {id: z, type: f4, doc: Z.}
+  file_reference_entry:
+    doc: File Reference Entry, after the blackboard's default values.
+    -wiki:
+      page: AINB
+      section: Blackboard
+      caption: File Reference Entry
+    seq:
+      - {id: file_path_offset, type: u4, doc: File Path Offset.}
+      - {id: file_path_hash, type: u4, doc: File Path Hash.}
+      - {id: filename_hash, type: u4, doc: Filename Hash (no extension).}
+      - {id: file_extension_hash, type: u4, doc: File Extension Hash (no .).}
+  attachment:
+    doc: One attachment.
+    -wiki:
+      page: AINB
+      section: Attachments
+      table: 1
+    seq:
+      - id: name
+        type: u4
+        doc: Name (offset into the string pool).
+      - id: parameters_entry_offset
+        type: u4
+        doc: Parameters Entry Offset (absolute).
+      - id: exb_function_count
+        type: u2
+        doc: EXB Function Count.
+      - id: exb_input_output_field_size
+        type: u2
+        doc: EXB Input/Output Field Size.
+      - id: name_hash
+        type: u4
+        if: _root.version >= 0x407
+        doc: Name Hash (version 0x407+).
+    instances:
+      param:
+        pos: parameters_entry_offset
+        type: attachment_param
+        if: parameters_entry_offset != 0
+        doc: The attachment's parameters.
+  attachment_param:
+    doc: An attachment's Parameter Entry.
+    -wiki:
+      page: AINB
+      section: Attachment Param
+      caption: Parameter Entry
+    seq:
+      - id: unknown
+        type: u1
+        doc: Unknown (possibly related to debug).
+      - id: unknown_01
+        size: 3
+        doc: Unknown, a u24 on the page (read as 3 bytes).
+      - id: property_entries
+        type: property_entries
+        doc: Property Entries.
+      - id: unknown_34
+        size: 0x30
+        doc: |
+          0x30 bytes after the property entries: every attachment param in the files at hand is 0x64 bytes. The
+          page's Attachment Param section has two more tables, both empty; these bytes are not described.
+  multi_input_entry:
+    doc: Multi-Input Entry.
+    -wiki:
+      page: AINB
+      section: Multi-Input
+      caption: Multi-Input Entry
+    seq:
+      - {id: input_element_id, type: u2, doc: Input Element Id.}
+      - {id: input_element_output_plug_id, type: u2, doc: Input Element Output Plug Id.}
+      - {id: flags, type: u4, doc: Flags.}
+  jump:
+    doc: A jump, a u32 bitfield.
+    seq:
+      - id: raw
+        type: u4
+        doc: The bits.
+    instances:
+      is_valid_update:
+        value: raw & 0xff
+        doc: Is Valid Update (bits 0-7).
+      update_post_calc:
+        value: (raw >> 31) != 0
+        doc: Update Post Calc (bit 31).
+  query_node_entry:
+    doc: Query Node Entry.
+    -wiki:
+      page: AINB
+      section: Query Element Id Array
+      caption: Query Node Entry
+    seq:
+      - {id: query_element_id, type: u2, doc: Query Element Id (local to number of query nodes).}
+      - {id: unknown_02, type: u2, doc: Unknown.}
+  module_caller_array:
+    doc: A u32 count, then the module entries.
+    -wiki:
+      page: AINB
+      section: AinbArray<T>
+    seq:
+      - {id: count, type: u4, doc: Number of entries.}
+      - {id: entries, type: module_entry, repeat: expr, repeat-expr: count, doc: Array of struct of type T (the entries).}
+  module_entry:
+    doc: AINB Module Entry.
+    -wiki:
+      page: AINB
+      section: Module Caller
+      caption: AINB Module Entry
+    seq:
+      - {id: file_path_offset, type: u4, doc: File Path Offset.}
+      - {id: file_category_offset, type: u4, doc: File Category Offset.}
+      - {id: ainb_file_count, type: u4, doc: AINB File Count.}
+  external_action_array:
+    doc: A u32 count, then the external action entries.
+    -wiki:
+      page: AINB
+      section: AinbArray<T>
+    seq:
+      - {id: count, type: u4, doc: Number of entries.}
+      - {id: entries, type: external_action, repeat: expr, repeat-expr: count, doc: Array of struct of type T (the entries).}
+  external_action:
+    doc: Entry String Entry.
+    -wiki:
+      page: AINB
+      section: External Action Array
+      caption: Entry String Entry
+    seq:
+      - {id: node_index, type: u4, doc: Node Index.}
+      - {id: string_1_offset, type: u4, doc: String 1 Offset (always メインステート ("Main State")).}
+      - {id: state_name_offset, type: u4, doc: State Name Offset.}
+  module_caller_link:
+    doc: |
+      Two file hashes, of this file and of its parent. The `ainb` package writes its "Blackboard ID" and "Parent
+      Blackboard ID" here.
+    seq:
+      - {id: file_hash, type: u4, doc: The hash of the file itself.}
+      - {id: parent_file_hash, type: u4, doc: The hash of the file's parent.}
+  child_replacement_table:
+    doc: The child replacement section header, then its entries.
+    -wiki:
+      page: AINB
+      section: Child Replacement Table
+      caption: Child Replacement Section Header
+    seq:
+      - {id: initialization_guard, type: u1, doc: Initialization Guard (Is Initialized).}
+      - {id: unknown_01, type: u1, doc: Unknown.}
+      - {id: replacement_count, type: u2, doc: Replacement Count.}
+      - {id: override_element_count, type: s2, doc: Override Element Count.}
+      - {id: override_attachment_parameter_count, type: s2, doc: Override Attachment Parameter Count.}
+      - {id: entries, type: child_replacement_entry, repeat: expr, repeat-expr: replacement_count, doc: The entries.}
+  child_replacement_entry:
+    doc: Child Replacement Table Entry.
+    -wiki:
+      page: AINB
+      section: Child Replacement Table
+      caption: Child Replacement Table Entry
+    seq:
+      - {id: replacement_type_enum, type: u1, doc: "Replacement Type Enum (0 = remove child element, 1 = replace child element, 2 = remove attachment)."}
+      - {id: unknown_01, type: u1, doc: Unknown.}
+      - {id: element_id, type: u2, doc: Element Id.}
+      - {id: child_element_id, type: u2, doc: Child Element Id/Attachment Id.}
+      - {id: new_element_id, type: u2, doc: New Element Id (for child element replacements).}
+  enum_resolve_array:
+    doc: A u32 count, then the enum resolve entries.
+    -wiki:
+      page: AINB
+      section: AinbArray<T>
+    seq:
+      - {id: count, type: u4, doc: Number of entries.}
+      - {id: entries, type: enum_resolve_entry, repeat: expr, repeat-expr: count, doc: Array of struct of type T (the entries).}
+  enum_resolve_entry:
+    doc: Enum Resolve Array Entry.
+    -wiki:
+      page: AINB
+      section: Enum Relocation
+      caption: Enum Resolve Array Entry
+    seq:
+      - {id: enum_value_offset, type: u4, doc: Enum Value Offset.}
+      - {id: enum_class_name_offset, type: u4, doc: Enum Class Name Offset.}
+      - {id: enum_value_name_offset, type: u4, doc: Enum Value Name Offset.}
+enums:
+  element_type:
+    0: application_defined
+    1: element_s32selector
+    2: element_sequential
+    3: element_simultaneous
+    4: element_f32selector
+    5: element_string_selector
+    6: element_random_selector
+    7: element_bool_selector
+    8: element_fork
+    9: element_join
+    10: element_alert
+    20: element_expression
+    100: element_module_if_input_s32
+    101: element_module_if_input_f32
+    102: element_module_if_input_vec3f
+    103: element_module_if_input_string
+    104: element_module_if_input_bool
+    105: element_module_if_input_ptr
+    200: element_module_if_output_s32
+    201: element_module_if_output_f32
+    202: element_module_if_output_vec3f
+    203: element_module_if_output_string
+    204: element_module_if_output_bool
+    205: element_module_if_output_ptr
+    300: element_module_if_child
+    400: element_state_end
+    500: element_split_timing
