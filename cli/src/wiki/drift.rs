@@ -325,6 +325,26 @@ fn hex(n: u64) -> String {
     format!("{n:#x}")
 }
 
+/// Records differences of one table and one schema item: `push(at, what, explained)`.
+fn recorder<'o>(
+    rev: &Revision,
+    t: &Table,
+    src: &Source<'_>,
+    out: &'o mut Vec<Difference>,
+) -> impl FnMut(String, String, Option<String>) + 'o {
+    let (page, table, item) = (rev.page.clone(), t.place(), src.label());
+    move |at, what, explained| {
+        out.push(Difference {
+            page: page.clone(),
+            table: table.clone(),
+            item: item.clone(),
+            at,
+            what,
+            explained,
+        })
+    }
+}
+
 /// The differences between a struct table and a type.
 fn drift_struct(rev: &Revision, t: &Table, src: &Source<'_>, ti: usize, out: &mut Vec<Difference>) {
     let m = &src.schema.module;
@@ -387,17 +407,7 @@ fn drift_struct(rev: &Revision, t: &Table, src: &Source<'_>, ti: usize, out: &mu
             taken[fi] = true;
         }
     }
-    let item = src.label();
-    let mut push = |at: String, what: String, explained: Option<String>| {
-        out.push(Difference {
-            page: rev.page.clone(),
-            table: t.place(),
-            item: item.clone(),
-            at,
-            what,
-            explained,
-        })
-    };
+    let mut push = recorder(rev, t, src, out);
     for (ri, r) in rows.iter().enumerate() {
         let at = if r.name.is_empty() {
             format!("row {}", r.row)
@@ -561,17 +571,7 @@ fn drift_enum(rev: &Revision, t: &Table, src: &Source<'_>, ei: usize, out: &mut 
     let e = &m.enums[ei];
     let rows = layout::values(t);
     let chunks = doc_chunks(m, Some(&m.types[e.owner]), None, Some(e));
-    let item = src.label();
-    let mut push = |at: String, what: String, explained: Option<String>| {
-        out.push(Difference {
-            page: rev.page.clone(),
-            table: t.place(),
-            item: item.clone(),
-            at,
-            what,
-            explained,
-        })
-    };
+    let mut push = recorder(rev, t, src, out);
     for r in &rows {
         let at = format!("row {} ({})", r.row, r.name);
         let Some(v) = r.value else {
