@@ -188,12 +188,8 @@ fn doc_chunks(
     f: Option<&Field>,
     e: Option<&EnumDef>,
 ) -> Vec<String> {
+    let mut out = f.map(doc_chunks_of).unwrap_or_default();
     let mut docs: Vec<&str> = Vec::new();
-    // An attribute's own doc speaks of the attribute, named or not.
-    let own = f.and_then(|f| f.doc.as_deref().map(|d| format!("`{}`: {d}", f.name)));
-    if let Some(d) = own.as_deref() {
-        docs.push(d);
-    }
     if let Some(e) = e {
         docs.extend(e.values.iter().filter_map(|v| v.2.as_deref()));
     }
@@ -203,42 +199,40 @@ fn doc_chunks(
     if let Some(d) = m.doc.as_deref() {
         docs.push(d);
     }
-    let mut out = Vec::new();
     for d in docs {
-        let mut cur = String::new();
-        for line in d.lines() {
-            let l = line.trim();
-            if l.is_empty() || l.starts_with("* ") || l.starts_with("- ") {
-                if !cur.trim().is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-                cur.clear();
-            }
-            cur.push_str(l);
-            cur.push(' ');
-        }
-        if !cur.trim().is_empty() {
-            out.push(cur);
-        }
+        out.extend(split_chunks(d, None));
     }
     out
 }
 
-/// An attribute's own doc, split as [`doc_chunks`] does.
+/// A doc's paragraphs and bullets, each on one line; with `about`, each starts with that attribute's name.
+fn split_chunks(doc: &str, about: Option<&str>) -> Vec<String> {
+    let start = about.map_or(String::new(), |n| format!("`{n}`: "));
+    let mut out = Vec::new();
+    let mut cur = start.clone();
+    for line in doc.lines() {
+        let l = line.trim();
+        if (l.is_empty() || l.starts_with("* ") || l.starts_with("- ")) && cur.len() > start.len() {
+            out.push(std::mem::replace(&mut cur, start.clone()));
+        }
+        if !l.is_empty() {
+            cur.push_str(l);
+            cur.push(' ');
+        }
+    }
+    if cur.len() > start.len() {
+        out.push(cur);
+    }
+    out
+}
+
+/// An attribute's own doc, split as [`doc_chunks`] does, each chunk naming the attribute (its doc speaks of it,
+/// named or not).
 fn doc_chunks_of(f: &Field) -> Vec<String> {
-    let Some(d) = f.doc.as_deref() else {
-        return Vec::new();
-    };
-    d.split("\n\n")
-        .map(|c| {
-            format!(
-                "`{}`: {}",
-                f.name,
-                c.split_whitespace().collect::<Vec<_>>().join(" ")
-            )
-        })
-        .filter(|c| !c.is_empty())
-        .collect()
+    f.doc
+        .as_deref()
+        .map(|d| split_chunks(d, Some(&f.name)))
+        .unwrap_or_default()
 }
 
 /// The numbers a text mentions (`0x14`, `20`).
