@@ -113,5 +113,10 @@ pub fn registry() -> Vec<&'static dyn DynFormat> {
         static H: FormatHandle<panim_pluto::PanimPluto> = FormatHandle::new();
         v.push(&H);
     }
+    #[cfg(feature = "ainb")]
+    {
+        static H: FormatHandle<ainb::Document> = FormatHandle::new();
+        v.push(&H);
+    }
     v
 }

@@ -1,16 +1,32 @@
 //! AINB: Nintendo EPD's node graphs for AI, logic and sequences (versions 0x404, 0x407 and 0x408), with the EXB
 //! expression binary they embed.
 //!
-//! Only the raw reader exists so far: [`raw`], generated from `schemas/ainb.ksy` (which imports `schemas/exb.ksy`),
-//! the transcription of the wiki page. AINB is not registered as a [`crate::Format`] yet.
+//! [`Document`] is the decoded file as a user edits it: names instead of string-pool offsets, elements and
+//! attachments by index, typed properties, inputs, outputs, plugs and blackboard defaults. Its writer recomputes
+//! every offset, count, base index, string-pool offset and murmur3 name hash. [`raw`] is the reader generated from
+//! `schemas/ainb.ksy` (which imports `schemas/exb.ksy`), the transcription of the wiki page: every offset as read.
 //!
 //! ```no_run
-//! use binspec_formats::ainb::raw::Ainb;
+//! use binspec_formats::ainb::Document;
 //! use binspec_formats::Format;
 //! let bytes = std::fs::read("PlayerCamera.root.ainb").unwrap();
-//! let file = Ainb::from_binary(&bytes).unwrap();
-//! println!("{} elements", file.elements.len());
+//! let mut doc = Document::from_binary(&bytes).unwrap();
+//! doc.elements[0].name = "RenamedAction".into();
+//! std::fs::write("PlayerCamera.root.ainb", doc.to_binary().unwrap()).unwrap();
 //! ```
+
+mod bytes;
+mod decode;
+mod encode;
+pub mod exb;
+mod model;
+
+pub use encode::murmur3;
+pub use model::*;
+
+use binspec_runtime::{Endian, Info};
+
+use crate::{Format, Result};
 
 format_module!(
     /// The reader generated from `schemas/ainb.ksy` and `schemas/exb.ksy`: a raw view of an AINB file's bytes (every
@@ -18,3 +34,43 @@ format_module!(
     "ainb",
     raw
 );
+
+impl Format for Document {
+    const ID: &'static str = "ainb";
+    const TITLE: &'static str =
+        "AINB (AI, logic and sequence node graphs), versions 0x404, 0x407, 0x408";
+    const EXTENSIONS: &'static [&'static str] = &["ainb"];
+
+    fn sniff(data: &[u8]) -> bool {
+        data.starts_with(b"AIB ")
+    }
+    fn from_binary(data: &[u8]) -> Result<Self> {
+        decode::decode(data)
+    }
+    fn to_binary(&self) -> Result<Vec<u8>> {
+        encode::encode(self)
+    }
+    fn info(&self) -> Info {
+        Info {
+            format: "ainb",
+            version: Some(format!("{:#x}", self.version)),
+            endian: Some(Endian::Little),
+            summary: vec![
+                ("file".into(), self.file_name.clone()),
+                ("category".into(), self.category.clone()),
+                ("commands".into(), self.commands.len().to_string()),
+                ("elements".into(), self.elements.len().to_string()),
+                ("attachments".into(), self.attachments.len().to_string()),
+                (
+                    "expressions".into(),
+                    self.expressions
+                        .as_ref()
+                        .map_or(0, |x| x.functions.len())
+                        .to_string(),
+                ),
+            ],
+        }
+    }
+}
+
+impl binspec_runtime::format::MaybeArchive for Document {}

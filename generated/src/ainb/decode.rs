@@ -1,0 +1,913 @@
+//! Bytes to [`Document`]: the raw reader (`raw`, generated from `schemas/ainb.ksy`) follows the header's offsets;
+//! this turns what it read into the document, resolving strings and ranges, and reads what the raw view leaves as
+//! offsets (plug data, state info, the EXB).
+
+use super::bytes::at;
+use super::exb::Exb;
+use super::model::*;
+use super::raw;
+use crate::{Error, Format, Result};
+
+/// The size of the fixed part of an element param: property, input/output and plug entries.
+pub(crate) const PARAM_HEADER: usize = 0x30 + 0x60 + 0x14;
+/// The size of an attachment param.
+pub(crate) const ATTACHMENT_PARAM: usize = 0x64;
+
+fn bad(o: usize, m: impl Into<String>) -> Error {
+    Error::invalid(o as u64, m.into())
+}
+
+struct Strs<'a> {
+    pool: &'a [u8],
+    base: usize,
+}
+
+impl Strs<'_> {
+    fn get(&self, o: u32) -> Result<String> {
+        at::string(self.pool, o as usize, self.base)
+    }
+}
+
+/// `v[base..base + count]`, or an error naming what the range belongs to.
+fn range<'v, T>(v: &'v [T], base: u32, count: u32, what: &dyn Fn() -> String) -> Result<&'v [T]> {
+    let (b, c) = (base as usize, count as usize);
+    v.get(b..b.saturating_add(c)).ok_or_else(|| {
+        Error::invalid(
+            0,
+            format!(
+                "{}: entries {b}..{} are past the end of the array ({} entries)",
+                what(),
+                b + c,
+                v.len()
+            ),
+        )
+    })
+}
+
+pub(crate) fn decode(data: &[u8]) -> Result<Document> {
+    let r = raw::Ainb::from_binary(data)?;
+    let version = r.version;
+    let pool_ofs = r.string_pool_ofs as usize;
+    let pool = data
+        .get(pool_ofs..)
+        .ok_or_else(|| bad(0x24, "the string pool offset is past the end of the file"))?;
+    let strs = Strs {
+        pool,
+        base: pool_ofs,
+    };
+    let s = |o: u32| strs.get(o);
+
+    if r.unknown_50 != r.jump_table_ofs {
+        return Err(bad(0x50, format!(
+            "header word 0x50 is {:#x}; in every file at hand it equals the jump table offset ({:#x}), and the writer \
+             writes it so",
+            r.unknown_50, r.jump_table_ofs
+        )));
+    }
+    if r.unknown_54 != 0 || r.unknown_58 != 0 {
+        return Err(bad(
+            0x54,
+            "header words 0x54 and 0x58 are not 0: the section they point to is not supported yet",
+        ));
+    }
+
+    let commands = r
+        .commands
+        .iter()
+        .map(|c| {
+            Ok(Command {
+                name: s(c.name)?,
+                guid: guid(&c.guid),
+                main_element: c.main_element_id,
+                secondary_element: c.secondary_element_id.checked_sub(1),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+
+    let props = r.property_table.as_ref();
+    let io = r.input_output_table.as_ref();
+    let empty_u32: Vec<u32> = Vec::new();
+    let attachment_ids = r.attachment_ids.as_ref().unwrap_or(&empty_u32);
+    let no_queries = Vec::new();
+    let query_ids = r.query_element_ids.as_ref().unwrap_or(&no_queries);
+
+    // Where the element param region ends: the first section after it.
+    let region_end = [
+        r.attachment_id_array_ofs,
+        r.attachment_array_ofs,
+        r.property_table_ofs,
+    ]
+    .into_iter()
+    .filter(|&o| o != 0)
+    .min()
+    .unwrap_or(r.string_pool_ofs) as usize;
+    let mut param_starts: Vec<usize> = r
+        .elements
+        .iter()
+        .map(|e| e.element_param as usize)
+        .filter(|&p| p != 0)
+        .collect();
+    param_starts.sort_unstable();
+
+    let mut elements = Vec::with_capacity(r.elements.len());
+    let mut query_ranges: Vec<(u16, u32)> = Vec::new();
+    for (i, e) in r.elements.iter().enumerate() {
+        let eo = 0x74 + 0x18 * r.commands.len() + i * if version >= 0x407 { 0x3c } else { 0x38 };
+        if e.element_id as usize != i {
+            return Err(bad(
+                eo + 2,
+                format!("element {i} says it is element {}", e.element_id),
+            ));
+        }
+        let what = || format!("element {i}");
+        let attachments = range(
+            attachment_ids,
+            e.base_attachment_id,
+            e.attachment_count as u32,
+            &|| format!("{}'s attachments", what()),
+        )?
+        .to_vec();
+        let queries = range(
+            query_ids,
+            e.base_query_element_id as u32,
+            e.query_element_count as u32,
+            &|| format!("{}'s queries", what()),
+        )?
+        .iter()
+        .map(|q| QueryRef {
+            id: q.query_element_id,
+            unknown: q.unknown_02,
+        })
+        .collect::<Vec<_>>();
+        if !queries.is_empty() {
+            query_ranges.push((e.base_query_element_id, i as u32));
+        }
+        let state_ofs = e.section_58_entry_offset as u32 | (e.unknown_2a as u32) << 16;
+        let state = if state_ofs == 0 {
+            None
+        } else if version >= 0x407 {
+            return Err(bad(eo + 0x28, format!("element {i} has a state info offset ({state_ofs:#x}), which only version 0x404 has")));
+        } else {
+            let o = state_ofs as usize;
+            let w = |k: usize| at::u32(data, o + 4 * k, 0);
+            Some(StateInfo {
+                desired_state: s(w(0)?)?,
+                unknown_04: w(1)?,
+                unknown_08: w(2)?,
+                unknown_0c: w(3)?,
+                unknown_10: w(4)?,
+            })
+        };
+        let p = e.element_param as usize;
+        let param = e
+            .param
+            .as_ref()
+            .ok_or_else(|| bad(eo, format!("element {i} has no element param (offset 0)")))?;
+        let end = param_starts
+            .iter()
+            .copied()
+            .find(|&q| q > p)
+            .unwrap_or(region_end);
+        let properties = properties(props, &param.property_entries, &strs, &|| {
+            format!("element {i}'s properties")
+        })?;
+        let el_io = io_of(io, &param.input_output_entries, &strs, i)?;
+        let (plugs, trailing) =
+            plugs(data, e.element_type.value() as u16, p, end, param, &strs, i)?;
+        elements.push(Element {
+            element_type: e.element_type.value() as u16,
+            name: s(e.element_type_name)?,
+            flags: e.element_flags,
+            unknown_07: e.unknown_07,
+            unknown_10: e.unknown_10,
+            exb_function_count: e.exb_function_count,
+            exb_io_field_size: e.exb_input_output_field_size,
+            multi_input_count: e.multi_input_count,
+            unknown_1e: e.unknown_1e,
+            attachments,
+            queries,
+            state,
+            guid: guid(&e.guid),
+            properties,
+            io: el_io,
+            plugs,
+            trailing,
+        });
+    }
+    // The query element id array: each element's range, in some order; the writer needs the ranges to tile it.
+    query_ranges.sort_unstable();
+    let mut next = 0u32;
+    for &(base, el) in &query_ranges {
+        if base as u32 != next {
+            return Err(bad(
+                r.query_element_id_array_ofs as usize,
+                format!(
+                    "element {el}'s queries start at entry {base} of the query element id array, where the ranges \
+                     before it end at {next}: ranges that overlap or leave gaps are not supported"
+                ),
+            ));
+        }
+        next += elements[el as usize].queries.len() as u32;
+    }
+    let query_order: Vec<u32> = query_ranges.iter().map(|&(_, el)| el).collect();
+    let in_element_order = query_order.windows(2).all(|w| w[0] < w[1]);
+
+    let blackboard = blackboard(&r, &strs)?;
+
+    let mut attachments = Vec::new();
+    for (k, a) in r.attachments.iter().flatten().enumerate() {
+        let po = a.parameters_entry_offset as usize;
+        let param = a
+            .param
+            .as_ref()
+            .ok_or_else(|| bad(po, format!("attachment {k} has no parameter entry")))?;
+        // The 0x30 bytes after the property entries: six (0, end of this param) pairs in every file at hand.
+        for j in 0..12 {
+            let w = at::u32(data, po + 0x34 + 4 * j, 0)?;
+            let want = if j % 2 == 0 {
+                0
+            } else {
+                (po + ATTACHMENT_PARAM) as u32
+            };
+            if w != want {
+                return Err(bad(po + 0x34 + 4 * j, format!(
+                    "attachment {k}'s parameter entry has {w:#x} at +{:#x}, where this reader knows only {want:#x} \
+                     (six pairs of 0 and the entry's end)",
+                    0x34 + 4 * j
+                )));
+            }
+        }
+        attachments.push(Attachment {
+            name: s(a.name)?,
+            exb_function_count: a.exb_function_count,
+            exb_io_field_size: a.exb_input_output_field_size,
+            unknown: param.unknown,
+            unknown_01: [
+                param.unknown_01[0],
+                param.unknown_01[1],
+                param.unknown_01[2],
+            ],
+            properties: properties(props, &param.property_entries, &strs, &|| {
+                format!("attachment {k}'s properties")
+            })?,
+        });
+    }
+
+    let expressions = if r.expression_binary_ofs != 0 {
+        let (a, b) = (
+            r.expression_binary_ofs as usize,
+            r.module_caller_array_ofs as usize,
+        );
+        if b <= a || b > data.len() {
+            return Err(bad(
+                0x44,
+                "the EXB section does not end before the module caller array",
+            ));
+        }
+        Some(Exb::decode(&data[a..b], a)?)
+    } else {
+        None
+    };
+
+    let modules = r
+        .module_callers
+        .iter()
+        .flat_map(|m| &m.entries)
+        .map(|m| {
+            Ok(Module {
+                path: s(m.file_path_offset)?,
+                category: s(m.file_category_offset)?,
+                count: m.ainb_file_count,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let external_actions = r
+        .external_actions
+        .iter()
+        .flat_map(|m| &m.entries)
+        .map(|a| {
+            Ok(ExternalAction {
+                element: a.node_index,
+                slot: s(a.string_1_offset)?,
+                state: s(a.state_name_offset)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let module_link = r
+        .module_caller_link
+        .as_ref()
+        .map(|l| ModuleLink {
+            file_hash: l.file_hash,
+            parent_file_hash: l.parent_file_hash,
+        })
+        .ok_or_else(|| {
+            bad(
+                0x70,
+                "the module caller link offset is 0, which no file at hand has",
+            )
+        })?;
+    let child_replacement = r
+        .child_replacement_table
+        .as_ref()
+        .map(|t| ChildReplacement {
+            initialization_guard: t.initialization_guard,
+            unknown_01: t.unknown_01,
+            override_element_count: t.override_element_count,
+            override_attachment_parameter_count: t.override_attachment_parameter_count,
+            entries: t
+                .entries
+                .iter()
+                .map(|x| Replacement {
+                    kind: x.replacement_type_enum,
+                    unknown_01: x.unknown_01,
+                    element: x.element_id,
+                    child: x.child_element_id,
+                    new_element: x.new_element_id,
+                })
+                .collect(),
+        });
+    // Splatoon 3's 0x404 files carry an empty child replacement header after the module link (and the state info)
+    // that the file header does not point to.
+    let n_states = elements.iter().filter(|e| e.state.is_some()).count();
+    let unlinked_at = r.module_caller_link_ofs as usize + 8 + 0x14 * n_states;
+    let after = [r.unknown_6c, r.enum_relocation_array_ofs, r.string_pool_ofs]
+        .into_iter()
+        .find(|&o| o != 0)
+        .unwrap_or(0) as usize;
+    let unlinked_replacement_header = version < 0x407
+        && r.child_replacement_table_ofs == 0
+        && after == unlinked_at + 8
+        && data.get(unlinked_at..after) == Some(&[0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff][..]);
+
+    let enum_resolves = r
+        .enum_resolve_array
+        .iter()
+        .flat_map(|a| &a.entries)
+        .map(|x| {
+            Ok(EnumResolve {
+                value_offset: x.enum_value_offset,
+                class: s(x.enum_class_name_offset)?,
+                value: s(x.enum_value_name_offset)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+
+    let mut doc = Document {
+        version,
+        file_name: r.file_name.clone(),
+        category: r.file_category_name_text.clone(),
+        category_id: r.file_category,
+        output_element_count: r.output_element_count,
+        commands,
+        elements,
+        blackboard,
+        attachments,
+        multi_inputs: r
+            .multi_inputs
+            .iter()
+            .flatten()
+            .map(|m| MultiInput {
+                element: m.input_element_id,
+                plug: m.input_element_output_plug_id,
+                flags: m.flags,
+            })
+            .collect(),
+        jumps: r.jumps.iter().flatten().map(|j| j.raw).collect(),
+        expressions,
+        modules,
+        external_actions,
+        module_link,
+        child_replacement,
+        section_6c: r.section_6c,
+        enum_resolves,
+        layout: Layout {
+            strings: at::pool_strings(pool, pool_ofs)?,
+            query_order: if in_element_order {
+                Vec::new()
+            } else {
+                query_order
+            },
+            unlinked_replacement_header,
+            unreferenced_strings: Vec::new(),
+        },
+    };
+    let used: std::collections::HashSet<String> =
+        super::encode::used_strings(&doc)?.into_iter().collect();
+    doc.layout.unreferenced_strings = doc
+        .layout
+        .strings
+        .iter()
+        .filter(|s| !used.contains(*s))
+        .cloned()
+        .collect();
+    Ok(doc)
+}
+
+fn guid(b: &[u8]) -> Guid {
+    let mut g = [0u8; 16];
+    g.copy_from_slice(&b[..16]);
+    Guid(g)
+}
+
+fn properties(
+    t: Option<&raw::PropertyTable>,
+    e: &raw::PropertyEntries,
+    s: &Strs,
+    what: &dyn Fn() -> String,
+) -> Result<Properties> {
+    let raw::PropertyEntries {
+        s32_entries,
+        bool_entries,
+        float_entries,
+        string_entries,
+        vector3f_entries,
+        pointer_entries,
+    } = e;
+    let all = [
+        s32_entries,
+        bool_entries,
+        float_entries,
+        string_entries,
+        vector3f_entries,
+        pointer_entries,
+    ];
+    if all.iter().all(|x| x.count == 0) {
+        return Ok(Properties::default());
+    }
+    let t = t.ok_or_else(|| {
+        bad(
+            0x2c,
+            format!(
+                "{} refer to a property table the file does not have",
+                what()
+            ),
+        )
+    })?;
+    let w = |x: &raw::PropertyTypeEntry| (x.base_index, x.count);
+    let g = |(b, c): (u32, u32), len: usize, ty: &str| -> Result<std::ops::Range<usize>> {
+        if (b as usize).saturating_add(c as usize) > len {
+            return Err(bad(
+                0x2c,
+                format!(
+                    "{}: {ty} properties {b}..{} are past the end of the array ({len})",
+                    what(),
+                    b + c
+                ),
+            ));
+        }
+        Ok(b as usize..(b + c) as usize)
+    };
+    let str_prop = |name: u32, flags: &raw::PropertyFlags| -> Result<(String, u32)> {
+        Ok((s.get(name)?, flags.index_and_flags))
+    };
+    let mut p = Properties::default();
+    for x in &t.s32_properties[g(w(s32_entries), t.s32_properties.len(), "s32")?] {
+        let (name, flags) = str_prop(x.name, &x.flags)?;
+        p.s32.push(Property {
+            name,
+            flags,
+            value: x.immediate_value,
+        });
+    }
+    for x in &t.bool_properties[g(w(bool_entries), t.bool_properties.len(), "bool")?] {
+        let (name, flags) = str_prop(x.name, &x.flags)?;
+        p.bool.push(Property {
+            name,
+            flags,
+            value: boolean(x.immediate_value, what)?,
+        });
+    }
+    for x in &t.float_properties[g(w(float_entries), t.float_properties.len(), "f32")?] {
+        let (name, flags) = str_prop(x.name, &x.flags)?;
+        p.f32.push(Property {
+            name,
+            flags,
+            value: x.immediate_value,
+        });
+    }
+    for x in &t.string_properties[g(w(string_entries), t.string_properties.len(), "string")?] {
+        let (name, flags) = str_prop(x.name, &x.flags)?;
+        p.string.push(Property {
+            name,
+            flags,
+            value: s.get(x.immediate_value)?,
+        });
+    }
+    for x in &t.vector3f_properties[g(w(vector3f_entries), t.vector3f_properties.len(), "vec3f")?] {
+        let (name, flags) = str_prop(x.name, &x.flags)?;
+        p.vec3f.push(Property {
+            name,
+            flags,
+            value: vec3(&x.immediate_value),
+        });
+    }
+    for x in &t.pointer_properties[g(w(pointer_entries), t.pointer_properties.len(), "pointer")?] {
+        p.pointer.push(PointerProperty {
+            name: s.get(x.name)?,
+            class: s.get(x.class_name)?,
+            flags: x.flags.index_and_flags,
+        });
+    }
+    Ok(p)
+}
+
+fn boolean(v: u32, what: &dyn Fn() -> String) -> Result<bool> {
+    match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(bad(
+            0,
+            format!("{}: a bool value is {v}, neither 0 nor 1", what()),
+        )),
+    }
+}
+
+fn vec3(v: &[f32]) -> [f32; 3] {
+    [v[0], v[1], v[2]]
+}
+
+fn io_of(
+    t: Option<&raw::InputOutputTable>,
+    e: &raw::InputOutputEntries,
+    s: &Strs,
+    el: usize,
+) -> Result<Io> {
+    let raw::InputOutputEntries {
+        s32_entries,
+        bool_entries,
+        float_entries,
+        string_entries,
+        vector3f_entries,
+        pointer_entries,
+    } = e;
+    let all = [
+        s32_entries,
+        bool_entries,
+        float_entries,
+        string_entries,
+        vector3f_entries,
+        pointer_entries,
+    ];
+    if all
+        .iter()
+        .all(|x| x.input_count == 0 && x.output_count == 0)
+    {
+        return Ok(Io::default());
+    }
+    let t = t.ok_or_else(|| {
+        bad(
+            0x34,
+            format!("element {el}'s inputs refer to an input/output table the file does not have"),
+        )
+    })?;
+    fn pick<'v, T>(v: &'v [T], b: u32, c: u32, el: usize, what: &str) -> Result<&'v [T]> {
+        range(v, b, c, &|| format!("element {el}'s {what}"))
+    }
+    let out =
+        |v: &[raw::Output], x: &raw::InputOutputTypeEntry, what: &str| -> Result<Vec<Output>> {
+            pick(v, x.output_base_index, x.output_count, el, what)?
+                .iter()
+                .map(|o| {
+                    Ok(Output {
+                        name: s.get(o.name & 0x7fff_ffff)?,
+                        flag: o.name >> 31 != 0,
+                    })
+                })
+                .collect()
+        };
+    let what = || format!("element {el}'s inputs");
+    let mut io = Io::default();
+    for x in pick(
+        &t.s32_inputs,
+        s32_entries.input_base_index,
+        s32_entries.input_count,
+        el,
+        "s32 inputs",
+    )? {
+        io.s32_inputs.push(Input {
+            name: s.get(x.name)?,
+            element: x.input_element_id,
+            plug: x.input_element_output_plug_id,
+            flags: x.flags.index_and_flags,
+            value: x.immediate_value,
+        });
+    }
+    io.s32_outputs = out(&t.s32_outputs, s32_entries, "s32 outputs")?;
+    for x in pick(
+        &t.bool_inputs,
+        bool_entries.input_base_index,
+        bool_entries.input_count,
+        el,
+        "bool inputs",
+    )? {
+        io.bool_inputs.push(Input {
+            name: s.get(x.name)?,
+            element: x.input_element_id,
+            plug: x.input_element_output_plug_id,
+            flags: x.flags.index_and_flags,
+            value: boolean(x.immediate_value, &what)?,
+        });
+    }
+    io.bool_outputs = out(&t.bool_outputs, bool_entries, "bool outputs")?;
+    for x in pick(
+        &t.float_inputs,
+        float_entries.input_base_index,
+        float_entries.input_count,
+        el,
+        "f32 inputs",
+    )? {
+        io.f32_inputs.push(Input {
+            name: s.get(x.name)?,
+            element: x.input_element_id,
+            plug: x.input_element_output_plug_id,
+            flags: x.flags.index_and_flags,
+            value: x.immediate_value,
+        });
+    }
+    io.f32_outputs = out(&t.float_outputs, float_entries, "f32 outputs")?;
+    for x in pick(
+        &t.string_inputs,
+        string_entries.input_base_index,
+        string_entries.input_count,
+        el,
+        "string inputs",
+    )? {
+        io.string_inputs.push(Input {
+            name: s.get(x.name)?,
+            element: x.input_element_id,
+            plug: x.input_element_output_plug_id,
+            flags: x.flags.index_and_flags,
+            value: s.get(x.immediate_value)?,
+        });
+    }
+    io.string_outputs = out(&t.string_outputs, string_entries, "string outputs")?;
+    for x in pick(
+        &t.vector3f_inputs,
+        vector3f_entries.input_base_index,
+        vector3f_entries.input_count,
+        el,
+        "vec3f inputs",
+    )? {
+        io.vec3f_inputs.push(Input {
+            name: s.get(x.name)?,
+            element: x.input_element_id,
+            plug: x.input_element_output_plug_id,
+            flags: x.flags.index_and_flags,
+            value: vec3(&x.immediate_value),
+        });
+    }
+    io.vec3f_outputs = out(&t.vector3f_outputs, vector3f_entries, "vec3f outputs")?;
+    for x in pick(
+        &t.pointer_inputs,
+        pointer_entries.input_base_index,
+        pointer_entries.input_count,
+        el,
+        "pointer inputs",
+    )? {
+        io.pointer_inputs.push(PointerInput {
+            name: s.get(x.name)?,
+            class: s.get(x.class_name)?,
+            element: x.input_element_id,
+            plug: x.input_element_output_plug_id,
+            flags: x.flags.index_and_flags,
+            unknown_10: x.unknown_10,
+        });
+    }
+    for o in pick(
+        &t.pointer_outputs,
+        pointer_entries.output_base_index,
+        pointer_entries.output_count,
+        el,
+        "pointer outputs",
+    )? {
+        io.pointer_outputs.push(PointerOutput {
+            name: s.get(o.name & 0x7fff_ffff)?,
+            flag: o.name >> 31 != 0,
+            class: s.get(o.class_name)?,
+        });
+    }
+    Ok(io)
+}
+
+/// Which extra layout a plug of `kind` on an element of `ty` has when it is `size` bytes.
+pub(crate) fn plug_shape(kind: u8, ty: u16, size: usize) -> Shape {
+    match (size, kind, ty) {
+        (8, _, _) => Shape::None,
+        (40, 2, 4) => Shape::Conditions,
+        (16, 2, 1) | (16, 5, 1) | (16, 5, 20) => Shape::S32,
+        (16, 2, 6) => Shape::F32,
+        (16, 2, 5) | (16, 4, 5) | (16, 4, 20) => Shape::String,
+        _ => Shape::Words,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    None,
+    Conditions,
+    S32,
+    F32,
+    String,
+    Words,
+}
+
+fn plugs(
+    data: &[u8],
+    ty: u16,
+    p: usize,
+    end: usize,
+    param: &raw::ElementParam,
+    s: &Strs,
+    el: usize,
+) -> Result<(Vec<Plug>, Vec<u32>)> {
+    let raw::PlugEntries {
+        bool_float_input_source,
+        unknown_02,
+        child_plugs,
+        jump_plugs,
+        string_input_source,
+        int_input_source,
+        unknown_0c,
+        unknown_0e,
+        unknown_10,
+        unknown_12,
+    } = &param.plug_entries;
+    let kinds = [
+        bool_float_input_source,
+        unknown_02,
+        child_plugs,
+        jump_plugs,
+        string_input_source,
+        int_input_source,
+        unknown_0c,
+        unknown_0e,
+        unknown_10,
+        unknown_12,
+    ];
+    let mut kind_of = Vec::new();
+    for (k, e) in kinds.iter().enumerate() {
+        if e.base_index as usize != kind_of.len() {
+            return Err(bad(p + 0x90 + 2 * k, format!(
+                "element {el}'s plugs of kind {k} start at pointer {} where the kinds before them end at {}: the \
+                 writer places kinds in order",
+                e.base_index,
+                kind_of.len()
+            )));
+        }
+        kind_of.extend(std::iter::repeat_n(k as u8, e.count as usize));
+    }
+    let ptrs = &param.plug_data;
+    let mut q = p + PARAM_HEADER + 4 * ptrs.len();
+    let mut plugs = Vec::with_capacity(ptrs.len());
+    for (j, &ptr) in ptrs.iter().enumerate() {
+        let ptr = ptr as usize;
+        if ptr != q {
+            return Err(bad(p + PARAM_HEADER + 4 * j, format!(
+                "element {el}'s plug {j} is at {ptr:#x}, where the plug data before it ends at {q:#x}"
+            )));
+        }
+        let next = ptrs.get(j + 1).map(|&x| x as usize).unwrap_or(end);
+        if next < ptr + 8 || !(next - ptr).is_multiple_of(4) {
+            return Err(bad(
+                ptr,
+                format!(
+                    "element {el}'s plug {j} is {} bytes, not 8 or more in whole words",
+                    next as isize - ptr as isize
+                ),
+            ));
+        }
+        let kind = kind_of[j];
+        let w = |k: usize| at::u32(data, ptr + 4 * k, 0);
+        let size = next - ptr;
+        let extra = match plug_shape(kind, ty, size) {
+            Shape::None => PlugExtra::None,
+            Shape::Conditions => PlugExtra::Conditions(
+                (0..4)
+                    .map(|c| {
+                        Ok(Condition {
+                            flags: w(2 + 2 * c)?,
+                            value: f32::from_bits(w(3 + 2 * c)?),
+                        })
+                    })
+                    .collect::<Result<_>>()?,
+            ),
+            Shape::S32 => PlugExtra::S32 {
+                flags: w(2)?,
+                value: w(3)? as i32,
+            },
+            Shape::F32 => PlugExtra::F32 {
+                flags: w(2)?,
+                value: f32::from_bits(w(3)?),
+            },
+            Shape::String => PlugExtra::String {
+                flags: w(2)?,
+                value: s.get(w(3)?)?,
+            },
+            Shape::Words => PlugExtra::Words((2..size / 4).map(w).collect::<Result<_>>()?),
+        };
+        plugs.push(Plug {
+            kind,
+            element: w(0)? as i32,
+            name: if kind == 3 {
+                PlugName::Index(w(1)?)
+            } else {
+                PlugName::Name(s.get(w(1)?)?)
+            },
+            extra,
+        });
+        q = next;
+    }
+    let mut trailing = Vec::new();
+    if ptrs.is_empty() {
+        if end < q || !(end - q).is_multiple_of(4) {
+            return Err(bad(q, format!("element {el}'s param ends at {end:#x}, before its entries ({q:#x}) or not on a word")));
+        }
+        at::fits(data, q, (end - q) / 4, 4, 0)?;
+        trailing = (q..end)
+            .step_by(4)
+            .map(|o| at::u32(data, o, 0))
+            .collect::<Result<_>>()?;
+    }
+    Ok((plugs, trailing))
+}
+
+fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
+    let Some(b) = &r.blackboard else {
+        return Err(bad(
+            0x20,
+            "the blackboard offset is 0, which no file at hand has",
+        ));
+    };
+    let v408 = r.version >= 0x408;
+    // Header order: string, s32, [u32,] f32, bool, vec3f, pointer.
+    let idx = |t: usize| -> usize {
+        // t in the 0x408 order (0 string, 1 s32, 2 u32, 3 f32, 4 bool, 5 vec3f, 6 pointer).
+        if v408 {
+            t
+        } else {
+            t - (t >= 3) as usize
+        }
+    };
+    let params_of = |t: usize| -> Result<Vec<(String, String, u16)>> {
+        let h = &b.headers[idx(t)];
+        range(&b.parameters, h.first_index as u32, h.count as u32, &|| {
+            format!("blackboard type {t}")
+        })?
+        .iter()
+        .map(|p| {
+            Ok((
+                s.get(p.name_offset_and_flags & 0x3f_ffff)?,
+                s.get(p.notes)?,
+                (p.name_offset_and_flags >> 22) as u16,
+            ))
+        })
+        .collect()
+    };
+    fn with<T: Clone>(p: Vec<(String, String, u16)>, d: &[T]) -> Vec<BlackboardParam<T>> {
+        p.into_iter()
+            .zip(d)
+            .map(|((name, notes, flags), v)| BlackboardParam {
+                name,
+                notes,
+                flags,
+                default: v.clone(),
+            })
+            .collect()
+    }
+    let bools: Vec<bool> = b
+        .bool_defaults
+        .iter()
+        .map(|&v| boolean(v, &|| "a blackboard bool default".to_string()))
+        .collect::<Result<_>>()?;
+    let vecs: Vec<[f32; 3]> = b
+        .vector3f_defaults
+        .iter()
+        .map(|v| [v.x, v.y, v.z])
+        .collect();
+    let strings: Vec<String> = b
+        .string_defaults
+        .iter()
+        .map(|&o| s.get(o))
+        .collect::<Result<_>>()?;
+    Ok(Blackboard {
+        string: with(params_of(0)?, &strings),
+        s32: with(params_of(1)?, &b.s32_defaults),
+        u32: if v408 {
+            with(params_of(2)?, b.u32_defaults.as_deref().unwrap_or(&[]))
+        } else {
+            Vec::new()
+        },
+        f32: with(params_of(3)?, &b.f32_defaults),
+        bool: with(params_of(4)?, &bools),
+        vec3f: with(params_of(5)?, &vecs),
+        pointer: params_of(6)?
+            .into_iter()
+            .map(|(name, notes, flags)| BlackboardPointer { name, notes, flags })
+            .collect(),
+        file_references: b
+            .file_references
+            .iter()
+            .map(|f| s.get(f.file_path_offset))
+            .collect::<Result<_>>()?,
+    })
+}
