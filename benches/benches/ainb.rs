@@ -1,11 +1,12 @@
-//! AINB: decoding the 583 KB Tears of the Kingdom file with binspec (ours) and with the `ainb` Python package in
-//! the same run, then the ratio.
+//! AINB: decoding and writing the 583 KB Tears of the Kingdom file with binspec (ours) and with the `ainb` Python
+//! package in the same run, then the ratios.
 //!
 //! `cargo bench -p binspec-benches --bench ainb`. Needs ../shared/corpus (the file) and the oracle venv
 //! (`scripts/oracle/setup-venv.sh`, for the `ainb` package); without either it says why and measures what it can.
 //!
-//! Ours is the reader generated from `schemas/ainb.ksy` (`binspec_formats::ainb::raw`): every section the header
-//! points to is read. The `ainb` package builds its own object tree from the same bytes (`AINB.from_binary`).
+//! Ours: the decoded document (`binspec_formats::ainb::Document`: names resolved, ranges turned into lists, the
+//! EXB decoded), its writer (every offset, count and hash recomputed), and the raw view generated from
+//! `schemas/ainb.ksy`. The package: `AINB.from_binary` (its object tree, names resolved) and `to_binary`.
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use binspec_benches::{criterion_dir, format_ns, median_ns};
 use binspec_formats::ainb::raw::Ainb;
+use binspec_formats::ainb::Document;
 use binspec_formats::Format;
 use criterion::{Criterion, SamplingMode, Throughput};
 
@@ -22,8 +24,8 @@ fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The `ainb` package's time per decode, from `scripts/oracle/time_ainb.py` (seconds of repeated decoding).
-fn ainb_package_ms(file: &Path) -> Result<(f64, String), String> {
+/// The `ainb` package's time per decode and per write (ms), from `scripts/oracle/time_ainb.py`.
+fn ainb_package_ms(file: &Path) -> Result<(f64, f64, String), String> {
     let setup = std::process::Command::new("bash")
         .arg(repo().join("scripts/oracle/setup-venv.sh"))
         .output()
@@ -52,13 +54,18 @@ fn ainb_package_ms(file: &Path) -> Result<(f64, String), String> {
     let ms = v["per_parse_ms"]
         .as_f64()
         .ok_or("time_ainb.py gave no per_parse_ms")?;
+    let write_ms = v["per_write_ms"]
+        .as_f64()
+        .ok_or("time_ainb.py gave no per_write_ms")?;
     let what = format!(
-        "ainb {} ({} decodes in {:.1} s)",
+        "ainb {} ({} decodes in {:.1} s, {} writes in {:.1} s)",
         v["ainb"].as_str().unwrap_or("?"),
         v["runs"],
-        v["seconds"].as_f64().unwrap_or(0.0)
+        v["seconds"].as_f64().unwrap_or(0.0),
+        v["write_runs"],
+        v["write_seconds"].as_f64().unwrap_or(0.0)
     );
-    Ok((ms, what))
+    Ok((ms, write_ms, what))
 }
 
 fn main() {
@@ -78,47 +85,71 @@ fn main() {
             return;
         }
     };
-    if let Err(e) = Ainb::from_binary(&bytes) {
-        println!("skipped: ours cannot read {FILE}: {e}");
-        return;
-    }
-    let mut g = c.benchmark_group("ainb_decode_real");
+    let doc = match Document::from_binary(&bytes) {
+        Ok(d) => d,
+        Err(e) => {
+            println!("skipped: ours cannot decode {FILE}: {e}");
+            return;
+        }
+    };
+    let mut g = c.benchmark_group("ainb_real");
     g.sampling_mode(SamplingMode::Flat);
     g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_function("ours", |b| {
+    g.bench_function("decode", |b| {
+        b.iter(|| Document::from_binary(black_box(&bytes)).ok())
+    });
+    g.bench_function("encode", |b| b.iter(|| black_box(&doc).to_binary().ok()));
+    g.bench_function("raw", |b| {
         b.iter(|| Ainb::from_binary(black_box(&bytes)).ok())
     });
     g.finish();
     c.final_summary();
 
-    // Ours again, outside criterion, so the figure exists with `--test` too (a single short loop).
-    let ours_ns = median_ns(&dir, "ainb_decode_real", "ours", since).unwrap_or_else(|| {
+    // Ours again, outside criterion, when criterion did not run (`--test`): a short loop each.
+    let time = |f: &dyn Fn()| {
         let t = Instant::now();
         let mut n = 0u32;
-        while t.elapsed() < Duration::from_millis(500) {
-            black_box(Ainb::from_binary(black_box(&bytes)).ok());
+        while t.elapsed() < Duration::from_millis(300) {
+            f();
             n += 1;
         }
         t.elapsed().as_nanos() as f64 / f64::from(n.max(1))
+    };
+    let measured =
+        |id: &str, f: &dyn Fn()| median_ns(&dir, "ainb_real", id, since).unwrap_or_else(|| time(f));
+    let decode_ns = measured("decode", &|| {
+        black_box(Document::from_binary(black_box(&bytes)).ok());
+    });
+    let encode_ns = measured("encode", &|| {
+        black_box(black_box(&doc).to_binary().ok());
+    });
+    let raw_ns = measured("raw", &|| {
+        black_box(Ainb::from_binary(black_box(&bytes)).ok());
     });
     println!();
-    println!("## AINB decode, {FILE} ({} bytes)", bytes.len());
-    println!("| | time per decode | ours/ainb |");
-    println!("|---|---:|---:|");
-    println!(
-        "| ours (binspec_formats::ainb::raw) | {} | |",
-        format_ns(ours_ns)
-    );
-    match ainb_package_ms(&path) {
-        Ok((ms, what)) => {
-            let theirs_ns = ms * 1e6;
-            println!(
-                "| {what} | {} | **{:.4}** ({:.0}x faster) |",
-                format_ns(theirs_ns),
-                ours_ns / theirs_ns,
-                theirs_ns / ours_ns
-            );
-        }
-        Err(e) => println!("| ainb package | skipped: {e} | |"),
+    println!("## AINB, {FILE} ({} bytes)", bytes.len());
+    println!("| | ours | ainb package | ours/ainb |");
+    println!("|---|---:|---:|---:|");
+    let package = ainb_package_ms(&path);
+    let row = |what: &str, ours: f64, theirs: Option<f64>| match theirs {
+        Some(t) => println!(
+            "| {what} | {} | {} | **{:.4}** ({:.0}x faster) |",
+            format_ns(ours),
+            format_ns(t),
+            ours / t,
+            t / ours
+        ),
+        None => println!("| {what} | {} | - | - |", format_ns(ours)),
+    };
+    let (dec, enc) = match &package {
+        Ok((d, e, _)) => (Some(d * 1e6), Some(e * 1e6)),
+        Err(_) => (None, None),
+    };
+    row("decode (ours: `ainb::Document`)", decode_ns, dec);
+    row("write (ours: `Document::to_binary`)", encode_ns, enc);
+    row("raw view only (`ainb::raw`)", raw_ns, dec);
+    match package {
+        Ok((_, _, what)) => println!("\nainb package: {what}"),
+        Err(e) => println!("\nainb package: skipped: {e}"),
     }
 }

@@ -52,3 +52,75 @@ fn fixtures_round_trip_byte_for_byte() {
 fn corpus_round_trips_byte_for_byte() {
     round_trip(&corpus_files());
 }
+
+/// The YAML and JSON forms hold everything: decode, write as text, read the text, encode gives the same bytes.
+#[test]
+fn text_forms_round_trip_byte_for_byte() {
+    let mut files = fixtures();
+    files.extend(corpus_files());
+    for f in &files {
+        let data = std::fs::read(f).unwrap();
+        let doc = Document::from_binary(&data).unwrap();
+        let from_yaml = Document::from_text(&doc.to_text().unwrap()).unwrap();
+        assert!(
+            from_yaml == doc,
+            "{}: the YAML form reads back differently",
+            f.display()
+        );
+        let from_json = Document::from_json(&doc.to_json().unwrap()).unwrap();
+        assert!(
+            from_json == doc,
+            "{}: the JSON form reads back differently",
+            f.display()
+        );
+        assert!(from_yaml.to_binary().unwrap() == data, "{}", f.display());
+    }
+}
+
+/// `binspec check` over the corpus's AINB folders: every file identical.
+#[test]
+fn binspec_check_reports_every_corpus_file_identical() {
+    let p = repo().join("../shared/corpus");
+    if !p.join("real/ainb").is_dir() {
+        eprintln!("skipped: {} has no real/ainb", p.display());
+        return;
+    }
+    let real = p.join("real/ainb");
+    let oracle = p.join("oracle/ainb");
+    let r = binspec_tests::run(&["check", real.to_str().unwrap(), oracle.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let n = corpus_files().len();
+    let line = r
+        .out
+        .lines()
+        .find(|l| l.starts_with("ainb "))
+        .unwrap_or_else(|| panic!("no ainb line in:\n{}", r.out));
+    let cols: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(
+        &cols[1..5],
+        &[n.to_string().as_str(), n.to_string().as_str(), "0", "0"],
+        "{line}"
+    );
+}
+
+/// Decoded documents, reviewed: the one-action fixture in each version, the patrol fixture (every property,
+/// input and output type, plugs, a query, an attachment, every blackboard type) and Splatoon 3's 0x404 file.
+#[test]
+fn decoded_documents() {
+    for name in ["single_v404", "single_v407", "single_v408", "patrol_v407"] {
+        let data = std::fs::read(repo().join(format!("tests/fixtures/ainb/{name}.ainb"))).unwrap();
+        let doc = Document::from_binary(&data).unwrap();
+        insta::assert_snapshot!(name, doc.to_text().unwrap());
+    }
+}
+
+#[test]
+fn decoded_splatoon3_document() {
+    let f = repo().join("../shared/corpus/real/ainb/Vss_Kaisou04_66b8.logic.root.ainb");
+    if !f.is_file() {
+        eprintln!("skipped: {} is absent", f.display());
+        return;
+    }
+    let doc = Document::from_binary(&std::fs::read(f).unwrap()).unwrap();
+    insta::assert_snapshot!("vss_kaisou04_v404", doc.to_text().unwrap());
+}
