@@ -178,7 +178,53 @@ def single(version, name):
     }
 
 
-DOCS = {"patrol": patrol, "single": single}
+def expr(version, name):
+    """One action whose file carries an expression binary: EXB version 2 (3 with AINB 0x408, which adds the uint
+    type), two functions using every operand kind the package's assembler takes, and a user function call.
+
+    (ainb 0.2.16 does not re-write a function with a setup list identically: it numbers the setup list after the
+    main list but writes it before, so there is no setup list here.)"""
+    doc = single(version, name)
+    doc["Nodes"][0]["Name"] = "Compute"
+    v3 = version >= 0x408
+    num = "uint" if v3 else "int"
+    doc["Expressions"] = {
+        "Version": 3 if v3 else 2,
+        "Expressions": [
+            {
+                "Expression Index": 0,
+                "Input Type": "INT",
+                "Output Type": "BOOL",
+                "Main": [
+                    "STR int GMem[0x0], int In[0x0]",
+                    "ADD int GMem[0x0], int 70000",
+                    "MUL int GMem[0x0], int 3",
+                    "STR int GMem[0x4], int 12",
+                    "CFN ClampMinMax( Int, Int, Int, Int ), GMem[0x0]",
+                    "GRT int GMem[0x0], int 100",
+                    "STR bool Out[0x0], bool GMem[0x0]",
+                    "END",
+                ],
+            },
+            {
+                "Expression Index": 1,
+                "Input Type": "UINT" if v3 else "INT",
+                "Output Type": "VECTOR3F",
+                "Main": [
+                    f"STR {num} GMem[0x0], {num} In[0x0]",
+                    "STR float GMem[0x4], float 1.5",
+                    "STR vec3f GMem[0x8], vec3f UserIn[0x0]",
+                    "CFN CastIntToFloat( Float, Int ), GMem[0x4]",
+                    "STR vec3f Out[0x0], vec3f GMem[0x8]",
+                    "END",
+                ],
+            },
+        ],
+    }
+    return doc
+
+
+DOCS = {"patrol": patrol, "single": single, "expr": expr}
 
 
 def write_all(out):

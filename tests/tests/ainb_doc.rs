@@ -104,10 +104,18 @@ fn binspec_check_reports_every_corpus_file_identical() {
 }
 
 /// Decoded documents, reviewed: the one-action fixture in each version, the patrol fixture (every property,
-/// input and output type, plugs, a query, an attachment, every blackboard type) and Splatoon 3's 0x404 file.
+/// input and output type, plugs, a query, an attachment, every blackboard type), the expression fixtures (EXB
+/// versions 2 and 3) and Splatoon 3's 0x404 file.
 #[test]
 fn decoded_documents() {
-    for name in ["single_v404", "single_v407", "single_v408", "patrol_v407"] {
+    for name in [
+        "single_v404",
+        "single_v407",
+        "single_v408",
+        "patrol_v407",
+        "expr_v407",
+        "expr_v408",
+    ] {
         let data = std::fs::read(repo().join(format!("tests/fixtures/ainb/{name}.ainb"))).unwrap();
         let doc = Document::from_binary(&data).unwrap();
         insta::assert_snapshot!(name, doc.to_text().unwrap());

@@ -25,7 +25,7 @@ fn the_ainb_fixtures_are_what_the_ainb_package_writes() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(
-        String::from_utf8_lossy(&out.stdout).contains("12 files match a fresh run"),
+        String::from_utf8_lossy(&out.stdout).contains("18 files match a fresh run"),
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
@@ -85,5 +85,194 @@ fn the_raw_reader_reads_every_fixture_as_its_document_says() {
         assert!(bb > 0, "{what}");
         seen += 1;
     }
-    assert_eq!(seen, 6, "fixtures in {}", dir.display());
+    assert_eq!(seen, 9, "fixtures in {}", dir.display());
+}
+
+/// The decoded document of every fixture holds what the `ainb` package's JSON input says: commands and their root
+/// nodes, node names and queries, properties, blackboard parameters with defaults, and the expression functions
+/// with their types and instruction counts. Needs no corpus.
+#[test]
+fn the_decoded_document_holds_what_each_fixture_was_written_from() {
+    use binspec_formats::ainb::{exb::ExbType, Document};
+    use binspec_formats::Format;
+    let dir = repo().join("tests/fixtures/ainb");
+    let mut seen = 0;
+    for path in binspec_tests::files_under(&dir) {
+        if path.extension().is_none_or(|e| e != "ainb") {
+            continue;
+        }
+        let what = path.display().to_string();
+        let j: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(path.with_extension("json")).unwrap()).unwrap();
+        let d = Document::from_binary(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(d.file_name, j["Filename"], "{what}");
+        assert_eq!(d.category, j["Category"], "{what}");
+        for (c, jc) in d.commands.iter().zip(j["Commands"].as_array().unwrap()) {
+            assert_eq!(c.name, jc["Name"], "{what}");
+            assert_eq!(
+                i64::from(c.main_element),
+                jc["Root Node Index"].as_i64().unwrap(),
+                "{what}"
+            );
+        }
+        let nodes = j["Nodes"].as_array().unwrap();
+        assert_eq!(d.elements.len(), nodes.len(), "{what}");
+        for (e, n) in d.elements.iter().zip(nodes) {
+            assert_eq!(e.name, n["Name"], "{what}");
+            assert_eq!(
+                e.attachments.len(),
+                n["Attachments"].as_array().unwrap().len(),
+                "{what}"
+            );
+            assert_eq!(
+                e.queries.len(),
+                n["Queries"].as_array().unwrap().len(),
+                "{what}"
+            );
+            let props = &n["Properties"];
+            let names = |v: &serde_json::Value| -> Vec<String> {
+                v.as_array()
+                    .map(|a| {
+                        a.iter()
+                            .map(|p| p["Name"].as_str().unwrap().to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            let p = &e.properties;
+            assert_eq!(
+                p.s32.iter().map(|x| x.name.clone()).collect::<Vec<_>>(),
+                names(&props["Int"]),
+                "{what}"
+            );
+            assert_eq!(
+                p.f32.iter().map(|x| x.name.clone()).collect::<Vec<_>>(),
+                names(&props["Float"]),
+                "{what}"
+            );
+            for (x, jp) in p
+                .s32
+                .iter()
+                .zip(props["Int"].as_array().into_iter().flatten())
+            {
+                assert_eq!(
+                    i64::from(x.value),
+                    jp["Default Value"].as_i64().unwrap(),
+                    "{what}"
+                );
+            }
+            for (x, jp) in p
+                .f32
+                .iter()
+                .zip(props["Float"].as_array().into_iter().flatten())
+            {
+                assert_eq!(
+                    f64::from(x.value),
+                    f64::from(jp["Default Value"].as_f64().unwrap() as f32),
+                    "{what}"
+                );
+            }
+        }
+        let bb = &j["Blackboard"];
+        let bnames = |k: &str| -> Vec<String> {
+            bb[k]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .map(|p| p["Name"].as_str().unwrap().to_string())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            d.blackboard
+                .string
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>(),
+            bnames("String"),
+            "{what}"
+        );
+        assert_eq!(
+            d.blackboard
+                .s32
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>(),
+            bnames("S32"),
+            "{what}"
+        );
+        assert_eq!(
+            d.blackboard
+                .bool
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>(),
+            bnames("Bool"),
+            "{what}"
+        );
+        assert_eq!(
+            d.blackboard
+                .pointer
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>(),
+            bnames("VoidPtr"),
+            "{what}"
+        );
+        for (p, jp) in d
+            .blackboard
+            .s32
+            .iter()
+            .zip(bb["S32"].as_array().into_iter().flatten())
+        {
+            assert_eq!(
+                i64::from(p.default),
+                jp["Default Value"].as_i64().unwrap(),
+                "{what}"
+            );
+        }
+        let exprs = j["Expressions"]["Expressions"].as_array();
+        match (&d.expressions, exprs) {
+            (None, None) => {}
+            (Some(x), Some(je)) => {
+                assert_eq!(
+                    i64::from(x.version),
+                    j["Expressions"]["Version"].as_i64().unwrap(),
+                    "{what}"
+                );
+                assert_eq!(x.functions.len(), je.len(), "{what}");
+                let ty = |s: &str| match s {
+                    "BOOL" => ExbType::Bool,
+                    "INT" => ExbType::Int,
+                    "UINT" => ExbType::Uint,
+                    "FLOAT" => ExbType::Float,
+                    "STRING" => ExbType::String,
+                    "VECTOR3F" => ExbType::Vec3f,
+                    "IMM" => ExbType::Imm,
+                    other => panic!("type {other}"),
+                };
+                for (f, jf) in x.functions.iter().zip(je) {
+                    assert_eq!(f.main.len(), jf["Main"].as_array().unwrap().len(), "{what}");
+                    assert_eq!(
+                        f.input_type,
+                        ty(jf["Input Type"].as_str().unwrap()),
+                        "{what}"
+                    );
+                    assert_eq!(
+                        f.output_type,
+                        ty(jf["Output Type"].as_str().unwrap()),
+                        "{what}"
+                    );
+                }
+            }
+            (a, b) => panic!(
+                "{what}: expressions {} in the file, {} in the JSON",
+                a.is_some(),
+                b.is_some()
+            ),
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 9, "fixtures in {}", dir.display());
 }

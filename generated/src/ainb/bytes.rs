@@ -106,9 +106,6 @@ impl Out {
     pub fn fit(v: usize, what: &str) -> Result<u32> {
         u32::try_from(v).map_err(|_| Error::write(format!("{what} ({v}) does not fit in 32 bits")))
     }
-    pub fn fit16(v: i128, what: &str) -> Result<u16> {
-        u16::try_from(v).map_err(|_| Error::write(format!("{what} ({v}) does not fit in 16 bits")))
-    }
     pub fn fit8(v: i128, what: &str) -> Result<u8> {
         u8::try_from(v).map_err(|_| Error::write(format!("{what} ({v}) does not fit in 8 bits")))
     }
