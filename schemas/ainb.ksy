@@ -38,7 +38,16 @@ doc: |
   * In the Splatoon 3 0x404 file, 8 bytes between the module caller link and the 0x6C section look like a child
     replacement table header with no entries (0, 0, 0, -1, -1), but the header's Child Replacement Table offset is
     0 there; they are not read.
-  * Attachment params are 0x64 bytes in the files: 0x30 bytes follow the property entries (`unknown_34`).
+  * Attachment params are 0x64 bytes in the files: 0x30 bytes follow the property entries (`unknown_34`): six
+    pairs of (0, the offset of the entry's end) in every file at hand.
+  * Version 0x404 elements: the u32 at 0x24 (`section_58_entry_offset` and `unknown_2a` here) is the offset of the
+    element's state info (a desired state string and four u32), as the `ainb` package reads it; 0 when there is
+    none. The state infos follow the module caller link.
+  * Blackboard parameters: bits 22-23 of the name word are an inherit mode (0 from the root, 1 from the parent,
+    2 none), as the `ainb` package reads and writes them; the page names bit 23 alone "Does Not Have File
+    Reference".
+  * An element with no queries has a Base Query Element Id of 0, in the files of both Nintendo and the `ainb`
+    package; an element with no attachments has the Base Attachment Id where the next range would start.
   * Plug data: see the `plug` type for what the page's paragraph on selector plugs gets wrong.
   * The blackboard's File Reference Entry array has no count on the page. It follows the default values and ends
     where the element param region starts (the first element's param), which is where this schema ends it.
@@ -358,6 +367,12 @@ types:
       is_query_element:
         value: (element_flags & 1) != 0
         doc: Element Flags bit 0.
+      state_info:
+        pos: section_58_entry_offset | (unknown_2a << 16)
+        type: state_info
+        io: _root._io
+        if: _root.version < 0x407 and (section_58_entry_offset | (unknown_2a << 16)) != 0
+        doc: The element's state info (version 0x404), through the u32 at 0x24.
       is_module_caller:
         value: (element_flags & 2) != 0
         doc: Element Flags bit 1.
@@ -379,6 +394,14 @@ types:
         io: _root._io
         if: element_param != 0
         doc: The element's parameters and plugs.
+  state_info:
+    doc: Node state info (version 0x404), as the `ainb` package reads it; the page does not describe it.
+    seq:
+      - {id: desired_state, type: u4, doc: Desired state (offset into the string pool).}
+      - {id: unknown_04, type: u4, doc: Unknown.}
+      - {id: unknown_08, type: u4, doc: Unknown.}
+      - {id: unknown_0c, type: u4, doc: Unknown.}
+      - {id: unknown_10, type: u4, doc: Unknown.}
   element_param:
     doc: An element's entries into the property, input/output and plug tables, then its plug pointers.
     -wiki:
@@ -1093,6 +1116,9 @@ types:
       name_offset:
         value: name_offset_and_flags & 0x3fffff
         doc: Name Offset (22 bits).
+      inherit_mode:
+        value: (name_offset_and_flags >> 22) & 3
+        doc: Inherit mode (bits 22-23; 0 from the root, 1 from the parent, 2 none), as the `ainb` package reads it.
       does_not_have_file_reference:
         value: ((name_offset_and_flags >> 23) & 1) != 0
         doc: Does Not Have File Reference (bit 23).

@@ -12,6 +12,8 @@ doc: |
   Where the page and the files differ, this schema follows the files:
   * The page's section order puts the Parameter Region before the Signature Table; in the files the signature table
     comes first. Both are read through their header offsets, so the order does not matter to the reader.
+  * Version 3 inserts a uint type as data type 4 and moves float, string and vector3f up by one (as the `ainb`
+    package reads and writes them); the `data_type` enums here are the page's, version 2's numbering.
   * The Signatures Table starts with a u32 count, like the command info and instruction tables (the page does not
     say so).
 -wiki:
@@ -101,10 +103,14 @@ types:
     seq:
       - id: base_index_pre_command_entry
         type: s4
-        doc: Base Index Pre-Command Entry.
+        doc: |
+          Base Index Pre-Command Entry: the first instruction of the function's setup list, -1 when it has none
+          (as the `ainb` package reads it).
       - id: pre_entry_static_memory_usage
         type: u4
-        doc: Pre-Entry Static Memory Usage.
+        doc: |
+          Pre-Entry Static Memory Usage: the length of the setup list, as the `ainb` package reads it (0 in every
+          file at hand, whose functions have no setup list).
       - id: instruction_base_index
         type: u4
         doc: Instruction Base Index.

@@ -143,20 +143,21 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             query_ranges.push((e.base_query_element_id, i as u32));
         }
         let state_ofs = e.section_58_entry_offset as u32 | (e.unknown_2a as u32) << 16;
-        let state = if state_ofs == 0 {
-            None
-        } else if version >= 0x407 {
-            return Err(bad(eo + 0x28, format!("element {i} has a state info offset ({state_ofs:#x}), which only version 0x404 has")));
-        } else {
-            let o = state_ofs as usize;
-            let w = |k: usize| at::u32(data, o + 4 * k, 0);
-            Some(StateInfo {
-                desired_state: s(w(0)?)?,
-                unknown_04: w(1)?,
-                unknown_08: w(2)?,
-                unknown_0c: w(3)?,
-                unknown_10: w(4)?,
-            })
+        let state = match &e.state_info {
+            _ if state_ofs != 0 && version >= 0x407 => {
+                return Err(bad(
+                    eo + 0x28,
+                    format!("element {i} has a state info offset ({state_ofs:#x}), which only version 0x404 has"),
+                ))
+            }
+            Some(x) => Some(StateInfo {
+                desired_state: s(x.desired_state)?,
+                unknown_04: x.unknown_04,
+                unknown_08: x.unknown_08,
+                unknown_0c: x.unknown_0c,
+                unknown_10: x.unknown_10,
+            }),
+            None => None,
         };
         let p = e.element_param as usize;
         let param = e

@@ -357,7 +357,8 @@ pub struct BlackboardParam<T> {
     pub name: String,
     #[serde(default)]
     pub notes: String,
-    /// Bits 22-31 of the name word (bit 23: no file reference; 24-30: file reference index; 31: valid).
+    /// Bits 22-31 of the name word: bits 0-1 here the inherit mode (0 from the root, 1 from the parent, 2 none),
+    /// bits 2-8 the index into [`Blackboard::file_references`], bit 9 set when there is a file reference.
     #[serde(default)]
     pub flags: u16,
     pub default: T,
