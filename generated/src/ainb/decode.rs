@@ -452,11 +452,11 @@ fn properties(
                 format!(
                     "{}: {ty} properties {b}..{} are past the end of the array ({len})",
                     what(),
-                    b + c
+                    u64::from(b) + u64::from(c)
                 ),
             ));
         }
-        Ok(b as usize..(b + c) as usize)
+        Ok(b as usize..b as usize + c as usize)
     };
     let str_prop = |name: u32, flags: &raw::PropertyFlags| -> Result<(String, u32)> {
         Ok((s.get(name)?, flags.index_and_flags))
