@@ -127,7 +127,15 @@ fn main() {
         black_box(Ainb::from_binary(black_box(&bytes)).ok());
     });
     println!();
-    println!("## AINB, {FILE} ({} bytes)", bytes.len());
+    println!("### AINB: binspec-formats vs the ainb Python package");
+    println!();
+    println!("- machine: {}", binspec_benches::machine());
+    println!("- command: `cargo bench -p binspec-benches --bench ainb`");
+    println!(
+        "- file: {FILE} ({} bytes, Tears of the Kingdom, version 0x407)",
+        bytes.len()
+    );
+    println!();
     println!("| | ours | ainb package | ours/ainb |");
     println!("|---|---:|---:|---:|");
     let package = ainb_package_ms(&path);
@@ -149,7 +157,7 @@ fn main() {
     row("write (ours: `Document::to_binary`)", encode_ns, enc);
     row("raw view only (`ainb::raw`)", raw_ns, dec);
     match package {
-        Ok((_, _, what)) => println!("\nainb package: {what}"),
-        Err(e) => println!("\nainb package: skipped: {e}"),
+        Ok((_, _, what)) => println!("\nThe ainb package's figures: {what}."),
+        Err(e) => println!("\nThe ainb package: skipped: {e}."),
     }
 }

@@ -7,13 +7,12 @@ use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use binspec_benches::{
-    check_agreement, criterion_dir, median_ns, paired, read_real_file, summary, walk_ours,
-    walk_roead, Fixture, Pair, Paired, REAL_FILE, TARGET_NODES,
+    check_agreement, criterion_dir, read_real_file, summary, walk_ours, walk_roead, Fixture, Pair,
+    Run, REAL_FILE, TARGET_NODES,
 };
 use binspec_formats::byml::Document;
-use criterion::{Criterion, SamplingMode, Throughput};
+use criterion::Criterion;
 use roead::byml::Byml as RByml;
-use std::collections::BTreeMap;
 
 const PAIRS: &[Pair] = &[
     Pair {
@@ -38,65 +37,6 @@ const PAIRS: &[Pair] = &[
     },
 ];
 
-/// Rounds of the paired measurement after each group (see [`paired`]).
-const ROUNDS: usize = 11;
-
-/// One run: criterion, and what the summary gathers.
-struct Run {
-    c: Criterion,
-    dir: std::path::PathBuf,
-    since: SystemTime,
-    notes: Vec<String>,
-    pairs: BTreeMap<&'static str, Paired>,
-}
-
-impl Run {
-    /// One group: `ours` and (when given) `roead` measured by criterion, then, if criterion measured both in this
-    /// run (not with `--test` or a filter that leaves the group out), the paired measurement of the same two
-    /// operations. `ours` is skipped, with a note, if one try of it fails.
-    fn group<T, E: std::fmt::Display, R>(
-        &mut self,
-        name: &'static str,
-        throughput: u64,
-        ours: impl Fn() -> Result<T, E>,
-        roead: Option<impl Fn() -> R>,
-    ) {
-        let mut g = self.c.benchmark_group(name);
-        // Every operation here takes milliseconds: flat sampling keeps the run short.
-        g.sampling_mode(SamplingMode::Flat);
-        g.throughput(Throughput::Bytes(throughput));
-        match ours() {
-            Ok(_) => g.bench_function("ours", |b| b.iter(|| ours().ok())),
-            Err(e) => {
-                let msg = format!("{name}: ours skipped: {e}");
-                eprintln!("{msg}");
-                self.notes.push(msg);
-                &mut g
-            }
-        };
-        if let Some(r) = &roead {
-            g.bench_function("roead", |b| b.iter(r));
-        }
-        g.finish();
-        if let Some(r) = roead {
-            if median_ns(&self.dir, name, "ours", self.since).is_some()
-                && median_ns(&self.dir, name, "roead", self.since).is_some()
-            {
-                let p = paired(
-                    || {
-                        black_box(ours().ok());
-                    },
-                    || {
-                        black_box(r());
-                    },
-                    ROUNDS,
-                );
-                self.pairs.insert(name, p);
-            }
-        }
-    }
-}
-
 fn main() {
     let since = SystemTime::now();
     let dir = criterion_dir();
@@ -106,13 +46,7 @@ fn main() {
         .measurement_time(Duration::from_secs(5))
         .output_directory(&dir)
         .configure_from_args();
-    let mut run = Run {
-        c,
-        dir: dir.clone(),
-        since,
-        notes: Vec::new(),
-        pairs: BTreeMap::new(),
-    };
+    let mut run = Run::new(c, dir.clone(), since);
 
     let f = Fixture::new(TARGET_NODES);
     run.notes.push(format!(
@@ -221,5 +155,8 @@ fn main() {
 
     run.c.final_summary();
     println!();
-    println!("{}", summary(PAIRS, &run.pairs, &run.notes, &dir, since));
+    println!(
+        "{}",
+        summary("BYML", PAIRS, &run.pairs, &run.notes, &dir, since)
+    );
 }

@@ -1,0 +1,174 @@
+//! SARC: binspec-formats (ours) and roead side by side: open an archive and go through every file (name and data),
+//! and write an archive; then a summary table of the medians and ours/roead.
+//!
+//! `cargo bench -p binspec-benches --bench sarc`. The archive is generated (deterministically): 3,000 files of 16
+//! bytes to 8 KiB under game-like paths, written by roead's `SarcWriter`, so both read the same bytes. Before the
+//! groups, each reads the other's output and gets the same files.
+
+use std::hint::black_box;
+use std::time::{Duration, SystemTime};
+
+use binspec_benches::{criterion_dir, summary, Pair, Run};
+use binspec_formats::sarc::Sarc;
+use binspec_formats::{Archive, Format};
+use criterion::Criterion;
+use roead::sarc::{Sarc as RSarc, SarcWriter};
+
+const FILES: usize = 3_000;
+
+const PAIRS: &[Pair] = &[
+    Pair {
+        group: "sarc_open_iterate",
+        title: "open + iterate (every name and data)",
+    },
+    Pair {
+        group: "sarc_write",
+        title: "write (archive -> binary)",
+    },
+];
+
+/// The files: names and contents from a seeded generator.
+fn files() -> Vec<(String, Vec<u8>)> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let dirs = [
+        "Actor/Pack",
+        "Model",
+        "Effect",
+        "Sound/Resource",
+        "Logic",
+        "AI",
+    ];
+    let exts = ["bgyml", "bfres", "ainb", "byml", "bars", "txt"];
+    (0..FILES)
+        .map(|i| {
+            let name = format!(
+                "{}/{:05}_{:x}.{}",
+                dirs[i % dirs.len()],
+                i,
+                next() % 0xffff,
+                exts[(next() % exts.len() as u64) as usize]
+            );
+            let len = 16 + (next() % 8192) as usize;
+            let data = (0..len).map(|_| next() as u8).collect();
+            (name, data)
+        })
+        .collect()
+}
+
+/// A checksum of every name and every file's data, the same for both libraries.
+#[derive(Default)]
+struct Visit {
+    files: usize,
+    sum: u64,
+}
+
+impl Visit {
+    fn add(&mut self, name: &str, data: &[u8]) {
+        self.files += 1;
+        self.sum = self.sum.wrapping_add(name.len() as u64).wrapping_mul(31);
+        self.sum = self.sum.wrapping_add(data.len() as u64);
+        if let (Some(a), Some(b)) = (data.first(), data.last()) {
+            self.sum = self.sum.wrapping_add(u64::from(*a) << 8 | u64::from(*b));
+        }
+    }
+}
+
+fn main() {
+    let since = SystemTime::now();
+    let dir = criterion_dir();
+    let c = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(2))
+        .measurement_time(Duration::from_secs(5))
+        .output_directory(&dir)
+        .configure_from_args();
+    let mut run = Run::new(c, dir.clone(), since);
+
+    let files = files();
+    let mut w = SarcWriter::new(roead::Endian::Little);
+    for (n, d) in &files {
+        w.add_file(n.as_str(), d.clone());
+    }
+    let bin = w.to_binary();
+    let total: usize = files.iter().map(|(_, d)| d.len()).sum();
+    run.notes.push(format!(
+        "generated archive: {FILES} files, {total} bytes of data, {} bytes written by roead (little endian)",
+        bin.len()
+    ));
+
+    // Agreement: each reads the other's output and finds the same files.
+    let ours = Sarc::from_binary(&bin).expect("ours reads roead's archive");
+    let theirs = RSarc::new(bin.as_slice()).expect("roead reads its own archive");
+    let ours_bin = ours.to_binary().expect("ours writes");
+    let back = RSarc::new(ours_bin.as_slice()).expect("roead reads our archive");
+    let mut a: Vec<(String, Vec<u8>)> = ours
+        .files()
+        .into_iter()
+        .map(|(n, d)| (n, d.to_vec()))
+        .collect();
+    let mut b: Vec<(String, Vec<u8>)> = back
+        .files()
+        .map(|f| (f.name().unwrap_or_default().to_string(), f.data().to_vec()))
+        .collect();
+    let mut c: Vec<(String, Vec<u8>)> = theirs
+        .files()
+        .map(|f| (f.name().unwrap_or_default().to_string(), f.data().to_vec()))
+        .collect();
+    a.sort();
+    b.sort();
+    c.sort();
+    let agree = a == b && a == c && a.len() == FILES;
+    let note = format!(
+        "check: ours reads roead's archive and roead reads ours, with the same {} files: {}; our rewrite is {}",
+        a.len(),
+        if agree { "yes" } else { "NO" },
+        if ours_bin == bin { "byte-identical to roead's" } else { "not byte-identical to roead's" }
+    );
+    println!("{note}");
+    run.notes.push(note);
+
+    let bytes = bin.as_slice();
+    run.group(
+        "sarc_open_iterate",
+        bytes.len() as u64,
+        || {
+            Sarc::from_binary(black_box(bytes)).map(|s| {
+                let mut v = Visit::default();
+                for (n, d) in s.files() {
+                    v.add(&n, d);
+                }
+                (v.files, v.sum)
+            })
+        },
+        Some(|| {
+            RSarc::new(black_box(bytes)).ok().map(|s| {
+                let mut v = Visit::default();
+                for f in s.files() {
+                    v.add(f.name().unwrap_or_default(), f.data());
+                }
+                (v.files, v.sum)
+            })
+        }),
+    );
+    let mut writer = SarcWriter::from_sarc(&theirs);
+    let writer = std::cell::RefCell::new(&mut writer);
+    run.group(
+        "sarc_write",
+        bytes.len() as u64,
+        || black_box(&ours).to_binary(),
+        Some(|| black_box(writer.borrow_mut().to_binary())),
+    );
+
+    run.c.final_summary();
+    println!();
+    println!(
+        "{}",
+        summary("SARC", PAIRS, &run.pairs, &run.notes, &dir, since)
+    );
+}
