@@ -1771,8 +1771,33 @@ impl<'m> Gen<'m> {
         }))
     }
 
-    /// Reads a field with its repetition (a `Vec` for `repeat`).
+    /// Reads a field with its repetition (a `Vec` for `repeat`). A repetition the writer sorts (`-sort-by`) is put
+    /// in that order as it is read: the order is derived, so a file whose entries are out of order decodes to the
+    /// same value as the file the writer makes of it.
     fn read_repeated(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let read = self.read_repeated_as_stored(ti, f)?;
+        let (Some(_), FieldTy::User { ty, args }, false) =
+            (&f.sort_by, &f.ty, matches!(f.repeat, Repeat::None))
+        else {
+            return Ok(read);
+        };
+        let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+        Ok(quote!({
+            let mut out = #read;
+            let ctx__ = ::binspec_runtime::layout::WriteCtx::new();
+            let mut keyed = ::std::vec::Vec::with_capacity(out.len());
+            for (i, x) in out.iter().enumerate() { keyed.push((x.sort_key(&ctx__, endian, #a).at_index(i)?, i)); }
+            if keyed.windows(2).any(|w| w[0].0 > w[1].0) {
+                keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+                let mut slots: ::std::vec::Vec<::std::option::Option<_>> = out.into_iter().map(Some).collect();
+                out = keyed.into_iter().filter_map(|(_, i)| slots[i].take()).collect();
+            }
+            out
+        }))
+    }
+
+    /// Reads a field with its repetition, in the order of the file.
+    fn read_repeated_as_stored(&self, ti: usize, f: &Field) -> R<TokenStream> {
         let one = self.read_one(ti, f)?;
         Ok(match &f.repeat {
             Repeat::None => quote!(#one),

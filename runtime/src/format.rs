@@ -60,6 +60,35 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
     }
 }
 
+/// Whether bytes survive a round trip as a value: if `data` decodes, its value encodes (or fails with an error),
+/// what it encodes to decodes to an equal value (by `PartialEq`, or by `Debug` so that NaN equals NaN) and encodes
+/// to the same bytes again. `Ok(false)` when `data` does not decode at all; `Err` says which step broke. This is the
+/// property the fuzz targets check.
+pub fn check_value_round_trip<F: Format + PartialEq + std::fmt::Debug>(
+    data: &[u8],
+) -> std::result::Result<bool, String> {
+    let Ok(a) = F::from_binary(data) else {
+        return Ok(false);
+    };
+    let Ok(bytes) = a.to_binary() else {
+        return Ok(true);
+    };
+    let b =
+        F::from_binary(&bytes).map_err(|e| format!("the writer's output does not decode: {e}"))?;
+    if a != b && format!("{a:?}") != format!("{b:?}") {
+        return Err(format!(
+            "decode, encode, decode changed the value:\n first: {a:?}\nsecond: {b:?}"
+        ));
+    }
+    let again = b
+        .to_binary()
+        .map_err(|e| format!("a value that encoded once does not encode again: {e}"))?;
+    if again != bytes {
+        return Err("the second encoding differs from the first".into());
+    }
+    Ok(true)
+}
+
 /// A format that holds named files.
 pub trait Archive: Format {
     /// The files, in the archive's order.

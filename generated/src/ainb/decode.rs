@@ -392,8 +392,8 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             unreferenced_strings: Vec::new(),
         },
     };
-    let used: std::collections::HashSet<String> =
-        super::encode::used_strings(&doc)?.into_iter().collect();
+    let used_in_order = super::encode::used_strings(&doc)?;
+    let used: std::collections::HashSet<&String> = used_in_order.iter().collect();
     doc.layout.unreferenced_strings = doc
         .layout
         .strings
@@ -401,6 +401,14 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         .filter(|s| !used.contains(*s))
         .cloned()
         .collect();
+    // A string the file refers to that is not one of the pool's strings (an offset into the middle of one, which
+    // shares its tail) is written as a string of its own: record it so the value is what the writer makes.
+    let in_pool: std::collections::HashSet<String> = doc.layout.strings.iter().cloned().collect();
+    for s in used_in_order {
+        if !in_pool.contains(&s) {
+            doc.layout.strings.push(s);
+        }
+    }
     Ok(doc)
 }
 
