@@ -28,10 +28,18 @@ enum Strings<'a> {
 struct W<'a> {
     o: Out,
     strings: Strings<'a>,
+    /// Where the writer is, for errors about strings (`elements[3]`, `blackboard`, ...).
+    at: String,
 }
 
 impl W<'_> {
     fn s(&mut self, s: &str) -> Result<u32> {
+        if s.as_bytes().contains(&0) {
+            return Err(Error::write(format!(
+                "{}: the string {s:?} contains a null byte, which the string pool cannot hold",
+                self.at
+            )));
+        }
         match &mut self.strings {
             Strings::Collect(p) => {
                 p.add(s);
@@ -72,6 +80,7 @@ pub(crate) fn encode(doc: &Document) -> Result<Vec<u8>> {
             false,
             &doc.layout.unreferenced_strings,
         )),
+        at: String::new(),
     };
     write(doc, &mut w)?;
     let Strings::Collect(pool) =
@@ -83,6 +92,7 @@ pub(crate) fn encode(doc: &Document) -> Result<Vec<u8>> {
     let mut w = W {
         o: Out(Vec::with_capacity(w.o.pos() + pool.len())),
         strings: Strings::Resolve(offsets),
+        at: String::new(),
     };
     write(doc, &mut w)?;
     w.o.bytes(&pool);
@@ -94,6 +104,7 @@ pub(crate) fn used_strings(doc: &Document) -> Result<Vec<String>> {
     let mut w = W {
         o: Out::default(),
         strings: Strings::Collect(Pool::new(&[], false, &[])),
+        at: String::new(),
     };
     write(doc, &mut w)?;
     let Strings::Collect(pool) = w.strings else {
@@ -349,6 +360,7 @@ fn write(doc: &Document, w: &mut W) -> Result<()> {
     let pool_ofs = enum_ofs + 4 + 12 * enum_resolves.len();
 
     // Header.
+    w.at = "file_name, category".into();
     let o32 = |v: usize| n32(v, "a section offset");
     w.o.bytes(b"AIB ");
     w.o.u32(*version);
@@ -396,6 +408,7 @@ fn write(doc: &Document, w: &mut W) -> Result<()> {
     w.o.u32(o32(link_ofs)?);
 
     for (i, c) in commands.iter().enumerate() {
+        w.at = format!("commands[{i}]");
         let Command {
             name,
             guid,
@@ -427,6 +440,7 @@ fn write(doc: &Document, w: &mut W) -> Result<()> {
     let mut state_at = state_ofs;
     let mut att_run = 0usize;
     for (i, e) in elements.iter().enumerate() {
+        w.at = format!("elements[{i}]");
         let Element {
             element_type,
             name,
@@ -481,6 +495,7 @@ fn write(doc: &Document, w: &mut W) -> Result<()> {
     }
 
     // Blackboard.
+    w.at = "blackboard".into();
     let Blackboard {
         string,
         s32,
@@ -588,6 +603,7 @@ fn write(doc: &Document, w: &mut W) -> Result<()> {
 
     // Element params.
     for (i, e) in elements.iter().enumerate() {
+        w.at = format!("elements[{i}].plugs");
         let pb = prop_bases[i];
         for (b, c) in pb {
             w.o.u32(b);
@@ -682,6 +698,7 @@ fn write(doc: &Document, w: &mut W) -> Result<()> {
         }
     }
     for (k, a) in attachments.iter().enumerate() {
+        w.at = format!("attachments[{k}]");
         let Attachment {
             name,
             exb_function_count,
@@ -714,6 +731,7 @@ fn write(doc: &Document, w: &mut W) -> Result<()> {
     debug_assert_eq!(w.o.pos(), prop_ofs);
 
     // Properties: every element's, then every attachment's, per type.
+    w.at = "a property (elements[..].properties or attachments[..].properties)".into();
     for a in prop_arrays {
         w.o.u32(o32(a)?);
     }
@@ -769,6 +787,7 @@ fn write(doc: &Document, w: &mut W) -> Result<()> {
     debug_assert_eq!(w.o.pos(), io_ofs);
 
     // Inputs and outputs.
+    w.at = "an input or output (elements[..].io)".into();
     for a in io_arrays {
         w.o.u32(o32(a)?);
     }
@@ -883,6 +902,7 @@ fn write(doc: &Document, w: &mut W) -> Result<()> {
     if let Some(b) = &exb_bytes {
         w.o.bytes(b);
     }
+    w.at = "modules, external_actions, state info or enum_resolves".into();
     w.o.u32(n32(modules.len(), "module count")?);
     for m in modules {
         w.str_u32(&m.path)?;

@@ -1,0 +1,89 @@
+//! Writers check the model before they write, and the error names the field that is wrong: a value that does not
+//! fit its field, a string a fixed-size field cannot hold, a reference to something that does not exist. Nothing is
+//! written when the model is wrong.
+
+use binspec_formats::ainb::{self, PlugName};
+use binspec_formats::rsizetable::{self, Rsizetable};
+use binspec_formats::sarc::Sarc;
+use binspec_formats::{Archive, Format};
+use binspec_tests::repo;
+
+fn fixture(rel: &str) -> Vec<u8> {
+    std::fs::read(repo().join("tests/fixtures").join(rel)).unwrap()
+}
+
+fn err<T: std::fmt::Debug, E: std::fmt::Display>(r: Result<T, E>) -> String {
+    match r {
+        Ok(v) => panic!("the writer accepted a model it cannot write: {v:?}"),
+        Err(e) => {
+            eprintln!("error: {e}");
+            e.to_string()
+        }
+    }
+}
+
+#[test]
+fn sarc_with_more_files_than_its_count_field_holds() {
+    let mut s = Sarc::from_binary(&fixture("sarc/oead_le_new_min4.sarc")).unwrap();
+    let files: Vec<(String, Vec<u8>)> = (0..65_536).map(|i| (format!("f{i}"), vec![1])).collect();
+    s.set_files(files).unwrap();
+    let e = err(s.to_binary().map(|b| b.len()));
+    assert!(e.contains("file_count") || e.contains("65536"), "{e}");
+    assert!(e.contains("does not fit") || e.contains("too"), "{e}");
+}
+
+#[test]
+fn rstb_name_longer_than_its_fixed_field() {
+    let data = fixture("rsizetable/rstb_le.rsizetable");
+    let mut t = Rsizetable::from_binary(&data).unwrap();
+    let rsizetable::RsizetableTable::Rstb(r) = &mut t.table else {
+        panic!("not an RSTB fixture")
+    };
+    r.name_entries[0].name = "x".repeat(200);
+    let e = err(t.to_binary().map(|b| b.len()));
+    assert!(e.contains("name"), "{e}");
+}
+
+#[test]
+fn ainb_references_that_do_not_exist_are_named() {
+    let data = fixture("ainb/patrol_v407.ainb");
+    let doc = ainb::Document::from_binary(&data).unwrap();
+
+    let mut d = doc.clone();
+    d.elements[1].attachments = vec![7];
+    let e = err(d.to_binary().map(|b| b.len()));
+    assert!(
+        e.contains("elements[1].attachments") && e.contains("attachment 7"),
+        "{e}"
+    );
+
+    let mut d = doc.clone();
+    d.commands[0].main_element = 99;
+    let e = err(d.to_binary().map(|b| b.len()));
+    assert!(e.contains("commands[0].main_element"), "{e}");
+
+    let mut d = doc.clone();
+    d.elements[0].plugs[0].name = PlugName::Index(3);
+    let e = err(d.to_binary().map(|b| b.len()));
+    assert!(e.contains("elements[0].plugs[0].name"), "{e}");
+
+    let mut d = doc.clone();
+    d.blackboard.u32.push(ainb::BlackboardParam {
+        name: "x".into(),
+        notes: String::new(),
+        flags: 0,
+        default: 1,
+    });
+    let e = err(d.to_binary().map(|b| b.len()));
+    assert!(e.contains("blackboard.u32") && e.contains("0x408"), "{e}");
+
+    let mut d = doc.clone();
+    d.elements[0].name = "bad\0name".into();
+    let e = err(d.to_binary().map(|b| b.len()));
+    assert!(e.contains("elements[0]") && e.contains("null byte"), "{e}");
+
+    let mut d = doc;
+    d.layout.query_order = vec![0, 0];
+    let e = err(d.to_binary().map(|b| b.len()));
+    assert!(e.contains("layout.query_order"), "{e}");
+}
