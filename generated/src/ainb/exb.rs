@@ -216,14 +216,15 @@ impl Exb {
             ));
         }
         let pool = &data[pool_ofs..];
-        let strings = at::pool_strings(pool, base + pool_ofs)?;
+        let mut strings = at::pool_strings(pool, base + pool_ofs)?;
         let mut signatures = Vec::with_capacity(n_sig);
         for i in 0..n_sig {
-            signatures.push(at::string(
-                pool,
-                w(sig_ofs + 4 + 4 * i)? as usize,
-                base + pool_ofs,
-            )?);
+            let s = at::string(pool, w(sig_ofs + 4 + 4 * i)? as usize, base + pool_ofs)?;
+            // A signature at an offset inside another string (sharing its tail) is written as a string of its own.
+            if !strings.contains(&s) {
+                strings.push(s.clone());
+            }
+            signatures.push(s);
         }
         let mut functions = Vec::with_capacity(n_info);
         // (first instruction, count, segment): every list, to check that they tile the instruction table.
