@@ -726,6 +726,10 @@ impl<'a> Ctx<'a> {
             ValuePlacement::BeforeRoot
         } else if inline_ok && !self.values_in_block {
             ValuePlacement::Inline
+        } else if last_container.is_none() && values.iter().all(|&v| v > self.root_ofs) {
+            // Only the root holds values, and they come after it: "after the containers" is right after the root,
+            // where inline puts them too. The two write the same bytes; inline is the one that reads back as itself.
+            ValuePlacement::Inline
         } else if values
             .iter()
             .all(|&v| Some(v) > last_container.max(Some(self.root_ofs)))
