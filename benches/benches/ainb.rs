@@ -16,7 +16,7 @@ use binspec_benches::{criterion_dir, format_ns, median_ns};
 use binspec_formats::ainb::raw::Ainb;
 use binspec_formats::ainb::Document;
 use binspec_formats::Format;
-use criterion::{Criterion, SamplingMode, Throughput};
+use criterion::{SamplingMode, Throughput};
 
 const FILE: &str = "Npc_Gerudo_Queen_Young.event.root.ainb";
 
@@ -71,12 +71,7 @@ fn ainb_package_ms(file: &Path) -> Result<(f64, f64, String), String> {
 fn main() {
     let since = SystemTime::now();
     let dir = criterion_dir();
-    let mut c = Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4))
-        .output_directory(&dir)
-        .configure_from_args();
+    let mut c = binspec_benches::criterion(&dir, 1, 4);
     let path = repo().join("../shared/corpus/real/ainb").join(FILE);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,

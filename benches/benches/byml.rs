@@ -4,14 +4,14 @@
 
 use std::hint::black_box;
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use binspec_benches::{
     check_agreement, criterion_dir, read_real_file, summary, walk_ours, walk_roead, Fixture, Pair,
     Run, REAL_FILE, TARGET_NODES,
 };
 use binspec_formats::byml::Document;
-use criterion::Criterion;
+
 use roead::byml::Byml as RByml;
 
 const PAIRS: &[Pair] = &[
@@ -40,12 +40,7 @@ const PAIRS: &[Pair] = &[
 fn main() {
     let since = SystemTime::now();
     let dir = criterion_dir();
-    let c = Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(2))
-        .measurement_time(Duration::from_secs(5))
-        .output_directory(&dir)
-        .configure_from_args();
+    let c = binspec_benches::criterion(&dir, 2, 5);
     let mut run = Run::new(c, dir.clone(), since);
 
     let f = Fixture::new(TARGET_NODES);

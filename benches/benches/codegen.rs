@@ -6,10 +6,10 @@
 
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Instant, SystemTime};
 
 use binspec_benches::{criterion_dir, format_ns, machine, median_ns};
-use criterion::{Criterion, SamplingMode};
+use criterion::SamplingMode;
 
 fn schemas() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
@@ -34,12 +34,7 @@ fn compile_all(paths: &[PathBuf]) -> usize {
 fn main() {
     let since = SystemTime::now();
     let dir = criterion_dir();
-    let mut c = Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4))
-        .output_directory(&dir)
-        .configure_from_args();
+    let mut c = binspec_benches::criterion(&dir, 1, 4);
     let paths = schemas();
     let bytes: u64 = paths
         .iter()

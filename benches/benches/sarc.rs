@@ -6,12 +6,12 @@
 //! groups, each reads the other's output and gets the same files.
 
 use std::hint::black_box;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use binspec_benches::{criterion_dir, summary, Pair, Run};
 use binspec_formats::sarc::Sarc;
 use binspec_formats::{Archive, Format};
-use criterion::Criterion;
+
 use roead::sarc::{Sarc as RSarc, SarcWriter};
 
 const FILES: usize = 3_000;
@@ -82,12 +82,7 @@ impl Visit {
 fn main() {
     let since = SystemTime::now();
     let dir = criterion_dir();
-    let c = Criterion::default()
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(2))
-        .measurement_time(Duration::from_secs(5))
-        .output_directory(&dir)
-        .configure_from_args();
+    let c = binspec_benches::criterion(&dir, 2, 5);
     let mut run = Run::new(c, dir.clone(), since);
 
     let files = files();

@@ -655,6 +655,17 @@ pub struct Pair {
     pub title: &'static str,
 }
 
+/// Criterion as every benchmark here configures it: 20 samples, the given warm-up and measurement times, results in
+/// `dir`, and the command line's options on top.
+pub fn criterion(dir: &Path, warm_up_s: u64, measurement_s: u64) -> criterion::Criterion {
+    criterion::Criterion::default()
+        .sample_size(20)
+        .warm_up_time(std::time::Duration::from_secs(warm_up_s))
+        .measurement_time(std::time::Duration::from_secs(measurement_s))
+        .output_directory(dir)
+        .configure_from_args()
+}
+
 /// Where criterion writes its results: what criterion itself picks ($CRITERION_HOME, else
 /// $CARGO_TARGET_DIR/criterion), else `criterion/` in the target directory this benchmark was built in.
 pub fn criterion_dir() -> PathBuf {

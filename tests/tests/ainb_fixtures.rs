@@ -185,38 +185,22 @@ fn the_decoded_document_holds_what_each_fixture_was_written_from() {
                 .unwrap_or_default()
         };
         assert_eq!(
-            d.blackboard
-                .string
-                .iter()
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>(),
+            names(&d.blackboard.string, |p| &p.name),
             bnames("String"),
             "{what}"
         );
         assert_eq!(
-            d.blackboard
-                .s32
-                .iter()
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>(),
+            names(&d.blackboard.s32, |p| &p.name),
             bnames("S32"),
             "{what}"
         );
         assert_eq!(
-            d.blackboard
-                .bool
-                .iter()
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>(),
+            names(&d.blackboard.bool, |p| &p.name),
             bnames("Bool"),
             "{what}"
         );
         assert_eq!(
-            d.blackboard
-                .pointer
-                .iter()
-                .map(|p| p.name.clone())
-                .collect::<Vec<_>>(),
+            names(&d.blackboard.pointer, |p| &p.name),
             bnames("VoidPtr"),
             "{what}"
         );
@@ -275,4 +259,9 @@ fn the_decoded_document_holds_what_each_fixture_was_written_from() {
         seen += 1;
     }
     assert_eq!(seen, 9, "fixtures in {}", dir.display());
+}
+
+/// The names of a list, for comparing with the JSON's.
+fn names<T>(v: &[T], name: impl Fn(&T) -> &String) -> Vec<String> {
+    v.iter().map(|x| name(x).clone()).collect()
 }

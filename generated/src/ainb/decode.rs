@@ -586,86 +586,72 @@ fn io_of(
         };
     let what = || format!("element {el}'s inputs");
     let mut io = Io::default();
-    for x in pick(
-        &t.s32_inputs,
-        s32_entries.input_base_index,
-        s32_entries.input_count,
-        el,
-        "s32 inputs",
-    )? {
-        io.s32_inputs.push(Input {
-            name: s.get(x.name)?,
-            element: x.input_element_id,
-            plug: x.input_element_output_plug_id,
-            flags: x.flags.index_and_flags,
-            value: x.immediate_value,
-        });
+    // One input type: its range of the table's array, each entry with its typed immediate value, then the outputs.
+    macro_rules! typed {
+        ($inputs:ident, $outputs:ident, $table_in:ident, $table_out:ident, $entries:ident, $label:literal, |$x:ident| $value:expr) => {
+            for $x in pick(
+                &t.$table_in,
+                $entries.input_base_index,
+                $entries.input_count,
+                el,
+                concat!($label, " inputs"),
+            )? {
+                io.$inputs.push(Input {
+                    name: s.get($x.name)?,
+                    element: $x.input_element_id,
+                    plug: $x.input_element_output_plug_id,
+                    flags: $x.flags.index_and_flags,
+                    value: $value,
+                });
+            }
+            io.$outputs = out(&t.$table_out, $entries, concat!($label, " outputs"))?;
+        };
     }
-    io.s32_outputs = out(&t.s32_outputs, s32_entries, "s32 outputs")?;
-    for x in pick(
-        &t.bool_inputs,
-        bool_entries.input_base_index,
-        bool_entries.input_count,
-        el,
-        "bool inputs",
-    )? {
-        io.bool_inputs.push(Input {
-            name: s.get(x.name)?,
-            element: x.input_element_id,
-            plug: x.input_element_output_plug_id,
-            flags: x.flags.index_and_flags,
-            value: boolean(x.immediate_value, &what)?,
-        });
-    }
-    io.bool_outputs = out(&t.bool_outputs, bool_entries, "bool outputs")?;
-    for x in pick(
-        &t.float_inputs,
-        float_entries.input_base_index,
-        float_entries.input_count,
-        el,
-        "f32 inputs",
-    )? {
-        io.f32_inputs.push(Input {
-            name: s.get(x.name)?,
-            element: x.input_element_id,
-            plug: x.input_element_output_plug_id,
-            flags: x.flags.index_and_flags,
-            value: x.immediate_value,
-        });
-    }
-    io.f32_outputs = out(&t.float_outputs, float_entries, "f32 outputs")?;
-    for x in pick(
-        &t.string_inputs,
-        string_entries.input_base_index,
-        string_entries.input_count,
-        el,
-        "string inputs",
-    )? {
-        io.string_inputs.push(Input {
-            name: s.get(x.name)?,
-            element: x.input_element_id,
-            plug: x.input_element_output_plug_id,
-            flags: x.flags.index_and_flags,
-            value: s.get(x.immediate_value)?,
-        });
-    }
-    io.string_outputs = out(&t.string_outputs, string_entries, "string outputs")?;
-    for x in pick(
-        &t.vector3f_inputs,
-        vector3f_entries.input_base_index,
-        vector3f_entries.input_count,
-        el,
-        "vec3f inputs",
-    )? {
-        io.vec3f_inputs.push(Input {
-            name: s.get(x.name)?,
-            element: x.input_element_id,
-            plug: x.input_element_output_plug_id,
-            flags: x.flags.index_and_flags,
-            value: vec3(&x.immediate_value),
-        });
-    }
-    io.vec3f_outputs = out(&t.vector3f_outputs, vector3f_entries, "vec3f outputs")?;
+    typed!(
+        s32_inputs,
+        s32_outputs,
+        s32_inputs,
+        s32_outputs,
+        s32_entries,
+        "s32",
+        |x| x.immediate_value
+    );
+    typed!(
+        bool_inputs,
+        bool_outputs,
+        bool_inputs,
+        bool_outputs,
+        bool_entries,
+        "bool",
+        |x| boolean(x.immediate_value, &what)?
+    );
+    typed!(
+        f32_inputs,
+        f32_outputs,
+        float_inputs,
+        float_outputs,
+        float_entries,
+        "f32",
+        |x| x.immediate_value
+    );
+    typed!(
+        string_inputs,
+        string_outputs,
+        string_inputs,
+        string_outputs,
+        string_entries,
+        "string",
+        |x| s.get(x.immediate_value)?
+    );
+    typed!(
+        vec3f_inputs,
+        vec3f_outputs,
+        vector3f_inputs,
+        vector3f_outputs,
+        vector3f_entries,
+        "vec3f",
+        |x| vec3(&x.immediate_value)
+    );
     for x in pick(
         &t.pointer_inputs,
         pointer_entries.input_base_index,
