@@ -11,7 +11,7 @@ use binspec_formats::sarc::Sarc;
 use binspec_runtime::error::ErrorKind;
 use binspec_runtime::{compress, Error, Format};
 
-use binspec_tests::repo;
+use binspec_tests::{repo, Rng};
 
 /// (path, decompressed bytes) of every fixture under `tests/fixtures/<dir>`.
 fn fixtures(dir: &str) -> Vec<(String, Vec<u8>)> {
@@ -29,20 +29,6 @@ fn fixtures(dir: &str) -> Vec<(String, Vec<u8>)> {
             (p.file_name().unwrap().to_string_lossy().into_owned(), data)
         })
         .collect()
-}
-
-/// xorshift64*, seeded: reproducible without a rand crate.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 fn seed_for(name: &str) -> u64 {

@@ -16,6 +16,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use binspec_runtime::DynFormat;
+use binspec_tests::Rng;
 
 /// Counts live heap bytes and their peak.
 struct Counting;
@@ -68,20 +69,6 @@ fn memory_bound(n: usize) -> usize {
 }
 
 const TIMEOUT: Duration = Duration::from_secs(1);
-
-/// xorshift64*: small, seeded, reproducible.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 #[derive(Debug, Clone)]
 enum Mutation {
@@ -153,7 +140,7 @@ fn mutations(data: &[u8], rng: &mut Rng, per_file: usize) -> Vec<Mutation> {
         let at = rng.below(n);
         v.push(match rng.below(5) {
             0 => Mutation::FlipBit(at, rng.below(8) as u8),
-            1 => Mutation::Byte(at, rng.next() as u8),
+            1 => Mutation::Byte(at, rng.next_u64() as u8),
             2 | 3 => Mutation::Word(at & !3, big32[rng.below(big32.len())], rng.below(2) == 1),
             _ => Mutation::Half(at & !1, big16[rng.below(big16.len())], rng.below(2) == 1),
         });
