@@ -37,17 +37,7 @@ fn the_ainb_fixtures_are_what_the_ainb_package_writes() {
 fn the_raw_reader_reads_every_fixture_as_its_document_says() {
     use binspec_formats::ainb::raw::Ainb;
     use binspec_formats::Format;
-    let dir = repo().join("tests/fixtures/ainb");
-    let mut seen = 0;
-    for path in binspec_tests::files_under(&dir) {
-        if path.extension().is_none_or(|e| e != "ainb") {
-            continue;
-        }
-        let what = path.display().to_string();
-        let data = std::fs::read(&path).expect("read fixture");
-        let doc: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(path.with_extension("json")).expect("its JSON"))
-                .expect("JSON");
+    for (what, data, doc) in fixtures_with_json() {
         let f = Ainb::from_binary(&data).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!(
             i64::from(f.version),
@@ -83,9 +73,7 @@ fn the_raw_reader_reads_every_fixture_as_its_document_says() {
             }
         }
         assert!(bb > 0, "{what}");
-        seen += 1;
     }
-    assert_eq!(seen, 9, "fixtures in {}", dir.display());
 }
 
 /// The decoded document of every fixture holds what the `ainb` package's JSON input says: commands and their root
@@ -95,16 +83,8 @@ fn the_raw_reader_reads_every_fixture_as_its_document_says() {
 fn the_decoded_document_holds_what_each_fixture_was_written_from() {
     use binspec_formats::ainb::{exb::ExbType, Document};
     use binspec_formats::Format;
-    let dir = repo().join("tests/fixtures/ainb");
-    let mut seen = 0;
-    for path in binspec_tests::files_under(&dir) {
-        if path.extension().is_none_or(|e| e != "ainb") {
-            continue;
-        }
-        let what = path.display().to_string();
-        let j: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(path.with_extension("json")).unwrap()).unwrap();
-        let d = Document::from_binary(&std::fs::read(&path).unwrap()).unwrap();
+    for (what, data, j) in fixtures_with_json() {
+        let d = Document::from_binary(&data).unwrap();
         assert_eq!(d.file_name, j["Filename"], "{what}");
         assert_eq!(d.category, j["Category"], "{what}");
         for (c, jc) in d.commands.iter().zip(j["Commands"].as_array().unwrap()) {
@@ -256,12 +236,30 @@ fn the_decoded_document_holds_what_each_fixture_was_written_from() {
                 b.is_some()
             ),
         }
-        seen += 1;
     }
-    assert_eq!(seen, 9, "fixtures in {}", dir.display());
 }
 
 /// The names of a list, for comparing with the JSON's.
 fn names<T>(v: &[T], name: impl Fn(&T) -> &String) -> Vec<String> {
     v.iter().map(|x| name(x).clone()).collect()
+}
+
+/// Every AINB fixture with the `ainb` package's JSON document it was written from: (path for messages, bytes,
+/// JSON). There are nine (three documents in three versions).
+fn fixtures_with_json() -> Vec<(String, Vec<u8>, serde_json::Value)> {
+    let dir = repo().join("tests/fixtures/ainb");
+    let v: Vec<_> = binspec_tests::files_under(&dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "ainb"))
+        .map(|path| {
+            let data = std::fs::read(&path).expect("read fixture");
+            let json = serde_json::from_slice(
+                &std::fs::read(path.with_extension("json")).expect("its JSON"),
+            )
+            .expect("JSON");
+            (path.display().to_string(), data, json)
+        })
+        .collect();
+    assert_eq!(v.len(), 9, "fixtures in {}", dir.display());
+    v
 }
