@@ -98,10 +98,10 @@ impl Format for Toy {
 }
 
 impl Archive for Toy {
-    fn files(&self) -> Vec<(String, &[u8])> {
+    fn files(&self) -> Vec<(&str, &[u8])> {
         self.files
             .iter()
-            .map(|f| (f.name.clone(), f.data.as_slice()))
+            .map(|f| (f.name.as_str(), f.data.as_slice()))
             .collect()
     }
     fn set_files(&mut self, files: Vec<(String, Vec<u8>)>) -> binspec_runtime::Result<()> {

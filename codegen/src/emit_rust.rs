@@ -543,7 +543,7 @@ impl<'m> Cx<'m> {
                 let t = self.last_t.clone().unwrap_or(T::Int);
                 return Ok(match t {
                     T::Int => (quote!((v__ as i128)), T::Int),
-                    T::Str => (quote!(v__.as_str()), T::Str),
+                    T::Str => (quote!((&v__[..])), T::Str),
                     T::Bytes => (quote!((&v__[..])), T::Bytes),
                     t => (quote!(v__), t),
                 });
@@ -608,7 +608,7 @@ impl<'m> Cx<'m> {
                         }
                     }
                     T::Str if f.cond.is_some() => (quote!(#v.as_deref().unwrap_or("")), T::Str),
-                    T::Str => (quote!(#v.as_str()), T::Str),
+                    T::Str => (quote!((&#v[..])), T::Str),
                     T::Bytes if f.cond.is_some() => {
                         (quote!(#v.as_deref().unwrap_or(&[][..])), T::Bytes)
                     }
@@ -687,7 +687,7 @@ impl<'m> Cx<'m> {
                         T::Str if f.cond.is_some() => {
                             (quote!(#me.#id.as_deref().unwrap_or("")), T::Str)
                         }
-                        T::Str => (quote!(#me.#id.as_str()), T::Str),
+                        T::Str => (quote!((&#me.#id[..])), T::Str),
                         T::Bytes if f.cond.is_some() => {
                             (quote!(#me.#id.as_deref().unwrap_or(&[][..])), T::Bytes)
                         }
@@ -1255,8 +1255,8 @@ impl<'m> Gen<'m> {
             FieldTy::Float { .. } => quote!(f64),
             FieldTy::Bits { n: 1, .. } => quote!(bool),
             FieldTy::Bits { .. } => quote!(u64),
-            FieldTy::Bytes => quote!(::std::vec::Vec<u8>),
-            FieldTy::Str { .. } => quote!(::std::string::String),
+            FieldTy::Bytes => quote!(::binspec_runtime::Bytes),
+            FieldTy::Str { .. } => quote!(::binspec_runtime::Str),
             FieldTy::User { ty, .. } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
                 if f.repeat == Repeat::None && self.boxed.contains(&f.path) {
@@ -1703,7 +1703,12 @@ impl<'m> Gen<'m> {
             let p = self.process(ti, f, quote!(raw), Scope::Read, false)?;
             steps.push(quote!(let owned: ::std::vec::Vec<u8> = #p; let raw: &[u8] = &owned;));
         }
+        let kept = matches!(f.role, Role::Data | Role::Placed | Role::Derive(_));
         let fin = match &f.ty {
+            // A string the model keeps shares the input's buffer where it can.
+            FieldTy::Str { encoding, .. } if kept => {
+                quote!(r.share_str(raw, #encoding, start)?)
+            }
             FieldTy::Str { encoding, .. } => {
                 quote!(::binspec_runtime::text::decode_as(raw, #encoding, start)?)
             }
@@ -1718,7 +1723,11 @@ impl<'m> Gen<'m> {
                 };
                 quote!({ let mut r = r.over(raw, start); let r = &mut r; #call })
             }
-            _ => quote!(raw.to_vec()),
+            // Bytes the model keeps share the input's buffer where they can; bytes it does not keep (fixed
+            // contents, a pool's region) stay a borrowed slice, so that reading them copies nothing.
+            _ if kept => quote!(r.share(raw)),
+            _ if f.process.is_some() => quote!(owned),
+            _ => quote!(raw),
         };
         Ok(quote!({
             let start = r.abs_pos();
@@ -1728,8 +1737,8 @@ impl<'m> Gen<'m> {
         }))
     }
 
-    /// The bytes of a value as they go into its slot (a `Vec<u8>` expression): encoded, serialised (for a type)
-    /// and processed.
+    /// The bytes of a value as they go into its slot (an expression that dereferences to `[u8]`: a `Vec<u8>`, or
+    /// the model's bytes borrowed): encoded, serialised (for a type) and processed.
     fn content(&self, ti: usize, f: &Field, v: TokenStream, scope: Scope) -> R<TokenStream> {
         let plain = match &f.ty {
             FieldTy::Str { encoding, .. } => {
@@ -1739,11 +1748,11 @@ impl<'m> Gen<'m> {
                 let a = self.args_for(ti, *ty, args, scope, &f.path)?;
                 quote!({ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
             }
-            _ => quote!(#v.to_vec()),
+            _ => quote!((&#v[..])),
         };
         if f.process.is_some() {
             let p = self.process(ti, f, quote!(&plain[..]), scope, true)?;
-            Ok(quote!({ let plain: ::std::vec::Vec<u8> = #plain; #p }))
+            Ok(quote!({ let plain: &[u8] = &#plain; #p }))
         } else {
             Ok(plain)
         }
@@ -1766,8 +1775,8 @@ impl<'m> Gen<'m> {
         };
         let pad = f.pad_right.or(f.terminator).unwrap_or(0);
         Ok(quote!({
-            let content: ::std::vec::Vec<u8> = #content;
-            ::binspec_runtime::write_slot(w, &content, #size, &[#(#append),*], #pad, ctx.first_pass())?;
+            let content: &[u8] = &#content;
+            ::binspec_runtime::write_slot(w, content, #size, &[#(#append),*], #pad, ctx.first_pass())?;
         }))
     }
 
@@ -1782,11 +1791,38 @@ impl<'m> Gen<'m> {
             return Ok(read);
         };
         let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+        let n = ty_ident(&self.m.types[*ty].rust);
+        let read_keyed = match &f.repeat {
+            Repeat::Expr(x)
+                if f.size.is_none()
+                    && !f.size_eos
+                    && !is_blob(f)
+                    && !self.boxed.contains(&f.path) =>
+            {
+                let (cnt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                let min = min_size(self.m, f);
+                quote! {
+                    let n = #cnt;
+                    if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
+                    let cap = r.check_count(n as u64, #min)?;
+                    let mut out = ::std::vec::Vec::with_capacity(cap);
+                    let mut keyed = ::std::vec::Vec::with_capacity(cap);
+                    for i in 0..n as usize {
+                        let (x, k) = (|| -> ::binspec_runtime::Result<_> { Ok(#n::read_keyed(r, endian, pools, root_io, #a)?) })().at_index(i)?;
+                        out.push(x);
+                        keyed.push((k, i));
+                    }
+                }
+            }
+            _ => quote! {
+                let mut out = #read;
+                let ctx__ = ::binspec_runtime::layout::WriteCtx::new();
+                let mut keyed = ::std::vec::Vec::with_capacity(out.len());
+                for (i, x) in out.iter().enumerate() { keyed.push((x.sort_key(&ctx__, endian, #a).at_index(i)?, i)); }
+            },
+        };
         Ok(quote!({
-            let mut out = #read;
-            let ctx__ = ::binspec_runtime::layout::WriteCtx::new();
-            let mut keyed = ::std::vec::Vec::with_capacity(out.len());
-            for (i, x) in out.iter().enumerate() { keyed.push((x.sort_key(&ctx__, endian, #a).at_index(i)?, i)); }
+            #read_keyed
             if keyed.windows(2).any(|w| w[0].0 > w[1].0) {
                 keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
                 let mut slots: ::std::vec::Vec<::std::option::Option<_>> = out.into_iter().map(Some).collect();
@@ -1987,6 +2023,7 @@ impl<'m> Gen<'m> {
         }
         // Build the model.
         let mut inits = Vec::new();
+        let body_before_model = body.len();
         if matches!(t.endian, EndianSpec::Switch { .. }) {
             inits.push(quote!(endian,));
         }
@@ -2021,6 +2058,7 @@ impl<'m> Gen<'m> {
                 _ => {}
             }
         }
+        let derive_stmts = body.len() - body_before_model;
         for l in &t.layout {
             let id = ident(&l.name);
             let la = local("layout", &l.name);
@@ -2033,6 +2071,82 @@ impl<'m> Gen<'m> {
         }
         let name = ty_ident(&t.rust);
         let endian_param = quote!(endian: ::binspec_runtime::Endian,);
+
+        // A type that a parent sorts is also read with its sort key (`read_keyed`), so that the parent can check
+        // the order without computing keys again: a key that is a derived number is the number read (the file's
+        // value is the derived one, or it is kept), anything else is computed from the value.
+        if let Some(key) = self.sort_key_of(ti) {
+            let raw = crate::ir::bare_name(&key.expr)
+                .and_then(|n| t.seq.iter().find(|f| f.name == n))
+                .filter(|f| {
+                    matches!(f.role, Role::Derive(_))
+                        && matches!(f.ty, FieldTy::Int { .. })
+                        && f.repeat == Repeat::None
+                        && f.cond.is_none()
+                        && f.enum_.is_none()
+                });
+            let pnames: Vec<Ident> = self
+                .param_list(ti)
+                .into_iter()
+                .map(|(_, id, _)| id)
+                .collect();
+            let pre: Vec<TokenStream> = t
+                .params
+                .iter()
+                .map(|p| {
+                    let id = local("p", &p.name);
+                    quote!(#id)
+                })
+                .collect();
+            let (key_stmt, key_ret) = match raw {
+                Some(f) => {
+                    let v = local("v", &f.name);
+                    // Taken before the derived value is turned into an `Option`.
+                    (quote!(let key__: i128 = #v as i128;), quote!(key__))
+                }
+                None => (
+                    quote!(),
+                    quote!(out__.sort_key(&::binspec_runtime::layout::WriteCtx::new(), endian, #(#pre,)* #(#pnames),*)?),
+                ),
+            };
+            let key_ty = match self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?.1 {
+                T::Str | T::Bytes => quote!(::std::vec::Vec<u8>),
+                _ => quote!(i128),
+            };
+            // The key statement goes before the model is built (where derived values become `Option`s).
+            let split = body.len() - derive_stmts;
+            let (before, after) = body.split_at(split);
+            return Ok(quote! {
+                #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, dead_code)]
+                pub(crate) fn read<'a>(
+                    r: &mut ::binspec_runtime::Reader<'a>,
+                    #endian_param
+                    pools: &mut ::binspec_runtime::layout::ReadPools,
+                    root_io: &::binspec_runtime::Reader<'a>,
+                    #(#params),*
+                ) -> ::binspec_runtime::Result<Self> {
+                    Ok(Self::read_keyed(r, endian, pools, root_io, #(#pre,)* #(#pnames),*)?.0)
+                }
+                #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
+                pub(crate) fn read_keyed<'a>(
+                    r: &mut ::binspec_runtime::Reader<'a>,
+                    #endian_param
+                    pools: &mut ::binspec_runtime::layout::ReadPools,
+                    root_io: &::binspec_runtime::Reader<'a>,
+                    #(#params),*
+                ) -> ::binspec_runtime::Result<(Self, #key_ty)> {
+                    use ::binspec_runtime::ResultExt as _;
+                    r.enter()?;
+                    #(#before)*
+                    #key_stmt
+                    #(#after)*
+                    r.leave();
+                    let out__ = #name { #(#inits)* };
+                    let k__ = #key_ret;
+                    Ok((out__, k__))
+                }
+            });
+        }
 
         Ok(quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
@@ -2124,7 +2238,7 @@ impl<'m> Gen<'m> {
         let val = match t {
             T::Int => quote!((v__ as i128)),
             T::Float => quote!((v__ as f64)),
-            T::Str => quote!(v__.as_str()),
+            T::Str => quote!((&v__[..])),
             T::Bytes => quote!((&v__[..])),
             _ => quote!(v__),
         };
@@ -2425,7 +2539,7 @@ impl<'m> Gen<'m> {
                     let (dt, dtt) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
                     let id = ident(&f.name);
                     if dtt == T::Bytes {
-                        body.push(quote!(let #d: ::std::vec::Vec<u8> = match &self.#id { Some(v) => v.clone(), None => (#dt)[..].to_vec() };));
+                        body.push(quote!(let #d: ::std::vec::Vec<u8> = match &self.#id { Some(v) => v.to_vec(), None => (#dt)[..].to_vec() };));
                         continue;
                     }
                     quote!(match self.#id { Some(v) => v as i128, None => #dt })
@@ -2522,17 +2636,37 @@ impl<'m> Gen<'m> {
                                         return err(&f.path, "-sort-by needs a repeated user type");
                                     };
                                     let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
-                                    quote! {
-                                        let mut keyed = ::std::vec::Vec::with_capacity(val.len());
-                                        for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
-                                        keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-                                        let order: ::std::vec::Vec<usize> = keyed.into_iter().map(|(_, i)| i).collect();
-                                    }
+                                    let slot = self.order_slot(ti, &f.name);
+                                    // The order is kept from pass to pass where the keys cannot depend on
+                                    // positions: the key reads no position, and the arguments it uses are the
+                                    // model's own values.
+                                    let keep = if self.sort_key_is_fixed(*ty, &a)? {
+                                        quote!(ctx.keep_order(ko__, order);)
+                                    } else {
+                                        quote!()
+                                    };
+                                    (
+                                        quote! {
+                                            let ko__ = ctx.order_key(#slot);
+                                            let order: ::std::vec::Vec<usize> = match ctx.take_order(ko__) {
+                                                Some(o) if o.len() == val.len() => o,
+                                                _ => {
+                                                    let mut keyed = ::std::vec::Vec::with_capacity(val.len());
+                                                    for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
+                                                    keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+                                                    keyed.into_iter().map(|(_, i)| i).collect()
+                                                }
+                                            };
+                                        },
+                                        keep,
+                                    )
                                 }
-                                None => {
-                                    quote!(let order: ::std::vec::Vec<usize> = (0..val.len()).collect();)
-                                }
+                                None => (
+                                    quote!(let order: ::std::vec::Vec<usize> = (0..val.len()).collect();),
+                                    quote!(),
+                                ),
                             };
+                            let (order, keep_order) = order;
                             // A count that the model does not derive (a parameter, another field's value): the
                             // elements must be as many, or the file would read back otherwise. Checked once
                             // positions have settled (derived values are 0 in the first pass).
@@ -2569,7 +2703,8 @@ impl<'m> Gen<'m> {
                             quote!({
                                 #count_check
                                 #order
-                                for i in order { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; }
+                                for &i in &order { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; }
+                                #keep_order
                             })
                         }
                     };
@@ -2597,19 +2732,20 @@ impl<'m> Gen<'m> {
         }
         // `-scan` fields: now that what follows them is written, check that each reads back with its length.
         if scanned {
-            body.push(quote!(
-                for (start, end, tags, step, or_eos, name) in scans__ {
-                    ::binspec_runtime::check_scan(
-                        w.as_slice(),
-                        start - (w.pos() - w.as_slice().len()),
-                        end - (w.pos() - w.as_slice().len()),
-                        tags,
-                        step,
-                        or_eos,
-                    )
-                    .at(name)?;
-                }
-            ));
+            // (A sizing pass keeps no bytes to look at; the pass that writes them checks.)
+            body.push(quote!(for (start, end, tags, step, or_eos, name) in
+                scans__.into_iter().filter(|_| !w.is_sizing())
+            {
+                ::binspec_runtime::check_scan(
+                    w.as_slice(),
+                    start - (w.pos() - w.as_slice().len()),
+                    end - (w.pos() - w.as_slice().len()),
+                    tags,
+                    step,
+                    or_eos,
+                )
+                .at(name)?;
+            }));
         }
         // Instances written back where their `pos` says (relative to their stream): written by a writer whose
         // positions are those of the output, and laid over the output when the pass ends (so that an instance
@@ -2661,18 +2797,19 @@ impl<'m> Gen<'m> {
                 let aid = format_ident!("{}_align", f.name);
                 let d = self.m.pools[pool].item_align;
                 let fname = f.name.as_str();
-                let enc = match &f.ty {
+                let push = match &f.ty {
                     FieldTy::Str { encoding, .. } => {
-                        let nul = match f.terminator {
-                            Some(t) if !f.include => quote!(b.push(#t);),
-                            _ => quote!(),
+                        let term = match f.terminator {
+                            Some(t) if !f.include => quote!(&[#t]),
+                            _ => quote!(&[]),
                         };
-                        quote!({ let mut b = ::binspec_runtime::text::encode(x, #encoding).at(#fname)?; #nul b })
+                        quote!(ctx.push_str(#pool, #k, x, #encoding, #term, self.#aid.unwrap_or(#d)).at(#fname)?;)
                     }
-                    FieldTy::Bytes => quote!(x.clone()),
+                    FieldTy::Bytes => {
+                        quote!(ctx.push_shared(#pool, #k, x, self.#aid.unwrap_or(#d));)
+                    }
                     _ => return err(&f.path, "pool items must be bytes or strings yet"),
                 };
-                let push = quote!(ctx.push(#pool, #k, #enc, self.#aid.unwrap_or(#d)););
                 body.push(match &f.cond {
                     Some(_) => quote!(if let Some(x) = &self.#id { #push }),
                     None => quote!({ let x = &self.#id; #push }),
@@ -2739,8 +2876,57 @@ impl<'m> Gen<'m> {
         }
     }
 
-    /// `sort_key` for types that a parent sorts by (`-sort-by`).
-    fn emit_sort_keys(&self, ti: usize) -> R<TokenStream> {
+    /// The number of the sorted repetition `name` of type `ti` among all sorted repetitions (its order slot).
+    fn order_slot(&self, ti: usize, name: &str) -> u32 {
+        self.m
+            .types
+            .iter()
+            .enumerate()
+            .flat_map(|(i, t)| t.seq.iter().map(move |f| (i, f)))
+            .filter(|(_, f)| f.sort_by.is_some())
+            .position(|(i, f)| i == ti && f.name == name)
+            .unwrap_or(0) as u32
+    }
+
+    /// Whether the sort key of type `ti`, called with the arguments `args`, is the same in every pass: its code
+    /// reads no position (nothing from `ctx`), and every parameter it uses is passed a value that reads none either
+    /// (no position, no derived value, no parameter from further up, whose source is not seen here).
+    fn sort_key_is_fixed(&self, ti: usize, args: &TokenStream) -> R<bool> {
+        let body = self.emit_sort_keys(ti)?.to_string();
+        let body = body.split_once("Result <").map_or("", |(_, b)| b);
+        if body.contains("ctx .") || body.contains("io .") {
+            return Ok(false);
+        }
+        let t = &self.m.types[ti];
+        let names: Vec<String> = t
+            .params
+            .iter()
+            .map(|p| local("p", &p.name).to_string())
+            .chain(
+                self.param_list(ti)
+                    .into_iter()
+                    .map(|(_, id, _)| id.to_string()),
+            )
+            .collect();
+        let args: Vec<String> = split_args(args);
+        if args.len() != names.len() {
+            return Ok(false);
+        }
+        let uses = |n: &str| {
+            body.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == n)
+        };
+        Ok(names.iter().zip(&args).all(|(n, a)| {
+            !uses(n)
+                || !["ctx", "io", "w", "x_", "d_", "p_"].iter().any(|bad| {
+                    a.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .any(|w| w == *bad || (bad.ends_with('_') && w.starts_with(bad)))
+                })
+        }))
+    }
+
+    /// The key a parent sorts elements of type `ti` by (`-sort-by`), if one does.
+    fn sort_key_of(&self, ti: usize) -> Option<&crate::ir::Ex> {
         let mut key: Option<&crate::ir::Ex> = None;
         for t in &self.m.types {
             for f in &t.seq {
@@ -2751,7 +2937,14 @@ impl<'m> Gen<'m> {
                 }
             }
         }
-        let Some(key) = key else { return Ok(quote!()) };
+        key
+    }
+
+    /// `sort_key` for types that a parent sorts by (`-sort-by`).
+    fn emit_sort_keys(&self, ti: usize) -> R<TokenStream> {
+        let Some(key) = self.sort_key_of(ti) else {
+            return Ok(quote!());
+        };
         let t = &self.m.types[ti];
         let (_, params) = self.fn_params(ti);
         // The key may use derived values: compute the ones it names.
@@ -2871,23 +3064,23 @@ impl<'m> Gen<'m> {
                 };
                 quote! {
                     impl ::binspec_runtime::Archive for #name {
-                        fn files(&self) -> ::std::vec::Vec<(::std::string::String, &[u8])> {
-                            self.#(#path).*.iter().map(|e| (e.#nm.clone().unwrap_or_default(), &e.#dt[..])).collect()
+                        fn files(&self) -> ::std::vec::Vec<(&str, &[u8])> {
+                            self.#(#path).*.iter().map(|e| (e.#nm.as_deref().unwrap_or_default(), &e.#dt[..])).collect()
                         }
                         fn set_files(&mut self, files: ::std::vec::Vec<(::std::string::String, ::std::vec::Vec<u8>)>) -> ::binspec_runtime::Result<()> {
                             // Entries that keep their name keep their layout choices.
-                            let mut old: ::std::collections::HashMap<::std::string::String, #entry_ty> = ::std::mem::take(&mut self.#(#path).*)
+                            let mut old: ::std::collections::HashMap<::binspec_runtime::Str, #entry_ty> = ::std::mem::take(&mut self.#(#path).*)
                                 .into_iter()
                                 .filter_map(|e| e.#nm.clone().map(|n| (n, e)))
                                 .collect();
                             self.#(#path).* = files
                                 .into_iter()
-                                .map(|(n, d)| match old.remove(&n) {
+                                .map(|(n, d)| match old.remove(n.as_str()) {
                                     Some(mut e) => {
-                                        e.#dt = d;
+                                        e.#dt = d.into();
                                         e
                                     }
-                                    None => #entry_ty { #nm: Some(n), #dt: d, ..::std::default::Default::default() },
+                                    None => #entry_ty { #nm: Some(n.into()), #dt: d.into(), ..::std::default::Default::default() },
                                 })
                                 .collect();
                             Ok(())
@@ -2906,7 +3099,13 @@ impl<'m> Gen<'m> {
                 fn sniff(data: &[u8]) -> bool { #sniff }
                 fn from_binary(data: &[u8]) -> ::binspec_runtime::Result<Self> {
                     let root_io = ::binspec_runtime::Reader::new(data);
-                    let mut r = ::binspec_runtime::Reader::new(data);
+                    let mut r = root_io.clone();
+                    let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                    #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))
+                }
+                fn from_bytes(data: ::binspec_runtime::Bytes) -> ::binspec_runtime::Result<Self> {
+                    let root_io = ::binspec_runtime::Reader::shared(&data);
+                    let mut r = root_io.clone();
                     let mut pools = ::binspec_runtime::layout::ReadPools::new();
                     #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))
                 }
@@ -2938,6 +3137,24 @@ impl<'m> Gen<'m> {
         }
         Some(ty)
     }
+}
+
+/// The arguments of a call, as the text of each (split at the commas between them, not inside brackets).
+fn split_args(args: &TokenStream) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = TokenStream::new();
+    for tt in args.clone() {
+        match &tt {
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == ',' => {
+                out.push(std::mem::take(&mut cur).to_string());
+            }
+            _ => cur.extend([tt]),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur.to_string());
+    }
+    out
 }
 
 /// The smallest number of bytes one element can take (for allocation bounds).
@@ -3176,8 +3393,8 @@ enums:
             ("flags", "(m) . flags", "Bool"),
             ("kind == kind::two", "((m) . kind . value () == 2i128)", "Bool"),
             ("kind.to_i", "(m) . kind . value ()", "Int"),
-            ("name.length", "((m) . name . as_str () . chars () . count () as i128)", "Int"),
-            ("name.reverse", "(m) . name . as_str () . chars () . rev () . collect :: < :: std :: string :: String > ()", "Str"),
+            ("name.length", "((& (m) . name [..]) . chars () . count () as i128)", "Int"),
+            ("name.reverse", "(& (m) . name [..]) . chars () . rev () . collect :: < :: std :: string :: String > ()", "Str"),
             ("data.size", "((& (m) . data [..]) . len () as i128)", "Int"),
             ("data[0]", "((& (m) . data [..]) . get ((0i128) as usize) . copied () . unwrap_or (0) as i128)", "Int"),
             ("opt", "((m) . opt . unwrap_or_default () as i128)", "Int"),
@@ -3185,7 +3402,7 @@ enums:
             ("items[1].v", "(((m) . items . get ((1i128) as usize) . cloned () . unwrap_or_default ()) . v as i128)", "Int"),
             ("count > 2 ? 1 : 2.5", "(if (((m) . data . len () as i128) > 2i128) { (1i128) as f64 } else { 2.5f64 })", "Float"),
             ("[1, 2] == data", "((& [1u8 , 2u8] [..]) == (& (m) . data [..]))", "Bool"),
-            ("name + \"x\"", "format ! (\"{}{}\" , (m) . name . as_str () , \"x\")", "Str"),
+            ("name + \"x\"", "format ! (\"{}{}\" , (& (m) . name [..]) , \"x\")", "Str"),
         ];
         let mut failures = Vec::new();
         for (src, want, want_t) in rows {

@@ -94,6 +94,11 @@ pub mod cmp {
             self
         }
     }
+    impl Text for binspec_runtime::Str {
+        fn text(&self) -> &str {
+            self
+        }
+    }
     impl<T: Int> Ints for [T] {
         fn ints(&self) -> Vec<i128> {
             self.iter().map(Int::int).collect()

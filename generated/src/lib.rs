@@ -4,7 +4,7 @@
 //! [`binspec_runtime::Format`] (`from_binary`/`to_binary`, `from_text`/`to_text`), serde, and binrw's
 //! `BinRead`/`BinWrite`.
 
-pub use binspec_runtime::{Archive, Endian, Error, Format, Result};
+pub use binspec_runtime::{Archive, Bytes, Endian, Error, Format, Result};
 use binspec_runtime::{DynFormat, FormatHandle};
 
 /// A format module: the generated file, with the style lints that generated code trips (redundant parentheses and
@@ -40,7 +40,8 @@ macro_rules! format_module {
             clippy::derivable_impls,
             clippy::op_ref,
             clippy::needless_as_bytes,
-            clippy::redundant_as_str
+            clippy::redundant_as_str,
+            clippy::redundant_slicing
         )]
         pub mod $name {
             include!(concat!(env!("OUT_DIR"), "/", $feature, ".rs"));

@@ -1,4 +1,5 @@
-//! Serde helpers for byte buffers: base64 text in human-readable formats (YAML, JSON), raw bytes elsewhere.
+//! Serde helpers for byte buffers: base64 text in human-readable formats (YAML, JSON), raw bytes elsewhere. They
+//! serve `Vec<u8>` and [`crate::Bytes`] (the shared buffers of generated models) alike.
 
 use base64::Engine;
 use serde::{Deserialize, Deserializer, Serializer};
@@ -11,15 +12,16 @@ pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
-pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+pub fn deserialize<'de, D: Deserializer<'de>, T: From<Vec<u8>>>(d: D) -> Result<T, D::Error> {
     if d.is_human_readable() {
         let s = String::deserialize(d)?;
         let s: String = s.split_whitespace().collect();
         base64::engine::general_purpose::STANDARD
             .decode(s.as_bytes())
+            .map(T::from)
             .map_err(serde::de::Error::custom)
     } else {
-        serde_bytes_vec(d)
+        serde_bytes_vec(d).map(T::from)
     }
 }
 
@@ -47,20 +49,25 @@ fn serde_bytes_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error>
     d.deserialize_byte_buf(V)
 }
 
-/// The same for `Option<Vec<u8>>`.
+/// The same for `Option<Vec<u8>>` and `Option<Bytes>`.
 pub mod option {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(v: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+    pub fn serialize<S: Serializer, T: AsRef<[u8]>>(
+        v: &Option<T>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
         match v {
-            Some(b) => super::serialize(b, s),
+            Some(b) => super::serialize(b.as_ref(), s),
             None => s.serialize_none(),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>, T: From<Vec<u8>>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
         #[derive(Deserialize)]
         struct W(#[serde(with = "super")] Vec<u8>);
-        Ok(Option::<W>::deserialize(d)?.map(|w| w.0))
+        Ok(Option::<W>::deserialize(d)?.map(|w| T::from(w.0)))
     }
 }

@@ -39,9 +39,15 @@ pub enum ErrorKind {
     Other { message: String },
 }
 
-/// An error with the path of the field where it happened and, for reads, the byte offset.
+/// An error with the path of the field where it happened and, for reads, the byte offset. Its parts are in
+/// [`ErrorInner`] (`e.offset`, `e.kind`); the error itself is one pointer, so that a `Result` that readers pass up
+/// costs no more than its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<ErrorInner>);
+
+/// What an [`Error`] holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorInner {
     /// Innermost segment first.
     rev_path: Vec<Seg>,
     root: Option<&'static str>,
@@ -50,16 +56,30 @@ pub struct Error {
     pub kind: ErrorKind,
 }
 
+impl std::ops::Deref for Error {
+    type Target = ErrorInner;
+    fn deref(&self) -> &ErrorInner {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorInner {
+        &mut self.0
+    }
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    #[cold]
     pub fn new(kind: ErrorKind, offset: Option<u64>) -> Self {
-        Error {
+        Error(Box::new(ErrorInner {
             rev_path: Vec::new(),
             root: None,
             offset,
             kind,
-        }
+        }))
     }
     pub fn invalid(offset: u64, message: impl Into<String>) -> Self {
         Self::new(

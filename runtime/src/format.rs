@@ -35,8 +35,14 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
 
     /// Whether `data` looks like this format (magic bytes).
     fn sniff(data: &[u8]) -> bool;
-    /// Reads a model from bytes.
+    /// Reads a model from bytes. Bytes the model keeps (a file's data in an archive) are copied out of `data`.
     fn from_binary(data: &[u8]) -> Result<Self>;
+    /// Reads a model from a shared buffer: bytes the model keeps share `data` instead of being copied (cloning a
+    /// [`crate::Bytes`] only counts a reference). Read a file into a `Vec<u8>` and pass `Bytes::from(vec)`.
+    /// Formats without such bytes just read it as [`Format::from_binary`] does.
+    fn from_bytes(data: crate::Bytes) -> Result<Self> {
+        Self::from_binary(&data)
+    }
     /// Writes the model, computing every derived value.
     fn to_binary(&self) -> Result<Vec<u8>>;
     /// A short description.
@@ -91,8 +97,8 @@ pub fn check_value_round_trip<F: Format + PartialEq + std::fmt::Debug>(
 
 /// A format that holds named files.
 pub trait Archive: Format {
-    /// The files, in the archive's order.
-    fn files(&self) -> Vec<(String, &[u8])>;
+    /// The files, in the archive's order (an entry without a name has the name "").
+    fn files(&self) -> Vec<(&str, &[u8])>;
     /// Replaces the files, keeping the archive's other settings (byte order, alignment, seeds). A file whose name
     /// matches an existing entry keeps that entry's layout choices (its alignment); new names get the defaults.
     fn set_files(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<()>;
@@ -102,7 +108,7 @@ pub trait Archive: Format {
         let names: Vec<(String, Vec<u8>)> = self
             .files()
             .into_iter()
-            .map(|(n, _)| (n, Vec::new()))
+            .map(|(n, _)| (n.to_string(), Vec::new()))
             .collect();
         self.set_files(names)
     }
@@ -217,7 +223,7 @@ macro_rules! impl_archive_dyn {
                 Some(
                     <$t as $crate::Archive>::files(self)
                         .into_iter()
-                        .map(|(n, d)| (n, d.to_vec()))
+                        .map(|(n, d)| (n.to_string(), d.to_vec()))
                         .collect(),
                 )
             }

@@ -3,8 +3,9 @@
 //!
 //! Writing runs in passes. Each pass writes the whole model; every position that a derived value depends on
 //! (a pool item's offset, a region's start, the total size) is recorded under a key, and the next pass reads the
-//! previous pass's positions. Offsets are fixed-size fields, so positions settle after the second pass; the writer
-//! stops as soon as a pass reproduces the previous one.
+//! previous pass's positions. Offsets are fixed-size fields, so positions settle after the second pass. The passes
+//! that only find positions write into a sizing [`Writer`], which keeps no bytes; once a pass reproduces the one
+//! before it, one more pass writes the bytes, into a buffer of the size it now knows.
 
 use crate::error::{Error, Result};
 use crate::write::{align_up, Writer};
@@ -43,19 +44,80 @@ pub struct Key {
 #[derive(Debug, Clone)]
 struct Item {
     key: Key,
-    bytes: Vec<u8>,
+    body: Body,
     align: u64,
+}
+
+/// A queued pool item's bytes.
+#[derive(Debug, Clone)]
+enum Body {
+    /// Bytes from the model (or made for the item), shared.
+    Shared(crate::Bytes),
+    /// `arena[start..end]`: bytes encoded for the item (a string and its terminator).
+    Arena(usize, usize),
+    /// Only the length, in a sizing pass.
+    Len(usize),
+}
+
+/// Positions recorded in one pass, by slot and occurrence.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+struct Positions(Vec<Vec<u64>>);
+
+impl Positions {
+    /// Marks an occurrence that was not recorded (occurrences are recorded in any order).
+    const NONE: u64 = u64::MAX;
+    fn get(&self, k: Key) -> Option<u64> {
+        match self.0.get(k.slot as usize)?.get(k.n as usize) {
+            Some(&p) if p != Self::NONE => Some(p),
+            _ => None,
+        }
+    }
+    fn set(&mut self, k: Key, pos: u64) {
+        let (s, n) = (k.slot as usize, k.n as usize);
+        if self.0.len() <= s {
+            self.0.resize_with(s + 1, Vec::new);
+        }
+        let v = &mut self.0[s];
+        if v.len() <= n {
+            v.resize(n + 1, Self::NONE);
+        }
+        v[n] = pos;
+    }
+    /// Empties the table and keeps its allocations (a pass records about as many positions as the last).
+    fn clear(&mut self) {
+        for v in &mut self.0 {
+            v.clear();
+        }
+    }
+    /// The same positions, however the tables' allocations differ.
+    fn same(&self, other: &Positions) -> bool {
+        let n = self.0.len().max(other.0.len());
+        (0..n).all(|i| {
+            let a = self.0.get(i).map_or(&[][..], |v| &v[..]);
+            let b = other.0.get(i).map_or(&[][..], |v| &v[..]);
+            a == b
+        })
+    }
 }
 
 /// State shared by one write across passes.
 #[derive(Debug, Default)]
 pub struct WriteCtx {
-    prev: std::collections::HashMap<Key, u64>,
-    cur: std::collections::HashMap<Key, u64>,
+    prev: Positions,
+    cur: Positions,
     counters: Vec<u32>,
     pools: Vec<Vec<Item>>,
     /// Bytes written at a position the model gives (placed instances), laid over the output when the pass ends.
     placed: Vec<(usize, Vec<u8>)>,
+    /// The bytes of queued strings, one after another (one buffer per pass, not one per string).
+    arena: Vec<u8>,
+    /// Whether this pass only finds positions (its writer is [`Writer::sizing`]): queued items keep only their
+    /// length.
+    sizing: bool,
+    /// Orders of sorted repetitions whose keys do not depend on positions, kept from pass to pass, by slot and
+    /// occurrence; and the occurrence counters of this pass.
+    orders: Vec<Vec<Option<Vec<usize>>>>,
+    order_counters: Vec<u32>,
     prev_size: u64,
     pass: usize,
 }
@@ -68,6 +130,7 @@ impl WriteCtx {
         Self::default()
     }
     /// The next key for `slot` in this pass.
+    #[inline]
     pub fn key(&mut self, slot: u32) -> Key {
         let s = slot as usize;
         if self.counters.len() <= s {
@@ -77,17 +140,50 @@ impl WriteCtx {
         self.counters[s] += 1;
         Key { slot, n }
     }
+    /// The next key for the sorted repetition `slot` in this pass (a key space of its own).
+    #[inline]
+    pub fn order_key(&mut self, slot: u32) -> Key {
+        let s = slot as usize;
+        if self.order_counters.len() <= s {
+            self.order_counters.resize(s + 1, 0);
+        }
+        let n = self.order_counters[s];
+        self.order_counters[s] += 1;
+        Key { slot, n }
+    }
+    /// The order an earlier pass kept for `key` ([`WriteCtx::keep_order`]), taken out.
+    pub fn take_order(&mut self, key: Key) -> Option<Vec<usize>> {
+        self.orders
+            .get_mut(key.slot as usize)?
+            .get_mut(key.n as usize)?
+            .take()
+    }
+    /// Keeps the order of a sorted repetition for the next pass: for keys that do not depend on positions, which
+    /// then need not be computed again.
+    pub fn keep_order(&mut self, key: Key, order: Vec<usize>) {
+        let (s, n) = (key.slot as usize, key.n as usize);
+        if self.orders.len() <= s {
+            self.orders.resize_with(s + 1, Vec::new);
+        }
+        let v = &mut self.orders[s];
+        if v.len() <= n {
+            v.resize_with(n + 1, || None);
+        }
+        v[n] = Some(order);
+    }
     /// The key of the first occurrence of `slot` (for places that occur once).
     pub fn first(slot: u32) -> Key {
         Key { slot, n: 0 }
     }
     /// Where `key` was placed in the previous pass (0 in the first).
+    #[inline]
     pub fn prev_pos(&self, key: Key) -> u64 {
-        self.prev.get(&key).copied().unwrap_or(0)
+        self.prev.get(key).unwrap_or(0)
     }
     /// Records where `key` is placed in this pass.
+    #[inline]
     pub fn record(&mut self, key: Key, pos: u64) {
-        self.cur.insert(key, pos);
+        self.cur.set(key, pos);
     }
     /// Whether this is the first pass (positions from earlier passes are not known yet).
     pub fn first_pass(&self) -> bool {
@@ -99,32 +195,85 @@ impl WriteCtx {
     }
     /// Checks that a derived value fits its field. In the first pass positions are not known yet, so a value that
     /// does not fit is written as 0 there; later passes report it.
+    #[inline]
     pub fn fit<T: TryFrom<i128> + Default>(&self, v: i128, field: &'static str) -> Result<T> {
-        match crate::fit::<T>(v, field) {
+        match T::try_from(v) {
+            Ok(x) => Ok(x),
             Err(_) if self.pass == 0 => Ok(T::default()),
-            r => r,
+            Err(_) => crate::fit::<T>(v, field),
         }
     }
-    /// Queues an item for a pool.
-    pub fn push(&mut self, pool: usize, key: Key, bytes: Vec<u8>, align: u64) {
+    #[inline]
+    fn queue(&mut self, pool: usize, item: Item) {
         if self.pools.len() <= pool {
             self.pools.resize_with(pool + 1, Vec::new);
         }
-        self.pools[pool].push(Item { key, bytes, align });
+        self.pools[pool].push(item);
+    }
+    /// Queues an item for a pool.
+    pub fn push(&mut self, pool: usize, key: Key, bytes: impl Into<crate::Bytes>, align: u64) {
+        let body = Body::Shared(bytes.into());
+        self.queue(pool, Item { key, body, align });
+    }
+    /// Queues bytes of the model for a pool: shared, so queueing them copies nothing (and a sizing pass keeps only
+    /// their length).
+    #[inline]
+    pub fn push_shared(&mut self, pool: usize, key: Key, bytes: &crate::Bytes, align: u64) {
+        let body = if self.sizing {
+            Body::Len(bytes.len())
+        } else {
+            Body::Shared(bytes.clone())
+        };
+        self.queue(pool, Item { key, body, align });
+    }
+    /// Queues a string for a pool: encoded in `encoding`, then `term`.
+    pub fn push_str(
+        &mut self,
+        pool: usize,
+        key: Key,
+        s: &str,
+        encoding: &str,
+        term: &[u8],
+        align: u64,
+    ) -> Result<()> {
+        let body = if crate::text::is_utf8(encoding) {
+            if self.sizing {
+                Body::Len(s.len() + term.len())
+            } else {
+                let start = self.arena.len();
+                self.arena.extend_from_slice(s.as_bytes());
+                self.arena.extend_from_slice(term);
+                Body::Arena(start, self.arena.len())
+            }
+        } else {
+            let mut b = crate::text::encode(s, encoding)?;
+            b.extend_from_slice(term);
+            Body::Shared(b.into())
+        };
+        self.queue(pool, Item { key, body, align });
+        Ok(())
     }
     /// Writes a pool's queued items at the writer's position: the region first aligned to `start_align`, then
     /// each item aligned to its own alignment. Records each item's position.
     pub fn flush(&mut self, pool: usize, w: &mut Writer, start_align: u64) {
         w.align(start_align);
-        let items = if pool < self.pools.len() {
+        let mut items = if pool < self.pools.len() {
             std::mem::take(&mut self.pools[pool])
         } else {
             Vec::new()
         };
-        for it in items {
+        for it in items.drain(..) {
             w.align(it.align);
-            self.cur.insert(it.key, w.pos() as u64);
-            w.bytes(&it.bytes);
+            self.cur.set(it.key, w.pos() as u64);
+            match it.body {
+                Body::Shared(b) => w.bytes(&b),
+                Body::Arena(start, end) => w.bytes(&self.arena[start..end]),
+                Body::Len(n) => w.fill(n, 0),
+            }
+        }
+        // The emptied queue keeps its allocation for the next pass.
+        if pool < self.pools.len() {
+            self.pools[pool] = items;
         }
     }
     /// Queues bytes to be written at absolute position `at` of the output once the pass has written everything
@@ -141,30 +290,47 @@ impl WriteCtx {
     }
     /// Ends a pass. Returns whether it reproduced the previous one (then the output is final).
     pub fn end_pass(&mut self, size: u64) -> bool {
-        let same = self.cur == self.prev && size == self.prev_size;
-        self.prev = std::mem::take(&mut self.cur);
+        let same = self.cur.same(&self.prev) && size == self.prev_size;
+        std::mem::swap(&mut self.prev, &mut self.cur);
+        self.cur.clear();
         self.prev_size = size;
         self.counters.clear();
-        self.pools.clear();
+        self.order_counters.clear();
+        self.pools.iter_mut().for_each(Vec::clear);
         self.placed.clear();
+        self.arena.clear();
         self.pass += 1;
         same
     }
 }
 
-/// Runs `write` until positions settle.
+/// Runs `write` until positions settle. The first pass only finds positions (its writer is [`Writer::sizing`]).
+/// The second writes the bytes: where every field has a fixed size, as in most formats, positions no longer change
+/// and it is the output. Where they do change, sizing passes run until a pass reproduces the one before it, and then
+/// one more pass writes the bytes; it must reproduce the positions too (it does unless `write` behaves differently
+/// when it can see its bytes), and if it does not, passes go on writing bytes until they settle.
 pub fn write_passes(
     mut write: impl FnMut(&mut Writer, &mut WriteCtx) -> Result<()>,
 ) -> Result<Vec<u8>> {
     let mut ctx = WriteCtx::new();
-    for _ in 0..MAX_PASSES {
-        let mut w = Writer::new();
+    // Whether the next pass writes bytes.
+    let mut real = false;
+    for pass in 0..=MAX_PASSES {
+        ctx.sizing = !real;
+        let mut w = if real {
+            Writer::with_capacity(usize::try_from(ctx.prev_size()).unwrap_or(0))
+        } else {
+            Writer::sizing()
+        };
         write(&mut w, &mut ctx)?;
         ctx.apply_placed(&mut w);
-        let out = w.into_inner();
-        if ctx.end_pass(out.len() as u64) {
-            return Ok(out);
+        let size = w.pos() as u64;
+        let same = ctx.end_pass(size);
+        if same && real {
+            return Ok(w.into_inner());
         }
+        // After the first pass, try writing at once; after that, only once a sizing pass has settled.
+        real = pass == 0 || same || (real && pass > 1);
     }
     Err(Error::write(format!(
         "the layout did not settle after {MAX_PASSES} passes"
@@ -294,6 +460,33 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("references followed"));
+    }
+
+    #[test]
+    fn sizing_passes_then_one_that_writes() {
+        // Pass 0 finds positions, pass 1 writes the bytes; a kept order is offered to the passes after the first.
+        let mut passes = Vec::new();
+        let out = write_passes(|w, ctx| {
+            passes.push(w.is_sizing());
+            let ko = ctx.order_key(3);
+            let order = ctx.take_order(ko).unwrap_or_else(|| vec![2, 0, 1]);
+            let k = WriteCtx::first(0);
+            w.u32(ctx.prev_pos(k) as u32, crate::Endian::Little);
+            for &i in &order {
+                let ki = ctx.key(1);
+                ctx.push(0, ki, vec![i as u8], 1);
+            }
+            let s = crate::Bytes::from_static(b"zz");
+            ctx.push_shared(0, k, &s, 4);
+            let ks = ctx.key(2);
+            ctx.push_str(0, ks, "é", "UTF-8", &[0], 1)?;
+            ctx.flush(0, w, 1);
+            ctx.keep_order(ko, order);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(passes, vec![true, false]);
+        assert_eq!(out, vec![8, 0, 0, 0, 2, 0, 1, 0, b'z', b'z', 0xc3, 0xa9, 0]);
     }
 
     #[test]

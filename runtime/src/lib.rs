@@ -14,7 +14,13 @@ pub mod process;
 pub mod read;
 pub mod write;
 
-pub use error::{Error, ErrorKind, Result, ResultExt};
+/// The shared byte buffer that generated models keep bytes in: decoding from a [`Bytes`] input
+/// ([`Format::from_bytes`]) shares it instead of copying, and cloning one is cheap.
+pub use ::bytes::Bytes;
+/// The string type of generated models: immutable UTF-8 that shares the input's buffer the way [`Bytes`] does
+/// (`bytestring::ByteString`). It dereferences to `str`; make one with `"name".into()` or `String::into()`.
+pub use ::bytestring::ByteString as Str;
+pub use error::{Error, ErrorInner, ErrorKind, Result, ResultExt};
 pub use format::{Archive, DocFormat, DynFormat, Format, FormatHandle, Info, MaybeArchive};
 pub use read::Reader;
 pub use write::{align_up, check_scan, write_slot, Writer};

@@ -6,11 +6,20 @@ use crate::Endian;
 /// How deep user types may nest while reading (protects the stack from hostile input).
 pub const MAX_DEPTH: u32 = 256;
 
+/// Whether `part` lies inside `whole`'s memory (an empty `part` at its end counts).
+fn within(whole: &[u8], part: &[u8]) -> bool {
+    let (w, p) = (whole.as_ptr() as usize, part.as_ptr() as usize);
+    p >= w && p + part.len() <= w + whole.len()
+}
+
 /// A stream over a byte slice. Substreams (a type read with `size`) are readers over a sub-slice that remember
 /// where they start in the file, so every error carries an absolute offset.
 #[derive(Debug, Clone)]
 pub struct Reader<'a> {
     buf: &'a [u8],
+    /// The shared buffer the file's bytes live in, when the reader was made by [`Reader::shared`]: bytes taken
+    /// from it are shared ([`Reader::share`]) instead of copied.
+    owner: Option<&'a crate::Bytes>,
     pos: usize,
     /// Absolute offset of `buf[0]` in the file.
     base: u64,
@@ -38,12 +47,43 @@ impl<'a> Reader<'a> {
     pub fn new(buf: &'a [u8]) -> Self {
         Reader {
             buf,
+            owner: None,
             pos: 0,
             base: 0,
             root: true,
             depth: 0,
             bits: 0,
             bits_left: 0,
+        }
+    }
+
+    /// A reader over a whole file held in a shared buffer: the bytes fields read from it share the buffer.
+    pub fn shared(buf: &'a crate::Bytes) -> Self {
+        Reader {
+            owner: Some(buf),
+            ..Reader::new(buf)
+        }
+    }
+
+    /// `raw` as a [`crate::Bytes`]: a share of the file's buffer when `raw` lies in it (no copy), else a copy.
+    #[inline]
+    pub fn share(&self, raw: &[u8]) -> crate::Bytes {
+        match self.owner {
+            Some(o) if within(o, raw) => o.slice_ref(raw),
+            _ => crate::Bytes::copy_from_slice(raw),
+        }
+    }
+
+    /// A string read from `raw` (at `at` in the file, for errors) in the named encoding: UTF-8 from the file's
+    /// shared buffer is shared, anything else is decoded into a string of its own.
+    #[inline]
+    pub fn share_str(&self, raw: &[u8], encoding: &str, at: u64) -> Result<crate::Str> {
+        match self.owner {
+            Some(o) if within(o, raw) && crate::text::is_utf8(encoding) => {
+                crate::Str::try_from(o.slice_ref(raw))
+                    .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}")))
+            }
+            _ => crate::text::decode_as(raw, encoding, at).map(crate::Str::from),
         }
     }
 
@@ -189,7 +229,7 @@ impl<'a> Reader<'a> {
     ) -> Result<&'a [u8]> {
         self.bits_left = 0;
         let rest = &self.buf[self.pos..];
-        match rest.iter().position(|&b| b == term) {
+        match memchr::memchr(term, rest) {
             Some(i) => {
                 let out = if include { &rest[..=i] } else { &rest[..i] };
                 self.pos += if consume { i + 1 } else { i };
@@ -246,9 +286,13 @@ impl<'a> Reader<'a> {
 
     /// A reader over bytes produced from this stream (cut at a terminator, or processed), starting at `base` in
     /// the file, so errors inside still carry file offsets.
-    pub fn over<'b>(&self, buf: &'b [u8], base: u64) -> Reader<'b> {
+    pub fn over<'b>(&self, buf: &'b [u8], base: u64) -> Reader<'b>
+    where
+        'a: 'b,
+    {
         Reader {
             buf,
+            owner: self.owner,
             pos: 0,
             base,
             root: false,
@@ -289,6 +333,7 @@ impl<'a> Reader<'a> {
         let s = self.bytes(n)?;
         Ok(Reader {
             buf: s,
+            owner: self.owner,
             pos: 0,
             base,
             root: false,

@@ -18,20 +18,36 @@ enum Enc {
 }
 
 fn enc(name: &str) -> Option<Enc> {
-    let n: String = name
-        .chars()
-        .filter(|c| *c != '-' && *c != '_')
-        .collect::<String>()
-        .to_ascii_uppercase();
-    Some(match n.as_str() {
-        "UTF8" | "" => Enc::Utf8,
-        "ASCII" | "ISO88591" | "LATIN1" => Enc::Latin1,
-        "UTF16LE" => Enc::Utf16Le,
-        "UTF16BE" => Enc::Utf16Be,
-        "SJIS" | "SHIFTJIS" => Enc::Other(encoding_rs::SHIFT_JIS),
-        "IBM437" | "CP437" => Enc::Cp437,
+    if name == "UTF-8" {
+        return Some(Enc::Utf8);
+    }
+    // The name upper-cased without `-` and `_`, in a buffer on the stack (this runs for every string read or
+    // written); names longer than any known one go to encoding_rs as they are.
+    let mut buf = [0u8; 16];
+    let mut n = 0;
+    for b in name.bytes().filter(|b| !matches!(b, b'-' | b'_')) {
+        if n == buf.len() {
+            return Some(Enc::Other(encoding_rs::Encoding::for_label(
+                name.as_bytes(),
+            )?));
+        }
+        buf[n] = b.to_ascii_uppercase();
+        n += 1;
+    }
+    Some(match &buf[..n] {
+        b"UTF8" | b"" => Enc::Utf8,
+        b"ASCII" | b"ISO88591" | b"LATIN1" => Enc::Latin1,
+        b"UTF16LE" => Enc::Utf16Le,
+        b"UTF16BE" => Enc::Utf16Be,
+        b"SJIS" | b"SHIFTJIS" => Enc::Other(encoding_rs::SHIFT_JIS),
+        b"IBM437" | b"CP437" => Enc::Cp437,
         _ => Enc::Other(encoding_rs::Encoding::for_label(name.as_bytes())?),
     })
+}
+
+/// Whether the named encoding is UTF-8 (whose bytes are the string's own).
+pub fn is_utf8(encoding: &str) -> bool {
+    enc(encoding) == Some(Enc::Utf8)
 }
 
 /// Decodes UTF-8; `at` is the offset for the error.
@@ -139,5 +155,12 @@ mod tests {
             .to_string()
             .contains("0x3"));
         assert!(decode_as(b"x", "KLINGON", 0).is_err());
+        assert!(is_utf8("utf_8") && is_utf8("UTF-8") && !is_utf8("UTF-16LE"));
+        // Labels that only encoding_rs knows, short and long.
+        assert_eq!(decode_as(&[0xe9], "windows-1252", 0).unwrap(), "é");
+        assert_eq!(
+            decode_as(&[0xe9], "iso-ir-100-and-more-letters", 0).ok(),
+            None
+        );
     }
 }

@@ -14,6 +14,10 @@ pub struct Writer {
     bits_n: u32,
     /// Whether the partly written byte is being filled from the top (`bit-endian: be`).
     be_bits: bool,
+    /// A sizing writer ([`Writer::sizing`]) keeps no bytes, only how many it would have written.
+    sizing: bool,
+    /// What a sizing writer would have written so far.
+    len: usize,
 }
 
 macro_rules! wprim {
@@ -21,6 +25,10 @@ macro_rules! wprim {
         #[inline]
         pub fn $name(&mut self, v: $t, e: Endian) {
             self.flush_bits();
+            if self.sizing {
+                self.len += std::mem::size_of::<$t>();
+                return;
+            }
             match e {
                 Endian::Little => self.buf.extend_from_slice(&v.to_le_bytes()),
                 Endian::Big => self.buf.extend_from_slice(&v.to_be_bytes()),
@@ -28,6 +36,9 @@ macro_rules! wprim {
         }
         /// Overwrites a value written earlier at absolute position `at`.
         pub fn $patch(&mut self, at: usize, v: $t, e: Endian) {
+            if self.sizing {
+                return;
+            }
             let b = match e {
                 Endian::Little => v.to_le_bytes(),
                 Endian::Big => v.to_be_bytes(),
@@ -56,11 +67,44 @@ impl Writer {
             ..Self::default()
         }
     }
+    /// A writer that keeps no bytes: it only counts them, so that a layout pass that needs nothing but positions
+    /// and sizes costs no copying. Everything else behaves as in a writer that keeps them: `pos`, alignment,
+    /// `write_at` past the end. What it has written reads back as nothing ([`Writer::as_slice`] is empty and
+    /// [`Writer::into_inner`] gives an empty `Vec`).
+    pub fn sizing() -> Self {
+        Writer {
+            sizing: true,
+            ..Self::default()
+        }
+    }
+    /// Whether this writer only counts bytes ([`Writer::sizing`]).
+    #[inline]
+    pub fn is_sizing(&self) -> bool {
+        self.sizing
+    }
+    #[inline]
+    fn written(&self) -> usize {
+        if self.sizing {
+            self.len
+        } else {
+            self.buf.len()
+        }
+    }
+    /// Grows what is written by `n` bytes of `fill`.
+    #[inline]
+    fn grow(&mut self, n: usize, fill: u8) {
+        if self.sizing {
+            self.len += n;
+        } else {
+            self.buf.resize(self.buf.len() + n, fill);
+        }
+    }
     /// Current position: the origin plus the size written so far.
     #[inline]
     pub fn pos(&self) -> usize {
-        self.origin + self.buf.len()
+        self.origin + self.written()
     }
+    /// What has been written (nothing for a sizing writer).
     pub fn as_slice(&self) -> &[u8] {
         &self.buf
     }
@@ -71,7 +115,11 @@ impl Writer {
     #[inline]
     pub fn u8(&mut self, v: u8) {
         self.flush_bits();
-        self.buf.push(v);
+        if self.sizing {
+            self.len += 1;
+        } else {
+            self.buf.push(v);
+        }
     }
     #[inline]
     pub fn i8(&mut self, v: i8) {
@@ -93,12 +141,15 @@ impl Writer {
             return Err(Error::write(format!("{v:#x} does not fit in {n} bytes")));
         }
         let at = self.pos();
-        self.buf.resize(self.buf.len() + n, 0);
+        self.grow(n, 0);
         self.patch_uint_n(at, v, n, e);
         Ok(())
     }
     /// Overwrites an `n`-byte unsigned integer written earlier at absolute position `at`.
     pub fn patch_uint_n(&mut self, at: usize, v: u64, n: usize, e: Endian) {
+        if self.sizing {
+            return;
+        }
         let at = at - self.origin;
         for i in 0..n {
             let byte = (v >> (8 * i)) as u8;
@@ -112,19 +163,27 @@ impl Writer {
     #[inline]
     pub fn bytes(&mut self, b: &[u8]) {
         self.flush_bits();
-        self.buf.extend_from_slice(b);
+        if self.sizing {
+            self.len += b.len();
+        } else {
+            self.buf.extend_from_slice(b);
+        }
     }
     /// Writes `n` bytes of `fill`.
     pub fn fill(&mut self, n: usize, fill: u8) {
         self.flush_bits();
-        self.buf.resize(self.buf.len() + n, fill);
+        self.grow(n, fill);
     }
     /// Pads with zeros up to a multiple of `align` (a power of two, or any positive number).
+    #[inline]
     pub fn align(&mut self, align: u64) {
         self.flush_bits();
+        if align <= 1 {
+            return;
+        }
         let p = self.pos() as u64;
         let target = align_up(p, align);
-        self.buf.resize(target as usize - self.origin, 0);
+        self.grow(target as usize - p as usize, 0);
     }
     /// Pads with zeros up to absolute position `pos`; fails if already past it.
     pub fn pad_to(&mut self, pos: u64) -> Result<()> {
@@ -135,7 +194,7 @@ impl Writer {
                 self.pos()
             )));
         }
-        self.buf.resize(pos as usize - self.origin, 0);
+        self.grow(pos as usize - self.pos(), 0);
         Ok(())
     }
     /// Writes bytes at an absolute position: over what is there, and past the end with zeros in between. The
@@ -150,6 +209,10 @@ impl Writer {
             }
         };
         let end = at + b.len();
+        if self.sizing {
+            self.len = self.len.max(end);
+            return;
+        }
         if self.buf.len() < end {
             self.buf.resize(end, 0);
         }
@@ -157,6 +220,9 @@ impl Writer {
     }
     /// Overwrites bytes written earlier at absolute position `at`.
     pub fn patch_bytes(&mut self, at: usize, b: &[u8]) {
+        if self.sizing {
+            return;
+        }
         let at = at - self.origin;
         self.buf[at..at + b.len()].copy_from_slice(b);
     }
@@ -172,9 +238,10 @@ impl Writer {
         self.bits = (self.bits << 1) | bit as u64;
         self.bits_n += 1;
         if self.bits_n == 8 {
-            self.buf.push(self.bits as u8);
+            let b = self.bits as u8;
             self.bits = 0;
             self.bits_n = 0;
+            self.u8(b);
         }
     }
     /// `n` bits, least significant first.
@@ -185,24 +252,32 @@ impl Writer {
             self.bits |= bit << self.bits_n;
             self.bits_n += 1;
             if self.bits_n == 8 {
-                self.buf.push(self.bits as u8);
+                let b = self.bits as u8;
                 self.bits = 0;
                 self.bits_n = 0;
+                self.u8(b);
             }
         }
     }
     /// Completes a partly written byte with zero bits.
+    #[inline]
     pub fn flush_bits(&mut self) {
         if self.bits_n > 0 {
+            self.flush_bits_slow();
+        }
+    }
+    #[cold]
+    fn flush_bits_slow(&mut self) {
+        {
             // Big-endian bit order fills from the top, so what is there moves up into place.
             let b = if self.be_bits {
                 (self.bits << (8 - self.bits_n)) as u8
             } else {
                 self.bits as u8
             };
-            self.buf.push(b);
             self.bits = 0;
             self.bits_n = 0;
+            self.u8(b);
         }
     }
 }
@@ -306,6 +381,30 @@ pub fn align_up(v: u64, align: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sizing_writer_ends_where_a_real_one_does() {
+        let ops = |w: &mut Writer| {
+            w.u8(1);
+            w.bits_be(5, 3);
+            w.u32(7, Endian::Big);
+            w.align(8);
+            w.bytes(b"abc");
+            w.fill(5, 0xff);
+            w.uint_n(9, 3, Endian::Little).unwrap();
+            w.write_at(40, &[1, 2]);
+            w.bits_le(1, 1);
+            w.flush_bits();
+            w.pad_to(50).unwrap();
+            w.patch_u16(2, 0xbeef, Endian::Little);
+            w.pos()
+        };
+        let (mut real, mut sizing) = (Writer::new(), Writer::sizing());
+        let (a, b) = (ops(&mut real), ops(&mut sizing));
+        assert_eq!(a, b);
+        assert_eq!(real.into_inner().len(), 50);
+        assert!(sizing.is_sizing() && sizing.as_slice().is_empty());
+    }
 
     #[test]
     fn origin_writers_use_absolute_positions() {

@@ -322,11 +322,7 @@ fn splatoon3_v404_decodes_completely() {
     assert_eq!(f.file_category_name_text, "Logic");
     assert_eq!(f.file_category, 1);
     assert_eq!((f.commands.len(), f.elements.len()), (0, 4));
-    let names: Vec<&str> = f
-        .elements
-        .iter()
-        .map(|e| e.type_name_text.as_str())
-        .collect();
+    let names: Vec<&str> = f.elements.iter().map(|e| &e.type_name_text[..]).collect();
     assert_eq!(names[0], "SplLogicBhvAreaSwitchOnline");
     assert!(f.elements.iter().all(|e| e.element_flags & 1 != 0));
     assert!(f.elements.iter().all(|e| e.param.is_some()));
@@ -450,7 +446,7 @@ fn read_ranges(f: &Ainb, file_len: usize) -> Vec<(usize, usize)> {
                     + 4 * (d.selector_value.is_some() as usize
                         + d.selector_index_and_flags.is_some() as usize)
                     + d.conditions.as_ref().map_or(0, |c| 8 * c.len())
-                    + d.input_extra.as_ref().map_or(0, Vec::len);
+                    + d.input_extra.as_ref().map_or(0, |b| b.len());
                 at(plug.ofs, len);
             }
             assert_eq!(

@@ -232,7 +232,7 @@ struct Model<'a> {
 fn table(n: Option<&Node>) -> Vec<&str> {
     match n.map(|n| &n.body) {
         None => Vec::new(),
-        Some(NodeBody::StringTable(t)) => t.strings.iter().map(|s| s.text.as_str()).collect(),
+        Some(NodeBody::StringTable(t)) => t.strings.iter().map(|s| &s.text[..]).collect(),
         Some(other) => panic!("a table is a {other:?}"),
     }
 }
@@ -330,11 +330,11 @@ impl Model<'_> {
             }
             (0xa1, ValueData::BinaryRef(b)) => {
                 assert_eq!(b.binary.alignment, None);
-                format!("binary {:02x?}", b.binary.data)
+                format!("binary {:02x?}", &b.binary.data[..])
             }
             (0xa2, ValueData::BinaryRef(b)) => {
                 let align = b.binary.alignment.expect("0xa2 has an alignment");
-                format!("binary/{align} {:02x?}", b.binary.data)
+                format!("binary/{align} {:02x?}", &b.binary.data[..])
             }
             (0xd0, ValueData::InlineBool(x)) => format!("bool {}", x.value),
             (0xd1, ValueData::InlineS32(x)) => format!("s32 {}", x.value),

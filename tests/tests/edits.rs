@@ -135,7 +135,10 @@ fn model_files(s: &Sarc) -> BTreeMap<String, (u64, String)> {
         .iter()
         .map(|e| {
             (
-                e.name.clone().expect("fixture entries are named"),
+                e.name
+                    .as_deref()
+                    .expect("fixture entries are named")
+                    .to_string(),
                 (e.data.len() as u64, sha1_hex(&e.data)),
             )
         })
@@ -164,7 +167,7 @@ fn sarc_edit_case(rel: &str, expect_endian: &str) {
     let new_data: Vec<u8> = (0..333u32).map(|i| (i * 7 + 3) as u8).collect();
     s.sfat.entries.push(SfatEntry {
         name: Some("Added/new.bin".into()),
-        data: new_data.clone(),
+        data: new_data.clone().into(),
         ..Default::default()
     });
     // Remove (the second entry, in SFAT order).
@@ -185,8 +188,8 @@ fn sarc_edit_case(rel: &str, expect_endian: &str) {
     }
 
     let mut expected = orig.clone();
-    expected.remove(&removed).unwrap();
-    let v = expected.remove(&renamed_from).unwrap();
+    expected.remove(&removed[..]).unwrap();
+    let v = expected.remove(&renamed_from[..]).unwrap();
     expected.insert("Renamed/zz_renamed.dat".into(), v);
     expected.insert(
         "Added/new.bin".into(),
@@ -283,9 +286,9 @@ fn rsizetable_edit_case(rel: &str, format: &str) {
     }
     // Resize name entry 0, remove name entry 1.
     names[0].size = 31337;
-    *want_names.get_mut(&names[0].name).unwrap() = 31337;
+    *want_names.get_mut(&names[0].name[..]).unwrap() = 31337;
     let gone = names.remove(1);
-    assert!(want_names.remove(&gone.name).is_some());
+    assert!(want_names.remove(&gone.name[..]).is_some());
 
     let out = t.to_binary().unwrap();
     let doc = oracle_read_bytes(py, &out, ".rsizetable");

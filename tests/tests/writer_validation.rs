@@ -39,7 +39,7 @@ fn rstb_name_longer_than_its_fixed_field() {
     let rsizetable::RsizetableTable::Rstb(r) = &mut t.table else {
         panic!("not an RSTB fixture")
     };
-    r.name_entries[0].name = "x".repeat(200);
+    r.name_entries[0].name = "x".repeat(200).into();
     let e = err(t.to_binary().map(|b| b.len()));
     assert!(e.contains("name"), "{e}");
 }

@@ -355,8 +355,8 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
 
     let mut doc = Document {
         version,
-        file_name: r.file_name.clone(),
-        category: r.file_category_name_text.clone(),
+        file_name: r.file_name.to_string(),
+        category: r.file_category_name_text.to_string(),
         category_id: r.file_category,
         output_element_count: r.output_element_count,
         commands,
