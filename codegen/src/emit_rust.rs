@@ -1467,6 +1467,15 @@ impl<'m> Gen<'m> {
                 }
             }
         }
+        if let Some(f) = self.tail_region(ti) {
+            let id = format_ident!("{}_trailing", f.name);
+            let d = format!(
+                " Bytes at the end of `{}` after the last item in it, which nothing in the file refers to (kept so that the file reads back the same; usually absent).",
+                f.name
+            );
+            fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<::binspec_runtime::Bytes>,));
+            defaults.push(quote!(#id: None,));
+        }
         for l in &t.layout {
             let id = ident(&l.name);
             let doc = doc_attr(&l.doc);
@@ -1966,6 +1975,9 @@ impl<'m> Gen<'m> {
                     let la = local("layout", a);
                     body.push(quote!(let #la = pools.region_align(#start, #start);));
                 }
+                if self.tail_region(ti).is_some() {
+                    body.push(quote!(let region_at__ = r.abs_pos();));
+                }
             }
             let read = self.read_repeated(ti, f)?;
             let read = if let Some(c) = &f.cond {
@@ -1997,6 +2009,20 @@ impl<'m> Gen<'m> {
                 None => body.push(
                     quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;),
                 ),
+            }
+            if let (Some(tail), Role::Pool(u)) = (self.tail_region(ti), &f.role) {
+                if tail.name == f.name {
+                    let pool = u.pool;
+                    let tv = local("v", &format!("{}_trailing", f.name));
+                    body.push(quote! {
+                        let #tv = {
+                            let region: &[u8] = &#v[..];
+                            let cut = pools.pool_end(#pool).filter(|&e| e > region_at__).unwrap_or(region_at__);
+                            let skip = ((cut - region_at__) as usize).min(region.len());
+                            if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
+                        };
+                    });
+                }
             }
             // Checks.
             if let Role::Const(ConstVal::Int(c)) = &f.role {
@@ -2059,6 +2085,11 @@ impl<'m> Gen<'m> {
             }
         }
         let derive_stmts = body.len() - body_before_model;
+        if let Some(f) = self.tail_region(ti) {
+            let id = format_ident!("{}_trailing", f.name);
+            let tv = local("v", &format!("{}_trailing", f.name));
+            inits.push(quote!(#id: #tv,));
+        }
         for l in &t.layout {
             let id = ident(&l.name);
             let la = local("layout", &l.name);
@@ -2621,7 +2652,14 @@ impl<'m> Gen<'m> {
                     } else {
                         quote!()
                     };
-                    quote!(w.align(#align); #rec ctx.flush(#pool, w, 1);)
+                    let tail = match self.tail_region(ti) {
+                        Some(t) if t.name == f.name => {
+                            let id = format_ident!("{}_trailing", f.name);
+                            quote!(if let Some(t) = &self.#id { w.bytes(t); })
+                        }
+                        _ => quote!(),
+                    };
+                    quote!(w.align(#align); #rec ctx.flush(#pool, w, 1); #tail)
                 }
                 Role::Data => {
                     let one_ref = quote!(x);
@@ -2874,6 +2912,26 @@ impl<'m> Gen<'m> {
                 _ => return err(path, "internal: not solvable"),
             }
         }
+    }
+
+    /// The pool region whose trailing bytes the model keeps: the root's last field, a pool region to the end of
+    /// the file, when the root has no instances that are read after it (so every item of the pool has been read
+    /// when the region is). Bytes after the pool's last item are then data that no item covers.
+    fn tail_region(&self, ti: usize) -> Option<&Field> {
+        if ti != 0 {
+            return None;
+        }
+        let t = &self.m.types[ti];
+        let last = t.seq.last()?;
+        let ok = matches!(last.role, Role::Pool(_))
+            && last.size_eos
+            && last.repeat == Repeat::None
+            && last.cond.is_none()
+            && !t
+                .instances
+                .iter()
+                .any(|f| matches!(f.role, Role::Data | Role::Placed));
+        ok.then_some(last)
     }
 
     /// The number of the sorted repetition `name` of type `ti` among all sorted repetitions (its order slot).

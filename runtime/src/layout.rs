@@ -369,6 +369,8 @@ pub const FOLLOW_BASE: u64 = 1 << 16;
 #[derive(Debug, Default, Clone)]
 pub struct ReadPools {
     prev_end: Vec<Option<u64>>,
+    /// Where each pool's items end, the furthest.
+    end: Vec<Option<u64>>,
     max_end: u64,
     followed: u64,
 }
@@ -382,10 +384,18 @@ impl ReadPools {
         if self.prev_end.len() <= pool {
             self.prev_end.resize(pool + 1, None);
         }
+        if self.end.len() <= pool {
+            self.end.resize(pool + 1, None);
+        }
         let prev = self.prev_end[pool].unwrap_or(start);
         self.prev_end[pool] = Some(start + len);
+        self.end[pool] = Some(self.end[pool].unwrap_or(0).max(start + len));
         self.max_end = self.max_end.max(start + len);
         infer_align(prev, start, default)
+    }
+    /// Where the items of `pool` read so far end (the furthest), if there are any.
+    pub fn pool_end(&self, pool: usize) -> Option<u64> {
+        self.end.get(pool).copied().flatten()
     }
     /// Counts one followed `-eager` instance (at `at`) of an input of `size` bytes; fails once more have been
     /// followed than [`FOLLOW_PER_BYTE`] per input byte plus [`FOLLOW_BASE`].

@@ -373,6 +373,9 @@ pub fn check_scan(
 pub fn align_up(v: u64, align: u64) -> u64 {
     if align <= 1 {
         v
+    } else if align.is_power_of_two() {
+        // (Every alignment a file uses; a mask instead of a division.)
+        v.wrapping_add(align - 1) & !(align - 1)
     } else {
         v.div_ceil(align) * align
     }
