@@ -1937,6 +1937,7 @@ impl<'m> Gen<'m> {
                 });
             }
         }
+        let endian_of = self.emit_endian_of(ti)?;
         for f in &t.seq {
             // Instances this field's expressions need.
             let mut needed = BTreeSet::new();
@@ -2148,6 +2149,7 @@ impl<'m> Gen<'m> {
             let split = body.len() - derive_stmts;
             let (before, after) = body.split_at(split);
             return Ok(quote! {
+                #endian_of
                 #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, dead_code)]
                 pub(crate) fn read<'a>(
                     r: &mut ::binspec_runtime::Reader<'a>,
@@ -2180,6 +2182,7 @@ impl<'m> Gen<'m> {
         }
 
         Ok(quote! {
+            #endian_of
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
             pub(crate) fn read<'a>(
                 r: &mut ::binspec_runtime::Reader<'a>,
@@ -2914,6 +2917,52 @@ impl<'m> Gen<'m> {
         }
     }
 
+    /// For a root whose bytes decide its byte order: `endian_of(data)`, the byte order a reader finds in `data`.
+    fn emit_endian_of(&self, ti: usize) -> R<TokenStream> {
+        let t = &self.m.types[ti];
+        let EndianSpec::Switch { on, cases } = &t.endian else {
+            return Ok(quote!());
+        };
+        if ti != 0 {
+            return Ok(quote!());
+        }
+        let mut body = Vec::new();
+        let mut done: BTreeSet<String> = BTreeSet::new();
+        let mut needed = BTreeSet::new();
+        crate::ir::names_used(&on.expr, &mut needed);
+        for n in needed {
+            self.ensure_instance(ti, &n, &mut done, &mut body)?;
+        }
+        let (o, _) = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?;
+        let mut arms = Vec::new();
+        let msg = format!("no byte order is given for {} = {{:?}}", on.text);
+        let mut default = quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!(#msg, other))));
+        for (k, e) in cases {
+            let e = endian_tokens(Some(*e));
+            if k.text == "_" {
+                default = quote!(_ => #e);
+                continue;
+            }
+            let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
+            arms.push(quote!(x if x == #kt => #e,));
+        }
+        Ok(quote! {
+            #[allow(unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
+            pub(crate) fn endian_of(data: &[u8]) -> ::binspec_runtime::Result<::binspec_runtime::Endian> {
+                use ::binspec_runtime::ResultExt as _;
+                let root_io = ::binspec_runtime::Reader::new(data);
+                let mut r = root_io.clone();
+                let r = &mut r;
+                let root_io = &root_io;
+                let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                let pools = &mut pools;
+                let endian = ::binspec_runtime::Endian::Little;
+                #(#body)*
+                Ok(match #o { #(#arms)* #default })
+            }
+        })
+    }
+
     /// The pool region whose trailing bytes the model keeps: the root's last field, a pool region to the end of
     /// the file, when the root has no instances that are read after it (so every item of the pool has been read
     /// when the region is). Bytes after the pool's last item are then data that no item covers.
@@ -3149,6 +3198,21 @@ impl<'m> Gen<'m> {
             }
             None => quote!(impl ::binspec_runtime::MaybeArchive for #name {}),
         };
+        // A byte order that the file's own bytes decide (`endian: switch-on`) must be the one they decide in what
+        // the writer made, or the file reads back otherwise: then writing fails instead.
+        let endian_check = if matches!(root.endian, EndianSpec::Switch { .. }) {
+            quote! {
+                let found = #name::endian_of(&out).map_err(|e| e.in_format(#id))?;
+                if found != self.endian {
+                    return Err(::binspec_runtime::Error::write(format!(
+                        "the file would read back as {found}-endian, not {}-endian: what decides the byte order (see the schema's meta/endian) comes out otherwise in the written data",
+                        self.endian
+                    )).at("endian").in_format(#id));
+                }
+            }
+        } else {
+            quote!()
+        };
         Ok(quote! {
             impl ::binspec_runtime::Format for #name {
                 const ID: &'static str = #id;
@@ -3168,7 +3232,9 @@ impl<'m> Gen<'m> {
                     #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))
                 }
                 fn to_binary(&self) -> ::binspec_runtime::Result<::std::vec::Vec<u8>> {
-                    ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little)).map_err(|e| e.in_format(#id))
+                    let out = ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little)).map_err(|e| e.in_format(#id))?;
+                    #endian_check
+                    Ok(out)
                 }
                 fn info(&self) -> ::binspec_runtime::Info {
                     ::binspec_runtime::Info {
