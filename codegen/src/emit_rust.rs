@@ -1810,29 +1810,42 @@ impl<'m> Gen<'m> {
             {
                 let (cnt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
                 let min = min_size(self.m, f);
+                // Keys are compared as they come; only an archive out of order needs them all (computed again).
                 quote! {
                     let n = #cnt;
                     if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
                     let cap = r.check_count(n as u64, #min)?;
                     let mut out = ::std::vec::Vec::with_capacity(cap);
-                    let mut keyed = ::std::vec::Vec::with_capacity(cap);
+                    let mut last__ = None;
+                    let mut in_order = true;
                     for i in 0..n as usize {
                         let (x, k) = (|| -> ::binspec_runtime::Result<_> { Ok(#n::read_keyed(r, endian, pools, root_io, #a)?) })().at_index(i)?;
+                        if in_order {
+                            in_order = last__.as_ref().is_none_or(|l| *l <= k);
+                            last__ = Some(k);
+                        }
                         out.push(x);
-                        keyed.push((k, i));
                     }
                 }
             }
             _ => quote! {
                 let mut out = #read;
                 let ctx__ = ::binspec_runtime::layout::WriteCtx::new();
-                let mut keyed = ::std::vec::Vec::with_capacity(out.len());
-                for (i, x) in out.iter().enumerate() { keyed.push((x.sort_key(&ctx__, endian, #a).at_index(i)?, i)); }
+                let mut in_order = true;
+                let mut last__ = None;
+                for (i, x) in out.iter().enumerate() {
+                    let k = x.sort_key(&ctx__, endian, #a).at_index(i)?;
+                    in_order &= last__.as_ref().is_none_or(|l| *l <= k);
+                    last__ = Some(k);
+                }
             },
         };
         Ok(quote!({
             #read_keyed
-            if keyed.windows(2).any(|w| w[0].0 > w[1].0) {
+            if !in_order {
+                let ctx__ = ::binspec_runtime::layout::WriteCtx::new();
+                let mut keyed = ::std::vec::Vec::with_capacity(out.len());
+                for (i, x) in out.iter().enumerate() { keyed.push((x.sort_key(&ctx__, endian, #a).at_index(i)?, i)); }
                 keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
                 let mut slots: ::std::vec::Vec<::std::option::Option<_>> = out.into_iter().map(Some).collect();
                 out = keyed.into_iter().filter_map(|(_, i)| slots[i].take()).collect();
