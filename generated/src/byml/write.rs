@@ -17,6 +17,10 @@ use super::node_type as nt;
 use super::{Byml, Document, Layout, ValuePlacement};
 use binspec_runtime::{Endian, Error, Result};
 
+/// The largest alignment of aligned binary data (0xa2) that the writer pads to. The reader takes any value a file
+/// gives; padding to it could take gigabytes (a fuzzed file asked for 0xc2000013), so larger ones are refused.
+pub const MAX_ALIGN: u32 = 1 << 20;
+
 /// Deepest nesting that the writer accepts (the reader accepts files up to [`super::read::MAX_DEPTH`]).
 pub const MAX_DEPTH: usize = super::read::MAX_DEPTH;
 
@@ -160,6 +164,12 @@ fn collect_strings(root: &Byml, version: u16) -> Result<(Vec<&str>, Vec<&str>)> 
                 stack.extend(m.values().map(|c| (c, depth + 1)));
             }
             Byml::HashArray(h) => stack.extend(h.entries.iter().map(|(_, c)| (c, depth + 1))),
+            Byml::AlignedBinary(_, a) if *a > MAX_ALIGN => {
+                return Err(Error::write(format!(
+                    "aligned binary data with an alignment of {a:#x}: the writer pads to at most {MAX_ALIGN:#x} \
+                     (files use small powers of two)"
+                )))
+            }
             _ => {}
         }
     }
