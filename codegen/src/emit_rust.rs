@@ -1927,27 +1927,8 @@ impl<'m> Gen<'m> {
                 body.push(quote!(let endian = #e;));
             }
             EndianSpec::Switch { on, cases } => {
-                let mut needed = BTreeSet::new();
-                crate::ir::names_used(&on.expr, &mut needed);
-                for n in needed {
-                    self.ensure_instance(ti, &n, &mut done, &mut body)?;
-                }
-                let (o, _) = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?;
-                let mut arms = Vec::new();
-                let msg = format!("no byte order is given for {} = {{:?}}", on.text);
-                let mut default = quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!(#msg, other))));
-                for (k, e) in cases {
-                    let e = endian_tokens(Some(*e));
-                    if k.text == "_" {
-                        default = quote!(_ => #e);
-                        continue;
-                    }
-                    let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
-                    arms.push(quote!(x if x == #kt => #e,));
-                }
-                body.push(quote! {
-                    let endian = match #o { #(#arms)* #default };
-                });
+                let e = self.endian_switch(ti, on, cases, &mut done, &mut body)?;
+                body.push(quote!(let endian = #e;));
             }
         }
         let endian_of = self.emit_endian_of(ti)?;
@@ -2941,10 +2922,38 @@ impl<'m> Gen<'m> {
         }
         let mut body = Vec::new();
         let mut done: BTreeSet<String> = BTreeSet::new();
+        let e = self.endian_switch(ti, on, cases, &mut done, &mut body)?;
+        Ok(quote! {
+            #[allow(unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
+            pub(crate) fn endian_of(data: &[u8]) -> ::binspec_runtime::Result<::binspec_runtime::Endian> {
+                use ::binspec_runtime::ResultExt as _;
+                let root_io = ::binspec_runtime::Reader::new(data);
+                let mut r = root_io.clone();
+                let r = &mut r;
+                let root_io = &root_io;
+                let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                let pools = &mut pools;
+                let endian = ::binspec_runtime::Endian::Little;
+                #(#body)*
+                Ok(#e)
+            }
+        })
+    }
+
+    /// The byte order that `endian: switch-on` gives: the reads of the instances it needs go into `body`, and the
+    /// `match` that picks the order is returned.
+    fn endian_switch(
+        &self,
+        ti: usize,
+        on: &crate::ir::Ex,
+        cases: &[(crate::ir::Ex, crate::ir::Endian)],
+        done: &mut BTreeSet<String>,
+        body: &mut Vec<TokenStream>,
+    ) -> R<TokenStream> {
         let mut needed = BTreeSet::new();
         crate::ir::names_used(&on.expr, &mut needed);
         for n in needed {
-            self.ensure_instance(ti, &n, &mut done, &mut body)?;
+            self.ensure_instance(ti, &n, done, body)?;
         }
         let (o, _) = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?;
         let mut arms = Vec::new();
@@ -2959,21 +2968,7 @@ impl<'m> Gen<'m> {
             let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
             arms.push(quote!(x if x == #kt => #e,));
         }
-        Ok(quote! {
-            #[allow(unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
-            pub(crate) fn endian_of(data: &[u8]) -> ::binspec_runtime::Result<::binspec_runtime::Endian> {
-                use ::binspec_runtime::ResultExt as _;
-                let root_io = ::binspec_runtime::Reader::new(data);
-                let mut r = root_io.clone();
-                let r = &mut r;
-                let root_io = &root_io;
-                let mut pools = ::binspec_runtime::layout::ReadPools::new();
-                let pools = &mut pools;
-                let endian = ::binspec_runtime::Endian::Little;
-                #(#body)*
-                Ok(match #o { #(#arms)* #default })
-            }
-        })
+        Ok(quote!(match #o { #(#arms)* #default }))
     }
 
     /// The pool region whose trailing bytes the model keeps: the root's last field, a pool region to the end of
