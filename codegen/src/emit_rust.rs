@@ -2096,7 +2096,19 @@ impl<'m> Gen<'m> {
             }
         }
         let name = ty_ident(&t.rust);
-        let endian_param = quote!(endian: ::binspec_runtime::Endian,);
+        // The signature of a read function (`read`, `read_keyed`) returning `ret`.
+        let sig = |f: &str, ret: TokenStream| {
+            let f = format_ident!("{f}");
+            quote! {
+                pub(crate) fn #f<'a>(
+                    r: &mut ::binspec_runtime::Reader<'a>,
+                    endian: ::binspec_runtime::Endian,
+                    pools: &mut ::binspec_runtime::layout::ReadPools,
+                    root_io: &::binspec_runtime::Reader<'a>,
+                    #(#params),*
+                ) -> ::binspec_runtime::Result<#ret>
+            }
+        };
 
         // A type that a parent sorts is also read with its sort key (`read_keyed`), so that the parent can check
         // the order without computing keys again: a key that is a derived number is the number read (the file's
@@ -2142,26 +2154,16 @@ impl<'m> Gen<'m> {
             // The key statement goes before the model is built (where derived values become `Option`s).
             let split = body.len() - derive_stmts;
             let (before, after) = body.split_at(split);
+            let read_sig = sig("read", quote!(Self));
+            let keyed_sig = sig("read_keyed", quote!((Self, #key_ty)));
             return Ok(quote! {
                 #endian_of
                 #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, dead_code)]
-                pub(crate) fn read<'a>(
-                    r: &mut ::binspec_runtime::Reader<'a>,
-                    #endian_param
-                    pools: &mut ::binspec_runtime::layout::ReadPools,
-                    root_io: &::binspec_runtime::Reader<'a>,
-                    #(#params),*
-                ) -> ::binspec_runtime::Result<Self> {
+                #read_sig {
                     Ok(Self::read_keyed(r, endian, pools, root_io, #(#pre,)* #(#pnames),*)?.0)
                 }
                 #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
-                pub(crate) fn read_keyed<'a>(
-                    r: &mut ::binspec_runtime::Reader<'a>,
-                    #endian_param
-                    pools: &mut ::binspec_runtime::layout::ReadPools,
-                    root_io: &::binspec_runtime::Reader<'a>,
-                    #(#params),*
-                ) -> ::binspec_runtime::Result<(Self, #key_ty)> {
+                #keyed_sig {
                     use ::binspec_runtime::ResultExt as _;
                     r.enter()?;
                     #(#before)*
@@ -2175,16 +2177,11 @@ impl<'m> Gen<'m> {
             });
         }
 
+        let read_sig = sig("read", quote!(Self));
         Ok(quote! {
             #endian_of
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
-            pub(crate) fn read<'a>(
-                r: &mut ::binspec_runtime::Reader<'a>,
-                #endian_param
-                pools: &mut ::binspec_runtime::layout::ReadPools,
-                root_io: &::binspec_runtime::Reader<'a>,
-                #(#params),*
-            ) -> ::binspec_runtime::Result<Self> {
+            #read_sig {
                 use ::binspec_runtime::ResultExt as _;
                 r.enter()?;
                 #(#body)*
