@@ -122,6 +122,18 @@ pub struct WriteCtx {
     pass: usize,
 }
 
+/// The next occurrence of `slot`, counted in `counters`.
+#[inline]
+fn next_key(counters: &mut Vec<u32>, slot: u32) -> Key {
+    let s = slot as usize;
+    if counters.len() <= s {
+        counters.resize(s + 1, 0);
+    }
+    let n = counters[s];
+    counters[s] += 1;
+    Key { slot, n }
+}
+
 /// The most passes a write may take before positions must have settled.
 pub const MAX_PASSES: usize = 4;
 
@@ -132,24 +144,12 @@ impl WriteCtx {
     /// The next key for `slot` in this pass.
     #[inline]
     pub fn key(&mut self, slot: u32) -> Key {
-        let s = slot as usize;
-        if self.counters.len() <= s {
-            self.counters.resize(s + 1, 0);
-        }
-        let n = self.counters[s];
-        self.counters[s] += 1;
-        Key { slot, n }
+        next_key(&mut self.counters, slot)
     }
     /// The next key for the sorted repetition `slot` in this pass (a key space of its own).
     #[inline]
     pub fn order_key(&mut self, slot: u32) -> Key {
-        let s = slot as usize;
-        if self.order_counters.len() <= s {
-            self.order_counters.resize(s + 1, 0);
-        }
-        let n = self.order_counters[s];
-        self.order_counters[s] += 1;
-        Key { slot, n }
+        next_key(&mut self.order_counters, slot)
     }
     /// The order an earlier pass kept for `key` ([`WriteCtx::keep_order`]), taken out.
     pub fn take_order(&mut self, key: Key) -> Option<Vec<usize>> {
