@@ -3,9 +3,9 @@
 //!
 //! Writing runs in passes. Each pass writes the whole model; every position that a derived value depends on
 //! (a pool item's offset, a region's start, the total size) is recorded under a key, and the next pass reads the
-//! previous pass's positions. Offsets are fixed-size fields, so positions settle after the second pass. The passes
-//! that only find positions write into a sizing [`Writer`], which keeps no bytes; once a pass reproduces the one
-//! before it, one more pass writes the bytes, into a buffer of the size it now knows.
+//! previous pass's positions. Offsets are fixed-size fields, so positions settle after the second pass. The first
+//! pass only finds positions (a sizing [`Writer`], which keeps no bytes); the second writes the bytes into a buffer
+//! of the size it now knows, and is the output when it reproduces the first (see [`write_passes`]).
 
 use crate::error::{Error, Result};
 use crate::write::{align_up, Writer};
@@ -73,15 +73,7 @@ impl Positions {
         }
     }
     fn set(&mut self, k: Key, pos: u64) {
-        let (s, n) = (k.slot as usize, k.n as usize);
-        if self.0.len() <= s {
-            self.0.resize_with(s + 1, Vec::new);
-        }
-        let v = &mut self.0[s];
-        if v.len() <= n {
-            v.resize(n + 1, Self::NONE);
-        }
-        v[n] = pos;
+        *entry(&mut self.0, k, Self::NONE) = pos;
     }
     /// Empties the table and keeps its allocations (a pass records about as many positions as the last).
     fn clear(&mut self) {
@@ -120,6 +112,19 @@ pub struct WriteCtx {
     order_counters: Vec<u32>,
     prev_size: u64,
     pass: usize,
+}
+
+/// The place of `k` in a table by slot and occurrence, grown with `fill` to reach it.
+fn entry<T: Clone>(table: &mut Vec<Vec<T>>, k: Key, fill: T) -> &mut T {
+    let (s, n) = (k.slot as usize, k.n as usize);
+    if table.len() <= s {
+        table.resize_with(s + 1, Vec::new);
+    }
+    let v = &mut table[s];
+    if v.len() <= n {
+        v.resize(n + 1, fill);
+    }
+    &mut v[n]
 }
 
 /// The next occurrence of `slot`, counted in `counters`.
@@ -161,15 +166,7 @@ impl WriteCtx {
     /// Keeps the order of a sorted repetition for the next pass: for keys that do not depend on positions, which
     /// then need not be computed again.
     pub fn keep_order(&mut self, key: Key, order: Vec<usize>) {
-        let (s, n) = (key.slot as usize, key.n as usize);
-        if self.orders.len() <= s {
-            self.orders.resize_with(s + 1, Vec::new);
-        }
-        let v = &mut self.orders[s];
-        if v.len() <= n {
-            v.resize_with(n + 1, || None);
-        }
-        v[n] = Some(order);
+        *entry(&mut self.orders, key, None) = Some(order);
     }
     /// The key of the first occurrence of `slot` (for places that occur once).
     pub fn first(slot: u32) -> Key {

@@ -65,25 +65,32 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// `raw` as a share of the file's buffer, when there is one and `raw` lies in it.
+    #[inline]
+    fn shared_slice(&self, raw: &[u8]) -> Option<crate::Bytes> {
+        self.owner
+            .filter(|o| within(o, raw))
+            .map(|o| o.slice_ref(raw))
+    }
+
     /// `raw` as a [`crate::Bytes`]: a share of the file's buffer when `raw` lies in it (no copy), else a copy.
     #[inline]
     pub fn share(&self, raw: &[u8]) -> crate::Bytes {
-        match self.owner {
-            Some(o) if within(o, raw) => o.slice_ref(raw),
-            _ => crate::Bytes::copy_from_slice(raw),
-        }
+        self.shared_slice(raw)
+            .unwrap_or_else(|| crate::Bytes::copy_from_slice(raw))
     }
 
     /// A string read from `raw` (at `at` in the file, for errors) in the named encoding: UTF-8 from the file's
     /// shared buffer is shared, anything else is decoded into a string of its own.
     #[inline]
     pub fn share_str(&self, raw: &[u8], encoding: &str, at: u64) -> Result<crate::Str> {
-        match self.owner {
-            Some(o) if within(o, raw) && crate::text::is_utf8(encoding) => {
-                crate::Str::try_from(o.slice_ref(raw))
-                    .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}")))
-            }
-            _ => crate::text::decode_as(raw, encoding, at).map(crate::Str::from),
+        match crate::text::is_utf8(encoding)
+            .then(|| self.shared_slice(raw))
+            .flatten()
+        {
+            Some(b) => crate::Str::try_from(b)
+                .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}"))),
+            None => crate::text::decode_as(raw, encoding, at).map(crate::Str::from),
         }
     }
 
