@@ -1931,7 +1931,8 @@ impl<'m> Gen<'m> {
                 body.push(quote!(let endian = #e;));
             }
         }
-        let endian_of = self.emit_endian_of(ti)?;
+        let mut endian_of = self.emit_endian_of(ti)?;
+        endian_of.extend(self.emit_variant_of(ti)?);
         for f in &t.seq {
             // Instances this field's expressions need.
             let mut needed = BTreeSet::new();
@@ -2937,6 +2938,103 @@ impl<'m> Gen<'m> {
         })
     }
 
+    /// The root's switch fields that only the file's instances choose (not fields before them): those whose choice
+    /// the written bytes must make again, or the file reads back as another type.
+    fn root_switches(&self) -> Vec<&Field> {
+        let t = &self.m.types[0];
+        // Whether every name `e` uses, through the instances it reads, is an instance (or `_io`/`_root`).
+        fn only_instances(
+            t: &crate::ir::TypeDef,
+            e: &crate::expr::Expr,
+            seen: &mut BTreeSet<String>,
+        ) -> bool {
+            let mut names = BTreeSet::new();
+            crate::ir::names_used(e, &mut names);
+            names.into_iter().all(|n| {
+                if n.starts_with('_') || !seen.insert(n.clone()) {
+                    return true;
+                }
+                if t.seq.iter().any(|f| f.name == n) || t.params.iter().any(|p| p.name == n) {
+                    return false;
+                }
+                match t.instances.iter().find(|f| f.name == n) {
+                    Some(f) => [&f.pos_expr, &f.size, &f.cond, &f.value]
+                        .into_iter()
+                        .flatten()
+                        .all(|x| only_instances(t, &x.expr, seen)),
+                    None => true,
+                }
+            })
+        }
+        t.seq
+            .iter()
+            .filter(|f| f.repeat == Repeat::None && f.cond.is_none() && f.role == Role::Data)
+            .filter(|f| match &f.ty {
+                FieldTy::Switch { on, .. } => only_instances(t, &on.expr, &mut BTreeSet::new()),
+                _ => false,
+            })
+            .collect()
+    }
+
+    /// For each of [`Self::root_switches`]: `<field>_variant_of(data, endian)`, the name of the type a reader
+    /// chooses for it in `data`.
+    fn emit_variant_of(&self, ti: usize) -> R<TokenStream> {
+        if ti != 0 {
+            return Ok(quote!());
+        }
+        let mut out = TokenStream::new();
+        for f in self.root_switches() {
+            let FieldTy::Switch { on, cases } = &f.ty else {
+                continue;
+            };
+            let mut body = Vec::new();
+            let mut done: BTreeSet<String> = BTreeSet::new();
+            let mut needed = BTreeSet::new();
+            crate::ir::names_used(&on.expr, &mut needed);
+            for n in needed {
+                self.ensure_instance(ti, &n, &mut done, &mut body)?;
+            }
+            let cx = || self.cx(ti, Scope::Read);
+            let (o, _) = cx().tr(&on.expr, &on.path)?;
+            let mut arms = Vec::new();
+            let mut has_default = false;
+            for c in cases {
+                let n = c
+                    .user()
+                    .map_or(c.variant.as_str(), |t| self.m.types[t].name.as_str());
+                match &c.key {
+                    Some(k) => {
+                        let (kt, _) = cx().tr(&k.expr, &k.path)?;
+                        arms.push(quote!(x if x == #kt => #n,));
+                    }
+                    None => {
+                        has_default = true;
+                        arms.push(quote!(_ => #n,));
+                    }
+                }
+            }
+            if !has_default {
+                arms.push(quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("no case for {:?}", other))),));
+            }
+            let fname = format_ident!("{}_variant_of", f.name);
+            out.extend(quote! {
+                #[allow(unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
+                pub(crate) fn #fname(data: &[u8], endian: ::binspec_runtime::Endian) -> ::binspec_runtime::Result<&'static str> {
+                    use ::binspec_runtime::ResultExt as _;
+                    let root_io = ::binspec_runtime::Reader::new(data);
+                    let mut r = root_io.clone();
+                    let r = &mut r;
+                    let root_io = &root_io;
+                    let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                    let pools = &mut pools;
+                    #(#body)*
+                    Ok(match #o { #(#arms)* })
+                }
+            });
+        }
+        Ok(out)
+    }
+
     /// The byte order that `endian: switch-on` gives: the reads of the instances it needs go into `body`, and the
     /// `match` that picks the order is returned.
     fn endian_switch(
@@ -3207,10 +3305,9 @@ impl<'m> Gen<'m> {
         // the writer made, or the file reads back otherwise: then writing fails instead.
         let endian_check = if matches!(root.endian, EndianSpec::Switch { .. }) {
             quote! {
-                let found = #name::endian_of(&out).map_err(|e| e.in_format(#id))?;
-                if found != self.endian {
+                if found_endian != self.endian {
                     return Err(::binspec_runtime::Error::write(format!(
-                        "the file would read back as {found}-endian, not {}-endian: what decides the byte order (see the schema's meta/endian) comes out otherwise in the written data",
+                        "the file would read back as {found_endian}-endian, not {}-endian: what decides the byte order (see the schema's meta/endian) comes out otherwise in the written data",
                         self.endian
                     )).at("endian").in_format(#id));
                 }
@@ -3218,6 +3315,50 @@ impl<'m> Gen<'m> {
         } else {
             quote!()
         };
+        let found_endian = if matches!(root.endian, EndianSpec::Switch { .. }) {
+            quote!(let found_endian = #name::endian_of(&out).map_err(|e| e.in_format(#id))?;)
+        } else {
+            quote!()
+        };
+        // Likewise a type that the file's own bytes choose for a root field (`switch-on` over instances only).
+        let mut switch_checks = Vec::new();
+        for f in self.root_switches() {
+            let FieldTy::Switch { on, cases } = &f.ty else {
+                continue;
+            };
+            let fid = ident(&f.name);
+            let fname = format_ident!("{}_variant_of", f.name);
+            let label = f.name.as_str();
+            let en = switch_enum_name(m, f);
+            let mut seen = BTreeSet::new();
+            let arms: Vec<TokenStream> = cases
+                .iter()
+                .filter(|c| seen.insert(c.variant.clone()))
+                .map(|c| {
+                    let v = ty_ident(&c.variant);
+                    let n = c
+                        .user()
+                        .map_or(c.variant.as_str(), |t| m.types[t].name.as_str());
+                    quote!(#en::#v(_) => #n,)
+                })
+                .collect();
+            let endian = match &root.endian {
+                EndianSpec::Switch { .. } => quote!(found_endian),
+                EndianSpec::Fixed(e) => endian_tokens(Some(*e)),
+                EndianSpec::Inherit => quote!(::binspec_runtime::Endian::Little),
+            };
+            let msg = format!(
+                "the file would read back as `{{found}}`, not `{{want}}`: what chooses the type ({}) comes out otherwise in the written data",
+                on.text
+            );
+            switch_checks.push(quote! {
+                let found = #name::#fname(&out, #endian).map_err(|e| e.in_format(#id))?;
+                let want = match &self.#fid { #(#arms)* };
+                if found != want {
+                    return Err(::binspec_runtime::Error::write(format!(#msg)).at(#label).in_format(#id));
+                }
+            });
+        }
         Ok(quote! {
             impl ::binspec_runtime::Format for #name {
                 const ID: &'static str = #id;
@@ -3238,6 +3379,8 @@ impl<'m> Gen<'m> {
                 }
                 fn to_binary(&self) -> ::binspec_runtime::Result<::std::vec::Vec<u8>> {
                     let out = ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little)).map_err(|e| e.in_format(#id))?;
+                    #found_endian
+                    #(#switch_checks)*
                     #endian_check
                     Ok(out)
                 }

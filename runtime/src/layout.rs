@@ -346,11 +346,17 @@ pub fn low_bit(v: u64) -> u64 {
 /// The layout choice that reproduces an item placed at `start` after content that ended at `prev_end`: `None`
 /// when `default` alignment does, else the largest power of two that does (which keeps the item aligned even if
 /// what comes before it changes size).
+///
+/// An item that no alignment places where it is (it starts inside or before the content before it, as a string
+/// that shares another's bytes does, or after a gap larger than its alignment) gets `None`: the writer gives it a
+/// place of its own after that content, at the default, and an alignment read off a position the writer does not
+/// reproduce would come out otherwise when the file is read again.
 pub fn infer_align(prev_end: u64, start: u64, default: u64) -> Option<u64> {
     if align_up(prev_end, default) == start {
         return None;
     }
-    Some(low_bit(start))
+    let a = low_bit(start);
+    (prev_end <= start && align_up(prev_end, a) == start).then_some(a)
 }
 
 /// How many `-eager` instances a reader may follow per byte of input (plus [`FOLLOW_BASE`]). Without sharing,
@@ -385,7 +391,8 @@ impl ReadPools {
             self.end.resize(pool + 1, None);
         }
         let prev = self.prev_end[pool].unwrap_or(start);
-        self.prev_end[pool] = Some(start + len);
+        // An item inside or before earlier ones (shared bytes) does not move where the pool has got to.
+        self.prev_end[pool] = Some(prev.max(start + len));
         self.end[pool] = Some(self.end[pool].unwrap_or(0).max(start + len));
         self.max_end = self.max_end.max(start + len);
         infer_align(prev, start, default)
@@ -441,6 +448,10 @@ mod tests {
         assert_eq!(infer_align(0x301, 0x304, 4), None);
         assert_eq!(infer_align(0x301, 0x380, 4), Some(0x80));
         assert_eq!(infer_align(0x300, 0x300, 4), None);
+        // Inside the previous item (sharing its terminator), or after a gap no alignment explains.
+        assert_eq!(infer_align(0x99, 0x98, 4), None);
+        assert_eq!(infer_align(0x99, 0xa1, 4), None);
+        assert_eq!(infer_align(0x99, 0xa0, 4), Some(0x20));
     }
 
     #[test]

@@ -117,3 +117,40 @@ fn a_byte_order_the_written_bytes_would_not_give_is_refused() {
         );
     }
 }
+
+#[test]
+fn a_revision_the_written_bytes_would_not_choose_is_refused() {
+    // A headerless table has no magic; the reader calls a file "RSTB" when its first four bytes spell it. A
+    // headerless table whose first CRC (after sorting) is b"RSTB" read little-endian would read back as an "RSTB"
+    // table, so the writer refuses it and names the field whose type would change.
+    let entry = |crc: u32| rsizetable::CrcEntry { crc, size: 0x100 };
+    let t = Rsizetable {
+        endian: binspec_formats::Endian::Little,
+        table: rsizetable::RsizetableTable::Headerless(rsizetable::Headerless {
+            crc_entries: vec![entry(0x9000_0000), entry(u32::from_le_bytes(*b"RSTB"))],
+        }),
+    };
+    let e = err(t.to_binary().map(|b| b.len()));
+    assert!(
+        e.contains("table") && e.contains("read back as `rstb`, not `headerless`"),
+        "{e}"
+    );
+    // Found by the fuzzer: three entries read from a file, one of which sorts first and spells the magic.
+    let data = std::fs::read(
+        repo()
+            .join("tests/fuzz_regressions/round_trip_rsizetable/headerless_table_spelling_a_magic"),
+    )
+    .unwrap();
+    let t = Rsizetable::from_binary(&data).unwrap();
+    let e = err(t.to_binary().map(|b| b.len()));
+    assert!(e.contains("read back as `rstb`, not `headerless`"), "{e}");
+    // Another first CRC writes, and reads back as the same headerless table.
+    let ok = Rsizetable {
+        endian: binspec_formats::Endian::Little,
+        table: rsizetable::RsizetableTable::Headerless(rsizetable::Headerless {
+            crc_entries: vec![entry(0x1000_0000), entry(0x9000_0000)],
+        }),
+    };
+    let bin = ok.to_binary().unwrap();
+    assert_eq!(Rsizetable::from_binary(&bin).unwrap(), ok);
+}
