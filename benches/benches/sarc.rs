@@ -18,8 +18,12 @@ const FILES: usize = 3_000;
 
 const PAIRS: &[Pair] = &[
     Pair {
+        group: "sarc_view_iterate",
+        title: "open + iterate (every name and data; ours `view_files`, borrowing the input as roead's `Sarc` does)",
+    },
+    Pair {
         group: "sarc_open_iterate",
-        title: "open + iterate (every name and data; ours `from_bytes`, sharing the buffer)",
+        title: "open + iterate into the editable model (ours `from_bytes`, sharing the buffer)",
     },
     Pair {
         group: "sarc_open_iterate_copy",
@@ -152,6 +156,21 @@ fn main() {
         }
         (v.files, v.sum)
     };
+    run.group(
+        "sarc_view_iterate",
+        bytes.len() as u64,
+        || {
+            Sarc::view_files(black_box(bytes)).and_then(|files| {
+                let mut v = Visit::default();
+                for f in files {
+                    let (name, data) = f?;
+                    v.add(name, data);
+                }
+                Ok((v.files, v.sum))
+            })
+        },
+        Some(roead_iterate),
+    );
     run.group(
         "sarc_open_iterate",
         bytes.len() as u64,

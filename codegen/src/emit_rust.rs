@@ -1128,6 +1128,9 @@ struct Gen<'m> {
     params: Vec<BTreeSet<Vec<String>>>,
     pos_refs: BTreeMap<usize, BTreeSet<String>>,
     slots: BTreeMap<(usize, String), u32>,
+    /// Set while the archive entry's `view_file` is generated: kept bytes and strings borrow the input, and no
+    /// layout choice is inferred.
+    view: std::cell::Cell<bool>,
 }
 
 impl<'m> Gen<'m> {
@@ -1347,6 +1350,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         params,
         pos_refs,
         slots,
+        view: std::cell::Cell::new(false),
     };
     let mut items = Vec::new();
     for ti in 0..m.types.len() {
@@ -1487,7 +1491,13 @@ impl<'m> Gen<'m> {
             extra.push(quote!(fn #dfn() -> u64 { #dv }));
         }
         let doc = doc_attr(&t.doc);
-        let read = self.emit_read(ti)?;
+        let mut read = self.emit_read(ti)?;
+        if self.view_plan().is_some_and(|(_, entry)| entry == ti) {
+            self.view.set(true);
+            let view = self.emit_read(ti);
+            self.view.set(false);
+            read.extend(view?);
+        }
         let write = self.emit_write(ti)?;
         let sort_keys = self.emit_sort_keys(ti)?;
         Ok(quote! {
@@ -1507,6 +1517,17 @@ impl<'m> Gen<'m> {
     }
 
     fn fn_params(&self, ti: usize) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let read_params: Vec<TokenStream> = self
+            .param_pairs(ti)
+            .into_iter()
+            .map(|(id, ty)| quote!(#id: #ty))
+            .collect();
+        (read_params.clone(), read_params)
+    }
+
+    /// The params a type's read function takes after the reader, byte order, pools and root stream: each name and
+    /// Rust type (explicit params first, then the implicit ones).
+    fn param_pairs(&self, ti: usize) -> Vec<(Ident, TokenStream)> {
         let t = &self.m.types[ti];
         let mut read_params = Vec::new();
         for p in &t.params {
@@ -1522,12 +1543,142 @@ impl<'m> Gen<'m> {
                 }
                 _ => quote!(i128),
             };
-            read_params.push(quote!(#id: #ty));
+            read_params.push((id, ty));
         }
         for (_, id, rt) in self.param_list(ti) {
-            read_params.push(quote!(#id: #rt));
+            read_params.push((id, rt));
         }
-        (read_params.clone(), read_params)
+        read_params
+    }
+
+    /// For an archive whose files a view can list without building the model (`view_files`): the fields that
+    /// lead from the root to the entries (type and field name each), and the entry type. Each step must be a plain
+    /// field of a user type (no size, condition or processing), the last one repeated a counted number of times by
+    /// entries of a known minimum size; the entry's name a UTF-8 string and its data bytes, none of its fields
+    /// processed; and every param a number or a flag, so that the entries' arguments can be kept.
+    fn view_plan(&self) -> Option<(Vec<(usize, String)>, usize)> {
+        let a = self.m.archive.as_ref()?;
+        let mut ty = 0usize;
+        let mut steps = Vec::new();
+        let copy_params = |ti: usize| {
+            self.param_pairs(ti).iter().all(|(_, t)| {
+                let t = t.to_string();
+                t == "i128" || t == "bool" || t == "f64"
+            })
+        };
+        for (i, p) in a.entries.iter().enumerate() {
+            let t = &self.m.types[ty];
+            let f = t.seq.iter().find(|f| &f.name == p)?;
+            let FieldTy::User { ty: next, .. } = &f.ty else {
+                return None;
+            };
+            let plain = f.role == Role::Data
+                && f.cond.is_none()
+                && f.size.is_none()
+                && !f.size_eos
+                && !is_blob(f)
+                && f.process.is_none()
+                && !self.boxed.contains(&f.path);
+            let last = i + 1 == a.entries.len();
+            let shape = match &f.repeat {
+                Repeat::None => !last,
+                Repeat::Expr(_) => last && min_size(self.m, f) > 0,
+                _ => false,
+            };
+            if !plain || !shape || !copy_params(ty) {
+                return None;
+            }
+            steps.push((ty, f.name.clone()));
+            ty = *next;
+        }
+        let et = &self.m.types[ty];
+        let all = || et.seq.iter().chain(et.instances.iter());
+        if all().any(|f| f.process.is_some()) || !copy_params(ty) {
+            return None;
+        }
+        let utf8 = |e: &str| {
+            let n: String = e
+                .chars()
+                .filter(|c| !matches!(c, '-' | '_'))
+                .collect::<String>()
+                .to_ascii_uppercase();
+            n == "UTF8"
+        };
+        let nm = all().find(|f| f.name == a.name)?;
+        let dt = all().find(|f| f.name == a.data)?;
+        let name_ok = matches!(&nm.ty, FieldTy::Str { encoding, .. } if utf8(encoding))
+            && nm.repeat == Repeat::None
+            && matches!(nm.role, Role::Data | Role::Placed);
+        let data_ok = matches!(dt.ty, FieldTy::Bytes)
+            && dt.repeat == Repeat::None
+            && matches!(dt.role, Role::Data | Role::Placed);
+        (name_ok && data_ok).then_some((steps, ty))
+    }
+
+    /// The type of the arguments an entry's `view_file` takes, as one tuple.
+    fn view_args_ty(&self, ti: usize) -> TokenStream {
+        let tys: Vec<TokenStream> = self.param_pairs(ti).into_iter().map(|(_, t)| t).collect();
+        quote!((#(#tys,)*))
+    }
+
+    /// `view_files_in` of a type on the way to an archive's entries: the statements of its read function up to
+    /// the field that leads on (`pre`), then that field's view.
+    fn emit_view_files_in(
+        &self,
+        ti: usize,
+        pre: &[TokenStream],
+        f: &Field,
+        entry: usize,
+    ) -> R<TokenStream> {
+        let (params, _) = self.fn_params(ti);
+        let FieldTy::User { ty: next, args } = &f.ty else {
+            return err(&f.path, "internal: a view step is not a user type");
+        };
+        let a = self.args_for(ti, *next, args, Scope::Read, &f.path)?;
+        let nt = ty_ident(&self.m.types[*next].rust);
+        let fname = f.name.as_str();
+        let args_ty = self.view_args_ty(entry);
+        let tail = match &f.repeat {
+            Repeat::Expr(x) => {
+                let (cnt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                let min = min_size(self.m, f);
+                let id = self.m.id.as_str();
+                let path: Vec<&str> = self
+                    .m
+                    .archive
+                    .as_ref()
+                    .map(|a| a.entries.iter().map(String::as_str).collect())
+                    .unwrap_or_default();
+                let tuple = if a.is_empty() {
+                    quote!(())
+                } else {
+                    quote!((#a,))
+                };
+                quote! {
+                    let n = #cnt;
+                    if n < 0 {
+                        return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))).at(#fname);
+                    }
+                    r.check_count(n as u64, #min).at(#fname)?;
+                    Ok(::binspec_runtime::ViewFiles::new(r.clone(), root_io.clone(), endian, n as usize, #tuple, #nt::view_file, &[#(#path),*], #id))
+                }
+            }
+            _ => quote!(#nt::view_files_in(r, endian, pools, root_io, #a).at(#fname)),
+        };
+        Ok(quote! {
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
+            pub(crate) fn view_files_in<'a>(
+                r: &mut ::binspec_runtime::Reader<'a>,
+                endian: ::binspec_runtime::Endian,
+                pools: &mut ::binspec_runtime::layout::ReadPools,
+                root_io: &::binspec_runtime::Reader<'a>,
+                #(#params),*
+            ) -> ::binspec_runtime::Result<::binspec_runtime::ViewFiles<'a, #args_ty>> {
+                use ::binspec_runtime::ResultExt as _;
+                #(#pre)*
+                #tail
+            }
+        })
     }
 
     fn read_prim(&self, f: &Field, ti: usize) -> R<TokenStream> {
@@ -1715,6 +1866,9 @@ impl<'m> Gen<'m> {
         let kept = matches!(f.role, Role::Data | Role::Placed | Role::Derive(_));
         let fin = match &f.ty {
             // A string the model keeps shares the input's buffer where it can.
+            FieldTy::Str { encoding, .. } if kept && self.view.get() => {
+                quote!(r.view_str(raw, #encoding, start)?)
+            }
             FieldTy::Str { encoding, .. } if kept => {
                 quote!(r.share_str(raw, #encoding, start)?)
             }
@@ -1734,6 +1888,7 @@ impl<'m> Gen<'m> {
             }
             // Bytes the model keeps share the input's buffer where they can; bytes it does not keep (fixed
             // contents, a pool's region) stay a borrowed slice, so that reading them copies nothing.
+            _ if kept && self.view.get() => quote!(raw),
             _ if kept => quote!(r.share(raw)),
             _ if f.process.is_some() => quote!(owned),
             _ => quote!(raw),
@@ -1843,6 +1998,8 @@ impl<'m> Gen<'m> {
         Ok(quote!({
             #read_keyed
             if !in_order {
+                // The writer puts the elements in order, so what they point at moves.
+                pools.set_relaid();
                 let ctx__ = ::binspec_runtime::layout::WriteCtx::new();
                 let mut keyed = ::std::vec::Vec::with_capacity(out.len());
                 for (i, x) in out.iter().enumerate() { keyed.push((x.sort_key(&ctx__, endian, #a).at_index(i)?, i)); }
@@ -1914,6 +2071,51 @@ impl<'m> Gen<'m> {
         })
     }
 
+    /// An archive entry's `view_file`: the statements of its read function (`body`, with kept bytes and strings
+    /// borrowed), then its name and data.
+    fn emit_view_file(&self, ti: usize, body: &[TokenStream]) -> R<TokenStream> {
+        let t = &self.m.types[ti];
+        let Some(a) = &self.m.archive else {
+            return err(
+                "/meta/-binspec/archive",
+                "internal: a view without an archive",
+            );
+        };
+        let args_ty = self.view_args_ty(ti);
+        let names: Vec<Ident> = self.param_pairs(ti).into_iter().map(|(id, _)| id).collect();
+        let get = |n: &str| -> R<TokenStream> {
+            let Some(f) = t.seq.iter().chain(t.instances.iter()).find(|f| f.name == n) else {
+                return err(
+                    "/meta/-binspec/archive",
+                    "internal: the archive's field is missing",
+                );
+            };
+            let v = local("v", n);
+            Ok(if f.cond.is_some() {
+                quote!(#v.unwrap_or_default())
+            } else {
+                quote!(#v)
+            })
+        };
+        let (nm, dt) = (get(&a.name)?, get(&a.data)?);
+        Ok(quote! {
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
+            pub(crate) fn view_file<'a>(
+                r: &mut ::binspec_runtime::Reader<'a>,
+                endian: ::binspec_runtime::Endian,
+                root_io: &::binspec_runtime::Reader<'a>,
+                args: #args_ty,
+            ) -> ::binspec_runtime::Result<(&'a str, &'a [u8])> {
+                use ::binspec_runtime::ResultExt as _;
+                let (#(#names,)*) = args;
+                let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                let pools = &mut pools;
+                #(#body)*
+                Ok((#nm, #dt))
+            }
+        })
+    }
+
     fn emit_read(&self, ti: usize) -> R<TokenStream> {
         let t = &self.m.types[ti];
         let (params, _) = self.fn_params(ti);
@@ -1933,6 +2135,19 @@ impl<'m> Gen<'m> {
         }
         let mut endian_of = self.emit_endian_of(ti)?;
         endian_of.extend(self.emit_variant_of(ti)?);
+        // A type on the way to an archive's entries also gets `view_files_in`, from its statements up to that field.
+        let plan = if self.view.get() {
+            None
+        } else {
+            self.view_plan()
+        };
+        let step = plan.as_ref().and_then(|(steps, entry)| {
+            steps
+                .iter()
+                .find(|(t, _)| *t == ti)
+                .map(|(_, n)| (n.clone(), *entry))
+        });
+        let mut cut: Option<(usize, &Field, usize)> = None;
         for f in &t.seq {
             // Instances this field's expressions need.
             let mut needed = BTreeSet::new();
@@ -1973,6 +2188,11 @@ impl<'m> Gen<'m> {
                 }
                 if self.tail_region(ti).is_some() {
                     body.push(quote!(let region_at__ = r.abs_pos();));
+                }
+            }
+            if let Some((n, entry)) = &step {
+                if *n == f.name {
+                    cut = Some((body.len(), f, *entry));
                 }
             }
             let read = self.read_repeated(ti, f)?;
@@ -2043,6 +2263,13 @@ impl<'m> Gen<'m> {
                 self.ensure_instance(ti, &f.name, &mut done, &mut body)?;
             }
         }
+        if self.view.get() {
+            return self.emit_view_file(ti, &body);
+        }
+        let view_fn = match cut {
+            Some((at, f, entry)) => self.emit_view_files_in(ti, &body[..at], f, entry)?,
+            None => quote!(),
+        };
         // Build the model.
         let mut inits = Vec::new();
         let body_before_model = body.len();
@@ -2159,6 +2386,7 @@ impl<'m> Gen<'m> {
             let keyed_sig = sig("read_keyed", quote!((Self, #key_ty)));
             return Ok(quote! {
                 #endian_of
+                #view_fn
                 #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, dead_code)]
                 #read_sig {
                     Ok(Self::read_keyed(r, endian, pools, root_io, #(#pre,)* #(#pnames),*)?.0)
@@ -2181,6 +2409,7 @@ impl<'m> Gen<'m> {
         let read_sig = sig("read", quote!(Self));
         Ok(quote! {
             #endian_of
+            #view_fn
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
             #read_sig {
                 use ::binspec_runtime::ResultExt as _;
@@ -2369,6 +2598,11 @@ impl<'m> Gen<'m> {
         // A pool item also gives its alignment (a layout choice).
         let la = local("align", name);
         let (align, names, none) = match f.item_of {
+            Some(_) if self.view.get() => (
+                quote!(::std::option::Option::<u64>::None),
+                quote!((#v, #p, #la)),
+                quote!((None, 0i128, None)),
+            ),
             Some(pool) => {
                 let d = self.m.pools[pool].item_align;
                 (
@@ -3315,6 +3549,24 @@ impl<'m> Gen<'m> {
         } else {
             quote!()
         };
+        let view_files = match self.view_plan() {
+            Some((_, entry)) => {
+                let args_ty = self.view_args_ty(entry);
+                quote! {
+                    /// The archive's files, read one entry at a time from `data` without building the model: each
+                    /// name and data borrow `data`, in the order of the file. Only what reading needs is checked
+                    /// (not the derived values, such as name hashes, nor the order); to edit or write the archive,
+                    /// read it with `from_binary` or `from_bytes`.
+                    pub fn view_files(data: &[u8]) -> ::binspec_runtime::Result<::binspec_runtime::ViewFiles<'_, #args_ty>> {
+                        let root_io = ::binspec_runtime::Reader::new(data);
+                        let mut r = root_io.clone();
+                        let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                        #name::view_files_in(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))
+                    }
+                }
+            }
+            None => quote!(),
+        };
         let found_endian = if matches!(root.endian, EndianSpec::Switch { .. }) {
             quote!(let found_endian = #name::endian_of(&out).map_err(|e| e.in_format(#id))?;)
         } else {
@@ -3360,22 +3612,43 @@ impl<'m> Gen<'m> {
             });
         }
         Ok(quote! {
+            impl #name {
+                /// Reads the file, and says whether its layout is one the writer does not reproduce (see
+                /// `ReadPools::relaid`).
+                #view_files
+                fn read_root(root_io: ::binspec_runtime::Reader<'_>) -> ::binspec_runtime::Result<(Self, bool)> {
+                    let mut r = root_io.clone();
+                    let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                    let m = #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))?;
+                    Ok((m, pools.relaid()))
+                }
+                /// A file that shares bytes between items, or has them out of order or after gaps, is read as the
+                /// file the writer makes of it: its layout choices (alignments read off positions) describe
+                /// positions that writing moves, so they are read again from the written file, where they hold.
+                /// If that file cannot be written or read, the model read from the original stays.
+                fn relay(m: Self) -> Self {
+                    let Ok(out) = ::binspec_runtime::Format::to_binary(&m) else {
+                        return m;
+                    };
+                    let out = ::binspec_runtime::Bytes::from(out);
+                    match #name::read_root(::binspec_runtime::Reader::shared(&out)) {
+                        Ok((again, _)) => again,
+                        Err(_) => m,
+                    }
+                }
+            }
             impl ::binspec_runtime::Format for #name {
                 const ID: &'static str = #id;
                 const TITLE: &'static str = #title;
                 const EXTENSIONS: &'static [&'static str] = &[#(#exts),*];
                 fn sniff(data: &[u8]) -> bool { #sniff }
                 fn from_binary(data: &[u8]) -> ::binspec_runtime::Result<Self> {
-                    let root_io = ::binspec_runtime::Reader::new(data);
-                    let mut r = root_io.clone();
-                    let mut pools = ::binspec_runtime::layout::ReadPools::new();
-                    #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))
+                    let (m, relaid) = #name::read_root(::binspec_runtime::Reader::new(data))?;
+                    Ok(if relaid { #name::relay(m) } else { m })
                 }
                 fn from_bytes(data: ::binspec_runtime::Bytes) -> ::binspec_runtime::Result<Self> {
-                    let root_io = ::binspec_runtime::Reader::shared(&data);
-                    let mut r = root_io.clone();
-                    let mut pools = ::binspec_runtime::layout::ReadPools::new();
-                    #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))
+                    let (m, relaid) = #name::read_root(::binspec_runtime::Reader::shared(&data))?;
+                    Ok(if relaid { #name::relay(m) } else { m })
                 }
                 fn to_binary(&self) -> ::binspec_runtime::Result<::std::vec::Vec<u8>> {
                     let out = ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little)).map_err(|e| e.in_format(#id))?;

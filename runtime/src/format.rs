@@ -36,6 +36,10 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
     /// Whether `data` looks like this format (magic bytes).
     fn sniff(data: &[u8]) -> bool;
     /// Reads a model from bytes. Bytes the model keeps (a file's data in an archive) are copied out of `data`.
+    ///
+    /// A file whose layout the writer does not reproduce (items that share bytes, come out of order or follow
+    /// gaps) is read as the file the writer makes of it, so that its layout choices hold for what
+    /// [`Format::to_binary`] writes.
     fn from_binary(data: &[u8]) -> Result<Self>;
     /// Reads a model from a shared buffer: bytes the model keeps share `data` instead of being copied (cloning a
     /// [`crate::Bytes`] only counts a reference). Read a file into a `Vec<u8>` and pass `Bytes::from(vec)`.

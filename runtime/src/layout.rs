@@ -376,6 +376,7 @@ pub struct ReadPools {
     end: Vec<Option<u64>>,
     max_end: u64,
     followed: u64,
+    relaid: bool,
 }
 
 impl ReadPools {
@@ -395,7 +396,21 @@ impl ReadPools {
         self.prev_end[pool] = Some(prev.max(start + len));
         self.end[pool] = Some(self.end[pool].unwrap_or(0).max(start + len));
         self.max_end = self.max_end.max(start + len);
-        infer_align(prev, start, default)
+        let a = infer_align(prev, start, default);
+        if a.is_none() && align_up(prev, default) != start {
+            self.relaid = true;
+        }
+        a
+    }
+    /// Whether some item or region is where no alignment puts it (it shares bytes with another, comes before the
+    /// items read before it, or follows a gap): the writer then lays the file out anew, and positions after that
+    /// point move.
+    pub fn relaid(&self) -> bool {
+        self.relaid
+    }
+    /// Notes that the writer will not put things where they are (elements read out of the order it writes them).
+    pub fn set_relaid(&mut self) {
+        self.relaid = true;
     }
     /// Where the items of `pool` read so far end (the furthest), if there are any.
     pub fn pool_end(&self, pool: usize) -> Option<u64> {
@@ -420,7 +435,7 @@ impl ReadPools {
         Ok(())
     }
     /// The alignment of a pool region that starts at `start`, from where the items before it ended.
-    pub fn region_align(&self, start: u64, before: u64) -> u64 {
+    pub fn region_align(&mut self, start: u64, before: u64) -> u64 {
         let prev = self
             .prev_end
             .iter()
@@ -434,6 +449,7 @@ impl ReadPools {
         if align_up(prev, a) == start {
             a
         } else {
+            self.relaid = true;
             1
         }
     }

@@ -22,7 +22,7 @@ pub use ::bytes::Bytes;
 pub use ::bytestring::ByteString as Str;
 pub use error::{Error, ErrorInner, ErrorKind, Result, ResultExt};
 pub use format::{Archive, DocFormat, DynFormat, Format, FormatHandle, Info, MaybeArchive};
-pub use read::Reader;
+pub use read::{Reader, ViewFiles};
 pub use write::{align_up, check_scan, write_slot, Writer};
 
 /// Byte order.

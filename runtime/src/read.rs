@@ -94,6 +94,19 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A string borrowed from the input (for [`ViewFiles`]): UTF-8 (or ASCII) only.
+    #[inline]
+    pub fn view_str(&self, raw: &'a [u8], encoding: &str, at: u64) -> Result<&'a str> {
+        if !crate::text::is_utf8(encoding) {
+            return Err(Error::invalid(
+                at,
+                format!("a view borrows UTF-8 strings only, not {encoding}"),
+            ));
+        }
+        std::str::from_utf8(raw)
+            .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}")))
+    }
+
     /// The whole stream.
     pub fn buf(&self) -> &'a [u8] {
         self.buf
@@ -150,6 +163,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Moves to `pos` (relative to this stream); `pos` may equal the size.
+    #[inline]
     pub fn seek(&mut self, pos: u64) -> Result<()> {
         if pos > self.buf.len() as u64 {
             return Err(self.past_end(pos));
@@ -227,6 +241,7 @@ impl<'a> Reader<'a> {
 
     /// Takes bytes up to a terminator. `include` keeps the terminator in the result, `consume` moves past it;
     /// with `eos_error` false a missing terminator ends at the end of the stream.
+    #[inline]
     pub fn bytes_term(
         &mut self,
         term: u8,
@@ -255,6 +270,7 @@ impl<'a> Reader<'a> {
 
     /// Takes bytes up to a terminator of several bytes (`00 00` for a UTF-16 `strz`), looked for at multiples of
     /// its length.
+    #[inline]
     pub fn bytes_term_multi(
         &mut self,
         term: &[u8],
@@ -516,6 +532,81 @@ fn mask(n: u32) -> u64 {
         (1u64 << n) - 1
     }
 }
+
+/// Reads one file of an archive (its name and data, borrowed from the input) with the reader at its entry.
+pub type ViewFile<'a, A> =
+    fn(&mut Reader<'a>, crate::Endian, &Reader<'a>, A) -> Result<(&'a str, &'a [u8])>;
+
+/// The files of an archive, read one entry at a time from the input without building the model (what a generated
+/// `view_files` returns). The count was checked against the input when the view was made, so collecting the files
+/// allocates no more than the input justifies. After an error the iterator ends.
+pub struct ViewFiles<'a, A> {
+    r: Reader<'a>,
+    root_io: Reader<'a>,
+    endian: crate::Endian,
+    n: usize,
+    i: usize,
+    args: A,
+    read: ViewFile<'a, A>,
+    /// The fields that lead to the entries, outermost first, and the format: for error paths.
+    path: &'static [&'static str],
+    format: &'static str,
+}
+
+impl<'a, A: Copy> ViewFiles<'a, A> {
+    /// Entries `0..n` read by `read` from `r` on.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        r: Reader<'a>,
+        root_io: Reader<'a>,
+        endian: crate::Endian,
+        n: usize,
+        args: A,
+        read: ViewFile<'a, A>,
+        path: &'static [&'static str],
+        format: &'static str,
+    ) -> Self {
+        ViewFiles {
+            r,
+            root_io,
+            endian,
+            n,
+            i: 0,
+            args,
+            read,
+            path,
+            format,
+        }
+    }
+}
+
+impl<'a, A: Copy> Iterator for ViewFiles<'a, A> {
+    type Item = Result<(&'a str, &'a [u8])>;
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.i >= self.n {
+            return None;
+        }
+        let i = self.i;
+        self.i += 1;
+        match (self.read)(&mut self.r, self.endian, &self.root_io, self.args) {
+            Ok(x) => Some(Ok(x)),
+            Err(e) => {
+                self.i = self.n;
+                let mut e = e.at_index(i);
+                for p in self.path.iter().rev() {
+                    e = e.at(p);
+                }
+                Some(Err(e.in_format(self.format)))
+            }
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.n - self.i, Some(self.n - self.i))
+    }
+}
+
+impl<A: Copy> ExactSizeIterator for ViewFiles<'_, A> {}
 
 #[cfg(test)]
 mod tests {

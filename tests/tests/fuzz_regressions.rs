@@ -24,7 +24,12 @@ fn check(target: &str, data: &[u8]) -> Result<(), String> {
         "round_trip_panim_perro" => rt::<panim_perro::Clip>(data),
         "round_trip_panim_pretarget" => rt::<panim_perro::Retarget>(data),
         "round_trip_ainb" => rt::<ainb::Document>(data),
-        "decode_sarc" => dec::<sarc::Sarc>(data),
+        "decode_sarc" => {
+            if let Ok(v) = sarc::Sarc::view_files(data) {
+                let _ = v.count();
+            }
+            dec::<sarc::Sarc>(data)
+        }
         "decode_rsizetable" => dec::<rsizetable::Rsizetable>(data),
         "decode_byml" => dec::<byml::Document>(data),
         "decode_panim_pluto" => dec::<panim_pluto::PanimPluto>(data),

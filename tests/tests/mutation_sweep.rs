@@ -1,9 +1,9 @@
 //! The mutation sweep: every fixture of every format, cut at every length (a seeded sample of lengths for files
 //! over 4 KiB) and mutated in seeded ways (flipped bits, random bytes, planted huge or file-sized counts, sizes
 //! and offsets in both byte orders, swapped byte-order marks). Each input goes through the format's decoder and,
-//! when it decodes, its writer (`DynFormat::roundtrip`). It must return a value or an error: no panic, no result
-//! after more than a second, and no more memory than a bound proportional to the input (counted by the global
-//! allocator of this test binary).
+//! when it decodes, its writer (`DynFormat::roundtrip`); a SARC also through `Sarc::view_files`. It must return a
+//! value or an error: no panic, no result after more than a second, and no more memory than a bound proportional
+//! to the input (counted by the global allocator of this test binary).
 //!
 //! `cargo test -p binspec-tests --test mutation_sweep` runs the CI sweep (a few minutes at most);
 //! `BINSPEC_SWEEP=long` runs 25 times as many mutations per file. `BINSPEC_SWEEP_SEED=N` changes the seed.
@@ -188,6 +188,12 @@ fn main() {
             PEAK.store(base, Relaxed);
             let t = Instant::now();
             let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                // An archive's view (files listed without the model) reads the same untrusted bytes.
+                if job.format.id() == "sarc" {
+                    if let Ok(v) = binspec_formats::sarc::Sarc::view_files(&job.input) {
+                        let _ = v.count();
+                    }
+                }
                 job.format.roundtrip(&job.input).is_ok()
             }));
             let (ok, panicked) = match r {

@@ -746,9 +746,14 @@ impl<'a> Ctx<'a> {
     }
 
     /// The bytes of a leaf node (a 64-bit value, binary data, or a container whose values are all inline), with
-    /// its type, to find equal leaves.
+    /// its type, to find equal leaves. A leaf that holds a NaN has none: the writer never shares it (as oead does
+    /// not), so two equal ones say nothing about sharing.
     fn leaf_bytes(&self, o: usize, t: u8, leaf: bool) -> Option<&'a [u8]> {
+        let nan32 = |at: usize| self.u32(at).is_ok_and(|b| f32::from_bits(b).is_nan());
         let len = if leaf {
+            if t == nt::F64 && self.u64(o).is_ok_and(|b| f64::from_bits(b).is_nan()) {
+                return None;
+            }
             match t {
                 nt::BINARY => 4 + self.u32(o).ok()? as usize,
                 nt::ALIGNED_BINARY => 8 + self.u32(o).ok()? as usize,
@@ -762,13 +767,17 @@ impl<'a> Ctx<'a> {
                     if types.iter().any(|&x| nt::is_out_of_line(x)) {
                         return None;
                     }
+                    let values = o + ((4 + n + 3) & !3);
+                    if (0..n).any(|i| types[i] == nt::F32 && nan32(values + 4 * i)) {
+                        return None;
+                    }
                     ((4 + n + 3) & !3) + 4 * n
                 }
                 nt::MAP => {
                     for i in 0..n {
                         let w = self.u32(o + 4 + 8 * i).ok()?;
                         let pt = if self.be { w as u8 } else { (w >> 24) as u8 };
-                        if nt::is_out_of_line(pt) {
+                        if nt::is_out_of_line(pt) || (pt == nt::F32 && nan32(o + 4 + 8 * i + 4)) {
                             return None;
                         }
                     }
