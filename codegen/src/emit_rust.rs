@@ -3155,16 +3155,11 @@ impl<'m> Gen<'m> {
         let mut body = Vec::new();
         let mut done: BTreeSet<String> = BTreeSet::new();
         let e = self.endian_switch(ti, on, cases, &mut done, &mut body)?;
+        let probe = probe_prelude();
         Ok(quote! {
             #[allow(unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
             pub(crate) fn endian_of(data: &[u8]) -> ::binspec_runtime::Result<::binspec_runtime::Endian> {
-                use ::binspec_runtime::ResultExt as _;
-                let root_io = ::binspec_runtime::Reader::new(data);
-                let mut r = root_io.clone();
-                let r = &mut r;
-                let root_io = &root_io;
-                let mut pools = ::binspec_runtime::layout::ReadPools::new();
-                let pools = &mut pools;
+                #probe
                 let endian = ::binspec_runtime::Endian::Little;
                 #(#body)*
                 Ok(#e)
@@ -3251,16 +3246,11 @@ impl<'m> Gen<'m> {
                 arms.push(quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("no case for {:?}", other))),));
             }
             let fname = format_ident!("{}_variant_of", f.name);
+            let probe = probe_prelude();
             out.extend(quote! {
                 #[allow(unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
                 pub(crate) fn #fname(data: &[u8], endian: ::binspec_runtime::Endian) -> ::binspec_runtime::Result<&'static str> {
-                    use ::binspec_runtime::ResultExt as _;
-                    let root_io = ::binspec_runtime::Reader::new(data);
-                    let mut r = root_io.clone();
-                    let r = &mut r;
-                    let root_io = &root_io;
-                    let mut pools = ::binspec_runtime::layout::ReadPools::new();
-                    let pools = &mut pools;
+                    #probe
                     #(#body)*
                     Ok(match #o { #(#arms)* })
                 }
@@ -3457,20 +3447,8 @@ impl<'m> Gen<'m> {
         {
             if let FieldTy::Switch { cases, .. } = &f.ty {
                 let fid = ident(&f.name);
-                let en = switch_enum_name(m, f);
                 let label = f.name.as_str();
-                let mut seen = BTreeSet::new();
-                let arms: Vec<TokenStream> = cases
-                    .iter()
-                    .filter(|c| seen.insert(c.variant.clone()))
-                    .map(|c| {
-                        let v = ty_ident(&c.variant);
-                        let n = c
-                            .user()
-                            .map_or(c.variant.as_str(), |t| m.types[t].name.as_str());
-                        quote!(#en::#v(_) => #n,)
-                    })
-                    .collect();
+                let arms = variant_name_arms(m, f, cases);
                 summary.push(
                     quote!((#label.to_string(), match &self.#fid { #(#arms)* }.to_string()),),
                 );
@@ -3581,19 +3559,7 @@ impl<'m> Gen<'m> {
             let fid = ident(&f.name);
             let fname = format_ident!("{}_variant_of", f.name);
             let label = f.name.as_str();
-            let en = switch_enum_name(m, f);
-            let mut seen = BTreeSet::new();
-            let arms: Vec<TokenStream> = cases
-                .iter()
-                .filter(|c| seen.insert(c.variant.clone()))
-                .map(|c| {
-                    let v = ty_ident(&c.variant);
-                    let n = c
-                        .user()
-                        .map_or(c.variant.as_str(), |t| m.types[t].name.as_str());
-                    quote!(#en::#v(_) => #n,)
-                })
-                .collect();
+            let arms = variant_name_arms(m, f, cases);
             let endian = match &root.endian {
                 EndianSpec::Switch { .. } => quote!(found_endian),
                 EndianSpec::Fixed(e) => endian_tokens(Some(*e)),
@@ -3682,6 +3648,37 @@ impl<'m> Gen<'m> {
         }
         Some(ty)
     }
+}
+
+/// The start of a function that reads a few of the root's instances from `data` (`endian_of`, `<field>_variant_of`):
+/// the reader, the root stream and pools that the instances' read statements use.
+fn probe_prelude() -> TokenStream {
+    quote! {
+        use ::binspec_runtime::ResultExt as _;
+        let root_io = ::binspec_runtime::Reader::new(data);
+        let mut r = root_io.clone();
+        let r = &mut r;
+        let root_io = &root_io;
+        let mut pools = ::binspec_runtime::layout::ReadPools::new();
+        let pools = &mut pools;
+    }
+}
+
+/// `match` arms from each variant of switch field `f`'s enum to the name of its type (`Enum::Variant(_) => "name",`).
+fn variant_name_arms(m: &Module, f: &Field, cases: &[crate::ir::SwitchCase]) -> Vec<TokenStream> {
+    let en = switch_enum_name(m, f);
+    let mut seen = BTreeSet::new();
+    cases
+        .iter()
+        .filter(|c| seen.insert(c.variant.clone()))
+        .map(|c| {
+            let v = ty_ident(&c.variant);
+            let n = c
+                .user()
+                .map_or(c.variant.as_str(), |t| m.types[t].name.as_str());
+            quote!(#en::#v(_) => #n,)
+        })
+        .collect()
 }
 
 /// The arguments of a call, as the text of each (split at the commas between them, not inside brackets).
