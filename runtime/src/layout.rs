@@ -434,7 +434,8 @@ impl ReadPools {
         }
         Ok(())
     }
-    /// The alignment of a pool region that starts at `start`, from where the items before it ended.
+    /// The alignment of a pool region that starts at `start`, from where the content before it ended: the end of
+    /// the last pool item at or before `start` (the bytes between are padding), or without one `before`.
     pub fn region_align(&mut self, start: u64, before: u64) -> u64 {
         let prev = self
             .prev_end
@@ -443,8 +444,7 @@ impl ReadPools {
             .copied()
             .filter(|&e| e <= start)
             .max()
-            .unwrap_or(before)
-            .max(before.min(start));
+            .unwrap_or(before.min(start));
         let a = low_bit(start);
         if align_up(prev, a) == start {
             a

@@ -555,6 +555,11 @@ impl<'a> Ctx<'a> {
                         .map_err(|e| Box::new(e.at_index(i)))?;
                     entries.push((hash, v));
                 }
+                // Without a remap table the entries are in hash order, the order the writer puts them in (a stable
+                // sort): a file out of that order is read in it, as the writer will write it.
+                if t < nt::HASH_ARRAY_REMAP && !entries.is_sorted_by(|a, b| a.0 <= b.0) {
+                    entries.sort_by(|a, b| a.0.cmp(&b.0));
+                }
                 Ok(Byml::HashArray(HashArray {
                     width: width as u8,
                     remap: t >= nt::HASH_ARRAY_REMAP,
