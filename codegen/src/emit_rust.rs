@@ -2182,10 +2182,12 @@ impl<'m> Gen<'m> {
             }
             if let Role::Pool(u) = &f.role {
                 let start = quote!(r.abs_pos());
+                let pool = u.pool;
                 if let Some(a) = &u.align_field {
                     let la = local("layout", a);
-                    body.push(quote!(let #la = pools.region_align(#start, #start);));
+                    body.push(quote!(let #la = pools.region_align(#start, #start, #pool);));
                 }
+                body.push(quote!(pools.enter_region(#pool);));
                 if self.tail_region(ti).is_some() {
                     body.push(quote!(let region_at__ = r.abs_pos();));
                 }

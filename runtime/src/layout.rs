@@ -377,6 +377,8 @@ pub struct ReadPools {
     max_end: u64,
     followed: u64,
     relaid: bool,
+    /// The pools whose regions have been reached, in the order of the file.
+    entered: Vec<usize>,
 }
 
 impl ReadPools {
@@ -434,9 +436,26 @@ impl ReadPools {
         }
         Ok(())
     }
-    /// The alignment of a pool region that starts at `start`, from where the content before it ended: the end of
-    /// the last pool item at or before `start` (the bytes between are padding), or without one `before`.
-    pub fn region_align(&mut self, start: u64, before: u64) -> u64 {
+    /// Notes that the reader has reached the region of `pool`.
+    pub fn enter_region(&mut self, pool: usize) {
+        if !self.entered.contains(&pool) {
+            self.entered.push(pool);
+        }
+    }
+    /// The alignment of the region of `pool`, which starts at `start`, from where the content before it ended: the
+    /// end of the last pool item at or before `start` (the bytes between are padding), or without one `before`. An
+    /// item of a region that comes earlier and reaches past `start` overlaps this region: the writer keeps them
+    /// apart, so the file is relaid.
+    pub fn region_align(&mut self, start: u64, before: u64, pool: usize) -> u64 {
+        if self.entered.iter().filter(|&&p| p != pool).any(|&p| {
+            self.end
+                .get(p)
+                .copied()
+                .flatten()
+                .is_some_and(|e| e > start)
+        }) {
+            self.relaid = true;
+        }
         let prev = self
             .prev_end
             .iter()

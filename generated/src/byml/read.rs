@@ -686,12 +686,12 @@ impl<'a> Ctx<'a> {
         let mut seen = vec![0u64; self.data.len() / 64 + 1];
         let mut last = self.root_ofs;
         let mut inline_ok = true;
-        let mut shared = false;
-        for &(o, _, _) in &refs {
+        let mut repeats = Vec::new();
+        for &(o, t, _) in &refs {
             let (word, bit) = ((o / 64) as usize, 1u64 << (o % 64));
             // Offsets were read from the file, so they lie inside it.
             if seen[word] & bit != 0 {
-                shared = true;
+                repeats.push((o, t));
             } else {
                 seen[word] |= bit;
                 if o <= last {
@@ -700,6 +700,15 @@ impl<'a> Ctx<'a> {
                 last = o;
             }
         }
+        // A node reached twice as the same type is shared; bytes read as two types are no sharing the writer
+        // could make.
+        let shared = !repeats.is_empty() && {
+            let mut first: rustc_hash::FxHashMap<u32, u8> = Default::default();
+            for &(o, t, _) in &refs {
+                first.entry(o).or_insert(t);
+            }
+            repeats.iter().any(|(o, t)| first.get(o) == Some(t))
+        };
         let share = if shared {
             true
         } else {
