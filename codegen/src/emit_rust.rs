@@ -3592,17 +3592,22 @@ impl<'m> Gen<'m> {
                 }
                 /// A file that shares bytes between items, or has them out of order or after gaps, is read as the
                 /// file the writer makes of it: its layout choices (alignments read off positions) describe
-                /// positions that writing moves, so they are read again from the written file, where they hold.
-                /// If that file cannot be written or read, the model read from the original stays.
-                fn relay(m: Self) -> Self {
-                    let Ok(out) = ::binspec_runtime::Format::to_binary(&m) else {
-                        return m;
-                    };
-                    let out = ::binspec_runtime::Bytes::from(out);
-                    match #name::read_root(::binspec_runtime::Reader::shared(&out)) {
-                        Ok((again, _)) => again,
-                        Err(_) => m,
+                /// positions that writing moves, so they are read again from the written file, until reading what
+                /// is written gives the same model (a few rounds at most). If a file cannot be written or read, the
+                /// last model read stays.
+                fn relay(mut m: Self) -> Self {
+                    for _ in 0..4 {
+                        let Ok(out) = ::binspec_runtime::Format::to_binary(&m) else {
+                            return m;
+                        };
+                        let out = ::binspec_runtime::Bytes::from(out);
+                        match #name::read_root(::binspec_runtime::Reader::shared(&out)) {
+                            Ok((again, _)) if again == m => return again,
+                            Ok((again, _)) => m = again,
+                            Err(_) => return m,
+                        }
                     }
+                    m
                 }
             }
             impl ::binspec_runtime::Format for #name {

@@ -687,11 +687,11 @@ impl<'a> Ctx<'a> {
         let mut last = self.root_ofs;
         let mut inline_ok = true;
         let mut repeats = Vec::new();
-        for &(o, t, _) in &refs {
+        for &(o, t, leaf) in &refs {
             let (word, bit) = ((o / 64) as usize, 1u64 << (o % 64));
             // Offsets were read from the file, so they lie inside it.
             if seen[word] & bit != 0 {
-                repeats.push((o, t));
+                repeats.push((o, t, leaf));
             } else {
                 seen[word] |= bit;
                 if o <= last {
@@ -701,13 +701,15 @@ impl<'a> Ctx<'a> {
             }
         }
         // A node reached twice as the same type is shared; bytes read as two types are no sharing the writer
-        // could make.
+        // could make, and neither is a NaN, which the writer never shares.
         let shared = !repeats.is_empty() && {
             let mut first: rustc_hash::FxHashMap<u32, u8> = Default::default();
             for &(o, t, _) in &refs {
                 first.entry(o).or_insert(t);
             }
-            repeats.iter().any(|(o, t)| first.get(o) == Some(t))
+            repeats.iter().any(|&(o, t, leaf)| {
+                first.get(&o) == Some(&t) && !self.holds_nan(o as usize, t, leaf)
+            })
         };
         let share = if shared {
             true
@@ -756,6 +758,30 @@ impl<'a> Ctx<'a> {
         Layout {
             share,
             values: placement,
+        }
+    }
+
+    /// Whether the node at `o` is a NaN or a container whose inline values include one (which the writer never
+    /// shares).
+    fn holds_nan(&self, o: usize, t: u8, leaf: bool) -> bool {
+        if leaf {
+            return t == nt::F64 && self.u64(o).is_ok_and(|b| f64::from_bits(b).is_nan());
+        }
+        let Ok((_, n)) = self.header(o) else {
+            return false;
+        };
+        let nan32 = |at: usize| self.u32(at).is_ok_and(|b| f32::from_bits(b).is_nan());
+        match t {
+            nt::ARRAY => {
+                let values = o + ((4 + n + 3) & !3);
+                (0..n).any(|i| self.u8(o + 4 + i).ok() == Some(nt::F32) && nan32(values + 4 * i))
+            }
+            nt::MAP => (0..n).any(|i| {
+                let w = self.u32(o + 4 + 8 * i).unwrap_or(0);
+                let pt = if self.be { w as u8 } else { (w >> 24) as u8 };
+                pt == nt::F32 && nan32(o + 4 + 8 * i + 4)
+            }),
+            _ => false,
         }
     }
 
