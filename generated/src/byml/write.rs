@@ -595,11 +595,12 @@ impl<'a> Wr<'a> {
                 match self.layout.values {
                     ValuePlacement::Inline => self.place_value(slot, c),
                     ValuePlacement::BeforeRoot => {
-                        let at = if self.layout.share {
-                            {
-                                let k = self.key(c);
-                                self.written[&k]
-                            }
+                        let k = self.share_key(c);
+                        let at = if let Some(k) = k {
+                            // Every value was written by `values_before`.
+                            self.written.get(&k).copied().ok_or_else(|| {
+                                Error::write("internal: a value before the root was not written")
+                            })?
                         } else {
                             let at = self.before[self.before_cursor];
                             self.before_cursor += 1;
@@ -715,18 +716,30 @@ impl<'a> Wr<'a> {
     }
 
     fn value_before(&mut self, v: &'a Byml, occurrences: &mut Vec<&'a Byml>) {
-        if self.layout.share {
-            let k = self.key(v);
-            if !self.written.contains_key(&k) {
-                let at = self.value_data(v);
-                {
-                    let k = self.key(v);
+        match self.share_key(v) {
+            Some(k) => {
+                if !self.written.contains_key(&k) {
+                    let at = self.value_data(v);
                     self.written.insert(k, at);
                 }
             }
-        } else {
-            occurrences.push(v);
+            // A NaN is never shared: with sharing on, each one is written where it comes, and the containers
+            // take them in the same order (`before`).
+            None if self.layout.share => {
+                let at = self.value_data(v);
+                self.before.push(at);
+            }
+            None => occurrences.push(v),
         }
+    }
+
+    /// The key a value is shared by, when sharing is on and the value can be shared (it holds no NaN).
+    fn share_key(&mut self, v: &'a Byml) -> Option<ByValue<'a>> {
+        if !self.layout.share {
+            return None;
+        }
+        let k = self.key(v);
+        (!k.2).then_some(k)
     }
 
     /// Writes a block of unshared values as Nintendo's version 7 files have it: grouped by value, the groups in the
