@@ -352,11 +352,17 @@ pub fn low_bit(v: u64) -> u64 {
 /// place of its own after that content, at the default, and an alignment read off a position the writer does not
 /// reproduce would come out otherwise when the file is read again.
 pub fn infer_align(prev_end: u64, start: u64, default: u64) -> Option<u64> {
+    align_choice(prev_end, start, default).flatten()
+}
+
+/// [`infer_align`], telling apart the item the default places (`Some(None)`) from one that no alignment places
+/// where it is (`None`).
+fn align_choice(prev_end: u64, start: u64, default: u64) -> Option<Option<u64>> {
     if align_up(prev_end, default) == start {
-        return None;
+        return Some(None);
     }
     let a = low_bit(start);
-    (prev_end <= start && align_up(prev_end, a) == start).then_some(a)
+    (prev_end <= start && align_up(prev_end, a) == start).then_some(Some(a))
 }
 
 /// How many `-eager` instances a reader may follow per byte of input (plus [`FOLLOW_BASE`]). Without sharing,
@@ -398,11 +404,9 @@ impl ReadPools {
         self.prev_end[pool] = Some(prev.max(start + len));
         self.end[pool] = Some(self.end[pool].unwrap_or(0).max(start + len));
         self.max_end = self.max_end.max(start + len);
-        let a = infer_align(prev, start, default);
-        if a.is_none() && align_up(prev, default) != start {
-            self.relaid = true;
-        }
-        a
+        let a = align_choice(prev, start, default);
+        self.relaid |= a.is_none();
+        a.flatten()
     }
     /// Whether some item or region is where no alignment puts it (it shares bytes with another, comes before the
     /// items read before it, or follows a gap): the writer then lays the file out anew, and positions after that
