@@ -1121,6 +1121,9 @@ fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
     direct
 }
 
+/// The way from the root to an archive's entries (each step's type and field name), and the entry type.
+type ViewPlan = (Vec<(usize, String)>, usize);
+
 struct Gen<'m> {
     m: &'m Module,
     /// Fields (by YAML path) that hold a type containing their own type: boxed, so the model has a finite size.
@@ -1131,6 +1134,8 @@ struct Gen<'m> {
     /// Set while the archive entry's `view_file` is generated: kept bytes and strings borrow the input, and no
     /// layout choice is inferred.
     view: std::cell::Cell<bool>,
+    /// [`Gen::view_plan`], worked out once.
+    view_plan: std::cell::OnceCell<Option<ViewPlan>>,
 }
 
 impl<'m> Gen<'m> {
@@ -1351,6 +1356,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         pos_refs,
         slots,
         view: std::cell::Cell::new(false),
+        view_plan: std::cell::OnceCell::new(),
     };
     let mut items = Vec::new();
     for ti in 0..m.types.len() {
@@ -1492,7 +1498,7 @@ impl<'m> Gen<'m> {
         }
         let doc = doc_attr(&t.doc);
         let mut read = self.emit_read(ti)?;
-        if self.view_plan().is_some_and(|(_, entry)| entry == ti) {
+        if self.view_plan().is_some_and(|(_, entry)| *entry == ti) {
             self.view.set(true);
             let view = self.emit_read(ti);
             self.view.set(false);
@@ -1556,7 +1562,13 @@ impl<'m> Gen<'m> {
     /// field of a user type (no size, condition or processing), the last one repeated a counted number of times by
     /// entries of a known minimum size; the entry's name a UTF-8 string and its data bytes, none of its fields
     /// processed; and every param a number or a flag, so that the entries' arguments can be kept.
-    fn view_plan(&self) -> Option<(Vec<(usize, String)>, usize)> {
+    fn view_plan(&self) -> Option<&ViewPlan> {
+        self.view_plan
+            .get_or_init(|| self.find_view_plan())
+            .as_ref()
+    }
+
+    fn find_view_plan(&self) -> Option<ViewPlan> {
         let a = self.m.archive.as_ref()?;
         let mut ty = 0usize;
         let mut steps = Vec::new();
@@ -2141,7 +2153,7 @@ impl<'m> Gen<'m> {
         } else {
             self.view_plan()
         };
-        let step = plan.as_ref().and_then(|(steps, entry)| {
+        let step = plan.and_then(|(steps, entry)| {
             steps
                 .iter()
                 .find(|(t, _)| *t == ti)
@@ -3530,7 +3542,7 @@ impl<'m> Gen<'m> {
             quote!()
         };
         let view_files = match self.view_plan() {
-            Some((_, entry)) => {
+            Some(&(_, entry)) => {
                 let args_ty = self.view_args_ty(entry);
                 quote! {
                     /// The archive's files, read one entry at a time from `data` without building the model: each
