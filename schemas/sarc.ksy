@@ -132,7 +132,7 @@ types:
         doc: |
           Bits 0-23: offset of the name in the name table, divided by 4. Bits 24-31: collision count, 1 for the
           first file with a given hash. 0 when the entry has no name.
-        -derive: "name._present ? (0x1000000 | (name._pos - _parent.names_start) / 4) : 0"
+        -derive: "name._present ? (collision_count << 24 | (name._pos - _parent.names_start) / 4) : 0"
       - id: data_start
         type: u4
         doc: Offset of the file's data from the start of the data region (the wiki's "File array start offset").
@@ -140,6 +140,14 @@ types:
         type: u4
         doc: Offset of the end of the file's data from the start of the data region (the wiki's "File array end offset").
     instances:
+      collision_count:
+        value: name_attrs >> 24
+        doc: |
+          The top byte of `name_attrs`: 1 for the first file with a given name hash (and what oead writes for
+          every file), counting up for files whose names have the same hash. It is kept in the model, so that
+          `name_attrs` can still be derived from where the writer puts the name.
+        -data: u1
+        -default: 1
       name:
         pos: _parent.names_start + (name_attrs & 0xffffff) * 4
         type: strz

@@ -591,7 +591,9 @@ pub fn typecheck(m: &Module, diags: &mut Diags) {
             {
                 diags.error(f.pos, &f.path, "'enum' needs an integer type", None);
             }
-            if f.value.is_some() && (f.size.is_some() || !matches!(f.ty, FieldTy::Value)) {
+            if f.value.is_some()
+                && (f.size.is_some() || !(f.data || matches!(f.ty, FieldTy::Value)))
+            {
                 diags.error(
                     f.pos,
                     &f.path,

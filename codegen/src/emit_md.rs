@@ -724,6 +724,10 @@ fn describe(m: &Module, f: &Field) -> String {
         ),
         Role::Placed => Some("Written back at its position.".into()),
         Role::View => Some("Read only: what it decides is kept in the document instead.".into()),
+        Role::Kept => Some(
+            "Kept in the model: computed when reading, and the model's value is used where it is named when writing."
+                .into(),
+        ),
         Role::Data | Role::Computed => None,
     };
     if let Some(n) = note {

@@ -622,6 +622,10 @@ impl<'m> Cx<'m> {
                 })
             }
             Scope::Write | Scope::Model => {
+                if f.role == Role::Kept {
+                    // The model's value, not the expression (which names what is derived from it).
+                    return Ok((quote!((#me.#id as i128)), T::Int));
+                }
                 if let Some(val) = &f.value {
                     let val = val.clone();
                     return self.tr(&val.expr, &val.path);
@@ -1418,6 +1422,32 @@ impl<'m> Gen<'m> {
                         fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<u64>,));
                         defaults.push(quote!(#aid: None,));
                     }
+                }
+                Role::Kept => {
+                    let ty = self.model_ty(f);
+                    let d = format!(
+                        " Kept in the model: read as `{}`; when writing, this value is used where `{}` is named.",
+                        f.value.as_ref().map_or("", |v| v.text.as_str()),
+                        f.name
+                    );
+                    let dv = match &f.default {
+                        Some(d) => {
+                            let (tok, _) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
+                            quote!((#tok) as _)
+                        }
+                        None => quote!(::std::default::Default::default()),
+                    };
+                    // Left out of the text where it has its default (the usual case), and that default where the
+                    // text leaves it out.
+                    let dfn = format_ident!("default_{}_{}", t.name, f.name);
+                    let sfn = format_ident!("is_default_{}_{}", t.name, f.name);
+                    let (dfn_s, sfn_s) = (dfn.to_string(), sfn.to_string());
+                    fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default = #dfn_s, skip_serializing_if = #sfn_s)] pub #id: #ty,));
+                    extra.push(quote! {
+                        fn #dfn() -> #ty { #dv }
+                        fn #sfn(v: &#ty) -> bool { *v == #dfn() }
+                    });
+                    defaults.push(quote!(#id: #dv,));
                 }
                 Role::Derive(x) => {
                     let ty = self.model_ty(f);
@@ -2316,6 +2346,24 @@ impl<'m> Gen<'m> {
                         }
                     });
                     let _ = fname;
+                    inits.push(quote!(#id: #v,));
+                }
+                Role::Kept => {
+                    let Some(x) = &f.value else {
+                        return err(&f.path, "internal: a kept value instance without a value");
+                    };
+                    let (vt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                    let mt = self.model_ty(f);
+                    // Before the derived values become `Option`s (the expression reads the fields as read).
+                    body.insert(body_before_model, quote! {
+                        let #v: #mt = {
+                            let x__: i128 = #vt;
+                            match <#mt as ::std::convert::TryFrom<i128>>::try_from(x__) {
+                                Ok(x) => x,
+                                Err(_) => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("value {x__} does not fit its type")).at(#fname)),
+                            }
+                        };
+                    });
                     inits.push(quote!(#id: #v,));
                 }
                 _ => {}
@@ -4077,6 +4125,37 @@ types:
         let target = child.instances.iter().find(|f| f.name == "target").unwrap();
         assert_eq!(target.role, Role::View);
         assert!(!c.rust.contains("pub target:"), "{}", c.rust);
+    }
+
+    /// A value instance with `-data: u1` is kept in the model as a `u8`: read from the expression, and named by
+    /// its model value (not its expression) in the writer's derived values, so a field can be derived from it.
+    #[test]
+    fn data_value_instances_are_kept_and_used_when_writing() {
+        let text = "meta:\n  id: kept\n  endian: le\nseq:\n  - id: attrs\n    type: u4\n    -derive: tag << 24 | 7\ninstances:\n  tag:\n    value: attrs >> 24\n    -data: u1\n    -default: 1\n";
+        let c = crate::compile_str("kept.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
+        let tag = c.module.types[0]
+            .instances
+            .iter()
+            .find(|f| f.name == "tag")
+            .unwrap();
+        assert_eq!(tag.role, Role::Kept);
+        assert!(c.rust.contains("pub tag: u8,"), "{}", c.rust);
+        assert!(
+            c.rust
+                .contains("skip_serializing_if = \"is_default_kept_tag\""),
+            "{}",
+            c.rust
+        );
+        let read = function(&c.rust, "Kept", "pub(crate) fn read");
+        // Read from the field as read, before the field becomes an `Option` (set only where it disagrees).
+        let kept_at = read.find("let v_tag: u8").expect("tag read");
+        let opt_at = read
+            .find("let v_attrs: ::std::option::Option<u32>")
+            .expect("attrs override");
+        assert!(kept_at < opt_at, "{read}");
+        let write = function(&c.rust, "Kept", "pub(crate) fn write");
+        assert!(write.contains("(self.tag as i128)"), "{write}");
+        assert!(!write.contains("shr"), "{write}");
     }
 
     /// Placed instances are written by a writer whose positions are the output's, and laid over the output at the

@@ -131,6 +131,10 @@ pub enum Role {
     Placed,
     /// A value instance: computed, never written.
     Computed,
+    /// A value instance marked `-data: TYPE`: computed from the fields when reading and kept in the model as an
+    /// integer of that type; when writing, the model's value is used wherever the instance is named (typically in
+    /// the `-derive` of the field it was computed from, so that the field keeps the part the model cannot derive).
+    Kept,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -191,6 +195,8 @@ pub struct Field {
     pub scan: Option<Scan>,
     /// `-view: true` on an instance: only read, never written (what it reads is written by something else).
     pub view: bool,
+    /// `-data: TYPE` on a value instance: kept in the model as an integer of that type (see [`Role::Kept`]).
+    pub data: bool,
 }
 
 /// `-scan: {tag: BYTES | tags: [BYTES...], step: N, or-eos: BOOL}` on a `repeat: eos` attribute: the attribute's
@@ -490,7 +496,7 @@ fn ext_get<'a>(ext: &'a [(String, Node)], key: &str) -> Option<&'a Node> {
 }
 
 const FIELD_EXT: &[&str] = &[
-    "-derive", "-pool", "-sort-by", "-default", "-orig-id", "-eager", "-scan", "-view",
+    "-derive", "-pool", "-sort-by", "-default", "-orig-id", "-eager", "-scan", "-view", "-data",
 ];
 
 /// Reads `-scan`, reporting what is wrong with it.
@@ -1121,8 +1127,34 @@ impl Builder {
                     .and_then(|r| r.meta.as_ref())
                     .and_then(|m| m.encoding.clone())
             });
+        // `-data: TYPE` on a value instance: an integer kept in the model.
+        let data_ty = match ext_get(&a.ext, "-data") {
+            None => None,
+            Some(n) => {
+                let t = match (&n.value, is_instance && a.value.is_some()) {
+                    (Value::Str(t), true) => match prim_type(t, None) {
+                        Some(FieldTy::Int { bytes, signed, .. }) => Some(FieldTy::Int {
+                            bytes,
+                            signed,
+                            endian: None,
+                        }),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if t.is_none() {
+                    diags.error(
+                        n.pos,
+                        &n.path,
+                        "'-data' takes an integer type (u1, u2, u4, u8, s1, ...), on a value instance",
+                        Some("for example '-data: u1'".into()),
+                    );
+                }
+                t
+            }
+        };
         let ty = match &a.ty {
-            None if a.value.is_some() => FieldTy::Value,
+            None if a.value.is_some() => data_ty.clone().unwrap_or(FieldTy::Value),
             None => FieldTy::Bytes,
             Some(RawTypeRef::Name { text, pos, path }) => {
                 let t = self.prim_or_user(
@@ -1327,6 +1359,7 @@ impl Builder {
                     }
                 },
             },
+            data: data_ty.is_some(),
         })
     }
 }
@@ -1593,7 +1626,9 @@ fn classify(m: &mut Module, diags: &mut Diags) {
             }
         }
         for f in tm.instances.iter_mut() {
-            f.role = if f.value.is_some() {
+            f.role = if f.value.is_some() && f.data {
+                Role::Kept
+            } else if f.value.is_some() {
                 Role::Computed
             } else if f.item_of.is_some() {
                 Role::Data

@@ -168,6 +168,8 @@ fn sarc_edit_case(rel: &str, expect_endian: &str) {
     s.sfat.entries.push(SfatEntry {
         name: Some("Added/new.bin".into()),
         data: new_data.clone().into(),
+        // A collision count the writer keeps while it derives the name's offset next to it.
+        collision_count: 2,
         ..Default::default()
     });
     // Remove (the second entry, in SFAT order).
@@ -215,6 +217,24 @@ fn sarc_edit_case(rel: &str, expect_endian: &str) {
         expected,
         "{rel}: our reader disagrees with our writer"
     );
+    // The added entry's `name_attrs` holds the collision count in its top byte (read here from the bytes, in the
+    // archive's byte order) and the name's offset below it (which the oracle followed to find the name).
+    let i = back
+        .sfat
+        .entries
+        .iter()
+        .position(|e| e.name.as_deref() == Some("Added/new.bin"))
+        .unwrap();
+    let at = 0x14 + 0xc + i * 0x10 + 4;
+    let raw: [u8; 4] = out[at..at + 4].try_into().unwrap();
+    let attrs = if expect_endian == "big" {
+        u32::from_be_bytes(raw)
+    } else {
+        u32::from_le_bytes(raw)
+    };
+    assert_eq!(attrs >> 24, 2, "{rel}: name_attrs {attrs:#x}");
+    assert_eq!(back.sfat.entries[i].collision_count, 2);
+    assert_eq!(back.sfat.entries[i].name_attrs, None);
 }
 
 #[test]
