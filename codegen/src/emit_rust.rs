@@ -2229,7 +2229,7 @@ impl<'m> Gen<'m> {
                     let la = local("layout", a);
                     body.push(quote!(let #la = pools.region_align(#start, #start, #pool);));
                 }
-                body.push(quote!(pools.enter_region(#pool);));
+                body.push(quote!(pools.enter_region(#pool, #start);));
                 if self.tail_region(ti).is_some() {
                     body.push(quote!(let region_at__ = r.abs_pos();));
                 }

@@ -385,6 +385,8 @@ pub struct ReadPools {
     relaid: bool,
     /// The pools whose regions have been reached, in the order of the file.
     entered: Vec<usize>,
+    /// Where each pool's first item read starts, and its default alignment.
+    first: Vec<Option<(u64, u64)>>,
 }
 
 impl ReadPools {
@@ -398,6 +400,12 @@ impl ReadPools {
         }
         if self.end.len() <= pool {
             self.end.resize(pool + 1, None);
+        }
+        if self.first.len() <= pool {
+            self.first.resize(pool + 1, None);
+        }
+        if self.prev_end[pool].is_none() {
+            self.first[pool] = Some((start, default));
         }
         let prev = self.prev_end[pool].unwrap_or(start);
         // An item inside or before earlier ones (shared bytes) does not move where the pool has got to.
@@ -440,10 +448,27 @@ impl ReadPools {
         }
         Ok(())
     }
-    /// Notes that the reader has reached the region of `pool`.
-    pub fn enter_region(&mut self, pool: usize) {
+    /// Notes that the reader has reached the region of `pool`, which starts at `start`. Where items were read
+    /// before (their region comes after what points at them), the first of them must be where the writer puts the
+    /// first item, at the region's start (aligned to the item's default): after a gap (bytes nothing refers to,
+    /// which the writer does not keep), or before the region, the file is relaid. Where none were, the region's
+    /// start is where the items' content begins.
+    pub fn enter_region(&mut self, pool: usize, start: u64) {
         if !self.entered.contains(&pool) {
             self.entered.push(pool);
+        }
+        match self.first.get(pool).copied().flatten() {
+            Some((first, default)) => {
+                if align_up(start, default) != first {
+                    self.relaid = true;
+                }
+            }
+            None => {
+                if self.prev_end.len() <= pool {
+                    self.prev_end.resize(pool + 1, None);
+                }
+                self.prev_end[pool].get_or_insert(start);
+            }
         }
     }
     /// The alignment of the region of `pool`, which starts at `start`, from where the content before it ended: the
@@ -491,6 +516,31 @@ mod tests {
         assert_eq!(infer_align(0x99, 0x98, 4), None);
         assert_eq!(infer_align(0x99, 0xa1, 4), None);
         assert_eq!(infer_align(0x99, 0xa0, 4), Some(0x20));
+    }
+
+    #[test]
+    fn first_item_after_a_gap_in_its_region_is_relaid() {
+        // Items read before their region: the first at the region's start (aligned to its default) is kept.
+        let mut p = ReadPools::new();
+        assert_eq!(p.item(1, 0x104, 6, 4), None);
+        assert_eq!(p.item(1, 0x10c, 3, 4), None);
+        p.enter_region(1, 0x101);
+        assert!(!p.relaid());
+        // One whose region starts earlier, with bytes before it that nothing refers to, is where the writer does not
+        // put it.
+        let mut p = ReadPools::new();
+        p.item(1, 0x110, 6, 4);
+        p.enter_region(1, 0x100);
+        assert!(p.relaid());
+        // A region entered before its items: the first item's alignment is read off the region's start.
+        let mut p = ReadPools::new();
+        p.enter_region(0, 0xf9);
+        assert_eq!(p.item(0, 0x100, 8, 1), Some(0x100));
+        assert!(!p.relaid());
+        let mut p = ReadPools::new();
+        p.enter_region(0, 0x100);
+        assert_eq!(p.item(0, 0x140, 8, 1), None);
+        assert!(p.relaid());
     }
 
     #[test]
