@@ -472,7 +472,8 @@ impl ReadPools {
         }
     }
     /// The alignment of the region of `pool`, which starts at `start`, from where the content before it ended: the
-    /// end of the last pool item at or before `start` (the bytes between are padding), or without one `before`. An
+    /// end of the last item of another pool at or before `start` (the bytes between are padding), or without one
+    /// `before`. An
     /// item of a region that comes earlier and reaches past `start` overlaps this region: the writer keeps them
     /// apart, so the file is relaid.
     pub fn region_align(&mut self, start: u64, before: u64, pool: usize) -> u64 {
@@ -485,11 +486,13 @@ impl ReadPools {
         }) {
             self.relaid = true;
         }
+        // Items of this pool read before (empty ones end where the region starts) are inside it, not before it.
         let prev = self
             .prev_end
             .iter()
-            .flatten()
-            .copied()
+            .enumerate()
+            .filter(|&(p, _)| p != pool)
+            .filter_map(|(_, e)| *e)
             .filter(|&e| e <= start)
             .max()
             .unwrap_or(before.min(start));
