@@ -2803,6 +2803,50 @@ impl<'m> Gen<'m> {
         }
     }
 
+    /// For a field that the model's presence decides (`if:` on data, a placed instance or a pool item): a check
+    /// that its condition, computed from the values written, agrees, since the file would otherwise read back
+    /// without it (or with one where the model has none). Skipped in the first pass, where positions are not known
+    /// yet, and where the condition cannot be computed from the model (it reads something only the reader sees, or
+    /// a parameter).
+    fn presence_check(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let Some(c) = &f.cond else {
+            return Ok(quote!());
+        };
+        // A parameter's value when writing is the one of the first switch case that reads this type, which need
+        // not be the one the file was read with: not a value to check against.
+        let mut used = BTreeSet::new();
+        crate::ir::names_used(&c.expr, &mut used);
+        if self.m.types[ti]
+            .params
+            .iter()
+            .any(|p| used.contains(&p.name))
+        {
+            return Ok(quote!());
+        }
+        let Ok((ct, T::Bool)) = self.cx(ti, Scope::Write).tr(&c.expr, &c.path) else {
+            return Ok(quote!());
+        };
+        let id = ident(&f.name);
+        let fname = f.name.as_str();
+        let present = format!(
+            "present in the model, but its condition `{}` is false for the values written: the file would not have it",
+            c.text
+        );
+        let absent = format!(
+            "absent in the model, but its condition `{}` is true for the values written: the file would have one",
+            c.text
+        );
+        Ok(quote! {
+            if !ctx.first_pass() {
+                match (#ct, self.#id.is_some()) {
+                    (false, true) => return Err(::binspec_runtime::Error::write(#present).at(#fname)),
+                    (true, false) => return Err(::binspec_runtime::Error::write(#absent).at(#fname)),
+                    _ => {}
+                }
+            }
+        })
+    }
+
     fn emit_write(&self, ti: usize) -> R<TokenStream> {
         let t = &self.m.types[ti];
         let (_, params) = self.fn_params(ti);
@@ -3055,6 +3099,9 @@ impl<'m> Gen<'m> {
                 }
                 _ => quote!(),
             };
+            if matches!(f.role, Role::Data) {
+                body.push(self.presence_check(ti, f)?);
+            }
             body.push(
                 quote!((|| -> ::binspec_runtime::Result<()> { #code Ok(()) })().at(#fname)?;),
             );
@@ -3113,6 +3160,7 @@ impl<'m> Gen<'m> {
                     _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range")).at(#fname)),
                 }
             });
+            body.push(self.presence_check(ti, f)?);
             body.push(match &f.cond {
                 Some(_) => quote!(if let Some(val) = &self.#id { #place }),
                 None => quote!({ let val = &self.#id; #place }),
@@ -3139,6 +3187,7 @@ impl<'m> Gen<'m> {
                     }
                     _ => return err(&f.path, "pool items must be bytes or strings yet"),
                 };
+                body.push(self.presence_check(ti, f)?);
                 body.push(match &f.cond {
                     Some(_) => quote!(if let Some(x) = &self.#id { #push }),
                     None => quote!({ let x = &self.#id; #push }),
@@ -4125,6 +4174,25 @@ types:
         let target = child.instances.iter().find(|f| f.name == "target").unwrap();
         assert_eq!(target.role, Role::View);
         assert!(!c.rust.contains("pub target:"), "{}", c.rust);
+    }
+
+    /// A field whose presence the model decides is checked against its condition when writing, unless the
+    /// condition names a parameter (whose value when writing is not the one it was read with).
+    #[test]
+    fn presence_is_checked_against_the_condition() {
+        let text = "meta:\n  id: cond\n  endian: le\nseq:\n  - id: version\n    type: u1\n  - id: extra\n    type: u1\n    if: version >= 2\n  - id: b\n    type: sub(version == 3)\ntypes:\n  sub:\n    params:\n      - id: flag\n        type: bool\n    seq:\n      - id: more\n        type: u1\n        if: flag\n";
+        let c = crate::compile_str("cond.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
+        let write = function(&c.rust, "Cond", "pub(crate) fn write");
+        assert!(
+            write.contains("match (((self.version as i128) >= 2i128), self.extra.is_some())"),
+            "{write}"
+        );
+        assert!(
+            write.contains("its condition `version >= 2` is false"),
+            "{write}"
+        );
+        let sub = function(&c.rust, "Sub", "pub(crate) fn write");
+        assert!(!sub.contains("is_some())"), "{sub}");
     }
 
     /// A value instance with `-data: u1` is kept in the model as a `u8`: read from the expression, and named by

@@ -32,6 +32,25 @@ fn sarc_with_more_files_than_its_count_field_holds() {
     assert!(e.contains("does not fit") || e.contains("too"), "{e}");
 }
 
+/// A named file whose collision count is 0 and whose name the writer puts first in the name table would get a
+/// `name_attrs` of 0, which reads as a file without a name: the writer refuses it and names the field.
+#[test]
+fn sarc_name_that_would_read_back_absent() {
+    let mut s = Sarc::from_binary(&fixture("sarc/oead_le_new_min4.sarc")).unwrap();
+    for e in &mut s.sfat.entries {
+        e.collision_count = 0;
+    }
+    let e = err(s.to_binary().map(|b| b.len()));
+    assert!(e.contains("sfat.entries[") && e.contains("].name"), "{e}");
+    assert!(e.contains("name_attrs != 0"), "{e}");
+    assert!(e.contains("would not have it"), "{e}");
+    // With a count of 1 (the default), the same model writes.
+    for e in &mut s.sfat.entries {
+        e.collision_count = 1;
+    }
+    assert!(s.to_binary().is_ok());
+}
+
 #[test]
 fn rstb_name_longer_than_its_fixed_field() {
     let data = fixture("rsizetable/rstb_le.rsizetable");
