@@ -2847,9 +2847,54 @@ impl<'m> Gen<'m> {
         })
     }
 
+    /// The derived number of type `ti` that a sorted repetition of it sorts by (`-sort-by: NAME`, NAME a `-derive`
+    /// of the element): the sort computes it once, and the element's writer takes it from there (`write_keyed`)
+    /// instead of computing it again in every pass. `None` where no repetition sorts `ti` so, or two sort it by
+    /// different fields.
+    fn keyed_field(&self, ti: usize) -> Option<&'m Field> {
+        let mut found: Option<&'m Field> = None;
+        for t in &self.m.types {
+            for f in &t.seq {
+                let (Some(sb), FieldTy::User { ty, .. }) = (&f.sort_by, &f.ty) else {
+                    continue;
+                };
+                if *ty != ti || !self.sorted_keyed(f) {
+                    continue;
+                }
+                let n = crate::ir::bare_name(&sb.expr)?;
+                let k = find(&self.m.types[ti], n)?;
+                match found {
+                    Some(prev) if prev.name != k.name => return None,
+                    _ => found = Some(k),
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether the sorted repetition `f` hands its keys to its elements' writers: its elements are written as
+    /// themselves (no size, process or terminator around them) and it sorts by a derived number of theirs.
+    fn sorted_keyed(&self, f: &Field) -> bool {
+        let (Some(sb), FieldTy::User { ty, .. }) = (&f.sort_by, &f.ty) else {
+            return false;
+        };
+        if f.size.is_some() || f.process.is_some() || f.terminator.is_some() {
+            return false;
+        }
+        crate::ir::bare_name(&sb.expr)
+            .and_then(|n| find(&self.m.types[*ty], n))
+            .is_some_and(|k| {
+                matches!(k.role, Role::Derive(_))
+                    && matches!(k.ty, FieldTy::Int { .. })
+                    && k.enum_.is_none()
+                    && k.repeat == Repeat::None
+            })
+    }
+
     fn emit_write(&self, ti: usize) -> R<TokenStream> {
         let t = &self.m.types[ti];
         let (_, params) = self.fn_params(ti);
+        let keyed = self.keyed_field(ti);
         let mut body = Vec::new();
         // A type's own byte order wins over the one it is written with.
         if let EndianSpec::Fixed(e) = &t.endian {
@@ -2908,7 +2953,12 @@ impl<'m> Gen<'m> {
                         body.push(quote!(let #d: ::std::vec::Vec<u8> = match &self.#id { Some(v) => v.to_vec(), None => (#dt)[..].to_vec() };));
                         continue;
                     }
-                    quote!(match self.#id { Some(v) => v as i128, None => #dt })
+                    if keyed.is_some_and(|k| k.name == f.name) {
+                        // Computed by the sort that ordered this element, where one did.
+                        quote!(match self.#id { Some(v) => v as i128, None => match key__ { Some(k) => k, None => #dt } })
+                    } else {
+                        quote!(match self.#id { Some(v) => v as i128, None => #dt })
+                    }
                 }
                 _ => continue,
             };
@@ -3018,21 +3068,45 @@ impl<'m> Gen<'m> {
                                     } else {
                                         quote!()
                                     };
-                                    (
-                                        quote! {
-                                            let ko__ = ctx.order_key(#slot);
-                                            let order: ::std::vec::Vec<usize> = match ctx.take_order(ko__) {
-                                                Some(o) if o.len() == val.len() => o,
-                                                _ => {
-                                                    let mut keyed = ::std::vec::Vec::with_capacity(val.len());
-                                                    for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
-                                                    keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-                                                    keyed.into_iter().map(|(_, i)| i).collect()
-                                                }
-                                            };
-                                        },
-                                        keep,
-                                    )
+                                    if self.sorted_keyed(f) {
+                                        // The keys go with the order, to the elements' writers.
+                                        let keep = if keep.is_empty() {
+                                            quote!()
+                                        } else {
+                                            quote!(ctx.keep_keyed(ko__, order, keys__);)
+                                        };
+                                        (
+                                            quote! {
+                                                let ko__ = ctx.order_key(#slot);
+                                                let (order, keys__): (::std::vec::Vec<usize>, ::std::vec::Vec<i128>) = match ctx.take_keyed(ko__) {
+                                                    Some((o, k)) if o.len() == val.len() && k.len() == o.len() => (o, k),
+                                                    _ => {
+                                                        let mut keyed = ::std::vec::Vec::with_capacity(val.len());
+                                                        for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
+                                                        keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+                                                        keyed.into_iter().map(|(k, i)| (i, k)).unzip()
+                                                    }
+                                                };
+                                            },
+                                            keep,
+                                        )
+                                    } else {
+                                        (
+                                            quote! {
+                                                let ko__ = ctx.order_key(#slot);
+                                                let order: ::std::vec::Vec<usize> = match ctx.take_order(ko__) {
+                                                    Some(o) if o.len() == val.len() => o,
+                                                    _ => {
+                                                        let mut keyed = ::std::vec::Vec::with_capacity(val.len());
+                                                        for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
+                                                        keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+                                                        keyed.into_iter().map(|(_, i)| i).collect()
+                                                    }
+                                                };
+                                            },
+                                            keep,
+                                        )
+                                    }
                                 }
                                 None => (
                                     quote!(let order: ::std::vec::Vec<usize> = (0..val.len()).collect();),
@@ -3073,10 +3147,19 @@ impl<'m> Gen<'m> {
                                 }
                                 _ => quote!(),
                             };
+                            let each = if self.sorted_keyed(f) {
+                                let FieldTy::User { ty, args } = &f.ty else {
+                                    return Err(internal(&f.path));
+                                };
+                                let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
+                                quote!(for (j, &i) in order.iter().enumerate() { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { x.write_keyed(w, ctx, io, endian, #a, Some(keys__[j]))?; Ok(()) })().at_index(i)?; })
+                            } else {
+                                quote!(for &i in &order { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; })
+                            };
                             quote!({
                                 #count_check
                                 #order
-                                for &i in &order { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; }
+                                #each
                                 #keep_order
                             })
                         }
@@ -3195,6 +3278,38 @@ impl<'m> Gen<'m> {
             }
         }
         let endian_param = quote!(endian: ::binspec_runtime::Endian,);
+        if keyed.is_some() {
+            let names: Vec<Ident> = self.param_pairs(ti).into_iter().map(|(id, _)| id).collect();
+            return Ok(quote! {
+                // Unused where every element of this type is written by a sorted repetition.
+                #[allow(clippy::too_many_arguments, unused_variables, dead_code, non_snake_case)]
+                pub(crate) fn write(
+                    &self,
+                    w: &mut ::binspec_runtime::Writer,
+                    ctx: &mut ::binspec_runtime::layout::WriteCtx,
+                    io: ::binspec_runtime::layout::Io,
+                    #endian_param
+                    #(#params),*
+                ) -> ::binspec_runtime::Result<()> {
+                    self.write_keyed(w, ctx, io, endian, #(#names,)* None)
+                }
+                /// `write`, given the sort key that the repetition holding this element computed for it.
+                #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
+                pub(crate) fn write_keyed(
+                    &self,
+                    w: &mut ::binspec_runtime::Writer,
+                    ctx: &mut ::binspec_runtime::layout::WriteCtx,
+                    io: ::binspec_runtime::layout::Io,
+                    #endian_param
+                    #(#params,)*
+                    key__: ::std::option::Option<i128>,
+                ) -> ::binspec_runtime::Result<()> {
+                    use ::binspec_runtime::ResultExt as _;
+                    #(#body)*
+                    Ok(())
+                }
+            });
+        }
         Ok(quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
             pub(crate) fn write(

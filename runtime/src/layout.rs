@@ -92,6 +92,9 @@ impl Positions {
     }
 }
 
+/// A sorted repetition's order, and its keys in that order (empty where they are not kept).
+type KeptOrder = (Vec<usize>, Vec<i128>);
+
 /// State shared by one write across passes.
 #[derive(Debug, Default)]
 pub struct WriteCtx {
@@ -108,7 +111,7 @@ pub struct WriteCtx {
     sizing: bool,
     /// Orders of sorted repetitions whose keys do not depend on positions, kept from pass to pass, by slot and
     /// occurrence; and the occurrence counters of this pass.
-    orders: Vec<Vec<Option<Vec<usize>>>>,
+    orders: Vec<Vec<Option<KeptOrder>>>,
     order_counters: Vec<u32>,
     prev_size: u64,
     pass: usize,
@@ -158,15 +161,24 @@ impl WriteCtx {
     }
     /// The order an earlier pass kept for `key` ([`WriteCtx::keep_order`]), taken out.
     pub fn take_order(&mut self, key: Key) -> Option<Vec<usize>> {
+        self.take_keyed(key).map(|(order, _)| order)
+    }
+    /// Keeps the order of a sorted repetition for the next pass: for keys that do not depend on positions, which
+    /// then need not be computed again.
+    pub fn keep_order(&mut self, key: Key, order: Vec<usize>) {
+        self.keep_keyed(key, order, Vec::new());
+    }
+    /// The order and the sort keys (in that order) an earlier pass kept for `key` ([`WriteCtx::keep_keyed`]).
+    pub fn take_keyed(&mut self, key: Key) -> Option<(Vec<usize>, Vec<i128>)> {
         self.orders
             .get_mut(key.slot as usize)?
             .get_mut(key.n as usize)?
             .take()
     }
-    /// Keeps the order of a sorted repetition for the next pass: for keys that do not depend on positions, which
-    /// then need not be computed again.
-    pub fn keep_order(&mut self, key: Key, order: Vec<usize>) {
-        *entry(&mut self.orders, key, None) = Some(order);
+    /// Keeps the order of a sorted repetition and its keys, one per element in that order, for the next pass (the
+    /// elements' writers take their keys from there instead of computing them again).
+    pub fn keep_keyed(&mut self, key: Key, order: Vec<usize>, keys: Vec<i128>) {
+        *entry(&mut self.orders, key, None) = Some((order, keys));
     }
     /// The key of the first occurrence of `slot` (for places that occur once).
     pub fn first(slot: u32) -> Key {
