@@ -525,11 +525,7 @@ impl Document {
     }
     /// Reads a file.
     pub fn from_binary(data: &[u8]) -> Result<Self> {
-        let doc = read::read_document(data).map_err(|e| e.in_format("byml"))?;
-        if doc.layout.is_none() {
-            return Ok(doc);
-        }
-        Ok(relay(doc))
+        read::read_document(data).map_err(|e| e.in_format("byml"))
     }
     /// Writes the file: key and string tables sorted and deduplicated, every offset, count and type computed.
     pub fn to_binary(&self) -> Result<Vec<u8>> {
@@ -545,27 +541,6 @@ impl Document {
     pub fn to_text(&self) -> Result<String> {
         text::to_text(self)
     }
-}
-
-/// A layout other than the version's default was read off the file. Two layouts can write the same bytes for a tree
-/// (values after the containers where inline placement puts them anyway), and then what those bytes read back as is
-/// the layout that reproduces itself: the document is written and read again until its layout stays the same (at
-/// most a few rounds). A file that a layout reproduces costs one extra write and read; the version's default layout
-/// (most files) costs nothing.
-fn relay(mut doc: Document) -> Document {
-    for _ in 0..4 {
-        let Ok(bytes) = write::write_document(&doc) else {
-            return doc;
-        };
-        let Ok(again) = read::read_document(&bytes) else {
-            return doc;
-        };
-        if again.layout == doc.layout {
-            return doc;
-        }
-        doc = again;
-    }
-    doc
 }
 
 impl serde::Serialize for Document {
