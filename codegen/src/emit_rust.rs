@@ -3278,47 +3278,43 @@ impl<'m> Gen<'m> {
             }
         }
         let endian_param = quote!(endian: ::binspec_runtime::Endian,);
-        if keyed.is_some() {
+        // Where a sorted repetition hands its elements their keys, the body is `write_keyed`, taking the key, and
+        // `write` passes none.
+        let (body_fn, key_param, wrapper) = if keyed.is_some() {
             let names: Vec<Ident> = self.param_pairs(ti).into_iter().map(|(id, _)| id).collect();
-            return Ok(quote! {
-                // Unused where every element of this type is written by a sorted repetition.
-                #[allow(clippy::too_many_arguments, unused_variables, dead_code, non_snake_case)]
-                pub(crate) fn write(
-                    &self,
-                    w: &mut ::binspec_runtime::Writer,
-                    ctx: &mut ::binspec_runtime::layout::WriteCtx,
-                    io: ::binspec_runtime::layout::Io,
-                    #endian_param
-                    #(#params),*
-                ) -> ::binspec_runtime::Result<()> {
-                    self.write_keyed(w, ctx, io, endian, #(#names,)* None)
-                }
-                /// `write`, given the sort key that the repetition holding this element computed for it.
-                #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
-                pub(crate) fn write_keyed(
-                    &self,
-                    w: &mut ::binspec_runtime::Writer,
-                    ctx: &mut ::binspec_runtime::layout::WriteCtx,
-                    io: ::binspec_runtime::layout::Io,
-                    #endian_param
-                    #(#params,)*
-                    key__: ::std::option::Option<i128>,
-                ) -> ::binspec_runtime::Result<()> {
-                    use ::binspec_runtime::ResultExt as _;
-                    #(#body)*
-                    Ok(())
-                }
-            });
-        }
+            (
+                quote!(write_keyed),
+                quote!(key__: ::std::option::Option<i128>,),
+                quote! {
+                    // Unused where every element of this type is written by a sorted repetition.
+                    #[allow(clippy::too_many_arguments, unused_variables, dead_code, non_snake_case)]
+                    pub(crate) fn write(
+                        &self,
+                        w: &mut ::binspec_runtime::Writer,
+                        ctx: &mut ::binspec_runtime::layout::WriteCtx,
+                        io: ::binspec_runtime::layout::Io,
+                        #endian_param
+                        #(#params),*
+                    ) -> ::binspec_runtime::Result<()> {
+                        self.write_keyed(w, ctx, io, endian, #(#names,)* None)
+                    }
+                    /// `write`, given the sort key that the repetition holding this element computed for it.
+                },
+            )
+        } else {
+            (quote!(write), quote!(), quote!())
+        };
         Ok(quote! {
+            #wrapper
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
-            pub(crate) fn write(
+            pub(crate) fn #body_fn(
                 &self,
                 w: &mut ::binspec_runtime::Writer,
                 ctx: &mut ::binspec_runtime::layout::WriteCtx,
                 io: ::binspec_runtime::layout::Io,
                 #endian_param
-                #(#params),*
+                #(#params,)*
+                #key_param
             ) -> ::binspec_runtime::Result<()> {
                 use ::binspec_runtime::ResultExt as _;
                 #(#body)*
