@@ -453,7 +453,8 @@ pub enum ValuePlacement {
     Inline,
     /// All of them, in tree order, between the string table and the root (Nintendo's version 7 files).
     BeforeRoot,
-    /// All of them, in tree order, after the last container.
+    /// All of them, in tree order, after the last container. For some trees (every container the file holds comes
+    /// before the first value) this writes the same bytes as `Inline`; such a file reads back as `Inline`.
     AfterContainers,
 }
 
@@ -523,9 +524,17 @@ impl Document {
         self.layout
             .unwrap_or_else(|| Layout::for_version(self.version))
     }
-    /// Reads a file.
+    /// Reads a file. The layout is the one that writes its bytes; where two layouts write the same bytes for its
+    /// tree, it is the one those bytes read back as.
     pub fn from_binary(data: &[u8]) -> Result<Self> {
-        read::read_document(data).map_err(|e| e.in_format("byml"))
+        let doc = read::read_document(data).map_err(|e| e.in_format("byml"))?;
+        let layout = doc.effective_layout();
+        if layout.values == ValuePlacement::AfterContainers
+            && write::after_containers_may_read_as_inline(&doc.root, layout.share)
+        {
+            return Ok(relay(doc));
+        }
+        Ok(doc)
     }
     /// Writes the file: key and string tables sorted and deduplicated, every offset, count and type computed.
     pub fn to_binary(&self) -> Result<Vec<u8>> {
@@ -541,6 +550,25 @@ impl Document {
     pub fn to_text(&self) -> Result<String> {
         text::to_text(self)
     }
+}
+
+/// A file read with its values after the containers whose tree that layout may write as bytes that read back as
+/// inline placement (see `write::after_containers_may_read_as_inline`). What the writer makes of the file is what
+/// it reads as: the document is written and read again until its layout stays the same (at most a few rounds).
+fn relay(mut doc: Document) -> Document {
+    for _ in 0..4 {
+        let Ok(bytes) = write::write_document(&doc) else {
+            return doc;
+        };
+        let Ok(again) = read::read_document(&bytes) else {
+            return doc;
+        };
+        if again.layout == doc.layout {
+            return doc;
+        }
+        doc = again;
+    }
+    doc
 }
 
 impl serde::Serialize for Document {

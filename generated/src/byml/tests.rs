@@ -413,3 +413,77 @@ fn a_nan_is_never_shared() {
         nan
     );
 }
+
+#[test]
+fn after_containers_that_may_read_as_inline() {
+    let values = |v: u64| Byml::Map(map(&[("x", Byml::I32(1)), ("e", Byml::U64(v))]));
+    let empty = || Byml::Map(map(&[]));
+    // (tree, share, whether the walk may answer "reads back as inline")
+    let cases = [
+        // Only the root holds values: nothing can come after them.
+        (Byml::Map(map(&[("e", Byml::U64(1))])), false, true),
+        // One container, after which come its values.
+        (Byml::Map(map(&[("a", values(1))])), false, true),
+        // Two equal containers (the fuzz finding): shared, the second is no new container after the values.
+        (
+            Byml::Map(map(&[("a", values(1)), ("b", values(1))])),
+            true,
+            true,
+        ),
+        // Not shared, the second is a new container after the first one's values.
+        (
+            Byml::Map(map(&[("a", values(1)), ("b", values(1))])),
+            false,
+            false,
+        ),
+        // Unequal: new either way.
+        (
+            Byml::Map(map(&[("a", values(1)), ("b", values(2))])),
+            true,
+            false,
+        ),
+        // A dictionary's containers are read before its values, so the empty one comes before the root's value.
+        (
+            Byml::Map(map(&[("e", Byml::U64(1)), ("z", empty())])),
+            false,
+            true,
+        ),
+        // In an array the reader keeps the order (value first), which the walk does not model: it says "may".
+        (Byml::Array(vec![Byml::U64(1), empty()]), false, true),
+        // A container after values that are deeper in an earlier sibling.
+        (
+            Byml::Array(vec![Byml::Array(vec![values(1)]), empty()]),
+            false,
+            false,
+        ),
+    ];
+    for (i, (root, share, may)) in cases.into_iter().enumerate() {
+        assert_eq!(
+            super::write::after_containers_may_read_as_inline(&root, share),
+            may,
+            "case {i}"
+        );
+        // Whatever the walk says, a document read back is read as what it writes: reading it again gives the
+        // same layout and tree.
+        let doc = Document {
+            version: 2,
+            endian: Endian::Little,
+            root,
+            layout: Some(Layout {
+                share,
+                values: ValuePlacement::AfterContainers,
+            }),
+        };
+        let back = Document::from_binary(&doc.to_binary().unwrap()).unwrap();
+        let again = Document::from_binary(&back.to_binary().unwrap()).unwrap();
+        assert_eq!(again.layout, back.layout, "case {i}");
+        assert_eq!(again.root, back.root, "case {i}");
+        if !may {
+            assert_eq!(
+                back.effective_layout().values,
+                ValuePlacement::AfterContainers,
+                "case {i}"
+            );
+        }
+    }
+}

@@ -36,19 +36,7 @@ pub(crate) fn write_document(doc: &Document) -> Result<Vec<u8>> {
         return Err(Error::write(format!("version {version} is not one of 1 to 10")).at("version"));
     }
     let layout = doc.effective_layout();
-    let mut w = Wr {
-        buf: Vec::with_capacity(4096),
-        be: *endian == Endian::Big,
-        keys: FxHashMap::default(),
-        strings: FxHashMap::default(),
-        layout,
-        written: FxHashMap::default(),
-        hashes: FxHashMap::default(),
-        visited: FxHashSet::default(),
-        before: Vec::new(),
-        before_cursor: 0,
-        pending: Vec::new(),
-    };
+    let mut w = Wr::new(*endian == Endian::Big, layout);
     w.u16(0x4259); // "YB" little endian, "BY" big endian
     w.u16(version);
     w.u32(0);
@@ -276,7 +264,70 @@ struct Wr<'a> {
     pending: Vec<(usize, &'a Byml)>,
 }
 
+/// Whether writing `root` with its values after the containers ([`ValuePlacement::AfterContainers`]) may give
+/// bytes that read back as inline placement: every container the file will hold comes, in the reader's walk, before
+/// the first value, so the values that follow the containers are also where inline placement puts them.
+///
+/// The reader walks depth first and, in a file with the values after the containers, a dictionary's containers come
+/// before its values. This walk takes every container's containers first (for arrays too, where the reader keeps
+/// the array's order), which can only move a value later, and skips containers the writer shares with an earlier
+/// equal one. It answers `false` only when some container that the file will hold comes after a value, which
+/// proves that the bytes read back as values after the containers; `true` may be wrong the other way, and is
+/// settled by writing and reading the document (see `Document::from_binary`). It stops at the first such
+/// container, which in a file of any size comes early.
+pub(crate) fn after_containers_may_read_as_inline(root: &Byml, share: bool) -> bool {
+    fn walk<'a>(
+        w: &mut Wr<'a>,
+        c: &'a Byml,
+        seen: &mut FxHashSet<ByValue<'a>>,
+        value_seen: &mut bool,
+    ) -> bool {
+        for (_, child) in c.children() {
+            if !child.is_container() {
+                continue;
+            }
+            if w.layout.share && !seen.insert(w.key(child)) {
+                continue;
+            }
+            if *value_seen || !walk(w, child, seen, value_seen) {
+                return false;
+            }
+        }
+        *value_seen |= c
+            .children()
+            .any(|(_, v)| !v.is_container() && nt::is_out_of_line(v.node_type()));
+        true
+    }
+    if !root.is_container() {
+        return true;
+    }
+    let mut w = Wr::new(
+        false,
+        Layout {
+            share,
+            values: ValuePlacement::AfterContainers,
+        },
+    );
+    // Depth is bounded: the document was read, and the reader limits nesting to `read::MAX_DEPTH`.
+    walk(&mut w, root, &mut FxHashSet::default(), &mut false)
+}
+
 impl<'a> Wr<'a> {
+    fn new(be: bool, layout: Layout) -> Self {
+        Wr {
+            buf: Vec::with_capacity(4096),
+            be,
+            keys: FxHashMap::default(),
+            strings: FxHashMap::default(),
+            layout,
+            written: FxHashMap::default(),
+            hashes: FxHashMap::default(),
+            visited: FxHashSet::default(),
+            before: Vec::new(),
+            before_cursor: 0,
+            pending: Vec::new(),
+        }
+    }
     /// The sharing key of a node: its hash is computed once per container, from its children's.
     fn key(&mut self, v: &'a Byml) -> ByValue<'a> {
         let (h, nan) = self.hash_of(v);
