@@ -1376,6 +1376,17 @@ pub fn emit(m: &Module) -> R<TokenStream> {
 }
 
 impl<'m> Gen<'m> {
+    /// The value a new model gives field `f` of type `ti`: its `-default` expression, or the type's default.
+    fn model_default(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        Ok(match &f.default {
+            Some(d) => {
+                let (tok, _) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
+                quote!((#tok) as _)
+            }
+            None => quote!(::std::default::Default::default()),
+        })
+    }
+
     fn emit_type(&self, ti: usize) -> R<TokenStream> {
         let t = &self.m.types[ti];
         let name = ty_ident(&t.rust);
@@ -1408,13 +1419,7 @@ impl<'m> Gen<'m> {
                         _ => quote!(),
                     };
                     fields.push(quote!(#doc #serde pub #id: #ty,));
-                    let dv = match &f.default {
-                        Some(d) => {
-                            let (tok, _) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
-                            quote!((#tok) as _)
-                        }
-                        None => quote!(::std::default::Default::default()),
-                    };
+                    let dv = self.model_default(ti, f)?;
                     defaults.push(quote!(#id: #dv,));
                     if let Some(pool) = f.item_of {
                         let aid = format_ident!("{}_align", f.name);
@@ -1430,13 +1435,7 @@ impl<'m> Gen<'m> {
                         f.value.as_ref().map_or("", |v| v.text.as_str()),
                         f.name
                     );
-                    let dv = match &f.default {
-                        Some(d) => {
-                            let (tok, _) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
-                            quote!((#tok) as _)
-                        }
-                        None => quote!(::std::default::Default::default()),
-                    };
+                    let dv = self.model_default(ti, f)?;
                     // Left out of the text where it has its default (the usual case), and that default where the
                     // text leaves it out.
                     let dfn = format_ident!("default_{}_{}", t.name, f.name);
@@ -2855,14 +2854,12 @@ impl<'m> Gen<'m> {
         let mut found: Option<&'m Field> = None;
         for t in &self.m.types {
             for f in &t.seq {
-                let (Some(sb), FieldTy::User { ty, .. }) = (&f.sort_by, &f.ty) else {
-                    continue;
-                };
-                if *ty != ti || !self.sorted_keyed(f) {
+                if !matches!(&f.ty, FieldTy::User { ty, .. } if *ty == ti) {
                     continue;
                 }
-                let n = crate::ir::bare_name(&sb.expr)?;
-                let k = find(&self.m.types[ti], n)?;
+                let Some(k) = self.sort_key(f) else {
+                    continue;
+                };
                 match found {
                     Some(prev) if prev.name != k.name => return None,
                     _ => found = Some(k),
@@ -2872,18 +2869,19 @@ impl<'m> Gen<'m> {
         found
     }
 
-    /// Whether the sorted repetition `f` hands its keys to its elements' writers: its elements are written as
-    /// themselves (no size, process or terminator around them) and it sorts by a derived number of theirs.
-    fn sorted_keyed(&self, f: &Field) -> bool {
+    /// The field whose values the sorted repetition `f` hands to its elements' writers, if it does: its elements
+    /// are written as themselves (no size, process or terminator around them) and it sorts by a derived number of
+    /// theirs, named bare.
+    fn sort_key(&self, f: &Field) -> Option<&'m Field> {
         let (Some(sb), FieldTy::User { ty, .. }) = (&f.sort_by, &f.ty) else {
-            return false;
+            return None;
         };
         if f.size.is_some() || f.process.is_some() || f.terminator.is_some() {
-            return false;
+            return None;
         }
         crate::ir::bare_name(&sb.expr)
             .and_then(|n| find(&self.m.types[*ty], n))
-            .is_some_and(|k| {
+            .filter(|k| {
                 matches!(k.role, Role::Derive(_))
                     && matches!(k.ty, FieldTy::Int { .. })
                     && k.enum_.is_none()
@@ -3063,50 +3061,41 @@ impl<'m> Gen<'m> {
                                     // The order is kept from pass to pass where the keys cannot depend on
                                     // positions: the key reads no position, and the arguments it uses are the
                                     // model's own values.
-                                    let keep = if self.sort_key_is_fixed(*ty, &a)? {
-                                        quote!(ctx.keep_order(ko__, order);)
+                                    let fixed = self.sort_key_is_fixed(*ty, &a)?;
+                                    // Where the keys go with the order, to the elements' writers, they are kept
+                                    // and taken with it.
+                                    let (bind, take, found, collect, keep) = if self.sort_key(f).is_some() {
+                                        (
+                                            quote!((order, keys__): (::std::vec::Vec<usize>, ::std::vec::Vec<i128>)),
+                                            quote!(ctx.take_keyed(ko__)),
+                                            quote!(Some((o, k)) if o.len() == val.len() && k.len() == o.len() => (o, k)),
+                                            quote!(keyed.into_iter().map(|(k, i)| (i, k)).unzip()),
+                                            quote!(ctx.keep_keyed(ko__, order, keys__);),
+                                        )
                                     } else {
-                                        quote!()
+                                        (
+                                            quote!(order: ::std::vec::Vec<usize>),
+                                            quote!(ctx.take_order(ko__)),
+                                            quote!(Some(o) if o.len() == val.len() => o),
+                                            quote!(keyed.into_iter().map(|(_, i)| i).collect()),
+                                            quote!(ctx.keep_order(ko__, order);),
+                                        )
                                     };
-                                    if self.sorted_keyed(f) {
-                                        // The keys go with the order, to the elements' writers.
-                                        let keep = if keep.is_empty() {
-                                            quote!()
-                                        } else {
-                                            quote!(ctx.keep_keyed(ko__, order, keys__);)
-                                        };
-                                        (
-                                            quote! {
-                                                let ko__ = ctx.order_key(#slot);
-                                                let (order, keys__): (::std::vec::Vec<usize>, ::std::vec::Vec<i128>) = match ctx.take_keyed(ko__) {
-                                                    Some((o, k)) if o.len() == val.len() && k.len() == o.len() => (o, k),
-                                                    _ => {
-                                                        let mut keyed = ::std::vec::Vec::with_capacity(val.len());
-                                                        for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
-                                                        keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-                                                        keyed.into_iter().map(|(k, i)| (i, k)).unzip()
-                                                    }
-                                                };
-                                            },
-                                            keep,
-                                        )
-                                    } else {
-                                        (
-                                            quote! {
-                                                let ko__ = ctx.order_key(#slot);
-                                                let order: ::std::vec::Vec<usize> = match ctx.take_order(ko__) {
-                                                    Some(o) if o.len() == val.len() => o,
-                                                    _ => {
-                                                        let mut keyed = ::std::vec::Vec::with_capacity(val.len());
-                                                        for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
-                                                        keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-                                                        keyed.into_iter().map(|(_, i)| i).collect()
-                                                    }
-                                                };
-                                            },
-                                            keep,
-                                        )
-                                    }
+                                    (
+                                        quote! {
+                                            let ko__ = ctx.order_key(#slot);
+                                            let #bind = match #take {
+                                                #found,
+                                                _ => {
+                                                    let mut keyed = ::std::vec::Vec::with_capacity(val.len());
+                                                    for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
+                                                    keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+                                                    #collect
+                                                }
+                                            };
+                                        },
+                                        if fixed { keep } else { quote!() },
+                                    )
                                 }
                                 None => (
                                     quote!(let order: ::std::vec::Vec<usize> = (0..val.len()).collect();),
@@ -3147,7 +3136,7 @@ impl<'m> Gen<'m> {
                                 }
                                 _ => quote!(),
                             };
-                            let each = if self.sorted_keyed(f) {
+                            let each = if self.sort_key(f).is_some() {
                                 let FieldTy::User { ty, args } = &f.ty else {
                                     return Err(internal(&f.path));
                                 };

@@ -485,9 +485,8 @@ impl ReadPools {
     }
     /// The alignment of the region of `pool`, which starts at `start`, from where the content before it ended: the
     /// end of the last item of another pool at or before `start` (the bytes between are padding), or without one
-    /// `before`. An
-    /// item of a region that comes earlier and reaches past `start` overlaps this region: the writer keeps them
-    /// apart, so the file is relaid.
+    /// `before`. An item of a region that comes earlier and reaches past `start` overlaps this region: the writer
+    /// keeps them apart, so the file is relaid.
     pub fn region_align(&mut self, start: u64, before: u64, pool: usize) -> u64 {
         if self.entered.iter().filter(|&&p| p != pool).any(|&p| {
             self.end
