@@ -27,7 +27,7 @@ const PAIRS: &[Pair] = &[
     },
     Pair {
         group: "sarc_open_iterate_copy",
-        title: "open + iterate (ours `from_binary`, copying each file out of a borrowed slice)",
+        title: "open + iterate (ours `from_binary` of a borrowed slice: one copy of it, which the files share)",
     },
     Pair {
         group: "sarc_write",

@@ -35,7 +35,10 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
 
     /// Whether `data` looks like this format (magic bytes).
     fn sniff(data: &[u8]) -> bool;
-    /// Reads a model from bytes. Bytes the model keeps (a file's data in an archive) are copied out of `data`.
+    /// Reads a model from bytes; the model does not borrow `data`. A generated format whose model keeps raw bytes
+    /// (an archive's files) copies `data` once and reads it as [`Format::from_bytes`] does, so those bytes share
+    /// the copy: one allocation instead of one per field. A field kept after the rest of the model is dropped keeps
+    /// the whole copy alive; `Bytes::copy_from_slice` detaches it.
     ///
     /// A file whose layout the writer does not reproduce (items that share bytes, come out of order or follow
     /// gaps) is read as the file the writer makes of it, so that its layout choices hold for what
