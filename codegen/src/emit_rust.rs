@@ -2042,11 +2042,11 @@ impl<'m> Gen<'m> {
             }
             _ => quote! {
                 let mut out = #read;
-                let ctx__ = ::binspec_runtime::layout::WriteCtx::new();
+                let ctx__ = ::binspec_runtime::layout::WriteCtx::reading();
                 let mut in_order = true;
                 let mut last__ = None;
                 for (i, x) in out.iter().enumerate() {
-                    let k = x.sort_key(&ctx__, endian, #a).at_index(i)?;
+                    let k = x.sort_key(ctx__, endian, #a).at_index(i)?;
                     in_order &= last__.as_ref().is_none_or(|l| *l <= k);
                     last__ = Some(k);
                 }
@@ -2057,9 +2057,9 @@ impl<'m> Gen<'m> {
             if !in_order {
                 // The writer puts the elements in order, so what they point at moves.
                 pools.set_relaid();
-                let ctx__ = ::binspec_runtime::layout::WriteCtx::new();
+                let ctx__ = ::binspec_runtime::layout::WriteCtx::reading();
                 let mut keyed = ::std::vec::Vec::with_capacity(out.len());
-                for (i, x) in out.iter().enumerate() { keyed.push((x.sort_key(&ctx__, endian, #a).at_index(i)?, i)); }
+                for (i, x) in out.iter().enumerate() { keyed.push((x.sort_key(ctx__, endian, #a).at_index(i)?, i)); }
                 keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
                 let mut slots: ::std::vec::Vec<::std::option::Option<_>> = out.into_iter().map(Some).collect();
                 out = keyed.into_iter().filter_map(|(_, i)| slots[i].take()).collect();
@@ -2449,7 +2449,7 @@ impl<'m> Gen<'m> {
                 }
                 None => (
                     quote!(),
-                    quote!(out__.sort_key(&::binspec_runtime::layout::WriteCtx::new(), endian, #(#pre,)* #(#pnames),*)?),
+                    quote!(out__.sort_key(::binspec_runtime::layout::WriteCtx::reading(), endian, #(#pre,)* #(#pnames),*)?),
                 ),
             };
             let key_ty = match self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?.1 {
