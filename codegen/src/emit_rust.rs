@@ -3080,10 +3080,8 @@ impl<'m> Gen<'m> {
                                     let fixed = self.sort_key_is_fixed(*ty, &a)?;
                                     // Where the keys go with the order, to the elements' writers, they are kept
                                     // and taken with it.
-                                    let (bind, take, found, collect, keep) = if self
-                                        .sort_key(f)
-                                        .is_some()
-                                    {
+                                    let keyed = self.sort_key(f).is_some();
+                                    let (bind, take, found, collect, keep) = if keyed {
                                         (
                                             quote!((order, keys__): (::std::vec::Vec<usize>, ::std::vec::Vec<i128>)),
                                             quote!(ctx.take_keyed(ko__)),
@@ -3114,14 +3112,17 @@ impl<'m> Gen<'m> {
                                             };
                                         },
                                         if fixed { keep } else { quote!() },
+                                        // The elements' arguments, for `write_keyed`.
+                                        keyed.then_some(a),
                                     )
                                 }
                                 None => (
                                     quote!(let order: ::std::vec::Vec<usize> = (0..val.len()).collect();),
                                     quote!(),
+                                    None,
                                 ),
                             };
-                            let (order, keep_order) = order;
+                            let (order, keep_order, keyed_args) = order;
                             // A count that the model does not derive (a parameter, another field's value): the
                             // elements must be as many, or the file would read back otherwise. Checked once
                             // positions have settled (derived values are 0 in the first pass).
@@ -3155,11 +3156,7 @@ impl<'m> Gen<'m> {
                                 }
                                 _ => quote!(),
                             };
-                            let each = if self.sort_key(f).is_some() {
-                                let FieldTy::User { ty, args } = &f.ty else {
-                                    return Err(internal(&f.path));
-                                };
-                                let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
+                            let each = if let Some(a) = keyed_args {
                                 quote!(for (j, &i) in order.iter().enumerate() { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { x.write_keyed(w, ctx, io, endian, #a, Some(keys__[j]))?; Ok(()) })().at_index(i)?; })
                             } else {
                                 quote!(for &i in &order { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; })
