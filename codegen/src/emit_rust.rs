@@ -1924,7 +1924,16 @@ impl<'m> Gen<'m> {
         let fin = match &f.ty {
             // A string the model keeps shares the input's buffer where it can.
             FieldTy::Str { encoding, .. } if kept && self.view.get() => {
-                quote!(r.view_str(raw, #encoding, start)?)
+                let utf8 = encoding
+                    .chars()
+                    .filter(|c| !matches!(c, '-' | '_'))
+                    .collect::<String>()
+                    .eq_ignore_ascii_case("UTF8");
+                if utf8 {
+                    quote!(::binspec_runtime::Reader::view_utf8(raw, start)?)
+                } else {
+                    quote!(r.view_str(raw, #encoding, start)?)
+                }
             }
             FieldTy::Str { encoding, .. } if kept => {
                 quote!(r.share_str(raw, #encoding, start)?)
@@ -2155,6 +2164,15 @@ impl<'m> Gen<'m> {
             })
         };
         let (nm, dt) = (get(&a.name)?, get(&a.data)?);
+        // The entry's own pools, made only where its statements use them (this runs once per file).
+        let pools = if body.iter().any(|b| mentions(b, "pools")) {
+            quote! {
+                let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                let pools = &mut pools;
+            }
+        } else {
+            quote!()
+        };
         Ok(quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
             pub(crate) fn view_file<'a>(
@@ -2165,8 +2183,7 @@ impl<'m> Gen<'m> {
             ) -> ::binspec_runtime::Result<(&'a str, &'a [u8])> {
                 use ::binspec_runtime::ResultExt as _;
                 let (#(#names,)*) = args;
-                let mut pools = ::binspec_runtime::layout::ReadPools::new();
-                let pools = &mut pools;
+                #pools
                 #(#body)*
                 Ok((#nm, #dt))
             }
@@ -3819,9 +3836,9 @@ impl<'m> Gen<'m> {
         };
         Ok(quote! {
             impl #name {
+                #view_files
                 /// Reads the file, and says whether its layout is one the writer does not reproduce (see
                 /// `ReadPools::relaid`).
-                #view_files
                 fn read_root(root_io: ::binspec_runtime::Reader<'_>) -> ::binspec_runtime::Result<(Self, bool)> {
                     let mut r = root_io.clone();
                     let mut pools = ::binspec_runtime::layout::ReadPools::new();
@@ -4121,6 +4138,15 @@ fn int_switch(f: &Field) -> bool {
 /// A field whose model value is an enum-like wrapper of an integer (an enum, or an integer switch).
 fn valued(f: &Field) -> bool {
     f.enum_.is_some() || int_switch(f)
+}
+
+/// Whether `tokens` use the identifier `name` anywhere, groups included.
+fn mentions(tokens: &TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
+        _ => false,
+    })
 }
 
 #[cfg(test)]

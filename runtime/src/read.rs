@@ -103,6 +103,18 @@ impl<'a> Reader<'a> {
                 format!("a view borrows UTF-8 strings only, not {encoding}"),
             ));
         }
+        Self::view_utf8(raw, at)
+    }
+
+    /// `raw` as a UTF-8 string borrowed from the input (at `at` in the file, for the error), for [`ViewFiles`]
+    /// of a schema whose encoding is UTF-8 or ASCII. Names in archives are short and nearly always ASCII, which
+    /// is checked a word at a time before the full UTF-8 validation.
+    #[inline]
+    pub fn view_utf8(raw: &'a [u8], at: u64) -> Result<&'a str> {
+        if raw.is_ascii() {
+            // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is valid UTF-8.
+            return Ok(unsafe { std::str::from_utf8_unchecked(raw) });
+        }
         std::str::from_utf8(raw)
             .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}")))
     }
@@ -223,11 +235,13 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn bytes(&mut self, n: u64) -> Result<&'a [u8]> {
         self.bits_left = 0;
-        if n > self.remaining() as u64 {
-            return Err(self.eof(n as usize));
-        }
-        let s = &self.buf[self.pos..self.pos + n as usize];
-        self.pos += n as usize;
+        let Some(s) = usize::try_from(n)
+            .ok()
+            .and_then(|n| self.buf.get(self.pos..)?.get(..n))
+        else {
+            return Err(self.eof(n.min(usize::MAX as u64) as usize));
+        };
+        self.pos += s.len();
         Ok(s)
     }
 
@@ -328,10 +342,14 @@ impl<'a> Reader<'a> {
     /// Takes `N` bytes as an array.
     #[inline]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        let s = self.bytes(N as u64)?;
-        let mut a = [0u8; N];
-        a.copy_from_slice(s);
-        Ok(a)
+        self.bits_left = 0;
+        match self.buf.get(self.pos..).and_then(|s| s.first_chunk::<N>()) {
+            Some(a) => {
+                self.pos += N;
+                Ok(*a)
+            }
+            None => Err(self.eof(N)),
+        }
     }
 
     /// Checks fixed bytes (`contents`).
@@ -690,5 +708,64 @@ mod tests {
         assert_eq!(r.pos(), 3);
         assert!(r.bytes_term(0, false, true, true).is_err());
         assert_eq!(r.bytes_term(0, false, true, false).unwrap(), b"cd");
+    }
+
+    #[test]
+    fn takes_stop_at_the_end() {
+        // (size, position, how many bytes are taken): whether the take succeeds, and the position after it.
+        let cases: &[(usize, usize, u64, Option<usize>)] = &[
+            (6, 0, 6, Some(6)),
+            (6, 2, 4, Some(6)),
+            (6, 2, 5, None),
+            (6, 6, 0, Some(6)),
+            (6, 6, 1, None),
+            (6, 0, u64::MAX, None),
+            (0, 0, 0, Some(0)),
+        ];
+        for &(size, pos, n, after) in cases {
+            let data = vec![7u8; size];
+            let mut r = Reader::new(&data);
+            r.seek(pos as u64).unwrap();
+            match r.bytes(n) {
+                Ok(s) => {
+                    assert_eq!(Some(r.pos()), after, "{size} {pos} {n}");
+                    assert_eq!(s.len() as u64, n);
+                }
+                Err(e) => {
+                    assert_eq!(after, None, "{size} {pos} {n}: {}", e.message());
+                    assert_eq!(e.offset, Some(pos as u64));
+                    assert_eq!(r.pos(), pos, "a failed take does not move");
+                }
+            }
+        }
+        let mut r = Reader::new(&[1, 2, 3, 4, 5]);
+        assert_eq!(r.array::<4>().unwrap(), [1, 2, 3, 4]);
+        assert!(r.array::<2>().is_err());
+        assert_eq!(r.pos(), 4);
+        assert_eq!(r.array::<1>().unwrap(), [5]);
+        assert_eq!(r.array::<0>().unwrap(), [0u8; 0]);
+        assert!(r.array::<1>().is_err());
+    }
+
+    #[test]
+    fn viewed_strings() {
+        // ASCII (the fast path), other UTF-8, and bytes that are not UTF-8.
+        assert_eq!(
+            Reader::view_utf8(b"Actor/Pack/a.bfres", 0).unwrap(),
+            "Actor/Pack/a.bfres"
+        );
+        assert_eq!(Reader::view_utf8(b"", 0).unwrap(), "");
+        assert_eq!(
+            Reader::view_utf8("Müll/ß.txt".as_bytes(), 0).unwrap(),
+            "Müll/ß.txt"
+        );
+        let e = Reader::view_utf8(b"abc\xffdef", 0x40).unwrap_err();
+        assert_eq!(e.offset, Some(0x40));
+        assert!(e.message().contains("not valid UTF-8"), "{}", e.message());
+        let e = Reader::view_utf8(b"ab\xc3", 0x10).unwrap_err();
+        assert_eq!(e.offset, Some(0x10));
+        let r = Reader::new(b"");
+        assert_eq!(r.view_str(b"x", "utf8", 0).unwrap(), "x");
+        assert!(r.view_str(b"x", "UTF-16LE", 0).is_err());
     }
 }
