@@ -81,6 +81,16 @@ impl Positions {
             v.clear();
         }
     }
+    /// Makes room for as many positions per slot as `like` holds, so that a pass that records about as many as
+    /// the last one does not grow its tables again.
+    fn reserve_like(&mut self, like: &Positions) {
+        if self.0.len() < like.0.len() {
+            self.0.resize_with(like.0.len(), Vec::new);
+        }
+        for (v, l) in self.0.iter_mut().zip(&like.0) {
+            v.reserve(l.len());
+        }
+    }
     /// The same positions, however the tables' allocations differ.
     fn same(&self, other: &Positions) -> bool {
         let n = self.0.len().max(other.0.len());
@@ -106,6 +116,9 @@ pub struct WriteCtx {
     placed: Vec<(usize, Vec<u8>)>,
     /// The bytes of queued strings, one after another (one buffer per pass, not one per string).
     arena: Vec<u8>,
+    /// How many bytes the pass queued into (or, sizing, would have queued into) `arena`: the next pass reserves
+    /// that much.
+    arena_len: usize,
     /// Whether this pass only finds positions (its writer is [`Writer::sizing`]): queued items keep only their
     /// length.
     sizing: bool,
@@ -254,6 +267,7 @@ impl WriteCtx {
         align: u64,
     ) -> Result<()> {
         let body = if crate::text::is_utf8(encoding) {
+            self.arena_len += s.len() + term.len();
             if self.sizing {
                 Body::Len(s.len() + term.len())
             } else {
@@ -310,12 +324,14 @@ impl WriteCtx {
         let same = self.cur.same(&self.prev) && size == self.prev_size;
         std::mem::swap(&mut self.prev, &mut self.cur);
         self.cur.clear();
+        self.cur.reserve_like(&self.prev);
         self.prev_size = size;
         self.counters.clear();
         self.order_counters.clear();
         self.pools.iter_mut().for_each(Vec::clear);
         self.placed.clear();
         self.arena.clear();
+        self.arena.reserve(std::mem::take(&mut self.arena_len));
         self.pass += 1;
         same
     }
