@@ -413,41 +413,50 @@ pub const FOLLOW_BASE: u64 = 1 << 16;
 /// (offsets that lead to a type that can contain itself) have been followed.
 #[derive(Debug, Default, Clone)]
 pub struct ReadPools {
-    prev_end: Vec<Option<u64>>,
-    /// Where each pool's items end, the furthest.
-    end: Vec<Option<u64>>,
+    /// Each pool's state, by pool number.
+    pools: Vec<PoolRead>,
     max_end: u64,
     followed: u64,
     relaid: bool,
     /// The pools whose regions have been reached, in the order of the file.
     entered: Vec<usize>,
-    /// Where each pool's first item read starts, and its default alignment.
-    first: Vec<Option<(u64, u64)>>,
+}
+
+/// What reading has seen of one pool.
+#[derive(Debug, Default, Clone, Copy)]
+struct PoolRead {
+    /// Where the pool has got to: the end of its previous item (or its region's start).
+    prev_end: Option<u64>,
+    /// Where its items end, the furthest.
+    end: Option<u64>,
+    /// Where its first item read starts, and that item's default alignment.
+    first: Option<(u64, u64)>,
 }
 
 impl ReadPools {
     pub fn new() -> Self {
         Self::default()
     }
+    /// The state of `pool`, made on first use.
+    #[inline]
+    fn pool(&mut self, pool: usize) -> &mut PoolRead {
+        if self.pools.len() <= pool {
+            self.pools.resize_with(pool + 1, PoolRead::default);
+        }
+        &mut self.pools[pool]
+    }
     /// Records an item of `pool` at `start..start+len` and returns its alignment choice.
     pub fn item(&mut self, pool: usize, start: u64, len: u64, default: u64) -> Option<u64> {
-        if self.prev_end.len() <= pool {
-            self.prev_end.resize(pool + 1, None);
+        let end = start + len;
+        self.max_end = self.max_end.max(end);
+        let p = self.pool(pool);
+        if p.prev_end.is_none() {
+            p.first = Some((start, default));
         }
-        if self.end.len() <= pool {
-            self.end.resize(pool + 1, None);
-        }
-        if self.first.len() <= pool {
-            self.first.resize(pool + 1, None);
-        }
-        if self.prev_end[pool].is_none() {
-            self.first[pool] = Some((start, default));
-        }
-        let prev = self.prev_end[pool].unwrap_or(start);
+        let prev = p.prev_end.unwrap_or(start);
         // An item inside or before earlier ones (shared bytes) does not move where the pool has got to.
-        self.prev_end[pool] = Some(prev.max(start + len));
-        self.end[pool] = Some(self.end[pool].unwrap_or(0).max(start + len));
-        self.max_end = self.max_end.max(start + len);
+        p.prev_end = Some(prev.max(end));
+        p.end = Some(p.end.unwrap_or(0).max(end));
         let a = align_choice(prev, start, default);
         self.relaid |= a.is_none();
         a.flatten()
@@ -464,7 +473,7 @@ impl ReadPools {
     }
     /// Where the items of `pool` read so far end (the furthest), if there are any.
     pub fn pool_end(&self, pool: usize) -> Option<u64> {
-        self.end.get(pool).copied().flatten()
+        self.pools.get(pool).and_then(|p| p.end)
     }
     /// Counts one followed `-eager` instance (at `at`) of an input of `size` bytes; fails once more have been
     /// followed than [`FOLLOW_PER_BYTE`] per input byte plus [`FOLLOW_BASE`].
@@ -493,17 +502,14 @@ impl ReadPools {
         if !self.entered.contains(&pool) {
             self.entered.push(pool);
         }
-        match self.first.get(pool).copied().flatten() {
+        match self.pools.get(pool).and_then(|p| p.first) {
             Some((first, default)) => {
                 if align_up(start, default) != first {
                     self.relaid = true;
                 }
             }
             None => {
-                if self.prev_end.len() <= pool {
-                    self.prev_end.resize(pool + 1, None);
-                }
-                self.prev_end[pool].get_or_insert(start);
+                self.pool(pool).prev_end.get_or_insert(start);
             }
         }
     }
@@ -512,22 +518,21 @@ impl ReadPools {
     /// `before`. An item of a region that comes earlier and reaches past `start` overlaps this region: the writer
     /// keeps them apart, so the file is relaid.
     pub fn region_align(&mut self, start: u64, before: u64, pool: usize) -> u64 {
-        if self.entered.iter().filter(|&&p| p != pool).any(|&p| {
-            self.end
-                .get(p)
-                .copied()
-                .flatten()
-                .is_some_and(|e| e > start)
-        }) {
+        if self
+            .entered
+            .iter()
+            .filter(|&&p| p != pool)
+            .any(|&p| self.pool_end(p).is_some_and(|e| e > start))
+        {
             self.relaid = true;
         }
         // Items of this pool read before (empty ones end where the region starts) are inside it, not before it.
         let prev = self
-            .prev_end
+            .pools
             .iter()
             .enumerate()
             .filter(|&(p, _)| p != pool)
-            .filter_map(|(_, e)| *e)
+            .filter_map(|(_, p)| p.prev_end)
             .filter(|&e| e <= start)
             .max()
             .unwrap_or(before.min(start));
