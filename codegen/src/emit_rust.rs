@@ -1924,19 +1924,18 @@ impl<'m> Gen<'m> {
         let fin = match &f.ty {
             // A string the model keeps shares the input's buffer where it can.
             FieldTy::Str { encoding, .. } if kept && self.view.get() => {
-                let utf8 = encoding
-                    .chars()
-                    .filter(|c| !matches!(c, '-' | '_'))
-                    .collect::<String>()
-                    .eq_ignore_ascii_case("UTF8");
-                if utf8 {
+                if is_utf8(encoding) {
                     quote!(::binspec_runtime::Reader::view_utf8(raw, start)?)
                 } else {
                     quote!(r.view_str(raw, #encoding, start)?)
                 }
             }
             FieldTy::Str { encoding, .. } if kept => {
-                quote!(r.share_str(raw, #encoding, start)?)
+                if is_utf8(encoding) {
+                    quote!(r.share_utf8(raw, start)?)
+                } else {
+                    quote!(r.share_str(raw, #encoding, start)?)
+                }
             }
             FieldTy::Str { encoding, .. } => {
                 quote!(::binspec_runtime::text::decode_as(raw, #encoding, start)?)
@@ -4138,6 +4137,16 @@ fn int_switch(f: &Field) -> bool {
 /// A field whose model value is an enum-like wrapper of an integer (an enum, or an integer switch).
 fn valued(f: &Field) -> bool {
     f.enum_.is_some() || int_switch(f)
+}
+
+/// Whether a schema's `encoding` names UTF-8 (as the runtime reads the name: any case, `-` and `_` ignored), so
+/// that generated code can call the UTF-8 functions without looking the name up for each string.
+fn is_utf8(encoding: &str) -> bool {
+    let bare: String = encoding
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_'))
+        .collect();
+    bare.eq_ignore_ascii_case("UTF8")
 }
 
 /// Whether `tokens` use the identifier `name` anywhere, groups included.

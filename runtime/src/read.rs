@@ -84,13 +84,25 @@ impl<'a> Reader<'a> {
     /// shared buffer is shared, anything else is decoded into a string of its own.
     #[inline]
     pub fn share_str(&self, raw: &[u8], encoding: &str, at: u64) -> Result<crate::Str> {
-        match crate::text::is_utf8(encoding)
-            .then(|| self.shared_slice(raw))
-            .flatten()
-        {
+        if crate::text::is_utf8(encoding) {
+            self.share_utf8(raw, at)
+        } else {
+            crate::text::decode_as(raw, encoding, at).map(crate::Str::from)
+        }
+    }
+
+    /// [`Reader::share_str`] for a schema whose encoding is UTF-8: shared from the file's buffer where there is
+    /// one, an ASCII string (most names) without the full UTF-8 validation.
+    #[inline]
+    pub fn share_utf8(&self, raw: &[u8], at: u64) -> Result<crate::Str> {
+        match self.shared_slice(raw) {
+            Some(b) if b.is_ascii() => {
+                // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is valid UTF-8.
+                Ok(unsafe { crate::Str::from_bytes_unchecked(b) })
+            }
             Some(b) => crate::Str::try_from(b)
                 .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}"))),
-            None => crate::text::decode_as(raw, encoding, at).map(crate::Str::from),
+            None => crate::text::decode(raw, at).map(crate::Str::from),
         }
     }
 
@@ -767,5 +779,28 @@ mod tests {
         let r = Reader::new(b"");
         assert_eq!(r.view_str(b"x", "utf8", 0).unwrap(), "x");
         assert!(r.view_str(b"x", "UTF-16LE", 0).is_err());
+    }
+
+    #[test]
+    fn shared_strings() {
+        let buf = crate::Bytes::from_static(b"name\0M\xc3\xbcll\0ab\xff\0");
+        let r = Reader::shared(&buf);
+        // ASCII and other UTF-8 from the buffer share it; bytes that are not UTF-8 are an error at `at`.
+        let a = r.share_utf8(&buf[0..4], 0).unwrap();
+        assert_eq!(&*a, "name");
+        assert_eq!(a.as_bytes().as_ptr(), buf.as_ptr());
+        let m = r.share_utf8(&buf[5..10], 5).unwrap();
+        assert_eq!(&*m, "Müll");
+        assert_eq!(m.as_bytes().as_ptr(), buf[5..].as_ptr());
+        let e = r.share_utf8(&buf[11..14], 11).unwrap_err();
+        assert_eq!(e.offset, Some(11));
+        // Bytes from elsewhere are copied (and checked the same way).
+        let owned = r.share_utf8(b"other", 0).unwrap();
+        assert_eq!(&*owned, "other");
+        assert!(r.share_utf8(b"\xc3", 3).is_err());
+        // A reader without a shared buffer, and the encoding looked up by name.
+        let plain = Reader::new(b"");
+        assert_eq!(&*plain.share_str(b"abc", "utf8", 0).unwrap(), "abc");
+        assert_eq!(&*plain.share_str(&[0xe9], "latin1", 0).unwrap(), "\u{e9}");
     }
 }
