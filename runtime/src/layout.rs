@@ -441,11 +441,18 @@ impl ReadPools {
     #[inline]
     fn pool(&mut self, pool: usize) -> &mut PoolRead {
         if self.pools.len() <= pool {
-            self.pools.resize_with(pool + 1, PoolRead::default);
+            self.add_pools(pool + 1);
         }
         &mut self.pools[pool]
     }
+    /// Makes the state of pools up to `n` (once per pool and read, so out of the way of the items).
+    #[cold]
+    #[inline(never)]
+    fn add_pools(&mut self, n: usize) {
+        self.pools.resize_with(n, PoolRead::default);
+    }
     /// Records an item of `pool` at `start..start+len` and returns its alignment choice.
+    #[inline]
     pub fn item(&mut self, pool: usize, start: u64, len: u64, default: u64) -> Option<u64> {
         let end = start + len;
         self.max_end = self.max_end.max(end);
