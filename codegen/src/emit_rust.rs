@@ -4162,6 +4162,34 @@ fn mentions(tokens: &TokenStream, name: &str) -> bool {
 mod tests {
     use super::*;
 
+    #[test]
+    fn utf8_encoding_names() {
+        for (name, utf8) in [
+            ("UTF-8", true),
+            ("utf8", true),
+            ("Utf_8", true),
+            ("ASCII", false),
+            ("UTF-16LE", false),
+            ("SJIS", false),
+            ("", false),
+        ] {
+            assert_eq!(is_utf8(name), utf8, "{name:?}");
+        }
+    }
+
+    #[test]
+    fn identifiers_mentioned() {
+        for (src, found) in [
+            ("let x = pools.item(1);", true),
+            ("f(a, { g(&mut pools) })", true),
+            ("let pools_of = 1; \"pools\"", false),
+            ("r.u32(endian)?", false),
+        ] {
+            let t: TokenStream = src.parse().unwrap();
+            assert_eq!(mentions(&t, "pools"), found, "{src}");
+        }
+    }
+
     const SCHEMA: &str = "
 meta:
   id: t

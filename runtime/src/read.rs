@@ -119,7 +119,7 @@ impl<'a> Reader<'a> {
     }
 
     /// `raw` as a UTF-8 string borrowed from the input (at `at` in the file, for the error), for [`ViewFiles`]
-    /// of a schema whose encoding is UTF-8 or ASCII. Names in archives are short and nearly always ASCII, which
+    /// of a schema whose encoding is UTF-8. Names in archives are short and nearly always ASCII, which
     /// is checked a word at a time before the full UTF-8 validation.
     #[inline]
     pub fn view_utf8(raw: &'a [u8], at: u64) -> Result<&'a str> {
