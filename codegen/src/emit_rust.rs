@@ -3284,7 +3284,11 @@ impl<'m> Gen<'m> {
                             Some(t) if !f.include => quote!(&[#t]),
                             _ => quote!(&[]),
                         };
-                        quote!(ctx.push_str(#pool, #k, x, #encoding, #term, self.#aid.unwrap_or(#d)).at(#fname)?;)
+                        if is_utf8(encoding) {
+                            quote!(ctx.push_utf8(#pool, #k, x, #term, self.#aid.unwrap_or(#d));)
+                        } else {
+                            quote!(ctx.push_str(#pool, #k, x, #encoding, #term, self.#aid.unwrap_or(#d)).at(#fname)?;)
+                        }
                     }
                     FieldTy::Bytes => {
                         quote!(ctx.push_shared(#pool, #k, x, self.#aid.unwrap_or(#d));)

@@ -266,23 +266,30 @@ impl WriteCtx {
         term: &[u8],
         align: u64,
     ) -> Result<()> {
-        let body = if crate::text::is_utf8(encoding) {
-            self.arena_len += s.len() + term.len();
-            if self.sizing {
-                Body::Len(s.len() + term.len())
-            } else {
-                let start = self.arena.len();
-                self.arena.extend_from_slice(s.as_bytes());
-                self.arena.extend_from_slice(term);
-                Body::Arena(start, self.arena.len())
-            }
-        } else {
-            let mut b = crate::text::encode(s, encoding)?;
-            b.extend_from_slice(term);
-            Body::Shared(b.into())
-        };
+        if crate::text::is_utf8(encoding) {
+            self.push_utf8(pool, key, s, term, align);
+            return Ok(());
+        }
+        let mut b = crate::text::encode(s, encoding)?;
+        b.extend_from_slice(term);
+        let body = Body::Shared(b.into());
         self.queue(pool, Item { key, body, align });
         Ok(())
+    }
+    /// [`WriteCtx::push_str`] for a schema whose encoding is UTF-8 (a string's own bytes, which cannot fail).
+    #[inline]
+    pub fn push_utf8(&mut self, pool: usize, key: Key, s: &str, term: &[u8], align: u64) {
+        let len = s.len() + term.len();
+        self.arena_len += len;
+        let body = if self.sizing {
+            Body::Len(len)
+        } else {
+            let start = self.arena.len();
+            self.arena.extend_from_slice(s.as_bytes());
+            self.arena.extend_from_slice(term);
+            Body::Arena(start, self.arena.len())
+        };
+        self.queue(pool, Item { key, body, align });
     }
     /// Writes a pool's queued items at the writer's position: the region first aligned to `start_align`, then
     /// each item aligned to its own alignment. Records each item's position.
