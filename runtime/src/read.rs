@@ -6,10 +6,11 @@ use crate::Endian;
 /// How deep user types may nest while reading (protects the stack from hostile input).
 pub const MAX_DEPTH: u32 = 256;
 
-/// Whether `part` lies inside `whole`'s memory (an empty `part` at its end counts).
-fn within(whole: &[u8], part: &[u8]) -> bool {
-    let (w, p) = (whole.as_ptr() as usize, part.as_ptr() as usize);
-    p >= w && p + part.len() <= w + whole.len()
+/// Where `part` starts in `whole`'s memory, if it lies inside it (an empty `part` at its end counts).
+#[inline]
+fn offset_within(whole: &[u8], part: &[u8]) -> Option<usize> {
+    let off = (part.as_ptr() as usize).checked_sub(whole.as_ptr() as usize)?;
+    (part.len() <= whole.len() && off <= whole.len() - part.len()).then_some(off)
 }
 
 /// A stream over a byte slice. Substreams (a type read with `size`) are readers over a sub-slice that remember
@@ -68,9 +69,10 @@ impl<'a> Reader<'a> {
     /// `raw` as a share of the file's buffer, when there is one and `raw` lies in it.
     #[inline]
     fn shared_slice(&self, raw: &[u8]) -> Option<crate::Bytes> {
-        self.owner
-            .filter(|o| within(o, raw))
-            .map(|o| o.slice_ref(raw))
+        // (`Bytes::slice_ref` would check the same bounds again.)
+        let o = self.owner?;
+        let off = offset_within(o, raw)?;
+        Some(o.slice(off..off + raw.len()))
     }
 
     /// `raw` as a [`crate::Bytes`]: a share of the file's buffer when `raw` lies in it (no copy), else a copy.
@@ -802,5 +804,19 @@ mod tests {
         let plain = Reader::new(b"");
         assert_eq!(&*plain.share_str(b"abc", "utf8", 0).unwrap(), "abc");
         assert_eq!(&*plain.share_str(&[0xe9], "latin1", 0).unwrap(), "\u{e9}");
+    }
+
+    #[test]
+    fn offsets_within_a_buffer() {
+        let whole = [0u8; 8];
+        assert_eq!(offset_within(&whole, &whole), Some(0));
+        assert_eq!(offset_within(&whole, &whole[3..5]), Some(3));
+        assert_eq!(offset_within(&whole, &whole[8..]), Some(8));
+        assert_eq!(offset_within(&whole[2..6], &whole[2..6]), Some(0));
+        // Reaching past the end, starting before the start, or elsewhere.
+        assert_eq!(offset_within(&whole[..4], &whole[2..6]), None);
+        assert_eq!(offset_within(&whole[2..], &whole[..4]), None);
+        let other = [0u8; 4];
+        assert_eq!(offset_within(&whole, &other), None);
     }
 }
