@@ -15,8 +15,10 @@
 //! ```
 //!
 //! The `layout` part is there only when [`Document::layout`] is set; `values` is `inline`, `before-root` or
-//! `after-containers`. The parts are separated by commas, in any order. oead and roead see a comment. Text without
-//! this line (a line starting with `# byml:` at the very start) is version 2, little endian, default layout.
+//! `after-containers`. The parts are separated by commas, in any order. oead and roead see a comment. The line may
+//! stand anywhere among the comment lines that open the document (`binspec decode` writes `# binspec: byml` and
+//! `# compression: ...` lines too, in any order); a second `# byml:` line there is an error. Text without one is
+//! version 2, little endian, default layout.
 //!
 //! ## Values
 //!
@@ -25,7 +27,7 @@
 //! | null            | `null`                                       | `!!null` with anything                     |
 //! | bool            | `true`, `false`                              | `!!bool True`...                           |
 //! | s32             | `-5`                                         | `0x10`, `-0x10`, `012` (octal), `!!int 5`  |
-//! | u32             | `!u 0x0000002a`                              | `!u 42`, `!u -1` (modulo 2^32)             |
+//! | u32             | `!u 0x0000002a`                              | `!u 42`                                    |
 //! | f32             | `1.0`, `1.5e-7`, `.inf`, `-.inf`, `.nan`     | `1.`, `.5`, `.Inf`, `!f32 1`, `!!float 1`  |
 //! | s64             | `!l -5`                                      | `!l 0x10`                                  |
 //! | u64             | `!ul 5`                                      | `!ul 0x5`                                  |
@@ -48,8 +50,7 @@
 //! Untagged plain scalars resolve as oead resolves them, in this order: `true` and `false` are booleans; a scalar
 //! with a `.` that is a decimal number (optional sign, digits, fraction, optional exponent, or `.inf`, `.Inf`,
 //! `.INF`, `+.inf`, `-.inf`, `.nan`, `.NaN`, `.NAN`) is an f32, rounded through an f64 as oead does; an integer as C's
-//! `strtoull(s, 0)` reads it (decimal, `0x` hex, `0` octal, optional sign; modulo 2^32, and `u64::MAX` when out of
-//! range) is an s32; `null` is null. Everything else is a string: `~`, `Null`, `NULL`, `yes`, `on`, `1e5`,
+//! `strtoull(s, 0)` reads it (decimal, `0x` hex, `0` octal, optional sign) is an s32; `null` is null. Everything else is a string: `~`, `Null`, `NULL`, `yes`, `on`, `1e5`,
 //! `0o17`, `1_000`, `inf`, and an empty value (`key:` with nothing after it). Quoted scalars are strings. Keys are
 //! always strings, taken as written.
 //!
@@ -84,6 +85,10 @@
 //!
 //! ## Differences
 //!
+//! - oead wraps integers that do not fit their node (`2147483648` reads as -2147483648, `!u -1` as 0xffffffff,
+//!   `0xFFFFFFFF` as -1); here they are errors at their line and column. Tag a wider type (`!u`, `!l`, `!ul`).
+//! - Strings and keys with a NUL character cannot be stored (the file ends each at its first NUL); the writer
+//!   refuses them, naming their path in the tree.
 //! - oead reads a quoted `'true'`, `'false'` or `'null'` as a boolean or null (it checks those words before
 //!   quotes), although it writes strings with those texts quoted; here a quoted scalar is always a string.
 //! - roead reads a plain `~` and `NULL` as null, and `012` as 12; oead (and this library) as strings and 10.
@@ -128,14 +133,46 @@ use super::{text_error, Document, Endian, Layout, ValuePlacement, DEFAULT_VERSIO
 const HEADER: &str = "# byml:";
 
 pub(crate) fn from_text(text: &str) -> Result<Document> {
-    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut doc = Document::new(super::Byml::Null);
-    if let Some(rest) = body.strip_prefix(HEADER) {
-        let line = rest.split(['\n', '\r']).next().unwrap_or("");
-        parse_header(line, text.len() - body.len(), &mut doc)?;
+    let mut header_line = None;
+    for (number, start, line) in leading_comment_lines(text) {
+        let Some(rest) = line.trim_start().strip_prefix(HEADER) else {
+            continue;
+        };
+        if let Some(first) = header_line {
+            return Err(text_error(
+                number,
+                line.len() - line.trim_start().len() + 1,
+                format!("a second `{HEADER}` header line (the first is line {first}); give the version, byte order and layout once"),
+            ));
+        }
+        header_line = Some(number);
+        let indent = start + line.len() - line.trim_start().len();
+        parse_header(rest, number, indent, &mut doc)?;
     }
     doc.root = parse::parse_yaml(text)?;
     Ok(doc)
+}
+
+/// The comment lines before a document's first line that is neither blank nor a comment (where `binspec decode`
+/// writes its `# binspec:` and `# compression:` lines, and this module its `# byml:` line, in any order): each
+/// with its line number (from 1), the byte offset of its start within its line (a byte order mark on the first
+/// line) and its text without the line break.
+fn leading_comment_lines(text: &str) -> impl Iterator<Item = (usize, usize, &str)> {
+    text.split('\n')
+        .enumerate()
+        .map(|(i, raw)| {
+            let line = raw.strip_suffix('\r').unwrap_or(raw);
+            match (i, line.strip_prefix('\u{feff}')) {
+                (0, Some(rest)) => (1, line.len() - rest.len(), rest),
+                _ => (i + 1, 0, line),
+            }
+        })
+        .take_while(|(_, _, line)| {
+            let t = line.trim();
+            t.is_empty() || t.starts_with('#')
+        })
+        .filter(|(_, _, line)| !line.trim().is_empty())
 }
 
 pub(crate) fn to_text(doc: &Document) -> Result<String> {
@@ -169,13 +206,14 @@ fn push_header(doc: &Document, out: &mut String) {
     out.push('\n');
 }
 
-/// Reads the rest of the header line (after `# byml:`), which starts at byte `offset` of the text (a BOM).
-fn parse_header(line: &str, offset: usize, doc: &mut Document) -> Result<()> {
+/// Reads the rest of a header line (after `# byml:`) on line `number`, where `# byml:` starts at byte `offset`
+/// of the line.
+fn parse_header(line: &str, number: usize, offset: usize, doc: &mut Document) -> Result<()> {
     let col =
         |part: &str| offset + HEADER.len() + (part.as_ptr() as usize - line.as_ptr() as usize) + 1;
     let bad = |part: &str, what: &str| {
         Err(text_error(
-            1,
+            number,
             col(part),
             format!(
                 "malformed header comment: {what} (expected `# byml: version 7, big endian` and optionally \

@@ -9,8 +9,8 @@ use binspec_runtime::{Error, Result};
 
 use super::super::{text_error, Byml, HashArray, Map};
 use super::scalar::{
-    canonical_f64, decode_base64, f32_from_f64, parse_c_integer, parse_float, parse_hash_key,
-    parse_hex, resolve_plain, Tag, KNOWN_TAGS, MAX_DEPTH,
+    canonical_f64, decode_base64, f32_from_f64, int_in_range, parse_float, parse_hash_key,
+    parse_hex, parse_int_literal, resolve_plain, IntType, Tag, KNOWN_TAGS, MAX_DEPTH,
 };
 
 /// Reads the root of a YAML document (the header comment, if any, is a comment here).
@@ -1744,7 +1744,8 @@ impl<'a> Parser<'a> {
         let node = match props.tag {
             None if quoted => Byml::String(text.into()),
             None => match resolve_plain(&text) {
-                Some(v) => v,
+                Some(Ok(v)) => v,
+                Some(Err(why)) => return self.err(pos, why),
                 None => Byml::String(text.into()),
             },
             Some(tag) => self.tagged(tag, props, text, pos)?,
@@ -1773,24 +1774,29 @@ impl<'a> Parser<'a> {
                 format!("{name} needs {what}, not {:?}", text.as_ref()),
             )
         };
-        let int = || parse_c_integer(&text);
+        let int = |t: IntType| -> Result<i128> {
+            let why = match parse_int_literal(&text) {
+                Some(lit) => match int_in_range(lit, t) {
+                    Ok(v) => return Ok(v),
+                    Err(why) => why,
+                },
+                None => {
+                    return Err(self.error(
+                        pos.max(props.tag_pos),
+                        format!("{name} needs an integer, not {:?}", text.as_ref()),
+                    ))
+                }
+            };
+            Err(self.error(
+                pos.max(props.tag_pos),
+                format!("{name} {:?} {why}", text.as_ref()),
+            ))
+        };
         Ok(match tag {
-            Tag::U32 => Byml::U32(match int() {
-                Some(v) => v as u32,
-                None => return bad("an integer"),
-            }),
-            Tag::I64 => Byml::I64(match int() {
-                Some(v) => v as i64,
-                None => return bad("an integer"),
-            }),
-            Tag::U64 => Byml::U64(match int() {
-                Some(v) => v,
-                None => return bad("an integer"),
-            }),
-            Tag::Int => Byml::I32(match int() {
-                Some(v) => v as u32 as i32,
-                None => return bad("an integer"),
-            }),
+            Tag::U32 => Byml::U32(int(IntType::U32)? as u32),
+            Tag::I64 => Byml::I64(int(IntType::S64)? as i64),
+            Tag::U64 => Byml::U64(int(IntType::U64)? as u64),
+            Tag::Int => Byml::I32(int(IntType::S32)? as i32),
             Tag::F32 | Tag::Float => Byml::F32(match parse_float(&text) {
                 Some(v) => f32_from_f64(v),
                 None => return bad("a number"),

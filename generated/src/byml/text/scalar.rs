@@ -154,63 +154,94 @@ pub(super) fn hash_tag(width: u8, remap: bool, out: &mut String) {
 // ---------------------------------------------------------------------------------------------------------------
 // Integers.
 
-/// C's `strtoull(s, &end, 0)` over the whole string, which is how oead reads integers (plain and tagged): optional
-/// leading white space, an optional sign (a `-` negates modulo 2^64), then `0x`/`0X` and hex digits, `0` and octal
-/// digits, or decimal digits. Out of range saturates to `u64::MAX` whatever the sign. `None` unless the whole
-/// string is consumed.
-pub(super) fn parse_c_integer(s: &str) -> Option<u64> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
-        i += 1;
-    }
-    let mut negative = false;
-    match b.get(i) {
-        Some(b'+') => i += 1,
-        Some(b'-') => {
-            negative = true;
-            i += 1
+/// An integer as written, with its sign, for range checks: `None` for its magnitude when it does not fit in 64
+/// bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct IntLit {
+    pub negative: bool,
+    pub magnitude: Option<u64>,
+}
+
+/// The integer types of nodes, for [`int_in_range`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum IntType {
+    S32,
+    U32,
+    S64,
+    U64,
+}
+
+impl IntType {
+    fn range(self) -> (i128, i128) {
+        match self {
+            IntType::S32 => (i32::MIN as i128, i32::MAX as i128),
+            IntType::U32 => (0, u32::MAX as i128),
+            IntType::S64 => (i64::MIN as i128, i64::MAX as i128),
+            IntType::U64 => (0, u64::MAX as i128),
         }
-        _ => {}
     }
-    let radix: u64 = if b.get(i) == Some(&b'0')
-        && matches!(b.get(i + 1), Some(b'x' | b'X'))
-        && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit())
-    {
-        i += 2;
-        16
-    } else if b.get(i) == Some(&b'0') {
-        8
-    } else {
-        10
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            IntType::S32 => "s32",
+            IntType::U32 => "u32",
+            IntType::S64 => "s64",
+            IntType::U64 => "u64",
+        }
+    }
+}
+
+/// An integer as oead reads it (C's `strtoull(s, &end, 0)` over the whole string): optional leading white space,
+/// an optional sign, then `0x`/`0X` and hex digits, `0` and octal digits, or decimal digits. Where oead wraps
+/// (a `-` negates modulo 2^64, and the value is taken modulo 2^32 for 32-bit nodes), this keeps the sign and
+/// magnitude as written, for [`int_in_range`]. `None` unless the whole string is such an integer.
+pub(super) fn parse_int_literal(s: &str) -> Option<IntLit> {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (negative, d) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
     };
-    if i >= b.len() {
+    let hex = d
+        .strip_prefix("0x")
+        .or_else(|| d.strip_prefix("0X"))
+        .filter(|h| h.starts_with(|c: char| c.is_ascii_hexdigit()));
+    let (radix, digits) = match hex {
+        Some(h) => (16, h),
+        None if d.starts_with('0') => (8, d),
+        None => (10, d),
+    };
+    if digits.is_empty() {
         return None;
     }
-    let mut value: u64 = 0;
-    let mut overflow = false;
-    for &c in &b[i..] {
-        let d = match c {
-            b'0'..=b'9' => (c - b'0') as u64,
-            b'a'..=b'f' => (c - b'a' + 10) as u64,
-            b'A'..=b'F' => (c - b'A' + 10) as u64,
-            _ => return None,
-        };
-        if d >= radix {
-            return None;
-        }
-        match value.checked_mul(radix).and_then(|v| v.checked_add(d)) {
-            Some(v) => value = v,
-            None => overflow = true,
-        }
+    let mut magnitude = Some(0u64);
+    for c in digits.chars() {
+        let digit = c.to_digit(radix)? as u64;
+        magnitude = magnitude.and_then(|m| m.checked_mul(radix as u64)?.checked_add(digit));
     }
-    Some(if overflow {
-        u64::MAX
-    } else if negative {
-        value.wrapping_neg()
-    } else {
-        value
+    Some(IntLit {
+        negative,
+        magnitude,
     })
+}
+
+/// The value of an integer literal as a node of type `t`, or why it does not fit (binspec never wraps a value
+/// silently, where oead reads integers modulo 2^32 or 2^64).
+pub(super) fn int_in_range(lit: IntLit, t: IntType) -> std::result::Result<i128, String> {
+    let (lo, hi) = t.range();
+    let v = lit.magnitude.map(|m| {
+        if lit.negative {
+            -(m as i128)
+        } else {
+            m as i128
+        }
+    });
+    match v {
+        Some(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "is out of the range of {} ({lo} to {hi})",
+            t.name()
+        )),
+    }
 }
 
 /// `0x` and hex digits (1 to `max_digits`), for the bits of floats.
@@ -388,25 +419,36 @@ pub(super) fn non_finite_word(
 // Plain scalars.
 
 /// What an untagged plain scalar is when it is not a string, by oead's rules, in its order: `true`/`false` are
-/// booleans; with a `.`, a float ([`parse_float`]) is an f32; an integer ([`parse_c_integer`]) is an s32 (modulo
-/// 2^32); `null` is null. Anything else (`~`, `yes`, `1e5`, `0o17`, the empty string) is a string: `None`.
-pub(super) fn resolve_plain(s: &str) -> Option<Byml> {
+/// booleans; with a `.`, a float ([`parse_float`]) is an f32; an integer ([`parse_int_literal`]) is an s32;
+/// `null` is null. Anything else (`~`, `yes`, `1e5`, `0o17`, the empty string) is a string: `None`. An integer
+/// out of the range of s32 is `Some(Err(why))` (oead wraps it modulo 2^32).
+pub(super) fn resolve_plain(s: &str) -> Option<std::result::Result<Byml, String>> {
     let b = s.as_bytes();
-    match *b.first()? {
+    Some(Ok(match *b.first()? {
         b'0'..=b'9' | b'+' | b'-' | b'.' => {
             if b.contains(&b'.') {
                 if let Some(v) = parse_float(s) {
-                    return Some(Byml::F32(f32_from_f64(v)));
+                    return Some(Ok(Byml::F32(f32_from_f64(v))));
                 }
             }
-            parse_c_integer(s).map(|v| Byml::I32(v as u32 as i32))
+            let lit = parse_int_literal(s)?;
+            return Some(
+                int_in_range(lit, IntType::S32)
+                    .map(|v| Byml::I32(v as i32))
+                    .map_err(|why| {
+                        format!(
+                            "{s} {why}, the type of an untagged integer: tag it `!u` (u32), `!l` (s64) or `!ul` \
+                             (u64) for a wider type, or quote it for a string"
+                        )
+                    }),
+            );
         }
-        b't' if s == "true" => Some(Byml::Bool(true)),
-        b'f' if s == "false" => Some(Byml::Bool(false)),
-        b'n' if s == "null" => Some(Byml::Null),
-        b'i' | b'n' => special_float(s).map(|v| Byml::F32(f32_from_f64(v))),
-        _ => None,
-    }
+        b't' if s == "true" => Byml::Bool(true),
+        b'f' if s == "false" => Byml::Bool(false),
+        b'n' if s == "null" => Byml::Null,
+        b'i' | b'n' => return special_float(s).map(|v| Ok(Byml::F32(f32_from_f64(v)))),
+        _ => return None,
+    }))
 }
 
 /// Whether a string must be quoted so that it reads back as a string: by our (oead's) rules, and so that YAML 1.1

@@ -85,12 +85,9 @@ fn plain_scalars_resolve_as_oead() {
         ("012", Byml::I32(10)),
         ("00", Byml::I32(0)),
         ("0x7fffffff", Byml::I32(i32::MAX)),
-        ("0x80000000", Byml::I32(i32::MIN)),
-        ("0xFFFFFFFF", Byml::I32(-1)),
-        ("2147483648", Byml::I32(i32::MIN)),
-        ("-2147483649", Byml::I32(i32::MAX)),
-        ("4294967296", Byml::I32(0)),
-        ("99999999999999999999", Byml::I32(-1)),
+        ("-0x80000000", Byml::I32(i32::MIN)),
+        ("2147483647", Byml::I32(i32::MAX)),
+        ("-2147483648", Byml::I32(i32::MIN)),
         ("1.0", Byml::F32(1.0)),
         ("1.", Byml::F32(1.0)),
         ("0.", Byml::F32(0.0)),
@@ -168,6 +165,34 @@ fn plain_scalars_resolve_as_oead() {
     }
 }
 
+/// Integers that do not fit their node's type are errors at their line and column, never wrapped (oead reads
+/// them modulo 2^32 or 2^64; issue 19: `2147483648` became -2147483648 and `!u -1` 0xffffffff).
+#[test]
+fn integers_out_of_range_are_refused() {
+    for (text, col, message) in [
+        ("2147483648", 4, "2147483648 is out of the range of s32 (-2147483648 to 2147483647), the type of an untagged integer: tag it `!u` (u32), `!l` (s64) or `!ul` (u64) for a wider type, or quote it for a string"),
+        ("-2147483649", 4, "-2147483649 is out of the range of s32"),
+        ("4294967296", 4, "4294967296 is out of the range of s32"),
+        ("0x80000000", 4, "0x80000000 is out of the range of s32"),
+        ("0xFFFFFFFF", 4, "0xFFFFFFFF is out of the range of s32"),
+        ("99999999999999999999", 4, "99999999999999999999 is out of the range of s32"),
+        ("!u -1", 7, "!u \"-1\" is out of the range of u32 (0 to 4294967295)"),
+        ("!u 4294967296", 7, "!u \"4294967296\" is out of the range of u32"),
+        ("!l 9223372036854775808", 7, "!l \"9223372036854775808\" is out of the range of s64"),
+        ("!l 0xffffffffffffffff", 7, "is out of the range of s64"),
+        ("!ul -1", 8, "!ul \"-1\" is out of the range of u64 (0 to 18446744073709551615)"),
+        ("!ul 18446744073709551616", 8, "is out of the range of u64"),
+        ("!!int 2147483648", 10, "!!int \"2147483648\" is out of the range of s32"),
+    ] {
+        let e = error(&format!("v: {text}\n"));
+        assert!(e.starts_with(&format!("1:{col}: ")), "{text}: {e}");
+        assert!(e.contains(message), "{text}: {e}");
+    }
+    // In a sequence, on a later line.
+    let e = error("- 1\n- [2, 4294967296]\n");
+    assert!(e.starts_with("2:7: 4294967296 is out of the range"), "{e}");
+}
+
 #[test]
 fn quoted_scalars_are_strings() {
     for (text, expected) in [
@@ -197,19 +222,17 @@ fn tagged_scalars() {
         ("!u 5", Byml::U32(5)),
         ("!u 0x5", Byml::U32(5)),
         ("!u 0x00001234", Byml::U32(0x1234)),
-        ("!u -1", Byml::U32(u32::MAX)),
-        ("!u 4294967296", Byml::U32(0)),
+        ("!u 4294967295", Byml::U32(u32::MAX)),
         ("!u 017", Byml::U32(15)),
         ("!u '5'", Byml::U32(5)),
         ("!u 0x1 # comment", Byml::U32(1)),
         ("!l 5", Byml::I64(5)),
         ("!l -9223372036854775808", Byml::I64(i64::MIN)),
-        ("!l 9223372036854775808", Byml::I64(i64::MIN)),
-        ("!l 0xffffffffffffffff", Byml::I64(-1)),
+        ("!l 0x7fffffffffffffff", Byml::I64(i64::MAX)),
         ("!ul 0x5", Byml::U64(5)),
-        ("!ul -1", Byml::U64(u64::MAX)),
-        ("!ul 18446744073709551616", Byml::U64(u64::MAX)),
+        ("!ul 18446744073709551615", Byml::U64(u64::MAX)),
         ("!ul 0xffffffffffffffff", Byml::U64(u64::MAX)),
+        ("!!int -2147483648", Byml::I32(i32::MIN)),
         ("!f64 1", Byml::F64(1.0)),
         ("!f64 1.0", Byml::F64(1.0)),
         ("!f64 1e5", Byml::F64(1e5)),
@@ -960,8 +983,24 @@ fn header_line() {
     // A comment line that is not the header.
     let d = Document::from_text("# bymlx\n[1]").unwrap();
     assert_eq!((d.version, d.endian), (2, Endian::Little));
+    // The header among the comment lines that open the document, after a blank line or other comments, as
+    // `binspec decode` writes it (issue 19: it was ignored unless it came first, and every file became version 2).
     let d = Document::from_text("\n# byml: version 7, big endian\n[1]").unwrap();
+    assert_eq!((d.version, d.endian), (7, Endian::Big));
+    let d = Document::from_text(
+        "# binspec: byml\r\n# compression: zstd\r\n\n  # byml: version 3, big endian\r\n[1]",
+    )
+    .unwrap();
+    assert_eq!((d.version, d.endian), (3, Endian::Big));
+    // After the first non-comment line it is an ordinary comment.
+    let d = Document::from_text("- 1\n# byml: version 7, big endian\n").unwrap();
     assert_eq!((d.version, d.endian), (2, Endian::Little));
+    let e = error("# byml: version 7\n# byml: version 3\n[]");
+    assert!(
+        e.starts_with("2:1: a second `# byml:` header line (the first is line 1)"),
+        "{e}"
+    );
+    assert!(error("# binspec: byml\n# byml: version 7, middle endian\n[]").starts_with("2:20:"));
     for bad in [
         "# byml: version x, big endian\n[]",
         "# byml: version 7, middle endian\n[]",
