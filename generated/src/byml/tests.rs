@@ -371,6 +371,33 @@ fn shared_containers_cannot_explode() {
     assert!(e.contains("the tree expands to more than"), "{e}");
 }
 
+/// A string or key with a NUL character would be cut at it in the file (issue 19: `"a\0b"` came back as `"a"`, and
+/// keys `"a\0x"` and `"a\0y"` made a file that did not decode): the writer refuses it, naming its path.
+#[test]
+fn strings_and_keys_with_a_nul_are_refused_with_their_path() {
+    let cases = [
+        (
+            Byml::Array(vec![Byml::I32(1), Byml::String("a\0b".into())]),
+            "byml.root[1]: the string \"a\\0b\" holds a NUL character",
+        ),
+        (
+            Byml::Map(map(&[("a\0x", Byml::I32(1)), ("a\0y", Byml::I32(2))])),
+            "byml.root[\"a\\0x\"]: the key \"a\\0x\" holds a NUL character",
+        ),
+        (
+            Byml::Map(map(&[(
+                "list",
+                Byml::Array(vec![Byml::Map(map(&[("name", Byml::String("\0".into()))]))]),
+            )])),
+            "byml.root[\"list\"][0][\"name\"]: the string \"\\0\" holds",
+        ),
+    ];
+    for (root, want) in cases {
+        let e = Document::new(root).to_binary().unwrap_err().to_string();
+        assert!(e.starts_with(want), "{e}");
+    }
+}
+
 #[test]
 fn a_key_that_repeats_is_an_error() {
     let doc = Document::new(Byml::Map(map(&[("a", Byml::I32(1)), ("b", Byml::I32(2))])));

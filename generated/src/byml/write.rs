@@ -161,11 +161,51 @@ fn collect_strings(root: &Byml, version: u16) -> Result<(Vec<&str>, Vec<&str>)> 
             _ => {}
         }
     }
+    if keys.iter().chain(&strings).any(|s| s.contains('\0')) {
+        if let Some(e) = nul_error(root, 0) {
+            return Err(e);
+        }
+    }
     let mut keys: Vec<&str> = keys.into_iter().collect();
     keys.sort_unstable();
     let mut strings: Vec<&str> = strings.into_iter().collect();
     strings.sort_unstable();
     Ok((keys, strings))
+}
+
+/// The error for the first key or string, in tree order, that holds a NUL character, with its path: the file ends
+/// each string at its first NUL, so what follows would be lost (and two keys that differ only after it would
+/// collide).
+fn nul_error(v: &Byml, depth: usize) -> Option<Error> {
+    let nul = |what: &str, s: &str| {
+        Error::write(format!(
+            "the {what} {s:?} holds a NUL character, which BYML cannot store (its strings end at the first NUL)"
+        ))
+    };
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let child = |seg: Seg, c: &Byml| nul_error(c, depth + 1).map(|e| seg.add(e));
+    match v {
+        Byml::String(s) if s.contains('\0') => Some(nul("string", s)),
+        Byml::Array(a) | Byml::MonoArray(a) => a
+            .iter()
+            .enumerate()
+            .find_map(|(i, c)| child(Seg::Index(i), c)),
+        Byml::Map(m) | Byml::RemapMap(m) => m.iter().find_map(|(k, c)| {
+            if k.contains('\0') {
+                Some(nul("key", k).at_key(k.as_str()))
+            } else {
+                child(Seg::Key(k), c)
+            }
+        }),
+        Byml::HashArray(h) => h
+            .entries
+            .iter()
+            .enumerate()
+            .find_map(|(i, (_, c))| child(Seg::Index(i), c)),
+        _ => None,
+    }
 }
 
 /// A node compared by value, with its hash computed once ([`Wr::key`]), for sharing equal values. Floats compare
