@@ -1554,6 +1554,7 @@ impl<'m> Gen<'m> {
         Ok(quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            #[serde(deny_unknown_fields)]
             pub struct #name { #(#fields)* }
             impl ::std::default::Default for #name {
                 fn default() -> Self { #name { #(#defaults)* } }
@@ -3837,6 +3838,13 @@ impl<'m> Gen<'m> {
                 Ok(if relaid { #name::relay(m) } else { m })
             }
         };
+        // Pooled items that share bytes are copied once each by whatever is made from the model.
+        let check_expansion = if m.pools.is_empty() {
+            quote!()
+        } else {
+            let names = m.pools.iter().map(|p| format!("`{}`", p.id));
+            quote!(pools.check_expansion(root_io.size() as u64, &[#(#names),*]).map_err(|e| e.in_format(#id))?;)
+        };
         Ok(quote! {
             impl #name {
                 #view_files
@@ -3846,6 +3854,7 @@ impl<'m> Gen<'m> {
                     let mut r = root_io.clone();
                     let mut pools = ::binspec_runtime::layout::ReadPools::new();
                     let m = #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))?;
+                    #check_expansion
                     Ok((m, pools.relaid()))
                 }
                 /// A file that shares bytes between items, or has them out of order or after gaps, is read as the

@@ -61,7 +61,7 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
     }
     /// A model from YAML.
     fn from_text(text: &str) -> Result<Self> {
-        serde_saphyr::from_str(text).map_err(|e| Error::text(e.to_string()))
+        crate::doc::from_yaml(text)
     }
     /// The model as JSON.
     fn to_json(&self) -> Result<String> {
@@ -69,7 +69,7 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
     }
     /// A model from JSON.
     fn from_json(text: &str) -> Result<Self> {
-        serde_json::from_str(text).map_err(|e| Error::text(e.to_string()))
+        crate::doc::from_json(text)
     }
 }
 

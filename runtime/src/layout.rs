@@ -416,12 +416,21 @@ pub const FOLLOW_PER_BYTE: u64 = 4;
 /// The part of the budget of followed instances that does not depend on the input size.
 pub const FOLLOW_BASE: u64 = 1 << 16;
 
+/// How many bytes of pooled items a model may hold per byte of its input, and ...
+pub const ITEMS_PER_BYTE: u64 = 4;
+/// ... the part of that budget that does not depend on the input size. Items that share bytes (entries pointing
+/// at one blob) are one copy in the input but one each in every document and file made from the model, so a file
+/// whose items add up to more is refused when read.
+pub const ITEMS_BASE: u64 = 16 << 20;
+
 /// Read-side bookkeeping of pools: where each pool's previous item ended; and how many `-eager` instances
 /// (offsets that lead to a type that can contain itself) have been followed.
 #[derive(Debug, Default, Clone)]
 pub struct ReadPools {
     /// Each pool's state, by pool number.
     pools: Vec<PoolRead>,
+    /// The bytes of all items read, added up (shared bytes once per item).
+    item_bytes: u64,
     max_end: u64,
     followed: u64,
     relaid: bool,
@@ -462,6 +471,7 @@ impl ReadPools {
     #[inline]
     pub fn item(&mut self, pool: usize, start: u64, len: u64, default: u64) -> Option<u64> {
         let end = start + len;
+        self.item_bytes = self.item_bytes.saturating_add(len);
         self.max_end = self.max_end.max(end);
         let p = self.pool(pool);
         if p.prev_end.is_none() {
@@ -474,6 +484,27 @@ impl ReadPools {
         let a = align_choice(prev, start, default);
         self.relaid |= a.is_none();
         a.flatten()
+    }
+    /// Refuses a model whose pooled items add up to more than [`ITEMS_PER_BYTE`] per byte of the `size`-byte input
+    /// plus [`ITEMS_BASE`]: items that share bytes would be copied once per item by every document and file made
+    /// from it. `pools` names the pools (by number) for the message.
+    pub fn check_expansion(&self, size: u64, pools: &[&str]) -> Result<()> {
+        let budget = size
+            .saturating_mul(ITEMS_PER_BYTE)
+            .saturating_add(ITEMS_BASE);
+        if self.item_bytes <= budget {
+            return Ok(());
+        }
+        Err(Error::new(
+            crate::ErrorKind::Limit { message: format!(
+                "the {} items add up to {} bytes, more than {ITEMS_PER_BYTE} times the {size}-byte file plus \
+                 {ITEMS_BASE} bytes: items share their bytes, and every document or file written from this one \
+                 would hold a copy for each",
+                pools.join(" and "),
+                self.item_bytes
+            ) },
+            None,
+        ))
     }
     /// Whether some item or region is where no alignment puts it (it shares bytes with another, comes before the
     /// items read before it, or follows a gap): the writer then lays the file out anew, and positions after that

@@ -6,6 +6,7 @@
 
 pub mod bytes;
 pub mod compress;
+pub mod doc;
 pub mod error;
 pub mod format;
 pub mod hash;

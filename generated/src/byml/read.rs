@@ -2,7 +2,8 @@
 //!
 //! Every read is bounds-checked; a count is checked against the bytes that remain before anything is allocated for
 //! it; nesting is limited to [`MAX_DEPTH`], a container that contains itself is an error, and shared containers may
-//! expand to at most [`EXPANSION`] nodes per input byte. Errors carry the node path (`byml.root["Actors"][12]`) and
+//! expand to at most one node per [`BYTES_PER_NODE`] input bytes (a string or binary data counts a node per
+//! [`BYTES_PER_UNIT`] bytes of it each time it is used). Errors carry the node path (`byml.root["Actors"][12]`) and
 //! the byte offset.
 //!
 //! Besides the tree, reading infers the layout choices ([`Layout`]): whether equal values are shared, where 64-bit
@@ -16,8 +17,16 @@ use binspec_runtime::{Endian, Error, Result};
 /// Deepest nesting of containers that a file may have. Game files nest a few levels; the limit keeps the recursive
 /// reader well inside a 2 MiB thread stack even in debug builds.
 pub const MAX_DEPTH: usize = 64;
-/// Nodes that the tree of a file may hold per byte of the file (shared containers count each time they are used).
-pub const EXPANSION: usize = 16;
+/// The tree of a file may hold one node per this many bytes of the file (shared containers count each time they
+/// are used), plus [`BASE_NODES`]. Unshared files take at least 4 bytes per node, and real files about 9 (the
+/// densest in the corpus, a Splatoon 3 v7 file with shared containers, 8.9), so only trees that reuse the same
+/// containers or values over and over reach it (issue 19: a 734-byte zstd file expanded to 3.7 GB).
+pub const BYTES_PER_NODE: usize = 2;
+/// What every file may hold, however small.
+pub const BASE_NODES: usize = 4096;
+/// A string (of more than 24 bytes, which are kept inline) or binary data counts one node per this many bytes each
+/// time it is used, as each use is a copy.
+pub const BYTES_PER_UNIT: usize = 16;
 
 /// The recursive reader returns boxed errors: a small `Result` is cheaper to pass up through every level.
 type BoxResult<T> = std::result::Result<T, Box<Error>>;
@@ -52,7 +61,7 @@ pub(crate) fn read_document(data: &[u8]) -> Result<Document> {
         keys: Vec::new(),
         strings: Vec::new(),
         stack: Vec::new(),
-        budget: data.len().saturating_mul(EXPANSION).saturating_add(4096),
+        budget: data.len() / BYTES_PER_NODE + BASE_NODES,
         refs: Vec::new(),
         values_before: false,
         values_in_block: false,
@@ -305,8 +314,10 @@ impl<'a> Ctx<'a> {
             return Err(Error::limit(
                 at as u64,
                 format!(
-                    "the tree expands to more than {} nodes ({EXPANSION} per byte of the file): shared containers used too often",
-                    self.data.len() * EXPANSION + 4096
+                    "the tree expands to more than {} nodes (one per {BYTES_PER_NODE} bytes of the file, and a string \
+                     or binary data one per {BYTES_PER_UNIT} bytes each time it is used): shared containers or values \
+                     used too often",
+                    self.data.len() / BYTES_PER_NODE + BASE_NODES
                 ),
             ));
         }
@@ -318,8 +329,13 @@ impl<'a> Ctx<'a> {
     fn value(&mut self, t: u8, slot: usize, depth: usize) -> BoxResult<Byml> {
         let w = self.u32(slot)?;
         Ok(match t {
-            nt::STRING => match self.strings.get(w as usize) {
-                Some(s) => Byml::String(super::Str::new(s)),
+            nt::STRING => match self.strings.get(w as usize).map(|s| s.len()) {
+                Some(len) => {
+                    if len > 24 {
+                        self.take_budget(len / BYTES_PER_UNIT, slot)?;
+                    }
+                    Byml::String(super::Str::new(&self.strings[w as usize]))
+                }
                 None => {
                     return Err(Box::new(Error::invalid(
                         slot as u64,
@@ -365,14 +381,18 @@ impl<'a> Ctx<'a> {
                 self.refs.push((w, t, true));
                 let o = w as usize;
                 let n = self.u32(o)? as usize;
-                Byml::Binary(self.bytes(o + 4, n)?.to_vec())
+                let data = self.bytes(o + 4, n)?;
+                self.take_budget(n / BYTES_PER_UNIT, o)?;
+                Byml::Binary(data.to_vec())
             }
             nt::ALIGNED_BINARY => {
                 self.refs.push((w, t, true));
                 let o = w as usize;
                 let n = self.u32(o)? as usize;
                 let align = self.u32(o + 4)?;
-                Byml::AlignedBinary(self.bytes(o + 8, n)?.to_vec(), align)
+                let data = self.bytes(o + 8, n)?;
+                self.take_budget(n / BYTES_PER_UNIT, o)?;
+                Byml::AlignedBinary(data.to_vec(), align)
             }
             t if nt::is_container(t) => {
                 let o = w as usize;

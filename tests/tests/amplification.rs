@@ -1,0 +1,116 @@
+//! Small files that would expand to far more than their size (issue 19, item 9): data that many entries share,
+//! subtrees and strings used over and over. Reading must refuse them with an error that says so, before anything
+//! of that size is made — through the library and through the CLI's `decode`, `info` and `check`.
+
+use binspec_formats::byml::Document;
+use binspec_formats::sarc::Sarc;
+use binspec_runtime::Format;
+use binspec_tests::run;
+
+/// A little-endian SARC whose `n` unnamed entries all point at the same `blob`-byte data.
+pub fn sarc_sharing_one_blob(n: u32, blob: usize) -> Vec<u8> {
+    let mut sfat = b"SFAT".to_vec();
+    sfat.extend(0xcu16.to_le_bytes());
+    sfat.extend((n as u16).to_le_bytes());
+    sfat.extend(0x65u32.to_le_bytes());
+    for i in 0..n {
+        for v in [i, 0, 0, blob as u32] {
+            sfat.extend(v.to_le_bytes());
+        }
+    }
+    let mut body = sfat;
+    body.extend(b"SFNT\x08\x00\x00\x00");
+    let data_offset = (0x14 + body.len()).next_multiple_of(0x100);
+    body.resize(data_offset - 0x14, 0);
+    body.extend((0..blob).map(|i| (i * 7) as u8));
+    let mut file = b"SARC".to_vec();
+    file.extend(0x14u16.to_le_bytes());
+    file.extend(0xfeffu16.to_le_bytes());
+    file.extend(((0x14 + body.len()) as u32).to_le_bytes());
+    file.extend((data_offset as u32).to_le_bytes());
+    file.extend(0x100u16.to_le_bytes());
+    file.extend(0u16.to_le_bytes());
+    file.extend(body);
+    file
+}
+
+/// A little-endian BYML (version 2) whose root array has `n` elements, all the same string of `len` bytes.
+fn byml_one_string_many_times(n: u32, len: usize) -> Vec<u8> {
+    let string_table = 0x10u32;
+    // String table: header, one offset and the end offset, then the string and its NUL.
+    let mut table = vec![0xc2, 1, 0, 0];
+    table.extend(0x10u32.to_le_bytes());
+    table.extend((0x10 + len as u32 + 1).to_le_bytes());
+    table.extend(std::iter::repeat_n(b'x', len));
+    table.push(0);
+    while table.len() % 4 != 0 {
+        table.push(0);
+    }
+    let root = string_table + table.len() as u32;
+    let mut file = b"YB".to_vec();
+    file.extend(2u16.to_le_bytes());
+    file.extend(0u32.to_le_bytes());
+    file.extend(string_table.to_le_bytes());
+    file.extend(root.to_le_bytes());
+    file.extend(table);
+    file.push(0xc0);
+    file.extend(&n.to_le_bytes()[..3]);
+    file.extend(std::iter::repeat_n(0xa0, n as usize));
+    while file.len() % 4 != 0 {
+        file.push(0);
+    }
+    for _ in 0..n {
+        file.extend(0u32.to_le_bytes());
+    }
+    file
+}
+
+#[test]
+fn sarc_entries_sharing_one_blob_are_refused() {
+    // 5,000 entries of the same 1 MiB: a 1.1 MB file that decoded to 6.7 GB of YAML and aborted.
+    let file = sarc_sharing_one_blob(5000, 1 << 20);
+    let e = Sarc::from_binary(&file).unwrap_err().to_string();
+    assert!(
+        e.starts_with(
+            "sarc: the `data` and `names` items add up to 5242880000 bytes, more than 4 times the"
+        ),
+        "{e}"
+    );
+    // A few entries sharing data stay readable (the budget is 4 bytes per input byte plus 16 MiB).
+    let few = sarc_sharing_one_blob(3, 1 << 20);
+    let a = Sarc::from_binary(&few).unwrap();
+    assert_eq!(a.sfat.entries.len(), 3);
+
+    let d = tempfile::tempdir().unwrap();
+    let path = d.path().join("shared.sarc");
+    std::fs::write(&path, &file).unwrap();
+    let p = path.to_str().unwrap();
+    for args in [
+        vec!["decode", p],
+        vec!["info", p],
+        vec!["extract", p, "-o", d.path().join("x").to_str().unwrap()],
+    ] {
+        let r = run(&args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.err);
+        assert!(r.err.starts_with("error: "), "{args:?}: {}", r.err);
+        assert!(
+            r.err.contains("add up to 5242880000 bytes"),
+            "{args:?}: {}",
+            r.err
+        );
+        assert_eq!(r.err.lines().count(), 1, "{args:?}: {}", r.err);
+    }
+}
+
+#[test]
+fn byml_strings_used_over_and_over_are_refused() {
+    // A 4 KiB string used 100,000 times: a 0.5 MB file whose tree held 410 MB of copies.
+    let file = byml_one_string_many_times(100_000, 4096);
+    assert!(file.len() < 600_000);
+    let e = Document::from_binary(&file).unwrap_err().to_string();
+    assert!(e.contains("the tree expands to more than"), "{e}");
+    // The same string used a few times is read.
+    let small = byml_one_string_many_times(10, 4096);
+    let d = Document::from_binary(&small).unwrap();
+    assert_eq!(d.root.as_array().map(|a| a.len()), Some(10));
+}
