@@ -24,6 +24,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     pub force: bool,
 
+    /// The most bytes to read from one file, and to decompress one file to (default: 512 MiB read; a compressed
+    /// file to 16 times its size, at least 32 MiB). Accepts 0x hex and K, M, G suffixes (1 GiB = 1G).
+    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
+    pub max_size: Option<u64>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -241,4 +246,25 @@ pub fn parse_u32(s: &str) -> Result<u32, String> {
         None => s.parse(),
     };
     r.map_err(|e| format!("`{s}` is not a number: {e}"))
+}
+
+/// A size: decimal or `0x` hex, with an optional `K`, `M` or `G` suffix (powers of 1024).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (num, mult) = match t.chars().last() {
+        Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
+        Some('G' | 'g') => (&t[..t.len() - 1], 1 << 30),
+        _ => (t, 1),
+    };
+    let n = match num.strip_prefix("0x").or_else(|| num.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => num.parse::<u64>(),
+    }
+    .map_err(|_| {
+        format!("{s:?} is not a size (a number of bytes, e.g. 4096, 0x1000, 64M or 2G)")
+    })?;
+    n.checked_mul(mult)
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{s:?} is not a size from 1 byte to 2^64 - 1"))
 }

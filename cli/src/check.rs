@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
+use binspec_runtime::compress::{self, Compression};
 use binspec_runtime::DynFormat;
 
 use crate::{files, formats, CliError, Ctx};
@@ -58,12 +59,65 @@ pub fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
     )
 }
 
-/// Checks one file.
+/// How many bytes of a compressed file are decompressed to tell its format.
+const SNIFF_BYTES: usize = 4096;
+
+/// The most bytes of decompressed files that the threads of one `check` hold at once (a single larger file still
+/// goes, alone).
+pub const IN_FLIGHT: u64 = 512 << 20;
+
+/// Bytes of decompressed files held by the threads of `check`, so that their total stays under [`IN_FLIGHT`].
+struct InFlight {
+    used: std::sync::Mutex<u64>,
+    freed: std::sync::Condvar,
+}
+
+static HELD: InFlight = InFlight {
+    used: std::sync::Mutex::new(0),
+    freed: std::sync::Condvar::new(),
+};
+
+impl InFlight {
+    /// Waits until `n` more bytes fit under [`IN_FLIGHT`] (or nothing else is held), then holds them.
+    fn hold(&'static self, n: u64) -> Held {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        while *used > 0 && used.saturating_add(n) > IN_FLIGHT {
+            used = self.freed.wait(used).unwrap_or_else(|e| e.into_inner());
+        }
+        *used += n;
+        Held(self, n)
+    }
+}
+
+/// Bytes held until dropped.
+struct Held(&'static InFlight, u64);
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        let mut used = self.0.used.lock().unwrap_or_else(|e| e.into_inner());
+        *used -= self.1;
+        self.0.freed.notify_all();
+    }
+}
+
+/// Checks one file, with the default size limits.
 pub fn check_file(
     registry: crate::Registry<'_>,
     forced: Option<&'static dyn DynFormat>,
     path: &Path,
     explicit: bool,
+) -> FileResult {
+    check_file_limited(registry, forced, path, explicit, files::Limits::default())
+}
+
+/// Checks one file. A compressed file's format is told from the first bytes it decompresses to, so that a folder's
+/// compressed files of no known format are never decompressed whole.
+pub fn check_file_limited(
+    registry: crate::Registry<'_>,
+    forced: Option<&'static dyn DynFormat>,
+    path: &Path,
+    explicit: bool,
+    limits: files::Limits,
 ) -> FileResult {
     let start = Instant::now();
     let mut r = FileResult {
@@ -74,26 +128,38 @@ pub fn check_file(
         time: Duration::ZERO,
     };
     r.outcome = (|| {
-        let input = match files::load(path) {
-            Ok(i) => i,
+        let raw = match files::read_limited(path, limits) {
+            Ok(raw) => raw,
             Err(e) => return Outcome::Failed(strip_path(e, path)),
         };
-        r.bytes = input.data.len() as u64;
+        let head = match compress::decompress_prefix(&raw, SNIFF_BYTES) {
+            Ok(head) => head,
+            Err(e) => return Outcome::Failed(e.to_string()),
+        };
         let f = match forced {
-            Some(f) if explicit || f.sniff(&input.data) || has_extension_of(f, path) => f,
+            Some(f) if explicit || f.sniff(&head) || has_extension_of(f, path) => f,
             Some(_) => return Outcome::Skipped,
-            None => match formats::sniff(registry, &input.data) {
+            None => match formats::sniff(registry, &head) {
                 Some(f) => f,
                 None if explicit => {
                     return Outcome::Failed(format!(
                         "not a known format (starts with {}); pass --format ID to choose one",
-                        formats::describe_magic(&input.data)
+                        formats::describe_magic(&head)
                     ))
                 }
                 None => return Outcome::Skipped,
             },
         };
         r.format = Some(f.id());
+        let _held = HELD.hold(match compress::detect(&raw) {
+            Compression::None => raw.len() as u64,
+            _ => limits.decompressed_limit(raw.len()),
+        });
+        let input = match files::decompress_limited(path, raw, limits) {
+            Ok(i) => i,
+            Err(e) => return Outcome::Failed(strip_path(e, path)),
+        };
+        r.bytes = input.data.len() as u64;
         let written =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f.roundtrip(&input.data)));
         match written {
@@ -299,6 +365,7 @@ pub fn check(ctx: &mut Ctx<'_>, paths: &[PathBuf]) -> Result<(), CliError> {
     };
     let problems = AtomicUsize::new(0);
     let registry = ctx.registry;
+    let limits = ctx.limits;
     let mut results: Vec<FileResult> = jobs
         .par_iter()
         .map(|job| {
@@ -310,7 +377,7 @@ pub fn check(ctx: &mut Ctx<'_>, paths: &[PathBuf]) -> Result<(), CliError> {
                     bytes: 0,
                     time: Duration::ZERO,
                 },
-                None => check_file(registry, forced, &job.path, job.explicit),
+                None => check_file_limited(registry, forced, &job.path, job.explicit, limits),
             };
             if matches!(r.outcome, Outcome::Differ { .. } | Outcome::Failed(_)) {
                 let n = problems.fetch_add(1, Ordering::Relaxed) + 1;

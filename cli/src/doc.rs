@@ -14,7 +14,7 @@ pub fn load_binary(
     ctx: &Ctx<'_>,
     path: &Path,
 ) -> Result<(Input, &'static dyn DynFormat), CliError> {
-    let input = files::load(path)?;
+    let input = files::load_limited(path, ctx.limits)?;
     let f = formats::of_binary(ctx.registry, ctx.format.as_deref(), path, &input.data)?;
     Ok((input, f))
 }
@@ -156,7 +156,7 @@ pub fn encode(
     compress: &CompressArgs,
 ) -> Result<(), CliError> {
     files::guard_overwrite(output, &[doc_path], ctx.force)?;
-    let raw = files::read(doc_path)?;
+    let raw = files::read_limited(doc_path, ctx.limits)?;
     let text = String::from_utf8(raw).map_err(|_| CliError::file(doc_path, "not UTF-8 text"))?;
     let json = files::is_json_doc(doc_path, &text);
     let header = if json {

@@ -29,27 +29,109 @@ impl Input {
     }
 }
 
-/// Reads a file.
+/// The most bytes read from one input by default (`--max-size` changes it): a bound for inputs with no end, such
+/// as `/dev/zero`.
+pub const MAX_READ: u64 = 512 << 20;
+
+/// What `--max-size` says: the most bytes to read from one file and to decompress it to (`None`: [`MAX_READ`] and
+/// [`compress::default_limit`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub max_size: Option<u64>,
+}
+
+impl Limits {
+    fn read(self) -> u64 {
+        self.max_size.unwrap_or(MAX_READ)
+    }
+    /// The most bytes `compressed_len` compressed bytes may decompress to.
+    pub fn decompressed_limit(self, compressed_len: usize) -> u64 {
+        self.max_size
+            .unwrap_or_else(|| compress::default_limit(compressed_len))
+    }
+}
+
+/// The hint added to a size limit's message.
+const RAISE: &str = "pass --max-size BYTES to allow more";
+
+/// Reads a file (at most [`MAX_READ`] bytes).
 pub fn read(path: &Path) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|e| CliError::file(path, e))
+    read_limited(path, Limits::default())
 }
 
-/// Reads a file and undoes Yaz0 or zstd compression.
+/// Reads a file, refusing one of more bytes than the limit (a regular file before reading it; anything else, such
+/// as `/dev/zero` or a pipe, once that many bytes have come).
+pub fn read_limited(path: &Path, limits: Limits) -> Result<Vec<u8>, CliError> {
+    use std::io::Read as _;
+    let limit = limits.read();
+    let file = std::fs::File::open(path).map_err(|e| CliError::file(path, e))?;
+    let meta = file.metadata().map_err(|e| CliError::file(path, e))?;
+    if meta.is_dir() {
+        return Err(CliError::file(path, "it is a folder, not a file"));
+    }
+    if meta.is_file() && meta.len() > limit {
+        return Err(CliError::file(
+            path,
+            format!(
+                "the file has {} bytes, more than the limit of {limit}; {RAISE}",
+                meta.len()
+            ),
+        ));
+    }
+    let mut out = Vec::with_capacity(if meta.is_file() {
+        meta.len() as usize
+    } else {
+        0
+    });
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| CliError::file(path, e))?;
+    if out.len() as u64 > limit {
+        return Err(CliError::file(
+            path,
+            format!("more than {limit} bytes came from it (an input with no end?); {RAISE}"),
+        ));
+    }
+    Ok(out)
+}
+
+/// Reads a file and undoes Yaz0 or zstd compression, with the default limits.
 pub fn load(path: &Path) -> Result<Input, CliError> {
-    let raw = read(path)?;
-    decompress(path, raw)
+    load_limited(path, Limits::default())
 }
 
-/// Undoes Yaz0 or zstd compression of bytes read from `path`.
+/// Reads a file and undoes Yaz0 or zstd compression, within `limits`.
+pub fn load_limited(path: &Path, limits: Limits) -> Result<Input, CliError> {
+    let raw = read_limited(path, limits)?;
+    decompress_limited(path, raw, limits)
+}
+
+/// Undoes Yaz0 or zstd compression of bytes read from `path`, with the default limit.
 pub fn decompress(path: &Path, raw: Vec<u8>) -> Result<Input, CliError> {
+    decompress_limited(path, raw, Limits::default())
+}
+
+/// Undoes Yaz0 or zstd compression of bytes read from `path`, within `limits`.
+pub fn decompress_limited(path: &Path, raw: Vec<u8>, limits: Limits) -> Result<Input, CliError> {
     let disk_len = raw.len() as u64;
     let compression = compress::detect(&raw);
     let yaz0_alignment = compress::yaz0_header(&raw).map_or(0, |h| h.alignment);
     let data = match compression {
         Compression::None => raw,
         _ => {
-            compress::decompress(&raw)
-                .map_err(|e| CliError::file(path, e))?
+            compress::decompress_limited(&raw, limits.decompressed_limit(raw.len()))
+                .map_err(|e| {
+                    let limited = matches!(e.kind, binspec_runtime::ErrorKind::Limit { .. });
+                    let msg = e.to_string();
+                    CliError::file(
+                        path,
+                        if limited {
+                            format!("{msg}; {RAISE}")
+                        } else {
+                            msg
+                        },
+                    )
+                })?
                 .0
         }
     };

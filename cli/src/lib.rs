@@ -42,6 +42,8 @@ pub struct Ctx<'a> {
     pub format: Option<String>,
     /// `--force`.
     pub force: bool,
+    /// `--max-size`.
+    pub limits: files::Limits,
 }
 
 /// Parses `args` (the first is the program name) and runs the command; returns the exit status.
@@ -77,6 +79,9 @@ where
         progress,
         format: cli.format,
         force: cli.force,
+        limits: files::Limits {
+            max_size: cli.max_size,
+        },
     };
     let r = run(cli.command, &mut ctx);
     let _ = ctx.out.flush();

@@ -30,7 +30,7 @@ pub fn track(
             "--step must be a positive number, not {step}"
         )));
     }
-    let input = files::load(path)?;
+    let input = files::load_limited(path, ctx.limits)?;
     let clip = Clip::from_binary(&input.data).map_err(|e| CliError::file(path, e))?;
     let (t, _) = clip.track(track).map_err(|e| CliError::file(path, e))?;
     let first = t.keys.first().map_or(0.0, |k| k.frame as f64);

@@ -3054,12 +3054,16 @@ impl<'m> Gen<'m> {
                 }
                 Role::Pool(u) => {
                     let pool = u.pool;
-                    let align = match &u.align_field {
+                    let (align, check) = match &u.align_field {
                         Some(a) => {
+                            let name = a.as_str();
                             let a = ident(a);
-                            quote!(self.#a)
+                            (
+                                quote!(self.#a),
+                                quote!(::binspec_runtime::layout::check_align(self.#a).at(#name)?;),
+                            )
                         }
-                        None => quote!(1),
+                        None => (quote!(1), quote!()),
                     };
                     // The region starts after its alignment padding.
                     let rec = if recorded {
@@ -3075,7 +3079,7 @@ impl<'m> Gen<'m> {
                         }
                         _ => quote!(),
                     };
-                    quote!(w.align(#align); #rec ctx.flush(#pool, w, 1); #tail)
+                    quote!(#check w.align(#align); #rec ctx.flush(#pool, w, 1); #tail)
                 }
                 Role::Data => {
                     let one_ref = quote!(x);
@@ -3296,6 +3300,12 @@ impl<'m> Gen<'m> {
                     }
                     _ => return err(&f.path, "pool items must be bytes or strings yet"),
                 };
+                let aname = aid.to_string();
+                body.push(quote! {
+                    if let Some(a) = self.#aid {
+                        ::binspec_runtime::layout::check_align(a).at(#aname)?;
+                    }
+                });
                 body.push(self.presence_check(ti, f)?);
                 body.push(match &f.cond {
                     Some(_) => quote!(if let Some(x) = &self.#id { #push }),

@@ -57,13 +57,57 @@ pub fn detect(data: &[u8]) -> Compression {
 
 /// Undoes whatever compression [`detect`] finds; data that is not compressed is returned as it is (copied).
 pub fn decompress(data: &[u8]) -> Result<(Vec<u8>, Compression)> {
+    decompress_limited(data, MAX_DECOMPRESSED)
+}
+
+/// A compressed file decompresses to at most this many times its size by default ([`default_limit`]) ...
+pub const DEFAULT_RATIO: u64 = 16;
+/// ... or to this many bytes (32 MiB), whichever is more. Game files compress 3 to 10 times; a file that claims
+/// more is either unusual (raise the limit) or made to exhaust memory (a 35 KB zstd file of 1,000 MB).
+pub const DEFAULT_FLOOR: u64 = 32 << 20;
+
+/// The default limit on the decompressed size of `input_len` compressed bytes: [`DEFAULT_RATIO`] times it, at
+/// least [`DEFAULT_FLOOR`], at most [`MAX_DECOMPRESSED`].
+pub fn default_limit(input_len: usize) -> u64 {
+    (input_len as u64)
+        .saturating_mul(DEFAULT_RATIO)
+        .max(DEFAULT_FLOOR)
+        .min(MAX_DECOMPRESSED)
+}
+
+/// [`decompress`], refusing to produce more than `limit` bytes (at most [`MAX_DECOMPRESSED`]).
+pub fn decompress_limited(data: &[u8], limit: u64) -> Result<(Vec<u8>, Compression)> {
     let c = detect(data);
     let out = match c {
         Compression::None => data.to_vec(),
-        Compression::Yaz0 => decompress_yaz0(data)?,
-        Compression::Zstd => decompress_zstd(data)?,
+        Compression::Yaz0 => yaz0(data, limit.min(MAX_DECOMPRESSED), usize::MAX)?,
+        Compression::Zstd => decompress_zstd_limited(data, limit)?,
     };
     Ok((out, c))
+}
+
+/// The first `n` bytes (or fewer, if there are fewer) that `data` decompresses to, decompressing no more than
+/// that: enough to tell the format of a compressed file from its magic.
+pub fn decompress_prefix(data: &[u8], n: usize) -> Result<Vec<u8>> {
+    match detect(data) {
+        Compression::None => Ok(data[..n.min(data.len())].to_vec()),
+        Compression::Yaz0 => yaz0(data, MAX_DECOMPRESSED, n),
+        Compression::Zstd => {
+            let mut dec = zstd::stream::read::Decoder::with_buffer(data).map_err(zstd_error)?;
+            let mut out = vec![0u8; n];
+            let mut got = 0;
+            while got < n {
+                match dec.read(&mut out[got..]) {
+                    Ok(0) => break,
+                    Ok(k) => got += k,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(zstd_error(e)),
+                }
+            }
+            out.truncate(got);
+            Ok(out)
+        }
+    }
 }
 
 /// Compresses `data` (Yaz0 with alignment 0, zstd at [`ZSTD_LEVEL`]); [`Compression::None`] copies it.
@@ -123,6 +167,11 @@ fn yaz0_eof(at: usize, need: usize, size: usize) -> Error {
 
 /// Decompresses a Yaz0 stream (header included).
 pub fn decompress_yaz0(data: &[u8]) -> Result<Vec<u8>> {
+    yaz0(data, MAX_DECOMPRESSED, usize::MAX)
+}
+
+/// Decompresses the first `want` bytes of a Yaz0 stream whose declared size may be at most `limit`.
+fn yaz0(data: &[u8], limit: u64, want: usize) -> Result<Vec<u8>> {
     if data.len() < YAZ0_HEADER_LEN {
         return Err(yaz0_eof(data.len().min(4), YAZ0_HEADER_LEN, data.len()).at("header"));
     }
@@ -151,7 +200,15 @@ pub fn decompress_yaz0(data: &[u8]) -> Result<Vec<u8>> {
         .at("size")
         .in_format("yaz0"));
     }
-    let size = size as usize;
+    if size > limit && want as u64 >= size {
+        return Err(Error::limit(
+            4,
+            format!("declared decompressed size {size:#x} is more than the limit of {limit:#x}"),
+        )
+        .at("size")
+        .in_format("yaz0"));
+    }
+    let size = (size as usize).min(want);
     let mut out: Vec<u8> = Vec::with_capacity(size);
     let mut src = YAZ0_HEADER_LEN;
     let byte = |i: usize| {

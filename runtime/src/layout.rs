@@ -380,9 +380,26 @@ pub fn write_passes(
 /// The largest power of two that divides `v` (capped at 2^31; 2^31 for 0).
 pub fn low_bit(v: u64) -> u64 {
     if v == 0 {
-        1 << 31
+        MAX_ALIGN
     } else {
-        (1u64 << v.trailing_zeros()).min(1 << 31)
+        (1u64 << v.trailing_zeros()).min(MAX_ALIGN)
+    }
+}
+
+/// The largest alignment a layout choice may ask for (1 MiB). Files align to small powers of two; reading never
+/// infers more, and a document that asks for more (`data_alignment: 4294967295`) would make the writer pad by
+/// gigabytes.
+pub const MAX_ALIGN: u64 = 1 << 20;
+
+/// Checks an alignment a model gives before the writer pads to it: from 1 to [`MAX_ALIGN`] (0 counts as 1).
+pub fn check_align(align: u64) -> Result<()> {
+    if align <= MAX_ALIGN {
+        Ok(())
+    } else {
+        Err(Error::write(format!(
+            "an alignment of {align} ({align:#x}) is more than the largest the writer pads to, {MAX_ALIGN:#x} (files \
+             align to small powers of two)"
+        )))
     }
 }
 

@@ -282,6 +282,10 @@ impl Writer {
     }
 }
 
+/// The most padding [`write_slot`] adds after a field's content (1 MiB): a size that asks for more
+/// (`path_size: 4294967295`) is refused before anything that large is allocated.
+pub const MAX_PAD: u64 = 1 << 20;
+
 /// Writes bytes into a slot: the content, then `term` if there is room, then `pad` up to `size`. Without a size the
 /// content and the terminator are written as they are. Fails when the content does not fit, or the size is negative
 /// or beyond 4 GiB; with `lenient` (a first layout pass, whose positions are not known yet) such a size counts as
@@ -310,6 +314,14 @@ pub fn write_slot(
         }
         _ => return Err(Error::write(format!("size {size} is out of range"))),
     };
+    if (size - content.len()) as u64 > MAX_PAD && !lenient {
+        return Err(Error::write(format!(
+            "a field of {size} ({size:#x}) bytes would hold {} bytes and {} bytes of padding; the writer pads a \
+             field with at most {MAX_PAD:#x} bytes (is its size right?)",
+            content.len(),
+            size - content.len()
+        )));
+    }
     w.bytes(content);
     let mut used = content.len();
     if size - used >= term.len() {

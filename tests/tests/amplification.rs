@@ -114,3 +114,126 @@ fn byml_strings_used_over_and_over_are_refused() {
     let d = Document::from_binary(&small).unwrap();
     assert_eq!(d.root.as_array().map(|a| a.len()), Some(10));
 }
+
+/// Layout choices and sizes in a document that would make the writer pad by gigabytes are refused, naming the
+/// field (issue 19, item 10: `data_alignment: 4294967295` and `path_size: 4294967295` aborted).
+#[test]
+fn huge_layout_values_in_documents_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let fixtures = binspec_tests::repo().join("tests/fixtures");
+    for (rel, from, to, want) in [
+        (
+            "sarc/oead_le_new_min4.sarc",
+            "data_alignment: 4\n",
+            "data_alignment: 4294967295\n",
+            "sarc.file_data.data_alignment: an alignment of 4294967295 (0xffffffff) is more than the largest",
+        ),
+        (
+            "sarc/oead_le_new_min4.sarc",
+            "    data_align: 8\n",
+            "    data_align: 0x80000000\n",
+            ".data_align: an alignment of 2147483648",
+        ),
+        (
+            "rsizetable/restbl_names.rsizetable",
+            "path_size: 160\n",
+            "path_size: 4294967295\n",
+            "bytes of padding; the writer pads a field with at most 0x100000 bytes",
+        ),
+    ] {
+        let src = fixtures.join(rel);
+        let text = run(&["decode", src.to_str().unwrap()]).out;
+        assert!(text.contains(from), "{rel}: {from:?} not in\n{text}");
+        let doc = d.path().join("doc.yaml");
+        std::fs::write(&doc, text.replacen(from, to, 1)).unwrap();
+        let out = d.path().join("out.bin");
+        let r = run(&["encode", doc.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(r.code, 1, "{rel}: {}", r.err);
+        assert!(r.err.contains(want), "{rel}: {}", r.err);
+        assert!(!out.exists());
+    }
+}
+
+/// zstd data that decompresses to `n` zero bytes after `head`, compressed as it is made (a few KB).
+fn zstd_bomb(head: &[u8], n: usize) -> Vec<u8> {
+    use std::io::Write as _;
+    let mut enc = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    enc.write_all(head).unwrap();
+    let zeros = vec![0u8; 1 << 20];
+    let mut left = n;
+    while left > 0 {
+        let k = left.min(zeros.len());
+        enc.write_all(&zeros[..k]).unwrap();
+        left -= k;
+    }
+    enc.finish().unwrap()
+}
+
+/// `check` on a folder tells a compressed file's format from its first bytes, so that files of no known format are
+/// not decompressed whole; a known one that would decompress past the limit fails with a message saying how to
+/// raise it (issue 19, item 11: six 35 KB zstd files of 1,000 MB each took 2 GB).
+#[test]
+fn check_decompresses_only_what_it_needs() {
+    let d = tempfile::tempdir().unwrap();
+    // Not a known format, and broken after its first block: decompressing it whole would fail.
+    let mut broken = zstd_bomb(b"not a game file", 300 << 20);
+    let cut = broken.len() - 64;
+    broken[cut..].fill(0xff);
+    std::fs::write(d.path().join("junk.bin.zs"), &broken).unwrap();
+    // A SARC magic, then 300 MB.
+    std::fs::write(
+        d.path().join("big.sarc.zs"),
+        zstd_bomb(b"SARC\x14\x00\xff\xfe", 300 << 20),
+    )
+    .unwrap();
+    let r = run(&["check", d.path().to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}\n{}", r.out, r.err);
+    assert!(r.out.contains("junk.bin.zs") == false, "{}", r.out);
+    let fail = r
+        .out
+        .lines()
+        .find(|l| l.starts_with("FAIL"))
+        .unwrap_or_default();
+    assert!(
+        fail.contains("big.sarc.zs")
+            && fail.contains("zstd data decompresses to more than")
+            && fail.contains("--max-size"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("1 failed")
+            || r.out
+                .lines()
+                .any(|l| l.starts_with("total") && l.contains(" 1 ")),
+        "{}",
+        r.out
+    );
+    // With the limit raised, the file is read whole (and is not a valid SARC).
+    let r = run(&[
+        "check",
+        "--max-size",
+        "512M",
+        d.path().join("big.sarc.zs").to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(!r.out.contains("--max-size"), "{}", r.out);
+}
+
+/// An input with no end is read up to a limit, then refused (issue 19, item 11: `info /dev/zero` never ended).
+#[test]
+fn endless_input_is_refused_at_the_limit() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        eprintln!("skipped: no /dev/zero");
+        return;
+    }
+    let r = run(&["info", "--max-size", "1M", "/dev/zero"]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert_eq!(
+        r.err,
+        "error: /dev/zero: more than 1048576 bytes came from it (an input with no end?); pass --max-size BYTES to \
+         allow more\n"
+    );
+    let r = run(&["info", "--max-size", "lots", "/dev/zero"]);
+    assert_eq!(r.code, 2, "{}", r.err);
+}
