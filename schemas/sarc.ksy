@@ -13,6 +13,8 @@ meta:
       entries: sfat.entries
       name: name
       data: data
+      # An entry stored without a name is known by its name hash.
+      hash: name_hash
     info:
       version: version
       summary:

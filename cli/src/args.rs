@@ -47,7 +47,7 @@ pub enum Command {
     Decode {
         /// The file (Yaz0/zstd-compressed files are decompressed first).
         file: PathBuf,
-        /// Where to write the document (default: standard output).
+        /// Where to write the document (default, or `-`: standard output).
         #[arg(short, long, value_name = "OUT")]
         output: Option<PathBuf>,
         /// Write JSON instead of YAML (JSON documents carry no format line: encode them with --format).
@@ -61,7 +61,8 @@ pub enum Command {
     Encode {
         /// The document (YAML or JSON) that `decode` wrote, edited or not.
         doc: PathBuf,
-        /// The binary file to write (atomically: a failed encode leaves no partial file).
+        /// The binary file to write (atomically: a failed encode leaves no partial file; `-`: standard output;
+        /// a FIFO or device is written to in place, and a symbolic link's target is replaced).
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
         /// Write canonical text instead of keeping the document's recorded spacing and comments (Perro clips).
@@ -84,7 +85,8 @@ pub enum Command {
     Extract {
         /// The archive (Yaz0/zstd-compressed archives are decompressed first).
         archive: PathBuf,
-        /// The folder to write into (created if needed; it must be empty unless --force).
+        /// The folder to write into (created if needed; it must be empty unless --force). Entries stored
+        /// without a name are written as 0xHASH.EXT.
         #[arg(short, long, value_name = "DIR")]
         output: PathBuf,
     },
@@ -92,7 +94,7 @@ pub enum Command {
     Pack {
         /// A folder that `extract` wrote.
         dir: PathBuf,
-        /// The archive to write.
+        /// The archive to write (`-`: standard output). Symbolic links inside DIR are refused.
         #[arg(short, long, value_name = "ARCHIVE")]
         output: PathBuf,
         #[command(flatten)]

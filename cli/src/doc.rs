@@ -107,7 +107,7 @@ pub fn decode(
         text.push('\n');
     }
     match output {
-        Some(o) => files::write_atomic(o, text.as_bytes()),
+        Some(o) => files::write_output(ctx.out, o, text.as_bytes()),
         None => ctx.out.write_all(text.as_bytes()).map_err(CliError::out),
     }
 }
@@ -177,7 +177,7 @@ pub fn encode(
         bytes = normalized(f.id(), &bytes).map_err(|e| CliError::file(doc_path, e))?;
     }
     let bytes = compress_as_asked(ctx, doc_path, bytes, compress, &header)?;
-    files::write_atomic(output, &bytes)
+    files::write_output(ctx.out, output, &bytes)
 }
 
 /// `--normalize`: the canonical text of a text format's file.

@@ -168,7 +168,7 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Refuses to write `output` over one of `inputs` unless `force`.
 pub fn guard_overwrite(output: &Path, inputs: &[&Path], force: bool) -> Result<(), CliError> {
-    if force {
+    if force || is_stdout(output) {
         return Ok(());
     }
     if let Some(i) = inputs.iter().find(|i| same_file(output, i)) {
@@ -180,14 +180,114 @@ pub fn guard_overwrite(output: &Path, inputs: &[&Path], force: bool) -> Result<(
     Ok(())
 }
 
-/// Writes `data` to `path` through a temporary file in the same folder, so that `path` is either left as it
-/// was or holds all of `data`.
+/// Whether an output path is `-`, standard output.
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// How messages name an output: its path, or "standard output" for `-`.
+pub fn output_name(path: &Path) -> String {
+    if is_stdout(path) {
+        "standard output".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Writes an output: `-` to `out` (standard output), anything else as [`write_atomic`] does.
+pub fn write_output(out: &mut dyn Write, path: &Path, data: &[u8]) -> Result<(), CliError> {
+    if is_stdout(path) {
+        out.write_all(data).map_err(CliError::out)?;
+        return out.flush().map_err(CliError::out);
+    }
+    write_atomic(path, data)
+}
+
+/// Writes `data` to `path`, never replacing anything but a regular file:
+/// - a regular file (or a missing one) is replaced through a temporary file in the same folder, so that it is
+///   either left as it was or holds all of `data`;
+/// - a symbolic link to a regular file is followed: its target is replaced so (the temporary file is made in the
+///   target's folder) and the link stays a link;
+/// - a link to nothing is refused (binspec creates no file through a link);
+/// - anything else (a FIFO, a device such as /dev/null, /dev/stdout and /proc/self/fd/N) is written to in place,
+///   and a regular file reached through /dev/stdout, /dev/stderr, /dev/fd/N or /proc/PID/fd/N is appended to
+///   (it is an open file of the shell's, as in `binspec decode x -o /dev/stdout >> log`).
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CliError> {
     let fail =
         |e: &dyn std::fmt::Display| CliError::Fail(format!("cannot write {}: {e}", path.display()));
-    if path.is_dir() {
+    let is_link = match std::fs::symlink_metadata(path) {
+        Ok(m) => m.file_type().is_symlink(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return replace_file(path, data, true);
+        }
+        Err(e) => return Err(fail(&e)),
+    };
+    let target = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if is_link && e.kind() == std::io::ErrorKind::NotFound => {
+            let to = std::fs::read_link(path).unwrap_or_default();
+            return Err(fail(&format!(
+                "it is a symbolic link to {}, which does not exist (binspec creates no file through a link: \
+                 remove the link, or create what it points to first)",
+                to.display()
+            )));
+        }
+        Err(e) => return Err(fail(&e)),
+    };
+    if target.is_dir() {
         return Err(fail(&"it is a folder"));
     }
+    let open_file = reached_through_open_file(path);
+    if target.is_file() && !open_file {
+        let real = if is_link {
+            path.canonicalize().map_err(|e| fail(&e))?
+        } else {
+            path.to_path_buf()
+        };
+        return replace_file(&real, data, true);
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .append(target.is_file())
+        .open(path)
+        .map_err(|e| fail(&e))?;
+    f.write_all(data).map_err(|e| fail(&e))?;
+    f.flush().map_err(|e| fail(&e))
+}
+
+/// Whether `path`, or a link on the way from it, names a file that a process has open (/dev/stdout, /dev/stderr,
+/// /dev/fd/N, /proc/PID/fd/N): such a path is written to in place.
+fn reached_through_open_file(path: &Path) -> bool {
+    if !cfg!(unix) {
+        return false;
+    }
+    let Ok(cwd) = std::env::current_dir() else {
+        return false;
+    };
+    let mut p = cwd.join(path);
+    for _ in 0..40 {
+        let s = p.to_string_lossy();
+        let parts: Vec<&str> = s.split('/').collect();
+        if s == "/dev/stdout"
+            || s == "/dev/stderr"
+            || s.starts_with("/dev/fd/")
+            || (parts.len() >= 5 && parts[1] == "proc" && parts[3] == "fd")
+        {
+            return true;
+        }
+        match std::fs::read_link(&p) {
+            Ok(to) => p = p.parent().unwrap_or(Path::new("/")).join(to),
+            Err(_) => return false,
+        }
+    }
+    false
+}
+
+/// Replaces the regular file `path` (a link at `path` is itself replaced, not followed) through a temporary
+/// file in its folder, after removing stale temporary files there when `clean`.
+pub fn replace_file(path: &Path, data: &[u8], clean: bool) -> Result<(), CliError> {
+    let fail =
+        |e: &dyn std::fmt::Display| CliError::Fail(format!("cannot write {}: {e}", path.display()));
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -198,8 +298,13 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CliError> {
             dir.display()
         )));
     }
+    if clean {
+        remove_stale_temporaries(dir);
+    }
     let mut b = tempfile::Builder::new();
-    b.prefix(".binspec-").suffix(".tmp");
+    // The writer's pid in the name tells a later write whether the file is still being written.
+    let prefix = format!("{TEMP_PREFIX}{}-", std::process::id());
+    b.prefix(&prefix).suffix(TEMP_SUFFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -209,12 +314,64 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CliError> {
     let mut tmp = b.tempfile_in(dir).map_err(|e| fail(&e))?;
     tmp.write_all(data).map_err(|e| fail(&e))?;
     tmp.flush().map_err(|e| fail(&e))?;
-    if let Ok(meta) = std::fs::metadata(path) {
-        // Keep the permissions of a file being replaced.
-        let _ = tmp.as_file().set_permissions(meta.permissions());
+    if let Ok(meta) = std::fs::symlink_metadata(path) {
+        if meta.is_file() {
+            // Keep the permissions of a file being replaced.
+            let _ = tmp.as_file().set_permissions(meta.permissions());
+        }
     }
     tmp.persist(path).map_err(|e| fail(&e.error))?;
     Ok(())
+}
+
+/// Temporary files are `.binspec-PID-RANDOM.tmp` (older binspecs: `.binspec-RANDOM.tmp`).
+const TEMP_PREFIX: &str = ".binspec-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// A temporary file not written to for this long is left over from a write that was killed.
+pub const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the temporary files that killed writes left in `dir`: those whose writing process is gone (where the
+/// system tells: Linux), and those not written to for [`STALE_AFTER`]. Errors are ignored.
+pub fn remove_stale_temporaries(dir: &Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let name = e.file_name();
+        let Some(middle) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(TEMP_PREFIX))
+            .and_then(|n| n.strip_suffix(TEMP_SUFFIX))
+        else {
+            continue;
+        };
+        // Regular files only (the type of the entry itself: links are not followed).
+        if !e.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let pid = middle
+            .split_once('-')
+            .and_then(|(p, _)| p.parse::<u32>().ok());
+        let writer_gone = pid.is_some_and(process_gone);
+        let old = e
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE_AFTER);
+        if writer_gone || old {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
+/// Whether process `pid` is known to have exited (false where the system does not tell).
+fn process_gone(pid: u32) -> bool {
+    if !cfg!(target_os = "linux") || pid == std::process::id() {
+        return false;
+    }
+    Path::new("/proc").is_dir() && !Path::new("/proc").join(pid.to_string()).exists()
 }
 
 /// The files under `dir`, recursively, sorted. Symbolic links to files are followed; to folders, not.
@@ -238,6 +395,50 @@ fn walk_into(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The regular files under `dir`, recursively, sorted, for `pack`: a symbolic link (to anything, or to nothing)
+/// or anything else that is neither a file nor a folder is an error that names it and `dir`. (`dir` itself may be
+/// a link: the user named it.)
+pub fn walk_regular(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    let io = |p: &Path, e: std::io::Error| {
+        CliError::Fail(format!(
+            "cannot pack {}: cannot read {}: {e}",
+            dir.display(),
+            p.display()
+        ))
+    };
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).map_err(|e| io(&d, e))? {
+            let e = e.map_err(|e| io(&d, e))?;
+            let path = e.path();
+            let ft = e.file_type().map_err(|e| io(&path, e))?;
+            if ft.is_dir() {
+                stack.push(path);
+            } else if ft.is_file() {
+                out.push(path);
+            } else if ft.is_symlink() {
+                let to = std::fs::read_link(&path).unwrap_or_default();
+                return Err(CliError::Fail(format!(
+                    "refusing to pack {}: {} is a symbolic link (to {}); pack reads only the files and folders \
+                     in the folder (put a copy of what the link points to in its place)",
+                    dir.display(),
+                    path.display(),
+                    to.display()
+                )));
+            } else {
+                return Err(CliError::Fail(format!(
+                    "refusing to pack {}: {} is neither a file nor a folder",
+                    dir.display(),
+                    path.display()
+                )));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// The first line of a YAML document.

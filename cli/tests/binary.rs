@@ -116,3 +116,59 @@ fn no_arguments_checks_the_fixtures() {
         "{out}"
     );
 }
+
+/// The bundled SARC fixture, when this binspec has the format.
+fn sarc_fixture() -> Option<std::path::PathBuf> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/sarc/oead_le_new_min4.sarc");
+    let d = tempfile::tempdir().unwrap();
+    let formats = binspec(&["formats"], d.path());
+    (p.exists()
+        && text(&formats.stdout)
+            .lines()
+            .any(|l| l.starts_with("sarc ")))
+    .then_some(p)
+}
+
+/// `-o -` writes to standard output, for decode, encode and pack; no file named `-` is made.
+#[test]
+fn dash_output_is_standard_output() {
+    let Some(sarc) = sarc_fixture() else { return };
+    let d = tempfile::tempdir().unwrap();
+    let sarc = sarc.to_str().unwrap();
+    let o = binspec(&["decode", sarc, "-o", "doc.yaml"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let doc = std::fs::read(d.path().join("doc.yaml")).unwrap();
+    let o = binspec(&["decode", sarc, "-o", "-"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(o.stdout == doc);
+    let o = binspec(&["encode", "doc.yaml", "-o", "-"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(o.stdout == std::fs::read(sarc).unwrap());
+    let o = binspec(&["extract", sarc, "-o", "x"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let o = binspec(&["pack", "x", "-o", "-"], d.path());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(o.stdout == std::fs::read(sarc).unwrap());
+    assert!(!d.path().join("-").exists());
+}
+
+/// `-o /dev/stdout` writes into the pipe the binary's standard output is, and leaves the link alone.
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_stdout_is_written_in_place() {
+    let Some(sarc) = sarc_fixture() else { return };
+    let d = tempfile::tempdir().unwrap();
+    let before = std::fs::read_link("/dev/stdout").ok();
+    let o = binspec(
+        &["decode", sarc.to_str().unwrap(), "-o", "/dev/stdout"],
+        d.path(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).starts_with("# binspec: sarc\n"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert_eq!(std::fs::read_link("/dev/stdout").ok(), before);
+}

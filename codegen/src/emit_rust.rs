@@ -3742,27 +3742,69 @@ impl<'m> Gen<'m> {
                         "entries must name a repeated user type",
                     );
                 };
+                let entry_ti = self.entry_type(&a.entries).unwrap_or_default();
+                // The hash that stands for the name of an entry stored without one. A derived hash that the model
+                // leaves out equals its derive for no name: `sarc_hash` (the only hash expressions know) of no
+                // bytes, 0.
+                let hash = match &a.hash {
+                    None => quote!(None),
+                    Some(h) => {
+                        let hid = ident(h);
+                        match find(&m.types[entry_ti], h).map(|f| &f.role) {
+                            Some(Role::Data) => quote!(Some(e.#hid as u64)),
+                            Some(Role::Derive(x)) if x.text.contains(".sarc_hash(") => {
+                                quote!(Some(e.#hid.map_or(0u64, |v| v as u64)))
+                            }
+                            _ => {
+                                return err(
+                                    "/meta/-binspec/archive/hash",
+                                    "the hash must name a field of the entry type that is data or derived with sarc_hash",
+                                )
+                            }
+                        }
+                    }
+                };
                 quote! {
                     impl ::binspec_runtime::Archive for #name {
                         fn files(&self) -> ::std::vec::Vec<(&str, &[u8])> {
                             self.#(#path).*.iter().map(|e| (e.#nm.as_deref().unwrap_or_default(), &e.#dt[..])).collect()
                         }
                         fn set_files(&mut self, files: ::std::vec::Vec<(::std::string::String, ::std::vec::Vec<u8>)>) -> ::binspec_runtime::Result<()> {
-                            // Entries that keep their name keep their layout choices.
-                            let mut old: ::std::collections::HashMap<::binspec_runtime::Str, #entry_ty> = ::std::mem::take(&mut self.#(#path).*)
-                                .into_iter()
-                                .filter_map(|e| e.#nm.clone().map(|n| (n, e)))
-                                .collect();
-                            self.#(#path).* = files
-                                .into_iter()
-                                .map(|(n, d)| match old.remove(n.as_str()) {
-                                    Some(mut e) => {
+                            self.set_entries(files.into_iter().map(|(n, d)| (::binspec_runtime::EntryKey::Name(n), d)).collect())
+                        }
+                        fn keys(&self) -> ::std::vec::Vec<::binspec_runtime::EntryKey> {
+                            self.#(#path).*.iter().map(|e| {
+                                let hash: ::std::option::Option<u64> = #hash;
+                                match (&e.#nm, hash) {
+                                    (None, Some(h)) => ::binspec_runtime::EntryKey::Hash(h),
+                                    (n, _) => ::binspec_runtime::EntryKey::Name(n.as_deref().unwrap_or_default().to_string()),
+                                }
+                            }).collect()
+                        }
+                        fn set_entries(&mut self, files: ::std::vec::Vec<(::binspec_runtime::EntryKey, ::std::vec::Vec<u8>)>) -> ::binspec_runtime::Result<()> {
+                            // Entries that keep their key keep their layout choices.
+                            let keys = ::binspec_runtime::Archive::keys(self);
+                            let mut old: ::std::collections::HashMap<::binspec_runtime::EntryKey, ::std::vec::Vec<#entry_ty>> = ::std::collections::HashMap::new();
+                            for (k, e) in keys.into_iter().zip(::std::mem::take(&mut self.#(#path).*)) {
+                                old.entry(k).or_default().push(e);
+                            }
+                            let mut entries = ::std::vec::Vec::with_capacity(files.len());
+                            for (k, d) in files {
+                                let kept = old.get_mut(&k).and_then(|v| (!v.is_empty()).then(|| v.remove(0)));
+                                entries.push(match (kept, k) {
+                                    (Some(mut e), _) => {
                                         e.#dt = d.into();
                                         e
                                     }
-                                    None => #entry_ty { #nm: Some(n.into()), #dt: d.into(), ..::std::default::Default::default() },
-                                })
-                                .collect();
+                                    (None, ::binspec_runtime::EntryKey::Name(n)) => #entry_ty { #nm: Some(n.into()), #dt: d.into(), ..::std::default::Default::default() },
+                                    (None, ::binspec_runtime::EntryKey::Hash(h)) => {
+                                        return Err(::binspec_runtime::Error::other(format!(
+                                            "the archive has no entry stored without a name whose hash is {h:#010x}"
+                                        )));
+                                    }
+                                });
+                            }
+                            self.#(#path).* = entries;
                             Ok(())
                         }
                     }

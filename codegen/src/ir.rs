@@ -339,6 +339,8 @@ pub struct ArchiveSpec {
     pub entries: Vec<String>,
     pub name: String,
     pub data: String,
+    /// The entry's field that stands for its name where it has none (SARC's name hash), if any.
+    pub hash: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -762,6 +764,7 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
                 entries: s("entries").split('.').map(str::to_string).collect(),
                 name: s("name"),
                 data: s("data"),
+                hash: Some(s("hash")).filter(|h| !h.is_empty()),
             });
         }
         if let Some(i) = bs.get("info") {

@@ -4,7 +4,9 @@
 //! [`binspec_runtime::Format`] (`from_binary`/`to_binary`, `from_text`/`to_text`), serde, and binrw's
 //! `BinRead`/`BinWrite`.
 
-pub use binspec_runtime::{Archive, Bytes, Endian, Error, Format, Result, Str, ViewFiles};
+pub use binspec_runtime::{
+    Archive, Bytes, Endian, EntryKey, Error, Format, Result, Str, ViewFiles,
+};
 use binspec_runtime::{DynFormat, FormatHandle};
 
 /// A format module: the generated file, with the style lints that generated code trips (redundant parentheses and

@@ -102,6 +102,14 @@ pub fn check_value_round_trip<F: Format + PartialEq + std::fmt::Debug>(
     Ok(true)
 }
 
+/// How an archive's file is known: by its name, or, for an entry the archive stores without a name, by the hash
+/// the archive keeps in its place (SARC's name hash).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EntryKey {
+    Name(String),
+    Hash(u64),
+}
+
 /// A format that holds named files.
 pub trait Archive: Format {
     /// The files, in the archive's order (an entry without a name has the name "").
@@ -109,20 +117,44 @@ pub trait Archive: Format {
     /// Replaces the files, keeping the archive's other settings (byte order, alignment, seeds). A file whose name
     /// matches an existing entry keeps that entry's layout choices (its alignment); new names get the defaults.
     fn set_files(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<()>;
+    /// Each file's key, in the order of [`files`](Archive::files): its name, or the hash of an entry stored
+    /// without one. Formats whose entries always have names keep this default.
+    fn keys(&self) -> Vec<EntryKey> {
+        self.files()
+            .into_iter()
+            .map(|(n, _)| EntryKey::Name(n.to_string()))
+            .collect()
+    }
+    /// Replaces the files as [`set_files`](Archive::set_files) does, where a file keyed by a hash is the entry
+    /// stored without a name that has that hash: it stays unnamed and keeps its layout choices (an error if the
+    /// archive has no such entry).
+    fn set_entries(&mut self, files: Vec<(EntryKey, Vec<u8>)>) -> Result<()> {
+        let mut named = Vec::with_capacity(files.len());
+        for (k, d) in files {
+            match k {
+                EntryKey::Name(n) => named.push((n, d)),
+                EntryKey::Hash(h) => {
+                    return Err(Error::other(format!(
+                        "the archive has no entry stored without a name whose hash is {h:#010x}"
+                    )))
+                }
+            }
+        }
+        self.set_files(named)
+    }
     /// Empties every file's data but keeps the entries and their layout choices: the archive's settings, as
     /// `extract` saves them for `pack`.
     fn strip_data(&mut self) -> Result<()> {
-        let names: Vec<(String, Vec<u8>)> = self
-            .files()
-            .into_iter()
-            .map(|(n, _)| (n.to_string(), Vec::new()))
-            .collect();
-        self.set_files(names)
+        let keys = self.keys().into_iter().map(|k| (k, Vec::new())).collect();
+        self.set_entries(keys)
     }
 }
 
 /// Named files, as an archive holds them.
 pub type Files = Vec<(String, Vec<u8>)>;
+
+/// An archive's files, each with its key.
+pub type Entries = Vec<(EntryKey, Vec<u8>)>;
 
 /// The object-safe face of a [`Format`].
 pub trait DynFormat: Send + Sync {
@@ -138,9 +170,11 @@ pub trait DynFormat: Send + Sync {
     /// Bytes to the model and straight back, as `check` does.
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>>;
     /// For archives: the files inside, and the document with no files (the archive's settings).
-    fn extract(&self, data: &[u8]) -> Result<Option<(Files, String)>>;
+    fn extract(&self, data: &[u8]) -> Result<Option<(Entries, String)>>;
+    /// For archives: the keys of the entries a settings document (as `extract` gave it) holds.
+    fn archive_keys(&self, settings: &str) -> Result<Option<Vec<EntryKey>>>;
     /// For archives: a new archive from files and the settings document that `extract` gave.
-    fn pack(&self, settings: &str, files: Vec<(String, Vec<u8>)>) -> Result<Vec<u8>>;
+    fn pack(&self, settings: &str, files: Entries) -> Result<Vec<u8>>;
 }
 
 /// Implements [`DynFormat`] for a [`Format`].
@@ -160,13 +194,16 @@ impl<T> Default for FormatHandle<T> {
 
 /// Adds archive support to a [`FormatHandle`] where the format has it.
 pub trait MaybeArchive {
-    fn extract_files(&self) -> Option<Vec<(String, Vec<u8>)>> {
+    fn extract_files(&self) -> Option<Entries> {
+        None
+    }
+    fn entry_keys(&self) -> Option<Vec<EntryKey>> {
         None
     }
     fn strip_data(&mut self) -> Result<bool> {
         Ok(false)
     }
-    fn replace_files(&mut self, _files: Vec<(String, Vec<u8>)>) -> Result<bool> {
+    fn replace_files(&mut self, _files: Entries) -> Result<bool> {
         Ok(false)
     }
 }
@@ -204,7 +241,7 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         T::from_binary(data)?.to_binary()
     }
-    fn extract(&self, data: &[u8]) -> Result<Option<(Files, String)>> {
+    fn extract(&self, data: &[u8]) -> Result<Option<(Entries, String)>> {
         let mut m = T::from_binary(data)?;
         let Some(files) = m.extract_files() else {
             return Ok(None);
@@ -212,7 +249,10 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
         m.strip_data()?;
         Ok(Some((files, m.to_text()?)))
     }
-    fn pack(&self, settings: &str, files: Vec<(String, Vec<u8>)>) -> Result<Vec<u8>> {
+    fn archive_keys(&self, settings: &str) -> Result<Option<Vec<EntryKey>>> {
+        Ok(T::from_text(settings)?.entry_keys())
+    }
+    fn pack(&self, settings: &str, files: Entries) -> Result<Vec<u8>> {
         let mut m = T::from_text(settings)?;
         if !m.replace_files(files)? {
             return Err(Error::other(format!("{} is not an archive format", T::ID)));
@@ -226,20 +266,24 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
 macro_rules! impl_archive_dyn {
     ($t:ty) => {
         impl $crate::format::MaybeArchive for $t {
-            fn extract_files(&self) -> Option<Vec<(String, Vec<u8>)>> {
+            fn extract_files(&self) -> Option<$crate::format::Entries> {
                 Some(
-                    <$t as $crate::Archive>::files(self)
+                    <$t as $crate::Archive>::keys(self)
                         .into_iter()
-                        .map(|(n, d)| (n.to_string(), d.to_vec()))
+                        .zip(<$t as $crate::Archive>::files(self))
+                        .map(|(k, (_, d))| (k, d.to_vec()))
                         .collect(),
                 )
+            }
+            fn entry_keys(&self) -> Option<Vec<$crate::format::EntryKey>> {
+                Some(<$t as $crate::Archive>::keys(self))
             }
             fn strip_data(&mut self) -> $crate::Result<bool> {
                 <$t as $crate::Archive>::strip_data(self)?;
                 Ok(true)
             }
-            fn replace_files(&mut self, files: Vec<(String, Vec<u8>)>) -> $crate::Result<bool> {
-                <$t as $crate::Archive>::set_files(self, files)?;
+            fn replace_files(&mut self, files: $crate::format::Entries) -> $crate::Result<bool> {
+                <$t as $crate::Archive>::set_entries(self, files)?;
                 Ok(true)
             }
         }

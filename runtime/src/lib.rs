@@ -22,7 +22,9 @@ pub use ::bytes::Bytes;
 /// (`bytestring::ByteString`). It dereferences to `str`; make one with `"name".into()` or `String::into()`.
 pub use ::bytestring::ByteString as Str;
 pub use error::{Error, ErrorInner, ErrorKind, Result, ResultExt};
-pub use format::{Archive, DocFormat, DynFormat, Format, FormatHandle, Info, MaybeArchive};
+pub use format::{
+    Archive, DocFormat, DynFormat, EntryKey, Format, FormatHandle, Info, MaybeArchive,
+};
 pub use read::{Reader, ViewFiles};
 pub use write::{align_up, check_scan, write_slot, Writer};
 
