@@ -49,20 +49,6 @@ instances:
     pos: 4
     type: u4le
     if: _io.size >= 12
-  words_le:
-    pos: 0
-    type: u4le
-    repeat: expr
-    repeat-expr: _io.size / 4
-    if: revision == 0 and _io.size >= 8
-    doc: A headerless table's words (CRC-32s and sizes) read little-endian, to decide its byte order.
-  words_be:
-    pos: 0
-    type: u4be
-    repeat: expr
-    repeat-expr: _io.size / 4
-    if: revision == 0 and _io.size >= 8
-    doc: The same words read big-endian.
   first_size_le:
     pos: 4
     type: u4le
@@ -72,16 +58,11 @@ instances:
     type: u4be
     if: _io.size >= 8
   counts_fit_le:
-    value: "revision == 2 or (revision == 1 and count_le <= (_io.size - 12) / 8) or (revision == 0 and (_io.size < 8 or words_le.min < words_be.min or (words_le.min == words_be.min and first_size_le <= first_size_be)))"
+    value: "revision == 2 or (revision == 1 and count_le <= (_io.size - 12) / 8) or (revision == 0 and first_size_le <= first_size_be)"
     doc: |
       Whether the table is little-endian. "RESTBL" tables are. An "RSTB" table is little-endian when its crc count
-      read little-endian fits the file. A headerless table is little-endian when its smallest word (CRC-32 or size)
-      is smaller read little-endian than big-endian: sizes are small numbers, and a small number read in the other
-      byte order is large. The smallest word does not depend on the order of the entries, so a table whose writer
-      sorts its entries reads back in the same byte order (deciding by the first entry's size did not: after
-      sorting, another entry came first). Where both are equal (a zero word: a size or CRC-32 of 0), the first
-      entry's size decides, as before; Kaitai's expressions have no way to skip the zeros, and a writer refuses a
-      table that would read back in the other order.
+      read little-endian fits the file. A headerless table is taken to be little-endian when its first size is
+      smaller read little-endian than big-endian (sizes are small numbers).
 types:
   headerless:
     doc: The earliest revision, with only the CRC-32 array (as long as the file).
