@@ -228,6 +228,11 @@ fn printable(b: &[u8]) -> String {
     format!("{:?}", String::from_utf8_lossy(b))
 }
 
+/// Bytes for a message, as text and in hex: `"SA" (53 41)`.
+pub fn describe_bytes(b: &[u8]) -> String {
+    format!("{} ({})", printable(b), hex(b))
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.path();

@@ -56,12 +56,13 @@ impl std::fmt::Display for Endian {
 /// Checks that a value computed by a writer fits the field it goes into.
 #[inline]
 pub fn fit<T: TryFrom<i128>>(v: i128, field: &'static str) -> Result<T> {
+    // The caller's error context names the field in the path; the message names it too, not the path again
+    // (issue 19: `sarc.file_size.file_size`).
     T::try_from(v).map_err(|_| {
         Error::write(format!(
-            "value {v} does not fit in the field's type ({})",
+            "value {v} does not fit in `{field}` ({})",
             std::any::type_name::<T>()
         ))
-        .at(field)
     })
 }
 

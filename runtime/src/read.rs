@@ -328,7 +328,10 @@ impl<'a> Reader<'a> {
         if eos_error {
             return Err(Error::invalid(
                 self.abs_pos(),
-                format!("terminator {term:02x?} not found before the end of the stream"),
+                format!(
+                    "terminator {} not found before the end of the stream",
+                    crate::error::describe_bytes(term)
+                ),
             ));
         }
         self.pos = self.buf.len();

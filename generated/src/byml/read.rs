@@ -49,8 +49,9 @@ pub(crate) fn read_document(data: &[u8]) -> Result<Document> {
             return Err(Error::invalid(
                 0,
                 format!(
-                "expected the magic \"YB\" (little endian) or \"BY\" (big endian), found {m:02x?}"
-            ),
+                    "expected the magic \"YB\" (little endian) or \"BY\" (big endian), found {}",
+                    binspec_runtime::error::describe_bytes(m)
+                ),
             )
             .at("magic"))
         }
