@@ -44,7 +44,7 @@ fn epd_dump_contradictions() {
         // Four u32s at 0x0, 0x4, 0x8 and then 0x10: nothing explains the four bytes at 0xc.
         "AINB | Structures > Input Output Table > Input Output Entries > Input Output Type Entry | row 4 (Output Count): offset 0x10 leaves a gap of 0x4 bytes after row 3 (0x8 + 0x4 = 0xc)",
         // `void*[4]` given 0x8 bytes: the next row starts 0x20 bytes on, as the type says.
-        "Bfres | Header (nn::g3d2::ResFile) | row 5: size 0x8 does not fit the type void*[4] (0x20 bytes)",
+        "Bfres | Header (nn::g3d2::ResFile) | row 5 (void*[4]): size 0x8 does not fit the type void*[4] (0x20 bytes)",
         // The SFAT header's "Size of header (0x14)" against rows that end at 0xc (schemas/sarc.ksy's doc).
         "Sarc | Sfat Section > Sfat Header | row 2 (Size of header): says the header is 0x14 bytes, but the table's rows end at 0xc",
         // The Size column says u64 and the Type column 0x8.
@@ -92,15 +92,19 @@ fn hedgedocs_dump_reads() {
     );
     let tables: usize = pages.iter().map(|r| wiki::tables(&r.text).len()).sum();
     assert!(tables > 0);
-    // Every finding names a page, a table and a row.
+    // Every finding names a page, a table and a row (unnamed padding by its comment, without the condition).
     let f = lint_all(&text);
     for x in &f {
         assert_eq!(x.split(" | ").count(), 3, "{x}");
     }
     // The header's last padding "aligns to 0x10" but ends at 0x3c (and skel_anim_offset's comment, "always 0x40
     // if compressed", agrees that four bytes are missing before it).
-    let want = "PXD | .anm.pxd Structure > PXAN Header [Header] | row 12: padding ends at 0x3c (0x34 + 0x8), not on the multiple of 0x10 its comment aligns to";
+    let want = "PXD | .anm.pxd Structure > PXAN Header [Header] | row 12 (Null alignment to 0x10 bytes for ACL): padding ends at 0x3c (0x34 + 0x8), not on the multiple of 0x10 its comment aligns to";
     assert!(f.iter().any(|x| x == want), "{}", f.join("\n"));
     // Its first padding ends at 0x10, as its "alignment to 8 bytes" says.
-    assert!(!f.iter().any(|x| x.contains("row 5:")), "{}", f.join("\n"));
+    assert!(
+        !f.iter().any(|x| x.contains("[Header] | row 5 ")),
+        "{}",
+        f.join("\n")
+    );
 }

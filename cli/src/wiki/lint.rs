@@ -7,8 +7,17 @@
 //! or exceed the integer the page gives them. Enum tables: a value listed twice with different names, a name
 //! listed twice with different values. C-style structs: padding that does not end on the alignment its comment
 //! names, and comments that give a field's offset or the struct's size that the types do not add up to.
+//! `lint_values` has the checks of single cells: offsets that are not numbers, enum values that break their run,
+//! magics that name another section; and names rows that have no name cell.
+//!
+//! Every check reads a table's rows once (with `lint_index` for what earlier rows said) and the page's other tables
+//! once per page, so a page is linted in time about linear in its size.
 
 use super::layout::{self, Kind};
+use super::lint_index::{
+    first_earlier, known_names, struct_widths, FirstCover, FirstOther, Known, Widths,
+};
+use super::lint_values;
 use super::{number, tables, type_size, Revision, Table};
 
 /// One finding of `wiki lint`.
@@ -63,14 +72,16 @@ fn lint_values(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
         return;
     };
     let nc = t.column(&["Name", "Type", "Description"]);
-    let mut seen: Vec<(u64, String, usize)> = Vec::new();
+    // The first earlier row of each value with another name, and of each name with another value.
+    let mut by_value: FirstOther<u64, String> = FirstOther::default();
+    let mut by_name: FirstOther<String, u64> = FirstOther::default();
     for (i, (_, cells)) in t.rows.iter().enumerate() {
         let Some(v) = cells.get(vc).and_then(|c| number(c)) else {
             continue;
         };
         let name = nc.and_then(|c| cells.get(c)).cloned().unwrap_or_default();
         let field: String = name.chars().take(40).collect();
-        if let Some((_, other, row)) = seen.iter().find(|(x, n, _)| *x == v && *n != name) {
+        if let Some((other, row)) = by_value.check_and_add(v, name.clone(), i + 1) {
             out.push(Finding {
                 page: rev.page.clone(),
                 table: t.place(),
@@ -80,8 +91,9 @@ fn lint_values(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
             });
         }
         let key = name.trim();
+        let same_name = by_name.check_and_add(key.to_string(), v, i + 1);
         if !generic(key) {
-            if let Some((x, _, row)) = seen.iter().find(|(x, n, _)| n.trim() == key && *x != v) {
+            if let Some((x, row)) = same_name {
                 out.push(Finding {
                     page: rev.page.clone(),
                     table: t.place(),
@@ -93,7 +105,6 @@ fn lint_values(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
                 });
             }
         }
-        seen.push((v, name, i + 1));
     }
 }
 
@@ -125,8 +136,7 @@ fn says_padding(cells: &[String]) -> bool {
 
 /// The text between the heading above a table (or the table before it) and the table: notes such as "Unmarked
 /// space is padding".
-fn intro(text: &str, line: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
+fn intro(lines: &[&str], line: usize) -> String {
     let mut out = Vec::new();
     for l in lines[..line.saturating_sub(1).min(lines.len())]
         .iter()
@@ -143,13 +153,13 @@ fn intro(text: &str, line: usize) -> String {
 }
 
 /// Offsets, sizes and types of a table with Offset and Size columns.
-fn lint_offsets(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
+fn lint_offsets(rev: &Revision, lines: &[&str], t: &Table, out: &mut Vec<Finding>) {
     let (Some(oc), Some(sc)) = (t.column(&["Offset"]), t.column(&["Size"])) else {
         return;
     };
     let tc = t.column(&["Type", "Data Type"]);
     let place = t.place();
-    let padding_noted = intro(&rev.text, t.line).contains("padding");
+    let padding_noted = intro(lines, t.line).contains("padding");
     // The row before: offset, size, row, and whether its size fits its type.
     let mut prev: Option<(u64, u64, usize, bool)> = None;
     // Where a row that went backwards should have ended (the row after it may follow from there).
@@ -344,16 +354,17 @@ fn lint_duplicates(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
     // Names taken from descriptions repeat where the types tell the rows apart (`Property Array` of s32, of
     // bool, ...): those count only with the same type.
     let named = t.code || t.column(&["Name", "Field", "Member"]).is_some();
-    for (k, f) in fields.iter().enumerate() {
-        let name = layout::strip_markup(&f.name);
-        if generic(&name) {
-            continue;
-        }
-        let key = name.to_lowercase();
-        if let Some(first) = fields[..k].iter().find(|g| {
-            layout::strip_markup(&g.name).to_lowercase() == key
-                && (named || g.ty.trim() == f.ty.trim())
-        }) {
+    let names: Vec<String> = fields
+        .iter()
+        .map(|f| layout::strip_markup(&f.name))
+        .collect();
+    let firsts = first_earlier(fields.len(), |k| {
+        let f = &fields[k];
+        let ty = if named { "" } else { f.ty.trim() };
+        (!generic(&names[k])).then(|| (names[k].to_lowercase(), ty))
+    });
+    for ((f, name), first) in fields.iter().zip(&names).zip(firsts) {
+        if let Some(first) = first.map(|k| &fields[k]) {
             out.push(Finding {
                 page: rev.page.clone(),
                 table: t.place(),
@@ -407,28 +418,12 @@ fn expression_names(s: &str) -> Vec<String> {
     names
 }
 
-/// Size cells whose expression names a field that neither the table nor the rest of the page has.
-fn lint_size_names(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Finding>) {
+/// Size cells whose expression names a field that neither the table nor the rest of the page has (`known`, from
+/// [`known_names`]).
+fn lint_size_names(rev: &Revision, t: &Table, known: &Known, out: &mut Vec<Finding>) {
     let Some(sc) = t.column(&["Size"]) else {
         return;
     };
-    // Every field name on the page, and each name's last word with its table's name (`ByamlContainer count`).
-    let mut known: Vec<String> = Vec::new();
-    for other in all.iter().filter(|o| layout::kind(o) == Kind::Struct) {
-        let owner = if other.caption.trim().is_empty() {
-            other.sections.last().cloned().unwrap_or_default()
-        } else {
-            other.caption.clone()
-        };
-        for f in layout::fields(other) {
-            known.push(layout::strip_markup(&f.ty).to_lowercase());
-            let n = layout::strip_markup(&f.name).to_lowercase();
-            for w in [&owner, other.sections.last().unwrap_or(&owner)] {
-                known.push(format!("{} {n}", w.replace(' ', "").to_lowercase()));
-            }
-            known.push(n);
-        }
-    }
     for (i, (_, cells)) in t.rows.iter().enumerate() {
         if t.spanned[i].get(sc).copied().unwrap_or(false) {
             continue;
@@ -444,10 +439,7 @@ fn lint_size_names(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Findi
             {
                 continue;
             }
-            if known
-                .iter()
-                .any(|k| *k == lower || k.starts_with(&format!("{lower} ")))
-            {
+            if known.has(&lower) {
                 continue;
             }
             out.push(Finding {
@@ -465,8 +457,9 @@ fn lint_size_names(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Findi
 }
 
 /// The integer width of a bits table, from its caption or headings (`u16`, `32-bit`), else from a struct row of
-/// the page whose type or name is the table's caption or heading; with where it was found.
-fn bits_width(t: &Table, all: &[Table]) -> Option<(u64, String)> {
+/// the page whose type or name is the table's caption or heading (`widths`, from [`struct_widths`]); with where
+/// it was found.
+fn bits_width(t: &Table, widths: &Widths) -> Option<(u64, String)> {
     let mut texts: Vec<&str> = vec![t.caption.as_str()];
     if let Some(s) = t.sections.last() {
         texts.push(s);
@@ -484,29 +477,13 @@ fn bits_width(t: &Table, all: &[Table]) -> Option<(u64, String)> {
             return Some((bits, format!("{w} in {:?}", text.trim())));
         }
     }
-    let names: Vec<String> = texts
+    texts
         .iter()
         .map(|s| layout::strip_markup(s).to_lowercase())
         .filter(|s| !s.is_empty())
-        .collect();
-    for other in all
-        .iter()
-        .filter(|o| !o.code && layout::kind(o) == Kind::Struct)
-    {
-        for f in layout::fields(other) {
-            let ty = layout::strip_markup(&f.ty).to_lowercase();
-            let name = layout::strip_markup(&f.name).to_lowercase();
-            if names.iter().any(|n| *n == ty || *n == name) {
-                if let Some(s) = f.size.filter(|&s| s > 0 && s <= 8) {
-                    return Some((
-                        s * 8,
-                        format!("size {s:#x} of row {} of {}", f.row, other.place()),
-                    ));
-                }
-            }
-        }
-    }
-    None
+        .filter_map(|n| widths.get(&n))
+        .min_by_key(|w| w.0)
+        .map(|(_, s, from)| (s * 8, from.clone()))
 }
 
 /// A bit range: `0-3`, `3-0`, `4`, `0..3`, `[0:3]`, `bit 4`.
@@ -533,7 +510,7 @@ fn bit_range(s: &str) -> Option<(u64, u64)> {
 
 /// Bits tables: ranges that overlap or exceed the integer; for tables of bit counts (`Bitfield Size`), a total
 /// that exceeds it.
-fn lint_bits(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Finding>) {
+fn lint_bits(rev: &Revision, t: &Table, widths: &Widths, out: &mut Vec<Finding>) {
     if layout::kind(t) != Kind::Bits {
         return;
     }
@@ -543,7 +520,7 @@ fn lint_bits(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Finding>) {
     }) else {
         return;
     };
-    let width = bits_width(t, all);
+    let width = bits_width(t, widths);
     let dc = t.column(&["Description", "Name", "Notes"]);
     let texts: Vec<&str> = t
         .rows
@@ -573,12 +550,16 @@ fn lint_bits(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Finding>) {
         })
     };
     if ranges {
-        let mut seen: Vec<(u64, u64, usize)> = Vec::new();
-        for (i, s) in texts.iter().enumerate() {
-            let Some((lo, hi)) = bit_range(s) else {
+        let parsed: Vec<Option<(u64, u64)>> = texts.iter().map(|s| bit_range(s)).collect();
+        let all: Vec<(u64, u64)> = parsed.iter().flatten().copied().collect();
+        // The first earlier row that overlaps each row.
+        let mut seen = FirstCover::new(&all);
+        for (i, range) in parsed.iter().enumerate() {
+            let Some((lo, hi)) = *range else {
                 continue;
             };
-            if let Some((a, b, r)) = seen.iter().find(|(a, b, _)| lo <= *b && *a <= hi) {
+            if let Some(r) = seen.first_overlap(lo, hi) {
+                let (a, b) = parsed[r].unwrap_or_default();
                 find(
                     i,
                     format!("bits {lo}..{hi} overlap row {} (bits {a}..{b})", r + 1),
@@ -592,7 +573,7 @@ fn lint_bits(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Finding>) {
                     );
                 }
             }
-            seen.push((lo, hi, i));
+            seen.add(lo, hi, i);
         }
     } else if let Some((w, from)) = &width {
         let mut at = 0u64;
@@ -659,16 +640,20 @@ fn stated_size(comment: &str) -> Option<u64> {
     number(rest.split_whitespace().next()?)
 }
 
-/// The comment on a line of a revision's text (1-based), if any.
-fn line_comment(text: &str, line: usize) -> String {
-    let l = text.lines().nth(line.saturating_sub(1)).unwrap_or("");
+/// The comment on a line of a revision's text (1-based, in its `lines`), if any.
+fn line_comment(lines: &[&str], line: usize) -> String {
+    let l = line
+        .checked_sub(1)
+        .and_then(|i| lines.get(i))
+        .copied()
+        .unwrap_or("");
     l.find("//")
         .map_or(String::new(), |i| l[i + 2..].trim().to_string())
 }
 
 /// C-style structs: padding that does not end on the alignment its comment names; comments that give a field's
 /// offset or the struct's size which the types before do not add up to.
-fn lint_code(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
+fn lint_code(rev: &Revision, lines: &[&str], t: &Table, out: &mut Vec<Finding>) {
     let fields = layout::fields(t);
     let mut find = |row: usize, field: &str, what: String| {
         out.push(Finding {
@@ -722,7 +707,7 @@ fn lint_code(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
     let end_line = t.rows.last().map_or(t.line, |r| r.0 + 1);
     let stated = [t.line, end_line]
         .iter()
-        .find_map(|&l| stated_size(&line_comment(&rev.text, l)));
+        .find_map(|&l| stated_size(&line_comment(lines, l)));
     if let (Some(x), Some(o), Some(s), true) = (stated, last.offset, last.size, certain) {
         if x != o + s {
             find(
@@ -741,20 +726,29 @@ fn lint_code(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
 pub fn lint(rev: &Revision) -> Vec<Finding> {
     let mut out = Vec::new();
     let all = tables(&rev.text);
+    // What the checks look up in the whole page, read once.
+    let lines: Vec<&str> = rev.text.lines().collect();
+    let known = known_names(&all);
+    let widths = struct_widths(&all);
     for t in &all {
+        let from = out.len();
         if t.column(&["Offset"]).is_none() {
             lint_values(rev, t, &mut out);
+            lint_values::lint_sequence(rev, t, &mut out);
         }
-        lint_offsets(rev, t, &mut out);
+        lint_values::lint_offset_typos(rev, t, &mut out);
+        lint_offsets(rev, &lines, t, &mut out);
         if layout::kind(t) == Kind::Struct {
             lint_stated_size(rev, t, &mut out);
             lint_duplicates(rev, t, &mut out);
-            lint_size_names(rev, t, &all, &mut out);
+            lint_size_names(rev, t, &known, &mut out);
+            lint_values::lint_magic(rev, t, &all, &mut out);
         }
-        lint_bits(rev, t, &all, &mut out);
+        lint_bits(rev, t, &widths, &mut out);
         if t.code {
-            lint_code(rev, t, &mut out);
+            lint_code(rev, &lines, t, &mut out);
         }
+        lint_values::name_rows(t, &mut out[from..]);
     }
     out
 }
@@ -932,10 +926,10 @@ mod tests {
         assert_eq!(
             f,
             [
-                "P | H [Header] | row 3: padding ends at 0x7 (0x5 + 0x2), not on the multiple of 0x8 its comment aligns to",
+                "P | H [Header] | row 3 (Null alignment to 8 bytes): padding ends at 0x7 (0x5 + 0x2), not on the multiple of 0x8 its comment aligns to",
                 "P | H [Header] | row 5 (c): its comment gives the offset 0x10, but the fields before it add up to 0xb",
-                "P | H [Header] | row 7: padding ends at 0x19 (0x17 + 0x2), not on the multiple of 0x10 its comment aligns to",
-                "P | H [Header] | row 7: the struct's comment gives its size as 0x20, but its fields add up to 0x19",
+                "P | H [Header] | row 7 (alignment to 0x10): padding ends at 0x19 (0x17 + 0x2), not on the multiple of 0x10 its comment aligns to",
+                "P | H [Header] | row 7 (alignment to 0x10): the struct's comment gives its size as 0x20, but its fields add up to 0x19",
             ]
         );
     }

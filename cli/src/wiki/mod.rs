@@ -14,6 +14,8 @@ pub mod drift;
 pub mod import;
 pub mod layout;
 pub mod lint;
+pub mod lint_index;
+pub mod lint_values;
 pub mod sources;
 
 pub use lint::{lint, Finding};
