@@ -28,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use binspec_runtime::{Error, Format, Info, Result};
 
 pub mod docs;
+mod entries;
 pub mod eval;
 pub mod pretarget;
 mod read;
