@@ -72,7 +72,9 @@ pub struct TrackKey {
     pub ease: Ease,
 }
 
-/// A track: its keys sorted by frame (a later key at the same frame replaces an earlier one).
+/// A track: its keys sorted by frame. A clip read from text keys a track at most once per frame (a second key is
+/// an error, even in another block of that frame); in a model built in code, a later key at the same frame
+/// replaces an earlier one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Track {
     /// Which track.
@@ -142,7 +144,8 @@ impl Clip {
             .into_iter()
             .map(|id| {
                 let mut ks = keys.remove(&id).unwrap_or_default();
-                // Stable: the last key written at a frame wins.
+                // Stable: the last key written at a frame wins (only a model built in code has two; the reader
+                // refuses them).
                 ks.sort_by_key(|k| k.frame);
                 let mut dedup: Vec<TrackKey> = Vec::with_capacity(ks.len());
                 for k in ks {

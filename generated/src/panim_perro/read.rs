@@ -1,7 +1,7 @@
 //! The clip reader: logical lines (a value may span lines) into blocks, entries and their layout, then the checks
 //! that need the whole file (declared objects, animatable fields, references). Errors are `LINE:COLUMN: what`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use binspec_runtime::error::ErrorKind;
 use binspec_runtime::{Error, Result};
@@ -107,6 +107,29 @@ enum Pending {
     },
     /// `@X` or `@X.field` in a value.
     Ref { r: Reference, at: usize },
+    /// A key of a track that is already keyed at its frame.
+    Duplicate {
+        /// The second key.
+        at: usize,
+        /// Its field as written.
+        field: String,
+        /// The first key.
+        first: FirstKey,
+        /// The track.
+        id: TrackId,
+        /// The frame.
+        frame: u32,
+    },
+}
+
+/// Where a track was first keyed at a frame.
+#[derive(Clone)]
+struct FirstKey {
+    at: usize,
+    /// Whether its block is `[FrameN?]`.
+    open: bool,
+    /// Its field as written (`rotation` or `rotation_deg`).
+    field: String,
 }
 
 struct Reader<'a> {
@@ -115,6 +138,9 @@ struct Reader<'a> {
     lines: Vec<(usize, &'a str)>,
     pos: usize,
     pending: Vec<Pending>,
+    /// The first key of each track at each frame (an open and a closed block of one frame may key different
+    /// tracks; one track is keyed once per frame).
+    keyed: HashMap<(TrackId, u32), FirstKey>,
 }
 
 /// Reads a clip.
@@ -134,6 +160,7 @@ pub(crate) fn parse(text: &str) -> Result<Clip> {
         lines,
         pos: 0,
         pending: Vec::new(),
+        keyed: HashMap::new(),
     };
     let mut clip = r.top()?;
     quiet(&mut clip);
@@ -322,7 +349,6 @@ impl<'a> Reader<'a> {
 
     fn top(&mut self) -> Result<Clip> {
         let mut clip = Clip::default();
-        let mut frames: BTreeMap<u32, usize> = BTreeMap::new();
         let mut seen_animation: Option<usize> = None;
         let mut seen_objects: Option<usize> = None;
         let mut trailing = String::new();
@@ -350,20 +376,9 @@ impl<'a> Reader<'a> {
                         seen_objects = Some(l.start);
                         Item::Objects(self.objects(l)?)
                     }
-                    HeaderKind::Frame { index, open } => {
-                        if let Some(p) = frames.get(&index) {
-                            return Err(self.err(
-                                l.start,
-                                format!(
-                                    "duplicate frame {index}: [Frame{index}] is already defined at {} \
-                                     (merge the two blocks)",
-                                    self.pos_of(*p)
-                                ),
-                            ));
-                        }
-                        frames.insert(index, l.start);
-                        Item::Frame(self.frame(l, index, open)?)
-                    }
+                    // A frame may have several blocks (an open one and a closed one key different tracks at
+                    // one frame); a track keyed twice at one frame is refused at its second key.
+                    HeaderKind::Frame { index, open } => Item::Frame(self.frame(l, index, open)?),
                 },
                 Line::Header { close: true, kind } => {
                     return Err(self.err(
@@ -554,7 +569,7 @@ impl<'a> Reader<'a> {
                     return Ok(f);
                 }
                 Line::ObjectOpen { name, at } => {
-                    let b = self.object_block(l, name, at)?;
+                    let b = self.object_block(l, name, at, index, is_open)?;
                     f.entries.push(FrameEntry::Object(b));
                 }
                 Line::Assign {
@@ -576,7 +591,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn object_block(&mut self, open: Logical, name: String, at: usize) -> Result<ObjectBlock> {
+    fn object_block(
+        &mut self,
+        open: Logical,
+        name: String,
+        at: usize,
+        frame: u32,
+        frame_open: bool,
+    ) -> Result<ObjectBlock> {
         self.pending.push(Pending::Object {
             name: name.clone(),
             at: open.start + at - 1,
@@ -606,11 +628,13 @@ impl<'a> Reader<'a> {
                         object_entry(&key, value, value_at).map_err(|e| self.syn(l.start, e))?;
                     match &e {
                         ObjectEntryData::Key(field, value) => {
+                            let at = l.start + key[0].at;
                             self.pending.push(Pending::Field {
                                 object: name.clone(),
                                 field: field.clone(),
-                                at: l.start + key[0].at,
+                                at,
                             });
+                            self.keyed_once(&name, field, frame, frame_open, at);
                             self.refs(value, l.start + value_at);
                         }
                         ObjectEntryData::Control(field, _) => self.pending.push(Pending::Field {
@@ -623,6 +647,31 @@ impl<'a> Reader<'a> {
                     b.entries.push(e.into_entry(Self::lay(&l)));
                 }
                 other => return Err(self.misplaced(&l, &other, &what, "`}`")),
+            }
+        }
+    }
+
+    /// Records the key of a track at a frame; a second key of it is an error (reported in file order with the
+    /// other checks, after the field's own check).
+    fn keyed_once(&mut self, object: &str, field: &FieldPath, frame: u32, open: bool, at: usize) {
+        let id = TrackId::of(object, field);
+        match self.keyed.entry((id, frame)) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let ((id, frame), first) = (e.key().clone(), e.get().clone());
+                self.pending.push(Pending::Duplicate {
+                    at,
+                    field: field.field.clone(),
+                    first,
+                    id,
+                    frame,
+                });
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(FirstKey {
+                    at,
+                    open,
+                    field: field.field.clone(),
+                });
             }
         }
     }
@@ -643,7 +692,10 @@ impl<'a> Reader<'a> {
         let vars: Vec<&str> = clip.variables().map(|v| v.name.as_str()).collect();
         let mut pending = std::mem::take(&mut self.pending);
         pending.sort_by_key(|p| match p {
-            Pending::Object { at, .. } | Pending::Field { at, .. } | Pending::Ref { at, .. } => *at,
+            Pending::Object { at, .. }
+            | Pending::Field { at, .. }
+            | Pending::Ref { at, .. }
+            | Pending::Duplicate { at, .. } => *at,
         });
         let undeclared = |name: &str| {
             let hint = did_you_mean(name, objects.keys().copied())
@@ -655,6 +707,34 @@ impl<'a> Reader<'a> {
         };
         for p in &pending {
             match p {
+                Pending::Duplicate {
+                    at,
+                    field,
+                    first,
+                    id,
+                    frame,
+                } => {
+                    let (l, c) = line_col(self.src, first.at);
+                    let tag = header_text(
+                        HeaderKind::Frame {
+                            index: *frame,
+                            open: first.open,
+                        },
+                        false,
+                    );
+                    let both = if *field == first.field {
+                        String::new()
+                    } else {
+                        format!("; {} and {field} key one track", first.field)
+                    };
+                    return Err(self.err(
+                        *at,
+                        format!(
+                            "duplicate key: {id} is already keyed at frame {frame} on line {l} ({l}:{c}, in \
+                             {tag}{both}); a track has one key per frame"
+                        ),
+                    ));
+                }
                 Pending::Object { name, at } => {
                     if !objects.contains_key(name.as_str()) {
                         return Err(self.err(*at, undeclared(name)));
