@@ -212,13 +212,21 @@ impl Clip {
     /// The value of a track (named as in [`Clip::track`]) at a frame; `Ok(None)` where it depends on the runtime
     /// (open keys, `@Object.field` references). Asking for `rotation_deg` gives degrees, `rotation` radians.
     pub fn sample(&self, path: &str, frame: f64) -> Result<Option<Value>> {
+        Ok(self.sampler(path)?(frame))
+    }
+
+    /// [`Clip::sample`] for one track at many frames: the track is found (and the clip's tracks gathered) once,
+    /// not at every frame.
+    pub fn sampler(&self, path: &str) -> Result<impl Fn(f64) -> Option<Value> + '_> {
         let (t, degrees) = self.track(path)?;
         let vars: BTreeMap<&str, &Value> = self
             .variables()
             .map(|v| (v.name.as_str(), &v.value))
             .collect();
-        let v = t.sample(frame, &|name| vars.get(name).map(|v| (*v).clone()));
-        Ok(v.map(|v| if degrees { to_degrees(&v) } else { v }))
+        Ok(move |frame: f64| {
+            let v = t.sample(frame, &|name| vars.get(name).map(|v| (*v).clone()));
+            v.map(|v| if degrees { to_degrees(&v) } else { v })
+        })
     }
 }
 
