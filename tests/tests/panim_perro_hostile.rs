@@ -1,13 +1,15 @@
-//! Perro clips against a hostile user: `binspec track` ranges that print nothing, overflow or do not advance, the
-//! largest frame index, and `track` over a large clip.
+//! Perro clips against a hostile user: `binspec track` ranges that print nothing, overflow or do not advance, and
+//! input that would cost time or memory out of proportion to its size (values over many lines, long names, the
+//! largest frame index, documents nested too deep, `track` over a large clip).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use binspec_formats::panim_perro::{Clip, Value};
+use binspec_runtime::Format;
 use binspec_tests::repo;
 
-/// Generous: the linear version takes well under a second, the quadratic one minutes.
+/// Generous: the linear versions take well under a second, the quadratic ones minutes.
 const LIMIT: Duration = Duration::from_secs(20);
 
 fn dir() -> PathBuf {
@@ -97,6 +99,53 @@ fn track_refuses_ranges_it_cannot_step_through() {
     assert!(printed > 50, "{printed}");
 }
 
+/// A value spread over 100,000 lines: each line used to rescan the whole value so far (quadratic time).
+#[test]
+fn a_value_over_many_lines_is_read_in_linear_time() {
+    let n = 100_000;
+    let long = format!(
+        "[Frame0]\nemit_signal = {{ name = \"x\", params = [\n{}] }}\n[/Frame0]\n",
+        "1,\n".repeat(n)
+    );
+    let t = Instant::now();
+    let c = Clip::parse(&long).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.print(), long);
+    let Some(Value::Array(params)) = c.events()[0].2.value.get("params") else {
+        panic!()
+    };
+    assert_eq!(params.len(), n);
+    assert!(t.elapsed() < LIMIT, "{:?}", t.elapsed());
+    // Unclosed: the value runs to the end of the file, and the error says where it stopped.
+    let t = Instant::now();
+    let cut = &long[..long.len() - 30];
+    let e = Clip::parse(cut).unwrap_err().to_string();
+    assert!(e.starts_with(&format!("{}:", cut.lines().count())), "{e}");
+    assert!(t.elapsed() < LIMIT, "{:?}", t.elapsed());
+}
+
+/// Long names that nearly match: the "did you mean" distance used a table of len(a) × len(b) cells (40,000² here,
+/// 12 GB).
+#[test]
+fn long_names_get_no_costly_suggestion() {
+    let name = "a".repeat(40_000);
+    let text = format!(
+        "[Objects]\n{name}b = Node3D\n[/Objects]\n\n[Frame0]\n@{name}c {{\n    visible = true\n}}\n[/Frame0]\n"
+    );
+    let t = Instant::now();
+    let e = Clip::parse(&text).unwrap_err().to_string();
+    assert!(
+        e.starts_with("6:1: undeclared object `aaaa") && e.ends_with("ac = NodeType`"),
+        "{}",
+        &e[..200]
+    );
+    assert!(t.elapsed() < LIMIT, "{:?}", t.elapsed());
+    // Short names still get their suggestion.
+    let e = Clip::parse("[Objects]\nHero = Node3D\n[/Objects]\n[Frame0]\n@Heor {\n}\n[/Frame0]\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("(did you mean @Hero?)"), "{e}");
+}
+
 /// The largest frame index is a frame; `track` over the whole clip is refused (too many frames), not looped over.
 #[test]
 fn the_largest_frame_index_is_a_frame() {
@@ -114,6 +163,22 @@ fn the_largest_frame_index_is_a_frame() {
     let r = binspec_tests::run(&["track", p.to_str().unwrap(), "@A.z_index"]);
     assert_eq!(r.code, 2, "{}", r.err);
     assert!(r.err.contains("4294967296 frames"), "{}", r.err);
+}
+
+/// A document nested deeper than the text allows is refused when it is written, with the text's error.
+#[test]
+fn a_document_nested_too_deep_is_refused_when_written() {
+    let mut deep = "1".to_string();
+    for _ in 0..100 {
+        deep = format!("[{deep}]");
+    }
+    let json = format!(
+        "{{\"items\": [{{\"frame\": {{\"index\": 0, \"entries\": [{{\"event\": {{\"kind\": \"emit_signal\", \
+         \"value\": {{\"object\": {{\"name\": \"x\", \"params\": {deep}}}}}}}}}]}}}}]}}"
+    );
+    let c = Clip::from_json(&json).unwrap_or_else(|e| panic!("{e}"));
+    let e = c.to_binary().unwrap_err().to_string();
+    assert!(e.contains("nested more than 64"), "{e}");
 }
 
 /// `track` samples one track per frame, not every track of the clip per frame.

@@ -323,9 +323,14 @@ impl<'a> Reader<'a> {
             }
             self.pos += 1;
             let mut raw = text.to_string();
-            while syntax::opens_more(&raw) && self.pos < self.lines.len() {
+            let mut scan = syntax::Opener::default();
+            scan.feed(text);
+            while scan.open() && self.pos < self.lines.len() {
+                let more = self.lines[self.pos].1;
                 raw.push('\n');
-                raw.push_str(self.lines[self.pos].1);
+                raw.push_str(more);
+                scan.feed("\n");
+                scan.feed(more);
                 self.pos += 1;
             }
             return Some(Logical { start, raw, before });
