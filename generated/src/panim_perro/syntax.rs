@@ -12,6 +12,9 @@ use winnow::token::{any, one_of, take_while};
 
 use super::schema;
 
+/// The scan that finds where a multi-line value ends lives with the reader; it stays reachable here.
+pub use super::read::{opens_more, Opener};
+
 /// Values nested deeper than this are refused (no unbounded recursion on hostile input).
 pub const MAX_DEPTH: usize = 64;
 
@@ -945,76 +948,4 @@ fn header(i: &mut &str) -> PResult<Line> {
     };
     cut_err(']'.context(expected("`]`"))).parse_next(i)?;
     Ok(Line::Header { close, kind })
-}
-
-/// Whether a physical line starts an assignment whose value continues on the next lines (an unclosed `(`, `[`
-/// or `{`). Strings and comments are skipped.
-pub fn opens_more(line: &str) -> bool {
-    let mut o = Opener::default();
-    o.feed(line);
-    o.open()
-}
-
-/// The state of [`opens_more`] over a logical line fed one physical line at a time, so that a value spread over
-/// many lines is scanned once (not once per line it has so far).
-#[derive(Debug, Clone)]
-pub struct Opener {
-    depth: i64,
-    seen_eq: bool,
-    in_str: bool,
-    esc: bool,
-    in_comment: bool,
-    prev: char,
-}
-
-impl Default for Opener {
-    fn default() -> Self {
-        Opener {
-            depth: 0,
-            seen_eq: false,
-            in_str: false,
-            esc: false,
-            in_comment: false,
-            prev: '\0',
-        }
-    }
-}
-
-impl Opener {
-    /// Scans more of the logical line (a line end between physical lines is fed as `"\n"`).
-    pub fn feed(&mut self, text: &str) {
-        for c in text.chars() {
-            if self.in_comment {
-                if c == '\n' {
-                    self.in_comment = false;
-                    self.prev = c;
-                }
-                continue;
-            }
-            if self.in_str {
-                if self.esc {
-                    self.esc = false;
-                } else if c == '\\' {
-                    self.esc = true;
-                } else if c == '"' {
-                    self.in_str = false;
-                }
-                continue;
-            }
-            match c {
-                '"' => self.in_str = true,
-                '/' if self.prev == '/' => self.in_comment = true,
-                '=' if self.depth == 0 => self.seen_eq = true,
-                '(' | '[' | '{' if self.seen_eq => self.depth += 1,
-                ')' | ']' | '}' if self.seen_eq => self.depth -= 1,
-                _ => {}
-            }
-            self.prev = c;
-        }
-    }
-
-    /// Whether what was fed so far is an assignment with an unclosed bracket.
-    pub fn open(&self) -> bool {
-        self.seen_eq && self.depth > 0
-    }
 }
