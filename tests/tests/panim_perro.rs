@@ -507,7 +507,7 @@ fn invalid_clips_fail_with_file_line_column() {
             "is closed by",
             "unknown ease",
             "unknown interpolation",
-            "duplicate frame",
+            "duplicate key",
         ] {
             seen_kinds += usize::from(expected.contains(kind));
         }
@@ -730,4 +730,200 @@ fn encode_normalize_writes_canonical_text() {
     );
     // Canonical text is a fixed point.
     assert_eq!(Clip::from_binary(got.as_bytes()).unwrap().normalize(), got);
+}
+
+/// A clip that keys one object open and another closed at frame 0 (both blocks), with comments and spacing that
+/// are not canonical.
+const OPEN_AND_CLOSED: &str = "[Objects]\nHand = Node3D\nArm = Node3D\n[/Objects]\n\n\
+    // Hand starts from wherever the runtime left it.\n[Frame0?]\n@Hand {\n    rotation_deg = (0,0,0)\n}\n[/Frame0]\n\n\
+    [Frame0]  // Arm is authored\n@Arm {\n    position = (1, 2,3)\n}\nemit_signal = { name=\"start\" }\n[/Frame0]\n\n\
+    [Frame20]\n@Hand {\n    rotation_deg = (0, 90, 0)\n}\n@Arm {\n    position = (3, 2, 1)\n}\n[/Frame20]\n";
+
+#[test]
+fn open_and_closed_blocks_at_one_frame_key_different_tracks() {
+    let c = Clip::parse(OPEN_AND_CLOSED).unwrap_or_else(|e| panic!("{e}"));
+    // The model keeps both blocks, in file order.
+    let blocks: Vec<(u32, bool)> = c.frames().map(|f| (f.index, f.open)).collect();
+    assert_eq!(blocks, [(0, true), (0, false), (20, false)]);
+    assert_eq!(c.settings().total_frames, 21);
+    assert_eq!(c.to_binary().unwrap(), OPEN_AND_CLOSED.as_bytes());
+    // Each track has its key at frame 0 in its own mode.
+    let modes = |path: &str| -> Vec<(u32, KeyMode)> {
+        c.track(path)
+            .unwrap()
+            .0
+            .keys
+            .iter()
+            .map(|k| (k.frame, k.mode))
+            .collect()
+    };
+    assert_eq!(
+        modes("@Hand.rotation"),
+        [(0, KeyMode::Open), (20, KeyMode::Closed)]
+    );
+    assert_eq!(
+        modes("@Arm.position"),
+        [(0, KeyMode::Closed), (20, KeyMode::Closed)]
+    );
+    let nums = |path: &str, f: f64| c.sample(path, f).unwrap().map(|v| v.as_numbers().unwrap());
+    assert_eq!(nums("@Arm.position", 0.0), Some(vec![1.0, 2.0, 3.0]));
+    assert_eq!(nums("@Arm.position", 10.0), Some(vec![2.0, 2.0, 2.0]));
+    assert_eq!(nums("@Hand.rotation_deg", 0.0), None);
+    assert_eq!(nums("@Hand.rotation_deg", 10.0), None);
+    assert_eq!(nums("@Hand.rotation_deg", 20.0), Some(vec![0.0, 90.0, 0.0]));
+    assert_eq!(c.events().len(), 1);
+    assert_eq!(c.events()[0].0, 0);
+    // Canonical text keeps both blocks, reads back to the same data, and is a fixed point.
+    let n = c.normalize();
+    assert_eq!(
+        n,
+        "[Objects]\nHand = Node3D\nArm = Node3D\n[/Objects]\n\n[Frame0?]\n@Hand {\n    rotation_deg = (0, 0, 0)\n}\n\
+         [/Frame0]\n\n[Frame0]\n@Arm {\n    position = (1, 2, 3)\n}\nemit_signal = { name = \"start\" }\n[/Frame0]\n\n\
+         [Frame20]\n@Hand {\n    rotation_deg = (0, 90, 0)\n}\n@Arm {\n    position = (3, 2, 1)\n}\n[/Frame20]\n"
+    );
+    let again = Clip::parse(&n).unwrap();
+    assert_eq!(again.tracks(), c.tracks());
+    assert_eq!(again.normalize(), n);
+    // The document through YAML and JSON gives the same clip and the same bytes.
+    let back = Clip::from_text(&c.to_text().unwrap()).unwrap();
+    assert_eq!(back, c);
+    assert_eq!(back.to_binary().unwrap(), OPEN_AND_CLOSED.as_bytes());
+    let back = Clip::from_json(&c.to_json().unwrap()).unwrap();
+    assert_eq!(back.to_binary().unwrap(), OPEN_AND_CLOSED.as_bytes());
+    // Two closed blocks of one frame keying different objects are accepted too.
+    let two = "[Objects]\nA = Node2D\nB = Node2D\n[/Objects]\n\n[Frame5]\n@A {\n    visible = true\n}\n[/Frame5]\n\n\
+               [Frame5]\n@B {\n    visible = false\n}\n[/Frame5]\n";
+    let c2 = Clip::parse(two).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c2.normalize(), two);
+    assert_eq!(
+        c2.sample("@B.visible", 5.0).unwrap(),
+        Some(Value::Bool(false))
+    );
+    assert_eq!(
+        c2.sample("@A.visible", 5.0).unwrap(),
+        Some(Value::Bool(true))
+    );
+}
+
+#[test]
+fn open_and_closed_blocks_round_trip_through_the_cli() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = |name: &str| tmp.path().join(name).to_str().unwrap().to_string();
+    std::fs::write(s("clip.panim"), OPEN_AND_CLOSED).unwrap();
+    let r = binspec_tests::run(&["check", &s("clip.panim")]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let r = binspec_tests::run(&["decode", &s("clip.panim"), "-o", &s("clip.yml")]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = binspec_tests::run(&["encode", &s("clip.yml"), "-o", &s("same.panim")]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(
+        std::fs::read_to_string(s("same.panim")).unwrap(),
+        OPEN_AND_CLOSED
+    );
+    let r = binspec_tests::run(&[
+        "encode",
+        &s("clip.yml"),
+        "-o",
+        &s("norm.panim"),
+        "--normalize",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let norm = std::fs::read_to_string(s("norm.panim")).unwrap();
+    assert_eq!(norm, Clip::parse(OPEN_AND_CLOSED).unwrap().normalize());
+    assert!(norm.contains("[Frame0?]\n@Hand {") && norm.contains("[Frame0]\n@Arm {"));
+    // The same through JSON.
+    let r = binspec_tests::run(&["decode", &s("clip.panim"), "--json", "-o", &s("clip.json")]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = binspec_tests::run(&["encode", &s("clip.json"), "-o", &s("json.panim")]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(
+        std::fs::read_to_string(s("json.panim")).unwrap(),
+        OPEN_AND_CLOSED
+    );
+    // `track` on each track.
+    let r = binspec_tests::run(&["track", &s("clip.panim"), "@Arm.position", "--step", "10"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out, "0\t(1, 2, 3)\n10\t(2, 2, 2)\n20\t(3, 2, 1)\n");
+    let r = binspec_tests::run(&[
+        "track",
+        &s("clip.panim"),
+        "@Hand.rotation_deg",
+        "--step",
+        "10",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out, "0\topen\n10\topen\n20\t(0, 90, 0)\n");
+}
+
+#[test]
+fn a_track_keyed_twice_at_one_frame_is_refused_at_the_second_key() {
+    let head = "[Objects]\nHero = Node3D\nRig = Skeleton3D\n[/Objects]\n\n";
+    let cases: [(&str, &str); 5] = [
+        // An open and a closed block keying the same track.
+        (
+            "[Frame0]\n@Hero {\n    position = (0, 0, 0)\n}\n[/Frame0]\n\n[Frame0?]\n@Hero {\n    visible = true\n    position = (1, 0, 0)\n}\n[/Frame0]\n",
+            "15:5: duplicate key: @Hero.position is already keyed at frame 0 on line 8 (8:5, in [Frame0]); a track has one key per frame",
+        ),
+        // Two closed blocks.
+        (
+            "[Frame3]\n@Hero {\n    scale = (1, 1, 1)\n}\n[/Frame3]\n[Frame3]\n@Hero {\n      scale = (2, 2, 2)\n}\n[/Frame3]\n",
+            "13:7: duplicate key: @Hero.scale is already keyed at frame 3 on line 8 (8:5, in [Frame3]); a track has one key per frame",
+        ),
+        // One block: rotation and rotation_deg are one track.
+        (
+            "[Frame2?]\n@Hero {\n    rotation = (0, 0, 0)\n    rotation_deg = (0, 90, 0)\n}\n[/Frame2]\n",
+            "9:5: duplicate key: @Hero.rotation is already keyed at frame 2 on line 8 (8:5, in [Frame2?]; rotation and rotation_deg key one track); a track has one key per frame",
+        ),
+        // bone[1] and bones[1] name one bone.
+        (
+            "[Frame1]\n@Rig {\n    bones[1].position = (0, 0, 0)\n}\n[/Frame1]\n[Frame1?]\n@Rig {\n    bone[1].position = (0, 1, 0)\n}\n[/Frame1]\n",
+            "13:5: duplicate key: @Rig.bones[1].position is already keyed at frame 1 on line 8 (8:5, in [Frame1]); a track has one key per frame",
+        ),
+        // One block, the same field twice.
+        (
+            "[Frame9]\n@Hero {\n    visible = true\n    visible = false\n}\n[/Frame9]\n",
+            "9:5: duplicate key: @Hero.visible is already keyed at frame 9 on line 8 (8:5, in [Frame9]); a track has one key per frame",
+        ),
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    for (i, (frames, want)) in cases.iter().enumerate() {
+        let text = format!("{head}{frames}");
+        let e = Clip::parse(&text).unwrap_err().to_string();
+        assert_eq!(&e, want, "case {i}");
+        // Through the CLI: the file, then the position.
+        let p = tmp.path().join(format!("dup{i}.panim"));
+        std::fs::write(&p, &text).unwrap();
+        let r = binspec_tests::run(&["info", p.to_str().unwrap()]);
+        assert_eq!(r.code, 1, "case {i}");
+        assert_eq!(
+            r.err.trim_end(),
+            format!("error: {}:{want}", p.display()),
+            "case {i}"
+        );
+    }
+    // Other objects, other fields and other frames are other tracks; controls are no keys.
+    let ok = format!(
+        "{head}[Frame0]\n@Hero {{\n    position = (0, 0, 0)\n    position.ease = \"in\"\n    rotation = (0, 0, 0)\n}}\n\
+         @Rig {{\n    bones[1].position = (0, 0, 0)\n    bones[2].position = (0, 0, 0)\n    bones[1].scale = (1, 1, 1)\n}}\n\
+         [/Frame0]\n[Frame0?]\n@Hero {{\n    scale = (1, 1, 1)\n    position.interp = \"step\"\n}}\n[/Frame0]\n"
+    );
+    Clip::parse(&ok).unwrap_or_else(|e| panic!("{e}"));
+    // A model edited in code into a duplicate is refused when written.
+    let mut c = Clip::parse(OPEN_AND_CLOSED).unwrap();
+    let Item::Frame(f) = &mut c.items[2] else {
+        panic!()
+    };
+    let FrameEntry::Object(b) = &mut f.entries[0] else {
+        panic!()
+    };
+    b.object = "Hand".into();
+    let ObjectEntry::Key(k) = &mut b.entries[0] else {
+        panic!()
+    };
+    k.field = FieldPath::field("rotation");
+    let e = c.to_binary().unwrap_err().to_string();
+    assert!(
+        e.contains("does not read back") && e.contains("duplicate key: @Hand.rotation"),
+        "{e}"
+    );
 }

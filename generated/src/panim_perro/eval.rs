@@ -72,7 +72,9 @@ pub struct TrackKey {
     pub ease: Ease,
 }
 
-/// A track: its keys sorted by frame (a later key at the same frame replaces an earlier one).
+/// A track: its keys sorted by frame. A clip read from text keys a track at most once per frame (a second key is
+/// an error, even in another block of that frame); in a model built in code, a later key at the same frame
+/// replaces an earlier one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Track {
     /// Which track.
@@ -142,7 +144,8 @@ impl Clip {
             .into_iter()
             .map(|id| {
                 let mut ks = keys.remove(&id).unwrap_or_default();
-                // Stable: the last key written at a frame wins.
+                // Stable: the last key written at a frame wins (only a model built in code has two; the reader
+                // refuses them).
                 ks.sort_by_key(|k| k.frame);
                 let mut dedup: Vec<TrackKey> = Vec::with_capacity(ks.len());
                 for k in ks {
@@ -209,13 +212,21 @@ impl Clip {
     /// The value of a track (named as in [`Clip::track`]) at a frame; `Ok(None)` where it depends on the runtime
     /// (open keys, `@Object.field` references). Asking for `rotation_deg` gives degrees, `rotation` radians.
     pub fn sample(&self, path: &str, frame: f64) -> Result<Option<Value>> {
+        Ok(self.sampler(path)?(frame))
+    }
+
+    /// [`Clip::sample`] for one track at many frames: the track is found (and the clip's tracks gathered) once,
+    /// not at every frame.
+    pub fn sampler(&self, path: &str) -> Result<impl Fn(f64) -> Option<Value> + '_> {
         let (t, degrees) = self.track(path)?;
         let vars: BTreeMap<&str, &Value> = self
             .variables()
             .map(|v| (v.name.as_str(), &v.value))
             .collect();
-        let v = t.sample(frame, &|name| vars.get(name).map(|v| (*v).clone()));
-        Ok(v.map(|v| if degrees { to_degrees(&v) } else { v }))
+        Ok(move |frame: f64| {
+            let v = t.sample(frame, &|name| vars.get(name).map(|v| (*v).clone()));
+            v.map(|v| if degrees { to_degrees(&v) } else { v })
+        })
     }
 }
 

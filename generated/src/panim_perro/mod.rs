@@ -2,11 +2,13 @@
 //!
 //! A clip is read into [`Clip`]: its top-level items in file order (the `[Animation]` settings, the `[Objects]`
 //! declarations, `@variables` and `[FrameN]` / `[FrameN?]` blocks with their object blocks, keys, track controls
-//! and events). Entry order is data: a track control affects only the keys written after it. Every item also keeps
-//! its layout (the comment and blank lines before it and its text as written), so that
-//! `Clip::from_binary(text)?.to_binary()?` gives the text back byte for byte; an item whose data was changed, or a
-//! clip built in code (empty layout), is printed in the canonical form, and [`Clip::normalize`] prints the whole clip
-//! canonically.
+//! and events). Entry order is data: a track control affects only the keys written after it. A frame index may have
+//! more than one block: the seed marks a whole block open, so a clip that keys one object open and another closed
+//! at frame N writes both `[FrameN?]` and `[FrameN]`, and both are kept as written. Only a track keyed twice at one
+//! frame is an error, reported at its second key. Every item also keeps its layout (the comment and blank lines
+//! before it and its text as written), so that `Clip::from_binary(text)?.to_binary()?` gives the text back byte
+//! for byte; an item whose data was changed, or a clip built in code (empty layout), is printed in the canonical
+//! form, and [`Clip::normalize`] prints the whole clip canonically.
 //!
 //! The node types, their animatable fields, the interpolation and ease names and their aliases come from
 //! `schemas/panim_perro.ksy` ([`schema::tables`]). [`Clip::tracks`] gives each track's keys with their effective
@@ -28,6 +30,7 @@ use serde::{Deserialize, Serialize};
 use binspec_runtime::{Error, Format, Info, Result};
 
 pub mod docs;
+mod entries;
 pub mod eval;
 pub mod pretarget;
 mod read;
@@ -297,7 +300,8 @@ pub struct Variable {
     pub layout: Lay,
 }
 
-/// A `[FrameN]` block, or an open `[FrameN?]` one.
+/// A `[FrameN]` block, or an open `[FrameN?]` one. Several blocks may have one index (an open and a closed one
+/// key different tracks at that frame); a track is keyed at most once per frame.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Frame {
     /// N.

@@ -1,13 +1,16 @@
 //! The clip reader: logical lines (a value may span lines) into blocks, entries and their layout, then the checks
 //! that need the whole file (declared objects, animatable fields, references). Errors are `LINE:COLUMN: what`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use binspec_runtime::error::ErrorKind;
 use binspec_runtime::{Error, Result};
 
-use super::schema::{self, did_you_mean, tables};
-use super::syntax::{self, ControlKind, HeaderKind, Line, SynErr, Value};
+use super::entries::{
+    check_field, decl, frame_event, header_text, object_entry, seg_text, setting, ObjectEntryData,
+};
+use super::schema::{did_you_mean, tables};
+use super::syntax::{self, HeaderKind, Line, SynErr, Value};
 use super::*;
 
 /// An error at a position: `LINE:COLUMN: what`.
@@ -104,6 +107,29 @@ enum Pending {
     },
     /// `@X` or `@X.field` in a value.
     Ref { r: Reference, at: usize },
+    /// A key of a track that is already keyed at its frame.
+    Duplicate {
+        /// The second key.
+        at: usize,
+        /// Its field as written.
+        field: String,
+        /// The first key.
+        first: FirstKey,
+        /// The track.
+        id: TrackId,
+        /// The frame.
+        frame: u32,
+    },
+}
+
+/// Where a track was first keyed at a frame.
+#[derive(Clone)]
+struct FirstKey {
+    at: usize,
+    /// Whether its block is `[FrameN?]`.
+    open: bool,
+    /// Its field as written (`rotation` or `rotation_deg`).
+    field: String,
 }
 
 struct Reader<'a> {
@@ -112,6 +138,9 @@ struct Reader<'a> {
     lines: Vec<(usize, &'a str)>,
     pos: usize,
     pending: Vec<Pending>,
+    /// The first key of each track at each frame (an open and a closed block of one frame may key different
+    /// tracks; one track is keyed once per frame).
+    keyed: HashMap<(TrackId, u32), FirstKey>,
 }
 
 /// Reads a clip.
@@ -131,6 +160,7 @@ pub(crate) fn parse(text: &str) -> Result<Clip> {
         lines,
         pos: 0,
         pending: Vec::new(),
+        keyed: HashMap::new(),
     };
     let mut clip = r.top()?;
     quiet(&mut clip);
@@ -293,9 +323,14 @@ impl<'a> Reader<'a> {
             }
             self.pos += 1;
             let mut raw = text.to_string();
-            while syntax::opens_more(&raw) && self.pos < self.lines.len() {
+            let mut scan = Opener::default();
+            scan.feed(text);
+            while scan.open() && self.pos < self.lines.len() {
+                let more = self.lines[self.pos].1;
                 raw.push('\n');
-                raw.push_str(self.lines[self.pos].1);
+                raw.push_str(more);
+                scan.feed("\n");
+                scan.feed(more);
                 self.pos += 1;
             }
             return Some(Logical { start, raw, before });
@@ -319,7 +354,6 @@ impl<'a> Reader<'a> {
 
     fn top(&mut self) -> Result<Clip> {
         let mut clip = Clip::default();
-        let mut frames: BTreeMap<u32, usize> = BTreeMap::new();
         let mut seen_animation: Option<usize> = None;
         let mut seen_objects: Option<usize> = None;
         let mut trailing = String::new();
@@ -347,20 +381,9 @@ impl<'a> Reader<'a> {
                         seen_objects = Some(l.start);
                         Item::Objects(self.objects(l)?)
                     }
-                    HeaderKind::Frame { index, open } => {
-                        if let Some(p) = frames.get(&index) {
-                            return Err(self.err(
-                                l.start,
-                                format!(
-                                    "duplicate frame {index}: [Frame{index}] is already defined at {} \
-                                     (merge the two blocks)",
-                                    self.pos_of(*p)
-                                ),
-                            ));
-                        }
-                        frames.insert(index, l.start);
-                        Item::Frame(self.frame(l, index, open)?)
-                    }
+                    // A frame may have several blocks (an open one and a closed one key different tracks at
+                    // one frame); a track keyed twice at one frame is refused at its second key.
+                    HeaderKind::Frame { index, open } => Item::Frame(self.frame(l, index, open)?),
                 },
                 Line::Header { close: true, kind } => {
                     return Err(self.err(
@@ -551,7 +574,7 @@ impl<'a> Reader<'a> {
                     return Ok(f);
                 }
                 Line::ObjectOpen { name, at } => {
-                    let b = self.object_block(l, name, at)?;
+                    let b = self.object_block(l, name, at, index, is_open)?;
                     f.entries.push(FrameEntry::Object(b));
                 }
                 Line::Assign {
@@ -573,7 +596,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn object_block(&mut self, open: Logical, name: String, at: usize) -> Result<ObjectBlock> {
+    fn object_block(
+        &mut self,
+        open: Logical,
+        name: String,
+        at: usize,
+        frame: u32,
+        frame_open: bool,
+    ) -> Result<ObjectBlock> {
         self.pending.push(Pending::Object {
             name: name.clone(),
             at: open.start + at - 1,
@@ -603,11 +633,13 @@ impl<'a> Reader<'a> {
                         object_entry(&key, value, value_at).map_err(|e| self.syn(l.start, e))?;
                     match &e {
                         ObjectEntryData::Key(field, value) => {
+                            let at = l.start + key[0].at;
                             self.pending.push(Pending::Field {
                                 object: name.clone(),
                                 field: field.clone(),
-                                at: l.start + key[0].at,
+                                at,
                             });
+                            self.keyed_once(&name, field, frame, frame_open, at);
                             self.refs(value, l.start + value_at);
                         }
                         ObjectEntryData::Control(field, _) => self.pending.push(Pending::Field {
@@ -620,6 +652,31 @@ impl<'a> Reader<'a> {
                     b.entries.push(e.into_entry(Self::lay(&l)));
                 }
                 other => return Err(self.misplaced(&l, &other, &what, "`}`")),
+            }
+        }
+    }
+
+    /// Records the key of a track at a frame; a second key of it is an error (reported in file order with the
+    /// other checks, after the field's own check).
+    fn keyed_once(&mut self, object: &str, field: &FieldPath, frame: u32, open: bool, at: usize) {
+        let id = TrackId::of(object, field);
+        match self.keyed.entry((id, frame)) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                let ((id, frame), first) = (e.key().clone(), e.get().clone());
+                self.pending.push(Pending::Duplicate {
+                    at,
+                    field: field.field.clone(),
+                    first,
+                    id,
+                    frame,
+                });
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(FirstKey {
+                    at,
+                    open,
+                    field: field.field.clone(),
+                });
             }
         }
     }
@@ -640,7 +697,10 @@ impl<'a> Reader<'a> {
         let vars: Vec<&str> = clip.variables().map(|v| v.name.as_str()).collect();
         let mut pending = std::mem::take(&mut self.pending);
         pending.sort_by_key(|p| match p {
-            Pending::Object { at, .. } | Pending::Field { at, .. } | Pending::Ref { at, .. } => *at,
+            Pending::Object { at, .. }
+            | Pending::Field { at, .. }
+            | Pending::Ref { at, .. }
+            | Pending::Duplicate { at, .. } => *at,
         });
         let undeclared = |name: &str| {
             let hint = did_you_mean(name, objects.keys().copied())
@@ -652,6 +712,34 @@ impl<'a> Reader<'a> {
         };
         for p in &pending {
             match p {
+                Pending::Duplicate {
+                    at,
+                    field,
+                    first,
+                    id,
+                    frame,
+                } => {
+                    let (l, c) = line_col(self.src, first.at);
+                    let tag = header_text(
+                        HeaderKind::Frame {
+                            index: *frame,
+                            open: first.open,
+                        },
+                        false,
+                    );
+                    let both = if *field == first.field {
+                        String::new()
+                    } else {
+                        format!("; {} and {field} key one track", first.field)
+                    };
+                    return Err(self.err(
+                        *at,
+                        format!(
+                            "duplicate key: {id} is already keyed at frame {frame} on line {l} ({l}:{c}, in \
+                             {tag}{both}); a track has one key per frame"
+                        ),
+                    ));
+                }
                 Pending::Object { name, at } => {
                     if !objects.contains_key(name.as_str()) {
                         return Err(self.err(*at, undeclared(name)));
@@ -697,399 +785,74 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Whether `field` is animatable on `node`; the message says what is, and what was probably meant.
-pub(crate) fn check_field(
-    t: &schema::Tables,
-    node: &str,
-    field: &FieldPath,
-) -> std::result::Result<(), String> {
-    let with_deg = |names: Vec<String>| {
-        let mut out = Vec::new();
-        for n in names {
-            let deg = n == t.rotation_deg.field;
-            out.push(n);
-            if deg {
-                out.push(t.rotation_deg.alias.clone());
+/// Whether a physical line starts an assignment whose value continues on the next lines (an unclosed `(`, `[`
+/// or `{`). Strings and comments are skipped.
+pub fn opens_more(line: &str) -> bool {
+    let mut o = Opener::default();
+    o.feed(line);
+    o.open()
+}
+
+/// The state of [`opens_more`] over a logical line fed one physical line at a time, so that a value spread over
+/// many lines is scanned once (not once per line it has so far).
+#[derive(Debug, Clone)]
+pub struct Opener {
+    depth: i64,
+    seen_eq: bool,
+    in_str: bool,
+    esc: bool,
+    in_comment: bool,
+    prev: char,
+}
+
+impl Default for Opener {
+    fn default() -> Self {
+        Opener {
+            depth: 0,
+            seen_eq: false,
+            in_str: false,
+            esc: false,
+            in_comment: false,
+            prev: '\0',
+        }
+    }
+}
+
+impl Opener {
+    /// Scans more of the logical line (a line end between physical lines is fed as `"\n"`).
+    pub fn feed(&mut self, text: &str) {
+        for c in text.chars() {
+            if self.in_comment {
+                if c == '\n' {
+                    self.in_comment = false;
+                    self.prev = c;
+                }
+                continue;
             }
-        }
-        out
-    };
-    match &field.bone {
-        None => {
-            let names = with_deg(t.fields_of(node).into_iter().map(|(n, _)| n).collect());
-            if names.contains(&field.field) {
-                return Ok(());
+            if self.in_str {
+                if self.esc {
+                    self.esc = false;
+                } else if c == '\\' {
+                    self.esc = true;
+                } else if c == '"' {
+                    self.in_str = false;
+                }
+                continue;
             }
-            let hint = did_you_mean(&field.field, names.iter().map(String::as_str))
-                .map(|m| format!("did you mean `{m}`? "))
-                .unwrap_or_default();
-            Err(format!(
-                "`{}` is not animatable on {node} ({hint}{node} animates: {})",
-                field.field,
-                names.join(", ")
-            ))
-        }
-        Some(_) => {
-            let names = with_deg(t.bone_fields_of(node).into_iter().map(|(n, _)| n).collect());
-            if names.is_empty() {
-                return Err(format!(
-                    "{node} has no bones: bone tracks are for {}",
-                    t.node_types
-                        .iter()
-                        .filter(|(_, n)| !n.bone_fields.is_empty())
-                        .map(|(k, _)| k.as_str())
-                        .collect::<Vec<_>>()
-                        .join(" and ")
-                ));
+            match c {
+                '"' => self.in_str = true,
+                '/' if self.prev == '/' => self.in_comment = true,
+                '=' if self.depth == 0 => self.seen_eq = true,
+                '(' | '[' | '{' if self.seen_eq => self.depth += 1,
+                ')' | ']' | '}' if self.seen_eq => self.depth -= 1,
+                _ => {}
             }
-            if names.contains(&field.field) {
-                return Ok(());
-            }
-            let hint = did_you_mean(&field.field, names.iter().map(String::as_str))
-                .map(|m| format!("did you mean `{m}`? "))
-                .unwrap_or_default();
-            Err(format!(
-                "`{}` is not a bone channel of {node} ({hint}bone channels: {})",
-                field.field,
-                names.join(", ")
-            ))
+            self.prev = c;
         }
     }
-}
 
-pub(crate) fn header_text(kind: HeaderKind, close: bool) -> String {
-    let slash = if close { "/" } else { "" };
-    match kind {
-        HeaderKind::Animation => format!("[{slash}Animation]"),
-        HeaderKind::Objects => format!("[{slash}Objects]"),
-        HeaderKind::Frame { index, open } => {
-            format!("[{slash}Frame{index}{}]", if open { "?" } else { "" })
-        }
+    /// Whether what was fed so far is an assignment with an unclosed bracket.
+    pub fn open(&self) -> bool {
+        self.seen_eq && self.depth > 0
     }
-}
-
-fn seg_text(segs: &[syntax::Seg]) -> String {
-    segs.iter()
-        .map(|s| match &s.index {
-            None => s.name.clone(),
-            Some(Bone::Index(i)) => format!("{}[{i}]", s.name),
-            Some(Bone::Name(n)) => format!("{}[{}]", s.name, syntax::quote(n)),
-        })
-        .collect::<Vec<_>>()
-        .join(".")
-}
-
-fn word(v: &Value) -> Option<&str> {
-    match v {
-        Value::String(s) | Value::Ident(s) => Some(s),
-        _ => None,
-    }
-}
-
-fn names_of(list: &[schema::EnumName]) -> String {
-    list.iter()
-        .flat_map(|e| std::iter::once(e.id.as_str()).chain(e.aliases.iter().map(String::as_str)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn all_names(list: &[schema::EnumName]) -> Vec<&str> {
-    list.iter()
-        .flat_map(|e| std::iter::once(e.id.as_str()).chain(e.aliases.iter().map(String::as_str)))
-        .collect()
-}
-
-pub(crate) fn interp_of(v: &Value, at: usize) -> std::result::Result<Interp, SynErr> {
-    let t = tables();
-    let w = word(v).ok_or_else(|| SynErr {
-        at,
-        msg: format!(
-            "an interpolation is a name in quotes (one of {})",
-            names_of(&t.interp)
-        ),
-    })?;
-    Interp::from_name(w).ok_or_else(|| SynErr {
-        at,
-        msg: format!(
-            "unknown interpolation `{w}`{} (known: {})",
-            did_you_mean(w, all_names(&t.interp))
-                .map(|m| format!(" (did you mean \"{m}\"?)"))
-                .unwrap_or_default(),
-            names_of(&t.interp)
-        ),
-    })
-}
-
-pub(crate) fn ease_of(v: &Value, at: usize) -> std::result::Result<Ease, SynErr> {
-    let t = tables();
-    let w = word(v).ok_or_else(|| SynErr {
-        at,
-        msg: format!("an ease is a name in quotes (one of {})", names_of(&t.ease)),
-    })?;
-    Ease::from_name(w).ok_or_else(|| SynErr {
-        at,
-        msg: format!(
-            "unknown ease `{w}`{} (known: {})",
-            did_you_mean(w, all_names(&t.ease))
-                .map(|m| format!(" (did you mean \"{m}\"?)"))
-                .unwrap_or_default(),
-            names_of(&t.ease)
-        ),
-    })
-}
-
-/// An `[Animation]` line.
-pub(crate) fn setting(
-    key: &[syntax::Seg],
-    value: &Value,
-    at: usize,
-) -> std::result::Result<SettingValue, SynErr> {
-    let t = tables();
-    let k = &key[0];
-    let canon = (key.len() == 1 && k.index.is_none())
-        .then(|| {
-            t.animation_keys
-                .iter()
-                .find(|(n, a)| *n == k.name || a.aliases.contains(&k.name))
-                .map(|(n, _)| n.as_str())
-        })
-        .flatten();
-    let all: Vec<&str> = t
-        .animation_keys
-        .iter()
-        .flat_map(|(n, a)| std::iter::once(n.as_str()).chain(a.aliases.iter().map(String::as_str)))
-        .collect();
-    let Some(canon) = canon else {
-        let name = seg_text(key);
-        return Err(SynErr {
-            at: k.at,
-            msg: format!(
-                "unknown [Animation] key `{name}`{} (keys: {})",
-                did_you_mean(&name, all.iter().copied())
-                    .map(|m| format!(" (did you mean `{m}`?)"))
-                    .unwrap_or_default(),
-                all.join(", ")
-            ),
-        });
-    };
-    Ok(match canon {
-        "name" => match value {
-            Value::String(s) => SettingValue::Name(s.clone()),
-            _ => {
-                return Err(SynErr {
-                    at,
-                    msg: "name is text in quotes: name = \"Run\"".into(),
-                })
-            }
-        },
-        "fps" => match value {
-            Value::Number(n) if *n > 0.0 => SettingValue::Fps(*n),
-            _ => {
-                return Err(SynErr {
-                    at,
-                    msg: "fps is a positive number: fps = 60".into(),
-                })
-            }
-        },
-        "default_interp" => SettingValue::DefaultInterp(interp_of(value, at)?),
-        "default_ease" => SettingValue::DefaultEase(ease_of(value, at)?),
-        other => {
-            return Err(SynErr {
-                at: k.at,
-                msg: format!("the schema's [Animation] key `{other}` is not known to this reader"),
-            })
-        }
-    })
-}
-
-/// An `[Objects]` line: (name, node type).
-pub(crate) fn decl(
-    key: &[syntax::Seg],
-    value: &Value,
-    at: usize,
-) -> std::result::Result<(String, String), SynErr> {
-    let t = tables();
-    if key.len() != 1 || key[0].index.is_some() {
-        return Err(SynErr {
-            at: key[0].at,
-            msg: "an object declaration is `Name = NodeType`".into(),
-        });
-    }
-    let known = || {
-        t.node_types
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let Value::Ident(ty) = value else {
-        return Err(SynErr {
-            at,
-            msg: format!("expected a node type ({})", known()),
-        });
-    };
-    if t.node(ty).is_none() {
-        return Err(SynErr {
-            at,
-            msg: format!(
-                "unknown node type `{ty}`{} (node types: {})",
-                did_you_mean(ty, t.node_types.iter().map(|(n, _)| n.as_str()))
-                    .map(|m| format!(" (did you mean {m}?)"))
-                    .unwrap_or_default(),
-                known()
-            ),
-        });
-    }
-    Ok((key[0].name.clone(), ty.clone()))
-}
-
-/// The event a key names, with its value checked against the schema's `-events`.
-fn event(
-    key: &[syntax::Seg],
-    value: &Value,
-    at: usize,
-    scope: &str,
-) -> std::result::Result<Option<EventKind>, SynErr> {
-    let t = tables();
-    if key.len() != 1 || key[0].index.is_some() {
-        return Ok(None);
-    }
-    let Some(kind) = EventKind::from_name(&key[0].name) else {
-        return Ok(None);
-    };
-    let Some(spec) = t.event(kind.id()) else {
-        return Ok(None);
-    };
-    if !spec.scopes.iter().any(|s| s == scope) {
-        return Err(SynErr {
-            at: key[0].at,
-            msg: format!(
-                "{} targets an object: write it inside an @Object {{ … }} block",
-                kind.id()
-            ),
-        });
-    }
-    let Value::Object(kv) = value else {
-        return Err(SynErr {
-            at,
-            msg: format!(
-                "{} takes an object: {} = {{ name = \"…\" }}",
-                kind.id(),
-                kind.id()
-            ),
-        });
-    };
-    for (k, v) in kv {
-        if !spec.keys.iter().any(|(n, _)| n == k) {
-            return Err(SynErr {
-                at,
-                msg: format!(
-                    "{} has no key `{k}`{} (keys: {})",
-                    kind.id(),
-                    did_you_mean(k, spec.keys.iter().map(|(n, _)| n.as_str()))
-                        .map(|m| format!(" (did you mean `{m}`?)"))
-                        .unwrap_or_default(),
-                    spec.keys
-                        .iter()
-                        .map(|(n, _)| n.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            });
-        }
-        if k == "name" && !matches!(v, Value::String(_)) {
-            return Err(SynErr {
-                at,
-                msg: format!("{}: name is text in quotes", kind.id()),
-            });
-        }
-        if k == "params" && !matches!(v, Value::Array(_)) {
-            return Err(SynErr {
-                at,
-                msg: format!("{}: params is an array: params = [ … ]", kind.id()),
-            });
-        }
-    }
-    for (k, req) in &spec.keys {
-        if req == "required" && !kv.iter().any(|(n, _)| n == k) {
-            return Err(SynErr {
-                at,
-                msg: format!("{} needs `{k}`", kind.id()),
-            });
-        }
-    }
-    Ok(Some(kind))
-}
-
-/// A frame-level line: an event.
-pub(crate) fn frame_event(
-    key: &[syntax::Seg],
-    value: &Value,
-    at: usize,
-) -> std::result::Result<EventKind, SynErr> {
-    match event(key, value, at, "frame")? {
-        Some(k) => Ok(k),
-        None => Err(SynErr {
-            at: key[0].at,
-            msg: format!(
-                "`{}` outside an object block: keys go inside @Object {{ … }}; a frame itself holds only {} events",
-                seg_text(key),
-                tables()
-                    .events
-                    .iter()
-                    .filter(|(_, e)| e.scopes.iter().any(|s| s == "frame"))
-                    .map(|(n, _)| n.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        }),
-    }
-}
-
-/// An object-block line, before its layout is attached.
-pub(crate) enum ObjectEntryData {
-    Key(FieldPath, Value),
-    Control(FieldPath, ControlValue),
-    Event(EventKind, Value),
-}
-
-impl ObjectEntryData {
-    pub(crate) fn into_entry(self, layout: Lay) -> ObjectEntry {
-        match self {
-            ObjectEntryData::Key(field, value) => ObjectEntry::Key(Key {
-                field,
-                value,
-                layout,
-            }),
-            ObjectEntryData::Control(field, set) => {
-                ObjectEntry::Control(Control { field, set, layout })
-            }
-            ObjectEntryData::Event(kind, value) => ObjectEntry::Event(Event {
-                kind,
-                value,
-                layout,
-            }),
-        }
-    }
-}
-
-/// An object-block line.
-pub(crate) fn object_entry(
-    key: &[syntax::Seg],
-    value: Value,
-    at: usize,
-) -> std::result::Result<ObjectEntryData, SynErr> {
-    if let Some(k) = event(key, &value, at, "object")? {
-        return Ok(ObjectEntryData::Event(k, value));
-    }
-    let (field, control) = syntax::interpret_key(key)?;
-    Ok(match control {
-        None => ObjectEntryData::Key(field, value),
-        Some(ControlKind::Interp) => {
-            ObjectEntryData::Control(field, ControlValue::Interp(interp_of(&value, at)?))
-        }
-        Some(ControlKind::Ease) => {
-            ObjectEntryData::Control(field, ControlValue::Ease(ease_of(&value, at)?))
-        }
-    })
 }

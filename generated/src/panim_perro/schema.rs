@@ -337,28 +337,38 @@ pub fn tables() -> &'static Tables {
     })
 }
 
+/// Names longer than this get no suggestion: the distance costs len(a) × len(b), and a name that long is not a
+/// typo of a short one.
+const SUGGEST_MAX_CHARS: usize = 64;
+
 /// The closest of `candidates` to `word`, if close enough to be what was meant.
 pub fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let w = word.to_ascii_lowercase();
+    let w: Vec<char> = word.to_ascii_lowercase().chars().collect();
+    if w.len() > SUGGEST_MAX_CHARS {
+        return None;
+    }
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = levenshtein(&w, &c.to_ascii_lowercase());
-        if best.is_none_or(|(bd, _)| d < bd) {
+        let cand: Vec<char> = c.chars().take(SUGGEST_MAX_CHARS + 1).collect();
+        // Too long to be meant, or further than the length difference alone allows.
+        let limit = (w.len().max(cand.len()) / 3).max(1);
+        if cand.len() > SUGGEST_MAX_CHARS || w.len().abs_diff(cand.len()) > limit {
+            continue;
+        }
+        let cand: Vec<char> = cand.iter().map(char::to_ascii_lowercase).collect();
+        let d = distance(&w, &cand);
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
     }
-    let (d, c) = best?;
-    let limit = (word.chars().count().max(c.chars().count()) / 3).max(1);
-    (d <= limit).then_some(c)
+    best.map(|(_, c)| c)
 }
 
 /// Edit distance where swapping two neighbouring letters counts as one edit (optimal string alignment).
-fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
+fn distance(a: &[char], b: &[char]) -> usize {
     let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;

@@ -12,6 +12,9 @@ use winnow::token::{any, one_of, take_while};
 
 use super::schema;
 
+/// The scan that finds where a multi-line value ends lives with the reader; it stays reachable here.
+pub use super::read::{opens_more, Opener};
+
 /// Values nested deeper than this are refused (no unbounded recursion on hostile input).
 pub const MAX_DEPTH: usize = 64;
 
@@ -945,44 +948,4 @@ fn header(i: &mut &str) -> PResult<Line> {
     };
     cut_err(']'.context(expected("`]`"))).parse_next(i)?;
     Ok(Line::Header { close, kind })
-}
-
-/// Whether a physical line starts an assignment whose value continues on the next lines (an unclosed `(`, `[`
-/// or `{`). Strings and comments are skipped.
-pub fn opens_more(line: &str) -> bool {
-    let mut depth: i64 = 0;
-    let mut seen_eq = false;
-    let mut in_str = false;
-    let mut esc = false;
-    let mut in_comment = false;
-    let mut prev = '\0';
-    for c in line.chars() {
-        if in_comment {
-            if c == '\n' {
-                in_comment = false;
-                prev = c;
-            }
-            continue;
-        }
-        if in_str {
-            if esc {
-                esc = false;
-            } else if c == '\\' {
-                esc = true;
-            } else if c == '"' {
-                in_str = false;
-            }
-            continue;
-        }
-        match c {
-            '"' => in_str = true,
-            '/' if prev == '/' => in_comment = true,
-            '=' if depth == 0 => seen_eq = true,
-            '(' | '[' | '{' if seen_eq => depth += 1,
-            ')' | ']' | '}' if seen_eq => depth -= 1,
-            _ => {}
-        }
-        prev = c;
-    }
-    seen_eq && depth > 0
 }

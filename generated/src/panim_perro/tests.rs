@@ -63,9 +63,9 @@ fn values_serialize_unambiguously() {
 
 #[test]
 fn multi_line_values_continue_until_closed() {
-    assert!(syntax::opens_more("emit_signal = {"));
-    assert!(!syntax::opens_more("@Hero {"));
-    assert!(!syntax::opens_more("name = \"{(\" // ["));
+    assert!(read::opens_more("emit_signal = {"));
+    assert!(!read::opens_more("@Hero {"));
+    assert!(!read::opens_more("name = \"{(\" // ["));
     let text = "[Frame0]\nemit_signal = {\n    name = \"x\", // the name\n    params = [1,\n 2]\n}\n[/Frame0]\n";
     let c = Clip::parse(text).unwrap();
     assert_eq!(c.print(), text);

@@ -1,6 +1,7 @@
 //! The clip writer: each line as written while its text still reads as the model's data, else canonically.
 
-use super::read::{self, trailing_ok, trivia_ok};
+use super::entries;
+use super::read::{trailing_ok, trivia_ok};
 use super::syntax::{self, HeaderKind, Line};
 use super::*;
 
@@ -102,7 +103,7 @@ fn animation(w: &mut W, a: &Animation, sep: &str) {
                 key,
                 value,
                 value_at,
-            }) => read::setting(&key, &value, value_at).is_ok_and(|v| v == s.value),
+            }) => entries::setting(&key, &value, value_at).is_ok_and(|v| v == s.value),
             _ => false,
         });
     }
@@ -122,7 +123,7 @@ fn objects(w: &mut W, o: &Objects, sep: &str) {
                 key,
                 value,
                 value_at,
-            }) => read::decl(&key, &value, value_at)
+            }) => entries::decl(&key, &value, value_at)
                 .is_ok_and(|(n, t)| n == d.name && t == d.node_type),
             _ => false,
         });
@@ -185,11 +186,11 @@ fn object_block(w: &mut W, b: &ObjectBlock) {
                 key,
                 value,
                 value_at,
-            }) => match read::object_entry(&key, value, value_at) {
-                Ok(read::ObjectEntryData::Key(f, v)) => {
+            }) => match entries::object_entry(&key, value, value_at) {
+                Ok(entries::ObjectEntryData::Key(f, v)) => {
                     matches!(e, ObjectEntry::Key(k) if k.field == f && k.value == v)
                 }
-                Ok(read::ObjectEntryData::Control(f, s)) => {
+                Ok(entries::ObjectEntryData::Control(f, s)) => {
                     matches!(e, ObjectEntry::Control(c) if c.field == f && c.set == s)
                 }
                 _ => false,
