@@ -189,6 +189,9 @@ doc: |
     has no deterministic value. A 4-tuple is slerped on a rotation channel only (a colour may be a 4-tuple too).
   * `rotation` and `rotation_deg` key one track (rotation_deg in degrees, converted to radians to sample it);
     `bones[i]` and `bone[i]` name the same bone.
+  * The `?` marks a whole block open, so one frame may have an open `[FrameN?]` block and a closed `[FrameN]` block
+    (or several of each), keying different tracks; a track keyed twice at one frame, in one block or two, is an
+    error at its second key.
 doc-ref: Perro documentation, page ".panim Format" (shared/seeds/003_733e721063886d99.txt)
 enums:
   interp:
