@@ -102,6 +102,23 @@ pub fn oracle_python() -> Result<&'static Path, &'static str> {
     }
 }
 
+/// Runs `scripts/oracle/SCRIPT ARGS...` with the oracle's python `py` and gives its standard output; panics with
+/// the script's standard error when it fails (the oracle rejected the input).
+pub fn run_oracle<S: AsRef<std::ffi::OsStr>>(py: &Path, script: &str, args: &[S]) -> Vec<u8> {
+    let out = std::process::Command::new(py)
+        .arg(repo().join("scripts/oracle").join(script))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {script}: {e}"));
+    assert!(
+        out.status.success(),
+        "{script} {:?} failed: {}",
+        args.iter().map(|a| a.as_ref()).collect::<Vec<_>>(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// The oracle's python, or returns from the calling test after printing why it is skipped.
 #[macro_export]
 macro_rules! oracle_or_skip {

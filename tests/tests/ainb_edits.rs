@@ -14,17 +14,9 @@ const NEW_NAME: &str = "RenamedByBinspec";
 
 /// The package's reading of each file: (its JSON document, murmur3 of every node and attachment name).
 fn package_read(py: &Path, files: &[PathBuf]) -> Vec<(Value, Value)> {
-    let mut cmd = std::process::Command::new(py);
-    cmd.arg(repo().join("scripts/oracle/ainb_io.py"))
-        .arg("read")
-        .args(files);
-    let out = cmd.output().expect("run ainb_io.py");
-    assert!(
-        out.status.success(),
-        "the ainb package could not read {files:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
+    let mut args = vec![PathBuf::from("read")];
+    args.extend(files.iter().cloned());
+    String::from_utf8(binspec_tests::run_oracle(py, "ainb_io.py", &args))
         .unwrap()
         .lines()
         .map(|l| {
@@ -37,19 +29,7 @@ fn package_read(py: &Path, files: &[PathBuf]) -> Vec<(Value, Value)> {
 fn package_write(py: &Path, doc: &Value, out: &Path) {
     let src = out.with_extension("json");
     std::fs::write(&src, serde_json::to_vec(doc).unwrap()).unwrap();
-    let o = std::process::Command::new(py)
-        .arg(repo().join("scripts/oracle/ainb_io.py"))
-        .arg("write")
-        .arg(&src)
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "the ainb package could not write {}: {}",
-        src.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    binspec_tests::run_oracle(py, "ainb_io.py", &[Path::new("write"), &src, out]);
 }
 
 /// The files to edit: the patrol fixtures (written by the package; 0x404, 0x407, 0x408) and, with the corpus,

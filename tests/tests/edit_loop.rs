@@ -4,7 +4,6 @@
 //! by the independent reader where there is one (the oracle venv), else by ours.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use binspec_cli::{files, formats};
 use binspec_runtime::DynFormat;
@@ -156,18 +155,7 @@ fn oracle_read(path: &Path) -> Option<Value> {
             return None;
         }
     };
-    let out = Command::new(py)
-        .arg(repo().join("scripts/oracle/read.py"))
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "the oracle rejects {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(serde_json::from_slice(&out.stdout).unwrap())
+    Some(serde_json::from_slice(&binspec_tests::run_oracle(py, "read.py", &[path])).unwrap())
 }
 
 /// A file renamed in the YAML: the archive has the new name (and the oracle finds it by its hash).
@@ -293,14 +281,8 @@ fn ainb_rename_an_element_in_the_text() {
             return;
         }
     };
-    let o = Command::new(py)
-        .arg(repo().join("scripts/oracle/ainb_io.py"))
-        .arg("read")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let o = binspec_tests::run_oracle(py, "ainb_io.py", &[Path::new("read"), &out]);
+    let v: Value = serde_json::from_slice(&o).unwrap();
     assert_eq!(v["doc"]["Nodes"][0]["Name"], "Waiting", "{v}");
 }
 

@@ -15,18 +15,7 @@ use binspec_tests::{oracle_or_skip, repo};
 
 /// Reads `path` with the oracle; panics with the oracle's stderr if it rejects the file.
 fn oracle_read_file(py: &Path, path: &Path) -> Value {
-    let out = Command::new(py)
-        .arg(repo().join("scripts/oracle/read.py"))
-        .arg(path)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "oracle rejected {}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    serde_json::from_slice(&binspec_tests::run_oracle(py, "read.py", &[path])).unwrap()
 }
 
 /// Writes `bytes` to a temp file and reads it with the oracle.
