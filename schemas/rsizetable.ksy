@@ -57,12 +57,20 @@ instances:
     pos: 4
     type: u4be
     if: _io.size >= 8
+  headerless_le:
+    value: "first_size_le <= first_size_be"
+    -hook: headerless_little_endian
+    doc: |
+      Whether a headerless table is little-endian: sizes are small numbers, and a small number read in the other
+      byte order is large. Kaitai's tools decide by the first entry's size (this expression); binspec lets every
+      entry vote (`binspec_formats::hooks::rsizetable::headerless_little_endian`), so that the answer does not
+      depend on which entry comes first: a table that the writer sorts reads back in the same byte order.
   counts_fit_le:
-    value: "revision == 2 or (revision == 1 and count_le <= (_io.size - 12) / 8) or (revision == 0 and first_size_le <= first_size_be)"
+    value: "revision == 2 or (revision == 1 and count_le <= (_io.size - 12) / 8) or (revision == 0 and headerless_le)"
     doc: |
       Whether the table is little-endian. "RESTBL" tables are. An "RSTB" table is little-endian when its crc count
-      read little-endian fits the file. A headerless table is taken to be little-endian when its first size is
-      smaller read little-endian than big-endian (sizes are small numbers).
+      read little-endian fits the file. A headerless table when most of its sizes are smaller read little-endian
+      (`headerless_le`).
 types:
   headerless:
     doc: The earliest revision, with only the CRC-32 array (as long as the file).

@@ -589,7 +589,14 @@ impl<'m> Cx<'m> {
                     if f.is_instance {
                         // Value instances are computed where they are used.
                         let val = val.clone();
-                        return self.tr(&val.expr, &val.path);
+                        let (v, ty) = self.tr(&val.expr, &val.path)?;
+                        if let Some(h) = &f.hook {
+                            // `-hook`: the hand-written function of the stream's bytes, of the expression's type.
+                            let module = format_ident!("{}", self.m.id.replace('-', "_"));
+                            let h = format_ident!("{h}");
+                            return Ok((quote!(crate::hooks::#module::#h(r.buf())), ty));
+                        }
+                        return Ok((v, ty));
                     }
                 }
                 Ok(match ft {
@@ -627,6 +634,12 @@ impl<'m> Cx<'m> {
                     return Ok((quote!((#me.#id as i128)), T::Int));
                 }
                 if let Some(val) = &f.value {
+                    if f.hook.is_some() {
+                        return err(
+                            &val.path,
+                            "a '-hook' value instance is computed from the stream's bytes, so only while reading",
+                        );
+                    }
                     let val = val.clone();
                     return self.tr(&val.expr, &val.path);
                 }

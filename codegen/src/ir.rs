@@ -197,6 +197,10 @@ pub struct Field {
     pub view: bool,
     /// `-data: TYPE` on a value instance: kept in the model as an integer of that type (see [`Role::Kept`]).
     pub data: bool,
+    /// `-hook: NAME` on a value instance: binspec computes it with the hand-written function
+    /// `crate::hooks::<schema id>::NAME(stream bytes)` instead of its `value` expression, which stays for Kaitai's
+    /// tools (for what Kaitai's expressions cannot say, such as a vote over every element of an array).
+    pub hook: Option<String>,
 }
 
 /// `-scan: {tag: BYTES | tags: [BYTES...], step: N, or-eos: BOOL}` on a `repeat: eos` attribute: the attribute's
@@ -499,6 +503,7 @@ fn ext_get<'a>(ext: &'a [(String, Node)], key: &str) -> Option<&'a Node> {
 
 const FIELD_EXT: &[&str] = &[
     "-derive", "-pool", "-sort-by", "-default", "-orig-id", "-eager", "-scan", "-view", "-data",
+    "-hook",
 ];
 
 /// Reads `-scan`, reporting what is wrong with it.
@@ -1363,6 +1368,29 @@ impl Builder {
                 },
             },
             data: data_ty.is_some(),
+            hook: match ext_get(&a.ext, "-hook") {
+                None => None,
+                Some(n) => match (&n.value, is_instance && a.value.is_some()) {
+                    (Value::Str(h), true)
+                        if !h.is_empty()
+                            && h.chars().all(|c| {
+                                c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'
+                            })
+                            && !h.starts_with(|c: char| c.is_ascii_digit()) =>
+                    {
+                        Some(h.clone())
+                    }
+                    _ => {
+                        diags.error(
+                            n.pos,
+                            &n.path,
+                            "'-hook' takes the name of a hand-written function (snake_case), on a value instance",
+                            Some("for example '-hook: headerless_little_endian'".into()),
+                        );
+                        None
+                    }
+                },
+            },
         })
     }
 }

@@ -9,6 +9,9 @@ pub use binspec_runtime::{
 };
 use binspec_runtime::{DynFormat, FormatHandle};
 
+/// Hand-written functions that schemas name with `-hook` (see the module).
+pub mod hooks;
+
 /// A format module: the generated file, with the style lints that generated code trips (redundant parentheses and
 /// casts from the expression translator) allowed in it.
 macro_rules! format_module {

@@ -121,19 +121,33 @@ fn ainb_references_that_do_not_exist_are_named() {
 
 #[test]
 fn a_byte_order_the_written_bytes_would_not_give_is_refused() {
-    // A headerless table is little-endian when its first entry's size is smaller read so. This one (found by the
-    // fuzzer) is read big-endian; sorted by CRC, its first entry becomes one whose size reads smaller
-    // little-endian, so the file would read back little-endian.
+    // A headerless table is little-endian when most of its sizes are smaller read so. A model that says
+    // little-endian but whose sizes all read smaller big-endian (0x01000000 reads as 1) would read back
+    // big-endian: the writer refuses it.
+    let entry = |crc: u32| rsizetable::CrcEntry {
+        crc,
+        size: 0x0100_0000,
+    };
+    let t = Rsizetable {
+        endian: binspec_formats::Endian::Little,
+        table: rsizetable::RsizetableTable::Headerless(rsizetable::Headerless {
+            crc_entries: vec![entry(0x1234_5678), entry(0x9abc_def0)],
+        }),
+    };
+    let e = err(t.to_binary().map(|b| b.len()));
+    assert!(
+        e.contains("endian") && e.contains("read back as big-endian, not little-endian"),
+        "{e}"
+    );
+    // The fuzzer's table whose byte order flipped when its first entry changed now writes and reads back the same
+    // (every entry votes).
     let data = std::fs::read(
         repo().join("tests/fuzz_regressions/round_trip_rsizetable/headerless_byte_order_flips"),
     )
     .unwrap();
     let t = Rsizetable::from_binary(&data).unwrap();
-    let e = err(t.to_binary().map(|b| b.len()));
-    assert!(
-        e.contains("endian") && e.contains("read back as little-endian, not big-endian"),
-        "{e}"
-    );
+    let written = t.to_binary().unwrap();
+    assert_eq!(Rsizetable::from_binary(&written).unwrap(), t);
     // Every fixture still writes (the check finds the byte order it wrote).
     for f in [
         "rsizetable/headerless_le.rsizetable",
