@@ -71,8 +71,7 @@ pub const DEFAULT_FLOOR: u64 = 32 << 20;
 pub fn default_limit(input_len: usize) -> u64 {
     (input_len as u64)
         .saturating_mul(DEFAULT_RATIO)
-        .max(DEFAULT_FLOOR)
-        .min(MAX_DECOMPRESSED)
+        .clamp(DEFAULT_FLOOR, MAX_DECOMPRESSED)
 }
 
 /// [`decompress`], refusing to produce more than `limit` bytes (at most [`MAX_DECOMPRESSED`]).

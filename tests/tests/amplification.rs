@@ -43,7 +43,7 @@ fn byml_one_string_many_times(n: u32, len: usize) -> Vec<u8> {
     table.extend((0x10 + len as u32 + 1).to_le_bytes());
     table.extend(std::iter::repeat_n(b'x', len));
     table.push(0);
-    while table.len() % 4 != 0 {
+    while !table.len().is_multiple_of(4) {
         table.push(0);
     }
     let root = string_table + table.len() as u32;
@@ -56,7 +56,7 @@ fn byml_one_string_many_times(n: u32, len: usize) -> Vec<u8> {
     file.push(0xc0);
     file.extend(&n.to_le_bytes()[..3]);
     file.extend(std::iter::repeat_n(0xa0, n as usize));
-    while file.len() % 4 != 0 {
+    while !file.len().is_multiple_of(4) {
         file.push(0);
     }
     for _ in 0..n {
@@ -188,7 +188,7 @@ fn check_decompresses_only_what_it_needs() {
     .unwrap();
     let r = run(&["check", d.path().to_str().unwrap()]);
     assert_eq!(r.code, 1, "{}\n{}", r.out, r.err);
-    assert!(r.out.contains("junk.bin.zs") == false, "{}", r.out);
+    assert!(!r.out.contains("junk.bin.zs"), "{}", r.out);
     let fail = r
         .out
         .lines()

@@ -386,3 +386,20 @@ fn unknown_fields_in_documents_are_refused() {
         );
     }
 }
+
+/// A key's value changed in the YAML of a Perro clip: the clip written has the new value in its text (no
+/// independent reader exists).
+#[test]
+fn perro_change_a_key_in_the_text() {
+    let d = tempfile::tempdir().unwrap();
+    let out = edit_fixture(
+        "panim_perro/seed_door_open.panim",
+        &[("              - 95\n", "              - 120\n")],
+        d.path(),
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("rotation_deg = (0, 120, 0)"), "{text}");
+    assert!(!text.contains("95"), "{text}");
+    let r = run(&["check", s(&out)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+}

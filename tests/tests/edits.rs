@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use binspec_formats::rsizetable::{CrcEntry, Rsizetable, RsizetableTable};
 use binspec_formats::sarc::{Sarc, SfatEntry};

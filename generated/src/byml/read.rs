@@ -335,7 +335,7 @@ impl<'a> Ctx<'a> {
                     if len > 24 {
                         self.take_budget(len / BYTES_PER_UNIT, slot)?;
                     }
-                    Byml::String(super::Str::new(&self.strings[w as usize]))
+                    Byml::String(super::Str::new(self.strings[w as usize]))
                 }
                 None => {
                     return Err(Box::new(Error::invalid(
