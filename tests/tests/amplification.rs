@@ -237,3 +237,31 @@ fn endless_input_is_refused_at_the_limit() {
     let r = run(&["info", "--max-size", "lots", "/dev/zero"]);
     assert_eq!(r.code, 2, "{}", r.err);
 }
+
+/// An AINB file stores each name once, but its document holds a copy for every use: elements that share a long
+/// property name (as the writer itself writes them) expand a small file (issue 19, item 9: "for every format").
+#[test]
+fn ainb_names_used_over_and_over_are_refused() {
+    use binspec_formats::ainb::Document;
+    let fixture = binspec_tests::repo().join("tests/fixtures/ainb/single_v407.ainb");
+    let base = Document::from_binary(&std::fs::read(fixture).unwrap()).unwrap();
+    let long: String = "n".repeat(60_000);
+    let with = |n: usize| {
+        let mut d = base.clone();
+        let mut e = d.elements[0].clone();
+        e.properties.s32[0].name = long.as_str().into();
+        d.elements = vec![e; n];
+        d.to_binary().unwrap()
+    };
+    // 4,000 elements: a 0.4 MB file whose names would take 240 MB as a document.
+    let file = with(4000);
+    assert!(file.len() < 1 << 20, "{}", file.len());
+    let e = Document::from_binary(&file).unwrap_err().to_string();
+    assert!(
+        e.contains("would copy more names than 16 bytes per byte of the file"),
+        "{e}"
+    );
+    // A few uses are read.
+    let d = Document::from_binary(&with(8)).unwrap();
+    assert_eq!(d.elements.len(), 8);
+}

@@ -17,14 +17,39 @@ fn bad(o: usize, m: impl Into<String>) -> Error {
     Error::invalid(o as u64, m.into())
 }
 
+/// The string pool, and what the decoded document may still take of it.
 struct Strs<'a> {
     pool: &'a [u8],
     base: usize,
+    /// Bytes left to copy: each name the document holds is a copy of a pool string, and every entry that holds
+    /// one (properties, inputs, outputs, elements) is charged [`ENTRY_COST`] besides. Ranges of entries that
+    /// elements share, and strings used over and over, would otherwise expand a small file without bound
+    /// (issue 19, item 9); [`COPY_PER_BYTE`] per byte of the file plus [`COPY_BASE`] is far more than files need.
+    left: std::cell::Cell<u64>,
 }
+
+/// What each name the document holds costs, besides its bytes (a `String` and its entry).
+const ENTRY_COST: u64 = 32;
+/// Bytes of names and entries a document may take per byte of its file ...
+const COPY_PER_BYTE: u64 = 16;
+/// ... and whatever the file's size.
+const COPY_BASE: u64 = 64 << 20;
 
 impl Strs<'_> {
     fn get(&self, o: u32) -> Result<String> {
-        at::string(self.pool, o as usize, self.base)
+        let s = at::string(self.pool, o as usize, self.base)?;
+        let cost = ENTRY_COST + s.len() as u64;
+        match self.left.get().checked_sub(cost) {
+            Some(left) => self.left.set(left),
+            None => {
+                return Err(Error::limit(
+                    (self.base + o as usize) as u64,
+                    "the document would copy more names than 16 bytes per byte of the file plus 64 MiB: entries \
+                     that elements share, or strings used over and over",
+                ))
+            }
+        }
+        Ok(s)
     }
 }
 
@@ -54,6 +79,11 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
     let strs = Strs {
         pool,
         base: pool_ofs,
+        left: std::cell::Cell::new(
+            (data.len() as u64)
+                .saturating_mul(COPY_PER_BYTE)
+                .saturating_add(COPY_BASE),
+        ),
     };
     let s = |o: u32| strs.get(o);
 
