@@ -106,11 +106,6 @@ pub fn load_limited(path: &Path, limits: Limits) -> Result<Input, CliError> {
     decompress_limited(path, raw, limits)
 }
 
-/// Undoes Yaz0 or zstd compression of bytes read from `path`, with the default limit.
-pub fn decompress(path: &Path, raw: Vec<u8>) -> Result<Input, CliError> {
-    decompress_limited(path, raw, Limits::default())
-}
-
 /// Undoes Yaz0 or zstd compression of bytes read from `path`, within `limits`.
 pub fn decompress_limited(path: &Path, raw: Vec<u8>, limits: Limits) -> Result<Input, CliError> {
     let disk_len = raw.len() as u64;
