@@ -152,15 +152,30 @@ pub fn with_hint(msg: &str) -> String {
     msg.to_string()
 }
 
-/// The closest of `candidates` to `word`, if close enough to be a likely typo.
+/// Words longer than this get no suggestion: the distance costs len(a) × len(b), and a word that long is not a
+/// typo of a short one.
+const SUGGEST_MAX_CHARS: usize = 64;
+
+/// The closest of `candidates` to `word`, if close enough to be a likely typo: an edit distance (optimal string
+/// alignment, ASCII case ignored) of at most a third of the longer word's length, at least 1. Words longer than
+/// [`SUGGEST_MAX_CHARS`] get none, and candidates whose length alone rules them out are not compared.
 pub fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
+    let w = word.to_ascii_lowercase();
+    let wlen = w.chars().count();
+    if wlen > SUGGEST_MAX_CHARS {
+        return None;
+    }
     let mut best: Option<(usize, &str)> = None;
     for c in candidates {
-        let d = strsim::osa_distance(&word.to_ascii_lowercase(), &c.to_ascii_lowercase());
-        let limit = (word.chars().count().max(c.chars().count()) / 3).max(1);
+        let clen = c.chars().take(SUGGEST_MAX_CHARS + 1).count();
+        let limit = (wlen.max(clen) / 3).max(1);
+        if clen > SUGGEST_MAX_CHARS || wlen.abs_diff(clen) > limit {
+            continue;
+        }
+        let d = strsim::osa_distance(&w, &c.to_ascii_lowercase());
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }

@@ -337,56 +337,6 @@ pub fn tables() -> &'static Tables {
     })
 }
 
-/// Names longer than this get no suggestion: the distance costs len(a) × len(b), and a name that long is not a
-/// typo of a short one.
-const SUGGEST_MAX_CHARS: usize = 64;
-
-/// The closest of `candidates` to `word`, if close enough to be what was meant.
-pub fn did_you_mean<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let w: Vec<char> = word.to_ascii_lowercase().chars().collect();
-    if w.len() > SUGGEST_MAX_CHARS {
-        return None;
-    }
-    let mut best: Option<(usize, &str)> = None;
-    for c in candidates {
-        let cand: Vec<char> = c.chars().take(SUGGEST_MAX_CHARS + 1).collect();
-        // Too long to be meant, or further than the length difference alone allows.
-        let limit = (w.len().max(cand.len()) / 3).max(1);
-        if cand.len() > SUGGEST_MAX_CHARS || w.len().abs_diff(cand.len()) > limit {
-            continue;
-        }
-        let cand: Vec<char> = cand.iter().map(char::to_ascii_lowercase).collect();
-        let d = distance(&w, &cand);
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((d, c));
-        }
-    }
-    best.map(|(_, c)| c)
-}
-
-/// Edit distance where swapping two neighbouring letters counts as one edit (optimal string alignment).
-fn distance(a: &[char], b: &[char]) -> usize {
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()]
-}
+/// The closest of `candidates` to a misspelt name, if close enough to be what was meant (the runtime's rule, also
+/// used for misspelt fields of documents).
+pub use binspec_runtime::doc::did_you_mean;
