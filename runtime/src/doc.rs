@@ -121,7 +121,23 @@ fn breach_sentence(b: &BudgetBreach) -> String {
         BudgetBreach::ScalarBytes { total_scalar_bytes } => format!(
             "its values add up to more than {total_scalar_bytes} bytes (aliases that copy the same part many times?)"
         ),
-        other => format!("aliases copy too much of it ({other:?})"),
+        BudgetBreach::AliasAnchorRatio { aliases, anchors } => format!(
+            "its {aliases} aliases use its {anchors} anchors over and over (a document that copies itself?)"
+        ),
+        BudgetBreach::RecordedAnchorEvents {
+            recorded_anchor_events,
+        } => format!(
+            "its anchors hold more than {recorded_anchor_events} YAML events for aliases to copy"
+        ),
+        BudgetBreach::RecordedAnchorBytes {
+            recorded_anchor_bytes,
+        } => format!(
+            "its anchors hold more than {recorded_anchor_bytes} bytes of values for aliases to copy"
+        ),
+        BudgetBreach::MergeKeys { merge_keys } => {
+            format!("it has more than {merge_keys} merge keys (`<<`)")
+        }
+        _ => "aliases or anchors copy too much of it".to_string(),
     }
 }
 

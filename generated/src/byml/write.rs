@@ -18,8 +18,9 @@ use super::{Byml, Document, Layout, ValuePlacement};
 use binspec_runtime::{Endian, Error, Result};
 
 /// The largest alignment of aligned binary data (0xa2) that the writer pads to. The reader takes any value a file
-/// gives; padding to it could take gigabytes (a fuzzed file asked for 0xc2000013), so larger ones are refused.
-pub const MAX_ALIGN: u32 = 1 << 20;
+/// gives; padding to it could take gigabytes (a fuzzed file asked for 0xc2000013), so larger ones are refused. The
+/// same bound as the generated writers' layout alignments ([`binspec_runtime::layout::MAX_ALIGN`]).
+pub const MAX_ALIGN: u32 = binspec_runtime::layout::MAX_ALIGN as u32;
 
 /// Deepest nesting that the writer accepts (the reader accepts files up to [`super::read::MAX_DEPTH`]).
 pub const MAX_DEPTH: usize = super::read::MAX_DEPTH;
