@@ -102,6 +102,16 @@ pub fn oracle_python() -> Result<&'static Path, &'static str> {
     }
 }
 
+/// The findings of `binspec wiki lint` on a page's text (its newest revision), as lines.
+pub fn lint_page(text: &str, title: &str) -> Vec<String> {
+    let revs = binspec_cli::wiki::revisions(text, title);
+    binspec_cli::wiki::chosen(&revs, 0)
+        .into_iter()
+        .flat_map(binspec_cli::wiki::lint)
+        .map(|f| f.to_string())
+        .collect()
+}
+
 /// Runs `scripts/oracle/SCRIPT ARGS...` with the oracle's python `py` and gives its standard output; panics with
 /// the script's standard error when it fails (the oracle rejected the input).
 pub fn run_oracle<S: AsRef<std::ffi::OsStr>>(py: &Path, script: &str, args: &[S]) -> Vec<u8> {

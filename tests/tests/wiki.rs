@@ -15,12 +15,7 @@ fn seed(name: &str) -> Option<String> {
 }
 
 fn lint_all(text: &str) -> Vec<String> {
-    let revs = wiki::revisions(text, "page");
-    wiki::chosen(&revs, 0)
-        .into_iter()
-        .flat_map(wiki::lint)
-        .map(|f| f.to_string())
-        .collect()
+    binspec_tests::lint_page(text, "page")
 }
 
 #[test]

@@ -1,17 +1,11 @@
 //! `binspec wiki lint` on large generated pages (every check linear in the rows and tables it reads) and the
 //! contradictions of single cells in the EPD seed dump (../shared/seeds; skipped with a message when absent).
 
-use binspec_cli::wiki;
 use binspec_tests::repo;
 use std::fmt::Write as _;
 
 fn lint_text(text: &str) -> Vec<String> {
-    let revs = wiki::revisions(text, "P");
-    wiki::chosen(&revs, 0)
-        .into_iter()
-        .flat_map(wiki::lint)
-        .map(|f| f.to_string())
-        .collect()
+    binspec_tests::lint_page(text, "P")
 }
 
 const ROWS: usize = 200_000;
