@@ -1,5 +1,5 @@
 //! Code generation: the time to compile every schema in `schemas/` (parse, resolve, check, emit Rust and format it
-//! with prettyplease), the work `generated/build.rs` does. There is no peer to compare with on this machine (Kaitai
+//! with prettyplease), the work `formats/build.rs` does. There is no peer to compare with on this machine (Kaitai
 //! Struct's compiler runs on the JVM and is not installed), so this prints the figure alone.
 //!
 //! `cargo bench -p binspec-benches --bench codegen`.

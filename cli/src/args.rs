@@ -102,6 +102,15 @@ pub enum Command {
     },
     /// List the formats this binspec knows.
     Formats,
+    /// Print the Rust that binspec generates for a schema (what `binspec-formats` compiles for the built-in ones),
+    /// or write it to a file.
+    Gen {
+        /// The `.ksy` schema (its imports are read from beside it).
+        schema: PathBuf,
+        /// Where to write the Rust (default: standard output).
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Regenerate the documentation from the schemas: one markdown page per format and an index with each
     /// format's status, or with --wiki MediaWiki `wikitable` markup to paste back into the wiki.
     Docs {

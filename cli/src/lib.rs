@@ -17,6 +17,7 @@ pub mod docs;
 pub mod error;
 pub mod files;
 pub mod formats;
+pub mod gen;
 pub mod track;
 pub mod wiki;
 
@@ -136,6 +137,7 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             compress,
         }) => archive::pack(ctx, &dir, &output, &compress),
         Some(Command::Formats) => doc::list_formats(ctx),
+        Some(Command::Gen { schema, output }) => gen::gen(ctx, &schema, output.as_deref()),
         Some(Command::Docs {
             schemas,
             output,

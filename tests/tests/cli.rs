@@ -206,3 +206,40 @@ fn truncated_and_corrupted_files_exit_1() {
     let r = run(&["info", s(&d.path().join("bad_end.sarc"))]);
     assert!(r.err.contains("sarc.sfat.entries[3].data"), "{}", r.err);
 }
+
+/// `binspec gen` prints what `formats/build.rs` compiles (the codegen's output, `@generated` header first), writes
+/// it with `-o`, and refuses a bad schema with its file:line:column message and exit status 1.
+#[test]
+fn gen_prints_the_generated_rust() {
+    let repo = binspec_tests::repo();
+    let schema = repo.join("schemas/sarc.ksy");
+    let expected = binspec_codegen::compile_file(&schema).unwrap().rust;
+    let r = run(&["gen", s(&schema)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out, expected);
+    assert!(r.out.contains("@generated"), "{}", &r.out[..200]);
+
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("sarc.rs");
+    let r = run(&["gen", s(&schema), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(r.out, "");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
+
+    // An imported schema is found beside the importing one.
+    let r = run(&["gen", s(&repo.join("schemas/ainb.ksy"))]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.out.contains("CommandInfoEntry"),
+        "EXB types are generated into AINB's module"
+    );
+
+    let r = run(&["gen", s(&repo.join("tests/bad_schemas/bad_name.ksy"))]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err
+            .contains("bad_name.ksy:5:9: error: /seq/0/id: invalid name 'FileCount'"),
+        "{}",
+        r.err
+    );
+}
