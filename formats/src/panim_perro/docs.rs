@@ -1,4 +1,4 @@
-//! The reference page `generated/docs/panim_perro.md`, made from the schema's tables.
+//! The reference page `generated/docs/panim_perro.md` (generator output, written by the test named below), made from the schema's tables.
 
 use std::fmt::Write;
 
