@@ -13,13 +13,15 @@ fn main() {
     // `byml` is the transcription of the wiki page (`byml::raw`); the registered BYML format is hand-written.
     // `ainb` is the transcription of the wiki page (`ainb::raw`); it imports `exb.ksy`, whose types are generated
     // into the same file.
-    // (schema file, cargo feature); the generated file is named after the feature.
-    for (id, feature) in [
-        ("sarc", "sarc"),
-        ("rsizetable", "rsizetable"),
-        ("byml", "byml"),
-        ("panim_pluto", "panim-pluto"),
-        ("ainb", "ainb"),
+    // `exb` is also generated on its own (`ainb::exb_raw`), so that an EXB section reads and writes as a file.
+    // (schema file, cargo feature, generated file name).
+    for (id, feature, file) in [
+        ("sarc", "sarc", "sarc"),
+        ("rsizetable", "rsizetable", "rsizetable"),
+        ("byml", "byml", "byml"),
+        ("panim_pluto", "panim-pluto", "panim-pluto"),
+        ("ainb", "ainb", "ainb"),
+        ("exb", "ainb", "exb"),
     ] {
         let path = schemas.join(format!("{id}.ksy"));
         println!("cargo:rerun-if-changed={}", path.display());
@@ -28,7 +30,7 @@ fn main() {
             continue;
         }
         match binspec_codegen::compile_file(&path) {
-            Ok(c) => std::fs::write(out.join(format!("{feature}.rs")), c.rust).unwrap(),
+            Ok(c) => std::fs::write(out.join(format!("{file}.rs")), c.rust).unwrap(),
             Err(diags) => {
                 for d in diags {
                     println!("cargo:warning={d}");

@@ -21,6 +21,9 @@ pub mod hooks;
 /// casts from the expression translator) allowed in it.
 macro_rules! format_module {
     ($(#[$doc:meta])* $feature:literal, $name:ident) => {
+        format_module!($(#[$doc])* $feature, $feature => $name);
+    };
+    ($(#[$doc:meta])* $feature:literal, $file:literal => $name:ident) => {
         $(#[$doc])*
         #[cfg(feature = $feature)]
         #[allow(
@@ -54,7 +57,7 @@ macro_rules! format_module {
             clippy::redundant_slicing
         )]
         pub mod $name {
-            include!(concat!(env!("OUT_DIR"), "/", $feature, ".rs"));
+            include!(concat!(env!("OUT_DIR"), "/", $file, ".rs"));
         }
     };
 }

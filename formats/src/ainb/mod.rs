@@ -35,6 +35,13 @@ format_module!(
     raw
 );
 
+format_module!(
+    /// The reader and writer generated from `schemas/exb.ksy` alone: an EXB section (whose offsets are relative to
+    /// its start) read and written as a file of its own.
+    "ainb",
+    "exb" => exb_raw
+);
+
 impl Format for Document {
     const ID: &'static str = "ainb";
     const TITLE: &'static str =
