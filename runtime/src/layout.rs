@@ -10,6 +10,9 @@
 use crate::error::{Error, Result};
 use crate::write::{align_up, Writer};
 
+mod dedup;
+pub use dedup::split_pool;
+
 /// The stream a type is written into: where it starts in the output and, for a substream, its size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Io {
@@ -128,6 +131,8 @@ pub struct WriteCtx {
     order_counters: Vec<u32>,
     prev_size: u64,
     pass: usize,
+    /// Deduplicating pools: what each has queued in this pass.
+    dedup: dedup::Dedup,
 }
 
 /// The place of `k` in a table by slot and occurrence, grown with `fill` to reach it.
@@ -328,6 +333,12 @@ impl WriteCtx {
     }
     /// Ends a pass. Returns whether it reproduced the previous one (then the output is final).
     pub fn end_pass(&mut self, size: u64) -> bool {
+        for &(later, first) in self.dedup.aliases() {
+            if let Some(p) = self.cur.get(first) {
+                self.cur.set(later, p);
+            }
+        }
+        self.dedup.clear();
         let same = self.cur.same(&self.prev) && size == self.prev_size;
         std::mem::swap(&mut self.prev, &mut self.cur);
         self.cur.clear();
