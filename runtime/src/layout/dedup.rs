@@ -1,10 +1,12 @@
 //! Deduplicating string pools (`-pool: {id, dedup: true}`): a string equal to one already queued for the pool is
-//! not queued again, and its key gets the first one's position; a pool can be seeded with the strings a file held,
-//! in their order, so that the order and the strings nothing refers to are kept (a layout choice).
+//! not queued again, and its key gets the first one's position. When the region is written, the strings the file
+//! held (the model's list, in file order) come first, so that their order and the strings nothing refers to are
+//! kept (a layout choice); a queued string equal to one of them takes its position.
 
 use std::collections::HashMap;
 
-use super::{Key, WriteCtx};
+use super::{Body, Item, Key, WriteCtx};
+use crate::write::Writer;
 
 /// The strings queued so far for each deduplicating pool, and the keys that share another key's position.
 #[derive(Debug, Default)]
@@ -27,26 +29,68 @@ impl Dedup {
 
 impl WriteCtx {
     /// Queues a UTF-8 string (then `term`) for a deduplicating pool: when equal bytes were queued for the pool
-    /// before, nothing is queued and `key` takes the earlier string's position.
+    /// before, nothing is queued and `key` takes the earlier string's position. The bytes are kept even in a
+    /// sizing pass, since the region compares them with the strings the file held.
     pub fn push_utf8_dedup(&mut self, pool: usize, key: Key, s: &str, term: &[u8], align: u64) {
         let id = (pool, encoded(s, term));
-        match self.dedup.first.get(&id) {
-            Some(&first) => self.dedup.aliases.push((key, first)),
-            None => {
-                self.push_utf8(pool, key, s, term, align);
-                self.dedup.first.insert(id, key);
-            }
+        if let Some(&first) = self.dedup.first.get(&id) {
+            self.dedup.aliases.push((key, first));
+            return;
         }
+        let start = self.arena.len();
+        self.arena.extend_from_slice(&id.1);
+        self.arena_len += id.1.len();
+        let body = Body::Arena(start, self.arena.len());
+        self.queue(pool, Item { key, body, align });
+        self.dedup.first.insert(id, key);
     }
 
-    /// Queues the strings a deduplicating pool held in a file, in their order, before anything refers to them:
-    /// the pool keeps that order and the strings nothing refers to. Each gets a key of `slot`. Equal strings in
-    /// the list are each kept (a file may hold a string twice); later references share the first.
-    pub fn seed_utf8(&mut self, pool: usize, slot: u32, strings: &[String], term: &[u8], align: u64) {
-        for s in strings {
+    /// Writes a deduplicating pool's region: aligned to `start_align`, then `recorded` (the strings the file held,
+    /// in its order, each followed by `term`; each gets a key of `slot`), then the queued strings that are not
+    /// among them. A queued string equal to a recorded one takes the recorded one's position.
+    pub fn flush_dedup(
+        &mut self,
+        pool: usize,
+        w: &mut Writer,
+        start_align: u64,
+        recorded: &[String],
+        term: &[u8],
+        slot: u32,
+    ) {
+        w.align(start_align);
+        let mut at: HashMap<Vec<u8>, u64> = HashMap::with_capacity(recorded.len());
+        for s in recorded {
             let key = self.key(slot);
-            self.push_utf8(pool, key, s, term, align);
-            self.dedup.first.entry((pool, encoded(s, term))).or_insert(key);
+            let pos = w.pos() as u64;
+            self.cur.set(key, pos);
+            let bytes = encoded(s, term);
+            w.bytes(&bytes);
+            at.entry(bytes).or_insert(pos);
+        }
+        let items = if pool < self.pools.len() {
+            std::mem::take(&mut self.pools[pool])
+        } else {
+            Vec::new()
+        };
+        for it in &items {
+            let Body::Arena(start, end) = it.body else {
+                continue;
+            };
+            let bytes = &self.arena[start..end];
+            match at.get(bytes) {
+                Some(&pos) => self.cur.set(it.key, pos),
+                None => {
+                    w.align(it.align);
+                    let pos = w.pos() as u64;
+                    self.cur.set(it.key, pos);
+                    w.bytes(bytes);
+                }
+            }
+        }
+        if pool < self.pools.len() {
+            let mut items = items;
+            items.clear();
+            self.pools[pool] = items;
         }
     }
 }
@@ -90,10 +134,9 @@ mod tests {
     use crate::layout::write_passes;
 
     #[test]
-    fn equal_strings_share_a_position_and_seeds_keep_their_order() {
+    fn equal_strings_share_a_position_and_recorded_strings_come_first() {
         let out = write_passes(|w, ctx| {
-            let seeded = ["z".to_string(), "unused".to_string()];
-            ctx.seed_utf8(0, 9, &seeded, &[0], 1);
+            let recorded = ["z".to_string(), "unused".to_string()];
             let (a, b, c) = (ctx.key(1), ctx.key(1), ctx.key(1));
             ctx.push_utf8_dedup(0, a, "abc", &[0], 1);
             ctx.push_utf8_dedup(0, b, "z", &[0], 1);
@@ -102,11 +145,23 @@ mod tests {
             for k in [a, b, c] {
                 w.u8(ctx.prev_pos(k) as u8);
             }
-            ctx.flush(0, w, 1);
+            ctx.flush_dedup(0, w, 1, &recorded, &[0], 9);
             Ok(())
         })
         .unwrap();
         assert_eq!(out, b"\x0c\x03\x0cz\0unused\0abc\0");
+        // Without recorded strings, in the order they were queued.
+        let out = write_passes(|w, ctx| {
+            let (a, b) = (ctx.key(1), ctx.key(1));
+            ctx.push_utf8_dedup(0, a, "b", &[0], 1);
+            ctx.push_utf8_dedup(0, b, "b", &[0], 1);
+            w.u8(ctx.prev_pos(a) as u8);
+            w.u8(ctx.prev_pos(b) as u8);
+            ctx.flush_dedup(0, w, 1, &[], &[0], 9);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(out, b"\x02\x02b\0");
     }
 
     #[test]
