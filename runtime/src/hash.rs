@@ -33,6 +33,12 @@ pub fn crc32(data: &[u8]) -> u32 {
     crc32fast::hash(data)
 }
 
+/// MurmurHash3, x86 32-bit variant, with a seed: AINB's name and path hashes (seed 0).
+pub fn murmur3_32(data: &[u8], seed: u32) -> u32 {
+    murmur3::murmur3_32(&mut std::io::Cursor::new(data), seed)
+        .expect("reading from memory cannot fail")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -70,6 +76,15 @@ mod tests {
             }
         }
     }
+    #[test]
+    fn murmur3_known_values() {
+        // The reference implementation's test vectors (SMHasher's x86_32 verification values).
+        assert_eq!(murmur3_32(b"", 0), 0);
+        assert_eq!(murmur3_32(b"", 1), 0x514e_28b7);
+        assert_eq!(murmur3_32(b"Hello, world!", 1234), 0xfaf6_cdb3);
+        assert_eq!(murmur3_32(b"The quick brown fox jumps over the lazy dog", 0), 0x2e4f_f723);
+    }
+
     #[test]
     fn crc32_check_value() {
         assert_eq!(crc32(b"123456789"), 0xcbf4_3926);
