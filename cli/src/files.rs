@@ -1,5 +1,5 @@
-//! Reading inputs (decompressing them), writing outputs atomically, walking folders, and the comment lines at
-//! the top of documents.
+//! Reading inputs (decompressing them, compiling schemas), writing outputs atomically, walking folders, and the
+//! comment lines at the top of documents.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -137,6 +137,17 @@ pub fn decompress_limited(path: &Path, raw: Vec<u8>, limits: Limits) -> Result<I
         yaz0_alignment,
         disk_len,
     })
+}
+
+/// Compiles one schema; its diagnostics (file, YAML path, line:column) make the error.
+pub fn compile_schema(path: &Path) -> Result<binspec_codegen::ir::Module, CliError> {
+    match binspec_codegen::compile_file(path) {
+        Ok(c) => Ok(c.module),
+        Err(d) => {
+            let text: Vec<String> = d.iter().map(|x| x.to_string()).collect();
+            Err(CliError::file(path, text.join("\n")))
+        }
+    }
 }
 
 /// Compresses output bytes as asked.

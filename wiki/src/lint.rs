@@ -13,12 +13,12 @@
 //! Every check reads a table's rows once (with `lint_index` for what earlier rows said) and the page's other tables
 //! once per page, so a page is linted in time about linear in its size.
 
-use super::layout::{self, Kind};
-use super::lint_index::{
+use crate::layout::{self, Kind};
+use crate::lint_index::{
     first_earlier, known_names, struct_widths, FirstCover, FirstOther, Known, Widths,
 };
-use super::lint_values;
-use super::{number, tables, type_size, Revision, Table};
+use crate::lint_values;
+use crate::{number, tables, type_size, Revision, Table};
 
 /// One finding of `wiki lint`.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,8 +6,8 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use super::layout::{self, Kind};
-use super::Table;
+use crate::layout::{self, Kind};
+use crate::Table;
 
 /// For each of `n` items, the index of the first earlier item with the same key (items without a key have none and
 /// match none). `key` is called once per item.

@@ -2,9 +2,9 @@
 //! the number they evidently meant), enum values that break the consecutive run of their neighbours, and a
 //! section's magic that is another section's code. Also the name a finding gives a row that has no name cell.
 
-use super::layout::{self, Kind};
-use super::lint::Finding;
-use super::{number, Revision, Table};
+use crate::layout::{self, Kind};
+use crate::lint::Finding;
+use crate::{number, Revision, Table};
 
 /// A row's name when its name cell is empty or missing: its description's name part, else its type, else its first
 /// cell with text; empty only for a row without text.
@@ -271,7 +271,7 @@ pub fn lint_magic(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Findin
 
 #[cfg(test)]
 mod tests {
-    use crate::wiki::{lint, Revision};
+    use crate::{lint, Revision};
 
     fn findings(text: &str) -> Vec<String> {
         let rev = Revision {

@@ -1,6 +1,6 @@
 //! Struct, bitfield and enum tables: what kind of table a wikitable is, and its rows as fields or values.
 
-use super::{number, type_size, Table};
+use crate::{number, type_size, Table};
 
 /// What a table describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -295,7 +295,7 @@ pub fn values(t: &Table) -> Vec<ValueRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wiki::tables;
+    use crate::tables;
 
     #[test]
     fn kinds() {

@@ -1,11 +1,8 @@
 //! `binspec wiki coverage`: for each page, its struct and enum tables and whether a schema transcribes each.
 
-use std::path::{Path, PathBuf};
-
-use super::layout::{self, Kind};
-use super::sources::{self, Source};
-use super::{chosen, read_dump, tables, Revision};
-use crate::{CliError, Ctx};
+use crate::layout::{self, Kind};
+use crate::sources::{self, Source};
+use crate::{tables, Revision};
 
 /// One table's line in the report.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,23 +111,4 @@ pub fn report(pages: &[PageCoverage]) -> String {
         pages.len()
     ));
     out
-}
-
-/// `binspec wiki coverage FILE [--schemas ...] [--rev N]`.
-pub fn run(
-    ctx: &mut Ctx<'_>,
-    file: &Path,
-    schemas: &[PathBuf],
-    rev: usize,
-) -> Result<(), CliError> {
-    let revs = read_dump(file)?;
-    let schemas = sources::load(schemas)?;
-    let srcs = sources::sources(&schemas);
-    let pages: Vec<PageCoverage> = chosen(&revs, rev)
-        .into_iter()
-        .map(|r| page(r, &srcs))
-        .collect();
-    ctx.out
-        .write_all(report(&pages).as_bytes())
-        .map_err(CliError::out)
 }

@@ -576,17 +576,6 @@ pub fn type_size(ty: &str) -> Option<u64> {
     })
 }
 
-/// Reads a page text or a dump into its revisions (a page text is one revision, named after the file).
-pub fn read_dump(file: &std::path::Path) -> Result<Vec<Revision>, crate::CliError> {
-    let raw = crate::files::read(file)?;
-    let text = String::from_utf8(raw).map_err(|_| crate::CliError::file(file, "not UTF-8 text"))?;
-    let name = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    Ok(revisions(&text, &name))
-}
-
 /// The revisions `wiki lint` reads: each page's newest (the first in a dump), or the `rev`-th (0 = newest).
 pub fn chosen(revs: &[Revision], rev: usize) -> Vec<&Revision> {
     let mut pages: Vec<&str> = Vec::new();
@@ -600,6 +589,75 @@ pub fn chosen(revs: &[Revision], rev: usize) -> Vec<&Revision> {
         .filter_map(|p| revs.iter().filter(|r| r.page == *p).nth(rev))
         .collect()
 }
+
+/// The revisions of `page` (newest first), or [`Error::NoPage`] with the pages there are.
+pub fn page_revisions<'a>(revs: &'a [Revision], page: &str) -> Result<Vec<&'a Revision>, Error> {
+    let mine: Vec<&Revision> = revs
+        .iter()
+        .filter(|r| sources::same_page(&r.page, page))
+        .collect();
+    if !mine.is_empty() {
+        return Ok(mine);
+    }
+    let mut pages: Vec<(String, usize)> = Vec::new();
+    for r in revs {
+        match pages.iter_mut().find(|(p, _)| *p == r.page) {
+            Some(p) => p.1 += 1,
+            None => pages.push((r.page.clone(), 1)),
+        }
+    }
+    Err(Error::NoPage {
+        page: page.to_string(),
+        pages,
+    })
+}
+
+/// The revisions of a page as a list for an error.
+pub(crate) fn list_revisions(revs: &[&Revision]) -> String {
+    let mut s = String::new();
+    for (i, r) in revs.iter().enumerate() {
+        let ts = if r.timestamp.is_empty() {
+            "(no timestamp)"
+        } else {
+            &r.timestamp
+        };
+        s.push_str(&format!("\n  {i} {ts}"));
+    }
+    s
+}
+
+/// A page, revision or table that a request names and the input does not have, or has several of. Its text lists
+/// what there is to choose from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// The input has no page of the title asked for.
+    NoPage {
+        /// The title asked for.
+        page: String,
+        /// The input's pages in its order, each with how many revisions the input has of it.
+        pages: Vec<(String, usize)>,
+    },
+    /// The page has no revision or table that the request names, several tables that match it, or the table is
+    /// of a kind the request cannot use; the text says which, and lists the choices.
+    Choice(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::NoPage { page, pages } => {
+                write!(f, "no page {page:?}; its pages (and revisions):")?;
+                for (p, n) in pages {
+                    write!(f, "\n  {p} ({n})")?;
+                }
+                Ok(())
+            }
+            Error::Choice(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
 
 #[cfg(test)]
 mod tests {
