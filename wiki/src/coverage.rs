@@ -7,7 +7,9 @@ use crate::{tables, Revision};
 /// One table's line in the report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
+    /// Where the table is on the page ([`Table::place`](crate::Table::place)).
     pub place: String,
+    /// What the table describes.
     pub kind: Kind,
     /// The schema items that transcribe it (`sarc.ksy: type sfat`).
     pub by: Vec<String>,
@@ -16,8 +18,11 @@ pub struct Entry {
 /// The coverage of one page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageCoverage {
+    /// The page's title.
     pub page: String,
+    /// The revision's timestamp (empty for a page text that is not part of a dump).
     pub timestamp: String,
+    /// Each of the page's tables, in page order.
     pub entries: Vec<Entry>,
 }
 

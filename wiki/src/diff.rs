@@ -42,7 +42,7 @@ pub struct TableDiff {
 
 /// The tables of two revisions, matched: (older, newer) index pairs, with `None` on the side a table is missing
 /// from, in the newer revision's order (a removed table where it was).
-pub fn match_tables(old: &[Table], new: &[Table]) -> Vec<(Option<usize>, Option<usize>)> {
+pub(crate) fn match_tables(old: &[Table], new: &[Table]) -> Vec<(Option<usize>, Option<usize>)> {
     let mut o_of_n: Vec<Option<usize>> = vec![None; new.len()];
     let mut n_of_o: Vec<Option<usize>> = vec![None; old.len()];
     let norm = |s: &str| {
@@ -432,7 +432,7 @@ fn match_columns(old: &Table, new: &Table) -> Vec<(usize, usize)> {
 }
 
 /// What changed between two versions of one table, as change lines (without the page and place).
-pub fn diff_table(old: &Table, new: &Table) -> Vec<String> {
+pub(crate) fn diff_table(old: &Table, new: &Table) -> Vec<String> {
     let mut out = Vec::new();
     if old.sections != new.sections {
         out.push(format!("table moved from {}", show(&old.place())));

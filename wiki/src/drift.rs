@@ -14,12 +14,16 @@ use crate::{tables, Revision, Table};
 /// One difference between a table and a schema item.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Difference {
+    /// The page's title.
     pub page: String,
+    /// The table: its place on the page, or the section and caption the reference names when it names no one
+    /// table.
     pub table: String,
     /// `sarc.ksy: type sarc`.
     pub item: String,
     /// `row 6 (Alignment)`, `value 0x3`, or empty for the table as a whole.
     pub at: String,
+    /// What differs, wiki's side first.
     pub what: String,
     /// The doc text that explains it, shortened.
     pub explained: Option<String>,
@@ -94,7 +98,7 @@ fn schema_type(m: &Module, f: &Field) -> Option<String> {
 }
 
 /// The wiki's type in the same canonical text.
-pub fn wiki_type(ty: &str) -> Option<String> {
+pub(crate) fn wiki_type(ty: &str) -> Option<String> {
     let t = layout::strip_markup(ty).to_ascii_lowercase();
     let t = t.trim().trim_start_matches("const ").trim();
     if let Some(open) = t.find('[') {
@@ -643,6 +647,7 @@ fn hex_i(v: i128) -> String {
 /// The result of comparing a dump with schemas.
 #[derive(Debug, Default)]
 pub struct Report {
+    /// The differences, reference by reference in the order of the sources.
     pub differences: Vec<Difference>,
     /// Tables compared.
     pub tables: usize,

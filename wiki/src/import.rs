@@ -18,10 +18,16 @@ use crate::{list_revisions, number, page_revisions, tables, type_size, Error, Re
 /// Which table to import.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Want {
+    /// The page's title (compared without case, `_` as a space).
     pub page: String,
+    /// The table's nearest heading, or a path of headings (`A > B`); empty or `(top)` for a table above every
+    /// heading.
     pub section: String,
+    /// The table's caption, when the section has several tables.
     pub caption: Option<String>,
+    /// Which of the tables that match (1-based), when the caption does not tell them apart.
     pub table: Option<usize>,
+    /// Which revision of the page (0 is the newest).
     pub rev: usize,
 }
 
@@ -37,7 +43,7 @@ fn describe(t: &Table) -> String {
 }
 
 /// The table `want` names, or a usage error that lists the candidates.
-pub fn choose(page: &str, ts: &[Table], want: &Want) -> Result<usize, Error> {
+pub(crate) fn choose(page: &str, ts: &[Table], want: &Want) -> Result<usize, Error> {
     let in_sec: Vec<usize> = (0..ts.len())
         .filter(|&i| in_section(&ts[i], &want.section))
         .collect();

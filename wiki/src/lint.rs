@@ -23,11 +23,15 @@ use crate::{number, tables, type_size, Revision, Table};
 /// One finding of `wiki lint`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
+    /// The page's title.
     pub page: String,
+    /// Where the table is on the page ([`Table::place`]).
     pub table: String,
-    /// 1-based data row, and the field name if the table has one.
+    /// 1-based data row.
     pub row: usize,
+    /// The row's field name (from its name cell, else from its other cells); empty when it has no text.
     pub field: String,
+    /// What contradicts what.
     pub what: String,
 }
 

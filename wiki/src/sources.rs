@@ -18,15 +18,20 @@ pub struct Schema {
 /// What a wiki reference belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Item {
+    /// A type: its index in the module's `types`.
     Type(usize),
+    /// An enum: its index in the module's `enums`.
     Enum(usize),
 }
 
 /// One `-wiki` reference of a schema.
 #[derive(Debug, Clone)]
 pub struct Source<'a> {
+    /// The schema that has the reference.
     pub schema: &'a Schema,
+    /// The type or enum that transcribes the table.
     pub item: Item,
+    /// The reference: page, section, caption, table number.
     pub wiki: &'a WikiRef,
 }
 
@@ -83,14 +88,14 @@ pub fn sources(schemas: &[Schema]) -> Vec<Source<'_>> {
 }
 
 /// Page titles compare without case and with `_` as a space.
-pub fn same_page(a: &str, b: &str) -> bool {
+pub(crate) fn same_page(a: &str, b: &str) -> bool {
     let norm = |s: &str| s.trim().replace('_', " ").to_lowercase();
     norm(a) == norm(b)
 }
 
 /// Whether a table sits under `section`: its nearest heading, or a path of headings (`A > B`) that ends its
 /// section path.
-pub fn in_section(t: &Table, section: &str) -> bool {
+pub(crate) fn in_section(t: &Table, section: &str) -> bool {
     if section.trim().is_empty() || section.trim() == "(top)" {
         return t.sections.is_empty();
     }
@@ -123,7 +128,7 @@ pub fn resolve(w: &WikiRef, tables: &[Table]) -> Vec<usize> {
 }
 
 /// The sources that name table `idx` of page `page`.
-pub fn touching<'s, 'a>(
+pub(crate) fn touching<'s, 'a>(
     sources: &'s [Source<'a>],
     page: &str,
     tables: &[Table],
