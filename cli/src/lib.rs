@@ -180,7 +180,7 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
         })) => wiki_cmd::import(
             ctx,
             &file,
-            &wiki::import::Want {
+            &binspec_wiki::import::Want {
                 page,
                 section,
                 caption,
