@@ -49,7 +49,7 @@ pub fn load_schemas(dir: &Path) -> Result<Vec<Schema>, CliError> {
                     .file_stem()
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default(),
-                module: crate::wiki::sources::compile(p)?,
+                module: files::compile_schema(p)?,
             })
         })
         .collect()

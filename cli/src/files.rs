@@ -1,5 +1,5 @@
-//! Reading inputs (decompressing them), writing outputs atomically, walking folders, and the comment lines at
-//! the top of documents.
+//! Reading inputs (decompressing them, compiling schemas), writing outputs atomically, walking folders, and the
+//! comment lines at the top of documents.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -136,6 +136,19 @@ pub fn decompress_limited(path: &Path, raw: Vec<u8>, limits: Limits) -> Result<I
         compression,
         yaz0_alignment,
         disk_len,
+    })
+}
+
+/// Compiles one schema; its diagnostics (file, YAML path, line:column) make the error.
+pub fn compile_schema(path: &Path) -> Result<binspec_codegen::ir::Module, CliError> {
+    compile_schema_fully(path).map(|c| c.module)
+}
+
+/// Compiles a schema file to its IR and generated Rust, or the error listing its diagnostics.
+pub fn compile_schema_fully(path: &Path) -> Result<binspec_codegen::Compiled, CliError> {
+    binspec_codegen::compile_file(path).map_err(|d| {
+        let text: Vec<String> = d.iter().map(|x| x.to_string()).collect();
+        CliError::file(path, text.join("\n"))
     })
 }
 

@@ -4,15 +4,12 @@
 use std::path::Path;
 
 use crate::error::CliError;
-use crate::files::write_output;
+use crate::files::{compile_schema_fully, write_output};
 use crate::Ctx;
 
 /// Compiles `schema` (its imports from beside it) and prints the generated Rust, or writes it to `output`.
 pub fn gen(ctx: &mut Ctx<'_>, schema: &Path, output: Option<&Path>) -> Result<(), CliError> {
-    let compiled = binspec_codegen::compile_file(schema).map_err(|d| {
-        let text: Vec<String> = d.iter().map(|x| x.to_string()).collect();
-        CliError::Fail(text.join("\n"))
-    })?;
+    let compiled = compile_schema_fully(schema)?;
     match output {
         Some(path) => write_output(ctx.out, path, compiled.rust.as_bytes()),
         None => ctx

@@ -19,7 +19,11 @@ pub mod files;
 pub mod formats;
 pub mod gen;
 pub mod track;
-pub mod wiki;
+pub mod wiki_cmd;
+
+/// The MediaWiki library the `wiki` commands stand on (the `binspec-wiki` crate), under the name the CLI gave
+/// it when it was a module here.
+pub use binspec_wiki as wiki;
 
 #[cfg(test)]
 mod tests;
@@ -144,12 +148,14 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             wiki,
             check,
         }) => docs::docs(ctx, schemas.as_deref(), output.as_deref(), wiki, check),
-        Some(Command::Wiki(args::WikiCommand::Lint { file, rev })) => wiki_lint(ctx, &file, rev),
+        Some(Command::Wiki(args::WikiCommand::Lint { file, rev })) => {
+            wiki_cmd::lint(ctx, &file, rev)
+        }
         Some(Command::Wiki(args::WikiCommand::Drift { file, schemas, rev })) => {
-            wiki::drift::run(ctx, &file, &schemas, rev)
+            wiki_cmd::drift(ctx, &file, &schemas, rev)
         }
         Some(Command::Wiki(args::WikiCommand::Coverage { file, schemas, rev })) => {
-            wiki::coverage::run(ctx, &file, &schemas, rev)
+            wiki_cmd::coverage(ctx, &file, &schemas, rev)
         }
         Some(Command::Wiki(args::WikiCommand::Diff {
             file,
@@ -157,7 +163,7 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             rev_a,
             rev_b,
             schemas,
-        })) => wiki::diff::run(
+        })) => wiki_cmd::diff(
             ctx,
             &file,
             &page,
@@ -173,10 +179,10 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             table,
             rev,
             output,
-        })) => wiki::import::run(
+        })) => wiki_cmd::import(
             ctx,
             &file,
-            &wiki::import::Want {
+            &binspec_wiki::import::Want {
                 page,
                 section,
                 caption,
@@ -193,28 +199,6 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             step,
         }) => track::track(ctx, &file, &track, from, to, step),
     }
-}
-
-/// `binspec wiki lint FILE [--rev N]`.
-fn wiki_lint(ctx: &mut Ctx<'_>, file: &std::path::Path, rev: usize) -> Result<(), CliError> {
-    let revs = wiki::read_dump(file)?;
-    let chosen = wiki::chosen(&revs, rev);
-    let mut findings = 0usize;
-    let mut tables = 0usize;
-    for r in &chosen {
-        tables += wiki::tables(&r.text).len();
-        for f in wiki::lint(r) {
-            findings += 1;
-            writeln!(ctx.out, "{f}").map_err(CliError::out)?;
-        }
-    }
-    let _ = writeln!(
-        ctx.err,
-        "{findings} findings in {tables} tables of {} pages (revision {rev} of each; {} revisions in the input)",
-        chosen.len(),
-        revs.len()
-    );
-    Ok(())
 }
 
 /// `schemas` under the current folder, else the source tree's.

@@ -104,10 +104,10 @@ pub fn oracle_python() -> Result<&'static Path, &'static str> {
 
 /// The findings of `binspec wiki lint` on a page's text (its newest revision), as lines.
 pub fn lint_page(text: &str, title: &str) -> Vec<String> {
-    let revs = binspec_cli::wiki::revisions(text, title);
-    binspec_cli::wiki::chosen(&revs, 0)
+    let revs = binspec_wiki::revisions(text, title);
+    binspec_wiki::chosen(&revs, 0)
         .into_iter()
-        .flat_map(binspec_cli::wiki::lint)
+        .flat_map(binspec_wiki::lint)
         .map(|f| f.to_string())
         .collect()
 }

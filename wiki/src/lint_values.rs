@@ -2,13 +2,13 @@
 //! the number they evidently meant), enum values that break the consecutive run of their neighbours, and a
 //! section's magic that is another section's code. Also the name a finding gives a row that has no name cell.
 
-use super::layout::{self, Kind};
-use super::lint::Finding;
-use super::{number, Revision, Table};
+use crate::layout::{self, Kind};
+use crate::lint::Finding;
+use crate::{number, Revision, Table};
 
 /// A row's name when its name cell is empty or missing: its description's name part, else its type, else its first
 /// cell with text; empty only for a row without text.
-pub fn fallback_name(t: &Table, cells: &[String]) -> String {
+pub(crate) fn fallback_name(t: &Table, cells: &[String]) -> String {
     let cell = |names: &[&str]| {
         t.column(names)
             .and_then(|c| cells.get(c))
@@ -49,7 +49,7 @@ pub fn fallback_name(t: &Table, cells: &[String]) -> String {
 }
 
 /// Gives every finding that names no row a name from the row's other cells ([`fallback_name`]).
-pub fn name_rows(t: &Table, out: &mut [Finding]) {
+pub(crate) fn name_rows(t: &Table, out: &mut [Finding]) {
     for f in out.iter_mut().filter(|f| f.field.trim().is_empty()) {
         if let Some((_, cells)) = f.row.checked_sub(1).and_then(|i| t.rows.get(i)) {
             f.field = fallback_name(t, cells);
@@ -102,7 +102,7 @@ fn mistyped_number(s: &str) -> bool {
 
 /// Struct tables: an offset cell that is not a number, such as `0c8`; with the number it meant when one reading
 /// of it is where the row before ends (or where the row after starts, less this row's size).
-pub fn lint_offset_typos(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
+pub(crate) fn lint_offset_typos(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
     if t.code || layout::kind(t) != Kind::Struct {
         return;
     }
@@ -146,7 +146,7 @@ pub fn lint_offset_typos(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
 /// Enum tables: a value between two neighbours that are two apart, in a run that continues past them, which is not
 /// the value between them (`0, 1, 2, 7, 4, 5`): the one value that breaks an otherwise consecutive run. A run that
 /// jumps to a new start and continues from there (`0, 1, 2, 10, 11`) is a deliberate gap.
-pub fn lint_sequence(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
+pub(crate) fn lint_sequence(rev: &Revision, t: &Table, out: &mut Vec<Finding>) {
     if layout::kind(t) != Kind::Enum {
         return;
     }
@@ -228,7 +228,7 @@ fn quoted_codes(cell: &str) -> Vec<String> {
 
 /// Struct tables under a heading that ends in a section code (`TextBox Pane (txt1)`): a Magic row that quotes
 /// another code; with the heading that code belongs to, when the page has one.
-pub fn lint_magic(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Finding>) {
+pub(crate) fn lint_magic(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Finding>) {
     let Some(heading) = t.sections.last() else {
         return;
     };
@@ -271,7 +271,7 @@ pub fn lint_magic(rev: &Revision, t: &Table, all: &[Table], out: &mut Vec<Findin
 
 #[cfg(test)]
 mod tests {
-    use crate::wiki::{lint, Revision};
+    use crate::{lint, Revision};
 
     fn findings(text: &str) -> Vec<String> {
         let rev = Revision {

@@ -7,70 +7,12 @@
 //! value (enum tables) together with the name, by a name that occurs once on each side, by offset or value alone,
 //! and at last by position between rows already matched.
 
-use std::path::{Path, PathBuf};
-
-use super::layout::{self, Kind};
-use super::sources::{self, Source};
-use super::{number, revisions, tables, Revision, Table};
-use crate::{files, CliError, Ctx};
-
-/// Reads a page text or a dump.
-pub(crate) fn read_revisions(file: &Path) -> Result<Vec<Revision>, CliError> {
-    let raw = files::read(file)?;
-    let text = String::from_utf8(raw).map_err(|_| CliError::file(file, "not UTF-8 text"))?;
-    let name = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    Ok(revisions(&text, &name))
-}
-
-/// The revisions of `page` (newest first), or a usage error that lists the pages there are.
-pub(crate) fn page_revisions<'a>(
-    revs: &'a [Revision],
-    page: &str,
-    file: &Path,
-) -> Result<Vec<&'a Revision>, CliError> {
-    let mine: Vec<&Revision> = revs
-        .iter()
-        .filter(|r| sources::same_page(&r.page, page))
-        .collect();
-    if !mine.is_empty() {
-        return Ok(mine);
-    }
-    let mut pages: Vec<(&str, usize)> = Vec::new();
-    for r in revs {
-        match pages.iter_mut().find(|(p, _)| *p == r.page) {
-            Some(p) => p.1 += 1,
-            None => pages.push((&r.page, 1)),
-        }
-    }
-    let mut msg = format!(
-        "{}: no page {page:?}; its pages (and revisions):",
-        file.display()
-    );
-    for (p, n) in pages {
-        msg.push_str(&format!("\n  {p} ({n})"));
-    }
-    Err(CliError::Usage(msg))
-}
-
-/// The revisions of a page as a list for a usage error.
-pub(crate) fn list_revisions(revs: &[&Revision]) -> String {
-    let mut s = String::new();
-    for (i, r) in revs.iter().enumerate() {
-        let ts = if r.timestamp.is_empty() {
-            "(no timestamp)"
-        } else {
-            &r.timestamp
-        };
-        s.push_str(&format!("\n  {i} {ts}"));
-    }
-    s
-}
+use crate::layout::{self, Kind};
+use crate::sources::{self, Source};
+use crate::{list_revisions, number, tables, Error, Revision, Table};
 
 /// A revision named by number (0 is the newest) or by the start of its timestamp (the newest that matches).
-pub fn pick(revs: &[&Revision], spec: &str) -> Option<usize> {
+pub(crate) fn pick(revs: &[&Revision], spec: &str) -> Option<usize> {
     let spec = spec.trim();
     if spec.is_empty() {
         return None;
@@ -94,11 +36,13 @@ pub struct TableDiff {
     pub place: String,
     /// One line per change.
     pub changes: Vec<String>,
+    /// The schema items that transcribe the table (`sarc.ksy: type sarc`), when [`compare`] was given sources.
+    pub touches: Vec<String>,
 }
 
 /// The tables of two revisions, matched: (older, newer) index pairs, with `None` on the side a table is missing
 /// from, in the newer revision's order (a removed table where it was).
-pub fn match_tables(old: &[Table], new: &[Table]) -> Vec<(Option<usize>, Option<usize>)> {
+pub(crate) fn match_tables(old: &[Table], new: &[Table]) -> Vec<(Option<usize>, Option<usize>)> {
     let mut o_of_n: Vec<Option<usize>> = vec![None; new.len()];
     let mut n_of_o: Vec<Option<usize>> = vec![None; old.len()];
     let norm = |s: &str| {
@@ -488,7 +432,7 @@ fn match_columns(old: &Table, new: &Table) -> Vec<(usize, usize)> {
 }
 
 /// What changed between two versions of one table, as change lines (without the page and place).
-pub fn diff_table(old: &Table, new: &Table) -> Vec<String> {
+pub(crate) fn diff_table(old: &Table, new: &Table) -> Vec<String> {
     let mut out = Vec::new();
     if old.sections != new.sections {
         out.push(format!("table moved from {}", show(&old.place())));
@@ -579,94 +523,105 @@ pub fn diff_tables(old: &[Table], new: &[Table]) -> Vec<TableDiff> {
             new: n,
             place,
             changes,
+            touches: Vec::new(),
         });
     }
     out
 }
 
-/// `binspec wiki diff FILE PAGE [REV_A [REV_B]] [--schemas ...]`.
-pub fn run(
-    ctx: &mut Ctx<'_>,
-    file: &Path,
-    page: &str,
-    rev_a: Option<&str>,
-    rev_b: Option<&str>,
-    schemas: &[PathBuf],
-) -> Result<(), CliError> {
-    let revs = read_revisions(file)?;
-    let mine = page_revisions(&revs, page, file)?;
-    let title = &mine[0].page;
+/// Which two revisions of a page (newest first) to compare, as (older, newer) indices: `a` and `b` name them by
+/// number (0 is the newest) or by the start of a timestamp; `b` is the newest when only `a` is given, and with
+/// neither the newest is compared with the one before it.
+pub fn choose(
+    revs: &[&Revision],
+    a: Option<&str>,
+    b: Option<&str>,
+) -> Result<(usize, usize), Error> {
+    let Some(first) = revs.first() else {
+        return Err(Error::Choice("no revisions to compare".into()));
+    };
+    let title = &first.page;
     let which = |spec: &str| {
-        pick(&mine, spec).ok_or_else(|| {
-            CliError::Usage(format!(
+        pick(revs, spec).ok_or_else(|| {
+            Error::Choice(format!(
                 "{title} has no revision {spec:?} (a number, 0 the newest, or the start of a timestamp); its revisions:{}",
-                list_revisions(&mine)
+                list_revisions(revs)
             ))
         })
     };
-    let (a, b) = match (rev_a, rev_b) {
-        (Some(x), Some(y)) => (which(x)?, which(y)?),
-        (Some(x), None) => (which(x)?, 0),
+    match (a, b) {
+        (Some(x), Some(y)) => Ok((which(x)?, which(y)?)),
+        (Some(x), None) => Ok((which(x)?, 0)),
         _ => {
-            if mine.len() < 2 {
-                return Err(CliError::Usage(format!(
+            if revs.len() < 2 {
+                return Err(Error::Choice(format!(
                     "{title} has only one revision; name two to compare:{}",
-                    list_revisions(&mine)
+                    list_revisions(revs)
                 )));
             }
-            (1, 0)
+            Ok((1, 0))
         }
-    };
-    let (ra, rb) = (mine[a], mine[b]);
-    let (ta, tb) = (tables(&ra.text), tables(&rb.text));
-    let loaded = match sources::load(schemas) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            let _ = writeln!(
-                ctx.err,
-                "note: not naming the schema types the changes touch: the schemas could not be loaded: {e}"
-            );
-            None
+    }
+}
+
+/// What changed between two revisions of a page.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageDiff {
+    /// The tables that changed, in the newer revision's order (a removed table where it was).
+    pub tables: Vec<TableDiff>,
+    /// How many tables the older revision has.
+    pub old_tables: usize,
+    /// How many tables the newer revision has.
+    pub new_tables: usize,
+}
+
+impl PageDiff {
+    /// The change lines as `binspec wiki diff` prints them: `PAGE | PLACE | CHANGE`, each table's followed by the
+    /// schema items it touches (`  touches: sarc.ksy: type sarc`).
+    pub fn report(&self, page: &str) -> String {
+        let mut out = String::new();
+        for d in &self.tables {
+            for c in &d.changes {
+                out.push_str(&format!("{page} | {} | {c}\n", d.place));
+            }
+            for l in &d.touches {
+                out.push_str(&format!("  touches: {l}\n"));
+            }
         }
-    };
-    let srcs: Vec<Source<'_>> = loaded.as_deref().map(sources::sources).unwrap_or_default();
-    let diffs = diff_tables(&ta, &tb);
-    let mut changes = 0usize;
-    let mut touched = 0usize;
-    for d in &diffs {
-        for c in &d.changes {
-            changes += 1;
-            writeln!(ctx.out, "{title} | {} | {c}", d.place).map_err(CliError::out)?;
-        }
+        out
+    }
+
+    /// How many change lines there are.
+    pub fn changes(&self) -> usize {
+        self.tables.iter().map(|d| d.changes.len()).sum()
+    }
+
+    /// How many schema items the changes touch (an item is counted once per table).
+    pub fn touched(&self) -> usize {
+        self.tables.iter().map(|d| d.touches.len()).sum()
+    }
+}
+
+/// What changed in the tables between two revisions of a page (`old`, then `new`), each changed table with the
+/// schema items among `sources` that transcribe it (in the newer revision, or the older one for a removed table).
+pub fn compare(old: &Revision, new: &Revision, sources: &[Source<'_>]) -> PageDiff {
+    let (ta, tb) = (tables(&old.text), tables(&new.text));
+    let mut diffs = diff_tables(&ta, &tb);
+    for d in &mut diffs {
         let hits = match (d.old, d.new) {
-            (_, Some(j)) => sources::touching(&srcs, &rb.page, &tb, j),
-            (Some(i), None) => sources::touching(&srcs, &ra.page, &ta, i),
+            (_, Some(j)) => sources::touching(sources, &new.page, &tb, j),
+            (Some(i), None) => sources::touching(sources, &old.page, &ta, i),
             (None, None) => Vec::new(),
         };
         let mut labels: Vec<String> = hits.iter().map(|s| s.label()).collect();
         labels.dedup();
-        touched += labels.len();
-        for l in labels {
-            writeln!(ctx.out, "  touches: {l}").map_err(CliError::out)?;
-        }
+        d.touches = labels;
     }
-    let stamp = |i: usize, r: &Revision| {
-        if r.timestamp.is_empty() {
-            format!("revision {i}")
-        } else {
-            format!("revision {i} ({})", r.timestamp)
-        }
-    };
-    let _ = writeln!(
-        ctx.err,
-        "{title}: {changes} changes in {} tables (of {} and {}) from {} to {}; {touched} schema references touched",
-        diffs.len(),
-        ta.len(),
-        tb.len(),
-        stamp(a, ra),
-        stamp(b, rb),
-    );
-    Ok(())
+    PageDiff {
+        tables: diffs,
+        old_tables: ta.len(),
+        new_tables: tb.len(),
+    }
 }
 
 #[cfg(test)]

@@ -1,80 +1,37 @@
 //! Which schema types and enums transcribe which wiki tables (`-wiki` and `-wiki-enums` in the schemas).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use binspec_codegen::ir::{Module, WikiRef};
 
-use super::Table;
-use crate::CliError;
+use crate::Table;
 
-/// A compiled schema.
+/// A compiled schema: where it was read from (its file name labels its items) and its module.
 #[derive(Debug)]
 pub struct Schema {
+    /// The `.ksy` file.
     pub path: PathBuf,
+    /// The compiled schema, whose types and enums carry the `-wiki` references.
     pub module: Module,
-}
-
-/// Compiles schemas: `.ksy` files, or every `.ksy` in a folder (sorted). An empty list means the `schemas` folder.
-pub fn load(paths: &[PathBuf]) -> Result<Vec<Schema>, CliError> {
-    let mut files = Vec::new();
-    let default;
-    let paths = if paths.is_empty() {
-        default = [crate::schemas_dir().ok_or_else(|| {
-            CliError::Usage(
-                "no schemas given, and there is no schemas folder here; use --schemas".into(),
-            )
-        })?];
-        &default[..]
-    } else {
-        paths
-    };
-    for p in paths {
-        if p.is_dir() {
-            let mut v: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| CliError::file(p, e))?
-                .flatten()
-                .map(|e| e.path())
-                .filter(|x| x.extension().is_some_and(|e| e == "ksy"))
-                .collect();
-            v.sort();
-            files.extend(v);
-        } else {
-            files.push(p.clone());
-        }
-    }
-    let mut out = Vec::new();
-    for f in files {
-        out.push(Schema {
-            module: compile(&f)?,
-            path: f,
-        });
-    }
-    Ok(out)
-}
-
-/// Compiles one schema; its diagnostics (file, YAML path, line:column) make the error.
-pub fn compile(path: &Path) -> Result<Module, CliError> {
-    match binspec_codegen::compile_file(path) {
-        Ok(c) => Ok(c.module),
-        Err(d) => {
-            let text: Vec<String> = d.iter().map(|x| x.to_string()).collect();
-            Err(CliError::file(path, text.join("\n")))
-        }
-    }
 }
 
 /// What a wiki reference belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Item {
+    /// A type: its index in the module's `types`.
     Type(usize),
+    /// An enum: its index in the module's `enums`.
     Enum(usize),
 }
 
 /// One `-wiki` reference of a schema.
 #[derive(Debug, Clone)]
 pub struct Source<'a> {
+    /// The schema that has the reference.
     pub schema: &'a Schema,
+    /// The type or enum that transcribes the table.
     pub item: Item,
+    /// The reference: page, section, caption, table number.
     pub wiki: &'a WikiRef,
 }
 
@@ -131,14 +88,14 @@ pub fn sources(schemas: &[Schema]) -> Vec<Source<'_>> {
 }
 
 /// Page titles compare without case and with `_` as a space.
-pub fn same_page(a: &str, b: &str) -> bool {
+pub(crate) fn same_page(a: &str, b: &str) -> bool {
     let norm = |s: &str| s.trim().replace('_', " ").to_lowercase();
     norm(a) == norm(b)
 }
 
 /// Whether a table sits under `section`: its nearest heading, or a path of headings (`A > B`) that ends its
 /// section path.
-pub fn in_section(t: &Table, section: &str) -> bool {
+pub(crate) fn in_section(t: &Table, section: &str) -> bool {
     if section.trim().is_empty() || section.trim() == "(top)" {
         return t.sections.is_empty();
     }
@@ -171,7 +128,7 @@ pub fn resolve(w: &WikiRef, tables: &[Table]) -> Vec<usize> {
 }
 
 /// The sources that name table `idx` of page `page`.
-pub fn touching<'s, 'a>(
+pub(crate) fn touching<'s, 'a>(
     sources: &'s [Source<'a>],
     page: &str,
     tables: &[Table],

@@ -13,21 +13,25 @@
 //! Every check reads a table's rows once (with `lint_index` for what earlier rows said) and the page's other tables
 //! once per page, so a page is linted in time about linear in its size.
 
-use super::layout::{self, Kind};
-use super::lint_index::{
+use crate::layout::{self, Kind};
+use crate::lint_index::{
     first_earlier, known_names, struct_widths, FirstCover, FirstOther, Known, Widths,
 };
-use super::lint_values;
-use super::{number, tables, type_size, Revision, Table};
+use crate::lint_values;
+use crate::{number, tables, type_size, Revision, Table};
 
 /// One finding of `wiki lint`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
+    /// The page's title.
     pub page: String,
+    /// Where the table is on the page ([`Table::place`]).
     pub table: String,
-    /// 1-based data row, and the field name if the table has one.
+    /// 1-based data row.
     pub row: usize,
+    /// The row's field name (from its name cell, else from its other cells); empty when it has no text.
     pub field: String,
+    /// What contradicts what.
     pub what: String,
 }
 

@@ -8,23 +8,26 @@
 //! The draft names the table it came from in `-wiki` (or `-wiki-enums`), so `wiki drift` can compare them later.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use binspec_codegen::ir::WikiRef;
 
-use super::diff::{list_revisions, page_revisions, read_revisions};
-use super::layout::{self, FieldRow, Kind};
-use super::sources::{in_section, resolve};
-use super::{number, tables, type_size, Revision, Table};
-use crate::{CliError, Ctx};
+use crate::layout::{self, FieldRow, Kind};
+use crate::sources::{in_section, resolve};
+use crate::{list_revisions, number, page_revisions, tables, type_size, Error, Revision, Table};
 
 /// Which table to import.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Want {
+    /// The page's title (compared without case, `_` as a space).
     pub page: String,
+    /// The table's nearest heading, or a path of headings (`A > B`); empty or `(top)` for a table above every
+    /// heading.
     pub section: String,
+    /// The table's caption, when the section has several tables.
     pub caption: Option<String>,
+    /// Which of the tables that match (1-based), when the caption does not tell them apart.
     pub table: Option<usize>,
+    /// Which revision of the page (0 is the newest).
     pub rev: usize,
 }
 
@@ -40,7 +43,7 @@ fn describe(t: &Table) -> String {
 }
 
 /// The table `want` names, or a usage error that lists the candidates.
-pub fn choose(page: &str, ts: &[Table], want: &Want) -> Result<usize, CliError> {
+pub(crate) fn choose(page: &str, ts: &[Table], want: &Want) -> Result<usize, Error> {
     let in_sec: Vec<usize> = (0..ts.len())
         .filter(|&i| in_section(&ts[i], &want.section))
         .collect();
@@ -55,7 +58,7 @@ pub fn choose(page: &str, ts: &[Table], want: &Want) -> Result<usize, CliError> 
         if ts.is_empty() {
             msg.push_str("\n  (none)");
         }
-        return Err(CliError::Usage(msg));
+        return Err(Error::Choice(msg));
     }
     let hits: Vec<usize> = in_sec
         .iter()
@@ -74,7 +77,7 @@ pub fn choose(page: &str, ts: &[Table], want: &Want) -> Result<usize, CliError> 
         s
     };
     if hits.is_empty() {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Choice(format!(
             "{page}: no table under {:?} has the caption {:?}; the section's tables:{}",
             want.section,
             want.caption.as_deref().unwrap_or(""),
@@ -83,14 +86,14 @@ pub fn choose(page: &str, ts: &[Table], want: &Want) -> Result<usize, CliError> 
     }
     match want.table {
         Some(n) => hits.get(n.wrapping_sub(1)).copied().ok_or_else(|| {
-            CliError::Usage(format!(
+            Error::Choice(format!(
                 "{page}: there is no table {n} under {:?} (1-based); the tables:{}",
                 want.section,
                 list(&hits)
             ))
         }),
         None if hits.len() == 1 => Ok(hits[0]),
-        None => Err(CliError::Usage(format!(
+        None => Err(Error::Choice(format!(
             "{page}: {} tables under {:?}; choose one with --caption or --table:{}",
             hits.len(),
             want.section,
@@ -675,11 +678,11 @@ fn wiki_yaml(w: &WikiRef, indent: &str) -> String {
 }
 
 /// The draft `.ksy` for table `idx` of a revision, and a one-line summary.
-pub fn draft(rev: &Revision, ts: &[Table], idx: usize) -> Result<(String, String), CliError> {
+pub fn draft(rev: &Revision, ts: &[Table], idx: usize) -> Result<(String, String), Error> {
     let t = &ts[idx];
     let kind = layout::kind(t);
     if !matches!(kind, Kind::Struct | Kind::Enum) {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Choice(format!(
             "{}: {} is a {}, not a struct or enum table",
             rev.page,
             t.place(),
@@ -747,17 +750,11 @@ pub fn draft(rev: &Revision, ts: &[Table], idx: usize) -> Result<(String, String
     Ok((out, summary))
 }
 
-/// `binspec wiki import FILE PAGE SECTION [--caption C] [--table N] [--rev N] [-o OUT]`.
-pub fn run(
-    ctx: &mut Ctx<'_>,
-    file: &Path,
-    want: &Want,
-    output: Option<&Path>,
-) -> Result<(), CliError> {
-    let revs = read_revisions(file)?;
-    let mine = page_revisions(&revs, &want.page, file)?;
+/// The draft `.ksy` for the table `want` names among a dump's revisions, and a one-line summary (as [`draft`]).
+pub fn import(revs: &[Revision], want: &Want) -> Result<(String, String), Error> {
+    let mine = page_revisions(revs, &want.page)?;
     let Some(rev) = mine.get(want.rev) else {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Choice(format!(
             "{} has no revision {}; its revisions:{}",
             mine[0].page,
             want.rev,
@@ -766,18 +763,7 @@ pub fn run(
     };
     let ts = tables(&rev.text);
     let idx = choose(&rev.page, &ts, want)?;
-    let (text, summary) = draft(rev, &ts, idx)?;
-    match output {
-        Some(p) => {
-            std::fs::write(p, &text).map_err(|e| CliError::file(p, e))?;
-            let _ = writeln!(ctx.err, "{summary}; wrote {}", p.display());
-        }
-        None => {
-            ctx.out.write_all(text.as_bytes()).map_err(CliError::out)?;
-            let _ = writeln!(ctx.err, "{summary}");
-        }
-    }
-    Ok(())
+    draft(rev, &ts, idx)
 }
 
 #[cfg(test)]
@@ -889,7 +875,7 @@ mod tests {
             rev: 0,
         };
         let err = choose("Sarc", &ts, &want(None, None, "Header")).unwrap_err();
-        assert_eq!(err.exit_code(), 2);
+        assert!(matches!(err, Error::Choice(_)), "{err:?}");
         let msg = err.to_string();
         assert!(
             msg.contains("--table 1: Header [SARC header] (struct, 6 rows, line 2)"),

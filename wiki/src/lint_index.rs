@@ -6,12 +6,12 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use super::layout::{self, Kind};
-use super::Table;
+use crate::layout::{self, Kind};
+use crate::Table;
 
 /// For each of `n` items, the index of the first earlier item with the same key (items without a key have none and
 /// match none). `key` is called once per item.
-pub fn first_earlier<K: Hash + Eq>(
+pub(crate) fn first_earlier<K: Hash + Eq>(
     n: usize,
     mut key: impl FnMut(usize) -> Option<K>,
 ) -> Vec<Option<usize>> {
@@ -27,7 +27,7 @@ pub fn first_earlier<K: Hash + Eq>(
 
 /// Items seen so far grouped by a key, each group keeping its first item and the first item that differs from it:
 /// enough to give, for a new item, the first earlier item with its key that differs from it.
-pub struct FirstOther<K, V> {
+pub(crate) struct FirstOther<K, V> {
     /// Per key: the first item (value, row), and the first item whose value differs from it.
     groups: HashMap<K, Group<V>>,
 }
@@ -44,7 +44,7 @@ impl<K: Hash + Eq, V: PartialEq + Clone> Default for FirstOther<K, V> {
 
 impl<K: Hash + Eq, V: PartialEq + Clone> FirstOther<K, V> {
     /// The first earlier item with the key `k` whose value is not `v`, as (value, row); then adds this item.
-    pub fn check_and_add(&mut self, k: K, v: V, row: usize) -> Option<(V, usize)> {
+    pub(crate) fn check_and_add(&mut self, k: K, v: V, row: usize) -> Option<(V, usize)> {
         match self.groups.get_mut(&k) {
             None => {
                 self.groups.insert(k, (v, row, None));
@@ -68,7 +68,7 @@ impl<K: Hash + Eq, V: PartialEq + Clone> FirstOther<K, V> {
 /// Ranges added one by one, each with a growing index (a row): for a new range, the smallest index of the ranges
 /// added before it that overlap it. Built over all the ranges' ends at once (a segment tree over the elementary
 /// pieces between them), so each query and each addition takes O(log n).
-pub struct FirstCover {
+pub(crate) struct FirstCover {
     /// The sorted distinct starts and ends (exclusive) of the ranges: piece `j` is `xs[j]..xs[j + 1]`.
     xs: Vec<u128>,
     /// Per node: the smallest index added over the whole node, and the smallest added anywhere inside it.
@@ -78,7 +78,7 @@ pub struct FirstCover {
 
 impl FirstCover {
     /// An index for inclusive ranges among `ranges`.
-    pub fn new(ranges: &[(u64, u64)]) -> Self {
+    pub(crate) fn new(ranges: &[(u64, u64)]) -> Self {
         let mut xs: Vec<u128> = ranges
             .iter()
             .flat_map(|&(lo, hi)| [u128::from(lo), u128::from(hi) + 1])
@@ -104,14 +104,14 @@ impl FirstCover {
     }
 
     /// The smallest index of a range added so far that overlaps `lo..=hi` (a range given to [`FirstCover::new`]).
-    pub fn first_overlap(&self, lo: u64, hi: u64) -> Option<usize> {
+    pub(crate) fn first_overlap(&self, lo: u64, hi: u64) -> Option<usize> {
         let (a, b) = self.pieces(lo, hi)?;
         let m = self.query(1, 0, self.last_piece(), a, b);
         (m != usize::MAX).then_some(m)
     }
 
     /// Adds `lo..=hi` (a range given to [`FirstCover::new`]) with the index `i`.
-    pub fn add(&mut self, lo: u64, hi: u64, i: usize) {
+    pub(crate) fn add(&mut self, lo: u64, hi: u64, i: usize) {
         if let Some((a, b)) = self.pieces(lo, hi) {
             self.update(1, 0, self.last_piece(), a, b, i);
         }
@@ -147,11 +147,11 @@ impl FirstCover {
 
 /// Every field name and type on a page (lower case), each name also with its table's name before it
 /// (`ByamlContainer count`), sorted: the names a size expression may use, or the first words of.
-pub struct Known(Vec<String>);
+pub(crate) struct Known(Vec<String>);
 
 impl Known {
     /// Whether `name` is a known name or its first words.
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         let words = format!("{name} ");
         // The names that start with `name `, if any, come first among those not before it in the sorted order.
         self.0.binary_search_by(|k| k.as_str().cmp(name)).is_ok()
@@ -162,7 +162,7 @@ impl Known {
     }
 }
 
-pub fn known_names(all: &[Table]) -> Known {
+pub(crate) fn known_names(all: &[Table]) -> Known {
     let mut known: Vec<String> = Vec::new();
     for other in all.iter().filter(|o| layout::kind(o) == Kind::Struct) {
         let owner = if other.caption.trim().is_empty() {
@@ -186,9 +186,9 @@ pub fn known_names(all: &[Table]) -> Known {
 /// The struct rows of a page's tables that may give a bits table its width, by their type and by their name (lower
 /// case, without markup): for each, the first such row (its place in the page's order, its size in bytes, and where
 /// it is).
-pub type Widths = HashMap<String, (usize, u64, String)>;
+pub(crate) type Widths = HashMap<String, (usize, u64, String)>;
 
-pub fn struct_widths(all: &[Table]) -> Widths {
+pub(crate) fn struct_widths(all: &[Table]) -> Widths {
     let mut out = Widths::new();
     let mut order = 0usize;
     for other in all

@@ -1,6 +1,6 @@
 //! Struct, bitfield and enum tables: what kind of table a wikitable is, and its rows as fields or values.
 
-use super::{number, type_size, Table};
+use crate::{number, type_size, Table};
 
 /// What a table describes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,9 +16,11 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// Whether the table is a layout (struct, bits or enum), which a schema may transcribe.
     pub fn is_layout(self) -> bool {
         !matches!(self, Kind::Other(_))
     }
+    /// The kind as reports name it: `struct`, `bits`, `enum`, or what the table is instead (`version list`).
     pub fn name(self) -> &'static str {
         match self {
             Kind::Struct => "struct",
@@ -43,7 +45,7 @@ fn col(t: &Table, pred: impl Fn(&str) -> bool) -> Option<usize> {
 }
 
 /// What a table describes, from its headers.
-pub fn kind(t: &Table) -> Kind {
+pub(crate) fn kind(t: &Table) -> Kind {
     if t.code {
         return Kind::Struct;
     }
@@ -94,7 +96,7 @@ fn value_col(t: &Table) -> Option<usize> {
 
 /// One row of a struct table. Rows that a `rowspan`ned offset joins are one field.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FieldRow {
+pub(crate) struct FieldRow {
     /// 1-based data row of the table.
     pub row: usize,
     /// The offset: stated in the table, or (for C-style structs, which have none) summed from the sizes before.
@@ -111,7 +113,7 @@ pub struct FieldRow {
 }
 
 /// The fields of a struct table.
-pub fn fields(t: &Table) -> Vec<FieldRow> {
+pub(crate) fn fields(t: &Table) -> Vec<FieldRow> {
     let h = |names: &[&str]| t.column(names);
     let oc = h(&["Offset"]);
     let sc = h(&["Size"]);
@@ -181,7 +183,7 @@ pub fn fields(t: &Table) -> Vec<FieldRow> {
 }
 
 /// The name part of a description cell: `Magic: "SARC"` is Magic, `Material Id. The ...` is Material Id.
-pub fn name_of(description: &str) -> String {
+pub(crate) fn name_of(description: &str) -> String {
     let s = strip_markup(description);
     let cut = s
         .find(['.', ':', ';', '(', ','])
@@ -193,7 +195,7 @@ pub fn name_of(description: &str) -> String {
 }
 
 /// Text without links, code and emphasis markup.
-pub fn strip_markup(s: &str) -> String {
+pub(crate) fn strip_markup(s: &str) -> String {
     let mut t = s.to_string();
     for tag in ["<code>", "</code>", "'''", "''", "<br>", "<br/>", "<br />"] {
         t = t.replace(tag, " ");
@@ -211,7 +213,7 @@ pub fn strip_markup(s: &str) -> String {
 }
 
 /// A name as a schema identifier: `Header size` is `header_size`, `numNodes` is `num_nodes`.
-pub fn ident(name: &str) -> String {
+pub(crate) fn ident(name: &str) -> String {
     let mut out = String::new();
     let mut prev_lower = false;
     for c in strip_markup(name).chars() {
@@ -238,7 +240,7 @@ pub fn ident(name: &str) -> String {
 
 /// One row of an enum table.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ValueRow {
+pub(crate) struct ValueRow {
     pub row: usize,
     /// The value as a number, when it is one (magics such as `"FRES"` are not).
     pub value: Option<i128>,
@@ -248,7 +250,7 @@ pub struct ValueRow {
 }
 
 /// The values of an enum table.
-pub fn values(t: &Table) -> Vec<ValueRow> {
+pub(crate) fn values(t: &Table) -> Vec<ValueRow> {
     let Some(vc) = value_col(t) else {
         return Vec::new();
     };
@@ -295,7 +297,7 @@ pub fn values(t: &Table) -> Vec<ValueRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::wiki::tables;
+    use crate::tables;
 
     #[test]
     fn kinds() {

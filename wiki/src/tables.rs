@@ -1,94 +1,26 @@
-//! MediaWiki page texts and "User contributions" dumps: pages, revisions and `wikitable` tables, and the
-//! `binspec wiki` commands over them: `lint` (tables that contradict themselves), `drift` (tables against the
-//! schemas that transcribe them), `coverage`, `diff` (between revisions) and `import` (a draft `.ksy` type).
-//!
-//! A dump is a title line, then one block per revision: the page name, a blank line, an ISO timestamp, a blank
-//! line, the editor's summary, then the page text, until the next block. A single page text (no timestamp after its
-//! second line) is one revision of one page, named after the file.
+//! Tables of a page text: `{| class="wikitable" ... |}` markup (rows, cells, `rowspan`s, multi-line cells) and
+//! the C-style structs of its code blocks, under the section headings they sit in; and the numbers and type sizes
+//! their cells write.
 
 use std::fmt::Write as _;
 
-pub mod coverage;
-pub mod diff;
-pub mod drift;
-pub mod import;
-pub mod layout;
-pub mod lint;
-pub mod lint_index;
-pub mod lint_values;
-pub mod sources;
+use crate::Kind;
 
-pub use lint::{lint, Finding};
-
-/// One revision of one page.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Revision {
-    pub page: String,
-    pub timestamp: String,
-    /// 1-based line of the page text's first line in the input.
-    pub first_line: usize,
-    pub text: String,
-}
-
-fn is_timestamp(l: &str) -> bool {
-    let b = l.trim().as_bytes();
-    b.len() == 20
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b[10] == b'T'
-        && b[19] == b'Z'
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| matches!(i, 4 | 7 | 10 | 13 | 16 | 19) || c.is_ascii_digit())
-}
-
-/// The revisions in a dump, in the dump's order (newest first for each page), or the whole text as one revision of
-/// `fallback_page` when it is not a dump.
-pub fn revisions(input: &str, fallback_page: &str) -> Vec<Revision> {
-    let lines: Vec<&str> = input.lines().collect();
-    let starts: Vec<usize> = (0..lines.len().saturating_sub(2))
-        .filter(|&i| {
-            !lines[i].trim().is_empty()
-                && lines[i + 1].trim().is_empty()
-                && is_timestamp(lines[i + 2])
-                && (i == 0 || lines[i - 1].trim().is_empty())
-        })
-        .collect();
-    if starts.is_empty() {
-        return vec![Revision {
-            page: fallback_page.to_string(),
-            timestamp: String::new(),
-            first_line: 1,
-            text: input.to_string(),
-        }];
-    }
-    let mut out = Vec::new();
-    for (k, &s) in starts.iter().enumerate() {
-        let end = starts.get(k + 1).copied().unwrap_or(lines.len());
-        // name, blank, timestamp, blank, summary, then the text
-        let body = (s + 5).min(end);
-        out.push(Revision {
-            page: lines[s].trim().to_string(),
-            timestamp: lines[s + 2].trim().to_string(),
-            first_line: body + 1,
-            text: lines[body..end].join("\n"),
-        });
-    }
-    out
-}
-
-/// A `{| class="wikitable" ... |}` table.
+/// A `{| class="wikitable" ... |}` table, or a C-style struct of a code block.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Table {
     /// The headings above the table, outermost first.
     pub sections: Vec<String>,
+    /// The `|+` caption (a struct's name), or empty.
     pub caption: String,
+    /// The `!` header cells, in column order.
     pub headers: Vec<String>,
     /// Rows of cells, and the 1-based line (in the revision's text) where each row starts. A cell that a
     /// `rowspan` above covers is repeated in each row it covers.
     pub rows: Vec<(usize, Vec<String>)>,
     /// For each row, which cells are such repeats.
     pub spanned: Vec<Vec<bool>>,
+    /// The 1-based line (in the revision's text) where the table starts.
     pub line: usize,
     /// A C-style `struct` in a code block (HedgeDocs writes layouts so) rather than a `wikitable`: its headers are
     /// Type, Name and Description, and the caption is the struct's name.
@@ -112,6 +44,10 @@ impl Table {
         self.headers
             .iter()
             .position(|h| names.iter().any(|n| h.trim().eq_ignore_ascii_case(n)))
+    }
+    /// What the table describes, from its headers.
+    pub fn kind(&self) -> Kind {
+        crate::layout::kind(self)
     }
 }
 
@@ -513,7 +449,7 @@ fn wikitables(text: &str) -> Vec<Table> {
 
 /// A number as the wiki writes offsets and sizes: `0x1C`, `28`, `0x1C (28)`; `None` for anything else
 /// (`sizeof(B)`, `varies`, empty).
-pub fn number(s: &str) -> Option<u64> {
+pub(crate) fn number(s: &str) -> Option<u64> {
     let s = s.trim();
     let mut words = s.split_whitespace();
     let first = words.next().unwrap_or("");
@@ -534,7 +470,7 @@ pub fn number(s: &str) -> Option<u64> {
 }
 
 /// The size in bytes of a type as the wiki names it (`u32`, `s16`, `float`, `uint8_t`, `u32[4]`), if known.
-pub fn type_size(ty: &str) -> Option<u64> {
+pub(crate) fn type_size(ty: &str) -> Option<u64> {
     let t = ty.trim();
     let t = t.trim_start_matches("const ").trim();
     // A pointer (`void*`, `Foo *`): 64-bit on the Switch.
@@ -576,58 +512,9 @@ pub fn type_size(ty: &str) -> Option<u64> {
     })
 }
 
-/// Reads a page text or a dump into its revisions (a page text is one revision, named after the file).
-pub fn read_dump(file: &std::path::Path) -> Result<Vec<Revision>, crate::CliError> {
-    let raw = crate::files::read(file)?;
-    let text = String::from_utf8(raw).map_err(|_| crate::CliError::file(file, "not UTF-8 text"))?;
-    let name = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().to_string())
-        .unwrap_or_default();
-    Ok(revisions(&text, &name))
-}
-
-/// The revisions `wiki lint` reads: each page's newest (the first in a dump), or the `rev`-th (0 = newest).
-pub fn chosen(revs: &[Revision], rev: usize) -> Vec<&Revision> {
-    let mut pages: Vec<&str> = Vec::new();
-    for r in revs {
-        if !pages.contains(&r.page.as_str()) {
-            pages.push(&r.page);
-        }
-    }
-    pages
-        .iter()
-        .filter_map(|p| revs.iter().filter(|r| r.page == *p).nth(rev))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const PAGE: &str = "Wiki - User contributions [en]\n\nSarc\n\n2026-01-02T03:04:05Z\n\nEd: fix\n\n== Header ==\n{| class=\"wikitable\"\n|+ SARC header\n!Offset\n!Size\n!Type\n!Description\n|-\n|0x0\n|0x4\n|char[4]\n|Magic\n|-\n|0x4\n|0x2\n|u32\n|Header size\n|-\n|0x8\n|0x4\n|u32\n|File size\nspanning two lines\n|}\n\nSarc\n\n2025-01-01T00:00:00Z\n\nEd: older\n\ntext\n";
-
-    #[test]
-    fn dump_pages_tables_and_findings() {
-        let revs = revisions(PAGE, "x");
-        assert_eq!(revs.len(), 2);
-        assert_eq!(revs[0].page, "Sarc");
-        assert_eq!(revs[0].timestamp, "2026-01-02T03:04:05Z");
-        assert_eq!(chosen(&revs, 0).len(), 1);
-        assert_eq!(chosen(&revs, 1)[0].timestamp, "2025-01-01T00:00:00Z");
-        let t = tables(&revs[0].text);
-        assert_eq!(t.len(), 1);
-        assert_eq!(t[0].caption, "SARC header");
-        assert_eq!(t[0].sections, ["Header"]);
-        assert_eq!(t[0].rows.len(), 3);
-        assert_eq!(t[0].rows[2].1[3], "File size spanning two lines");
-        let f: Vec<String> = lint(&revs[0]).iter().map(|f| f.to_string()).collect();
-        // Row 3's offset follows from row 2's type (0x4 + 4), so the size cell is the one mistake.
-        assert_eq!(
-            f,
-            ["Sarc | Header [SARC header] | row 2 (Header size): size 0x2 does not fit the type u32 (0x4 bytes)"]
-        );
-    }
 
     #[test]
     fn numbers_and_types() {

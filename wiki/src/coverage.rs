@@ -1,16 +1,15 @@
 //! `binspec wiki coverage`: for each page, its struct and enum tables and whether a schema transcribes each.
 
-use std::path::{Path, PathBuf};
-
-use super::layout::{self, Kind};
-use super::sources::{self, Source};
-use super::{chosen, read_dump, tables, Revision};
-use crate::{CliError, Ctx};
+use crate::layout::{self, Kind};
+use crate::sources::{self, Source};
+use crate::{tables, Revision};
 
 /// One table's line in the report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entry {
+    /// Where the table is on the page ([`Table::place`](crate::Table::place)).
     pub place: String,
+    /// What the table describes.
     pub kind: Kind,
     /// The schema items that transcribe it (`sarc.ksy: type sfat`).
     pub by: Vec<String>,
@@ -19,8 +18,11 @@ pub struct Entry {
 /// The coverage of one page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageCoverage {
+    /// The page's title.
     pub page: String,
+    /// The revision's timestamp (empty for a page text that is not part of a dump).
     pub timestamp: String,
+    /// Each of the page's tables, in page order.
     pub entries: Vec<Entry>,
 }
 
@@ -114,23 +116,4 @@ pub fn report(pages: &[PageCoverage]) -> String {
         pages.len()
     ));
     out
-}
-
-/// `binspec wiki coverage FILE [--schemas ...] [--rev N]`.
-pub fn run(
-    ctx: &mut Ctx<'_>,
-    file: &Path,
-    schemas: &[PathBuf],
-    rev: usize,
-) -> Result<(), CliError> {
-    let revs = read_dump(file)?;
-    let schemas = sources::load(schemas)?;
-    let srcs = sources::sources(&schemas);
-    let pages: Vec<PageCoverage> = chosen(&revs, rev)
-        .into_iter()
-        .map(|r| page(r, &srcs))
-        .collect();
-    ctx.out
-        .write_all(report(&pages).as_bytes())
-        .map_err(CliError::out)
 }

@@ -5,24 +5,25 @@
 //! bullet of the attribute's, the type's or the schema's `doc` names it: the wiki row's name (or the attribute's)
 //! together with the wiki's value for what differs (an offset, a size, a type, a name).
 
-use std::path::{Path, PathBuf};
-
 use binspec_codegen::ir::{const_int, EnumDef, Field, FieldTy, Module, Repeat, TypeDef};
 
-use super::layout::{self, FieldRow, Kind};
-use super::sources::{self, Item, Source};
-use super::{chosen, read_dump, tables, Revision, Table};
-use crate::{CliError, Ctx};
+use crate::layout::{self, FieldRow, Kind};
+use crate::sources::{self, Item, Source};
+use crate::{tables, Revision, Table};
 
 /// One difference between a table and a schema item.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Difference {
+    /// The page's title.
     pub page: String,
+    /// The table: its place on the page, or the section and caption the reference names when it names no one
+    /// table.
     pub table: String,
     /// `sarc.ksy: type sarc`.
     pub item: String,
     /// `row 6 (Alignment)`, `value 0x3`, or empty for the table as a whole.
     pub at: String,
+    /// What differs, wiki's side first.
     pub what: String,
     /// The doc text that explains it, shortened.
     pub explained: Option<String>,
@@ -97,12 +98,12 @@ fn schema_type(m: &Module, f: &Field) -> Option<String> {
 }
 
 /// The wiki's type in the same canonical text.
-pub fn wiki_type(ty: &str) -> Option<String> {
+pub(crate) fn wiki_type(ty: &str) -> Option<String> {
     let t = layout::strip_markup(ty).to_ascii_lowercase();
     let t = t.trim().trim_start_matches("const ").trim();
     if let Some(open) = t.find('[') {
         let close = t[open..].find(']')? + open;
-        let n = super::number(&t[open + 1..close])?;
+        let n = crate::number(&t[open + 1..close])?;
         let base = t[..open].trim();
         if !t[close + 1..].trim().is_empty() {
             return None;
@@ -238,7 +239,7 @@ fn doc_chunks_of(f: &Field) -> Vec<String> {
 /// The numbers a text mentions (`0x14`, `20`).
 fn numbers_in(s: &str) -> Vec<u64> {
     s.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter_map(super::number)
+        .filter_map(crate::number)
         .collect()
 }
 
@@ -482,7 +483,7 @@ fn drift_struct(rev: &Revision, t: &Table, src: &Source<'_>, ti: usize, out: &mu
             // integer of its size.
             let sizes_differ = matches!((r.size, sf.size), (Some(a), Some(b)) if a != b);
             let magic_as_int =
-                sf.f.contents.is_some() && r.size == sf.size && super::type_size(&r.ty) == r.size;
+                sf.f.contents.is_some() && r.size == sf.size && crate::type_size(&r.ty) == r.size;
             if &wt != st && !sizes_differ && !magic_as_int {
                 push(
                     at.clone(),
@@ -646,11 +647,22 @@ fn hex_i(v: i128) -> String {
 /// The result of comparing a dump with schemas.
 #[derive(Debug, Default)]
 pub struct Report {
+    /// The differences, reference by reference in the order of the sources.
     pub differences: Vec<Difference>,
     /// Tables compared.
     pub tables: usize,
     /// Notes: sources whose page the dump does not have.
     pub notes: Vec<String>,
+}
+
+impl Report {
+    /// How many of the differences a schema's doc explains.
+    pub fn explained(&self) -> usize {
+        self.differences
+            .iter()
+            .filter(|d| d.explained.is_some())
+            .count()
+    }
 }
 
 /// Compares the chosen revisions' tables with every source that names one of their pages.
@@ -711,39 +723,4 @@ pub fn compare(revs: &[&Revision], srcs: &[Source<'_>]) -> Report {
         }
     }
     rep
-}
-
-/// `binspec wiki drift FILE SCHEMA... [--rev N]`.
-pub fn run(
-    ctx: &mut Ctx<'_>,
-    file: &Path,
-    schemas: &[PathBuf],
-    rev: usize,
-) -> Result<(), CliError> {
-    let revs = read_dump(file)?;
-    let schemas = sources::load(schemas)?;
-    let srcs = sources::sources(&schemas);
-    let chosen = chosen(&revs, rev);
-    let rep = compare(&chosen, &srcs);
-    for d in &rep.differences {
-        writeln!(ctx.out, "{d}").map_err(CliError::out)?;
-    }
-    for n in &rep.notes {
-        let _ = writeln!(ctx.err, "note: {n}");
-    }
-    let explained = rep
-        .differences
-        .iter()
-        .filter(|d| d.explained.is_some())
-        .count();
-    let _ = writeln!(
-        ctx.err,
-        "{} differences ({} drift, {explained} explained by the schemas' docs) in {} tables ({} `-wiki` references in {} schemas)",
-        rep.differences.len(),
-        rep.differences.len() - explained,
-        rep.tables,
-        srcs.len(),
-        schemas.len()
-    );
-    Ok(())
 }
