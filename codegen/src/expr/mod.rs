@@ -52,6 +52,8 @@ pub mod types;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod type_tests;
 
 use std::fmt;
 

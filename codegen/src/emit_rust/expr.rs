@@ -1,0 +1,394 @@
+//! The expression translator: Kaitai expressions to Rust, typed as they go (integers are computed in `i128`):
+//! literals, operators, comparisons, methods and casts. How names, attributes and `_root`/`_parent` chains resolve
+//! is in `resolve`.
+
+use super::*;
+use crate::expr::{BinOp, UnOp};
+
+impl<'m> Cx<'m> {
+    pub(super) fn t(&self) -> &'m TypeDef {
+        &self.m.types[self.ty]
+    }
+
+    pub(super) fn field_t(&self, f: &Field) -> T {
+        let base = match &f.ty {
+            FieldTy::Bits { n: 1, .. } if f.enum_.is_none() => T::Bool,
+            FieldTy::Int { .. } | FieldTy::Bits { .. } => T::Int,
+            FieldTy::Float { .. } => T::Float,
+            FieldTy::Bytes => T::Bytes,
+            FieldTy::Str { .. } => T::Str,
+            FieldTy::User { ty, .. } => T::User(*ty),
+            FieldTy::Switch { .. } if int_switch(f) => T::Int,
+            FieldTy::Switch { .. } => T::Switch(self.ty, f.name.clone()),
+            FieldTy::Value => self.value_t(f),
+        };
+        if f.repeat != Repeat::None {
+            T::Array(Box::new(base))
+        } else {
+            base
+        }
+    }
+
+    /// The type of a value instance's expression, translated where the instance is defined (an integer when it
+    /// cannot be told).
+    fn value_t(&self, f: &Field) -> T {
+        let owner = self
+            .m
+            .types
+            .iter()
+            .position(|t| t.instances.iter().any(|x| std::ptr::eq(x, f)));
+        let (Some(owner), Some(v)) = (owner, &f.value) else {
+            return T::Int;
+        };
+        if self.depth > 32 {
+            return T::Int;
+        }
+        let mut cx = Cx {
+            m: self.m,
+            last_t: None,
+            base: None,
+            ty: owner,
+            scope: Scope::Read,
+            depth: self.depth + 1,
+        };
+        match cx.tr(&v.expr, &v.path) {
+            Ok((_, t @ (T::Bool | T::Float | T::Str | T::Bytes))) => t,
+            _ => T::Int,
+        }
+    }
+
+    /// Translates an expression; integers come out as `i128`.
+    pub(super) fn tr(&mut self, e: &Expr, path: &str) -> R<(TokenStream, T)> {
+        self.depth += 1;
+        if self.depth > 64 {
+            return err(
+                path,
+                "expression nests too deeply (value instances referring to each other?)",
+            );
+        }
+        let r = self.tr_inner(e, path);
+        self.depth -= 1;
+        r
+    }
+
+    fn tr_inner(&mut self, e: &Expr, path: &str) -> R<(TokenStream, T)> {
+        Ok(match &e.kind {
+            ExprKind::Int(v) => (int_lit(*v as i128), T::Int),
+            ExprKind::Float(f) => (quote!(#f), T::Float),
+            ExprKind::Bool(b) => (quote!(#b), T::Bool),
+            ExprKind::Str(s) => (quote!(#s), T::Str),
+            ExprKind::Array(items) => {
+                let bytes: Option<Vec<u8>> = items
+                    .iter()
+                    .map(|i| match &i.kind {
+                        ExprKind::Int(v) if *v <= 255 => Some(*v as u8),
+                        _ => None,
+                    })
+                    .collect();
+                match bytes {
+                    Some(bytes) if !items.is_empty() => (quote!((&[#(#bytes),*][..])), T::Bytes),
+                    _ => {
+                        let mut toks = Vec::new();
+                        let mut et = T::Int;
+                        for i in items {
+                            let (t, ty) = self.tr(i, path)?;
+                            et = ty;
+                            toks.push(t);
+                        }
+                        (quote!(vec![#(#toks),*]), T::Array(Box::new(et)))
+                    }
+                }
+            }
+            ExprKind::Name(n) => self.name(n, path)?,
+            ExprKind::Attr { base, name, .. } => self.attr(base, name, path)?,
+            ExprKind::Call {
+                base, method, args, ..
+            } if method == "bitmask" => {
+                // `xs.bitmask(PRED)`: one bit per element, set where PRED (with `_` the element) holds; bit `i % 8`
+                // of byte `i / 8`, as many bytes as eight elements need.
+                let (b, bt) = self.tr(base, path)?;
+                let T::Array(et) = bt else {
+                    return err(path, "'bitmask' needs an array");
+                };
+                let [pred] = &args[..] else {
+                    return err(
+                        path,
+                        "'bitmask' takes one argument: a condition on '_', the element",
+                    );
+                };
+                let saved = self.last_t.replace((*et).clone());
+                let r = self.tr(pred, path);
+                self.last_t = saved;
+                let (p, pt) = r?;
+                if pt != T::Bool {
+                    return err(path, "the condition of 'bitmask' must be a boolean");
+                }
+                (
+                    quote!({
+                        let xs__ = &#b;
+                        let mut m__ = ::std::vec![0u8; xs__.len().div_ceil(8)];
+                        for (j__, v__) in xs__.iter().enumerate() {
+                            if #p { m__[j__ / 8] |= 1u8 << (j__ % 8); }
+                        }
+                        m__
+                    }),
+                    T::Bytes,
+                )
+            }
+            ExprKind::Call {
+                base, method, args, ..
+            } => {
+                let (b, bt) = self.tr(base, path)?;
+                let mut a = Vec::new();
+                for x in args {
+                    a.push(self.tr(x, path)?);
+                }
+                match (method.as_str(), bt) {
+                    ("sarc_hash", T::Str) if a.len() == 1 => {
+                        let m = &a[0].0;
+                        (
+                            quote!((::binspec_runtime::hash::sarc_name_hash(#b.as_bytes(), (#m) as u32) as i128)),
+                            T::Int,
+                        )
+                    }
+                    ("sarc_hash", T::Bytes) if a.len() == 1 => {
+                        let m = &a[0].0;
+                        (
+                            quote!((::binspec_runtime::hash::sarc_name_hash(#b, (#m) as u32) as i128)),
+                            T::Int,
+                        )
+                    }
+                    ("crc32", T::Str) => (
+                        quote!((::binspec_runtime::hash::crc32(#b.as_bytes()) as i128)),
+                        T::Int,
+                    ),
+                    ("to_i", T::Bool) => (quote!((#b as i128)), T::Int),
+                    ("to_s", T::Bytes) if a.len() == 1 => {
+                        let e = &a[0].0;
+                        (
+                            quote!(::binspec_runtime::text::decode_lossy(#b, #e)),
+                            T::Str,
+                        )
+                    }
+                    ("to_i", T::Str) if a.len() == 1 => {
+                        let radix = &a[0].0;
+                        (
+                            quote!(i128::from_str_radix(#b, (#radix) as u32).unwrap_or(0)),
+                            T::Int,
+                        )
+                    }
+                    ("substring", T::Str) if a.len() == 2 => {
+                        let (from, to) = (&a[0].0, &a[1].0);
+                        (
+                            quote!(#b.chars().skip((#from).max(0) as usize).take(((#to) - (#from)).max(0) as usize).collect::<::std::string::String>()),
+                            T::Str,
+                        )
+                    }
+                    ("to_s", T::Int) if a.is_empty() => (quote!((#b).to_string()), T::Str),
+                    (m, t) => {
+                        return err(path, format!("method '{m}' on {t:?} is not supported yet"))
+                    }
+                }
+            }
+            ExprKind::Index { base, index } => {
+                let (b, bt) = self.tr(base, path)?;
+                let (i, _) = self.tr(index, path)?;
+                match bt {
+                    T::Bytes => (
+                        quote!((#b.get((#i) as usize).copied().unwrap_or(0) as i128)),
+                        T::Int,
+                    ),
+                    T::Array(et) => match *et {
+                        T::Int => (
+                            quote!(#b.get((#i) as usize).map_or(0, |x| *x as i128)),
+                            T::Int,
+                        ),
+                        T::Float => (
+                            quote!(#b.get((#i) as usize).map_or(0.0, |x| *x as f64)),
+                            T::Float,
+                        ),
+                        other => (
+                            quote!(#b.get((#i) as usize).cloned().unwrap_or_default()),
+                            other,
+                        ),
+                    },
+                    _ => return err(path, "indexing needs bytes or an array"),
+                }
+            }
+            ExprKind::Unary { op, expr } => {
+                let (x, t) = self.tr(expr, path)?;
+                match op {
+                    UnOp::Neg => (quote!((-(#x))), t),
+                    UnOp::Not => (quote!((!(#x))), T::Bool),
+                    UnOp::BitNot => (quote!((!(#x))), t),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let (l, lt) = self.tr(lhs, path)?;
+                let (r, rt) = self.tr(rhs, path)?;
+                let o = match op {
+                    BinOp::Add => quote!(+),
+                    BinOp::Sub => quote!(-),
+                    BinOp::Mul => quote!(*),
+                    BinOp::Div => quote!(/),
+                    BinOp::Mod => quote!(%),
+                    BinOp::Shl => quote!(<<),
+                    BinOp::Shr => quote!(>>),
+                    BinOp::BitAnd => quote!(&),
+                    BinOp::BitOr => quote!(|),
+                    BinOp::BitXor => quote!(^),
+                    BinOp::Eq => quote!(==),
+                    BinOp::Ne => quote!(!=),
+                    BinOp::Lt => quote!(<),
+                    BinOp::Le => quote!(<=),
+                    BinOp::Gt => quote!(>),
+                    BinOp::Ge => quote!(>=),
+                    BinOp::And => quote!(&&),
+                    BinOp::Or => quote!(||),
+                };
+                if lt == T::Str && rt == T::Str && *op == BinOp::Add {
+                    return Ok((quote!(format!("{}{}", #l, #r)), T::Str));
+                }
+                let float = lt == T::Float || rt == T::Float;
+                let (l, r) = if float {
+                    let l = if lt == T::Float {
+                        l
+                    } else {
+                        quote!((#l as f64))
+                    };
+                    let r = if rt == T::Float {
+                        r
+                    } else {
+                        quote!((#r as f64))
+                    };
+                    (l, r)
+                } else {
+                    (l, r)
+                };
+                let num = if float { T::Float } else { T::Int };
+                // Integer arithmetic is on i128 and never panics: sums of values read from files cannot overflow
+                // it, products wrap, and division by zero gives 0 (Kaitai's division and modulo round towards
+                // negative infinity).
+                match op {
+                    BinOp::Div if float => (quote!((#l / #r)), T::Float),
+                    BinOp::Mod if float => (quote!((#l).rem_euclid(#r)), T::Float),
+                    BinOp::Div => (quote!(::binspec_runtime::expr::div(#l, #r)), T::Int),
+                    BinOp::Mod => (quote!(::binspec_runtime::expr::modulo(#l, #r)), T::Int),
+                    BinOp::Mul if !float => (quote!((#l).wrapping_mul(#r)), T::Int),
+                    BinOp::Shl => (quote!(::binspec_runtime::expr::shl(#l, #r)), T::Int),
+                    BinOp::Shr => (quote!(::binspec_runtime::expr::shr(#l, #r)), T::Int),
+                    _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => {
+                        (quote!((#l #o #r)), T::Bool)
+                    }
+                    _ if matches!(lt, T::Bool) => (quote!((#l #o #r)), T::Bool),
+                    _ => (quote!((#l #o #r)), num),
+                }
+            }
+            ExprKind::Ternary { cond, then, else_ } => {
+                let (c, _) = self.tr(cond, path)?;
+                let (a, at) = self.tr(then, path)?;
+                let (b, bt) = self.tr(else_, path)?;
+                match (&at, &bt) {
+                    // Branches may be borrowed or owned: both become owned.
+                    (T::Str, T::Str) => (
+                        quote!((if #c { (#a).to_string() } else { (#b).to_string() })),
+                        T::Str,
+                    ),
+                    (T::Bytes, T::Bytes) => (
+                        quote!((if #c { (#a).to_vec() } else { (#b).to_vec() })),
+                        T::Bytes,
+                    ),
+                    (T::Int, T::Float) => (quote!((if #c { (#a) as f64 } else { #b })), T::Float),
+                    (T::Float, T::Int) => (quote!((if #c { #a } else { (#b) as f64 })), T::Float),
+                    (T::Bool, T::Int) => (quote!((if #c { (#a) as i128 } else { #b })), T::Int),
+                    (T::Int, T::Bool) => (quote!((if #c { #a } else { (#b) as i128 })), T::Int),
+                    _ => (quote!((if #c { #a } else { #b })), at),
+                }
+            }
+            ExprKind::EnumValue {
+                path: epath, value, ..
+            } => {
+                let ename = epath.last().cloned().unwrap_or_default();
+                let en = self.find_enum(&ename).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("unknown enum '{ename}'"),
+                })?;
+                let v = self.m.enums[en]
+                    .values
+                    .iter()
+                    .find(|(_, id, _)| id == value)
+                    .map(|(v, _, _)| *v)
+                    .ok_or_else(|| EmitError {
+                        path: path.into(),
+                        message: format!("enum '{ename}' has no value '{value}'"),
+                    })?;
+                (int_lit(v), T::Int)
+            }
+            ExprKind::Cast { base, ty } => {
+                let (b, bt) = self.tr(base, path)?;
+                let name = ty.path.join("::");
+                match name.as_str() {
+                    n if crate::ir::is_int_type_name(n) => (b, T::Int),
+                    "f4" | "f8" | "f4le" | "f4be" | "f8le" | "f8be" => (b, T::Float),
+                    "bytes" => (b, T::Bytes),
+                    "str" => (b, T::Str),
+                    _ => {
+                        // The type named by the path (its last names must match the type's own path).
+                        let want: Vec<&String> = ty.path.iter().filter(|p| !p.is_empty()).collect();
+                        let target = self.m.types.iter().position(|t| {
+                            t.path.len() >= want.len()
+                                && t.path[t.path.len() - want.len()..]
+                                    .iter()
+                                    .zip(want.iter())
+                                    .all(|(a, b)| a == *b)
+                        });
+                        match (target, bt) {
+                            (Some(t), T::Switch(owner, field)) if !ty.array => {
+                                // A downcast of a switch: the case that holds that type.
+                                let (sw, cases, en) = self.switch_field(owner, &field, path)?;
+                                let Some(c) = cases.iter().find(|c| c.user() == Some(t)) else {
+                                    return err(
+                                        path,
+                                        format!("'{}' cannot hold a '{name}'", sw.name),
+                                    );
+                                };
+                                let v = ty_ident(&c.variant);
+                                (
+                                    quote!((match &(#b) { #en::#v(x) => (*x).clone(), _ => ::std::default::Default::default() })),
+                                    T::User(t),
+                                )
+                            }
+                            (Some(t), _) if !ty.array => (b, T::User(t)),
+                            _ => return err(path, format!("cannot cast to '{name}'")),
+                        }
+                    }
+                }
+            }
+            ExprKind::SizeOf { .. } => {
+                return err(
+                    path,
+                    format!("'{e}' is not supported by the Rust emitter yet"),
+                )
+            }
+        })
+    }
+}
+
+/// Translates an expression over a decoded model (the root type's fields, value instances, enum literals) into
+/// Rust that reads the model through `base` (a variable holding the root model). Returns the code and the kind of
+/// value (`Int`, `Float`, `Bool`, `Str`, `Bytes`, `Array(..)`, `User(..)`). Used by tools that check decoded
+/// files against expectations, such as Kaitai's conformance suite.
+pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String, String), String> {
+    let e = crate::expr::parse(src).map_err(|e| e.message)?;
+    let b: TokenStream = base.parse().map_err(|_| format!("bad base '{base}'"))?;
+    let mut cx = Cx {
+        m,
+        last_t: None,
+        base: Some(b),
+        ty: 0,
+        scope: Scope::Model,
+        depth: 0,
+    };
+    let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
+    Ok((t.to_string(), format!("{ty:?}")))
+}

@@ -1,0 +1,314 @@
+//! The root's glue to the runtime: the `Format` impl (sniffing by magic, reading, writing, `info`) and, for an
+//! archive, the `Archive` impl over its entries and `view_files`.
+
+use super::probe::variant_name_arms;
+use super::*;
+use crate::ir::EndianSpec;
+
+impl<'m> Gen<'m> {
+    pub(super) fn emit_root_impl(&self) -> R<TokenStream> {
+        let m = self.m;
+        let root = m.root();
+        let name = ty_ident(&root.rust);
+        let id = m.format_id.as_str();
+        let title = m.title.clone().unwrap_or_else(|| m.id.clone());
+        let exts = &m.extensions;
+        let magics: Vec<&Vec<u8>> = m.magic.iter().chain(m.magics.iter()).collect();
+        let sniff = if magics.is_empty() {
+            quote!({
+                let _ = data;
+                false
+            })
+        } else {
+            let at = m.magic_at as usize;
+            let checks = magics.iter().map(|mg| {
+                if at == 0 {
+                    quote!(data.starts_with(&[#(#mg),*]))
+                } else {
+                    quote!(data.get(#at..).is_some_and(|d| d.starts_with(&[#(#mg),*])))
+                }
+            });
+            quote!(#(#checks)||*)
+        };
+        let mut summary = Vec::new();
+        for (label, e) in &m.info.summary {
+            if let Ok((t, _)) = self.cx(0, Scope::Model).tr(&e.expr, &e.path) {
+                summary.push(quote!((#label.to_string(), format!("{}", #t)),));
+            }
+        }
+        for f in root
+            .seq
+            .iter()
+            .filter(|f| f.repeat == Repeat::None && f.cond.is_none() && f.role == Role::Data)
+        {
+            if let FieldTy::Switch { cases, .. } = &f.ty {
+                let fid = ident(&f.name);
+                let label = f.name.as_str();
+                let arms = variant_name_arms(m, f, cases);
+                summary.push(
+                    quote!((#label.to_string(), match &self.#fid { #(#arms)* }.to_string()),),
+                );
+            }
+        }
+        let version = match &m.info.version {
+            Some(v) => match self.cx(0, Scope::Model).tr(&v.expr, &v.path) {
+                Ok((t, T::Int)) => quote!(Some(format!("{:#x}", #t))),
+                Ok((t, _)) => quote!(Some(format!("{}", #t))),
+                Err(_) => quote!(None),
+            },
+            None => quote!(None),
+        };
+        let endian = if matches!(root.endian, EndianSpec::Switch { .. }) {
+            quote!(Some(self.endian))
+        } else if let EndianSpec::Fixed(e) = root.endian {
+            let e = endian_tokens(Some(e));
+            quote!(Some(#e))
+        } else {
+            quote!(None)
+        };
+        let archive = match &m.archive {
+            Some(a) => {
+                let path: Vec<Ident> = a.entries.iter().map(|p| ident(p)).collect();
+                let nm = ident(&a.name);
+                let dt = ident(&a.data);
+                let entry_ty = self
+                    .entry_type(&a.entries)
+                    .map(|t| ty_ident(&m.types[t].rust));
+                let Some(entry_ty) = entry_ty else {
+                    return err(
+                        "/meta/-binspec/archive",
+                        "entries must name a repeated user type",
+                    );
+                };
+                let entry_ti = self.entry_type(&a.entries).unwrap_or_default();
+                // The hash that stands for the name of an entry stored without one. A derived hash that the model
+                // leaves out equals its derive for no name: `sarc_hash` (the only hash expressions know) of no
+                // bytes, 0.
+                let hash = match &a.hash {
+                    None => quote!(None),
+                    Some(h) => {
+                        let hid = ident(h);
+                        match find(&m.types[entry_ti], h).map(|f| &f.role) {
+                            Some(Role::Data) => quote!(Some(e.#hid as u64)),
+                            Some(Role::Derive(x)) if x.text.contains(".sarc_hash(") => {
+                                quote!(Some(e.#hid.map_or(0u64, |v| v as u64)))
+                            }
+                            _ => {
+                                return err(
+                                    "/meta/-binspec/archive/hash",
+                                    "the hash must name a field of the entry type that is data or derived with sarc_hash",
+                                )
+                            }
+                        }
+                    }
+                };
+                quote! {
+                    impl ::binspec_runtime::Archive for #name {
+                        fn files(&self) -> ::std::vec::Vec<(&str, &[u8])> {
+                            self.#(#path).*.iter().map(|e| (e.#nm.as_deref().unwrap_or_default(), &e.#dt[..])).collect()
+                        }
+                        fn set_files(&mut self, files: ::std::vec::Vec<(::std::string::String, ::std::vec::Vec<u8>)>) -> ::binspec_runtime::Result<()> {
+                            self.set_entries(files.into_iter().map(|(n, d)| (::binspec_runtime::EntryKey::Name(n), d)).collect())
+                        }
+                        fn keys(&self) -> ::std::vec::Vec<::binspec_runtime::EntryKey> {
+                            self.#(#path).*.iter().map(|e| {
+                                let hash: ::std::option::Option<u64> = #hash;
+                                match (&e.#nm, hash) {
+                                    (None, Some(h)) => ::binspec_runtime::EntryKey::Hash(h),
+                                    (n, _) => ::binspec_runtime::EntryKey::Name(n.as_deref().unwrap_or_default().to_string()),
+                                }
+                            }).collect()
+                        }
+                        fn set_entries(&mut self, files: ::std::vec::Vec<(::binspec_runtime::EntryKey, ::std::vec::Vec<u8>)>) -> ::binspec_runtime::Result<()> {
+                            // Entries that keep their key keep their layout choices.
+                            let keys = ::binspec_runtime::Archive::keys(self);
+                            let mut old: ::std::collections::HashMap<::binspec_runtime::EntryKey, ::std::vec::Vec<#entry_ty>> = ::std::collections::HashMap::new();
+                            for (k, e) in keys.into_iter().zip(::std::mem::take(&mut self.#(#path).*)) {
+                                old.entry(k).or_default().push(e);
+                            }
+                            let mut entries = ::std::vec::Vec::with_capacity(files.len());
+                            for (k, d) in files {
+                                let kept = old.get_mut(&k).and_then(|v| (!v.is_empty()).then(|| v.remove(0)));
+                                entries.push(match (kept, k) {
+                                    (Some(mut e), _) => {
+                                        e.#dt = d.into();
+                                        e
+                                    }
+                                    (None, ::binspec_runtime::EntryKey::Name(n)) => #entry_ty { #nm: Some(n.into()), #dt: d.into(), ..::std::default::Default::default() },
+                                    (None, ::binspec_runtime::EntryKey::Hash(h)) => {
+                                        return Err(::binspec_runtime::Error::other(format!(
+                                            "the archive has no entry stored without a name whose hash is {h:#010x}"
+                                        )));
+                                    }
+                                });
+                            }
+                            self.#(#path).* = entries;
+                            Ok(())
+                        }
+                    }
+                    ::binspec_runtime::impl_archive_dyn!(#name);
+                }
+            }
+            None => quote!(impl ::binspec_runtime::MaybeArchive for #name {}),
+        };
+        // A byte order that the file's own bytes decide (`endian: switch-on`) must be the one they decide in what
+        // the writer made, or the file reads back otherwise: then writing fails instead.
+        let endian_check = if matches!(root.endian, EndianSpec::Switch { .. }) {
+            quote! {
+                if found_endian != self.endian {
+                    return Err(::binspec_runtime::Error::write(format!(
+                        "the file would read back as {found_endian}-endian, not {}-endian: what decides the byte order (see the schema's meta/endian) comes out otherwise in the written data",
+                        self.endian
+                    )).at("endian").in_format(#id));
+                }
+            }
+        } else {
+            quote!()
+        };
+        let view_files = match self.view_plan() {
+            Some(&(_, entry)) => {
+                let args_ty = self.view_args_ty(entry);
+                quote! {
+                    /// The archive's files, read one entry at a time from `data` without building the model: each
+                    /// name and data borrow `data`, in the order of the file. Only what reading needs is checked
+                    /// (not the derived values, such as name hashes, nor the order); to edit or write the archive,
+                    /// read it with `from_binary` or `from_bytes`.
+                    pub fn view_files(data: &[u8]) -> ::binspec_runtime::Result<::binspec_runtime::ViewFiles<'_, #args_ty>> {
+                        let root_io = ::binspec_runtime::Reader::new(data);
+                        let mut r = root_io.clone();
+                        let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                        #name::view_files_in(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))
+                    }
+                }
+            }
+            None => quote!(),
+        };
+        let found_endian = if matches!(root.endian, EndianSpec::Switch { .. }) {
+            quote!(let found_endian = #name::endian_of(&out).map_err(|e| e.in_format(#id))?;)
+        } else {
+            quote!()
+        };
+        // Likewise a type that the file's own bytes choose for a root field (`switch-on` over instances only).
+        let mut switch_checks = Vec::new();
+        for f in self.root_switches() {
+            let FieldTy::Switch { on, cases } = &f.ty else {
+                continue;
+            };
+            let fid = ident(&f.name);
+            let fname = format_ident!("{}_variant_of", f.name);
+            let label = f.name.as_str();
+            let arms = variant_name_arms(m, f, cases);
+            let endian = match &root.endian {
+                EndianSpec::Switch { .. } => quote!(found_endian),
+                EndianSpec::Fixed(e) => endian_tokens(Some(*e)),
+                EndianSpec::Inherit => quote!(::binspec_runtime::Endian::Little),
+            };
+            let msg = format!(
+                "the file would read back as `{{found}}`, not `{{want}}`: what chooses the type ({}) comes out otherwise in the written data",
+                on.text
+            );
+            switch_checks.push(quote! {
+                let found = #name::#fname(&out, #endian).map_err(|e| e.in_format(#id))?;
+                let want = match &self.#fid { #(#arms)* };
+                if found != want {
+                    return Err(::binspec_runtime::Error::write(format!(#msg)).at(#label).in_format(#id));
+                }
+            });
+        }
+        // Where the model keeps raw bytes of the file (`model_shares_input`; strings alone do not count), they
+        // share one copy of it: one allocation and one large copy instead of one of each (for SARC, reading 3,000 files took 2.0 ms copying each and 1.3 ms
+        // copying the file, and writing the model read took 2.0 and 1.4 ms, its data now in one place).
+        let from_binary = if self.model_shares_input() {
+            quote!(<Self as ::binspec_runtime::Format>::from_bytes(
+                ::binspec_runtime::Bytes::copy_from_slice(data)
+            ))
+        } else {
+            quote! {
+                let (m, relaid) = #name::read_root(::binspec_runtime::Reader::new(data))?;
+                Ok(if relaid { #name::relay(m) } else { m })
+            }
+        };
+        // Pooled items that share bytes are copied once each by whatever is made from the model.
+        let check_expansion = if m.pools.is_empty() {
+            quote!()
+        } else {
+            let names = m.pools.iter().map(|p| format!("`{}`", p.id));
+            quote!(pools.check_expansion(root_io.size() as u64, &[#(#names),*]).map_err(|e| e.in_format(#id))?;)
+        };
+        Ok(quote! {
+            impl #name {
+                #view_files
+                /// Reads the file, and says whether its layout is one the writer does not reproduce (see
+                /// `ReadPools::relaid`).
+                fn read_root(root_io: ::binspec_runtime::Reader<'_>) -> ::binspec_runtime::Result<(Self, bool)> {
+                    let mut r = root_io.clone();
+                    let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                    let m = #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))?;
+                    #check_expansion
+                    Ok((m, pools.relaid()))
+                }
+                /// A file that shares bytes between items, or has them out of order or after gaps, is read as the
+                /// file the writer makes of it: its layout choices (alignments read off positions) describe
+                /// positions that writing moves, so they are read again from the written file, until reading what
+                /// is written gives the same model (a few rounds at most). If a file cannot be written or read, the
+                /// last model read stays.
+                fn relay(mut m: Self) -> Self {
+                    for _ in 0..4 {
+                        let Ok(out) = ::binspec_runtime::Format::to_binary(&m) else {
+                            return m;
+                        };
+                        let out = ::binspec_runtime::Bytes::from(out);
+                        match #name::read_root(::binspec_runtime::Reader::shared(&out)) {
+                            Ok((again, _)) if again == m => return again,
+                            Ok((again, _)) => m = again,
+                            Err(_) => return m,
+                        }
+                    }
+                    m
+                }
+            }
+            impl ::binspec_runtime::Format for #name {
+                const ID: &'static str = #id;
+                const TITLE: &'static str = #title;
+                const EXTENSIONS: &'static [&'static str] = &[#(#exts),*];
+                fn sniff(data: &[u8]) -> bool { #sniff }
+                fn from_binary(data: &[u8]) -> ::binspec_runtime::Result<Self> {
+                    #from_binary
+                }
+                fn from_bytes(data: ::binspec_runtime::Bytes) -> ::binspec_runtime::Result<Self> {
+                    let (m, relaid) = #name::read_root(::binspec_runtime::Reader::shared(&data))?;
+                    Ok(if relaid { #name::relay(m) } else { m })
+                }
+                fn to_binary(&self) -> ::binspec_runtime::Result<::std::vec::Vec<u8>> {
+                    let out = ::binspec_runtime::layout::write_passes(|w, ctx| self.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little)).map_err(|e| e.in_format(#id))?;
+                    #found_endian
+                    #(#switch_checks)*
+                    #endian_check
+                    Ok(out)
+                }
+                fn info(&self) -> ::binspec_runtime::Info {
+                    ::binspec_runtime::Info {
+                        format: #id,
+                        version: #version,
+                        endian: #endian,
+                        summary: vec![#(#summary)*],
+                    }
+                }
+            }
+            #archive
+            ::binspec_runtime::impl_binrw!(#name);
+        })
+    }
+
+    fn entry_type(&self, path: &[String]) -> Option<usize> {
+        let mut ty = 0;
+        for p in path {
+            let f = find(&self.m.types[ty], p)?;
+            match f.ty {
+                FieldTy::User { ty: t, .. } => ty = t,
+                _ => return None,
+            }
+        }
+        Some(ty)
+    }
+}

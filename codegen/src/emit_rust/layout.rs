@@ -1,0 +1,187 @@
+//! Layout that spans fields: the pool region whose trailing bytes the model keeps, and sorted repetitions
+//! (`-sort-by`): their order slots and the sort keys their elements compute.
+
+use super::*;
+
+impl<'m> Gen<'m> {
+    /// The derived number of type `ti` that a sorted repetition of it sorts by (`-sort-by: NAME`, NAME a `-derive`
+    /// of the element): the sort computes it once, and the element's writer takes it from there (`write_keyed`)
+    /// instead of computing it again in every pass. `None` where no repetition sorts `ti` so, or two sort it by
+    /// different fields.
+    pub(super) fn keyed_field(&self, ti: usize) -> Option<&'m Field> {
+        let mut found: Option<&'m Field> = None;
+        for t in &self.m.types {
+            for f in &t.seq {
+                if !matches!(&f.ty, FieldTy::User { ty, .. } if *ty == ti) {
+                    continue;
+                }
+                let Some(k) = self.sort_key(f) else {
+                    continue;
+                };
+                match found {
+                    Some(prev) if prev.name != k.name => return None,
+                    _ => found = Some(k),
+                }
+            }
+        }
+        found
+    }
+
+    /// The field whose values the sorted repetition `f` hands to its elements' writers, if it does: its elements
+    /// are written as themselves (no size, process or terminator around them) and it sorts by a derived number of
+    /// theirs, named bare.
+    pub(super) fn sort_key(&self, f: &Field) -> Option<&'m Field> {
+        let (Some(sb), FieldTy::User { ty, .. }) = (&f.sort_by, &f.ty) else {
+            return None;
+        };
+        if f.size.is_some() || f.process.is_some() || f.terminator.is_some() {
+            return None;
+        }
+        crate::ir::bare_name(&sb.expr)
+            .and_then(|n| find(&self.m.types[*ty], n))
+            .filter(|k| {
+                matches!(k.role, Role::Derive(_))
+                    && matches!(k.ty, FieldTy::Int { .. })
+                    && k.enum_.is_none()
+                    && k.repeat == Repeat::None
+            })
+    }
+
+    /// The pool region whose trailing bytes the model keeps: the root's last field, a pool region to the end of
+    /// the file, when the root has no instances that are read after it (so every item of the pool has been read
+    /// when the region is). Bytes after the pool's last item are then data that no item covers.
+    pub(super) fn tail_region(&self, ti: usize) -> Option<&Field> {
+        if ti != 0 {
+            return None;
+        }
+        let t = &self.m.types[ti];
+        let last = t.seq.last()?;
+        let ok = matches!(last.role, Role::Pool(_))
+            && last.size_eos
+            && last.repeat == Repeat::None
+            && last.cond.is_none()
+            && !t
+                .instances
+                .iter()
+                .any(|f| matches!(f.role, Role::Data | Role::Placed));
+        ok.then_some(last)
+    }
+
+    /// The number of the sorted repetition `name` of type `ti` among all sorted repetitions (its order slot).
+    pub(super) fn order_slot(&self, ti: usize, name: &str) -> u32 {
+        self.m
+            .types
+            .iter()
+            .enumerate()
+            .flat_map(|(i, t)| t.seq.iter().map(move |f| (i, f)))
+            .filter(|(_, f)| f.sort_by.is_some())
+            .position(|(i, f)| i == ti && f.name == name)
+            .unwrap_or(0) as u32
+    }
+
+    /// Whether the sort key of type `ti`, called with the arguments `args`, is the same in every pass: its code
+    /// reads no position (nothing from `ctx`), and every parameter it uses is passed a value that reads none either
+    /// (no position, no derived value, no parameter from further up, whose source is not seen here).
+    pub(super) fn sort_key_is_fixed(&self, ti: usize, args: &TokenStream) -> R<bool> {
+        let body = self.emit_sort_keys(ti)?.to_string();
+        let body = body.split_once("Result <").map_or("", |(_, b)| b);
+        if body.contains("ctx .") || body.contains("io .") {
+            return Ok(false);
+        }
+        let t = &self.m.types[ti];
+        let names: Vec<String> = t
+            .params
+            .iter()
+            .map(|p| local("p", &p.name).to_string())
+            .chain(
+                self.param_list(ti)
+                    .into_iter()
+                    .map(|(_, id, _)| id.to_string()),
+            )
+            .collect();
+        let args: Vec<String> = split_args(args);
+        if args.len() != names.len() {
+            return Ok(false);
+        }
+        let uses = |n: &str| {
+            body.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == n)
+        };
+        Ok(names.iter().zip(&args).all(|(n, a)| {
+            !uses(n)
+                || !["ctx", "io", "w", "x_", "d_", "p_"].iter().any(|bad| {
+                    a.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .any(|w| w == *bad || (bad.ends_with('_') && w.starts_with(bad)))
+                })
+        }))
+    }
+
+    /// The key a parent sorts elements of type `ti` by (`-sort-by`), if one does.
+    pub(super) fn sort_key_of(&self, ti: usize) -> Option<&crate::ir::Ex> {
+        let mut key: Option<&crate::ir::Ex> = None;
+        for t in &self.m.types {
+            for f in &t.seq {
+                if let (Some(s), FieldTy::User { ty, .. }) = (&f.sort_by, &f.ty) {
+                    if *ty == ti {
+                        key = Some(s);
+                    }
+                }
+            }
+        }
+        key
+    }
+
+    /// `sort_key` for types that a parent sorts by (`-sort-by`).
+    pub(super) fn emit_sort_keys(&self, ti: usize) -> R<TokenStream> {
+        let Some(key) = self.sort_key_of(ti) else {
+            return Ok(quote!());
+        };
+        let t = &self.m.types[ti];
+        let (_, params) = self.fn_params(ti);
+        // The key may use derived values: compute the ones it names.
+        let mut used = BTreeSet::new();
+        crate::ir::names_used(&key.expr, &mut used);
+        let mut pre = Vec::new();
+        for n in &used {
+            if let Some(f) = t.seq.iter().find(|f| &f.name == n) {
+                if let Role::Derive(x) = &f.role {
+                    let d = local("d", n);
+                    let id = ident(n);
+                    let (dt, _) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
+                    pre.push(quote!(let #d: i128 = match self.#id { Some(v) => v as i128, None => #dt };));
+                }
+            }
+        }
+        let (kt, kty) = self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?;
+        let (ret, conv) = match kty {
+            T::Str => (quote!(::std::vec::Vec<u8>), quote!(#kt.as_bytes().to_vec())),
+            T::Bytes => (quote!(::std::vec::Vec<u8>), quote!(#kt.to_vec())),
+            _ => (quote!(i128), quote!(#kt)),
+        };
+        Ok(quote! {
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, non_snake_case)]
+            pub(crate) fn sort_key(&self, ctx: &::binspec_runtime::layout::WriteCtx, endian: ::binspec_runtime::Endian, #(#params),*) -> ::binspec_runtime::Result<#ret> {
+                #(#pre)*
+                Ok(#conv)
+            }
+        })
+    }
+}
+
+/// The arguments of a call, as the text of each (split at the commas between them, not inside brackets).
+fn split_args(args: &TokenStream) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = TokenStream::new();
+    for tt in args.clone() {
+        match &tt {
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == ',' => {
+                out.push(std::mem::take(&mut cur).to_string());
+            }
+            _ => cur.extend([tt]),
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur.to_string());
+    }
+    out
+}

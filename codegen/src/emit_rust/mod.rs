@@ -1,0 +1,568 @@
+//! Stage 3a: Rust. One module per schema: a model struct per type (data and layout fields only), a reader that
+//! checks every constant and records layout choices, and a writer that computes every derived value.
+//!
+//! Expressions are translated for two scopes. In the read scope a name is the local holding what was read. In the
+//! write scope a name is the model field (data), the value computed before writing (derived), or a literal
+//! (constants). Values from outer types (`_parent.x`, `_root.x`) travel as extra function arguments, found by
+//! the `implicit_params` pass.
+//!
+//! This module holds the entry points ([`emit`], [`format_file`]), the emitter's shared state (`Gen` for the
+//! module being generated, `Cx` for one expression's scope), the parameters a type's functions take, and small
+//! helpers every part uses. The parts, by concern:
+//! - `passes`: what the emitter works out before generating (implicit params, `_pos` slots, boxed fields);
+//! - `expr` and `resolve`: the expression translator (operators and methods; names, attributes and chains);
+//! - `models`: the model structs and enums, with their serde and `Default` derives;
+//! - `read` and `read_field`: a type's read function, and the reading of one field;
+//! - `write` and `write_field`: a type's write function, and the writing of one field;
+//! - `layout`: pools and sorted repetitions (the kept tail of a pool, order slots, sort keys);
+//! - `views`: an archive's `view_files`, which lists entries without building the model;
+//! - `probe`: `endian_of` and `<field>_variant_of`, which read a few of the root's instances;
+//! - `format`: the root's `Format` and `Archive` impls.
+
+mod expr;
+mod format;
+mod layout;
+mod models;
+mod passes;
+mod probe;
+mod read;
+mod read_field;
+mod resolve;
+mod views;
+mod write;
+mod write_field;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::{Ident, Literal, Span, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::expr::{Expr, ExprKind};
+use crate::ir::{ConstVal, Endian, Field, FieldTy, Module, Repeat, Role, TypeDef};
+
+pub use expr::translate_model_expr;
+
+use models::{doc_attr, emit_enum};
+use passes::{collect_chains, collect_pos_refs, exprs_of, implicit_params, recursive_fields};
+use resolve::rebase;
+
+/// Why code could not be generated.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EmitError {
+    pub path: String,
+    pub message: String,
+}
+
+type R<T> = Result<T, EmitError>;
+
+/// An inconsistency between IR passes (a bug in binspec, not in the schema).
+fn internal(path: &str) -> EmitError {
+    EmitError {
+        path: path.to_string(),
+        message: "internal: the IR is inconsistent here".into(),
+    }
+}
+
+fn err<T>(path: &str, message: impl Into<String>) -> R<T> {
+    Err(EmitError {
+        path: path.to_string(),
+        message: message.into(),
+    })
+}
+
+const RUST_KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// An identifier for a schema name, escaping Rust keywords (`type` becomes `r#type`).
+pub fn ident(name: &str) -> Ident {
+    if matches!(name, "self" | "Self" | "super" | "crate") {
+        format_ident!("{}_", name)
+    } else if RUST_KEYWORDS.contains(&name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
+}
+
+/// A `-scan`'s tags, step and or-eos as tokens.
+fn scan_tokens(sc: &crate::ir::Scan) -> (TokenStream, usize, bool) {
+    let tags = sc.tags.iter().map(|t| {
+        let b = proc_macro2::Literal::byte_string(t);
+        quote!(#b as &[u8])
+    });
+    (quote!(&[#(#tags),*]), sc.step as usize, sc.or_eos)
+}
+
+fn local(prefix: &str, name: &str) -> Ident {
+    format_ident!("{}_{}", prefix, name)
+}
+
+fn ty_ident(name: &str) -> Ident {
+    Ident::new(name, Span::call_site())
+}
+
+/// The type of a translated expression.
+#[derive(Debug, Clone, PartialEq)]
+enum T {
+    Int,
+    Float,
+    Bool,
+    Bytes,
+    Str,
+    /// A user type's model (write scope) or nothing usable (read scope).
+    User(usize),
+    /// A switch field's enum: (the type that holds the field, the field).
+    Switch(usize, String),
+    Array(Box<T>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Scope {
+    Read,
+    Write,
+    /// The finished model (`info`, sort keys that only use data).
+    Model,
+}
+
+struct Cx<'m> {
+    m: &'m Module,
+    /// The type of `_` (the element just read, in `repeat-until`).
+    last_t: Option<T>,
+    /// The value whose model fields names refer to, when not `self`.
+    base: Option<TokenStream>,
+    ty: usize,
+    scope: Scope,
+    depth: usize,
+}
+
+fn int_lit(v: i128) -> TokenStream {
+    let l = Literal::i128_suffixed(v);
+    quote!(#l)
+}
+
+fn rust_int(bytes: u8, signed: bool) -> TokenStream {
+    match (bytes, signed) {
+        (1, false) => quote!(u8),
+        (2, false) => quote!(u16),
+        (4, false) => quote!(u32),
+        (8, false) => quote!(u64),
+        (1, true) => quote!(i8),
+        (2, true) => quote!(i16),
+        (4, true) => quote!(i32),
+        _ => quote!(i64),
+    }
+}
+
+fn endian_tokens(e: Option<Endian>) -> TokenStream {
+    match e {
+        Some(Endian::Le) => quote!(::binspec_runtime::Endian::Little),
+        Some(Endian::Be) => quote!(::binspec_runtime::Endian::Big),
+        None => quote!(endian),
+    }
+}
+
+/// Finds a field or instance by name in a type.
+fn find<'a>(t: &'a TypeDef, name: &str) -> Option<&'a Field> {
+    t.seq
+        .iter()
+        .chain(t.instances.iter())
+        .find(|f| f.name == name)
+}
+
+/// The key under which an outer value is passed: `_root.a.b` or `_parent.x`.
+fn chain_of(e: &Expr) -> Option<Vec<String>> {
+    match &e.kind {
+        ExprKind::Name(n) if n == "_root" || n == "_parent" => Some(vec![n.clone()]),
+        ExprKind::Attr { base, name, .. } => {
+            let mut c = chain_of(base)?;
+            c.push(name.clone());
+            Some(c)
+        }
+        _ => None,
+    }
+}
+
+fn param_ident(key: &[String]) -> Ident {
+    let s: Vec<String> = key
+        .iter()
+        .map(|k| k.trim_start_matches('_').to_string())
+        .collect();
+    format_ident!("x_{}", s.join("__"))
+}
+
+/// The way from the root to an archive's entries (each step's type and field name), and the entry type.
+type ViewPlan = (Vec<(usize, String)>, usize);
+
+struct Gen<'m> {
+    m: &'m Module,
+    /// Fields (by YAML path) that hold a type containing their own type: boxed, so the model has a finite size.
+    boxed: BTreeSet<String>,
+    params: Vec<BTreeSet<Vec<String>>>,
+    pos_refs: BTreeMap<usize, BTreeSet<String>>,
+    slots: BTreeMap<(usize, String), u32>,
+    /// Set while the archive entry's `view_file` is generated: kept bytes and strings borrow the input, and no
+    /// layout choice is inferred.
+    view: std::cell::Cell<bool>,
+    /// [`Gen::view_plan`], worked out once.
+    view_plan: std::cell::OnceCell<Option<ViewPlan>>,
+}
+
+impl<'m> Gen<'m> {
+    fn cx(&self, ty: usize, scope: Scope) -> Cx<'_> {
+        Cx {
+            m: self.m,
+            last_t: None,
+            base: None,
+            ty,
+            scope,
+            depth: 0,
+        }
+    }
+
+    fn slot(&self, ty: usize, name: &str) -> u32 {
+        self.slots[&(ty, name.to_string())]
+    }
+
+    /// The implicit params of a type, with the Rust types used to pass them.
+    fn param_list(&self, ty: usize) -> Vec<(Vec<String>, Ident, TokenStream)> {
+        self.params[ty]
+            .iter()
+            .filter(|k| {
+                // Constants fold and need no argument.
+                let cx = self.cx(ty, Scope::Read);
+                !matches!(
+                    cx.resolve_chain(k).map(|f| &f.role),
+                    Some(Role::Const(ConstVal::Int(_)))
+                )
+            })
+            .map(|k| {
+                let cx = self.cx(ty, Scope::Read);
+                let rt = match k.last().map(|s| s.as_str()) {
+                    Some("_pos") => quote!(i128),
+                    _ => match cx.resolve_chain(k).map(|f| cx.field_t(f)) {
+                        Some(T::Bool) => quote!(bool),
+                        Some(T::Float) => quote!(f64),
+                        Some(T::Bytes) => quote!(&[u8]),
+                        Some(T::Str) => quote!(&str),
+                        Some(T::User(t)) if t != usize::MAX => {
+                            let n = ty_ident(&self.m.types[t].rust);
+                            quote!(&#n)
+                        }
+                        Some(T::Array(_)) => {
+                            // An array is passed as a slice of its model elements.
+                            let f = cx.resolve_chain(k).cloned().map(|mut f| {
+                                f.repeat = Repeat::None;
+                                f.cond = None;
+                                f
+                            });
+                            match f {
+                                Some(f) => {
+                                    let et = self.model_ty(&f);
+                                    quote!(&[#et])
+                                }
+                                None => quote!(i128),
+                            }
+                        }
+                        _ => quote!(i128),
+                    },
+                };
+                (k.clone(), param_ident(k), rt)
+            })
+            .collect()
+    }
+
+    /// Arguments that type `caller` passes to child type `child` (user params first, then implicit ones).
+    fn args_for(
+        &self,
+        caller: usize,
+        child: usize,
+        user_args: &[crate::ir::Ex],
+        scope: Scope,
+        path: &str,
+    ) -> R<TokenStream> {
+        let mut out = Vec::new();
+        let params = &self.m.types[child].params;
+        if user_args.len() != params.len() {
+            return err(
+                path,
+                format!(
+                    "type '{}' takes {} argument(s), {} given",
+                    self.m.types[child].name,
+                    params.len(),
+                    user_args.len()
+                ),
+            );
+        }
+        for (a, p) in user_args.iter().zip(params) {
+            let (t, at) = self.cx(caller, scope).tr(&a.expr, &a.path)?;
+            out.push(match (&p.ty, at) {
+                (FieldTy::Str { .. } | FieldTy::Bytes | FieldTy::User { .. }, _) => quote!(&(#t)),
+                (FieldTy::Float { .. }, T::Int) => quote!((#t) as f64),
+                (FieldTy::Bits { n: 1, .. }, _) => quote!(#t),
+                (_, T::Bool) => quote!((#t) as i128),
+                _ => t,
+            });
+        }
+        for (k, _, rt) in self.param_list(child) {
+            // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself; other types pass it along.
+            let t = if k[0] == "_parent" || caller == 0 {
+                let t = self.cx(caller, scope).tr(&rebase(&k[1..]), path)?.0;
+                if rt.to_string().starts_with('&') {
+                    quote!(&(#t))
+                } else {
+                    t
+                }
+            } else {
+                let id = param_ident(&k);
+                quote!(#id)
+            };
+            out.push(t);
+        }
+        Ok(quote!(#(#out),*))
+    }
+
+    fn model_ty(&self, f: &Field) -> TokenStream {
+        let base = match &f.ty {
+            FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
+                let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
+                quote!(#n)
+            }
+            FieldTy::Int { bytes, signed, .. } => rust_int(*bytes, *signed),
+            FieldTy::Float { bytes: 4, .. } => quote!(f32),
+            FieldTy::Float { .. } => quote!(f64),
+            FieldTy::Bits { n: 1, .. } => quote!(bool),
+            FieldTy::Bits { .. } => quote!(u64),
+            FieldTy::Bytes => quote!(::binspec_runtime::Bytes),
+            FieldTy::Str { .. } => quote!(::binspec_runtime::Str),
+            FieldTy::User { ty, .. } => {
+                let n = ty_ident(&self.m.types[*ty].rust);
+                if f.repeat == Repeat::None && self.boxed.contains(&f.path) {
+                    quote!(::std::boxed::Box<#n>)
+                } else {
+                    quote!(#n)
+                }
+            }
+            FieldTy::Switch { .. } => {
+                let n = switch_enum_name(self.m, f);
+                quote!(#n)
+            }
+            FieldTy::Value => quote!(i128),
+        };
+        let base = if f.repeat != Repeat::None {
+            quote!(::std::vec::Vec<#base>)
+        } else {
+            base
+        };
+        if f.cond.is_some() {
+            quote!(::std::option::Option<#base>)
+        } else {
+            base
+        }
+    }
+
+    fn fn_params(&self, ti: usize) -> (Vec<TokenStream>, Vec<TokenStream>) {
+        let read_params: Vec<TokenStream> = self
+            .param_pairs(ti)
+            .into_iter()
+            .map(|(id, ty)| quote!(#id: #ty))
+            .collect();
+        (read_params.clone(), read_params)
+    }
+
+    /// The params a type's read function takes after the reader, byte order, pools and root stream: each name and
+    /// Rust type (explicit params first, then the implicit ones).
+    fn param_pairs(&self, ti: usize) -> Vec<(Ident, TokenStream)> {
+        let t = &self.m.types[ti];
+        let mut read_params = Vec::new();
+        for p in &t.params {
+            let id = local("p", &p.name);
+            let ty = match &p.ty {
+                FieldTy::Float { .. } => quote!(f64),
+                FieldTy::Bits { n: 1, .. } => quote!(bool),
+                FieldTy::Str { .. } => quote!(&str),
+                FieldTy::Bytes => quote!(&[u8]),
+                FieldTy::User { ty, .. } => {
+                    let n = ty_ident(&self.m.types[*ty].rust);
+                    quote!(&#n)
+                }
+                _ => quote!(i128),
+            };
+            read_params.push((id, ty));
+        }
+        for (_, id, rt) in self.param_list(ti) {
+            read_params.push((id, rt));
+        }
+        read_params
+    }
+}
+
+fn switch_enum_name(m: &Module, f: &Field) -> Ident {
+    // Owner type name + field name, e.g. `RsizetableTable`.
+    let owner = m.types.iter().find(|t| {
+        t.seq
+            .iter()
+            .chain(t.instances.iter())
+            .any(|x| std::ptr::eq(x, f))
+    });
+    let o = owner.map(|t| t.rust.clone()).unwrap_or_default();
+    format_ident!("{}{}", o, crate::ir::camel(&f.name))
+}
+
+/// Generates the Rust module for one schema.
+pub fn emit(m: &Module) -> R<TokenStream> {
+    let params = implicit_params(m);
+    let mut pos_refs = BTreeMap::new();
+    for (ti, t) in m.types.iter().enumerate() {
+        for e in exprs_of(t) {
+            collect_pos_refs(e, ti, &mut pos_refs);
+        }
+        // Pool items always get a slot.
+        for f in &t.instances {
+            if f.item_of.is_some() {
+                pos_refs.entry(ti).or_default().insert(f.name.clone());
+            }
+        }
+    }
+    // `_root.x._pos` style references name a field of another type.
+    for (ti, t) in m.types.iter().enumerate() {
+        let mut chains = BTreeSet::new();
+        for e in exprs_of(t) {
+            collect_chains(e, &mut chains);
+        }
+        let _ = ti;
+        for c in chains {
+            if c.last().map(|s| s.as_str()) == Some("_pos") && c[0] == "_root" && c.len() == 3 {
+                pos_refs.entry(0).or_default().insert(c[1].clone());
+            }
+        }
+    }
+    let mut slots = BTreeMap::new();
+    for (ti, names) in &pos_refs {
+        for n in names {
+            let s = slots.len() as u32;
+            slots.insert((*ti, n.clone()), s);
+        }
+    }
+    let g = Gen {
+        m,
+        boxed: recursive_fields(m),
+        params,
+        pos_refs,
+        slots,
+        view: std::cell::Cell::new(false),
+        view_plan: std::cell::OnceCell::new(),
+    };
+    let mut items = Vec::new();
+    for ti in 0..m.types.len() {
+        items.push(g.emit_type(ti)?);
+    }
+    for e in &m.enums {
+        items.push(emit_enum(e));
+    }
+    items.push(g.emit_root_impl()?);
+    let doc = doc_attr(&m.doc);
+    let _ = doc;
+    Ok(quote!(#(#items)*))
+}
+
+/// Formats generated tokens as a file, with the `@generated` header.
+pub fn format_file(tokens: TokenStream, source: &str) -> Result<String, String> {
+    let file: syn::File =
+        syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
+    let body = prettyplease::unparse(&file);
+    Ok(format!("// @generated by binspec-codegen from {source}. Do not edit: edit the schema and rebuild.\n\n{body}"))
+}
+
+/// The smallest number of bytes one element can take (for allocation bounds).
+fn min_size(m: &Module, f: &Field) -> u64 {
+    match &f.ty {
+        FieldTy::Int { bytes, .. } | FieldTy::Float { bytes, .. } => *bytes as u64,
+        FieldTy::User { ty, .. } => m.types[*ty]
+            .seq
+            .iter()
+            .map(|s| match (&s.ty, &s.repeat, &s.cond) {
+                (FieldTy::Int { bytes, .. }, Repeat::None, None) => *bytes as u64,
+                _ => 0,
+            })
+            .sum(),
+        _ => 0,
+    }
+}
+
+/// The field as one switch case reads it: the case's type in place of the switch.
+fn case_field(f: &Field, c: &crate::ir::SwitchCase) -> Field {
+    let mut cf = f.clone();
+    cf.ty = match (&c.prim, c.user()) {
+        (Some(p), _) => p.clone(),
+        (None, Some(ty)) => FieldTy::User {
+            ty,
+            args: c.args.clone(),
+        },
+        (None, None) => FieldTy::Bytes,
+    };
+    cf.repeat = Repeat::None;
+    cf.cond = None;
+    cf
+}
+
+/// The terminator of a field as bytes: two zero bytes for a UTF-16 `strz`.
+fn term_bytes(f: &Field) -> Option<Vec<u8>> {
+    let t = f.terminator?;
+    if let FieldTy::Str {
+        encoding,
+        zero_terminated: true,
+    } = &f.ty
+    {
+        let e: String = encoding
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_uppercase();
+        if e.starts_with("UTF16") {
+            return Some(vec![t, t]);
+        }
+    }
+    Some(vec![t])
+}
+
+/// Whether a user-type field is read from bytes cut out first (a substream).
+fn is_blob(f: &Field) -> bool {
+    f.size.is_some() || f.size_eos || f.terminator.is_some() || f.process.is_some()
+}
+
+/// A switch whose every case is an integer: it reads as an integer in expressions (`.value()`).
+fn int_switch(f: &Field) -> bool {
+    matches!(&f.ty, FieldTy::Switch { cases, .. } if cases.iter().all(|c| matches!(c.prim, Some(FieldTy::Int { .. }))))
+}
+
+/// A field whose model value is an enum-like wrapper of an integer (an enum, or an integer switch).
+fn valued(f: &Field) -> bool {
+    f.enum_.is_some() || int_switch(f)
+}
+
+/// Whether a schema's `encoding` names UTF-8 (as the runtime reads the name: any case, `-` and `_` ignored), so
+/// that generated code can call the UTF-8 functions without looking the name up for each string.
+fn is_utf8(encoding: &str) -> bool {
+    let bare: String = encoding
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_'))
+        .collect();
+    bare.eq_ignore_ascii_case("UTF8")
+}
+
+/// Whether `tokens` use the identifier `name` anywhere, groups included.
+fn mentions(tokens: &TokenStream, name: &str) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i == name,
+        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
+        _ => false,
+    })
+}

@@ -1,0 +1,258 @@
+//! The model: a struct per type (data and layout fields, with serde attributes and a `Default`) and a Rust enum
+//! per schema enum, with their doc comments.
+
+use super::*;
+use crate::ir::EndianSpec;
+
+pub(super) fn doc_attr(doc: &Option<String>) -> TokenStream {
+    match doc {
+        Some(d) => {
+            let lines: Vec<String> = d.trim_end().lines().map(|l| format!(" {l}")).collect();
+            quote!(#(#[doc = #lines])*)
+        }
+        None => quote!(),
+    }
+}
+
+impl<'m> Gen<'m> {
+    /// Whether some type's model keeps raw bytes read from the file (which then share the file's buffer when it is
+    /// read with `from_bytes`). Strings do not count: sharing them costs more than copying them (the TotK resource
+    /// size table's names: 12.8 ms to read shared, 7.3 ms copied).
+    pub(super) fn model_shares_input(&self) -> bool {
+        let shares = |ty: &FieldTy| matches!(ty, FieldTy::Bytes);
+        self.m.types.iter().enumerate().any(|(ti, t)| {
+            self.tail_region(ti).is_some()
+                || t.seq.iter().chain(t.instances.iter()).any(|f| {
+                    matches!(f.role, Role::Data | Role::Placed)
+                        && (shares(&f.ty)
+                            || matches!(&f.ty, FieldTy::Switch { cases, .. }
+                                if cases.iter().any(|c| c.prim.as_ref().is_some_and(shares))))
+                })
+        })
+    }
+
+    /// The value a new model gives field `f` of type `ti`: its `-default` expression, or the type's default.
+    fn model_default(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        Ok(match &f.default {
+            Some(d) => {
+                let (tok, _) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
+                quote!((#tok) as _)
+            }
+            None => quote!(::std::default::Default::default()),
+        })
+    }
+
+    pub(super) fn emit_type(&self, ti: usize) -> R<TokenStream> {
+        let t = &self.m.types[ti];
+        let name = ty_ident(&t.rust);
+        let mut fields = Vec::new();
+        let mut defaults = Vec::new();
+        let mut extra = Vec::new();
+        if matches!(t.endian, EndianSpec::Switch { .. }) {
+            fields.push(quote! {
+                /// Byte order of the file.
+                pub endian: ::binspec_runtime::Endian,
+            });
+            defaults.push(quote!(endian: ::binspec_runtime::Endian::Little,));
+        }
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            let id = ident(&f.name);
+            let doc = doc_attr(&f.doc);
+            match &f.role {
+                Role::Data | Role::Placed => {
+                    let ty = self.model_ty(f);
+                    let serde = match (&f.ty, f.cond.is_some(), f.repeat != Repeat::None) {
+                        (FieldTy::Bytes, false, false) => {
+                            quote!(#[serde(with = "::binspec_runtime::bytes")])
+                        }
+                        (FieldTy::Bytes, true, false) => {
+                            quote!(#[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")])
+                        }
+                        (_, true, _) => {
+                            quote!(#[serde(default, skip_serializing_if = "Option::is_none")])
+                        }
+                        _ => quote!(),
+                    };
+                    fields.push(quote!(#doc #serde pub #id: #ty,));
+                    let dv = self.model_default(ti, f)?;
+                    defaults.push(quote!(#id: #dv,));
+                    if let Some(pool) = f.item_of {
+                        let aid = format_ident!("{}_align", f.name);
+                        let d = format!(" Alignment of `{}` where the default ({:#x}) does not reproduce the file.", f.name, self.m.pools[pool].item_align);
+                        fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<u64>,));
+                        defaults.push(quote!(#aid: None,));
+                    }
+                }
+                Role::Kept => {
+                    let ty = self.model_ty(f);
+                    let d = format!(
+                        " Kept in the model: read as `{}`; when writing, this value is used where `{}` is named.",
+                        f.value.as_ref().map_or("", |v| v.text.as_str()),
+                        f.name
+                    );
+                    let dv = self.model_default(ti, f)?;
+                    // Left out of the text where it has its default (the usual case), and that default where the
+                    // text leaves it out.
+                    let dfn = format_ident!("default_{}_{}", t.name, f.name);
+                    let sfn = format_ident!("is_default_{}_{}", t.name, f.name);
+                    let (dfn_s, sfn_s) = (dfn.to_string(), sfn.to_string());
+                    fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default = #dfn_s, skip_serializing_if = #sfn_s)] pub #id: #ty,));
+                    extra.push(quote! {
+                        fn #dfn() -> #ty { #dv }
+                        fn #sfn(v: &#ty) -> bool { *v == #dfn() }
+                    });
+                    defaults.push(quote!(#id: #dv,));
+                }
+                Role::Derive(x) => {
+                    let ty = self.model_ty(f);
+                    let d = format!(
+                        " Set only where the file disagrees with the derived value (`{}`).",
+                        x.text
+                    );
+                    fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
+                    defaults.push(quote!(#id: None,));
+                }
+                _ => {}
+            }
+            if let FieldTy::Switch { cases, .. } = &f.ty {
+                if matches!(f.role, Role::Data | Role::Placed) {
+                    let en = switch_enum_name(self.m, f);
+                    let mut seen = BTreeSet::new();
+                    let vars: Vec<TokenStream> = cases
+                        .iter()
+                        .filter(|c| seen.insert(c.variant.clone()))
+                        .map(|c| {
+                            let v = ty_ident(&c.variant);
+                            let ct = self.model_ty(&case_field(f, c));
+                            quote!(#v(#ct),)
+                        })
+                        .collect();
+                    let first = &cases[0];
+                    let fv = ty_ident(&first.variant);
+                    let doc = format!(" The types `{}` can hold.", f.name);
+                    if int_switch(f) {
+                        let mut seen = BTreeSet::new();
+                        let arms: Vec<TokenStream> = cases
+                            .iter()
+                            .filter(|c| seen.insert(c.variant.clone()))
+                            .map(|c| {
+                                let v = ty_ident(&c.variant);
+                                quote!(#en::#v(x) => *x as i128,)
+                            })
+                            .collect();
+                        extra.push(quote! {
+                            impl #en {
+                                /// The integer, whichever size it was read as.
+                                pub fn value(&self) -> i128 {
+                                    match self { #(#arms)* }
+                                }
+                            }
+                        });
+                    }
+                    extra.push(quote! {
+                        #[doc = #doc]
+                        #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+                        #[serde(rename_all = "snake_case")]
+                        pub enum #en { #(#vars)* }
+                        impl ::std::default::Default for #en {
+                            fn default() -> Self { #en::#fv(::std::default::Default::default()) }
+                        }
+                    });
+                }
+            }
+        }
+        if let Some(f) = self.tail_region(ti) {
+            let id = format_ident!("{}_trailing", f.name);
+            let d = format!(
+                " Bytes at the end of `{}` after the last item in it, which nothing in the file refers to (kept so that the file reads back the same; usually absent).",
+                f.name
+            );
+            fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<::binspec_runtime::Bytes>,));
+            defaults.push(quote!(#id: None,));
+        }
+        for l in &t.layout {
+            let id = ident(&l.name);
+            let doc = doc_attr(&l.doc);
+            let dfn = format_ident!("default_{}_{}", t.name, l.name);
+            let dv = Literal::u64_unsuffixed(l.default as u64);
+            let dfn_s = dfn.to_string();
+            fields.push(quote!(#doc #[doc = ""] #[doc = " A layout choice: not stored in the file, inferred when reading."] #[serde(default = #dfn_s)] pub #id: u64,));
+            defaults.push(quote!(#id: #dv,));
+            extra.push(quote!(fn #dfn() -> u64 { #dv }));
+        }
+        let doc = doc_attr(&t.doc);
+        let mut read = self.emit_read(ti)?;
+        if self.view_plan().is_some_and(|(_, entry)| *entry == ti) {
+            self.view.set(true);
+            let view = self.emit_read(ti);
+            self.view.set(false);
+            read.extend(view?);
+        }
+        let write = self.emit_write(ti)?;
+        let sort_keys = self.emit_sort_keys(ti)?;
+        Ok(quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            #[serde(deny_unknown_fields)]
+            pub struct #name { #(#fields)* }
+            impl ::std::default::Default for #name {
+                fn default() -> Self { #name { #(#defaults)* } }
+            }
+            #(#extra)*
+            impl #name {
+                #read
+                #write
+                #sort_keys
+            }
+        })
+    }
+}
+
+/// A Rust enum for a schema enum, with a variant for values the schema does not name (so every file round-trips).
+pub(super) fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
+    let name = ty_ident(&e.rust);
+    let mut vars = Vec::new();
+    let mut from = Vec::new();
+    let mut to = Vec::new();
+    for (v, id, doc) in &e.values {
+        let var = ty_ident(&crate::ir::camel(id));
+        let lit = int_lit(*v);
+        let d = doc_attr(doc);
+        vars.push(quote!(#d #[serde(rename = #id)] #var,));
+        from.push(quote!(#lit => #name::#var,));
+        to.push(quote!(#name::#var => #lit,));
+    }
+    let doc = format!(" The `{}` enum.", e.name);
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+        pub enum #name {
+            #(#vars)*
+            /// A value the schema does not name.
+            #[serde(untagged)]
+            Unknown(i64),
+        }
+        impl #name {
+            /// The enum for a value read from a file.
+            pub fn from_value(v: i128) -> Self {
+                #[allow(unreachable_patterns)]
+                match v {
+                    #(#from)*
+                    other => #name::Unknown(other as i64),
+                }
+            }
+            /// The value written to a file.
+            pub fn value(self) -> i128 {
+                match self {
+                    #(#to)*
+                    #name::Unknown(v) => v as i128,
+                }
+            }
+        }
+        impl ::std::default::Default for #name {
+            fn default() -> Self {
+                #name::from_value(0)
+            }
+        }
+    }
+}

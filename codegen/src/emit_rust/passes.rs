@@ -1,0 +1,124 @@
+//! The emitter's own passes over the IR, run once before anything is generated: `implicit_params` (the outer
+//! values each type needs), the expressions that name a field's `_pos`, and `recursive_fields` (the fields that
+//! are boxed).
+
+use super::*;
+use crate::ir::EndianSpec;
+
+/// Every expression of a type, with its YAML path.
+pub(super) fn exprs_of(t: &TypeDef) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    if let EndianSpec::Switch { on, .. } = &t.endian {
+        out.push(&on.expr);
+    }
+    for f in t.seq.iter().chain(t.instances.iter()) {
+        for x in [&f.size, &f.cond, &f.pos_expr, &f.value, &f.sort_by]
+            .into_iter()
+            .flatten()
+        {
+            out.push(&x.expr);
+        }
+        match &f.repeat {
+            Repeat::Expr(x) | Repeat::Until(x) => out.push(&x.expr),
+            _ => {}
+        }
+        if let Role::Derive(x) = &f.role {
+            out.push(&x.expr);
+        }
+        match &f.ty {
+            FieldTy::User { args, .. } => out.extend(args.iter().map(|a| &a.expr)),
+            FieldTy::Switch { on, .. } => out.push(&on.expr),
+            _ => {}
+        }
+    }
+    out
+}
+
+pub(super) fn collect_chains(e: &Expr, out: &mut BTreeSet<Vec<String>>) {
+    if let Some(c) = chain_of(e) {
+        if c.len() >= 2 {
+            out.insert(c);
+            return;
+        }
+    }
+    for c in crate::ir::children(e) {
+        collect_chains(c, out);
+    }
+}
+
+pub(super) fn collect_pos_refs(e: &Expr, ty: usize, out: &mut BTreeMap<usize, BTreeSet<String>>) {
+    if let ExprKind::Attr { base, name, .. } = &e.kind {
+        if let (ExprKind::Name(b), "_pos") = (&base.kind, name.as_str()) {
+            out.entry(ty).or_default().insert(b.clone());
+        }
+    }
+    for c in crate::ir::children(e) {
+        collect_pos_refs(c, ty, out);
+    }
+}
+
+/// Types that a type reads directly.
+fn children(t: &TypeDef) -> Vec<usize> {
+    let mut out = Vec::new();
+    for f in t.seq.iter().chain(t.instances.iter()) {
+        match &f.ty {
+            FieldTy::User { ty, .. } => out.push(*ty),
+            FieldTy::Switch { cases, .. } => out.extend(cases.iter().filter_map(|c| c.user())),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Pass `implicit_params`: the outer values each type needs, as `_root...`/`_parent...` chains.
+pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
+    let mut direct: Vec<BTreeSet<Vec<String>>> = m
+        .types
+        .iter()
+        .map(|t| {
+            let mut s = BTreeSet::new();
+            for e in exprs_of(t) {
+                collect_chains(e, &mut s);
+            }
+            s
+        })
+        .collect();
+    // The root resolves `_root` chains itself; constants fold.
+    for (i, s) in direct.iter_mut().enumerate() {
+        s.retain(|c| !(i == 0 && c[0] == "_root"));
+    }
+    loop {
+        let mut changed = false;
+        for ti in 0..m.types.len() {
+            for c in children(&m.types[ti]) {
+                let needs: Vec<Vec<String>> = direct[c]
+                    .iter()
+                    .filter(|k| k[0] == "_root" && ti != 0)
+                    .cloned()
+                    .collect();
+                for k in needs {
+                    changed |= direct[ti].insert(k);
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    direct
+}
+
+/// Fields (by YAML path) whose unrepeated user type, or one of whose switch cases, can contain the field's own
+/// type again: these are boxed.
+pub(super) fn recursive_fields(m: &Module) -> BTreeSet<String> {
+    let graph = crate::ir::types_graph(&m.types, true);
+    let mut out = BTreeSet::new();
+    for (ti, t) in m.types.iter().enumerate() {
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            if f.repeat == Repeat::None && crate::ir::reaches_type(&graph, &f.ty, ti) {
+                out.insert(f.path.clone());
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,609 @@
+//! A type's read function: byte order, each `seq` field in order with the instances it needs read first,
+//! layout choices recorded, `valid` checks, and the instances read from their positions.
+
+use super::*;
+use crate::ir::{EndianSpec, Valid};
+
+impl<'m> Gen<'m> {
+    pub(super) fn emit_read(&self, ti: usize) -> R<TokenStream> {
+        let t = &self.m.types[ti];
+        let (params, _) = self.fn_params(ti);
+        let mut body = Vec::new();
+        let mut done: BTreeSet<String> = BTreeSet::new();
+        // Byte order.
+        match &t.endian {
+            EndianSpec::Inherit => {}
+            EndianSpec::Fixed(e) => {
+                let e = endian_tokens(Some(*e));
+                body.push(quote!(let endian = #e;));
+            }
+            EndianSpec::Switch { on, cases } => {
+                let e = self.endian_switch(ti, on, cases, &mut done, &mut body)?;
+                body.push(quote!(let endian = #e;));
+            }
+        }
+        let mut endian_of = self.emit_endian_of(ti)?;
+        endian_of.extend(self.emit_variant_of(ti)?);
+        // A type on the way to an archive's entries also gets `view_files_in`, from its statements up to that field.
+        let plan = if self.view.get() {
+            None
+        } else {
+            self.view_plan()
+        };
+        let step = plan.and_then(|(steps, entry)| {
+            steps
+                .iter()
+                .find(|(t, _)| *t == ti)
+                .map(|(_, n)| (n.clone(), *entry))
+        });
+        let mut cut: Option<(usize, &Field, usize)> = None;
+        for f in &t.seq {
+            // Instances this field's expressions need.
+            let mut needed = BTreeSet::new();
+            for x in [&f.size, &f.cond].into_iter().flatten() {
+                crate::ir::names_used(&x.expr, &mut needed);
+            }
+            if let Repeat::Expr(x) | Repeat::Until(x) = &f.repeat {
+                crate::ir::names_used(&x.expr, &mut needed);
+            }
+            match &f.ty {
+                FieldTy::Switch { on, cases } => {
+                    crate::ir::names_used(&on.expr, &mut needed);
+                    for a in cases.iter().flat_map(|c| c.args.iter()) {
+                        crate::ir::names_used(&a.expr, &mut needed);
+                    }
+                }
+                FieldTy::User { args, .. } => {
+                    for a in args {
+                        crate::ir::names_used(&a.expr, &mut needed);
+                    }
+                }
+                _ => {}
+            }
+            for n in needed {
+                self.ensure_instance(ti, &n, &mut done, &mut body)?;
+            }
+            let v = local("v", &f.name);
+            let fname = f.name.as_str();
+            if self.pos_refs.get(&ti).is_some_and(|s| s.contains(&f.name)) {
+                let p = local("pos", &f.name);
+                body.push(quote!(let #p = r.abs_pos() as i128;));
+            }
+            if let Role::Pool(u) = &f.role {
+                let start = quote!(r.abs_pos());
+                let pool = u.pool;
+                if let Some(a) = &u.align_field {
+                    let la = local("layout", a);
+                    body.push(quote!(let #la = pools.region_align(#start, #start, #pool);));
+                }
+                body.push(quote!(pools.enter_region(#pool, #start);));
+                if self.tail_region(ti).is_some() {
+                    body.push(quote!(let region_at__ = r.abs_pos();));
+                }
+            }
+            if let Some((n, entry)) = &step {
+                if *n == f.name {
+                    cut = Some((body.len(), f, *entry));
+                }
+            }
+            let read = self.read_repeated(ti, f)?;
+            let read = if let Some(c) = &f.cond {
+                let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
+                quote!(if #ct { Some(#read) } else { None })
+            } else {
+                read
+            };
+            let at = local("at", &f.name);
+            let checked = matches!(f.role, Role::Const(ConstVal::Int(_))) || f.valid.is_some();
+            if checked {
+                body.push(quote!(let #at = r.abs_pos();));
+            }
+            // A single number is read directly; anything else in a closure, so that its errors get the field's name.
+            let simple = f.repeat == Repeat::None
+                && f.cond.is_none()
+                && f.enum_.is_none()
+                && matches!(
+                    f.ty,
+                    FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. }
+                );
+            let direct = if simple {
+                read.to_string().strip_suffix(" ?").map(str::to_string)
+            } else {
+                None
+            };
+            match direct.and_then(|d| d.parse::<TokenStream>().ok()) {
+                Some(call) => body.push(quote!(let #v = #call.at(#fname)?;)),
+                None => body.push(
+                    quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;),
+                ),
+            }
+            if let (Some(tail), Role::Pool(u)) = (self.tail_region(ti), &f.role) {
+                if tail.name == f.name {
+                    let pool = u.pool;
+                    let tv = local("v", &format!("{}_trailing", f.name));
+                    body.push(quote! {
+                        let #tv = {
+                            let region: &[u8] = &#v[..];
+                            let cut = pools.pool_end(#pool).filter(|&e| e > region_at__).unwrap_or(region_at__);
+                            let skip = ((cut - region_at__) as usize).min(region.len());
+                            if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
+                        };
+                    });
+                }
+            }
+            // Checks.
+            if let Role::Const(ConstVal::Int(c)) = &f.role {
+                let c = int_lit(*c);
+                let msg = format!(
+                    "expected {:#x}, found {{:#x}}",
+                    match &f.role {
+                        Role::Const(ConstVal::Int(c)) => *c,
+                        _ => 0,
+                    }
+                );
+                body.push(quote!(if (#v as i128) != #c { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }));
+            }
+            if let Some(check) = self.valid_stmt(ti, f, &v, quote!(#at))? {
+                body.push(check);
+            }
+            done.insert(f.name.clone());
+        }
+        // Data instances (pool items) are read eagerly.
+        for f in &t.instances {
+            if matches!(f.role, Role::Data | Role::Placed) {
+                self.ensure_instance(ti, &f.name, &mut done, &mut body)?;
+            }
+        }
+        if self.view.get() {
+            return self.emit_view_file(ti, &body);
+        }
+        let view_fn = match cut {
+            Some((at, f, entry)) => self.emit_view_files_in(ti, &body[..at], f, entry)?,
+            None => quote!(),
+        };
+        // Build the model.
+        let mut inits = Vec::new();
+        let body_before_model = body.len();
+        if matches!(t.endian, EndianSpec::Switch { .. }) {
+            inits.push(quote!(endian,));
+        }
+        for f in t.seq.iter().chain(t.instances.iter()) {
+            let id = ident(&f.name);
+            let v = local("v", &f.name);
+            let fname = f.name.as_str();
+            match &f.role {
+                Role::Data | Role::Placed => {
+                    inits.push(quote!(#id: #v,));
+                    if f.item_of.is_some() {
+                        let aid = format_ident!("{}_align", f.name);
+                        let la = local("align", &f.name);
+                        inits.push(quote!(#aid: #la,));
+                    }
+                }
+                Role::Derive(x) => {
+                    let (dt, dtt) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                    let mt = self.model_ty(f);
+                    body.push(if dtt == T::Bytes {
+                        quote! {
+                            let #v: ::std::option::Option<#mt> = if #v[..] == (#dt)[..] { None } else { Some(#v) };
+                        }
+                    } else {
+                        quote! {
+                            let #v: ::std::option::Option<#mt> = if (#v as i128) == (#dt) { None } else { Some(#v) };
+                        }
+                    });
+                    let _ = fname;
+                    inits.push(quote!(#id: #v,));
+                }
+                Role::Kept => {
+                    let Some(x) = &f.value else {
+                        return err(&f.path, "internal: a kept value instance without a value");
+                    };
+                    let (vt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                    let mt = self.model_ty(f);
+                    // Before the derived values become `Option`s (the expression reads the fields as read).
+                    body.insert(body_before_model, quote! {
+                        let #v: #mt = {
+                            let x__: i128 = #vt;
+                            match <#mt as ::std::convert::TryFrom<i128>>::try_from(x__) {
+                                Ok(x) => x,
+                                Err(_) => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("value {x__} does not fit its type")).at(#fname)),
+                            }
+                        };
+                    });
+                    inits.push(quote!(#id: #v,));
+                }
+                _ => {}
+            }
+        }
+        let derive_stmts = body.len() - body_before_model;
+        if let Some(f) = self.tail_region(ti) {
+            let id = format_ident!("{}_trailing", f.name);
+            let tv = local("v", &format!("{}_trailing", f.name));
+            inits.push(quote!(#id: #tv,));
+        }
+        for l in &t.layout {
+            let id = ident(&l.name);
+            let la = local("layout", &l.name);
+            if t.seq.iter().any(|f| matches!(&f.role, Role::Pool(u) if u.align_field.as_deref() == Some(l.name.as_str()))) {
+                inits.push(quote!(#id: #la,));
+            } else {
+                let dv = Literal::u64_unsuffixed(l.default as u64);
+                inits.push(quote!(#id: #dv,));
+            }
+        }
+        let name = ty_ident(&t.rust);
+        // The signature of a read function (`read`, `read_keyed`) returning `ret`.
+        let sig = |f: &str, ret: TokenStream| {
+            let f = format_ident!("{f}");
+            quote! {
+                pub(crate) fn #f<'a>(
+                    r: &mut ::binspec_runtime::Reader<'a>,
+                    endian: ::binspec_runtime::Endian,
+                    pools: &mut ::binspec_runtime::layout::ReadPools,
+                    root_io: &::binspec_runtime::Reader<'a>,
+                    #(#params),*
+                ) -> ::binspec_runtime::Result<#ret>
+            }
+        };
+
+        // A type that a parent sorts is also read with its sort key (`read_keyed`), so that the parent can check
+        // the order without computing keys again: a key that is a derived number is the number read (the file's
+        // value is the derived one, or it is kept), anything else is computed from the value.
+        if let Some(key) = self.sort_key_of(ti) {
+            let raw = crate::ir::bare_name(&key.expr)
+                .and_then(|n| t.seq.iter().find(|f| f.name == n))
+                .filter(|f| {
+                    matches!(f.role, Role::Derive(_))
+                        && matches!(f.ty, FieldTy::Int { .. })
+                        && f.repeat == Repeat::None
+                        && f.cond.is_none()
+                        && f.enum_.is_none()
+                });
+            let pnames: Vec<Ident> = self
+                .param_list(ti)
+                .into_iter()
+                .map(|(_, id, _)| id)
+                .collect();
+            let pre: Vec<TokenStream> = t
+                .params
+                .iter()
+                .map(|p| {
+                    let id = local("p", &p.name);
+                    quote!(#id)
+                })
+                .collect();
+            let (key_stmt, key_ret) = match raw {
+                Some(f) => {
+                    let v = local("v", &f.name);
+                    // Taken before the derived value is turned into an `Option`.
+                    (quote!(let key__: i128 = #v as i128;), quote!(key__))
+                }
+                None => (
+                    quote!(),
+                    quote!(out__.sort_key(::binspec_runtime::layout::WriteCtx::reading(), endian, #(#pre,)* #(#pnames),*)?),
+                ),
+            };
+            let key_ty = match self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?.1 {
+                T::Str | T::Bytes => quote!(::std::vec::Vec<u8>),
+                _ => quote!(i128),
+            };
+            // The key statement goes before the model is built (where derived values become `Option`s).
+            let split = body.len() - derive_stmts;
+            let (before, after) = body.split_at(split);
+            let read_sig = sig("read", quote!(Self));
+            let keyed_sig = sig("read_keyed", quote!((Self, #key_ty)));
+            return Ok(quote! {
+                #endian_of
+                #view_fn
+                #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, dead_code)]
+                #read_sig {
+                    Ok(Self::read_keyed(r, endian, pools, root_io, #(#pre,)* #(#pnames),*)?.0)
+                }
+                #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
+                #keyed_sig {
+                    use ::binspec_runtime::ResultExt as _;
+                    r.enter()?;
+                    #(#before)*
+                    #key_stmt
+                    #(#after)*
+                    r.leave();
+                    let out__ = #name { #(#inits)* };
+                    let k__ = #key_ret;
+                    Ok((out__, k__))
+                }
+            });
+        }
+
+        let read_sig = sig("read", quote!(Self));
+        Ok(quote! {
+            #endian_of
+            #view_fn
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
+            #read_sig {
+                use ::binspec_runtime::ResultExt as _;
+                r.enter()?;
+                #(#body)*
+                r.leave();
+                Ok(#name { #(#inits)* })
+            }
+        })
+    }
+
+    /// The check a `valid` key puts on a value that was read into `v` (each element, for a repeat); `at` is where
+    /// it was read, for the error.
+    fn valid_stmt(
+        &self,
+        ti: usize,
+        f: &Field,
+        v: &Ident,
+        at: TokenStream,
+    ) -> R<Option<TokenStream>> {
+        let fname = f.name.as_str();
+        let (Some(valid), false) = (&f.valid, matches!(f.role, Role::Const(_))) else {
+            return Ok(None);
+        };
+        let elem_check = match valid {
+            Valid::InEnum => {
+                let Some(e) = f.enum_ else {
+                    return err(&f.path, "'valid: in-enum' needs 'enum'");
+                };
+                let en = ty_ident(&self.m.enums[e].rust);
+                Some(quote!(!matches!(v__, #en::Unknown(_))))
+            }
+            _ => self.valid_check(ti, f, valid)?.map(|check| {
+                if valued(f) {
+                    quote!({ let v__ = v__.value(); #check })
+                } else {
+                    check
+                }
+            }),
+        };
+        if let Some(check) = elem_check {
+            let msg = format!("value {{:?}} is not valid ({})", valid_text(valid));
+            // The check sees each value as `_` (bound to `v__`).
+            let test = match (f.cond.is_some(), f.repeat != Repeat::None) {
+                // Numbers (and enums, which are `Copy`) are copied; anything else is cloned.
+                (false, false)
+                    if matches!(
+                        f.ty,
+                        FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. }
+                    ) =>
+                {
+                    quote!({ let v__ = #v; #check })
+                }
+                (false, false) => quote!({ let v__ = #v.clone(); #check }),
+                (true, false) => {
+                    quote!(match #v.clone() { Some(v__) => #check, None => true })
+                }
+                (false, true) => quote!(#v.iter().cloned().all(|v__| #check)),
+                (true, true) => {
+                    quote!(#v.as_ref().is_none_or(|xs| xs.iter().cloned().all(|v__| #check)))
+                }
+            };
+            return Ok(Some(
+                quote!(if !#test { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }),
+            ));
+        }
+        Ok(None)
+    }
+
+    /// The condition a `valid` key puts on a field's value (bound to `v__`), or `None` for none.
+    fn valid_check(&self, ti: usize, f: &Field, valid: &Valid) -> R<Option<TokenStream>> {
+        let mut cx = self.cx(ti, Scope::Read);
+        let t = if valued(f) {
+            T::Int
+        } else {
+            match cx.field_t(f) {
+                T::Array(t) => *t,
+                t => t,
+            }
+        };
+        let val = match t {
+            T::Int => quote!((v__ as i128)),
+            T::Float => quote!((v__ as f64)),
+            T::Str => quote!((&v__[..])),
+            T::Bytes => quote!((&v__[..])),
+            _ => quote!(v__),
+        };
+        cx.last_t = Some(t);
+        let mut tr = |x: &crate::ir::Ex| -> R<TokenStream> { Ok(cx.tr(&x.expr, &x.path)?.0) };
+        Ok(Some(match valid {
+            Valid::Eq(x) => {
+                let x = tr(x)?;
+                quote!((#val == #x))
+            }
+            Valid::Min(x) => {
+                let x = tr(x)?;
+                quote!((#val >= #x))
+            }
+            Valid::Max(x) => {
+                let x = tr(x)?;
+                quote!((#val <= #x))
+            }
+            Valid::Range(a, b) => {
+                let a = match a {
+                    Some(a) => {
+                        let a = tr(a)?;
+                        quote!((#val >= #a))
+                    }
+                    None => quote!(true),
+                };
+                let b = match b {
+                    Some(b) => {
+                        let b = tr(b)?;
+                        quote!((#val <= #b))
+                    }
+                    None => quote!(true),
+                };
+                quote!((#a && #b))
+            }
+            Valid::AnyOf(xs) => {
+                let mut alts = Vec::new();
+                for x in xs {
+                    let x = tr(x)?;
+                    alts.push(quote!((#val == #x)));
+                }
+                quote!((#(#alts)||*))
+            }
+            Valid::Expr(x) => tr(x)?,
+            Valid::InEnum => return Ok(None),
+        }))
+    }
+
+    /// Emits the code that computes an instance (and what it needs) the first time it is needed.
+    pub(super) fn ensure_instance(
+        &self,
+        ti: usize,
+        name: &str,
+        done: &mut BTreeSet<String>,
+        body: &mut Vec<TokenStream>,
+    ) -> R<()> {
+        let t = &self.m.types[ti];
+        let Some(f) = t.instances.iter().find(|f| f.name == name) else {
+            return Ok(());
+        };
+        if done.contains(name) || f.value.is_some() {
+            // Value instances are inlined where used; make sure what they use exists (a `-hook` reads the stream
+            // itself: what its expression names for Kaitai's tools is not read).
+            if let Some(v) = f.value.as_ref().filter(|_| f.hook.is_none()) {
+                if done.insert(name.to_string()) {
+                    let mut needed = BTreeSet::new();
+                    crate::ir::names_used(&v.expr, &mut needed);
+                    for n in needed {
+                        self.ensure_instance(ti, &n, done, body)?;
+                    }
+                }
+            }
+            return Ok(());
+        }
+        done.insert(name.to_string());
+        let mut needed = BTreeSet::new();
+        for x in [&f.pos_expr, &f.size, &f.cond].into_iter().flatten() {
+            crate::ir::names_used(&x.expr, &mut needed);
+        }
+        for n in needed {
+            self.ensure_instance(ti, &n, done, body)?;
+        }
+        let v = local("v", name);
+        let p = local("pos", name);
+        let fname = f.name.as_str();
+        let Some(pos) = &f.pos_expr else {
+            return err(&f.path, "an instance needs 'pos' or 'value'");
+        };
+        let (pt, _) = self.cx(ti, Scope::Read).tr(&pos.expr, &pos.path)?;
+        let io = match &f.io {
+            Some(x) if x.text == "_root._io" => quote!(root_io.clone()),
+            Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
+            None => quote!(r.clone()),
+        };
+        // An eager instance can lead to its own type again: it counts against the budget of followed references,
+        // and nesting goes on counting from here.
+        let io = if f.eager {
+            quote!({ pools.follow(r.abs_pos(), root_io.size() as u64).at(#fname)?; #io.nested(r.depth()) })
+        } else {
+            io
+        };
+        let one = self.read_repeated(ti, f)?;
+        // A pool item also gives its alignment (a layout choice).
+        let la = local("align", name);
+        let (align, names, none) = match f.item_of {
+            Some(_) if self.view.get() => (
+                quote!(::std::option::Option::<u64>::None),
+                quote!((#v, #p, #la)),
+                quote!((None, 0i128, None)),
+            ),
+            Some(pool) => {
+                let d = self.m.pools[pool].item_align;
+                (
+                    quote!(pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d)),
+                    quote!((#v, #p, #la)),
+                    quote!((None, 0i128, None)),
+                )
+            }
+            None => (quote!(), quote!((#v, #p)), quote!((None, 0i128))),
+        };
+        let (tuple, some) = match f.item_of {
+            Some(_) => (
+                quote!((value, #p, #align)),
+                quote!(let (v, p, a) = read; (Some(v), p, a)),
+            ),
+            None => (quote!((value, #p)), quote!(let (v, p) = read; (Some(v), p))),
+        };
+        let read = quote!({
+            let mut r = #io;
+            let at = #pt;
+            if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
+            r.seek(at as u64).at(#fname)?;
+            let #p = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at(#fname)?;
+            #tuple
+        });
+        body.push(match &f.cond {
+            Some(c) => {
+                let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
+                quote!(let #names = if #ct { let read = #read; #some } else { #none };)
+            }
+            None => quote!(let #names = #read;),
+        });
+        let at = quote!((#p as u64));
+        if let Some(check) = self.valid_stmt(ti, f, &v, at)? {
+            body.push(check);
+        }
+        Ok(())
+    }
+
+    /// The byte order that `endian: switch-on` gives: the reads of the instances it needs go into `body`, and the
+    /// `match` that picks the order is returned.
+    pub(super) fn endian_switch(
+        &self,
+        ti: usize,
+        on: &crate::ir::Ex,
+        cases: &[(crate::ir::Ex, crate::ir::Endian)],
+        done: &mut BTreeSet<String>,
+        body: &mut Vec<TokenStream>,
+    ) -> R<TokenStream> {
+        let mut needed = BTreeSet::new();
+        crate::ir::names_used(&on.expr, &mut needed);
+        for n in needed {
+            self.ensure_instance(ti, &n, done, body)?;
+        }
+        let (o, _) = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?;
+        let mut arms = Vec::new();
+        let msg = format!("no byte order is given for {} = {{:?}}", on.text);
+        let mut default = quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!(#msg, other))));
+        for (k, e) in cases {
+            let e = endian_tokens(Some(*e));
+            if k.text == "_" {
+                default = quote!(_ => #e);
+                continue;
+            }
+            let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
+            arms.push(quote!(x if x == #kt => #e,));
+        }
+        Ok(quote!(match #o { #(#arms)* #default }))
+    }
+}
+
+fn valid_text(v: &Valid) -> String {
+    match v {
+        Valid::InEnum => "must be a value of its enum".into(),
+        Valid::Eq(x) => format!("must be {}", x.text),
+        Valid::Min(x) => format!("must be at least {}", x.text),
+        Valid::Max(x) => format!("must be at most {}", x.text),
+        Valid::Range(a, b) => format!(
+            "must be in {}..={}",
+            a.as_ref().map_or("", |x| x.text.as_str()),
+            b.as_ref().map_or("", |x| x.text.as_str())
+        ),
+        Valid::AnyOf(xs) => format!(
+            "must be one of {}",
+            xs.iter()
+                .map(|x| x.text.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Valid::Expr(x) => format!("must satisfy {}", x.text),
+    }
+}

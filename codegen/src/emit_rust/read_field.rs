@@ -1,0 +1,362 @@
+//! Reading one field: a primitive, one value of any type, a blob cut out by size or terminator (stripped,
+//! processed, then kept, decoded or parsed), `process:` (applied, or undone for writing), and repetitions.
+
+use super::*;
+use crate::ir::Process;
+
+impl<'m> Gen<'m> {
+    fn read_prim(&self, f: &Field, ti: usize) -> R<TokenStream> {
+        let _ = ti;
+        Ok(match &f.ty {
+            FieldTy::Int {
+                bytes: 1,
+                signed: false,
+                ..
+            } => quote!(r.u8()?),
+            FieldTy::Int {
+                bytes: 1,
+                signed: true,
+                ..
+            } => quote!(r.i8()?),
+            FieldTy::Int {
+                bytes,
+                signed,
+                endian,
+            } => {
+                let e = endian_tokens(*endian);
+                let m = format_ident!("{}{}", if *signed { "i" } else { "u" }, *bytes as u32 * 8);
+                quote!(r.#m(#e)?)
+            }
+            FieldTy::Float { bytes, endian } => {
+                let e = endian_tokens(*endian);
+                let m = format_ident!("f{}", *bytes as u32 * 8);
+                quote!(r.#m(#e)?)
+            }
+            FieldTy::Bits { n: 1, le: false } => quote!((r.bits_be(1)? != 0)),
+            FieldTy::Bits { n: 1, le: true } => quote!((r.bits_le(1)? != 0)),
+            FieldTy::Bits { n, le: true } => {
+                let n = *n as u32;
+                quote!(r.bits_le(#n)?)
+            }
+            FieldTy::Bits { n, le: false } => {
+                let n = *n as u32;
+                quote!(r.bits_be(#n)?)
+            }
+            _ => return err(&f.path, "internal: not a primitive"),
+        })
+    }
+
+    /// Code that reads one value of a field (not its repetition) into an expression.
+    fn read_one(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let cx = || self.cx(ti, Scope::Read);
+        let sized = |inner: TokenStream| -> R<TokenStream> {
+            if let Some(sz) = &f.size {
+                let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+                Ok(
+                    quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } let mut r = r.substream(n as u64)?; let r = &mut r; #inner }),
+                )
+            } else if f.size_eos {
+                Ok(quote!({ let mut r = r.substream_eos()?; let r = &mut r; #inner }))
+            } else {
+                Ok(inner)
+            }
+        };
+        match &f.ty {
+            FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
+                let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
+                let p = self.read_prim(f, ti)?;
+                Ok(quote!(#n::from_value(#p as i128)))
+            }
+            FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
+                self.read_prim(f, ti)
+            }
+            FieldTy::Bytes | FieldTy::Str { .. } => self.read_blob(ti, f),
+            FieldTy::User { .. } if is_blob(f) => self.read_blob(ti, f),
+            FieldTy::User { ty, args } => {
+                let n = ty_ident(&self.m.types[*ty].rust);
+                let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+                let call = if self.boxed.contains(&f.path) {
+                    quote!(::std::boxed::Box::new(#n::read(r, endian, pools, root_io, #a)?))
+                } else {
+                    quote!(#n::read(r, endian, pools, root_io, #a)?)
+                };
+                sized(call)
+            }
+            FieldTy::Switch { on, cases } => {
+                let (o, _) = cx().tr(&on.expr, &on.path)?;
+                let en = switch_enum_name(self.m, f);
+                let mut arms = Vec::new();
+                let mut has_default = false;
+                for c in cases {
+                    let v = ty_ident(&c.variant);
+                    let body = self.read_one(ti, &case_field(f, c))?;
+                    match &c.key {
+                        Some(k) => {
+                            let (kt, _) = cx().tr(&k.expr, &k.path)?;
+                            arms.push(quote!(x if x == #kt => #en::#v(#body),));
+                        }
+                        None => {
+                            has_default = true;
+                            arms.push(quote!(_ => #en::#v(#body),));
+                        }
+                    }
+                }
+                if !has_default {
+                    arms.push(quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("no case for {:?}", other))),));
+                }
+                Ok(quote!(match #o { #(#arms)* }))
+            }
+            FieldTy::Value => err(&f.path, "internal: value instance read"),
+        }
+    }
+
+    /// `process:` applied to bytes `data` (a `&[u8]` expression), or undone (`inverse`) for writing; gives a
+    /// `Vec<u8>`.
+    pub(super) fn process(
+        &self,
+        ti: usize,
+        f: &Field,
+        data: TokenStream,
+        scope: Scope,
+        inverse: bool,
+    ) -> R<TokenStream> {
+        let rt = quote!(::binspec_runtime::process);
+        let arg = |x: &crate::ir::Ex| self.cx(ti, scope).tr(&x.expr, &x.path);
+        Ok(match &f.process {
+            None => quote!(#data.to_vec()),
+            Some(Process::Xor(k)) => match arg(k)? {
+                (t, T::Int) => quote!(#rt::xor(#data, &[(#t) as u8])),
+                (t, _) => quote!(#rt::xor(#data, #t)),
+            },
+            Some(Process::Rol(n)) | Some(Process::Ror(n)) => {
+                let (t, _) = arg(n)?;
+                let left = matches!(f.process, Some(Process::Rol(_))) != inverse;
+                if left {
+                    quote!(#rt::rol(#data, #t))
+                } else {
+                    quote!(#rt::rol(#data, -(#t)))
+                }
+            }
+            Some(Process::Zlib) if inverse => quote!(#rt::zlib(#data)),
+            Some(Process::Zlib) => {
+                quote!(#rt::unzlib(#data, start, ((#data).len() as u64).saturating_mul(1032).max(1 << 20))?)
+            }
+        })
+    }
+
+    /// Reads a field whose bytes are cut out first (by size, to the end, or at a terminator), then stripped of
+    /// padding, cut at the terminator and processed, as Kaitai does; then kept as bytes, decoded as a string or
+    /// parsed as a type.
+    fn read_blob(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let cx = || self.cx(ti, Scope::Read);
+        let term = term_bytes(f);
+        let sized = f.size.is_some() || f.size_eos;
+        let get = if let Some(sz) = &f.size {
+            let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+            quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } r.bytes(n as u64)? })
+        } else if f.size_eos {
+            quote!(r.bytes_eos()?)
+        } else if let Some(t) = &term {
+            let (inc, con, eos) = (f.include, f.consume, f.eos_error);
+            quote!(r.bytes_term_multi(&[#(#t),*], #inc, #con, #eos)?)
+        } else if let Some(c) = &f.contents {
+            let c = c.clone();
+            quote!({ r.expect(&[#(#c),*])?; &[#(#c),*][..] })
+        } else {
+            return err(
+                &f.path,
+                "bytes need 'size', 'size-eos', 'terminator' or 'contents'",
+            );
+        };
+        let mut steps = Vec::new();
+        if sized && (f.pad_right.is_some() || term.is_some()) {
+            let pad = match f.pad_right {
+                Some(p) => quote!(Some(#p)),
+                None => quote!(None),
+            };
+            let t = match &term {
+                Some(t) => quote!(Some(&[#(#t),*][..])),
+                None => quote!(None),
+            };
+            let inc = f.include;
+            steps.push(
+                quote!(let raw = ::binspec_runtime::read::slot_content(raw, #pad, #t, #inc);),
+            );
+        }
+        if f.process.is_some() {
+            let p = self.process(ti, f, quote!(raw), Scope::Read, false)?;
+            steps.push(quote!(let owned: ::std::vec::Vec<u8> = #p; let raw: &[u8] = &owned;));
+        }
+        let kept = matches!(f.role, Role::Data | Role::Placed | Role::Derive(_));
+        let fin = match &f.ty {
+            // A string the model keeps shares the input's buffer where it can.
+            FieldTy::Str { encoding, .. } if kept && self.view.get() => {
+                if is_utf8(encoding) {
+                    quote!(::binspec_runtime::Reader::view_utf8(raw, start)?)
+                } else {
+                    quote!(r.view_str(raw, #encoding, start)?)
+                }
+            }
+            FieldTy::Str { encoding, .. } if kept => {
+                if is_utf8(encoding) {
+                    quote!(r.share_utf8(raw, start)?)
+                } else {
+                    quote!(r.share_str(raw, #encoding, start)?)
+                }
+            }
+            FieldTy::Str { encoding, .. } => {
+                quote!(::binspec_runtime::text::decode_as(raw, #encoding, start)?)
+            }
+            FieldTy::User { ty, args } => {
+                let n = ty_ident(&self.m.types[*ty].rust);
+                let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+                let call = quote!(#n::read(r, endian, pools, root_io, #a)?);
+                let call = if self.boxed.contains(&f.path) {
+                    quote!(::std::boxed::Box::new(#call))
+                } else {
+                    call
+                };
+                quote!({ let mut r = r.over(raw, start); let r = &mut r; #call })
+            }
+            // Bytes the model keeps share the input's buffer where they can; bytes it does not keep (fixed
+            // contents, a pool's region) stay a borrowed slice, so that reading them copies nothing.
+            _ if kept && self.view.get() => quote!(raw),
+            _ if kept => quote!(r.share(raw)),
+            _ if f.process.is_some() => quote!(owned),
+            _ => quote!(raw),
+        };
+        Ok(quote!({
+            let start = r.abs_pos();
+            let raw: &[u8] = #get;
+            #(#steps)*
+            #fin
+        }))
+    }
+
+    /// Reads a field with its repetition (a `Vec` for `repeat`). A repetition the writer sorts (`-sort-by`) is put
+    /// in that order as it is read: the order is derived, so a file whose entries are out of order decodes to the
+    /// same value as the file the writer makes of it.
+    pub(super) fn read_repeated(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let read = self.read_repeated_as_stored(ti, f)?;
+        let (Some(_), FieldTy::User { ty, args }, false) =
+            (&f.sort_by, &f.ty, matches!(f.repeat, Repeat::None))
+        else {
+            return Ok(read);
+        };
+        let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+        let n = ty_ident(&self.m.types[*ty].rust);
+        let read_keyed = match &f.repeat {
+            Repeat::Expr(x)
+                if f.size.is_none()
+                    && !f.size_eos
+                    && !is_blob(f)
+                    && !self.boxed.contains(&f.path) =>
+            {
+                let (cnt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                let min = min_size(self.m, f);
+                // Keys are compared as they come; only an archive out of order needs them all (computed again).
+                quote! {
+                    let n = #cnt;
+                    if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
+                    let cap = r.check_count(n as u64, #min)?;
+                    let mut out = ::std::vec::Vec::with_capacity(cap);
+                    let mut last__ = None;
+                    let mut in_order = true;
+                    for i in 0..n as usize {
+                        let (x, k) = (|| -> ::binspec_runtime::Result<_> { Ok(#n::read_keyed(r, endian, pools, root_io, #a)?) })().at_index(i)?;
+                        if in_order {
+                            in_order = last__.as_ref().is_none_or(|l| *l <= k);
+                            last__ = Some(k);
+                        }
+                        out.push(x);
+                    }
+                }
+            }
+            _ => quote! {
+                let mut out = #read;
+                let ctx__ = ::binspec_runtime::layout::WriteCtx::reading();
+                let mut in_order = true;
+                let mut last__ = None;
+                for (i, x) in out.iter().enumerate() {
+                    let k = x.sort_key(ctx__, endian, #a).at_index(i)?;
+                    in_order &= last__.as_ref().is_none_or(|l| *l <= k);
+                    last__ = Some(k);
+                }
+            },
+        };
+        Ok(quote!({
+            #read_keyed
+            if !in_order {
+                // The writer puts the elements in order, so what they point at moves.
+                pools.set_relaid();
+                let ctx__ = ::binspec_runtime::layout::WriteCtx::reading();
+                let mut keyed = ::std::vec::Vec::with_capacity(out.len());
+                for (i, x) in out.iter().enumerate() { keyed.push((x.sort_key(ctx__, endian, #a).at_index(i)?, i)); }
+                keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+                let mut slots: ::std::vec::Vec<::std::option::Option<_>> = out.into_iter().map(Some).collect();
+                out = keyed.into_iter().filter_map(|(_, i)| slots[i].take()).collect();
+            }
+            out
+        }))
+    }
+
+    /// Reads a field with its repetition, in the order of the file.
+    fn read_repeated_as_stored(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let one = self.read_one(ti, f)?;
+        Ok(match &f.repeat {
+            Repeat::None => quote!(#one),
+            Repeat::Expr(x) => {
+                let (n, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                let min = min_size(self.m, f);
+                quote!({
+                    let n = #n;
+                    if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
+                    let cap = r.check_count(n as u64, #min)?;
+                    let mut out = ::std::vec::Vec::with_capacity(cap);
+                    for i in 0..n as usize { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); }
+                    out
+                })
+            }
+            Repeat::Eos => {
+                // `-scan`: the elements end where a tag is found; read them from a substream of that length.
+                let sub = match &f.scan {
+                    Some(sc) => {
+                        let (tags, step, or_eos) = scan_tokens(sc);
+                        quote!(let n__ = r.scan(#tags, #step, #or_eos)?; let mut r = r.substream(n__)?; let r = &mut r;)
+                    }
+                    None => quote!(),
+                };
+                quote!({
+                    #sub
+                    let mut out = ::std::vec::Vec::new();
+                    let mut i = 0usize;
+                    while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); i += 1; }
+                    out
+                })
+            }
+            Repeat::Until(x) => {
+                let mut cx = self.cx(ti, Scope::Read);
+                cx.last_t = Some(match cx.field_t(f) {
+                    T::Array(t) => *t,
+                    t => t,
+                });
+                if valued(f) {
+                    cx.last_t = Some(T::User(usize::MAX));
+                }
+                let (c, _) = cx.tr(&x.expr, &x.path)?;
+                quote!({
+                    let mut out = ::std::vec::Vec::new();
+                    let mut i = 0usize;
+                    loop {
+                        let v__ = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?;
+                        let stop = #c;
+                        out.push(v__);
+                        i += 1;
+                        if stop { break; }
+                    }
+                    out
+                })
+            }
+        })
+    }
+}

@@ -1,0 +1,508 @@
+//! How the expression translator resolves what an expression names: a bare name (a field, instance, param or
+//! derived value, by scope), an attribute of another value, an enum, and the `_root`/`_parent` chains that
+//! travel as implicit params.
+
+use super::*;
+use crate::ir::EndianSpec;
+
+impl<'m> Cx<'m> {
+    pub(super) fn name(&mut self, n: &str, path: &str) -> R<(TokenStream, T)> {
+        let me = self.me();
+        let t = self.t();
+        match n {
+            "_index" => return Ok((quote!((i as i128)), T::Int)),
+            "_" => {
+                let t = self.last_t.clone().unwrap_or(T::Int);
+                return Ok(match t {
+                    T::Int => (quote!((v__ as i128)), T::Int),
+                    T::Str => (quote!((&v__[..])), T::Str),
+                    T::Bytes => (quote!((&v__[..])), T::Bytes),
+                    t => (quote!(v__), t),
+                });
+            }
+            _ => {}
+        }
+        if let Some(p) = t.params.iter().find(|p| p.name == n) {
+            if self.scope == Scope::Model {
+                return err(path, format!("parameter '{n}' is not kept in the model"));
+            }
+            let id = local("p", n);
+            return Ok(match &p.ty {
+                FieldTy::Float { .. } => (quote!(#id), T::Float),
+                FieldTy::Bits { n: 1, .. } => (quote!(#id), T::Bool),
+                FieldTy::Str { .. } => (quote!(#id), T::Str),
+                FieldTy::Bytes => (quote!(#id), T::Bytes),
+                FieldTy::User { ty, .. } => (quote!(#id), T::User(*ty)),
+                _ => (quote!(#id), T::Int),
+            });
+        }
+        if let Some(l) = t.layout.iter().find(|l| l.name == n) {
+            let id = ident(&l.name);
+            return match self.scope {
+                Scope::Read => err(
+                    path,
+                    format!("layout field '{}' is not known while reading", l.name),
+                ),
+                _ => Ok((quote!((#me.#id as i128)), T::Int)),
+            };
+        }
+        let Some(f) = find(t, n) else {
+            return err(
+                path,
+                format!("no field, instance or parameter '{n}' in type '{}'", t.name),
+            );
+        };
+        let ft = self.field_t(f);
+        let id = ident(n);
+        match self.scope {
+            Scope::Read => {
+                let v = local("v", n);
+                if let Some(val) = &f.value {
+                    if f.is_instance {
+                        // Value instances are computed where they are used.
+                        let val = val.clone();
+                        let (v, ty) = self.tr(&val.expr, &val.path)?;
+                        if let Some(h) = &f.hook {
+                            // `-hook`: the hand-written function of the stream's bytes, of the expression's type.
+                            let module = format_ident!("{}", self.m.id.replace('-', "_"));
+                            let h = format_ident!("{h}");
+                            return Ok((quote!(crate::hooks::#module::#h(r.buf())), ty));
+                        }
+                        return Ok((v, ty));
+                    }
+                }
+                Ok(match ft {
+                    T::Int if valued(f) => {
+                        if f.cond.is_some() {
+                            (quote!(#v.map_or(0, |e| e.value())), T::Int)
+                        } else {
+                            (quote!(#v.value()), T::Int)
+                        }
+                    }
+                    T::Int => {
+                        if f.cond.is_some() {
+                            (quote!((#v.unwrap_or_default() as i128)), T::Int)
+                        } else {
+                            (quote!((#v as i128)), T::Int)
+                        }
+                    }
+                    T::Str if f.cond.is_some() => (quote!(#v.as_deref().unwrap_or("")), T::Str),
+                    T::Str => (quote!((&#v[..])), T::Str),
+                    T::Bytes if f.cond.is_some() => {
+                        (quote!(#v.as_deref().unwrap_or(&[][..])), T::Bytes)
+                    }
+                    T::Bytes => (quote!((&#v[..])), T::Bytes),
+                    T::Float if f.cond.is_some() => {
+                        (quote!((#v.unwrap_or_default() as f64)), T::Float)
+                    }
+                    T::Float => (quote!((#v as f64)), T::Float),
+                    other if f.cond.is_some() => (quote!(#v.clone().unwrap_or_default()), other),
+                    other => (quote!(#v), other),
+                })
+            }
+            Scope::Write | Scope::Model => {
+                if f.role == Role::Kept {
+                    // The model's value, not the expression (which names what is derived from it).
+                    return Ok((quote!((#me.#id as i128)), T::Int));
+                }
+                if let Some(val) = &f.value {
+                    if f.hook.is_some() {
+                        return err(
+                            &val.path,
+                            "a '-hook' value instance is computed from the stream's bytes, so only while reading",
+                        );
+                    }
+                    let val = val.clone();
+                    return self.tr(&val.expr, &val.path);
+                }
+                match &f.role {
+                    Role::Const(ConstVal::Int(v)) => Ok((int_lit(*v), T::Int)),
+                    Role::Const(ConstVal::Bytes(b)) => {
+                        let b = b.clone();
+                        Ok((quote!((&[#(#b),*][..])), T::Bytes))
+                    }
+                    Role::Count { of } => {
+                        let opt = find(t, of).is_some_and(|x| x.cond.is_some());
+                        let of = ident(of);
+                        Ok(if opt {
+                            (
+                                quote!((#me.#of.as_ref().map_or(0, |v| v.len()) as i128)),
+                                T::Int,
+                            )
+                        } else {
+                            (quote!((#me.#of.len() as i128)), T::Int)
+                        })
+                    }
+                    // In a finished model, a size that is just this field is the length of what it sizes.
+                    Role::Length { of }
+                        if self.scope == Scope::Model
+                            && find(t, of)
+                                .and_then(|x| x.size.as_ref())
+                                .and_then(|s| crate::ir::bare_name(&s.expr))
+                                == Some(n) =>
+                    {
+                        let target = find(t, of).ok_or_else(|| EmitError {
+                            path: path.into(),
+                            message: "internal".into(),
+                        })?;
+                        let of = ident(of);
+                        Ok(match (&target.ty, target.cond.is_some()) {
+                            (_, true) => (
+                                quote!((#me.#of.as_ref().map_or(0, |x| x.len()) as i128)),
+                                T::Int,
+                            ),
+                            _ => (quote!((#me.#of.len() as i128)), T::Int),
+                        })
+                    }
+                    Role::Derive(_) if self.scope == Scope::Write && ft == T::Bytes => {
+                        let d = local("d", n);
+                        Ok((quote!((&#d[..])), T::Bytes))
+                    }
+                    Role::Length { .. } | Role::Offset { .. } | Role::Derive(_)
+                        if self.scope == Scope::Write =>
+                    {
+                        let d = local("d", n);
+                        Ok((quote!(#d), T::Int))
+                    }
+                    Role::Data | Role::Placed => Ok(match ft {
+                        T::Int if valued(f) && f.cond.is_some() => {
+                            (quote!(#me.#id.map_or(0, |e| e.value())), T::Int)
+                        }
+                        T::Int if valued(f) => (quote!(#me.#id.value()), T::Int),
+                        T::Int if f.cond.is_some() => {
+                            (quote!((#me.#id.unwrap_or_default() as i128)), T::Int)
+                        }
+                        T::Int => (quote!((#me.#id as i128)), T::Int),
+                        T::Str if f.cond.is_some() => {
+                            (quote!(#me.#id.as_deref().unwrap_or("")), T::Str)
+                        }
+                        T::Str => (quote!((&#me.#id[..])), T::Str),
+                        T::Bytes if f.cond.is_some() => {
+                            (quote!(#me.#id.as_deref().unwrap_or(&[][..])), T::Bytes)
+                        }
+                        T::Bytes => (quote!((&#me.#id[..])), T::Bytes),
+                        T::Float if f.cond.is_some() => {
+                            (quote!((#me.#id.unwrap_or_default() as f64)), T::Float)
+                        }
+                        T::Float => (quote!((#me.#id as f64)), T::Float),
+                        other if f.cond.is_some() => {
+                            (quote!(#me.#id.clone().unwrap_or_default()), other)
+                        }
+                        other => (quote!(#me.#id), other),
+                    }),
+                    Role::View if f.is_instance => match self.endian_view(n)? {
+                        Some(tok) => Ok((tok, T::Int)),
+                        None => err(
+                            path,
+                            format!(
+                                "'{n}' is only read, never written: it is not known in the model"
+                            ),
+                        ),
+                    },
+                    _ => err(
+                        path,
+                        format!("'{n}' is not known in the model (it is derived when writing)"),
+                    ),
+                }
+            }
+        }
+    }
+
+    /// A view that the type's byte order switches on (`meta: endian: switch-on: NAME`) is known from the model's
+    /// byte order: the case value that gives it.
+    fn endian_view(&mut self, n: &str) -> R<Option<TokenStream>> {
+        let EndianSpec::Switch { on, cases } = &self.t().endian else {
+            return Ok(None);
+        };
+        if crate::ir::bare_name(&on.expr) != Some(n) {
+            return Ok(None);
+        }
+        let key = |e: Endian| cases.iter().find(|(k, c)| *c == e && k.text != "_");
+        let (Some((le, _)), Some((be, _))) = (key(Endian::Le), key(Endian::Be)) else {
+            return Ok(None);
+        };
+        let (le, _) = self.tr(&le.expr.clone(), &le.path.clone())?;
+        let (be, _) = self.tr(&be.expr.clone(), &be.path.clone())?;
+        let endian = match self.scope {
+            Scope::Model => {
+                let me = self.me();
+                quote!(#me.endian)
+            }
+            _ => quote!(endian),
+        };
+        Ok(Some(quote!((match #endian {
+            ::binspec_runtime::Endian::Little => #le,
+            ::binspec_runtime::Endian::Big => #be,
+        }))))
+    }
+
+    pub(super) fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(TokenStream, T)> {
+        let me = self.me();
+        // Outer values.
+        if let Some(chain) = chain_of(&Expr {
+            kind: ExprKind::Attr {
+                base: Box::new(base.clone()),
+                name: name.to_string(),
+                name_span: Default::default(),
+            },
+            span: Default::default(),
+        }) {
+            if chain[0] == "_root" && self.ty == 0 {
+                let inner = rebase(&chain[1..]);
+                return self.tr(&inner, path);
+            }
+            // A constant of an outer type folds to a literal.
+            if let Some(f) = self.resolve_chain(&chain) {
+                if let Role::Const(ConstVal::Int(v)) = f.role {
+                    return Ok((int_lit(v), T::Int));
+                }
+            }
+            if chain.len() >= 2 {
+                let id = param_ident(&chain);
+                let t = match chain.last().map(|s| s.as_str()) {
+                    Some("_pos") => T::Int,
+                    _ => match self.resolve_chain(&chain) {
+                        Some(f) => self.field_t(f),
+                        None => return err(path, format!("cannot resolve '{}'", chain.join("."))),
+                    },
+                };
+                return Ok((quote!(#id), t));
+            }
+        }
+        if let ExprKind::Name(b) = &base.kind {
+            if b == "_io" {
+                return Ok(match (name, self.scope) {
+                    ("size", Scope::Read) => (quote!((r.size() as i128)), T::Int),
+                    ("pos", Scope::Read) => (quote!((r.pos() as i128)), T::Int),
+                    ("eof", Scope::Read) => (quote!(r.is_eof()), T::Bool),
+                    ("size", Scope::Write) => (quote!((io.size(ctx) as i128)), T::Int),
+                    ("pos", Scope::Write) => (quote!((io.pos(w) as i128)), T::Int),
+                    _ => return err(path, format!("'_io.{name}' is not supported here")),
+                });
+            }
+            if name == "_pos" || name == "_present" {
+                let f = find(self.t(), b).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("no field '{b}'"),
+                })?;
+                let p = local("pos", b);
+                let k = local("k", b);
+                return Ok(match (name, self.scope) {
+                    ("_pos", Scope::Read) => (quote!(#p), T::Int),
+                    ("_pos", _) => (quote!((ctx.prev_pos(#k) as i128)), T::Int),
+                    ("_present", Scope::Read) => {
+                        let v = local("v", b);
+                        (quote!(#v.is_some()), T::Bool)
+                    }
+                    _ => {
+                        let id = ident(b);
+                        if f.cond.is_some() {
+                            (quote!(#me.#id.is_some()), T::Bool)
+                        } else {
+                            (quote!(true), T::Bool)
+                        }
+                    }
+                });
+            }
+        }
+        // `x.field._present` on an element or another value of a user type: whether its optional field is there.
+        if let ExprKind::Attr {
+            base: inner,
+            name: fname,
+            ..
+        } = &base.kind
+        {
+            if name == "_present" {
+                let (ib, it) = self.tr(inner, path)?;
+                let T::User(uti) = it else {
+                    return err(path, "'_present' needs a field of a user type");
+                };
+                let f = find(&self.m.types[uti], fname).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("no field '{fname}'"),
+                })?;
+                let id = ident(fname);
+                return Ok(if f.cond.is_some() {
+                    (quote!(#ib.#id.is_some()), T::Bool)
+                } else {
+                    (quote!(true), T::Bool)
+                });
+            }
+        }
+        let (b, bt) = self.tr(base, path)?;
+        match (name, &bt) {
+            ("size" | "length", T::Bytes) => Ok((quote!((#b.len() as i128)), T::Int)),
+            ("length", T::Str) => Ok((quote!((#b.chars().count() as i128)), T::Int)),
+            ("reverse", T::Str) => Ok((
+                quote!(#b.chars().rev().collect::<::std::string::String>()),
+                T::Str,
+            )),
+            ("to_i", T::Str) => Ok((quote!(#b.parse::<i128>().unwrap_or(0)), T::Int)),
+            ("to_i", T::Float) => Ok((quote!((#b as i128)), T::Int)),
+            ("to_s", T::Int) => Ok((quote!((#b).to_string()), T::Str)),
+            ("first" | "last" | "min" | "max", T::Bytes) => {
+                let m = format_ident!("{}", name);
+                let it = match name {
+                    "first" | "last" => quote!(#b.#m().copied()),
+                    _ => quote!(#b.iter().copied().#m()),
+                };
+                Ok((quote!(#it.map_or(0, |x| x as i128)), T::Int))
+            }
+            ("first" | "last" | "min" | "max", T::Array(et)) if **et == T::Int => {
+                let m = format_ident!("{}", name);
+                let it = match name {
+                    "first" | "last" => quote!(#b.#m().map(|x| *x as i128)),
+                    _ => quote!(#b.iter().map(|x| *x as i128).#m()),
+                };
+                Ok((quote!(#it.unwrap_or(0)), T::Int))
+            }
+            ("first" | "last", T::Array(et)) => {
+                let m = format_ident!("{}", name);
+                Ok((quote!(#b.#m().cloned().unwrap_or_default()), (**et).clone()))
+            }
+            ("size" | "length", T::Array(_)) => Ok((quote!((#b.len() as i128)), T::Int)),
+            ("to_i", T::Bool) => Ok((quote!((#b as i128)), T::Int)),
+            ("to_i", T::Int) => Ok((b, T::Int)),
+            (_, T::User(ty)) if *ty != usize::MAX => {
+                let f = find(&self.m.types[*ty], name).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("no field '{name}' in '{}'", self.m.types[*ty].name),
+                })?;
+                // Translate the field in the model scope of that type, reached through `#b`.
+                let saved = (self.ty, self.scope, self.base.replace(b));
+                self.ty = *ty;
+                self.scope = Scope::Model;
+                let inner = self.name(&f.name.clone(), path);
+                self.ty = saved.0;
+                self.scope = saved.1;
+                self.base = saved.2;
+                inner
+            }
+            (_, T::Switch(owner, field)) => {
+                // The field of whichever type the switch holds: every case type must have it.
+                let (_, cases, en) = self.switch_field(*owner, field, path)?;
+                let mut arms = Vec::new();
+                let mut out_t = None;
+                let mut seen = BTreeSet::new();
+                for c in cases.iter().filter(|c| seen.insert(c.variant.clone())) {
+                    let Some(ct) = c.user() else {
+                        return err(
+                            path,
+                            format!(
+                                "'.{name}' on a switch that can hold a {}",
+                                c.variant.to_lowercase()
+                            ),
+                        );
+                    };
+                    if find(&self.m.types[ct], name).is_none() {
+                        return err(
+                            path,
+                            format!("'{}' has no field '{name}'", self.m.types[ct].name),
+                        );
+                    }
+                    let saved = (self.ty, self.scope, self.base.replace(quote!(x)));
+                    self.ty = ct;
+                    self.scope = Scope::Model;
+                    let inner = self.name(name, path);
+                    self.ty = saved.0;
+                    self.scope = saved.1;
+                    self.base = saved.2;
+                    let (tok, t) = inner?;
+                    let v = ty_ident(&c.variant);
+                    // Values that borrow from `x` are turned into owned ones.
+                    let tok = match t {
+                        T::Str => quote!(#tok.to_string()),
+                        T::Bytes => quote!(#tok.to_vec()),
+                        _ => tok,
+                    };
+                    arms.push(quote!(#en::#v(x) => #tok,));
+                    out_t.get_or_insert(t);
+                }
+                let t = out_t.unwrap_or(T::Int);
+                Ok((quote!((match &(#b) { #(#arms)* })), t))
+            }
+            _ => err(path, format!("'.{name}' on {bt:?} is not supported yet")),
+        }
+    }
+
+    /// A switch field, its cases and the name of its enum.
+    pub(super) fn switch_field(
+        &self,
+        owner: usize,
+        field: &str,
+        path: &str,
+    ) -> R<(&'m Field, &'m [crate::ir::SwitchCase], Ident)> {
+        let sw = find(&self.m.types[owner], field).ok_or_else(|| EmitError {
+            path: path.into(),
+            message: format!("internal: no switch '{field}'"),
+        })?;
+        let FieldTy::Switch { cases, .. } = &sw.ty else {
+            return err(path, "internal: not a switch");
+        };
+        Ok((sw, cases, switch_enum_name(self.m, sw)))
+    }
+
+    /// What model fields are reached through: `self`, or another value's model.
+    fn me(&self) -> TokenStream {
+        match &self.base {
+            Some(b) => quote!((#b)),
+            None => quote!(self),
+        }
+    }
+
+    /// An enum by name, looking from this type outwards, then anywhere.
+    pub(super) fn find_enum(&self, name: &str) -> Option<usize> {
+        let mut scope = Some(self.ty);
+        while let Some(s) = scope {
+            if let Some(i) = self
+                .m
+                .enums
+                .iter()
+                .position(|e| e.owner == s && e.name == name)
+            {
+                return Some(i);
+            }
+            scope = self.m.types[s].parent;
+        }
+        self.m.enums.iter().position(|e| e.name == name)
+    }
+
+    /// The field that a `_root.a.b` or `_parent.x` chain names.
+    pub(super) fn resolve_chain(&self, chain: &[String]) -> Option<&'m Field> {
+        let mut ty = match chain[0].as_str() {
+            "_root" => 0,
+            "_parent" => self.m.owners[self.ty]?,
+            _ => return None,
+        };
+        let mut field = None;
+        for (i, part) in chain[1..].iter().enumerate() {
+            if part.starts_with('_') {
+                return if i == chain.len() - 2 { field } else { None };
+            }
+            let f = find(&self.m.types[ty], part)?;
+            field = Some(f);
+            if let FieldTy::User { ty: t, .. } = f.ty {
+                ty = t;
+            }
+        }
+        field
+    }
+}
+
+pub(super) fn rebase(chain: &[String]) -> Expr {
+    let mut e = Expr {
+        kind: ExprKind::Name(chain[0].clone()),
+        span: Default::default(),
+    };
+    for c in &chain[1..] {
+        e = Expr {
+            kind: ExprKind::Attr {
+                base: Box::new(e),
+                name: c.clone(),
+                name_span: Default::default(),
+            },
+            span: Default::default(),
+        };
+    }
+    e
+}

@@ -1,0 +1,366 @@
+//! Tests of the Rust emitter: helpers, the model-expression translator, and features checked in the code they
+//! generate.
+
+use super::*;
+
+#[test]
+fn utf8_encoding_names() {
+    for (name, utf8) in [
+        ("UTF-8", true),
+        ("utf8", true),
+        ("Utf_8", true),
+        ("ASCII", false),
+        ("UTF-16LE", false),
+        ("SJIS", false),
+        ("", false),
+    ] {
+        assert_eq!(is_utf8(name), utf8, "{name:?}");
+    }
+}
+
+#[test]
+fn identifiers_mentioned() {
+    for (src, found) in [
+        ("let x = pools.item(1);", true),
+        ("f(a, { g(&mut pools) })", true),
+        ("let pools_of = 1; \"pools\"", false),
+        ("r.u32(endian)?", false),
+    ] {
+        let t: TokenStream = src.parse().unwrap();
+        assert_eq!(mentions(&t, "pools"), found, "{src}");
+    }
+}
+
+const SCHEMA: &str = "
+meta:
+  id: t
+  endian: le
+seq:
+  - id: count
+    type: u2
+  - id: flags
+    type: b1
+  - id: kind
+    type: u1
+    enum: kind
+  - id: name
+    type: strz
+    encoding: UTF-8
+  - id: data
+    size: count
+  - id: opt
+    type: u4
+    if: count > 2
+  - id: items
+    type: item
+    repeat: expr
+    repeat-expr: 2
+instances:
+  twice:
+    value: count * 2
+types:
+  item:
+    seq:
+      - id: v
+        type: s4
+enums:
+  kind:
+    1: one
+    2: two
+";
+
+/// Expressions over a decoded model and the Rust they become (integers are computed in `i128`).
+#[test]
+fn translates_model_expressions() {
+    let c = crate::compile_str("t.ksy", SCHEMA).unwrap();
+    let rows: &[(&str, &str, &str)] = &[
+        ("1 + 2", "(1i128 + 2i128)", "Int"),
+        ("7 / 2", ":: binspec_runtime :: expr :: div (7i128 , 2i128)", "Int"),
+        ("-7 % 3", ":: binspec_runtime :: expr :: modulo ((- (7i128)) , 3i128)", "Int"),
+        ("count", "((m) . data . len () as i128)", "Int"),
+        ("count * 2", "(((m) . data . len () as i128)) . wrapping_mul (2i128)", "Int"),
+        ("twice", "(((m) . data . len () as i128)) . wrapping_mul (2i128)", "Int"),
+        ("flags", "(m) . flags", "Bool"),
+        ("kind == kind::two", "((m) . kind . value () == 2i128)", "Bool"),
+        ("kind.to_i", "(m) . kind . value ()", "Int"),
+        ("name.length", "((& (m) . name [..]) . chars () . count () as i128)", "Int"),
+        ("name.reverse", "(& (m) . name [..]) . chars () . rev () . collect :: < :: std :: string :: String > ()", "Str"),
+        ("data.size", "((& (m) . data [..]) . len () as i128)", "Int"),
+        ("data[0]", "((& (m) . data [..]) . get ((0i128) as usize) . copied () . unwrap_or (0) as i128)", "Int"),
+        ("opt", "((m) . opt . unwrap_or_default () as i128)", "Int"),
+        ("items.size", "((m) . items . len () as i128)", "Int"),
+        ("items[1].v", "(((m) . items . get ((1i128) as usize) . cloned () . unwrap_or_default ()) . v as i128)", "Int"),
+        ("count > 2 ? 1 : 2.5", "(if (((m) . data . len () as i128) > 2i128) { (1i128) as f64 } else { 2.5f64 })", "Float"),
+        ("[1, 2] == data", "((& [1u8 , 2u8] [..]) == (& (m) . data [..]))", "Bool"),
+        ("name + \"x\"", "format ! (\"{}{}\" , (& (m) . name [..]) , \"x\")", "Str"),
+    ];
+    let mut failures = Vec::new();
+    for (src, want, want_t) in rows {
+        match translate_model_expr(&c.module, "m", src) {
+            Ok((got, t)) if got == *want && t == *want_t => {}
+            other => failures.push(format!("{src}: got {other:?}, want ({want:?}, {want_t})")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A tree linked by offsets, in either byte order: `node` reaches itself through `child.target`.
+const TREE: &str = "
+meta:
+  id: tree
+  endian:
+    switch-on: magic_be
+    cases:
+      0x4c45: le
+      0x4245: be
+seq:
+  - id: magic
+    type: u2
+  - id: root_ofs
+    type: u4
+instances:
+  magic_be:
+    pos: 0
+    type: u2be
+  is_le:
+    value: magic_be == 0x4c45
+  root:
+    pos: root_ofs
+    type: node
+types:
+  node:
+    seq:
+      - id: header
+        type: u4
+      - id: kids
+        type: child(kind)
+        repeat: expr
+        repeat-expr: count
+    instances:
+      kind:
+        value: '_root.is_le ? header & 0xff : header >> 24'
+      count:
+        value: '_root.is_le ? header >> 8 : header & 0xffffff'
+  child:
+    params:
+      - id: kind
+        type: u1
+    seq:
+      - id: ofs
+        type: u4
+      - id: payload
+        type: u1
+        repeat: expr
+        repeat-expr: width
+    instances:
+      width:
+        pos: ofs
+        type: u1
+        io: _root._io
+      target:
+        pos: ofs + 1
+        type: node
+        io: _root._io
+        -eager: true
+";
+
+fn tree(eager: bool) -> crate::Compiled {
+    let text = if eager {
+        TREE.to_string()
+    } else {
+        TREE.replace("        -eager: true\n", "")
+    };
+    crate::compile_str("tree.ksy", &text).unwrap_or_else(|d| panic!("{d:?}"))
+}
+
+/// The text between `start` and the next line that begins a function, for checks inside one function.
+fn function<'a>(rust: &'a str, ty: &str, start: &str) -> &'a str {
+    let from = rust.find(&format!("impl {ty} {{")).expect("type");
+    let at = from + rust[from..].find(start).expect("function");
+    let end = rust[at + start.len()..]
+        .find("    pub(crate) fn ")
+        .map_or(rust.len(), |e| at + start.len() + e);
+    &rust[at..end]
+}
+
+/// An `-eager` instance that leads to its own type again is read with its parent and kept in the model,
+/// counting against the budget of followed references and carrying the nesting depth; without the key it is a
+/// view, left out of the model.
+#[test]
+fn eager_instances_are_read_and_kept() {
+    let c = tree(true);
+    let child = c.module.types.iter().find(|t| t.name == "child").unwrap();
+    let target = child.instances.iter().find(|f| f.name == "target").unwrap();
+    assert_eq!(target.role, Role::Placed);
+    // `Node` holds `Child` in a `Vec`, so the model has a finite size without a box.
+    assert!(c.rust.contains("pub target: Node,"), "{}", c.rust);
+    let read = function(&c.rust, "Child", "pub(crate) fn read");
+    assert!(
+        read.contains("pools.follow(r.abs_pos(), root_io.size() as u64).at(\"target\")?;"),
+        "{read}"
+    );
+    assert!(read.contains("root_io.clone().nested(r.depth())"), "{read}");
+
+    let c = tree(false);
+    let child = c.module.types.iter().find(|t| t.name == "child").unwrap();
+    let target = child.instances.iter().find(|f| f.name == "target").unwrap();
+    assert_eq!(target.role, Role::View);
+    assert!(!c.rust.contains("pub target:"), "{}", c.rust);
+}
+
+/// A field whose presence the model decides is checked against its condition when writing, unless the
+/// condition names a parameter (whose value when writing is not the one it was read with).
+#[test]
+fn presence_is_checked_against_the_condition() {
+    let text = "meta:\n  id: cond\n  endian: le\nseq:\n  - id: version\n    type: u1\n  - id: extra\n    type: u1\n    if: version >= 2\n  - id: b\n    type: sub(version == 3)\ntypes:\n  sub:\n    params:\n      - id: flag\n        type: bool\n    seq:\n      - id: more\n        type: u1\n        if: flag\n";
+    let c = crate::compile_str("cond.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
+    let write = function(&c.rust, "Cond", "pub(crate) fn write");
+    assert!(
+        write.contains("match (((self.version as i128) >= 2i128), self.extra.is_some())"),
+        "{write}"
+    );
+    assert!(
+        write.contains("its condition `version >= 2` is false"),
+        "{write}"
+    );
+    let sub = function(&c.rust, "Sub", "pub(crate) fn write");
+    assert!(!sub.contains("is_some())"), "{sub}");
+}
+
+/// A value instance with `-data: u1` is kept in the model as a `u8`: read from the expression, and named by
+/// its model value (not its expression) in the writer's derived values, so a field can be derived from it.
+#[test]
+fn data_value_instances_are_kept_and_used_when_writing() {
+    let text = "meta:\n  id: kept\n  endian: le\nseq:\n  - id: attrs\n    type: u4\n    -derive: tag << 24 | 7\ninstances:\n  tag:\n    value: attrs >> 24\n    -data: u1\n    -default: 1\n";
+    let c = crate::compile_str("kept.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
+    let tag = c.module.types[0]
+        .instances
+        .iter()
+        .find(|f| f.name == "tag")
+        .unwrap();
+    assert_eq!(tag.role, Role::Kept);
+    assert!(c.rust.contains("pub tag: u8,"), "{}", c.rust);
+    assert!(
+        c.rust
+            .contains("skip_serializing_if = \"is_default_kept_tag\""),
+        "{}",
+        c.rust
+    );
+    let read = function(&c.rust, "Kept", "pub(crate) fn read");
+    // Read from the field as read, before the field becomes an `Option` (set only where it disagrees).
+    let kept_at = read.find("let v_tag: u8").expect("tag read");
+    let opt_at = read
+        .find("let v_attrs: ::std::option::Option<u32>")
+        .expect("attrs override");
+    assert!(kept_at < opt_at, "{read}");
+    let write = function(&c.rust, "Kept", "pub(crate) fn write");
+    assert!(write.contains("(self.tag as i128)"), "{write}");
+    assert!(!write.contains("shr"), "{write}");
+}
+
+/// Placed instances are written by a writer whose positions are the output's, and laid over the output at the
+/// end of the pass, so that one nested in another lands at its own position.
+#[test]
+fn placed_instances_are_laid_over_the_output() {
+    let c = tree(true);
+    let write = function(&c.rust, "Child", "pub(crate) fn write");
+    for want in [
+        "let io = ::binspec_runtime::layout::Io::ROOT;",
+        "let mut w = ::binspec_runtime::Writer::at_origin(at);",
+        "ctx.place(at, w.into_inner());",
+    ] {
+        assert!(write.contains(want), "{want}:\n{write}");
+    }
+    assert!(!write.contains("write_at"), "{write}");
+}
+
+/// A view that decides the byte order is known when writing, from the model's byte order; a value instance
+/// that is a boolean is passed on as one.
+#[test]
+fn byte_order_views_and_boolean_values_when_writing() {
+    let c = tree(true);
+    let write = function(&c.rust, "Tree", "pub(crate) fn write");
+    assert!(
+        write.contains("::binspec_runtime::Endian::Little => 19525i128,")
+            && write.contains("::binspec_runtime::Endian::Big => 16965i128,"),
+        "{write}"
+    );
+    let read = function(&c.rust, "Node", "pub(crate) fn read");
+    assert!(read.contains("x_root__is_le: bool,"), "{read}");
+}
+
+/// An instance that a field's arguments use is read before the field.
+#[test]
+fn instances_used_by_arguments_are_read_first() {
+    let c = crate::compile_str(
+        "args.ksy",
+        "
+meta:
+  id: args
+  endian: le
+seq:
+  - id: item
+    type: item(tag)
+instances:
+  tag:
+    pos: 4
+    type: u1
+types:
+  item:
+    params:
+      - id: t
+        type: u1
+    seq:
+      - id: v
+        type: u1
+",
+    )
+    .unwrap();
+    let read = function(&c.rust, "Args", "pub(crate) fn read");
+    let tag = read.find("let (v_tag, pos_tag)").expect("tag is read");
+    let item = read.find("let v_item").expect("item is read");
+    assert!(tag < item, "{read}");
+}
+
+/// `-eager` belongs on an instance read from a position.
+#[test]
+fn eager_needs_a_placed_instance() {
+    let bad = TREE.replace(
+        "    value: magic_be == 0x4c45\n",
+        "    value: magic_be == 0x4c45\n    -eager: true\n",
+    );
+    assert_ne!(bad, TREE);
+    let d = crate::compile_str("tree.ksy", &bad).unwrap_err();
+    assert!(
+        d.iter().any(|d| d
+            .to_string()
+            .contains("/instances/is_le: '-eager' needs an instance with 'pos'")),
+        "{d:?}"
+    );
+    let bad = TREE.replace(
+        "        type: u4\n      - id: payload",
+        "        type: u4\n        -eager: true\n      - id: payload",
+    );
+    assert_ne!(bad, TREE);
+    let d = crate::compile_str("tree.ksy", &bad).unwrap_err();
+    assert!(
+        d.iter()
+            .any(|d| d.to_string().contains("'-eager' applies to instances only")),
+        "{d:?}"
+    );
+}
+
+/// Expressions the translator refuses, with why.
+#[test]
+fn refuses_what_it_cannot_translate() {
+    let c = crate::compile_str("t.ksy", SCHEMA).unwrap();
+    for (src, msg) in [
+        ("nope", "no field, instance or parameter 'nope'"),
+        ("kind::three", "enum 'kind' has no value 'three'"),
+        ("data.frobnicate(1)", "method 'frobnicate'"),
+        ("items.first.w", "no field 'w'"),
+    ] {
+        let e = translate_model_expr(&c.module, "m", src).unwrap_err();
+        assert!(e.contains(msg), "{src}: {e}");
+    }
+}

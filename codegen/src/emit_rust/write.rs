@@ -1,0 +1,487 @@
+//! A type's write function: derived values computed before writing (counts, lengths, offsets, `-derive`s, solved
+//! for where needed), each field written in order, and placed instances and pool items laid out.
+
+use super::*;
+use crate::expr::BinOp;
+use crate::ir::{solvable_for, EndianSpec};
+
+impl<'m> Gen<'m> {
+    pub(super) fn emit_write(&self, ti: usize) -> R<TokenStream> {
+        let t = &self.m.types[ti];
+        let (_, params) = self.fn_params(ti);
+        let keyed = self.keyed_field(ti);
+        let mut body = Vec::new();
+        // A type's own byte order wins over the one it is written with.
+        if let EndianSpec::Fixed(e) = &t.endian {
+            let e = endian_tokens(Some(*e));
+            body.push(quote!(let endian = #e;));
+        } else if let EndianSpec::Switch { .. } = &t.endian {
+            body.push(quote!(let endian = self.endian;));
+        }
+        // Keys for recorded positions, in a fixed order.
+        if let Some(names) = self.pos_refs.get(&ti) {
+            for n in names {
+                let k = local("k", n);
+                let s = self.slot(ti, n);
+                body.push(quote!(let #k = ctx.key(#s);));
+            }
+        }
+        // Derived values: offsets, lengths, then `-derive` expressions.
+        let mut order: Vec<&Field> = t
+            .seq
+            .iter()
+            .filter(|f| matches!(f.role, Role::Offset { .. }))
+            .collect();
+        order.extend(
+            t.seq
+                .iter()
+                .filter(|f| matches!(f.role, Role::Length { .. })),
+        );
+        order.extend(t.seq.iter().filter(|f| matches!(f.role, Role::Derive(_))));
+        for f in order {
+            let d = local("d", &f.name);
+            let fname = f.name.as_str();
+            let val = match &f.role {
+                Role::Offset { of } => {
+                    let inst = find(t, of).ok_or_else(|| internal(&f.path))?;
+                    let pos = inst.pos_expr.as_ref().ok_or_else(|| internal(&f.path))?;
+                    let k = local("k", of);
+                    let rhs = quote!((ctx.prev_pos(#k) as i128));
+                    self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?
+                }
+                Role::Length { of } => {
+                    let target = find(t, of).ok_or_else(|| internal(&f.path))?;
+                    let sz = target.size.as_ref().ok_or_else(|| internal(&f.path))?;
+                    let tid = ident(of);
+                    let content = self.content(ti, target, quote!(x), Scope::Write)?;
+                    let len = if target.cond.is_some() {
+                        quote!(match &self.#tid { Some(x) => (#content).len() as i128, None => 0 })
+                    } else {
+                        quote!({ let x = &self.#tid; (#content).len() as i128 })
+                    };
+                    self.solve(ti, &sz.expr, &f.name, len, &sz.path)?
+                }
+                Role::Derive(x) => {
+                    let (dt, dtt) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
+                    let id = ident(&f.name);
+                    if dtt == T::Bytes {
+                        body.push(quote!(let #d: ::std::vec::Vec<u8> = match &self.#id { Some(v) => v.to_vec(), None => (#dt)[..].to_vec() };));
+                        continue;
+                    }
+                    if keyed.is_some_and(|k| k.name == f.name) {
+                        // Computed by the sort that ordered this element, where one did.
+                        quote!(match self.#id { Some(v) => v as i128, None => match key__ { Some(k) => k, None => #dt } })
+                    } else {
+                        quote!(match self.#id { Some(v) => v as i128, None => #dt })
+                    }
+                }
+                _ => continue,
+            };
+            let _ = fname;
+            body.push(quote!(let #d: i128 = #val;));
+        }
+        let scanned = t.seq.iter().any(|f| f.scan.is_some());
+        if scanned {
+            body.push(quote!(
+                #[allow(clippy::type_complexity)]
+                let mut scans__: ::std::vec::Vec<(usize, usize, &[&[u8]], usize, bool, &'static str)> = ::std::vec::Vec::new();
+            ));
+        }
+        for f in &t.seq {
+            let id = ident(&f.name);
+            let recorded = self.pos_refs.get(&ti).is_some_and(|s| s.contains(&f.name));
+            if recorded && !matches!(f.role, Role::Pool(_)) {
+                let k = local("k", &f.name);
+                body.push(quote!(ctx.record(#k, w.pos() as u64);));
+            }
+            let fname = f.name.as_str();
+            let code = match &f.role {
+                Role::Const(ConstVal::Bytes(b)) => {
+                    let b = b.clone();
+                    quote!(w.bytes(&[#(#b),*]);)
+                }
+                Role::Const(ConstVal::Int(c)) => self.write_prim(f, int_lit(*c))?,
+                Role::Count { of } => {
+                    let opt = find(t, of).is_some_and(|x| x.cond.is_some());
+                    let of = ident(of);
+                    if opt {
+                        self.write_prim(
+                            f,
+                            quote!((self.#of.as_ref().map_or(0, |v| v.len()) as i128)),
+                        )?
+                    } else {
+                        self.write_prim(f, quote!((self.#of.len() as i128)))?
+                    }
+                }
+                Role::Derive(_) if f.ty == FieldTy::Bytes => {
+                    // Derived bytes go into their slot like data: padded or checked against the size.
+                    let d = local("d", &f.name);
+                    let size = match &f.size {
+                        Some(sz) => {
+                            let (s, _) = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?;
+                            quote!(Some(#s))
+                        }
+                        None => quote!(None),
+                    };
+                    quote!(::binspec_runtime::write_slot(w, &#d, #size, &[], 0, ctx.first_pass())?;)
+                }
+                Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
+                    let d = local("d", &f.name);
+                    self.write_prim(f, quote!(#d))?
+                        .to_string()
+                        .replace(":: binspec_runtime :: fit", "ctx . fit")
+                        .parse()
+                        .map_err(|_| EmitError {
+                            path: f.path.clone(),
+                            message: "internal: tokens".into(),
+                        })?
+                }
+                Role::Pool(u) => {
+                    let pool = u.pool;
+                    let (align, check) = match &u.align_field {
+                        Some(a) => {
+                            let name = a.as_str();
+                            let a = ident(a);
+                            (
+                                quote!(self.#a),
+                                quote!(::binspec_runtime::layout::check_align(self.#a).at(#name)?;),
+                            )
+                        }
+                        None => (quote!(1), quote!()),
+                    };
+                    // The region starts after its alignment padding.
+                    let rec = if recorded {
+                        let k = local("k", &f.name);
+                        quote!(ctx.record(#k, w.pos() as u64);)
+                    } else {
+                        quote!()
+                    };
+                    let tail = match self.tail_region(ti) {
+                        Some(t) if t.name == f.name => {
+                            let id = format_ident!("{}_trailing", f.name);
+                            quote!(if let Some(t) = &self.#id { w.bytes(t); })
+                        }
+                        _ => quote!(),
+                    };
+                    quote!(#check w.align(#align); #rec ctx.flush(#pool, w, 1); #tail)
+                }
+                Role::Data => {
+                    let one_ref = quote!(x);
+                    let one = self.write_one(ti, f, one_ref)?;
+                    // `val` is the model value (inside an `if`, the value that is present).
+                    let inner = match &f.repeat {
+                        Repeat::None => quote!({ let x = val; #one }),
+                        _ => {
+                            let order = match &f.sort_by {
+                                Some(_) => {
+                                    let FieldTy::User { ty, args } = &f.ty else {
+                                        return err(&f.path, "-sort-by needs a repeated user type");
+                                    };
+                                    let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
+                                    let slot = self.order_slot(ti, &f.name);
+                                    // The order is kept from pass to pass where the keys cannot depend on
+                                    // positions: the key reads no position, and the arguments it uses are the
+                                    // model's own values.
+                                    let fixed = self.sort_key_is_fixed(*ty, &a)?;
+                                    // Where the keys go with the order, to the elements' writers, they are kept
+                                    // and taken with it.
+                                    let keyed = self.sort_key(f).is_some();
+                                    let (bind, take, found, collect, keep) = if keyed {
+                                        (
+                                            quote!((order, keys__): (::std::vec::Vec<usize>, ::std::vec::Vec<i128>)),
+                                            quote!(ctx.take_keyed(ko__)),
+                                            quote!(Some((o, k)) if o.len() == val.len() && k.len() == o.len() => (o, k)),
+                                            quote!(keyed.into_iter().map(|(k, i)| (i, k)).unzip()),
+                                            quote!(ctx.keep_keyed(ko__, order, keys__);),
+                                        )
+                                    } else {
+                                        (
+                                            quote!(order: ::std::vec::Vec<usize>),
+                                            quote!(ctx.take_order(ko__)),
+                                            quote!(Some(o) if o.len() == val.len() => o),
+                                            quote!(keyed.into_iter().map(|(_, i)| i).collect()),
+                                            quote!(ctx.keep_order(ko__, order);),
+                                        )
+                                    };
+                                    (
+                                        quote! {
+                                            let ko__ = ctx.order_key(#slot);
+                                            let #bind = match #take {
+                                                #found,
+                                                _ => {
+                                                    let mut keyed = ::std::vec::Vec::with_capacity(val.len());
+                                                    for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
+                                                    keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
+                                                    #collect
+                                                }
+                                            };
+                                        },
+                                        if fixed { keep } else { quote!() },
+                                        // The elements' arguments, for `write_keyed`.
+                                        keyed.then_some(a),
+                                    )
+                                }
+                                None => (
+                                    quote!(let order: ::std::vec::Vec<usize> = (0..val.len()).collect();),
+                                    quote!(),
+                                    None,
+                                ),
+                            };
+                            let (order, keep_order, keyed_args) = order;
+                            // A count that the model does not derive (a parameter, another field's value): the
+                            // elements must be as many, or the file would read back otherwise. Checked once
+                            // positions have settled (derived values are 0 in the first pass).
+                            let derived_count = |x: &crate::ir::Ex| {
+                                crate::ir::bare_name(&x.expr)
+                                    .and_then(|n| find(t, n))
+                                    .is_some_and(
+                                        |c| matches!(&c.role, Role::Count { of } if *of == f.name),
+                                    )
+                            };
+                            let count_check = match &f.repeat {
+                                Repeat::Expr(x) if derived_count(x) => quote!(),
+                                Repeat::Expr(x) => {
+                                    match self.cx(ti, Scope::Write).tr(&x.expr, &x.path) {
+                                        Ok((n, T::Int)) => {
+                                            let text = x.text.as_str();
+                                            quote! {
+                                                if !ctx.first_pass() {
+                                                    let n__: i128 = #n;
+                                                    if val.len() as i128 != n__ {
+                                                        return Err(::binspec_runtime::Error::write(format!(
+                                                            "{} elements, but the count `{}` is {}: the file would read back otherwise",
+                                                            val.len(), #text, n__
+                                                        )));
+                                                    }
+                                                }
+                                            }
+                                        }
+                                        _ => quote!(),
+                                    }
+                                }
+                                _ => quote!(),
+                            };
+                            let each = if let Some(a) = keyed_args {
+                                quote!(for (j, &i) in order.iter().enumerate() { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { x.write_keyed(w, ctx, io, endian, #a, Some(keys__[j]))?; Ok(()) })().at_index(i)?; })
+                            } else {
+                                quote!(for &i in &order { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; })
+                            };
+                            quote!({
+                                #count_check
+                                #order
+                                #each
+                                #keep_order
+                            })
+                        }
+                    };
+                    let inner = match &f.scan {
+                        Some(sc) => {
+                            let (tags, step, or_eos) = scan_tokens(sc);
+                            quote!({
+                                let start__ = w.pos();
+                                #inner
+                                scans__.push((start__, w.pos(), #tags, #step, #or_eos, #fname));
+                            })
+                        }
+                        None => inner,
+                    };
+                    match &f.cond {
+                        Some(_) => quote!(if let Some(val) = &self.#id { #inner }),
+                        None => quote!({ let val = &self.#id; #inner }),
+                    }
+                }
+                _ => quote!(),
+            };
+            if matches!(f.role, Role::Data) {
+                body.push(self.presence_check(ti, f)?);
+            }
+            body.push(
+                quote!((|| -> ::binspec_runtime::Result<()> { #code Ok(()) })().at(#fname)?;),
+            );
+        }
+        // `-scan` fields: now that what follows them is written, check that each reads back with its length.
+        if scanned {
+            // (A sizing pass keeps no bytes to look at; the pass that writes them checks.)
+            body.push(quote!(for (start, end, tags, step, or_eos, name) in
+                scans__.into_iter().filter(|_| !w.is_sizing())
+            {
+                ::binspec_runtime::check_scan(
+                    w.as_slice(),
+                    start - (w.pos() - w.as_slice().len()),
+                    end - (w.pos() - w.as_slice().len()),
+                    tags,
+                    step,
+                    or_eos,
+                )
+                .at(name)?;
+            }));
+        }
+        // Instances written back where their `pos` says (relative to their stream): written by a writer whose
+        // positions are those of the output, and laid over the output when the pass ends (so that an instance
+        // inside an instance lands at its own position).
+        for f in t.instances.iter().filter(|f| f.role == Role::Placed) {
+            let id = ident(&f.name);
+            let fname = f.name.as_str();
+            let Some(pos) = &f.pos_expr else { continue };
+            let (p, _) = self.cx(ti, Scope::Write).tr(&pos.expr, &pos.path)?;
+            // Positions in `_root._io` are the output's; in the type's own stream, they start where it does.
+            let rebase = match &f.io {
+                Some(x) if x.text == "_root._io" => {
+                    quote!(let io = ::binspec_runtime::layout::Io::ROOT;)
+                }
+                Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
+                None => quote!(let at = io.start + at;),
+            };
+            let one = self.write_one(ti, f, quote!(x))?;
+            let each = match f.repeat {
+                Repeat::None => quote!({ let x = val; #one }),
+                _ => quote!(for x in val.iter() { #one }),
+            };
+            let place = quote!({
+                let at: i128 = #p;
+                match usize::try_from(at) {
+                    Ok(at) if at <= 1 << 32 => {
+                        #rebase
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            #each
+                        }
+                        ctx.place(at, w.into_inner());
+                    }
+                    _ if ctx.first_pass() => {}
+                    _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range")).at(#fname)),
+                }
+            });
+            body.push(self.presence_check(ti, f)?);
+            body.push(match &f.cond {
+                Some(_) => quote!(if let Some(val) = &self.#id { #place }),
+                None => quote!({ let val = &self.#id; #place }),
+            });
+        }
+        // Pool items.
+        for f in &t.instances {
+            if let Some(pool) = f.item_of {
+                let id = ident(&f.name);
+                let k = local("k", &f.name);
+                let aid = format_ident!("{}_align", f.name);
+                let d = self.m.pools[pool].item_align;
+                let fname = f.name.as_str();
+                let push = match &f.ty {
+                    FieldTy::Str { encoding, .. } => {
+                        let term = match f.terminator {
+                            Some(t) if !f.include => quote!(&[#t]),
+                            _ => quote!(&[]),
+                        };
+                        if is_utf8(encoding) {
+                            quote!(ctx.push_utf8(#pool, #k, x, #term, self.#aid.unwrap_or(#d));)
+                        } else {
+                            quote!(ctx.push_str(#pool, #k, x, #encoding, #term, self.#aid.unwrap_or(#d)).at(#fname)?;)
+                        }
+                    }
+                    FieldTy::Bytes => {
+                        quote!(ctx.push_shared(#pool, #k, x, self.#aid.unwrap_or(#d));)
+                    }
+                    _ => return err(&f.path, "pool items must be bytes or strings yet"),
+                };
+                let aname = aid.to_string();
+                body.push(quote! {
+                    if let Some(a) = self.#aid {
+                        ::binspec_runtime::layout::check_align(a).at(#aname)?;
+                    }
+                });
+                body.push(self.presence_check(ti, f)?);
+                body.push(match &f.cond {
+                    Some(_) => quote!(if let Some(x) = &self.#id { #push }),
+                    None => quote!({ let x = &self.#id; #push }),
+                });
+            }
+        }
+        let endian_param = quote!(endian: ::binspec_runtime::Endian,);
+        // Where a sorted repetition hands its elements their keys, the body is `write_keyed`, taking the key, and
+        // `write` passes none.
+        let (body_fn, key_param, wrapper) = if keyed.is_some() {
+            let names: Vec<Ident> = self.param_pairs(ti).into_iter().map(|(id, _)| id).collect();
+            (
+                quote!(write_keyed),
+                quote!(key__: ::std::option::Option<i128>,),
+                quote! {
+                    // Unused where every element of this type is written by a sorted repetition.
+                    #[allow(clippy::too_many_arguments, unused_variables, dead_code, non_snake_case)]
+                    pub(crate) fn write(
+                        &self,
+                        w: &mut ::binspec_runtime::Writer,
+                        ctx: &mut ::binspec_runtime::layout::WriteCtx,
+                        io: ::binspec_runtime::layout::Io,
+                        #endian_param
+                        #(#params),*
+                    ) -> ::binspec_runtime::Result<()> {
+                        self.write_keyed(w, ctx, io, endian, #(#names,)* None)
+                    }
+                    /// `write`, given the sort key that the repetition holding this element computed for it.
+                },
+            )
+        } else {
+            (quote!(write), quote!(), quote!())
+        };
+        Ok(quote! {
+            #wrapper
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
+            pub(crate) fn #body_fn(
+                &self,
+                w: &mut ::binspec_runtime::Writer,
+                ctx: &mut ::binspec_runtime::layout::WriteCtx,
+                io: ::binspec_runtime::layout::Io,
+                #endian_param
+                #(#params,)*
+                #key_param
+            ) -> ::binspec_runtime::Result<()> {
+                use ::binspec_runtime::ResultExt as _;
+                #(#body)*
+                Ok(())
+            }
+        })
+    }
+
+    /// Solves `e == rhs` for `unknown` (a linear expression).
+    fn solve(
+        &self,
+        ti: usize,
+        e: &Expr,
+        unknown: &str,
+        rhs: TokenStream,
+        path: &str,
+    ) -> R<TokenStream> {
+        if !solvable_for(e, unknown) {
+            return err(
+                path,
+                format!(
+                    "cannot solve '{e}' for '{unknown}'; give '{unknown}' a '-derive' expression"
+                ),
+            );
+        }
+        let mut cur = e;
+        let mut rhs = rhs;
+        loop {
+            match &cur.kind {
+                ExprKind::Name(n) if n == unknown => return Ok(rhs),
+                ExprKind::Binary { op, lhs, rhs: r } => {
+                    let mut l = BTreeSet::new();
+                    crate::ir::names_used(lhs, &mut l);
+                    let in_left = l.contains(unknown);
+                    let (other, side) = if in_left { (r, lhs) } else { (lhs, r) };
+                    let (o, _) = self.cx(ti, Scope::Write).tr(other, path)?;
+                    rhs = match (op, in_left) {
+                        (BinOp::Add, _) => quote!((#rhs - #o)),
+                        (BinOp::Sub, true) => quote!((#rhs + #o)),
+                        (BinOp::Sub, false) => quote!((#o - #rhs)),
+                        (BinOp::Mul, _) => quote!((#rhs / #o)),
+                        _ => return err(path, "internal: not solvable"),
+                    };
+                    cur = side;
+                }
+                _ => return err(path, "internal: not solvable"),
+            }
+        }
+    }
+}

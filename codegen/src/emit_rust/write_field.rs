@@ -1,0 +1,196 @@
+//! Writing one field: a primitive, one value of a data field, a blob's bytes in their slot (encoded, serialised
+//! and processed, then terminated and padded), and the check that a field's presence agrees with its condition.
+
+use super::*;
+
+impl<'m> Gen<'m> {
+    /// The bytes of a value as they go into its slot (an expression that dereferences to `[u8]`: a `Vec<u8>`, or
+    /// the model's bytes borrowed): encoded, serialised (for a type) and processed.
+    pub(super) fn content(
+        &self,
+        ti: usize,
+        f: &Field,
+        v: TokenStream,
+        scope: Scope,
+    ) -> R<TokenStream> {
+        let plain = match &f.ty {
+            FieldTy::Str { encoding, .. } => {
+                quote!(::binspec_runtime::text::encode(#v, #encoding)?)
+            }
+            FieldTy::User { ty, args } => {
+                let a = self.args_for(ti, *ty, args, scope, &f.path)?;
+                quote!({ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
+            }
+            _ => quote!((&#v[..])),
+        };
+        if f.process.is_some() {
+            let p = self.process(ti, f, quote!(&plain[..]), scope, true)?;
+            Ok(quote!({ let plain: &[u8] = &#plain; #p }))
+        } else {
+            Ok(plain)
+        }
+    }
+
+    /// Writes a field's bytes into its slot: content, terminator, padding up to the size.
+    fn write_blob(&self, ti: usize, f: &Field, v: TokenStream) -> R<TokenStream> {
+        let content = self.content(ti, f, v, Scope::Write)?;
+        let term = term_bytes(f);
+        let append: Vec<u8> = match &term {
+            Some(t) if f.consume && !f.include => t.clone(),
+            _ => Vec::new(),
+        };
+        let size = match &f.size {
+            Some(sz) => {
+                let (s, _) = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?;
+                quote!(Some(#s))
+            }
+            None => quote!(None),
+        };
+        let pad = f.pad_right.or(f.terminator).unwrap_or(0);
+        Ok(quote!({
+            let content: &[u8] = &#content;
+            ::binspec_runtime::write_slot(w, content, #size, &[#(#append),*], #pad, ctx.first_pass())?;
+        }))
+    }
+
+    pub(super) fn write_prim(&self, f: &Field, val: TokenStream) -> R<TokenStream> {
+        let fname = f.name.as_str();
+        Ok(match &f.ty {
+            FieldTy::Int {
+                bytes: 1, signed, ..
+            } => {
+                let rt = rust_int(1, *signed);
+                let m = if *signed { quote!(i8) } else { quote!(u8) };
+                quote!(w.#m(::binspec_runtime::fit::<#rt>((#val) as i128, #fname)?);)
+            }
+            FieldTy::Int {
+                bytes,
+                signed,
+                endian,
+            } => {
+                let rt = rust_int(*bytes, *signed);
+                let e = endian_tokens(*endian);
+                let m = format_ident!("{}{}", if *signed { "i" } else { "u" }, *bytes as u32 * 8);
+                quote!(w.#m(::binspec_runtime::fit::<#rt>((#val) as i128, #fname)?, #e);)
+            }
+            FieldTy::Float { bytes, endian } => {
+                let e = endian_tokens(*endian);
+                let m = format_ident!("f{}", *bytes as u32 * 8);
+                quote!(w.#m(#val, #e);)
+            }
+            FieldTy::Bits { n: 1, le: false } => quote!(w.bits_be((#val) as u64, 1);),
+            FieldTy::Bits { n: 1, le: true } => quote!(w.bits_le((#val) as u64, 1);),
+            FieldTy::Bits { n, le: true } => {
+                let n = *n as u32;
+                quote!(w.bits_le((#val) as u64, #n);)
+            }
+            FieldTy::Bits { n, le: false } => {
+                let n = *n as u32;
+                quote!(w.bits_be((#val) as u64, #n);)
+            }
+            _ => return err(&f.path, "internal: not a primitive"),
+        })
+    }
+
+    /// Code that writes one value (`v`, a reference to the model value) of a data field.
+    pub(super) fn write_one(&self, ti: usize, f: &Field, v: TokenStream) -> R<TokenStream> {
+        let cx = || self.cx(ti, Scope::Write);
+        let fname = f.name.as_str();
+        match &f.ty {
+            FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
+                self.write_prim(f, quote!(#v.value()))
+            }
+            FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
+                self.write_prim(f, quote!(*#v))
+            }
+            FieldTy::Bytes | FieldTy::Str { .. } => self.write_blob(ti, f, v),
+            FieldTy::User { .. } if f.process.is_some() || f.terminator.is_some() => {
+                self.write_blob(ti, f, v)
+            }
+            FieldTy::User { ty, args } => {
+                let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
+                match &f.size {
+                    // A substream of a given size: the type's bytes, then padding up to the size.
+                    Some(sz) => {
+                        let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+                        Ok(quote!({
+                            let start = w.pos();
+                            let size: i128 = #s;
+                            let size = match u64::try_from(size) {
+                                Ok(s) if s <= 1 << 32 => Some(s),
+                                _ if ctx.first_pass() => None,
+                                _ => return Err(::binspec_runtime::Error::write(format!("size {size} is out of range")).at(#fname)),
+                            };
+                            let sub = ::binspec_runtime::layout::Io { start, size };
+                            #v.write(w, ctx, sub, endian, #a)?;
+                            let used = w.pos() - start;
+                            if let Some(size) = size.map(|s| s as usize) {
+                                if used > size && !ctx.first_pass() {
+                                    return Err(::binspec_runtime::Error::write(format!("{used:#x} bytes do not fit in its size ({size:#x})")).at(#fname));
+                                }
+                                w.fill(size.saturating_sub(used), 0);
+                            }
+                        }))
+                    }
+                    None => Ok(quote!(#v.write(w, ctx, io, endian, #a)?;)),
+                }
+            }
+            FieldTy::Switch { cases, .. } => {
+                let en = switch_enum_name(self.m, f);
+                let mut arms = Vec::new();
+                let mut seen = BTreeSet::new();
+                for c in cases.iter().filter(|c| seen.insert(c.variant.clone())) {
+                    let var = ty_ident(&c.variant);
+                    let one = self.write_one(ti, &case_field(f, c), quote!(x))?;
+                    arms.push(quote!(#en::#var(x) => { #one }));
+                }
+                Ok(quote!(match #v { #(#arms)* }))
+            }
+            FieldTy::Value => err(&f.path, "internal"),
+        }
+    }
+
+    /// For a field that the model's presence decides (`if:` on data, a placed instance or a pool item): a check
+    /// that its condition, computed from the values written, agrees, since the file would otherwise read back
+    /// without it (or with one where the model has none). Skipped in the first pass, where positions are not known
+    /// yet, and where the condition cannot be computed from the model (it reads something only the reader sees, or
+    /// a parameter).
+    pub(super) fn presence_check(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let Some(c) = &f.cond else {
+            return Ok(quote!());
+        };
+        // A parameter's value when writing is the one of the first switch case that reads this type, which need
+        // not be the one the file was read with: not a value to check against.
+        let mut used = BTreeSet::new();
+        crate::ir::names_used(&c.expr, &mut used);
+        if self.m.types[ti]
+            .params
+            .iter()
+            .any(|p| used.contains(&p.name))
+        {
+            return Ok(quote!());
+        }
+        let Ok((ct, T::Bool)) = self.cx(ti, Scope::Write).tr(&c.expr, &c.path) else {
+            return Ok(quote!());
+        };
+        let id = ident(&f.name);
+        let fname = f.name.as_str();
+        let present = format!(
+            "present in the model, but its condition `{}` is false for the values written: the file would not have it",
+            c.text
+        );
+        let absent = format!(
+            "absent in the model, but its condition `{}` is true for the values written: the file would have one",
+            c.text
+        );
+        Ok(quote! {
+            if !ctx.first_pass() {
+                match (#ct, self.#id.is_some()) {
+                    (false, true) => return Err(::binspec_runtime::Error::write(#present).at(#fname)),
+                    (true, false) => return Err(::binspec_runtime::Error::write(#absent).at(#fname)),
+                    _ => {}
+                }
+            }
+        })
+    }
+}

@@ -1,0 +1,196 @@
+//! binspec's own `-` keys, which the raw schema keeps for the IR: which are allowed where (`check_ext`), and the
+//! readers of those with a structure of their own (`-scan`, `-wiki`).
+
+use crate::diag::{did_you_mean, Diags};
+use crate::syntax::{Node, Value};
+
+use super::{Scan, WikiRef};
+
+pub(super) fn ext_get<'a>(ext: &'a [(String, Node)], key: &str) -> Option<&'a Node> {
+    ext.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+pub(super) const FIELD_EXT: &[&str] = &[
+    "-derive", "-pool", "-sort-by", "-default", "-orig-id", "-eager", "-scan", "-view", "-data",
+    "-hook",
+];
+
+/// Reads `-scan`, reporting what is wrong with it.
+pub(super) fn parse_scan(n: &Node, repeat_eos: bool, diags: &mut Diags) -> Option<Scan> {
+    let usage = "'-scan' takes a map: {tag: TEXT} or {tags: [TEXT, ...]}, with optional step: N (default 1) and or-eos: true|false";
+    if n.as_map().is_none() {
+        diags.error(n.pos, &n.path, usage, None);
+        return None;
+    }
+    if let Some((k, _)) = n.as_map().unwrap_or_default().iter().find(|(k, _)| {
+        !matches!(
+            k.scalar_text().as_deref(),
+            Some("tag" | "tags" | "step" | "or-eos")
+        )
+    }) {
+        let key = k.scalar_text().unwrap_or_default();
+        diags.error(
+            k.pos,
+            &n.path,
+            format!("unknown key '{key}' in '-scan'"),
+            did_you_mean(&key, ["tag", "tags", "step", "or-eos"]),
+        );
+        return None;
+    }
+    let mut tags = Vec::new();
+    match (n.get("tag"), n.get("tags")) {
+        (Some(t), None) => tags.extend(t.scalar_text().map(String::into_bytes)),
+        (
+            None,
+            Some(Node {
+                value: Value::Seq(items),
+                ..
+            }),
+        ) => tags.extend(
+            items
+                .iter()
+                .filter_map(|t| t.scalar_text().map(String::into_bytes)),
+        ),
+        _ => {
+            diags.error(n.pos, &n.path, usage, None);
+            return None;
+        }
+    }
+    if tags.is_empty() || tags.iter().any(|t| t.is_empty()) {
+        diags.error(
+            n.pos,
+            &n.path,
+            "'-scan' needs at least one tag, and no empty tag",
+            None,
+        );
+        return None;
+    }
+    let step = match n.get("step").map(|s| &s.value) {
+        None => 1,
+        Some(Value::Int(i)) if *i >= 1 && *i <= 4096 => *i as u64,
+        Some(_) => {
+            diags.error(
+                n.pos,
+                &n.path,
+                "'-scan' step must be an integer from 1 to 4096",
+                None,
+            );
+            return None;
+        }
+    };
+    let or_eos = match n.get("or-eos").map(|s| &s.value) {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            diags.error(n.pos, &n.path, "'-scan' or-eos must be true or false", None);
+            return None;
+        }
+    };
+    if !repeat_eos {
+        diags.error(
+            n.pos,
+            &n.path,
+            "'-scan' needs 'repeat: eos' (the scan decides where the stream of elements ends)",
+            None,
+        );
+        return None;
+    }
+    Some(Scan { tags, step, or_eos })
+}
+
+pub(super) const TYPE_EXT: &[&str] = &["-layout", "-orig-id", "-wiki", "-wiki-enums"];
+
+/// Reads a `-wiki` value: one `{page, section, caption, table}` map or a list of them.
+pub(super) fn parse_wiki(n: &Node, diags: &mut Diags) -> Vec<WikiRef> {
+    let usage = "'-wiki' takes {page: TITLE, section: HEADING} (optional caption: TEXT, table: N, from: OFFSET), or a list of them";
+    let items: Vec<&Node> = match &n.value {
+        Value::Seq(xs) => xs.iter().collect(),
+        Value::Map(_) => vec![n],
+        _ => {
+            diags.error(n.pos, &n.path, usage, None);
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for it in items {
+        let Some(m) = it.as_map() else {
+            diags.error(it.pos, &it.path, usage, None);
+            continue;
+        };
+        const KEYS: &[&str] = &["page", "section", "caption", "table", "from"];
+        for (k, v) in m {
+            let k = k.scalar_text().unwrap_or_default();
+            if !KEYS.contains(&k.as_str()) {
+                diags.error(
+                    v.pos,
+                    &v.path,
+                    format!("unknown key '{k}' in '-wiki'"),
+                    did_you_mean(&k, KEYS.iter().copied()),
+                );
+            }
+        }
+        let text = |k: &str| it.get(k).and_then(|x| x.scalar_text());
+        let (Some(page), Some(section)) = (text("page"), text("section")) else {
+            diags.error(
+                it.pos,
+                &it.path,
+                "'-wiki' needs both 'page' and 'section'",
+                Some(usage.into()),
+            );
+            continue;
+        };
+        let table = match it.get("table").map(|t| &t.value) {
+            None => None,
+            Some(Value::Int(i)) if *i >= 1 && *i < 1000 => Some(*i as usize),
+            Some(_) => {
+                let t = it.get("table").expect("present");
+                diags.error(
+                    t.pos,
+                    &t.path,
+                    "'table' is a 1-based table number among the section's tables",
+                    None,
+                );
+                None
+            }
+        };
+        let from = match it.get("from").map(|t| &t.value) {
+            None => 0,
+            Some(Value::Int(i)) if *i >= 0 && *i < 1 << 32 => *i as u64,
+            Some(_) => {
+                let t = it.get("from").expect("present");
+                diags.error(
+                    t.pos,
+                    &t.path,
+                    "'from' is the table offset where the type starts",
+                    None,
+                );
+                0
+            }
+        };
+        out.push(WikiRef {
+            page,
+            section,
+            caption: text("caption"),
+            table,
+            from,
+            pos: it.pos,
+            path: it.path.clone(),
+        });
+    }
+    out
+}
+
+pub(super) const META_EXT: &[&str] = &["-binspec"];
+
+pub(super) fn check_ext(ext: &[(String, Node)], allowed: &[&str], what: &str, diags: &mut Diags) {
+    for (k, v) in ext {
+        if !allowed.contains(&k.as_str()) {
+            diags.error(
+                v.pos,
+                &v.path,
+                format!("unknown binspec key '{k}' on {what}"),
+                did_you_mean(k, allowed.iter().copied()),
+            );
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! Stage 2: the resolved, checked IR. This module holds the IR's types only (and the sizes a [`Module`] can tell
+//! without reading, `Module::static_*`). The IR is built from the raw schema by named passes, each adding
+//! diagnostics, in this order:
+//! - `collect_types` (`builder`): flatten nested types, give them Rust names, find each type's parent;
+//! - `resolve_fields` (`resolve`): type names, expressions parsed, binspec's `-` keys read (`keys`);
+//! - `owners` and `classify` (`passes`): who reads each type, and which bytes are data, layout, constant or derived
+//!   (per DEVELOPERS.md principle 1);
+//! - `typecheck` (`crate::check`).
+//!
+//! `query` holds the questions passes and emitters ask of expressions and of the type graph.
+
+mod builder;
+mod keys;
+mod passes;
+mod query;
+mod resolve;
+
+pub use builder::build;
+pub use query::{
+    bare_name, children, const_int, names_used, reaches_type, solvable_for, types_graph,
+};
+pub use resolve::is_int_type_name;
+
+use crate::diag::Pos;
+use crate::expr::Expr;
+
+/// A parsed expression with its source text and position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ex {
+    pub expr: Expr,
+    pub text: String,
+    pub pos: Pos,
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endian {
+    Le,
+    Be,
+}
+
+/// How a type knows its byte order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EndianSpec {
+    /// Taken from the type that reads it (or little-endian at the root when nothing says otherwise).
+    Inherit,
+    Fixed(Endian),
+    /// Chosen by an expression when read; a model field when written.
+    Switch {
+        on: Ex,
+        cases: Vec<(Ex, Endian)>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldTy {
+    /// An integer of 1..=8 bytes. `endian` is `None` when the type's byte order applies.
+    Int {
+        bytes: u8,
+        signed: bool,
+        endian: Option<Endian>,
+    },
+    Float {
+        bytes: u8,
+        endian: Option<Endian>,
+    },
+    /// `bN`: an unsigned integer of N bits (`b1` is a bool), in the type's bit order (`le`: least significant
+    /// bit first).
+    Bits {
+        n: u8,
+        le: bool,
+    },
+    /// Raw bytes (`size`, `size-eos`, `terminator`).
+    Bytes,
+    /// A string (`str`/`strz`), in an encoding.
+    Str {
+        encoding: String,
+        zero_terminated: bool,
+    },
+    /// A user type, with arguments for its params.
+    User {
+        ty: usize,
+        args: Vec<Ex>,
+    },
+    /// A type chosen by an expression.
+    Switch {
+        on: Ex,
+        cases: Vec<SwitchCase>,
+    },
+    /// A value instance; its type comes from the expression.
+    Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SwitchCase {
+    /// `None` for `_` (the default case).
+    pub key: Option<Ex>,
+    /// The user type, or `usize::MAX` for a built-in type (then `prim` holds it).
+    pub ty: usize,
+    /// Arguments for the user type's params.
+    pub args: Vec<Ex>,
+    /// A built-in case type (`u4`, `strz`, ...).
+    pub prim: Option<FieldTy>,
+    /// The Rust variant; cases with the same type share one.
+    pub variant: String,
+}
+
+impl SwitchCase {
+    /// The user type, if the case is one.
+    pub fn user(&self) -> Option<usize> {
+        (self.ty != usize::MAX).then_some(self.ty)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Repeat {
+    None,
+    Eos,
+    Expr(Ex),
+    Until(Ex),
+}
+
+/// What a field's bytes are, from the writer's point of view.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Role {
+    /// What the user edits: a model field.
+    Data,
+    /// Fixed bytes (`contents`) or a value that `valid` pins down.
+    Const(ConstVal),
+    /// The length of the repeated field named here.
+    Count { of: String },
+    /// The size of the field or instance named here.
+    Length { of: String },
+    /// Solved from the `pos` of the instance named here, once it is placed.
+    Offset { of: String },
+    /// Computed by the `-derive` expression; kept in the model only where a file disagrees.
+    Derive(Ex),
+    /// A region where a pool's items are written.
+    Pool(PoolUse),
+    /// An instance that is only read (a view on bytes that something else writes: what decides the byte order
+    /// or which type a switch reads).
+    View,
+    /// An instance read from its `pos` that is data: written back at the position its `pos` gives.
+    Placed,
+    /// A value instance: computed, never written.
+    Computed,
+    /// A value instance marked `-data: TYPE`: computed from the fields when reading and kept in the model as an
+    /// integer of that type; when writing, the model's value is used wherever the instance is named (typically in
+    /// the `-derive` of the field it was computed from, so that the field keeps the part the model cannot derive).
+    Kept,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConstVal {
+    Bytes(Vec<u8>),
+    Int(i128),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolUse {
+    pub pool: usize,
+    /// For a pool region: the layout field that holds its start alignment.
+    pub align_field: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PoolDef {
+    pub id: String,
+    /// Default alignment of each item.
+    pub item_align: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub doc: Option<String>,
+    pub pos: Pos,
+    pub path: String,
+    pub ty: FieldTy,
+    pub repeat: Repeat,
+    pub cond: Option<Ex>,
+    pub role: Role,
+    pub valid: Option<Valid>,
+    pub enum_: Option<usize>,
+    pub size: Option<Ex>,
+    pub size_eos: bool,
+    pub terminator: Option<u8>,
+    pub consume: bool,
+    pub include: bool,
+    pub eos_error: bool,
+    pub pad_right: Option<u8>,
+    pub contents: Option<Vec<u8>>,
+    pub is_instance: bool,
+    pub pos_expr: Option<Ex>,
+    pub io: Option<Ex>,
+    pub value: Option<Ex>,
+    /// `-pool` on an instance: placed as an item of this pool.
+    pub item_of: Option<usize>,
+    pub sort_by: Option<Ex>,
+    /// `process:` applied to the bytes read (and undone when writing).
+    pub process: Option<Process>,
+    pub default: Option<Ex>,
+    /// `-eager: true` on an instance whose type can contain its own type again (a tree linked by offsets): read
+    /// when its parent is read and kept in the model, like every other positioned instance, instead of being left
+    /// out as a view. Reading is bounded by the nesting depth and by a budget of followed instances.
+    pub eager: bool,
+    /// `-scan`: the field has no stored length; it ends where a tag is found.
+    pub scan: Option<Scan>,
+    /// `-view: true` on an instance: only read, never written (what it reads is written by something else).
+    pub view: bool,
+    /// `-data: TYPE` on a value instance: kept in the model as an integer of that type (see [`Role::Kept`]).
+    pub data: bool,
+    /// `-hook: NAME` on a value instance: binspec computes it with the hand-written function
+    /// `crate::hooks::<schema id>::NAME(stream bytes)` instead of its `value` expression, which stays for Kaitai's
+    /// tools (for what Kaitai's expressions cannot say, such as a vote over every element of an array).
+    pub hook: Option<String>,
+}
+
+/// `-scan: {tag: BYTES | tags: [BYTES...], step: N, or-eos: BOOL}` on a `repeat: eos` attribute: the attribute's
+/// bytes end where one of the tags begins, looking at every `step`-th offset from the attribute's start (or at the
+/// end of the stream, with `or-eos`). The writer checks that the data contains no tag at such an offset.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scan {
+    pub tags: Vec<Vec<u8>>,
+    pub step: u64,
+    pub or_eos: bool,
+}
+
+/// A `process:` transformation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Process {
+    /// XOR with a byte (integer key) or a repeating byte string.
+    Xor(Ex),
+    /// Rotate each byte left by the given number of bits.
+    Rol(Ex),
+    /// Rotate each byte right.
+    Ror(Ex),
+    /// zlib-compressed data.
+    Zlib,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Valid {
+    /// `valid: in-enum`: the value must be one the enum names.
+    InEnum,
+    Eq(Ex),
+    Min(Ex),
+    Max(Ex),
+    Range(Option<Ex>, Option<Ex>),
+    AnyOf(Vec<Ex>),
+    Expr(Ex),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub ty: FieldTy,
+    /// `enum:` on an integer parameter.
+    pub enum_: Option<usize>,
+    pub doc: Option<String>,
+}
+
+/// A model field that is not in the bytes: a layout choice with a default.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutField {
+    pub name: String,
+    pub default: i128,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeDef {
+    pub name: String,
+    /// Names from the root down, the root's id first.
+    pub path: Vec<String>,
+    pub rust: String,
+    pub doc: Option<String>,
+    pub doc_ref: Vec<String>,
+    pub params: Vec<Param>,
+    pub seq: Vec<Field>,
+    pub instances: Vec<Field>,
+    pub parent: Option<usize>,
+    pub endian: EndianSpec,
+    pub layout: Vec<LayoutField>,
+    /// `-wiki`: the wiki tables this type transcribes.
+    pub wiki: Vec<WikiRef>,
+    pub pos: Pos,
+}
+
+/// Where a type or enum comes from on a wiki (`-wiki: {page, section, caption, table}` on a type, or under
+/// `-wiki-enums: {ENUM: ...}` on the type that declares the enum). `binspec wiki drift` compares the two.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WikiRef {
+    /// The page's title as the wiki (or dump) names it.
+    pub page: String,
+    /// The heading the table sits under: the nearest heading, or a path of headings joined by ` > `.
+    pub section: String,
+    /// The table's caption, when the section holds several tables.
+    pub caption: Option<String>,
+    /// 1-based: which of the tables that match `section` (and `caption`) it is.
+    pub table: Option<usize>,
+    /// The table offset where this type starts (`from: 0x4`): rows before it belong to the type that reads this
+    /// one (a container's header that the schema reads elsewhere).
+    pub from: u64,
+    pub pos: Pos,
+    pub path: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumDef {
+    pub name: String,
+    pub owner: usize,
+    pub rust: String,
+    pub values: Vec<(i128, String, Option<String>)>,
+    /// `-wiki-enums` on the owner: the wiki tables this enum transcribes.
+    pub wiki: Vec<WikiRef>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArchiveSpec {
+    pub entries: Vec<String>,
+    pub name: String,
+    pub data: String,
+    /// The entry's field that stands for its name where it has none (SARC's name hash), if any.
+    pub hash: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InfoSpec {
+    pub version: Option<Ex>,
+    pub summary: Vec<(String, Ex)>,
+}
+
+/// One schema, resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Module {
+    pub id: String,
+    pub file: String,
+    pub title: Option<String>,
+    pub source: Option<String>,
+    pub extensions: Vec<String>,
+    pub doc: Option<String>,
+    pub doc_ref: Vec<String>,
+    /// The root is type 0.
+    pub types: Vec<TypeDef>,
+    pub enums: Vec<EnumDef>,
+    pub pools: Vec<PoolDef>,
+    pub archive: Option<ArchiveSpec>,
+    pub info: InfoSpec,
+    pub magic: Option<Vec<u8>>,
+    /// Further magics that identify the format (`-binspec: magic:`), for formats whose first field is not fixed.
+    pub magics: Vec<Vec<u8>>,
+    /// Where the magic is (`-binspec: magic-at: N`): then the magic is the root's first `contents` attribute, which
+    /// the schema says starts at that offset (formats that begin with data, such as a name).
+    pub magic_at: u64,
+    /// The format id that tools use (`-binspec: id:`; the schema's `meta/id` by default, which must be a Rust-like
+    /// identifier while a format id may contain `-`).
+    pub format_id: String,
+    /// `-binspec: text-format: NAME`: a text format whose reader, writer and docs page are hand-written; the schema
+    /// holds the tables they use.
+    pub text_format: Option<String>,
+    /// For each type, the one type that reads it (Kaitai's `_parent`), if exactly one does.
+    pub owners: Vec<Option<usize>>,
+}
+
+/// How deep the static-size functions follow user types before giving up.
+const MAX_STATIC_DEPTH: usize = 16;
+
+impl Module {
+    /// Bytes one element of a field takes, when known without reading.
+    pub fn static_elem_size(&self, f: &Field) -> Option<u64> {
+        self.elem_size_at(f, 0)
+    }
+
+    /// Bytes a field takes, when known without reading (ignores `if`).
+    pub fn static_field_size(&self, f: &Field) -> Option<u64> {
+        self.field_size_at(f, 0)
+    }
+
+    /// How far a field moves the position, when known without reading (a conditional field never is).
+    pub fn static_advance(&self, f: &Field) -> Option<u64> {
+        self.advance_at(f, 0)
+    }
+
+    /// The size of a type whose whole `seq` is static.
+    pub fn static_type_size(&self, ti: usize) -> Option<u64> {
+        self.type_size_at(ti, 0)
+    }
+
+    fn field_size_at(&self, f: &Field, depth: usize) -> Option<u64> {
+        let one = self.elem_size_at(f, depth)?;
+        match &f.repeat {
+            Repeat::None => Some(one),
+            Repeat::Expr(x) => const_int(&x.expr)
+                .and_then(|n| u64::try_from(n).ok())
+                .map(|n| n * one),
+            _ => None,
+        }
+    }
+
+    fn elem_size_at(&self, f: &Field, depth: usize) -> Option<u64> {
+        if let Some(c) = &f.contents {
+            return Some(c.len() as u64);
+        }
+        if let Some(s) = &f.size {
+            return const_int(&s.expr).and_then(|n| u64::try_from(n).ok());
+        }
+        match &f.ty {
+            FieldTy::Int { bytes, .. } | FieldTy::Float { bytes, .. } => Some(u64::from(*bytes)),
+            FieldTy::User { ty, .. } => self.type_size_at(*ty, depth + 1),
+            _ => None,
+        }
+    }
+
+    fn advance_at(&self, f: &Field, depth: usize) -> Option<u64> {
+        if f.cond.is_some() {
+            return None;
+        }
+        self.field_size_at(f, depth)
+    }
+
+    fn type_size_at(&self, ti: usize, depth: usize) -> Option<u64> {
+        if depth > MAX_STATIC_DEPTH {
+            return None;
+        }
+        self.types[ti]
+            .seq
+            .iter()
+            .try_fold(0u64, |acc, f| self.advance_at(f, depth).map(|s| acc + s))
+    }
+
+    pub fn root(&self) -> &TypeDef {
+        &self.types[0]
+    }
+    pub fn field(&self, ty: usize, name: &str) -> Option<&Field> {
+        let t = &self.types[ty];
+        t.seq
+            .iter()
+            .chain(t.instances.iter())
+            .find(|f| f.name == name)
+    }
+}
+
+/// CamelCase from snake_case.
+pub fn camel(s: &str) -> String {
+    s.split('_')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let mut c = p.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,523 @@
+//! Pass `resolve_fields`: each type's params, `seq` and instances resolved into [`Field`]s (type names looked
+//! up, expressions parsed, `process:` and binspec's `-` keys read), and the built-in types.
+
+use std::collections::BTreeSet;
+
+use crate::diag::{did_you_mean, Diags, Pos};
+use crate::syntax::{ExprSrc, RawAttr, RawRepeat, RawType, RawTypeRef, RawValid, Value};
+
+use super::builder::{node_ex, parse_ex, Builder};
+use super::keys::{check_ext, ext_get, parse_scan, FIELD_EXT};
+use super::{
+    camel, Endian, Field, FieldTy, Param, PoolUse, Process, Repeat, Role, SwitchCase, Valid,
+};
+
+/// Pass `resolve_fields`: every collected type's params, `seq` and instances, in the order they were collected.
+pub(super) fn resolve_fields(b: &mut Builder, diags: &mut Diags) {
+    for i in 0..b.raw_types.len() {
+        let rt = b.raw_types[i].clone();
+        b.resolve_type(i, &rt, diags);
+    }
+}
+
+impl Builder {
+    fn resolve_type(&mut self, idx: usize, rt: &RawType, diags: &mut Diags) {
+        let mut params = Vec::new();
+        for p in &rt.params {
+            let ty = match p.ty.as_deref() {
+                Some(t) => self
+                    .prim_or_user(idx, t, &p.path, p.pos, self.bit_le(idx), None, diags)
+                    .unwrap_or(FieldTy::Value),
+                None => FieldTy::Value,
+            };
+            let enum_ = p.enum_.as_deref().and_then(|e| self.find_enum(idx, e));
+            params.push(Param {
+                name: p.id.clone(),
+                ty,
+                enum_,
+                doc: p.doc.clone(),
+            });
+        }
+        self.types[idx].params = params;
+        let seq: Vec<Field> = rt
+            .seq
+            .iter()
+            .filter_map(|a| self.resolve_attr(idx, rt, a, false, diags))
+            .collect();
+        let inst: Vec<Field> = rt
+            .instances
+            .iter()
+            .filter_map(|a| self.resolve_attr(idx, rt, a, true, diags))
+            .collect();
+        let mut seen = BTreeSet::new();
+        for f in seq.iter().chain(inst.iter()) {
+            if !seen.insert(f.name.clone()) {
+                diags.error(
+                    f.pos,
+                    &f.path,
+                    format!("'{}' is defined twice in type '{}'", f.name, rt.name),
+                    None,
+                );
+            }
+        }
+        self.types[idx].seq = seq;
+        self.types[idx].instances = inst;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn prim_or_user(
+        &mut self,
+        idx: usize,
+        text: &str,
+        path: &str,
+        pos: Pos,
+        bit_le: bool,
+        encoding: Option<&str>,
+        diags: &mut Diags,
+    ) -> Option<FieldTy> {
+        let (name, args) = match text.find('(') {
+            Some(i) if text.ends_with(')') => (&text[..i], Some(&text[i + 1..text.len() - 1])),
+            _ => (text, None),
+        };
+        if let Some(t) = prim_type(name, encoding) {
+            return Some(match t {
+                FieldTy::Bits { n, .. } => FieldTy::Bits { n, le: bit_le },
+                t => t,
+            });
+        }
+        match self.find_type(idx, name) {
+            Some(ty) => {
+                let mut a = Vec::new();
+                if let Some(args) = args {
+                    for (i, part) in split_args(args).into_iter().enumerate() {
+                        if let Some(e) = parse_ex(
+                            &ExprSrc {
+                                text: part,
+                                pos,
+                                path: format!("{path}[arg {i}]"),
+                            },
+                            diags,
+                        ) {
+                            a.push(e);
+                        }
+                    }
+                }
+                Some(FieldTy::User { ty, args: a })
+            }
+            None => {
+                let mut names: Vec<String> = PRIMS.iter().map(|s| s.to_string()).collect();
+                names.extend(self.types.iter().map(|t| t.name.clone()));
+                diags.error(
+                    pos,
+                    path,
+                    format!("unknown type '{name}'"),
+                    did_you_mean(name, names.iter().map(|s| s.as_str())),
+                );
+                None
+            }
+        }
+    }
+
+    fn resolve_attr(
+        &mut self,
+        idx: usize,
+        rt: &RawType,
+        a: &RawAttr,
+        is_instance: bool,
+        diags: &mut Diags,
+    ) -> Option<Field> {
+        check_ext(
+            &a.ext,
+            FIELD_EXT,
+            if is_instance {
+                "an instance"
+            } else {
+                "a seq attribute"
+            },
+            diags,
+        );
+        let enc = a
+            .encoding
+            .clone()
+            .or_else(|| rt.meta.as_ref().and_then(|m| m.encoding.clone()))
+            .or_else(|| {
+                // Inherit the root's default encoding.
+                self.raw_types
+                    .first()
+                    .and_then(|r| r.meta.as_ref())
+                    .and_then(|m| m.encoding.clone())
+            });
+        // `-data: TYPE` on a value instance: an integer kept in the model.
+        let data_ty = match ext_get(&a.ext, "-data") {
+            None => None,
+            Some(n) => {
+                let t = match (&n.value, is_instance && a.value.is_some()) {
+                    (Value::Str(t), true) => match prim_type(t, None) {
+                        Some(FieldTy::Int { bytes, signed, .. }) => Some(FieldTy::Int {
+                            bytes,
+                            signed,
+                            endian: None,
+                        }),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                if t.is_none() {
+                    diags.error(
+                        n.pos,
+                        &n.path,
+                        "'-data' takes an integer type (u1, u2, u4, u8, s1, ...), on a value instance",
+                        Some("for example '-data: u1'".into()),
+                    );
+                }
+                t
+            }
+        };
+        let ty = match &a.ty {
+            None if a.value.is_some() => data_ty.clone().unwrap_or(FieldTy::Value),
+            None => FieldTy::Bytes,
+            Some(RawTypeRef::Name { text, pos, path }) => {
+                let t = self.prim_or_user(
+                    idx,
+                    text,
+                    path,
+                    *pos,
+                    self.bit_le(idx),
+                    enc.as_deref(),
+                    diags,
+                )?;
+                if let FieldTy::Str { encoding, .. } = &t {
+                    if encoding.is_empty() {
+                        diags.error(
+                            *pos,
+                            path,
+                            "a string needs an encoding",
+                            Some("add 'encoding: UTF-8' here or in meta".into()),
+                        );
+                    }
+                }
+                t
+            }
+            Some(RawTypeRef::Switch { on, cases }) => {
+                let on = parse_ex(on, diags)?;
+                let mut cs = Vec::new();
+                for (k, tn, pos) in cases {
+                    let case_ty = self.prim_or_user(
+                        idx,
+                        tn,
+                        &k.path,
+                        *pos,
+                        self.bit_le(idx),
+                        enc.as_deref(),
+                        diags,
+                    )?;
+                    let key = if k.text == "_" {
+                        None
+                    } else {
+                        Some(parse_ex(k, diags)?)
+                    };
+                    let base_name = tn.split('(').next().unwrap_or(tn).replace("::", "_");
+                    match case_ty {
+                        FieldTy::User { ty, args } => {
+                            let variant = camel(&self.types[ty].name);
+                            cs.push(SwitchCase {
+                                key,
+                                ty,
+                                args,
+                                prim: None,
+                                variant,
+                            });
+                        }
+                        prim => cs.push(SwitchCase {
+                            key,
+                            ty: usize::MAX,
+                            args: Vec::new(),
+                            prim: Some(prim),
+                            variant: camel(&base_name),
+                        }),
+                    }
+                }
+                FieldTy::Switch { on, cases: cs }
+            }
+        };
+        let e =
+            |x: &Option<ExprSrc>, diags: &mut Diags| x.as_ref().and_then(|s| parse_ex(s, diags));
+        let repeat = match &a.repeat {
+            None => Repeat::None,
+            Some(RawRepeat::Eos) => Repeat::Eos,
+            Some(RawRepeat::Expr(x)) => Repeat::Expr(parse_ex(x, diags)?),
+            Some(RawRepeat::Until(x)) => Repeat::Until(parse_ex(x, diags)?),
+        };
+        let valid = match &a.valid {
+            None => None,
+            Some(RawValid::Eq(x)) => Some(Valid::Eq(parse_ex(x, diags)?)),
+            Some(RawValid::Min(x)) => Some(Valid::Min(parse_ex(x, diags)?)),
+            Some(RawValid::Max(x)) => Some(Valid::Max(parse_ex(x, diags)?)),
+            Some(RawValid::Range(x, y)) => Some(Valid::Range(e(x, diags), e(y, diags))),
+            Some(RawValid::AnyOf(xs)) => Some(Valid::AnyOf(
+                xs.iter().filter_map(|x| parse_ex(x, diags)).collect(),
+            )),
+            Some(RawValid::Expr(x)) => Some(Valid::Expr(parse_ex(x, diags)?)),
+            Some(RawValid::InEnum) => Some(Valid::InEnum),
+        };
+        let enum_ = match &a.enum_ {
+            Some((name, pos)) => match self.find_enum(idx, name) {
+                Some(i) => Some(i),
+                None => {
+                    diags.error(
+                        *pos,
+                        &a.path,
+                        format!("unknown enum '{name}'"),
+                        did_you_mean(name, self.enums.iter().map(|e| e.name.as_str())),
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        let mut item_of = None;
+        let mut role = Role::Data;
+        if let Some(p) = ext_get(&a.ext, "-pool") {
+            let (id, align_field, item_align) = if p.as_map().is_some() {
+                (
+                    p.get("id")
+                        .and_then(|x| x.scalar_text())
+                        .unwrap_or_default(),
+                    p.get("align").and_then(|x| x.scalar_text()),
+                    p.get("item-align").and_then(|x| match x.value {
+                        Value::Int(i) => Some(i as u64),
+                        _ => None,
+                    }),
+                )
+            } else {
+                (p.scalar_text().unwrap_or_default(), None, None)
+            };
+            let pi = self.pool_index(&id);
+            if let Some(ia) = item_align {
+                self.pools[pi].item_align = ia;
+            }
+            if is_instance {
+                item_of = Some(pi);
+            } else {
+                role = Role::Pool(PoolUse {
+                    pool: pi,
+                    align_field,
+                });
+            }
+        }
+        let scan = ext_get(&a.ext, "-scan")
+            .and_then(|n| parse_scan(n, matches!(a.repeat, Some(RawRepeat::Eos)), diags));
+        let derive = ext_get(&a.ext, "-derive").and_then(|n| node_ex(n, diags));
+        if let Some(d) = derive {
+            role = Role::Derive(d);
+        }
+        Some(Field {
+            name: a.id.clone(),
+            doc: a.doc.clone(),
+            pos: a.pos,
+            path: a.path.clone(),
+            ty,
+            repeat,
+            cond: e(&a.if_, diags),
+            role,
+            valid,
+            enum_,
+            size: e(&a.size, diags),
+            size_eos: a.size_eos,
+            terminator: a.terminator.or(
+                if matches!(a.ty, Some(RawTypeRef::Name { ref text, .. }) if text == "strz") {
+                    Some(0)
+                } else {
+                    None
+                },
+            ),
+            consume: a.consume.unwrap_or(true),
+            include: a.include.unwrap_or(false),
+            eos_error: a.eos_error.unwrap_or(true),
+            pad_right: a.pad_right,
+            contents: a.contents.clone(),
+            is_instance,
+            pos_expr: e(&a.pos_expr, diags),
+            io: e(&a.io, diags),
+            value: e(&a.value, diags),
+            item_of,
+            sort_by: ext_get(&a.ext, "-sort-by").and_then(|n| node_ex(n, diags)),
+            process: a.process.as_ref().and_then(|p| parse_process(p, diags)),
+            default: ext_get(&a.ext, "-default").and_then(|n| node_ex(n, diags)),
+            eager: match ext_get(&a.ext, "-eager") {
+                None => false,
+                Some(n) => match (&n.value, is_instance) {
+                    (Value::Bool(b), true) => *b,
+                    (Value::Bool(_), false) => {
+                        diags.error(
+                            n.pos,
+                            &n.path,
+                            "'-eager' applies to instances only (seq attributes are always read)",
+                            None,
+                        );
+                        false
+                    }
+                    _ => {
+                        diags.error(n.pos, &n.path, "'-eager' must be true or false", None);
+                        false
+                    }
+                },
+            },
+            scan,
+            view: match ext_get(&a.ext, "-view") {
+                None => false,
+                Some(n) => match (&n.value, is_instance) {
+                    (Value::Bool(b), true) => *b,
+                    _ => {
+                        diags.error(
+                            n.pos,
+                            &n.path,
+                            "'-view' takes true or false, on an instance",
+                            None,
+                        );
+                        false
+                    }
+                },
+            },
+            data: data_ty.is_some(),
+            hook: match ext_get(&a.ext, "-hook") {
+                None => None,
+                Some(n) => match (&n.value, is_instance && a.value.is_some()) {
+                    (Value::Str(h), true)
+                        if !h.is_empty()
+                            && h.chars().all(|c| {
+                                c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'
+                            })
+                            && !h.starts_with(|c: char| c.is_ascii_digit()) =>
+                    {
+                        Some(h.clone())
+                    }
+                    _ => {
+                        diags.error(
+                            n.pos,
+                            &n.path,
+                            "'-hook' takes the name of a hand-written function (snake_case), on a value instance",
+                            Some("for example '-hook: headerless_little_endian'".into()),
+                        );
+                        None
+                    }
+                },
+            },
+        })
+    }
+}
+
+const PRIMS: &[&str] = &[
+    "u1", "u2", "u4", "u8", "s1", "s2", "s4", "s8", "u2le", "u2be", "u4le", "u4be", "u8le", "u8be",
+    "s2le", "s2be", "s4le", "s4be", "s8le", "s8be", "f4", "f8", "f4le", "f4be", "f8le", "f8be",
+    "str", "strz", "b1",
+];
+
+fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
+    let (base, endian) = if let Some(b) = name.strip_suffix("le") {
+        (b, Some(Endian::Le))
+    } else if let Some(b) = name.strip_suffix("be") {
+        (b, Some(Endian::Be))
+    } else {
+        (name, None)
+    };
+    match name {
+        // `bool` is a parameter type: stored like `b1`.
+        "bool" => return Some(FieldTy::Bits { n: 1, le: false }),
+        "bytes" => return Some(FieldTy::Bytes),
+        _ => {}
+    }
+    match base {
+        "str" | "strz" => {
+            return Some(FieldTy::Str {
+                encoding: encoding.unwrap_or("").to_string(),
+                zero_terminated: base == "strz",
+            })
+        }
+        _ => {}
+    }
+    let mut c = base.chars();
+    let k = c.next()?;
+    let n: u8 = c.as_str().parse().ok()?;
+    match k {
+        'u' | 's' if [1, 2, 4, 8].contains(&n) => {
+            if n == 1 && endian.is_some() {
+                return None;
+            }
+            Some(FieldTy::Int {
+                bytes: n,
+                signed: k == 's',
+                endian,
+            })
+        }
+        'f' if [4, 8].contains(&n) => Some(FieldTy::Float { bytes: n, endian }),
+        'b' if (1..=64).contains(&n) && endian.is_none() => Some(FieldTy::Bits { n, le: false }),
+        _ => None,
+    }
+}
+
+fn split_args(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for ch in s.chars() {
+        match ch {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn parse_process(src: &ExprSrc, diags: &mut Diags) -> Option<Process> {
+    let text = src.text.trim();
+    let (name, arg) = match text.find('(') {
+        Some(i) if text.ends_with(')') => (&text[..i], Some(&text[i + 1..text.len() - 1])),
+        _ => (text, None),
+    };
+    let arg_ex = |diags: &mut Diags| {
+        arg.and_then(|a| {
+            parse_ex(
+                &ExprSrc {
+                    text: a.to_string(),
+                    pos: src.pos,
+                    path: src.path.clone(),
+                },
+                diags,
+            )
+        })
+    };
+    match (name, arg) {
+        ("xor", Some(_)) => arg_ex(diags).map(Process::Xor),
+        ("rol", Some(_)) => arg_ex(diags).map(Process::Rol),
+        ("ror", Some(_)) => arg_ex(diags).map(Process::Ror),
+        ("zlib", None) => Some(Process::Zlib),
+        _ => {
+            diags.error(
+                src.pos,
+                &src.path,
+                format!("unknown process '{text}'"),
+                Some("binspec knows xor(key), rol(n), ror(n) and zlib".into()),
+            );
+            None
+        }
+    }
+}
+
+/// Whether a name is a built-in integer type (`u4`, `s2be`, `b12`).
+pub fn is_int_type_name(name: &str) -> bool {
+    matches!(
+        prim_type(name, None),
+        Some(FieldTy::Int { .. } | FieldTy::Bits { .. })
+    )
+}
