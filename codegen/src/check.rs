@@ -414,130 +414,84 @@ fn check_args(scope: &Scope<'_>, ty: usize, args: &[Ex], f: &Field, diags: &mut 
 pub fn typecheck(m: &Module, diags: &mut Diags) {
     let visiting = RefCell::new(BTreeSet::new());
     for (ti, t) in m.types.iter().enumerate() {
-        // Parameter names must be unique and not clash with fields or instances.
-        let mut seen = BTreeSet::new();
-        let yaml = if ti == 0 {
-            "/params".to_string()
-        } else {
-            format!("/types/{}/params", t.path[1..].join("/types/"))
-        };
-        for p in &t.params {
-            if !seen.insert(p.name.as_str()) {
-                diags.error(
-                    t.pos,
-                    &yaml,
-                    format!("parameter '{}' is declared twice", p.name),
-                    None,
-                );
-            }
-            if t.seq
-                .iter()
-                .chain(t.instances.iter())
-                .any(|f| f.name == p.name)
-            {
-                diags.error(
-                    t.pos,
-                    &yaml,
-                    format!(
-                        "'{}' is both a parameter and a field or instance of '{}'",
-                        p.name, t.name
-                    ),
-                    None,
-                );
-            }
+        diags.in_file(&t.file, |diags| typecheck_type(m, ti, t, &visiting, diags));
+    }
+}
+
+/// [`typecheck`] for one type.
+fn typecheck_type(
+    m: &Module,
+    ti: usize,
+    t: &crate::ir::TypeDef,
+    visiting: &RefCell<BTreeSet<(usize, String)>>,
+    diags: &mut Diags,
+) {
+    // Parameter names must be unique and not clash with fields or instances.
+    let mut seen = BTreeSet::new();
+    let yaml = if ti == 0 {
+        "/params".to_string()
+    } else {
+        format!("/types/{}/params", t.path[1..].join("/types/"))
+    };
+    for p in &t.params {
+        if !seen.insert(p.name.as_str()) {
+            diags.error(
+                t.pos,
+                &yaml,
+                format!("parameter '{}' is declared twice", p.name),
+                None,
+            );
         }
-        let scope = Scope {
+        if t.seq
+            .iter()
+            .chain(t.instances.iter())
+            .any(|f| f.name == p.name)
+        {
+            diags.error(
+                t.pos,
+                &yaml,
+                format!(
+                    "'{}' is both a parameter and a field or instance of '{}'",
+                    p.name, t.name
+                ),
+                None,
+            );
+        }
+    }
+    let scope = Scope {
+        m,
+        ty: ti,
+        index: false,
+        last: None,
+        visiting,
+    };
+    if let crate::ir::EndianSpec::Switch { on, .. } = &t.endian {
+        check(&scope, on, Want::Any, "switch-on", diags);
+    }
+    for f in t.seq.iter().chain(t.instances.iter()) {
+        let repeated = f.repeat != Repeat::None;
+        let inner = Scope {
             m,
             ty: ti,
-            index: false,
+            index: repeated,
             last: None,
-            visiting: &visiting,
+            visiting,
         };
-        if let crate::ir::EndianSpec::Switch { on, .. } = &t.endian {
-            check(&scope, on, Want::Any, "switch-on", diags);
+        if let Some(x) = &f.cond {
+            check(&scope, x, Want::Bool, "if", diags);
         }
-        for f in t.seq.iter().chain(t.instances.iter()) {
-            let repeated = f.repeat != Repeat::None;
-            let inner = Scope {
-                m,
-                ty: ti,
-                index: repeated,
-                last: None,
-                visiting: &visiting,
-            };
-            if let Some(x) = &f.cond {
-                check(&scope, x, Want::Bool, "if", diags);
-            }
-            if let Some(x) = &f.size {
-                check(&inner, x, Want::Int, "size", diags);
-            }
-            if let Some(x) = &f.pos_expr {
-                check(&scope, x, Want::Int, "pos", diags);
-            }
-            if let Some(x) = &f.value {
-                check(&scope, x, Want::Any, "value", diags);
-            }
-            match &f.repeat {
-                Repeat::Expr(x) => check(&scope, x, Want::Int, "repeat-expr", diags),
-                Repeat::Until(x) => {
-                    let elem = match scope.field_ty(ti, f) {
-                        Ty::Array(e) => *e,
-                        t => t,
-                    };
-                    let s = Scope {
-                        m,
-                        ty: ti,
-                        index: true,
-                        last: Some(elem),
-                        visiting: &visiting,
-                    };
-                    check(&s, x, Want::Bool, "repeat-until", diags);
-                }
-                _ => {}
-            }
-            match &f.ty {
-                FieldTy::User { ty, args } => check_args(&inner, *ty, args, f, diags),
-                FieldTy::Switch { on, cases } => {
-                    check(&inner, on, Want::Any, "switch-on", diags);
-                    for c in cases {
-                        if let Some(ty) = c.user() {
-                            check_args(&inner, ty, &c.args, f, diags);
-                        }
-                    }
-                    for k in cases.iter().filter_map(|c| c.key.as_ref()) {
-                        check_comparable(&inner, on, k, "case", diags);
-                    }
-                }
-                _ => {}
-            }
-            let multibyte = |ft: &FieldTy| {
-                matches!(
-                    ft,
-                    FieldTy::Int {
-                        bytes: 2..,
-                        endian: None,
-                        ..
-                    } | FieldTy::Float { endian: None, .. }
-                )
-            };
-            let case_prims = match &f.ty {
-                FieldTy::Switch { cases, .. } => {
-                    cases.iter().filter_map(|c| c.prim.clone()).collect()
-                }
-                other => vec![other.clone()],
-            };
-            if case_prims.iter().any(multibyte) && !has_default_endian(m, ti) {
-                diags.error(
-                    f.pos,
-                    &f.path,
-                    "a multi-byte number needs a byte order, and neither it nor its type gives one",
-                    Some(
-                        "add 'endian: le' or 'endian: be' to meta, or write the type as u2le/u2be"
-                            .into(),
-                    ),
-                );
-            }
-            if let Some(v) = &f.valid {
+        if let Some(x) = &f.size {
+            check(&inner, x, Want::Int, "size", diags);
+        }
+        if let Some(x) = &f.pos_expr {
+            check(&scope, x, Want::Int, "pos", diags);
+        }
+        if let Some(x) = &f.value {
+            check(&scope, x, Want::Any, "value", diags);
+        }
+        match &f.repeat {
+            Repeat::Expr(x) => check(&scope, x, Want::Int, "repeat-expr", diags),
+            Repeat::Until(x) => {
                 let elem = match scope.field_ty(ti, f) {
                     Ty::Array(e) => *e,
                     t => t,
@@ -545,62 +499,115 @@ pub fn typecheck(m: &Module, diags: &mut Diags) {
                 let s = Scope {
                     m,
                     ty: ti,
-                    index: repeated,
+                    index: true,
                     last: Some(elem),
-                    visiting: &visiting,
+                    visiting,
                 };
-                let xs: Vec<&Ex> = match v {
-                    Valid::InEnum => {
-                        if f.enum_.is_none() {
-                            diags.error(
-                                f.pos,
-                                &f.path,
-                                "'valid: in-enum' needs 'enum' on the same attribute",
-                                None,
-                            );
-                        }
-                        vec![]
+                check(&s, x, Want::Bool, "repeat-until", diags);
+            }
+            _ => {}
+        }
+        match &f.ty {
+            FieldTy::User { ty, args } => check_args(&inner, *ty, args, f, diags),
+            FieldTy::Switch { on, cases } => {
+                check(&inner, on, Want::Any, "switch-on", diags);
+                for c in cases {
+                    if let Some(ty) = c.user() {
+                        check_args(&inner, ty, &c.args, f, diags);
                     }
-                    Valid::Eq(x) | Valid::Min(x) | Valid::Max(x) => vec![x],
-                    Valid::Range(a, b) => a.iter().chain(b.iter()).collect(),
-                    Valid::AnyOf(xs) => xs.iter().collect(),
-                    Valid::Expr(x) => {
-                        check(&s, x, Want::Bool, "valid: expr", diags);
-                        vec![]
-                    }
-                };
-                let under = Ex {
-                    expr: crate::expr::Expr {
-                        kind: crate::expr::ExprKind::Name("_".into()),
-                        span: Default::default(),
-                    },
-                    text: "_".into(),
-                    pos: f.pos,
-                    path: f.path.clone(),
-                };
-                for x in xs {
-                    check(&s, x, Want::Any, "valid", diags);
-                    check_comparable(&s, &under, x, "valid value", diags);
+                }
+                for k in cases.iter().filter_map(|c| c.key.as_ref()) {
+                    check_comparable(&inner, on, k, "case", diags);
                 }
             }
-            if f.enum_.is_some()
-                && !matches!(
-                    f.ty,
-                    FieldTy::Int { .. } | FieldTy::Bits { .. } | FieldTy::Value
-                )
-            {
-                diags.error(f.pos, &f.path, "'enum' needs an integer type", None);
+            _ => {}
+        }
+        let multibyte = |ft: &FieldTy| {
+            matches!(
+                ft,
+                FieldTy::Int {
+                    bytes: 2..,
+                    endian: None,
+                    ..
+                } | FieldTy::Float { endian: None, .. }
+            )
+        };
+        let case_prims = match &f.ty {
+            FieldTy::Switch { cases, .. } => cases.iter().filter_map(|c| c.prim.clone()).collect(),
+            other => vec![other.clone()],
+        };
+        if case_prims.iter().any(multibyte) && !has_default_endian(m, ti) {
+            diags.error(
+                f.pos,
+                &f.path,
+                "a multi-byte number needs a byte order, and neither it nor its type gives one",
+                Some(
+                    "add 'endian: le' or 'endian: be' to meta, or write the type as u2le/u2be"
+                        .into(),
+                ),
+            );
+        }
+        if let Some(v) = &f.valid {
+            let elem = match scope.field_ty(ti, f) {
+                Ty::Array(e) => *e,
+                t => t,
+            };
+            let s = Scope {
+                m,
+                ty: ti,
+                index: repeated,
+                last: Some(elem),
+                visiting,
+            };
+            let xs: Vec<&Ex> = match v {
+                Valid::InEnum => {
+                    if f.enum_.is_none() {
+                        diags.error(
+                            f.pos,
+                            &f.path,
+                            "'valid: in-enum' needs 'enum' on the same attribute",
+                            None,
+                        );
+                    }
+                    vec![]
+                }
+                Valid::Eq(x) | Valid::Min(x) | Valid::Max(x) => vec![x],
+                Valid::Range(a, b) => a.iter().chain(b.iter()).collect(),
+                Valid::AnyOf(xs) => xs.iter().collect(),
+                Valid::Expr(x) => {
+                    check(&s, x, Want::Bool, "valid: expr", diags);
+                    vec![]
+                }
+            };
+            let under = Ex {
+                expr: crate::expr::Expr {
+                    kind: crate::expr::ExprKind::Name("_".into()),
+                    span: Default::default(),
+                },
+                text: "_".into(),
+                pos: f.pos,
+                path: f.path.clone(),
+            };
+            for x in xs {
+                check(&s, x, Want::Any, "valid", diags);
+                check_comparable(&s, &under, x, "valid value", diags);
             }
-            if f.value.is_some()
-                && (f.size.is_some() || !(f.data || matches!(f.ty, FieldTy::Value)))
-            {
-                diags.error(
-                    f.pos,
-                    &f.path,
-                    "a value instance cannot also have 'type' or 'size': it is computed, not read",
-                    None,
-                );
-            }
+        }
+        if f.enum_.is_some()
+            && !matches!(
+                f.ty,
+                FieldTy::Int { .. } | FieldTy::Bits { .. } | FieldTy::Value
+            )
+        {
+            diags.error(f.pos, &f.path, "'enum' needs an integer type", None);
+        }
+        if f.value.is_some() && (f.size.is_some() || !(f.data || matches!(f.ty, FieldTy::Value))) {
+            diags.error(
+                f.pos,
+                &f.path,
+                "a value instance cannot also have 'type' or 'size': it is computed, not read",
+                None,
+            );
         }
     }
 }

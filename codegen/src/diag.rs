@@ -66,6 +66,13 @@ impl Diags {
             list: Vec::new(),
         }
     }
+    /// Runs `f` with diagnostics attributed to `file` (an imported schema's types), then back to this file.
+    pub fn in_file<T>(&mut self, file: &str, f: impl FnOnce(&mut Diags) -> T) -> T {
+        let main = std::mem::replace(&mut self.file, file.to_string());
+        let out = f(self);
+        self.file = main;
+        out
+    }
     pub fn error(
         &mut self,
         pos: Pos,

@@ -37,3 +37,25 @@ fn bad_schemas_get_their_messages() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(n >= 7, "only {n} bad schemas");
 }
+
+/// An error in an imported schema names the imported file and its own line:column, not the importing one's.
+#[test]
+fn errors_in_imported_schemas_name_their_file() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bad_schema_imports");
+    let path = dir.join("importer.ksy");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let expect = text
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("# expect: "))
+        .expect("first line: # expect: ...");
+    let got: Vec<String> = match binspec_codegen::compile_file(&path) {
+        Ok(_) => panic!("importer.ksy was accepted"),
+        Err(d) => d.iter().map(|d| d.to_string()).collect(),
+    };
+    assert!(
+        got.iter().any(|m| m.starts_with(expect)),
+        "expected a message starting with\n  {expect}\ngot\n  {}",
+        got.join("\n  ")
+    );
+}

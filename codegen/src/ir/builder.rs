@@ -52,6 +52,7 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
         raw_types: Vec::new(),
         enums: Vec::new(),
         pools: Vec::new(),
+        file: String::new(),
     };
     collect_types(&mut b, raw, imports, diags);
     resolve_fields(&mut b, diags);
@@ -147,11 +148,14 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
 
 /// Pass `collect_types`: the schema's types, nested ones flattened, then the imported schemas' types.
 fn collect_types(b: &mut Builder, raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) {
+    b.file = raw.file.clone();
     b.collect(&raw.root, None, Vec::new(), diags);
     // Imported schemas' types come after this schema's own, under their ids.
     for imp in imports {
+        b.file = imp.file.clone();
         b.collect(&imp.root, None, Vec::new(), diags);
     }
+    b.file = raw.file.clone();
 }
 
 pub(super) struct Builder {
@@ -159,6 +163,8 @@ pub(super) struct Builder {
     pub(super) raw_types: Vec<RawType>,
     pub(super) enums: Vec<EnumDef>,
     pub(super) pools: Vec<PoolDef>,
+    /// The file whose types are being collected.
+    pub(super) file: String,
 }
 
 impl Builder {
@@ -234,6 +240,7 @@ impl Builder {
                 .map(|n| parse_wiki(n, diags))
                 .unwrap_or_default(),
             pos: rt.pos,
+            file: self.file.clone(),
         });
         self.raw_types.push(rt.clone());
         let enum_wiki = ext_get(&rt.ext, "-wiki-enums");

@@ -285,6 +285,8 @@ pub struct TypeDef {
     /// `-wiki`: the wiki tables this type transcribes.
     pub wiki: Vec<WikiRef>,
     pub pos: Pos,
+    /// The schema file the type is written in (an imported schema's for its types), for diagnostics.
+    pub file: String,
 }
 
 /// Where a type or enum comes from on a wiki (`-wiki: {page, section, caption, table}` on a type, or under

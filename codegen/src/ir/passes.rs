@@ -12,147 +12,8 @@ use super::{ConstVal, EndianSpec, Ex, FieldTy, Module, Repeat, Role, Valid};
 /// Pass `classify`: decides each seq field's role.
 pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
     for ti in 0..m.types.len() {
-        let t = m.types[ti].clone();
-        let mut roles: BTreeMap<String, Role> = BTreeMap::new();
-        // Counts and lengths referenced by siblings.
-        for f in t.seq.iter().chain(t.instances.iter()) {
-            if let Repeat::Expr(x) = &f.repeat {
-                if let Some(n) = bare_name(&x.expr) {
-                    roles.insert(n.to_string(), Role::Count { of: f.name.clone() });
-                }
-            }
-            let content_sized = f.terminator.is_none()
-                && f.pad_right.is_none()
-                && matches!(
-                    f.ty,
-                    FieldTy::Bytes
-                        | FieldTy::Str {
-                            zero_terminated: false,
-                            ..
-                        }
-                )
-                && f.repeat == Repeat::None;
-            if let (Some(sz), true) = (&f.size, content_sized) {
-                if f.is_instance && f.item_of.is_none() {
-                    continue;
-                }
-                let mut used = BTreeSet::new();
-                names_used(&sz.expr, &mut used);
-                for n in used {
-                    if t.seq.iter().any(|s| s.name == n && s.role == Role::Data)
-                        && solvable_for(&sz.expr, &n)
-                    {
-                        roles
-                            .entry(n)
-                            .or_insert(Role::Length { of: f.name.clone() });
-                    }
-                }
-            }
-            if let (Some(p), Some(_)) = (&f.pos_expr, f.item_of) {
-                let mut used = BTreeSet::new();
-                names_used(&p.expr, &mut used);
-                for n in used {
-                    if t.seq.iter().any(|s| s.name == n && s.role == Role::Data)
-                        && solvable_for(&p.expr, &n)
-                    {
-                        roles.insert(n, Role::Offset { of: f.name.clone() });
-                    }
-                }
-            }
-        }
-        // Instances whose type contains their own type again are read lazily by Kaitai (or they would never end):
-        // read-only views here.
-        let snapshot = types_graph(&m.types, false);
-        let tm = &mut m.types[ti];
-        for f in tm.seq.iter_mut() {
-            if let Some(c) = &f.contents {
-                f.role = Role::Const(ConstVal::Bytes(c.clone()));
-                continue;
-            }
-            if f.role != Role::Data {
-                continue;
-            }
-            // Only a plain integer can be a constant, or derived as a count, size or offset.
-            let plain_int = matches!(f.ty, FieldTy::Int { .. } | FieldTy::Bits { .. })
-                && f.enum_.is_none()
-                && f.repeat == Repeat::None
-                && f.cond.is_none();
-            if let (Some(Valid::Eq(x)), true) = (&f.valid, plain_int) {
-                if let Some(v) = const_int(&x.expr) {
-                    f.role = Role::Const(ConstVal::Int(v));
-                    continue;
-                }
-            }
-            if let (Some(r), true) = (roles.get(&f.name), plain_int) {
-                f.role = r.clone();
-            }
-        }
-        // Instances that decide the byte order or a switch's type are views: the model holds the byte order and
-        // the switch's variant instead. Value instances pass this on to what they use. `-view: true` makes any
-        // positioned instance one (for instance one that decides whether a field is there: the model's presence
-        // decides that when writing).
-        let mut views = BTreeSet::new();
-        if let EndianSpec::Switch { on, .. } = &tm.endian {
-            names_used(&on.expr, &mut views);
-        }
-        for f in tm.seq.iter() {
-            if let FieldTy::Switch { on, .. } = &f.ty {
-                names_used(&on.expr, &mut views);
-            }
-        }
-        loop {
-            let mut more = BTreeSet::new();
-            for f in tm.instances.iter().filter(|f| views.contains(&f.name)) {
-                if let Some(v) = &f.value {
-                    names_used(&v.expr, &mut more);
-                }
-            }
-            let before = views.len();
-            views.extend(more);
-            if views.len() == before {
-                break;
-            }
-        }
-        for f in tm.instances.iter_mut() {
-            f.role = if f.value.is_some() && f.data {
-                Role::Kept
-            } else if f.value.is_some() {
-                Role::Computed
-            } else if f.item_of.is_some() {
-                Role::Data
-            } else if views.contains(&f.name)
-                || f.view
-                || f.pos_expr.is_none()
-                || f.io.as_ref().is_some_and(|io| io.text != "_root._io")
-                || passes_object(&f.ty)
-                || (reaches_type(&snapshot, &f.ty, ti) && !f.eager)
-            {
-                // Other streams (`_parent._io`, a field's `_io`) are not written back yet: read-only.
-                Role::View
-            } else {
-                Role::Placed
-            };
-        }
-        // Checks: a pool item needs a pos; a pool region needs a known pool; `-eager` needs a placed instance.
-        for f in tm.instances.iter() {
-            if f.eager && f.role != Role::Placed {
-                diags.error(
-                    f.pos,
-                    &f.path,
-                    "'-eager' needs an instance with 'pos' (in its own stream or '_root._io') that decides nothing \
-                     else's type or byte order",
-                    None,
-                );
-            }
-            if f.item_of.is_some() && f.pos_expr.is_none() {
-                diags.error(
-                    f.pos,
-                    &f.path,
-                    "an instance placed in a pool needs 'pos'",
-                    None,
-                );
-            }
-        }
+        let file = m.types[ti].file.clone();
+        diags.in_file(&file, |diags| classify_type(m, ti, diags));
     }
     // Every pool needs exactly one region.
     for (pi, p) in m.pools.iter().enumerate() {
@@ -167,6 +28,151 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
                 m.types[0].pos,
                 "/",
                 format!("pool '{}' needs exactly one seq attribute with '-pool: {}' to hold it, found {regions}", p.id, p.id),
+                None,
+            );
+        }
+    }
+}
+
+/// [`classify`] for one type.
+fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
+    let t = m.types[ti].clone();
+    let mut roles: BTreeMap<String, Role> = BTreeMap::new();
+    // Counts and lengths referenced by siblings.
+    for f in t.seq.iter().chain(t.instances.iter()) {
+        if let Repeat::Expr(x) = &f.repeat {
+            if let Some(n) = bare_name(&x.expr) {
+                roles.insert(n.to_string(), Role::Count { of: f.name.clone() });
+            }
+        }
+        let content_sized = f.terminator.is_none()
+            && f.pad_right.is_none()
+            && matches!(
+                f.ty,
+                FieldTy::Bytes
+                    | FieldTy::Str {
+                        zero_terminated: false,
+                        ..
+                    }
+            )
+            && f.repeat == Repeat::None;
+        if let (Some(sz), true) = (&f.size, content_sized) {
+            if f.is_instance && f.item_of.is_none() {
+                continue;
+            }
+            let mut used = BTreeSet::new();
+            names_used(&sz.expr, &mut used);
+            for n in used {
+                if t.seq.iter().any(|s| s.name == n && s.role == Role::Data)
+                    && solvable_for(&sz.expr, &n)
+                {
+                    roles
+                        .entry(n)
+                        .or_insert(Role::Length { of: f.name.clone() });
+                }
+            }
+        }
+        if let (Some(p), Some(_)) = (&f.pos_expr, f.item_of) {
+            let mut used = BTreeSet::new();
+            names_used(&p.expr, &mut used);
+            for n in used {
+                if t.seq.iter().any(|s| s.name == n && s.role == Role::Data)
+                    && solvable_for(&p.expr, &n)
+                {
+                    roles.insert(n, Role::Offset { of: f.name.clone() });
+                }
+            }
+        }
+    }
+    // Instances whose type contains their own type again are read lazily by Kaitai (or they would never end):
+    // read-only views here.
+    let snapshot = types_graph(&m.types, false);
+    let tm = &mut m.types[ti];
+    for f in tm.seq.iter_mut() {
+        if let Some(c) = &f.contents {
+            f.role = Role::Const(ConstVal::Bytes(c.clone()));
+            continue;
+        }
+        if f.role != Role::Data {
+            continue;
+        }
+        // Only a plain integer can be a constant, or derived as a count, size or offset.
+        let plain_int = matches!(f.ty, FieldTy::Int { .. } | FieldTy::Bits { .. })
+            && f.enum_.is_none()
+            && f.repeat == Repeat::None
+            && f.cond.is_none();
+        if let (Some(Valid::Eq(x)), true) = (&f.valid, plain_int) {
+            if let Some(v) = const_int(&x.expr) {
+                f.role = Role::Const(ConstVal::Int(v));
+                continue;
+            }
+        }
+        if let (Some(r), true) = (roles.get(&f.name), plain_int) {
+            f.role = r.clone();
+        }
+    }
+    // Instances that decide the byte order or a switch's type are views: the model holds the byte order and
+    // the switch's variant instead. Value instances pass this on to what they use. `-view: true` makes any
+    // positioned instance one (for instance one that decides whether a field is there: the model's presence
+    // decides that when writing).
+    let mut views = BTreeSet::new();
+    if let EndianSpec::Switch { on, .. } = &tm.endian {
+        names_used(&on.expr, &mut views);
+    }
+    for f in tm.seq.iter() {
+        if let FieldTy::Switch { on, .. } = &f.ty {
+            names_used(&on.expr, &mut views);
+        }
+    }
+    loop {
+        let mut more = BTreeSet::new();
+        for f in tm.instances.iter().filter(|f| views.contains(&f.name)) {
+            if let Some(v) = &f.value {
+                names_used(&v.expr, &mut more);
+            }
+        }
+        let before = views.len();
+        views.extend(more);
+        if views.len() == before {
+            break;
+        }
+    }
+    for f in tm.instances.iter_mut() {
+        f.role = if f.value.is_some() && f.data {
+            Role::Kept
+        } else if f.value.is_some() {
+            Role::Computed
+        } else if f.item_of.is_some() {
+            Role::Data
+        } else if views.contains(&f.name)
+            || f.view
+            || f.pos_expr.is_none()
+            || f.io.as_ref().is_some_and(|io| io.text != "_root._io")
+            || passes_object(&f.ty)
+            || (reaches_type(&snapshot, &f.ty, ti) && !f.eager)
+        {
+            // Other streams (`_parent._io`, a field's `_io`) are not written back yet: read-only.
+            Role::View
+        } else {
+            Role::Placed
+        };
+    }
+    // Checks: a pool item needs a pos; a pool region needs a known pool; `-eager` needs a placed instance.
+    for f in tm.instances.iter() {
+        if f.eager && f.role != Role::Placed {
+            diags.error(
+                    f.pos,
+                    &f.path,
+                    "'-eager' needs an instance with 'pos' (in its own stream or '_root._io') that decides nothing \
+                     else's type or byte order",
+                    None,
+                );
+        }
+        if f.item_of.is_some() && f.pos_expr.is_none() {
+            diags.error(
+                f.pos,
+                &f.path,
+                "an instance placed in a pool needs 'pos'",
                 None,
             );
         }

@@ -16,7 +16,9 @@ use super::{
 pub(super) fn resolve_fields(b: &mut Builder, diags: &mut Diags) {
     for i in 0..b.raw_types.len() {
         let rt = b.raw_types[i].clone();
-        b.resolve_type(i, &rt, diags);
+        diags.in_file(&b.types[i].file.clone(), |diags| {
+            b.resolve_type(i, &rt, diags)
+        });
     }
 }
 

@@ -1,0 +1,5 @@
+meta:
+  id: imported
+seq:
+  - id: a
+    type: u5
