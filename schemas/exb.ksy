@@ -54,28 +54,38 @@ seq:
   - id: string_pool_offset
     type: u4
     doc: String Pool Offset (relative to the start of the EXB section).
+  - id: sections
+    size-eos: true
+    doc: The sections the header points to, in the files' order (command infos, instructions, signatures, parameters, strings).
+    -pool:
+      id: sections
 instances:
   command_infos:
     pos: command_info_offset
     type: command_info_table
+    -pool: sections
     doc: The command (function) info table.
   instructions:
     pos: command_table_offset
     type: instruction_table
+    -pool: sections
     doc: The instruction table.
   signatures:
     pos: signature_table_offset
     type: signature_table
+    -pool: sections
     doc: The signature table.
   parameter_region:
     pos: parameter_region_offset
     size: "signature_table_offset > parameter_region_offset ? signature_table_offset - parameter_region_offset : string_pool_offset - parameter_region_offset"
+    -pool: sections
     doc: |
       Parameter values too large for an instruction's two bytes; instructions store offsets into it. It ends where
       the next section (signature table or string pool) starts.
   string_pool:
     pos: string_pool_offset
-    size-eos: true
+    type: string_pool
+    -pool: sections
     doc: The EXB's own string pool (null-terminated UTF-8 strings).
 types:
   command_info_table:
@@ -262,8 +272,32 @@ types:
       - id: count
         type: u4
         doc: Number of signatures.
-      - id: offsets
-        type: u4
+      - id: signatures
+        type: signature
         repeat: expr
         repeat-expr: count
-        doc: Offsets of the signature strings, relative to the EXB string pool.
+        doc: The signatures.
+  signature:
+    doc: A function signature, stored as the offset of its text in the EXB string pool.
+    seq:
+      - id: ofs
+        type: u4
+        doc: Offset of the signature's text, relative to the EXB string pool.
+    instances:
+      text:
+        pos: _parent._parent.string_pool_offset + ofs
+        type: strz
+        encoding: UTF-8
+        -pool: strings
+        doc: The signature, for example `float UserFunc(float, float)`.
+  string_pool:
+    doc: |
+      Null-terminated UTF-8 strings. Parameters in the parameter region can refer to them by offset, so the pool is
+      kept as the file holds it (every string, in order); the signatures' strings are looked up in it.
+    seq:
+      - id: strings
+        size-eos: true
+        doc: The strings.
+        -pool:
+          id: strings
+          dedup: true

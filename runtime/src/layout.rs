@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::write::{align_up, Writer};
 
 mod dedup;
-pub use dedup::split_pool;
+pub use dedup::{pool_strings, split_pool};
 
 /// The stream a type is written into: where it starts in the output and, for a substream, its size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -366,11 +366,14 @@ fn exb_of_a_real_file() {
     assert_eq!(exb.version, 2);
     assert_eq!(exb.command_infos.entries.len(), 4);
     assert_eq!(exb.instructions.entries.len(), 26);
-    assert_eq!(exb.signatures.offsets, vec![0, 0x22]);
+    // The signatures are the pool's first two strings (at 0 and 0x22), read through their offsets.
+    let texts: Vec<&str> = exb.signatures.signatures.iter().map(|s| &*s.text).collect();
+    assert_eq!(texts.len(), 2);
+    assert_eq!(texts[0], "ClampMinMax( Int, Int, Int, Int )");
+    assert_eq!(texts[0].len() + 1, 0x22);
+    assert!(texts[1].starts_with("CastIntToFloat"), "{texts:?}");
     assert_eq!(exb.parameter_region.len(), 8);
-    assert!(exb
-        .string_pool
-        .starts_with(b"ClampMinMax( Int, Int, Int, Int )\0CastIntToFloat"));
+    assert_eq!(exb.string_pool.strings[..2], [texts[0], texts[1]]);
     // Every command's instructions lie in the instruction table.
     for c in &exb.command_infos.entries {
         assert!(

@@ -63,3 +63,56 @@ fn every_exb_section_round_trips() {
     }
     eprintln!("{} EXB sections round-trip", sections.len());
 }
+
+/// Edits of the generated model: a new signature string is added to the pool once (after the strings the file
+/// held), a signature that repeats a pooled string adds nothing, and a longer parameter region moves the string
+/// pool; the hand-written EXB decoder reads the result with the edits.
+#[test]
+fn edited_sections_keep_their_offsets_consistent() {
+    use binspec_formats::ainb::exb::Exb as Decoded;
+    let sections = sections();
+    let (name, bytes) = sections
+        .iter()
+        .find(|(_, b)| {
+            let e = Exb::from_binary(b).unwrap();
+            !e.signatures.signatures.is_empty()
+        })
+        .expect("an EXB section with signatures");
+    let before = Decoded::decode(bytes, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut exb = Exb::from_binary(bytes).unwrap();
+    let first = exb.signatures.signatures[0].text.clone();
+    let mut added = exb.signatures.signatures[0].clone();
+    added.text = "int binspec_added(int)".into();
+    exb.signatures.signatures.push(added.clone());
+    exb.signatures.signatures.push(added);
+    let mut again = exb.signatures.signatures[0].clone();
+    again.text = first.clone();
+    exb.signatures.signatures.push(again);
+    let mut params = exb.parameter_region.to_vec();
+    params.extend_from_slice(&[1, 2, 3, 4]);
+    exb.parameter_region = params.into();
+    let out = exb.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
+
+    let after = Decoded::decode(&out, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let n = before.signatures.len();
+    assert_eq!(after.signatures.len(), n + 3, "{name}");
+    assert_eq!(after.signatures[..n], before.signatures[..], "{name}");
+    assert_eq!(after.signatures[n], "int binspec_added(int)");
+    assert_eq!(after.signatures[n + 1], "int binspec_added(int)");
+    assert_eq!(after.signatures[n + 2], &*first);
+    assert_eq!(after.parameters.len(), before.parameters.len() + 4);
+    assert_eq!(
+        after.parameters[..before.parameters.len()],
+        before.parameters[..]
+    );
+    assert_eq!(after.functions, before.functions, "{name}");
+    // The pool: the file's strings in their order, then the new one, once.
+    assert_eq!(after.strings[..before.strings.len()], before.strings[..]);
+    assert_eq!(
+        after.strings[before.strings.len()..],
+        ["int binspec_added(int)".to_string()]
+    );
+    // And the generated reader reads what it wrote.
+    let reread = Exb::from_binary(&out).unwrap();
+    assert_eq!(reread.to_binary().unwrap(), out);
+}

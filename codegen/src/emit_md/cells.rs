@@ -202,6 +202,12 @@ pub(super) fn describe(m: &Module, f: &Field) -> String {
             if pool.item_align > 1 {
                 let _ = write!(s, " (items aligned to {})", pool.item_align);
             }
+            if pool.dedup {
+                s.push_str(
+                    ", whose equal strings are stored once (the model lists the strings in the file's order, \
+                     those nothing refers to included)",
+                );
+            }
             if let Some(a) = &p.align_field {
                 let _ = write!(s, "; its start is aligned to layout choice `{a}`");
             }

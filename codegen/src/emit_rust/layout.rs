@@ -1,5 +1,6 @@
-//! Layout that spans fields: the pool region whose trailing bytes the model keeps, and sorted repetitions
-//! (`-sort-by`): their order slots and the sort keys their elements compute.
+//! Layout that spans fields: the pool region whose trailing bytes the model keeps, the items written at their own
+//! type's region (sections), deduplicating pools' terminators, and sorted repetitions (`-sort-by`): their order
+//! slots and the sort keys their elements compute.
 
 use super::*;
 
@@ -56,7 +57,7 @@ impl<'m> Gen<'m> {
         }
         let t = &self.m.types[ti];
         let last = t.seq.last()?;
-        let ok = matches!(last.role, Role::Pool(_))
+        let ok = matches!(&last.role, Role::Pool(u) if !self.m.pools[u.pool].dedup)
             && last.size_eos
             && last.repeat == Repeat::None
             && last.cond.is_none()
@@ -184,4 +185,52 @@ fn split_args(args: &TokenStream) -> Vec<String> {
         out.push(cur.to_string());
     }
     out
+}
+
+impl Gen<'_> {
+    /// The items of `pool` that are instances of `ti` when the pool's region is a seq attribute of `ti` too: they
+    /// are written at the region, in the order they are declared (the sections a header points to), instead of
+    /// being queued, since the type's instances are written after its seq.
+    pub(super) fn local_items(&self, ti: usize, pool: usize) -> Vec<&Field> {
+        let t = &self.m.types[ti];
+        if !t
+            .seq
+            .iter()
+            .any(|f| matches!(&f.role, Role::Pool(u) if u.pool == pool))
+        {
+            return Vec::new();
+        }
+        t.instances
+            .iter()
+            .filter(|f| f.item_of == Some(pool))
+            .collect()
+    }
+
+    /// Whether `f`, an instance of `ti`, is one of [`Gen::local_items`].
+    pub(super) fn is_local_item(&self, ti: usize, f: &Field) -> bool {
+        f.item_of
+            .is_some_and(|p| self.local_items(ti, p).iter().any(|x| x.name == f.name))
+    }
+
+    /// The terminator of a deduplicating pool's strings (its items', which must agree).
+    pub(super) fn dedup_term(&self, pool: usize, path: &str) -> R<Vec<u8>> {
+        let mut terms = self
+            .m
+            .types
+            .iter()
+            .flat_map(|t| t.instances.iter())
+            .filter(|f| f.item_of == Some(pool))
+            .map(|f| f.terminator.unwrap_or(0));
+        let first = terms.next().unwrap_or(0);
+        if terms.any(|t| t != first) {
+            return err(
+                path,
+                format!(
+                    "the strings of the deduplicating pool '{}' end in different terminators",
+                    self.m.pools[pool].id
+                ),
+            );
+        }
+        Ok(vec![first])
+    }
 }

@@ -451,6 +451,15 @@ pub fn emit(m: &Module) -> R<TokenStream> {
             slots.insert((*ti, n.clone()), s);
         }
     }
+    // The strings a deduplicating pool's region held get keys of their own.
+    for (ti, t) in m.types.iter().enumerate() {
+        for f in &t.seq {
+            if matches!(&f.role, Role::Pool(u) if m.pools[u.pool].dedup) {
+                let s = slots.len() as u32;
+                slots.insert((ti, format!("{}#recorded", f.name)), s);
+            }
+        }
+    }
     let g = Gen {
         m,
         boxed: recursive_fields(m),
@@ -548,15 +557,7 @@ fn valued(f: &Field) -> bool {
     f.enum_.is_some() || int_switch(f)
 }
 
-/// Whether a schema's `encoding` names UTF-8 (as the runtime reads the name: any case, `-` and `_` ignored), so
-/// that generated code can call the UTF-8 functions without looking the name up for each string.
-fn is_utf8(encoding: &str) -> bool {
-    let bare: String = encoding
-        .chars()
-        .filter(|c| !matches!(c, '-' | '_'))
-        .collect();
-    bare.eq_ignore_ascii_case("UTF8")
-}
+use crate::ir::is_utf8;
 
 /// Whether `tokens` use the identifier `name` anywhere, groups included.
 fn mentions(tokens: &TokenStream, name: &str) -> bool {

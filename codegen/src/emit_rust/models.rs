@@ -76,7 +76,7 @@ impl<'m> Gen<'m> {
                     fields.push(quote!(#doc #serde pub #id: #ty,));
                     let dv = self.model_default(ti, f)?;
                     defaults.push(quote!(#id: #dv,));
-                    if let Some(pool) = f.item_of {
+                    if let Some(pool) = f.item_of.filter(|&p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
                         let d = format!(" Alignment of `{}` where the default ({:#x}) does not reproduce the file.", f.name, self.m.pools[pool].item_align);
                         fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<u64>,));
@@ -111,6 +111,16 @@ impl<'m> Gen<'m> {
                     );
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
                     defaults.push(quote!(#id: None,));
+                }
+                Role::Pool(u) if self.m.pools[u.pool].dedup => {
+                    let d = format!(
+                        " The strings of pool `{}` as the file holds them, in order (a layout choice): written first, so \
+                         that their order and the strings nothing refers to are kept; a string the model refers to that \
+                         is not listed is added after them, and equal strings are stored once. Empty for a new file.",
+                        self.m.pools[u.pool].id
+                    );
+                    fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Vec::is_empty")] pub #id: ::std::vec::Vec<::std::string::String>,));
+                    defaults.push(quote!(#id: ::std::vec::Vec::new(),));
                 }
                 _ => {}
             }

@@ -91,10 +91,18 @@ pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
         let mut changed = false;
         for ti in 0..m.types.len() {
             for c in children(&m.types[ti]) {
+                // `_root.x` is passed down from the root; `_parent._parent.x` is `_parent.x` in the parent.
                 let needs: Vec<Vec<String>> = direct[c]
                     .iter()
-                    .filter(|k| k[0] == "_root" && ti != 0)
-                    .cloned()
+                    .filter_map(|k| {
+                        if k[0] == "_root" && ti != 0 {
+                            Some(k.clone())
+                        } else if k[0] == "_parent" && k.get(1).is_some_and(|p| p == "_parent") {
+                            Some(k[1..].to_vec())
+                        } else {
+                            None
+                        }
+                    })
                     .collect();
                 for k in needs {
                     changed |= direct[ti].insert(k);

@@ -117,6 +117,14 @@ impl<'m> Gen<'m> {
                     quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;),
                 ),
             }
+            if let Role::Pool(u) = &f.role {
+                if self.m.pools[u.pool].dedup {
+                    let term = self.dedup_term(u.pool, &f.path)?;
+                    body.push(quote! {
+                        let #v = ::binspec_runtime::layout::pool_strings(&#v[..], &[#(#term),*], r.abs_pos() - #v.len() as u64).at(#fname)?;
+                    });
+                }
+            }
             if let (Some(tail), Role::Pool(u)) = (self.tail_region(ti), &f.role) {
                 if tail.name == f.name {
                     let pool = u.pool;
@@ -172,9 +180,10 @@ impl<'m> Gen<'m> {
             let v = local("v", &f.name);
             let fname = f.name.as_str();
             match &f.role {
+                Role::Pool(u) if self.m.pools[u.pool].dedup => inits.push(quote!(#id: #v,)),
                 Role::Data | Role::Placed => {
                     inits.push(quote!(#id: #v,));
-                    if f.item_of.is_some() {
+                    if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
                         let la = local("align", &f.name);
                         inits.push(quote!(#aid: #la,));
@@ -508,7 +517,7 @@ impl<'m> Gen<'m> {
         // A pool item also gives its alignment (a layout choice).
         let la = local("align", name);
         let (align, names, none) = match f.item_of {
-            Some(_) if self.view.get() => (
+            Some(pool) if self.view.get() || self.m.pools[pool].dedup => (
                 quote!(::std::option::Option::<u64>::None),
                 quote!((#v, #p, #la)),
                 quote!((None, 0i128, None)),

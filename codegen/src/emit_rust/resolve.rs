@@ -467,17 +467,29 @@ impl<'m> Cx<'m> {
         self.m.enums.iter().position(|e| e.name == name)
     }
 
-    /// The field that a `_root.a.b` or `_parent.x` chain names.
+    /// The field that a `_root.a.b`, `_parent.x` or `_parent._parent.x` chain names.
     pub(super) fn resolve_chain(&self, chain: &[String]) -> Option<&'m Field> {
+        let mut start = 1;
         let mut ty = match chain[0].as_str() {
             "_root" => 0,
-            "_parent" => self.m.owners[self.ty]?,
+            "_parent" => {
+                let mut t = self.m.owners[self.ty]?;
+                while chain.get(start).is_some_and(|p| p == "_parent") {
+                    t = self.m.owners[t]?;
+                    start += 1;
+                }
+                t
+            }
             _ => return None,
         };
         let mut field = None;
-        for (i, part) in chain[1..].iter().enumerate() {
+        for (i, part) in chain[start..].iter().enumerate() {
             if part.starts_with('_') {
-                return if i == chain.len() - 2 { field } else { None };
+                return if start + i == chain.len() - 1 {
+                    field
+                } else {
+                    None
+                };
             }
             let f = find(&self.m.types[ty], part)?;
             field = Some(f);

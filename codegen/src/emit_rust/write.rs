@@ -163,7 +163,42 @@ impl<'m> Gen<'m> {
                         }
                         _ => quote!(),
                     };
-                    quote!(#check w.align(#align); #rec ctx.flush(#pool, w, 1); #tail)
+                    // Items of this type (sections), in their order, then the queued ones.
+                    let mut locals = Vec::new();
+                    for li in self.local_items(ti, pool) {
+                        let lid = ident(&li.name);
+                        let k = local("k", &li.name);
+                        let aid = format_ident!("{}_align", li.name);
+                        let (aname, lname) = (aid.to_string(), li.name.as_str());
+                        let d = self.m.pools[pool].item_align;
+                        let one = self.write_one(ti, li, quote!(x))?;
+                        let each = match li.repeat {
+                            Repeat::None => quote!({ let x = val; #one }),
+                            _ => quote!(for x in val.iter() { #one }),
+                        };
+                        let place = quote!({
+                            if let Some(a) = self.#aid {
+                                ::binspec_runtime::layout::check_align(a).at(#aname)?;
+                            }
+                            w.align(self.#aid.unwrap_or(#d));
+                            ctx.record(#k, w.pos() as u64);
+                            #each
+                        });
+                        let presence = self.presence_check(ti, li)?;
+                        let write = match &li.cond {
+                            Some(_) => quote!(if let Some(val) = &self.#lid #place),
+                            None => quote!({ let val = &self.#lid; #place }),
+                        };
+                        locals.push(quote!((|| -> ::binspec_runtime::Result<()> { #presence #write Ok(()) })().at(#lname)?;));
+                    }
+                    let flush = if self.m.pools[pool].dedup {
+                        let term = self.dedup_term(pool, &f.path)?;
+                        let slot = self.slot(ti, &format!("{}#recorded", f.name));
+                        quote!(ctx.flush_dedup(#pool, w, 1, &self.#id, &[#(#term),*], #slot);)
+                    } else {
+                        quote!(ctx.flush(#pool, w, 1);)
+                    };
+                    quote!(#check w.align(#align); #rec #(#locals)* #flush #tail)
                 }
                 Role::Data => {
                     let one_ref = quote!(x);
@@ -359,8 +394,24 @@ impl<'m> Gen<'m> {
                 None => quote!({ let val = &self.#id; #place }),
             });
         }
-        // Pool items.
+        // Pool items (those of a region in this type are written there).
         for f in &t.instances {
+            if self.is_local_item(ti, f) {
+                continue;
+            }
+            if let Some(pool) = f.item_of.filter(|&p| self.m.pools[p].dedup) {
+                let id = ident(&f.name);
+                let k = local("k", &f.name);
+                let d = self.m.pools[pool].item_align;
+                let term = self.dedup_term(pool, &f.path)?;
+                let push = quote!(ctx.push_utf8_dedup(#pool, #k, x, &[#(#term),*], #d););
+                body.push(self.presence_check(ti, f)?);
+                body.push(match &f.cond {
+                    Some(_) => quote!(if let Some(x) = &self.#id { #push }),
+                    None => quote!({ let x = &self.#id; #push }),
+                });
+                continue;
+            }
             if let Some(pool) = f.item_of {
                 let id = ident(&f.name);
                 let k = local("k", &f.name);

@@ -359,6 +359,7 @@ impl Builder {
                 self.pools.push(PoolDef {
                     id: id.to_string(),
                     item_align: 1,
+                    dedup: false,
                 });
                 self.pools.len() - 1
             }

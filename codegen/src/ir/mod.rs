@@ -168,6 +168,9 @@ pub struct PoolDef {
     pub id: String,
     /// Default alignment of each item.
     pub item_align: u64,
+    /// `dedup: true`: a string pool whose equal strings are stored once. Its region is a model field, the strings
+    /// it held in file order (a layout choice that also keeps the strings nothing refers to).
+    pub dedup: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -455,4 +458,14 @@ pub fn camel(s: &str) -> String {
             }
         })
         .collect()
+}
+
+/// Whether a schema's `encoding` names UTF-8 (as the runtime reads the name: any case, `-` and `_` ignored), so
+/// that generated code can call the UTF-8 functions without looking the name up for each string.
+pub fn is_utf8(encoding: &str) -> bool {
+    let bare: String = encoding
+        .chars()
+        .filter(|c| !matches!(c, '-' | '_'))
+        .collect();
+    bare.eq_ignore_ascii_case("UTF8")
 }

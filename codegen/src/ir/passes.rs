@@ -32,6 +32,32 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
             );
         }
     }
+    // A deduplicating pool holds strings: UTF-8, each ending in its terminator.
+    for t in &m.types {
+        for f in &t.instances {
+            let Some(pi) = f.item_of else { continue };
+            if !m.pools[pi].dedup {
+                continue;
+            }
+            let ok = matches!(&f.ty, FieldTy::Str { encoding, .. } if super::is_utf8(encoding))
+                && f.terminator.is_some()
+                && !f.include
+                && f.repeat == Repeat::None;
+            if !ok {
+                diags.in_file(&t.file, |diags| {
+                    diags.error(
+                        f.pos,
+                        &f.path,
+                        format!(
+                            "items of the deduplicating pool '{}' must be UTF-8 strings with a terminator (`type: strz`, `encoding: UTF-8`)",
+                            m.pools[pi].id
+                        ),
+                        None,
+                    )
+                });
+            }
+        }
+    }
 }
 
 /// [`classify`] for one type.

@@ -280,7 +280,16 @@ impl Builder {
         let mut item_of = None;
         let mut role = Role::Data;
         if let Some(p) = ext_get(&a.ext, "-pool") {
-            let (id, align_field, item_align) = if p.as_map().is_some() {
+            let (id, align_field, item_align, dedup) = if p.as_map().is_some() {
+                let dedup = match p.get("dedup").map(|x| &x.value) {
+                    None | Some(Value::Bool(false)) => false,
+                    Some(Value::Bool(true)) => true,
+                    Some(_) => {
+                        let n = p.get("dedup").unwrap();
+                        diags.error(n.pos, &n.path, "'dedup' is true or false", None);
+                        false
+                    }
+                };
                 (
                     p.get("id")
                         .and_then(|x| x.scalar_text())
@@ -290,13 +299,25 @@ impl Builder {
                         Value::Int(i) => Some(i as u64),
                         _ => None,
                     }),
+                    dedup,
                 )
             } else {
-                (p.scalar_text().unwrap_or_default(), None, None)
+                (p.scalar_text().unwrap_or_default(), None, None, false)
             };
             let pi = self.pool_index(&id);
             if let Some(ia) = item_align {
                 self.pools[pi].item_align = ia;
+            }
+            if dedup {
+                if is_instance {
+                    diags.error(
+                        p.pos,
+                        &p.path,
+                        "'dedup' belongs on the pool's region (the seq attribute with '-pool: {id: ...}'), not on an item",
+                        None,
+                    );
+                }
+                self.pools[pi].dedup = true;
             }
             if is_instance {
                 item_of = Some(pi);

@@ -95,6 +95,40 @@ impl WriteCtx {
     }
 }
 
+/// The strings of a deduplicating pool's region (at absolute offset `at`), for the model: each must be UTF-8 and
+/// end in `term`.
+///
+/// # Errors
+/// A string that is not UTF-8, or bytes after the last terminator, with their offset: the model could not write
+/// them back.
+pub fn pool_strings(region: &[u8], term: &[u8], at: u64) -> crate::Result<Vec<String>> {
+    let (strings, rest) = split_pool(region, term);
+    let mut out = Vec::with_capacity(strings.len());
+    let mut pos = at;
+    for s in strings {
+        match std::str::from_utf8(s) {
+            Ok(t) => out.push(t.to_string()),
+            Err(e) => {
+                return Err(crate::Error::invalid(
+                    pos + e.valid_up_to() as u64,
+                    "a string of the pool is not UTF-8",
+                ))
+            }
+        }
+        pos += (s.len() + term.len()) as u64;
+    }
+    if !rest.is_empty() {
+        return Err(crate::Error::invalid(
+            pos,
+            format!(
+                "the string pool ends in {} bytes that are not a terminated string",
+                rest.len()
+            ),
+        ));
+    }
+    Ok(out)
+}
+
 /// A string's bytes and its terminator.
 fn encoded(s: &str, term: &[u8]) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(s.len() + term.len());
