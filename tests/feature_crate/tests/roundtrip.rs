@@ -1,0 +1,655 @@
+//! One small hand-made file per feature schema (`tests/feature_schemas/`): decoded with the generated reader, a few
+//! values checked, written back with the generated writer and compared byte for byte. Some tests also edit the
+//! model and check what the writer derives (counts, offsets, sizes, sort order, byte order).
+
+use binspec_feature_schemas as fs;
+use binspec_runtime::{Bytes, Endian, Format};
+
+/// `bytes` as hex, 16 to a line, for failure messages.
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .chunks(16)
+        .enumerate()
+        .map(|(i, c)| {
+            let line: Vec<String> = c.iter().map(|b| format!("{b:02x}")).collect();
+            format!("{:04x}: {}", i * 16, line.join(" "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn assert_bytes(got: &[u8], want: &[u8]) {
+    assert!(
+        got == want,
+        "bytes differ\n got ({} bytes):\n{}\nwant ({} bytes):\n{}",
+        got.len(),
+        hex(got),
+        want.len(),
+        hex(want)
+    );
+}
+
+/// Decodes `bytes`, writes the model back and checks that the bytes are the same, and that they decode to the same
+/// model again.
+fn round_trip<F: Format + PartialEq + std::fmt::Debug>(bytes: &[u8]) -> F {
+    let m = F::from_binary(bytes).unwrap_or_else(|e| panic!("{}: decode: {e}", F::ID));
+    let out = m
+        .to_binary()
+        .unwrap_or_else(|e| panic!("{}: encode: {e}", F::ID));
+    assert_bytes(&out, bytes);
+    assert_eq!(F::from_binary(&out).unwrap(), m);
+    m
+}
+
+/// Writes a model, then checks that the result decodes to the same model.
+fn write<F: Format + PartialEq + std::fmt::Debug>(m: &F) -> Vec<u8> {
+    let out = m
+        .to_binary()
+        .unwrap_or_else(|e| panic!("{}: encode: {e}", F::ID));
+    let again = F::from_binary(&out).unwrap_or_else(|e| panic!("{}: decode: {e}", F::ID));
+    assert_eq!(&again, m, "{}: written model reads back different", F::ID);
+    out
+}
+
+#[test]
+fn every_schema_has_a_module() {
+    assert_eq!(fs::SCHEMAS, fs::MODULES, "lib.rs lists a module per schema");
+}
+
+#[test]
+fn switch() {
+    use fs::switch::{Point, Record, RecordValue, Switch, SwitchBody};
+    #[rustfmt::skip]
+    let bytes = [
+        0x01,                   // kind: 1, a point
+        0xfe, 0xff,             // point.x: -2
+        0x2c, 0x01,             // point.y: 300
+        0x03,                   // count: 3 records
+        0x01, 0x7f,             // record 0: width 1, u1 0x7f
+        0x02, 0x34, 0x12,       // record 1: width 2, u2 0x1234
+        0x09, 0x05,             // record 2: width 9 (the default case, u1), 5
+    ];
+    let m: Switch = round_trip(&bytes);
+    assert_eq!(m.body, SwitchBody::Point(Point { x: -2, y: 300 }));
+    assert_eq!(m.records[0].value, RecordValue::U1(0x7f));
+    assert_eq!(m.records[1].value, RecordValue::U2(0x1234));
+    assert_eq!(m.records[2].value, RecordValue::U1(5));
+
+    #[rustfmt::skip]
+    let name = [
+        0x02,                   // kind: 2, a name
+        b'h', b'i', 0x00,       // name.text: "hi"
+        0x00,                   // count: no records
+    ];
+    let m: Switch = round_trip(&name);
+    assert!(matches!(&m.body, SwitchBody::Name(n) if &*n.text == "hi"));
+    #[rustfmt::skip]
+    let raw = [
+        0x07,                   // kind: 7, not a case: the default, raw
+        0xaa, 0xbb,             // raw.bytes
+        0x00,                   // count: no records
+    ];
+    let mut m: Switch = round_trip(&raw);
+    assert!(matches!(&m.body, SwitchBody::Raw(r) if r.bytes[..] == [0xaa, 0xbb]));
+
+    // A record added to the model: the count follows.
+    m.records.push(Record {
+        width: 4,
+        value: RecordValue::U4(0xdead_beef),
+    });
+    assert_bytes(
+        &write(&m),
+        &[0x07, 0xaa, 0xbb, 0x01, 0x04, 0xef, 0xbe, 0xad, 0xde],
+    );
+}
+
+#[test]
+fn pool() {
+    use fs::pool::Pool;
+    #[rustfmt::skip]
+    let bytes = [
+        b'P', b'O', b'O', b'L', // magic
+        0x02, 0x00,             // count: 2 entries
+        0x00, 0x00,             // reserved
+        0x20, 0x00, 0x00, 0x00, // entry 0: name_ofs 0x20
+        0x24, 0x00, 0x00, 0x00, //          data_ofs 0x24
+        0x03, 0x00, 0x00, 0x00, //          data_size 3
+        0x28, 0x00, 0x00, 0x00, // entry 1: name_ofs 0x28
+        0x2c, 0x00, 0x00, 0x00, //          data_ofs 0x2c
+        0x05, 0x00, 0x00, 0x00, //          data_size 5
+        b'a', b'b', 0x00,       // 0x20: heap: entry 0's name "ab"
+        0x00,                   //       padding to 4
+        b'x', b'y', b'z',       // 0x24: entry 0's data
+        0x00,                   //       padding to 4
+        b'c', b'd', 0x00,       // 0x28: entry 1's name "cd"
+        0x00,                   //       padding to 4
+        b'h', b'e', b'l', b'l', b'o', // 0x2c: entry 1's data
+    ];
+    let mut m: Pool = round_trip(&bytes);
+    assert_eq!(m.entries.len(), 2);
+    assert_eq!(&*m.entries[1].name, "cd");
+    assert_eq!(&m.entries[1].data[..], b"hello");
+    // The heap starts at 0x20, which is aligned to 0x20.
+    assert_eq!(m.heap_align, 0x20);
+
+    // A longer name moves everything after it: offsets and sizes are derived.
+    m.entries[0].name = "longer".into();
+    m.entries[1].data = Bytes::from_static(b"hi");
+    #[rustfmt::skip]
+    let want = [
+        b'P', b'O', b'O', b'L', 0x02, 0x00, 0x00, 0x00,
+        0x20, 0x00, 0x00, 0x00, // entry 0: name at 0x20
+        0x28, 0x00, 0x00, 0x00, //          data at 0x28 ("longer\0" ends at 0x27)
+        0x03, 0x00, 0x00, 0x00,
+        0x2c, 0x00, 0x00, 0x00, // entry 1: name at 0x2c
+        0x30, 0x00, 0x00, 0x00, //          data at 0x30
+        0x02, 0x00, 0x00, 0x00, //          data_size 2
+        b'l', b'o', b'n', b'g', b'e', b'r', 0x00, 0x00,
+        b'x', b'y', b'z', 0x00,
+        b'c', b'd', 0x00, 0x00,
+        b'h', b'i',
+    ];
+    assert_bytes(&write(&m), &want);
+}
+
+#[test]
+fn derive() {
+    use fs::derive::Derive;
+    #[rustfmt::skip]
+    let bytes = [
+        b'D', b'R', b'V', b'1', // magic
+        0x15, 0x00, 0x00, 0x00, // file_size: 0x15 (derived: _io.size)
+        0x11, 0x00,             // body_ofs: 0x11 (derived: body._pos)
+        0x01,                   // has_extra: 1 (derived: extra._present)
+        0x03,                   // version: 3
+        0xef, 0xbe, 0xad, 0xde, // extra: 0xdeadbeef, present since has_extra != 0
+        0x04,                   // body_len: 4 (a length, from body's size)
+        b'a', b'b', b'c', b'd', // body
+    ];
+    let mut m: Derive = round_trip(&bytes);
+    // Derived values that agree with the file are not kept.
+    assert_eq!((m.file_size, m.body_ofs, m.has_extra), (None, None, None));
+    assert_eq!(m.extra, Some(0xdead_beef));
+    assert_eq!(&m.body[..], b"abcd");
+
+    // Without `extra` and with a longer body, every derived field changes.
+    m.extra = None;
+    m.body = Bytes::from_static(b"hello world");
+    #[rustfmt::skip]
+    let want = [
+        b'D', b'R', b'V', b'1',
+        0x18, 0x00, 0x00, 0x00, // file_size: 0x18
+        0x0d, 0x00,             // body_ofs: 0x0d
+        0x00,                   // has_extra: 0
+        0x03,                   // version
+        0x0b,                   // body_len: 11
+        b'h', b'e', b'l', b'l', b'o', b' ', b'w', b'o', b'r', b'l', b'd',
+    ];
+    assert_bytes(&write(&m), &want);
+
+    // A file whose derived value disagrees keeps it as an override.
+    let mut odd = bytes;
+    odd[4] = 0x99;
+    let m: Derive = round_trip(&odd);
+    assert_eq!(m.file_size, Some(0x99));
+
+    // `-default` gives a new model's version.
+    assert_eq!(Derive::default().version, 3);
+}
+
+#[test]
+fn sort_by() {
+    use fs::sort_by::{Entry, SortBy, Tag};
+    #[rustfmt::skip]
+    let bytes = [
+        0x00, 0x00, 0x00, 0x65, // multiplier: 0x65
+        0x02,                   // count: 2 entries, in hash order
+        0x00, 0x00, 0x00, 0x62, // entry 0: name_hash of "b" (0x62)
+        b'b', 0x00,             //          name "b"
+        0x00, 0x00, 0x26, 0xa7, // entry 1: name_hash of "ab" (0x61 * 0x65 + 0x62)
+        b'a', b'b', 0x00,       //          name "ab"
+        0x02,                   // tag_count: 2 tags, in text order
+        b'a', b'a', b'a', 0x00, // tag 0: "aaa" in a 4-byte slot
+        b'z', b'z', 0x00, 0x00, // tag 1: "zz"
+    ];
+    let mut m: SortBy = round_trip(&bytes);
+    assert_eq!(&*m.entries[1].name, "ab");
+    assert_eq!(m.entries[1].name_hash, None);
+
+    // New elements go where their keys put them; the hash is derived.
+    m.entries.push(Entry {
+        name_hash: None,
+        name: "c".into(),
+    });
+    m.tags.insert(0, Tag { text: "b".into() });
+    #[rustfmt::skip]
+    let want = [
+        0x00, 0x00, 0x00, 0x65,
+        0x03,
+        0x00, 0x00, 0x00, 0x62, b'b', 0x00,
+        0x00, 0x00, 0x00, 0x63, b'c', 0x00,
+        0x00, 0x00, 0x26, 0xa7, b'a', b'b', 0x00,
+        0x03,
+        b'a', b'a', b'a', 0x00,
+        b'b', 0x00, 0x00, 0x00,
+        b'z', b'z', 0x00, 0x00,
+    ];
+    let out = m.to_binary().unwrap();
+    assert_bytes(&out, &want);
+
+    // A file out of order reads as the file the writer makes of it.
+    #[rustfmt::skip]
+    let swapped = [
+        0x00, 0x00, 0x00, 0x65, // multiplier
+        0x02,                   // count
+        0x00, 0x00, 0x26, 0xa7, // entry 0: "ab" first
+        b'a', b'b', 0x00,
+        0x00, 0x00, 0x00, 0x62, // entry 1: "b"
+        b'b', 0x00,
+        0x02,                   // tag_count
+        b'z', b'z', 0x00, 0x00, // tag 0: "zz" first
+        b'a', b'a', b'a', 0x00, // tag 1: "aaa"
+    ];
+    let m: SortBy = SortBy::from_binary(&swapped).unwrap();
+    assert_eq!(&*m.entries[0].name, "b");
+    assert_bytes(&m.to_binary().unwrap(), &bytes);
+}
+
+#[test]
+fn scan() {
+    use fs::scan::Scan;
+    #[rustfmt::skip]
+    let bytes = [
+        b'S', b'C', b'A', b'N', // magic
+        0x00, 0x01,             // words[0]: 1
+        0xff, 0xfe,             // words[1]: -2
+        0x12, 0x34,             // words[2]: 0x1234
+        b'M', b'I', b'D', b'!', // the tag that ends `words` (at an even offset from their start)
+        0x01, 0x02, 0x03,       // tail: 1, 2, 3
+        b'E', b'N', b'D', 0x07, // trailer: the tag "END" that ends `tail`, and a byte
+    ];
+    let mut m: Scan = round_trip(&bytes);
+    assert_eq!(m.words, [1, -2, 0x1234]);
+    assert_eq!(m.tail, [1, 2, 3]);
+    assert_eq!(m.trailer.as_deref(), Some(&b"END\x07"[..]));
+
+    // `tail` may also end at the end of the file.
+    let m2: Scan = round_trip(&bytes[..17]);
+    assert_eq!((m2.tail.len(), m2.trailer), (3, None));
+
+    // Words that hold the tag where the reader looks for it cannot be written: the file would read back shorter.
+    m.words = vec![0x4d49, 0x4421];
+    let e = m.to_binary().unwrap_err().to_string();
+    assert!(e.contains("words"), "{e}");
+    // At an odd offset the reader does not look, so it is fine.
+    m.words = vec![0x004d, 0x4944, 0x2100];
+    write(&m);
+}
+
+#[test]
+fn bits() {
+    use fs::bits::Bits;
+    #[rustfmt::skip]
+    let bytes = [
+        0xab,                   // version 0xa (4 bits), flags 0b101 (3), enabled 1 (1): most significant first
+        0x12, 0x34,             // wide 0x123 (12 bits), spare 0x4 (4)
+        0xb3,                   // low_first, least significant first: low 0b011 (3 bits), high 0b10110 (5)
+        0xc5, 0xe6,             // mid 0x2c5 (10 bits: 0xc5 and the low 2 bits of 0xe6), rest 0b111001 (6)
+        0xca, 0xfe, 0xba, 0xbe, // after: 0xcafebabe, big-endian
+    ];
+    let mut m: Bits = round_trip(&bytes);
+    assert_eq!((m.version, m.flags, m.enabled), (0xa, 0b101, true));
+    assert_eq!((m.wide, m.spare), (0x123, 4));
+    let l = &m.low_first;
+    assert_eq!((l.low, l.high, l.mid, l.rest), (3, 22, 0x2c5, 57));
+    assert_eq!(m.after, 0xcafe_babe);
+
+    m.enabled = false;
+    m.low_first.mid = 0x3ff;
+    let out = write(&m);
+    assert_bytes(&out[..6], &[0xaa, 0x12, 0x34, 0xb3, 0xff, 0xe7]);
+}
+
+#[test]
+fn process() {
+    use fs::process::{Point, Process};
+    #[rustfmt::skip]
+    let bytes = [
+        0x5a,                   // key
+        0x03,                   // secret_len: 3
+        0x3b, 0x38, 0x39,       // secret: "abc" XOR 0x5a
+        0x0e, 0xf2, 0x0c, 0xf4, // masked: 01 02 03 04 XOR 0f f0 0f f0
+        0x20, 0x00, 0x40, 0x00, // rotated: point (1, 2) rotated right by 3 bits (the reader rotates left)
+        0x11, 0x00,             // packed_len: 17
+        // packed: zlib of "hello hello hello!" (level 6)
+        0x78, 0x9c, 0xcb, 0x48, 0xcd, 0xc9, 0xc9, 0x57, 0xc8, 0x40, 0x90, 0x8a, 0x00, 0x40, 0xcc, 0x06,
+        0x9e,
+    ];
+    let mut m: Process = round_trip(&bytes);
+    assert_eq!(&m.secret[..], b"abc");
+    assert_eq!(&m.masked[..], [1, 2, 3, 4]);
+    assert_eq!(m.rotated, Point { x: 1, y: 2 });
+    assert_eq!(&m.packed[..], b"hello hello hello!");
+
+    // A new key: the secret is stored XORed with it.
+    m.key = 0xff;
+    m.secret = Bytes::from_static(b"\x00\x0f");
+    let out = write(&m);
+    assert_bytes(&out[..4], &[0xff, 0x02, 0xff, 0xf0]);
+}
+
+#[test]
+fn eager() {
+    use fs::eager::Eager;
+    #[rustfmt::skip]
+    let bytes = [
+        b'T', b'R', b'E', b'E', // magic
+        0x08, 0x00, 0x00, 0x00, // root_ofs: 0x08
+        0x01, 0x00,             // 0x08 node A: value 1
+        0x02, 0x00,             //              child_count 2
+        0x14, 0x00, 0x00, 0x00, //              child 0 at 0x14
+        0x18, 0x00, 0x00, 0x00, //              child 1 at 0x18
+        0x02, 0x00, 0x00, 0x00, // 0x14 node B: value 2, no children
+        0x03, 0x00, 0x01, 0x00, // 0x18 node C: value 3, one child
+        0x20, 0x00, 0x00, 0x00, //              child 0 at 0x20
+        0x04, 0x00, 0x00, 0x00, // 0x20 node D: value 4, no children
+    ];
+    let mut m: Eager = round_trip(&bytes);
+    let c = &m.root.children[1].target;
+    assert_eq!(c.value, 3);
+    assert_eq!(c.children[0].target.value, 4);
+    assert!(m.root.children[0].target.children.is_empty());
+
+    // A node deep in the tree is written back at its offset.
+    m.root.children[1].target.children[0].target.value = 0x0404;
+    let out = write(&m);
+    assert_bytes(&out[0x20..], &[0x04, 0x04, 0x00, 0x00]);
+    assert_bytes(&out[..0x20], &bytes[..0x20]);
+}
+
+#[test]
+fn data() {
+    use fs::data::Data;
+    #[rustfmt::skip]
+    let bytes = [
+        0x03,                   // count: 3 items
+        0x03, 0x20,             // item 0: packed 0x2003: priority 2, payload length 3
+        b'a', b'b', b'c',       //         payload
+        0x00, 0xf0,             // item 1: packed 0xf000: priority 15, empty payload
+        0x02, 0x10,             // item 2: packed 0x1002: priority 1, payload length 2
+        b'h', b'i',             //         payload
+    ];
+    let mut m: Data = round_trip(&bytes);
+    let prio: Vec<u8> = m.items.iter().map(|i| i.priority).collect();
+    assert_eq!(prio, [2, 15, 1]);
+    assert!(m.items.iter().all(|i| i.packed.is_none()));
+
+    // `packed` is derived from the kept priority and the payload's length.
+    m.items[0].priority = 5;
+    m.items[0].payload = Bytes::from_static(b"abcdef");
+    let out = write(&m);
+    assert_bytes(&out[..3], &[0x03, 0x06, 0x50]);
+    // Priority 1 is the default: not written to a document.
+    assert!(!m.to_text().unwrap().contains("priority: 1\n"));
+}
+
+#[test]
+fn layout() {
+    use fs::layout::Layout;
+    #[rustfmt::skip]
+    let bytes = [
+        b'L', b'A', b'Y',       // magic
+        0x20, 0x00, 0x00, 0x00, // second_ofs: 0x20 (derived: second_region._pos)
+        0x11, 0x00, 0x00, 0x00, // header.first_ofs: 0x11 (derived)
+        0x05, 0x00,             // header.first_len: 5 (derived)
+        0x00, 0x00,             // header.second_rel: 0 (derived)
+        0x06, 0x00,             // header.second_len: 6 (derived)
+        b'h', b'e', b'l', b'l', b'o', // 0x11: the first region, its one item
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, // padding: the second region starts aligned to 0x20
+        b'w', b'o', b'r', b'l', b'd', b'!', // 0x20: the second region, its one item
+    ];
+    let mut m: Layout = round_trip(&bytes);
+    // Inferred: the first region starts at 0x11 (alignment 1, where the default is 4), the second at 0x20.
+    assert_eq!((m.first_align, m.second_align), (1, 0x20));
+    assert_eq!(
+        (m.header.head_blob_align, m.header.tail_blob_align),
+        (None, None)
+    );
+    assert_eq!(&m.header.tail_blob[..], b"world!");
+
+    // Another alignment moves the second region, and the offset follows.
+    m.second_align = 8;
+    #[rustfmt::skip]
+    let want = [
+        b'L', b'A', b'Y',
+        0x18, 0x00, 0x00, 0x00, // second_ofs: 0x18 ("hello" ends at 0x16)
+        0x11, 0x00, 0x00, 0x00, 0x05, 0x00, 0x00, 0x00, 0x06, 0x00,
+        b'h', b'e', b'l', b'l', b'o',
+        0, 0,                   // padding to 8
+        b'w', b'o', b'r', b'l', b'd', b'!',
+    ];
+    assert_bytes(&write(&m), &want);
+    // A new model gets the defaults.
+    let d = Layout::default();
+    assert_eq!((d.first_align, d.second_align), (4, 16));
+}
+
+/// The first region follows plain seq fields, so the padding that `first_align` puts before it is read as part of
+/// the region: its alignment is inferred from where the header ends (0x11: 1), not from where its first item is.
+/// A file written with `first_align: 4` is then read as the file the writer makes with alignment 1, and does not
+/// survive a round trip.
+#[test]
+#[ignore = "generator limitation: a region's alignment is inferred from where its seq field starts"]
+fn layout_first_region_alignment_is_inferred_from_its_items() {
+    use fs::layout::Layout;
+    let m = Layout {
+        first_align: 4,
+        ..Layout::default()
+    };
+    let out = m.to_binary().unwrap();
+    let again = Layout::from_binary(&out).unwrap();
+    assert_bytes(&again.to_binary().unwrap(), &out);
+}
+
+#[test]
+fn enums() {
+    use fs::enums::{Color, Enums, Kind, Level};
+    #[rustfmt::skip]
+    let bytes = [
+        0x02,                   // kind: big
+        0x00, 0x04,             // color: blue (0x400)
+        0x70,                   // level: high (7, 4 bits), unused 0 (4 bits)
+        0x44, 0x33, 0x22, 0x11, // big_only: present since kind == big
+        // tail: `extra` is absent since kind is not small
+        0x01, 0x02, 0x09,       // history: small, big, 9 (a value the enum does not name)
+    ];
+    let mut m: Enums = round_trip(&bytes);
+    assert_eq!(
+        (m.kind, m.color, m.level),
+        (Kind::Big, Color::Blue, Level::High)
+    );
+    assert_eq!(m.big_only, Some(0x1122_3344));
+    assert_eq!(m.tail.extra, None);
+    assert_eq!(m.history, [Kind::Small, Kind::Big, Kind::Unknown(9)]);
+
+    #[rustfmt::skip]
+    let small = [
+        0x01,                   // kind: small
+        0x99, 0x00,             // color: 0x99, not named: kept
+        0x35,                   // level: 3, not named; unused: 5
+        0x42,                   // tail.extra: present since kind == small
+        0x02, 0x02, 0x02,       // history
+    ];
+    let mut s: Enums = round_trip(&small);
+    assert_eq!(
+        (s.color, s.level, s.unused),
+        (Color::Unknown(0x99), Level::Unknown(3), 5)
+    );
+    assert_eq!(s.tail.extra, Some(0x42));
+
+    // A model whose presence contradicts the condition is refused.
+    s.big_only = Some(1);
+    assert!(s.to_binary().is_err());
+    m.color = Color::Red;
+    assert_bytes(&write(&m)[..3], &[0x02, 0x10, 0x00]);
+}
+
+#[test]
+fn repeat() {
+    use fs::repeat::Repeat;
+    #[rustfmt::skip]
+    let bytes = [
+        0x01, 0x00, 0x02, 0x00, 0x03, 0x00, // fixed: 3 u2 (repeat-expr: 3)
+        0x02,                   // count: 2
+        0x0a, 0x0b,             // counted: 2 u1
+        0x05, 0x06, 0x00,       // until_zero: up to and with the 0
+        b'a', b'b', 0x00,       // names: "ab",
+        b'e', b'n', b'd', 0x00, //        "end" (the last)
+        0x01, 0x01, 0x00,       // chunks: value 0x101, last 0
+        0x02, 0x00, 0x01,       //         value 2, last 1 (the last)
+        0x07, 0xff,             // rest (to the end of the file): a 7, b -1
+        0x08, 0x80,             //                                a 8, b -128
+    ];
+    let mut m: Repeat = round_trip(&bytes);
+    assert_eq!(m.fixed, [1, 2, 3]);
+    assert_eq!(m.until_zero, [5, 6, 0]);
+    assert_eq!(m.names.len(), 2);
+    assert_eq!(m.chunks[0].value, 0x101);
+    assert_eq!((m.rest[1].a, m.rest[1].b), (8, -128));
+
+    // The count follows `counted`.
+    m.counted.push(0x0c);
+    let out = write(&m);
+    assert_bytes(&out[6..10], &[0x03, 0x0a, 0x0b, 0x0c]);
+    // A constant count is checked.
+    m.fixed.push(4);
+    assert!(m.to_binary().is_err());
+}
+
+#[test]
+fn endian_switch() {
+    use fs::endian_switch::EndianSwitch;
+    #[rustfmt::skip]
+    let be = [
+        b'B', b'O',             // magic
+        0xfe, 0xff,             // bom: big-endian
+        0x00, 0x02,             // header.count: 2
+        0xff, 0xff, 0xff, 0xfe, // header.values[0]: -2
+        0x00, 0x00, 0x01, 0x00, // header.values[1]: 256
+        0x01, 0x02, 0x03, 0x04, // fixed_be.value: always big-endian
+        0x0d, 0x0c, 0x0b, 0x0a, // always_le: always little-endian
+    ];
+    #[rustfmt::skip]
+    let le = [
+        b'B', b'O',
+        0xff, 0xfe,             // bom: little-endian
+        0x02, 0x00,
+        0xfe, 0xff, 0xff, 0xff,
+        0x00, 0x01, 0x00, 0x00,
+        0x01, 0x02, 0x03, 0x04,
+        0x0d, 0x0c, 0x0b, 0x0a,
+    ];
+    let mut m: EndianSwitch = round_trip(&be);
+    assert_eq!(m.endian, Endian::Big);
+    assert_eq!(m.header.values, [-2, 256]);
+    assert_eq!((m.fixed_be.value, m.always_le), (0x0102_0304, 0x0a0b_0c0d));
+    let l: EndianSwitch = round_trip(&le);
+    assert_eq!(l.endian, Endian::Little);
+
+    // The model's byte order decides the file's.
+    m.endian = Endian::Little;
+    assert_eq!(m, l);
+    assert_bytes(&write(&m), &le);
+}
+
+#[test]
+fn instances() {
+    use fs::instances::Instances;
+    #[rustfmt::skip]
+    let bytes = [
+        0x04, 0x00,             // width: 4
+        0x04, 0x00,             // height: 4
+        0x08, 0x00,             // table_ofs: 8
+        0x03,                   // table_len: 3
+        0x00,                   // gap
+        b'x', b'y', b'z',       // 0x08: table
+        0xef, 0xbe,             // 0x0b: footer, right after the table
+    ];
+    let mut m: Instances = round_trip(&bytes);
+    assert_eq!(&m.table[..], b"xyz");
+    assert_eq!(m.footer, 0xbeef);
+
+    // Positioned instances are written where the model's offsets say; the gap is zeros.
+    m.table_ofs = 10;
+    m.footer = 0x1234;
+    #[rustfmt::skip]
+    let want = [
+        0x04, 0x00, 0x04, 0x00, 0x0a, 0x00, 0x03,
+        0x00, 0x00, 0x00,
+        b'x', b'y', b'z',
+        0x34, 0x12,
+    ];
+    assert_bytes(&write(&m), &want);
+}
+
+/// Models the writer writes without an error although the file it makes reads back as another model (or not at
+/// all). Each should be refused, as a count that disagrees with its array or an optional field that contradicts its
+/// condition is. Ignored until the generator checks them.
+mod writes_what_does_not_read_back {
+    use super::*;
+
+    /// A value too wide for its bits must be refused, as a value too wide for a byte-sized integer is (`fit`). Today
+    /// the writer keeps the low bits (`w.bits_be((*x) as u64, 3u32)`): `flags = 8` in a `b3` is written as 0.
+    #[test]
+    #[ignore = "generator: bit fields are written without a range check"]
+    fn bits_too_wide_are_refused() {
+        let m = fs::bits::Bits {
+            flags: 8,
+            ..Default::default()
+        };
+        assert!(m.to_binary().is_err());
+    }
+
+    /// A `switch-on` tag that is a data field is written as the model holds it, whatever the variant.
+    #[test]
+    #[ignore = "generator: a switch's tag is not checked against the variant written"]
+    fn switch_tag_and_variant_disagree() {
+        let mut m = fs::switch::Switch::from_binary(&[0x07, 0xaa, 0xbb, 0x00]).unwrap();
+        m.kind = 1; // a point, but the body is still raw: the file does not decode
+        assert!(m.to_binary().is_err());
+    }
+
+    /// `repeat-until` is not checked when writing: here the stop value comes before the last element.
+    #[test]
+    #[ignore = "generator: repeat-until is not checked against the elements written"]
+    fn repeat_until_stops_early() {
+        #[rustfmt::skip]
+        let bytes = [
+            1, 0, 2, 0, 3, 0,       // fixed
+            0x00,                   // count: 0
+            0x00,                   // until_zero: [0]
+            b'e', b'n', b'd', 0x00, // names: ["end"]
+            0x00, 0x00, 0x01,       // chunks: one, the last
+        ];
+        let mut m = fs::repeat::Repeat::from_binary(&bytes).unwrap();
+        m.until_zero = vec![5, 0, 6, 0]; // reads back as [5, 0]
+        assert!(m.to_binary().is_err());
+    }
+
+    /// Placed instances are written at the offsets the model holds: a node that grows overwrites its neighbour.
+    #[test]
+    #[ignore = "generator: placed instances may overlap each other when written"]
+    fn eager_nodes_overlap() {
+        #[rustfmt::skip]
+        let bytes = [
+            b'T', b'R', b'E', b'E', 0x08, 0x00, 0x00, 0x00,
+            0x01, 0x00, 0x02, 0x00, 0x14, 0x00, 0x00, 0x00, 0x18, 0x00, 0x00, 0x00, // A, children at 0x14, 0x18
+            0x02, 0x00, 0x00, 0x00,                                                 // B at 0x14
+            0x03, 0x00, 0x00, 0x00,                                                 // C at 0x18
+        ];
+        let mut m = fs::eager::Eager::from_binary(&bytes).unwrap();
+        let c = m.root.children[1].clone();
+        m.root.children[0].target.children.push(c); // B grows to 8 bytes, over C
+        assert!(m.to_binary().is_err());
+    }
+}
