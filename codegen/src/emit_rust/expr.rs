@@ -162,6 +162,23 @@ impl<'m> Cx<'m> {
                         quote!((::binspec_runtime::hash::crc32(#b.as_bytes()) as i128)),
                         T::Int,
                     ),
+                    ("crc32", T::Bytes) => {
+                        (quote!((::binspec_runtime::hash::crc32(#b) as i128)), T::Int)
+                    }
+                    ("murmur3", T::Str) if a.len() == 1 => {
+                        let seed = &a[0].0;
+                        (
+                            quote!((::binspec_runtime::hash::murmur3_32(#b.as_bytes(), (#seed) as u32) as i128)),
+                            T::Int,
+                        )
+                    }
+                    ("murmur3", T::Bytes) if a.len() == 1 => {
+                        let seed = &a[0].0;
+                        (
+                            quote!((::binspec_runtime::hash::murmur3_32(#b, (#seed) as u32) as i128)),
+                            T::Int,
+                        )
+                    }
                     ("to_i", T::Bool) => (quote!((#b as i128)), T::Int),
                     ("to_s", T::Bytes) if a.len() == 1 => {
                         let e = &a[0].0;

@@ -60,6 +60,7 @@ feature_modules!(
     data,
     derive,
     eager,
+    hashes,
     endian_switch,
     enums,
     instances,

@@ -653,3 +653,26 @@ mod writes_what_does_not_read_back {
         assert!(m.to_binary().is_err());
     }
 }
+
+#[test]
+fn hashes() {
+    use fs::hashes::Hashes;
+    #[rustfmt::skip]
+    let bytes = [
+        0xfa, 0x93, 0xdd, 0xb3, // murmur: murmur3_x86_32("abc", seed 0), 0xb3dd93fa
+        0xc2, 0x41, 0x24, 0x35, // crc: CRC-32("abc"), 0x352441c2
+        0x00, 0x00, 0x00, 0x00, // seed: 0
+        b'a', b'b', b'c', 0,    // name
+    ];
+    let mut m: Hashes = round_trip(&bytes);
+    assert!(
+        m.murmur.is_none() && m.crc.is_none(),
+        "both agree with their derivation"
+    );
+    // A new name gets both hashes again; a seed changes murmur3 only. The check values are the reference ones:
+    // murmur3_x86_32("", 1) = 0x514e28b7; CRC-32("") = 0.
+    m.name = "".into();
+    m.seed = 1;
+    let out = write(&m);
+    assert_bytes(&out, &[0xb7, 0x28, 0x4e, 0x51, 0, 0, 0, 0, 1, 0, 0, 0, 0]);
+}
