@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates BENCHMARKS.md: runs every benchmark of binspec-benches (BYML and SARC against roead, AINB against the
-# `ainb` Python package, code generation) and times a clean release build of the generated crate, then writes the
+# `ainb` Python package, code generation), with the `peers` feature that builds roead, and times a clean release build of the generated crate, then writes the
 # summaries each benchmark prints, with the machine and the commands, into BENCHMARKS.md.
 #
 #   scripts/benchmarks.sh            the full run (about 15 minutes on 2 cores)
@@ -19,8 +19,8 @@ summary_of() { # the Markdown the bench prints after criterion's output: from it
 }
 
 for b in byml sarc ainb codegen; do
-  echo "== cargo bench -p binspec-benches --bench $b ${ARGS[*]}" >&2
-  cargo bench -p binspec-benches --bench "$b" -- "${ARGS[@]}" >"$TMP/$b.log" 2>"$TMP/$b.err" || {
+  echo "== cargo bench -p binspec-benches --features peers --bench $b ${ARGS[*]}" >&2
+  cargo bench -p binspec-benches --features peers --bench "$b" -- "${ARGS[@]}" >"$TMP/$b.log" 2>"$TMP/$b.err" || {
     echo "benchmarks.sh: the $b benchmark failed:" >&2; tail -20 "$TMP/$b.err" >&2; exit 1; }
 done
 

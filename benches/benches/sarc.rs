@@ -1,14 +1,14 @@
 //! SARC: binspec-formats (ours) and roead side by side: open an archive and go through every file (name and data),
 //! and write an archive; then a summary table of the medians and ours/roead.
 //!
-//! `cargo bench -p binspec-benches --bench sarc`. The archive is generated (deterministically): 3,000 files of 16
-//! bytes to 8 KiB under game-like paths, written by roead's `SarcWriter`, so both read the same bytes. Before the
-//! groups, each reads the other's output and gets the same files.
+//! `cargo bench -p binspec-benches --features peers --bench sarc`. The archive is generated (deterministically):
+//! 3,000 files of 16 bytes to 8 KiB under game-like paths, written by roead's `SarcWriter`, so both read the same
+//! bytes. Before the groups, each reads the other's output and gets the same files.
 
 use std::hint::black_box;
 use std::time::SystemTime;
 
-use binspec_benches::{criterion_dir, summary, Pair, Run};
+use binspec_benches::{criterion_dir, Pair, Run};
 use binspec_formats::sarc::Sarc;
 use binspec_formats::{Archive, Format};
 
@@ -91,7 +91,7 @@ fn main() {
     let since = SystemTime::now();
     let dir = criterion_dir();
     let c = binspec_benches::criterion(&dir, 2, 5);
-    let mut run = Run::new(c, dir.clone(), since);
+    let mut run = Run::new(c, dir, since, "roead");
 
     let files = files();
     let mut w = SarcWriter::new(roead::Endian::Little);
@@ -194,8 +194,5 @@ fn main() {
 
     run.c.final_summary();
     println!();
-    println!(
-        "{}",
-        summary("SARC", PAIRS, &run.pairs, &run.notes, &dir, since)
-    );
+    println!("{}", run.summary("SARC", "sarc", PAIRS));
 }
