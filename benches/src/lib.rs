@@ -14,6 +14,9 @@ use binspec_formats::byml::{Byml, Map};
 #[cfg(feature = "peers")]
 use roead::byml::Byml as RByml;
 
+#[cfg(feature = "peers")]
+pub mod tomo;
+
 /// The size of the generated document, in nodes (containers and scalars, the root included).
 pub const TARGET_NODES: usize = 100_000;
 
@@ -254,6 +257,62 @@ pub fn generate(target_nodes: usize) -> Byml {
         ("Objs", Byml::Array(actors)),
         ("Rails", Byml::Array(rails)),
     ])
+}
+
+/// The number of files in the SARC benchmarks' archive.
+pub const SARC_FILES: usize = 3_000;
+
+/// The SARC benchmarks' files: `count` names and contents from a seeded generator (16 bytes to 8 KiB each, under
+/// game-like paths).
+pub fn sarc_files(count: usize) -> Vec<(String, Vec<u8>)> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let dirs = [
+        "Actor/Pack",
+        "Model",
+        "Effect",
+        "Sound/Resource",
+        "Logic",
+        "AI",
+    ];
+    let exts = ["bgyml", "bfres", "ainb", "byml", "bars", "txt"];
+    (0..count)
+        .map(|i| {
+            let name = format!(
+                "{}/{:05}_{:x}.{}",
+                dirs[i % dirs.len()],
+                i,
+                next() % 0xffff,
+                exts[(next() % exts.len() as u64) as usize]
+            );
+            let len = 16 + (next() % 8192) as usize;
+            let data = (0..len).map(|_| next() as u8).collect();
+            (name, data)
+        })
+        .collect()
+}
+
+/// A checksum of every name and every file's data, in the archive's order: the same for every library.
+#[derive(Default)]
+pub struct FileVisit {
+    pub files: usize,
+    pub sum: u64,
+}
+
+impl FileVisit {
+    pub fn add(&mut self, name: &str, data: &[u8]) {
+        self.files += 1;
+        self.sum = self.sum.wrapping_add(name.len() as u64).wrapping_mul(31);
+        self.sum = self.sum.wrapping_add(data.len() as u64);
+        if let (Some(a), Some(b)) = (data.first(), data.last()) {
+            self.sum = self.sum.wrapping_add(u64::from(*a) << 8 | u64::from(*b));
+        }
+    }
 }
 
 /// Our tree as roead's. Fails on node types that roead does not have (version 7+ containers, aligned binary).

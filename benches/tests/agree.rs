@@ -1,7 +1,7 @@
 //! Ours and roead, two independent implementations, agree: on the generated document (node count, checksum of
 //! every value, a few values read through each API), and each reads the other's binary and YAML output.
 //!
-//! The checks against roead need the peers: `cargo test -p binspec-benches --features peers`. Without
+//! The checks against roead and tomolib need the peers: `cargo test -p binspec-benches --features peers`. Without
 //! the feature (as `cargo test --workspace` runs) only the generator's own test runs.
 
 #[cfg(feature = "peers")]
