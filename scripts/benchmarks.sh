@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates BENCHMARKS.md: runs every benchmark of binspec-benches (BYML and SARC against roead, AINB against the
-# `ainb` Python package, code generation) and times a clean release build of the generated crate, then writes the
+# Regenerates BENCHMARKS.md: runs every benchmark of binspec-benches (BYML and SARC against roead; RESTBL, AINB, BYML
+# and SARC against tomolib; AINB against the `ainb` Python package; code generation), with the `peers` feature that
+# builds roead and tomolib, and times a clean release build of the generated crate, then writes the
 # summaries each benchmark prints, with the machine and the commands, into BENCHMARKS.md.
 #
 #   scripts/benchmarks.sh            the full run (about 15 minutes on 2 cores)
@@ -18,9 +19,9 @@ summary_of() { # the Markdown the bench prints after criterion's output: from it
   awk 'f || /^### / {f=1; print}' "$1"
 }
 
-for b in byml sarc ainb codegen; do
-  echo "== cargo bench -p binspec-benches --bench $b ${ARGS[*]}" >&2
-  cargo bench -p binspec-benches --bench "$b" -- "${ARGS[@]}" >"$TMP/$b.log" 2>"$TMP/$b.err" || {
+for b in byml sarc tomolib ainb codegen; do
+  echo "== cargo bench -p binspec-benches --features peers --bench $b ${ARGS[*]}" >&2
+  cargo bench -p binspec-benches --features peers --bench "$b" -- "${ARGS[@]}" >"$TMP/$b.log" 2>"$TMP/$b.err" || {
     echo "benchmarks.sh: the $b benchmark failed:" >&2; tail -20 "$TMP/$b.err" >&2; exit 1; }
 done
 
@@ -42,7 +43,7 @@ build_s=$(echo "$end - $start" | bc)
   echo "Each section is what its benchmark prints; ratios below 1 mean binspec is faster than the peer measured"
   echo "in the same run. See benches/README.md for what each benchmark does."
   echo
-  for b in byml sarc ainb; do
+  for b in byml sarc tomolib ainb; do
     summary_of "$TMP/$b.log"
     echo
   done

@@ -1,14 +1,15 @@
 //! BYML: binspec-formats (ours) and roead side by side, then a summary table of the medians and ours/roead.
 //!
-//! `cargo bench -p binspec-benches` (add `-- --quick` for a smoke run). See ../README.md.
+//! `cargo bench -p binspec-benches --features peers --bench byml` (add `-- --quick` for a smoke run). See
+//! ../README.md.
 
 use std::hint::black_box;
 use std::path::Path;
 use std::time::SystemTime;
 
 use binspec_benches::{
-    check_agreement, criterion_dir, read_real_file, summary, walk_ours, walk_roead, Fixture, Pair,
-    Run, REAL_FILE, TARGET_NODES,
+    check_agreement, criterion_dir, read_real_file, walk_ours, walk_roead, Fixture, Pair, Run,
+    REAL_FILE, TARGET_NODES,
 };
 use binspec_formats::byml::Document;
 
@@ -41,7 +42,7 @@ fn main() {
     let since = SystemTime::now();
     let dir = criterion_dir();
     let c = binspec_benches::criterion(&dir, 2, 5);
-    let mut run = Run::new(c, dir.clone(), since);
+    let mut run = Run::new(c, dir, since, "roead");
 
     let f = Fixture::new(TARGET_NODES);
     run.notes.push(format!(
@@ -150,8 +151,5 @@ fn main() {
 
     run.c.final_summary();
     println!();
-    println!(
-        "{}",
-        summary("BYML", PAIRS, &run.pairs, &run.notes, &dir, since)
-    );
+    println!("{}", run.summary("BYML", "byml", PAIRS));
 }

@@ -1,20 +1,18 @@
 //! SARC: binspec-formats (ours) and roead side by side: open an archive and go through every file (name and data),
 //! and write an archive; then a summary table of the medians and ours/roead.
 //!
-//! `cargo bench -p binspec-benches --bench sarc`. The archive is generated (deterministically): 3,000 files of 16
-//! bytes to 8 KiB under game-like paths, written by roead's `SarcWriter`, so both read the same bytes. Before the
-//! groups, each reads the other's output and gets the same files.
+//! `cargo bench -p binspec-benches --features peers --bench sarc`. The archive is generated (deterministically):
+//! 3,000 files of 16 bytes to 8 KiB under game-like paths, written by roead's `SarcWriter`, so both read the same
+//! bytes. Before the groups, each reads the other's output and gets the same files.
 
 use std::hint::black_box;
 use std::time::SystemTime;
 
-use binspec_benches::{criterion_dir, summary, Pair, Run};
+use binspec_benches::{criterion_dir, sarc_files, FileVisit, Pair, Run, SARC_FILES as FILES};
 use binspec_formats::sarc::Sarc;
 use binspec_formats::{Archive, Format};
 
 use roead::sarc::{Sarc as RSarc, SarcWriter};
-
-const FILES: usize = 3_000;
 
 const PAIRS: &[Pair] = &[
     Pair {
@@ -35,65 +33,13 @@ const PAIRS: &[Pair] = &[
     },
 ];
 
-/// The files: names and contents from a seeded generator.
-fn files() -> Vec<(String, Vec<u8>)> {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
-    let dirs = [
-        "Actor/Pack",
-        "Model",
-        "Effect",
-        "Sound/Resource",
-        "Logic",
-        "AI",
-    ];
-    let exts = ["bgyml", "bfres", "ainb", "byml", "bars", "txt"];
-    (0..FILES)
-        .map(|i| {
-            let name = format!(
-                "{}/{:05}_{:x}.{}",
-                dirs[i % dirs.len()],
-                i,
-                next() % 0xffff,
-                exts[(next() % exts.len() as u64) as usize]
-            );
-            let len = 16 + (next() % 8192) as usize;
-            let data = (0..len).map(|_| next() as u8).collect();
-            (name, data)
-        })
-        .collect()
-}
-
-/// A checksum of every name and every file's data, the same for both libraries.
-#[derive(Default)]
-struct Visit {
-    files: usize,
-    sum: u64,
-}
-
-impl Visit {
-    fn add(&mut self, name: &str, data: &[u8]) {
-        self.files += 1;
-        self.sum = self.sum.wrapping_add(name.len() as u64).wrapping_mul(31);
-        self.sum = self.sum.wrapping_add(data.len() as u64);
-        if let (Some(a), Some(b)) = (data.first(), data.last()) {
-            self.sum = self.sum.wrapping_add(u64::from(*a) << 8 | u64::from(*b));
-        }
-    }
-}
-
 fn main() {
     let since = SystemTime::now();
     let dir = criterion_dir();
     let c = binspec_benches::criterion(&dir, 2, 5);
-    let mut run = Run::new(c, dir.clone(), since);
+    let mut run = Run::new(c, dir, since, "roead");
 
-    let files = files();
+    let files = sarc_files(FILES);
     let mut w = SarcWriter::new(roead::Endian::Little);
     for (n, d) in &files {
         w.add_file(n.as_str(), d.clone());
@@ -142,7 +88,7 @@ fn main() {
     let shared = binspec_formats::Bytes::from(bin.clone());
     let roead_iterate = || {
         RSarc::new(black_box(bytes)).ok().map(|s| {
-            let mut v = Visit::default();
+            let mut v = FileVisit::default();
             for f in s.files() {
                 v.add(f.name().unwrap_or_default(), f.data());
             }
@@ -150,7 +96,7 @@ fn main() {
         })
     };
     let ours_iterate = |s: Sarc| {
-        let mut v = Visit::default();
+        let mut v = FileVisit::default();
         for e in &s.sfat.entries {
             v.add(e.name.as_deref().unwrap_or_default(), &e.data);
         }
@@ -161,7 +107,7 @@ fn main() {
         bytes.len() as u64,
         || {
             Sarc::view_files(black_box(bytes)).and_then(|files| {
-                let mut v = Visit::default();
+                let mut v = FileVisit::default();
                 for f in files {
                     let (name, data) = f?;
                     v.add(name, data);
@@ -194,8 +140,5 @@ fn main() {
 
     run.c.final_summary();
     println!();
-    println!(
-        "{}",
-        summary("SARC", PAIRS, &run.pairs, &run.notes, &dir, since)
-    );
+    println!("{}", run.summary("SARC", "sarc", PAIRS));
 }

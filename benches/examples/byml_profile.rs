@@ -1,6 +1,6 @@
 //! Parses a BYML document in a loop, for a profiler (`valgrind --tool=callgrind`):
-//! `cargo run --release -p binspec-benches --example byml_profile -- ours|roead [iterations] [file]`. Without a
-//! file, the document is the benchmark's generated one (as roead writes it).
+//! `cargo run --release -p binspec-benches --features peers --example byml_profile -- ours|roead [iterations]
+//! [file]`. Without a file, the document is the benchmark's generated one (as roead writes it).
 
 use binspec_benches::{walk_ours, walk_roead, Fixture, TARGET_NODES};
 use binspec_formats::byml::Document;

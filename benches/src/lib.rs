@@ -8,8 +8,14 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
 
-use binspec_formats::byml::{Byml, Document, Map};
+#[cfg(feature = "peers")]
+use binspec_formats::byml::Document;
+use binspec_formats::byml::{Byml, Map};
+#[cfg(feature = "peers")]
 use roead::byml::Byml as RByml;
+
+#[cfg(feature = "peers")]
+pub mod tomo;
 
 /// The size of the generated document, in nodes (containers and scalars, the root included).
 pub const TARGET_NODES: usize = 100_000;
@@ -253,7 +259,64 @@ pub fn generate(target_nodes: usize) -> Byml {
     ])
 }
 
+/// The number of files in the SARC benchmarks' archive.
+pub const SARC_FILES: usize = 3_000;
+
+/// The SARC benchmarks' files: `count` names and contents from a seeded generator (16 bytes to 8 KiB each, under
+/// game-like paths).
+pub fn sarc_files(count: usize) -> Vec<(String, Vec<u8>)> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let dirs = [
+        "Actor/Pack",
+        "Model",
+        "Effect",
+        "Sound/Resource",
+        "Logic",
+        "AI",
+    ];
+    let exts = ["bgyml", "bfres", "ainb", "byml", "bars", "txt"];
+    (0..count)
+        .map(|i| {
+            let name = format!(
+                "{}/{:05}_{:x}.{}",
+                dirs[i % dirs.len()],
+                i,
+                next() % 0xffff,
+                exts[(next() % exts.len() as u64) as usize]
+            );
+            let len = 16 + (next() % 8192) as usize;
+            let data = (0..len).map(|_| next() as u8).collect();
+            (name, data)
+        })
+        .collect()
+}
+
+/// A checksum of every name and every file's data, in the archive's order: the same for every library.
+#[derive(Default)]
+pub struct FileVisit {
+    pub files: usize,
+    pub sum: u64,
+}
+
+impl FileVisit {
+    pub fn add(&mut self, name: &str, data: &[u8]) {
+        self.files += 1;
+        self.sum = self.sum.wrapping_add(name.len() as u64).wrapping_mul(31);
+        self.sum = self.sum.wrapping_add(data.len() as u64);
+        if let (Some(a), Some(b)) = (data.first(), data.last()) {
+            self.sum = self.sum.wrapping_add(u64::from(*a) << 8 | u64::from(*b));
+        }
+    }
+}
+
 /// Our tree as roead's. Fails on node types that roead does not have (version 7+ containers, aligned binary).
+#[cfg(feature = "peers")]
 pub fn to_roead(v: &Byml) -> Result<RByml, String> {
     Ok(match v {
         Byml::Null => RByml::Null,
@@ -343,12 +406,14 @@ fn walk_ours_into(v: &Byml, w: &mut Walk) {
 }
 
 /// Visits every node of roead's tree.
+#[cfg(feature = "peers")]
 pub fn walk_roead(v: &RByml) -> Walk {
     let mut w = Walk::default();
     walk_roead_into(v, &mut w);
     w
 }
 
+#[cfg(feature = "peers")]
 fn walk_roead_into(v: &RByml, w: &mut Walk) {
     w.nodes += 1;
     let x = match v {
@@ -395,10 +460,12 @@ fn walk_roead_into(v: &RByml, w: &mut Walk) {
 
 /// The first difference between our tree and roead's, with its path; `None` when they hold the same values.
 /// Dictionaries compare as sets of pairs (roead's do not keep an order); floats compare by their bits.
+#[cfg(feature = "peers")]
 pub fn diff(ours: &Byml, theirs: &RByml) -> Option<String> {
     diff_at(ours, theirs, &mut String::new())
 }
 
+#[cfg(feature = "peers")]
 fn diff_at(ours: &Byml, theirs: &RByml, path: &mut String) -> Option<String> {
     let same = match (ours, theirs) {
         (Byml::Null, RByml::Null) => true,
@@ -448,6 +515,7 @@ fn diff_at(ours: &Byml, theirs: &RByml, path: &mut String) -> Option<String> {
 }
 
 /// A few values read through each library's accessors.
+#[cfg(feature = "peers")]
 fn spot_check(ours: &Byml, theirs: &RByml) -> Result<(), String> {
     let objs = ours["Objs"]
         .as_array()
@@ -487,6 +555,7 @@ fn spot_check(ours: &Byml, theirs: &RByml) -> Result<(), String> {
 }
 
 /// The inputs of the benchmarks, made once.
+#[cfg(feature = "peers")]
 pub struct Fixture {
     /// The generated tree, and the same as roead's tree.
     pub ours: Document,
@@ -500,6 +569,7 @@ pub struct Fixture {
     pub roead_text: String,
 }
 
+#[cfg(feature = "peers")]
 impl Fixture {
     pub fn new(target_nodes: usize) -> Fixture {
         let root = generate(target_nodes);
@@ -521,10 +591,12 @@ impl Fixture {
 }
 
 /// The findings of [`check_agreement`], one line each.
+#[cfg(feature = "peers")]
 pub type Findings = Vec<String>;
 
 /// Ours and roead agree on the document, and each reads the other's output (binary and YAML). Returns what it
 /// found (sizes, whether the binaries are identical), or the first disagreement.
+#[cfg(feature = "peers")]
 pub fn check_agreement(f: &Fixture) -> Result<Findings, String> {
     let mut out = Vec::new();
     let root = &f.ours.root;
@@ -627,6 +699,7 @@ pub fn check_agreement(f: &Fixture) -> Result<Findings, String> {
 
 /// Reads the real file with both libraries: `Ok` with the file's bytes and what was found, and whether roead can
 /// read it at all; `Err` when the file is absent or ours cannot read it.
+#[cfg(feature = "peers")]
 pub struct RealFile {
     pub bytes: Vec<u8>,
     pub ours_walk: Walk,
@@ -634,6 +707,7 @@ pub struct RealFile {
     pub roead_walk: Result<Walk, String>,
 }
 
+#[cfg(feature = "peers")]
 pub fn read_real_file(path: &Path) -> Result<RealFile, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let ours = Document::from_binary(&bytes).map_err(|e| format!("ours: {e}"))?;
@@ -723,13 +797,14 @@ pub fn machine() -> String {
     format!("nproc {cores}, {cpu}")
 }
 
-/// The version of roead in the workspace's Cargo.lock, if found.
-pub fn roead_version() -> String {
+/// The version of a package (`roead`, `tomolib`) in the workspace's Cargo.lock, if found.
+pub fn lock_version(package: &str) -> String {
     let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
+    let needle = format!("name = \"{package}\"\n");
     std::fs::read_to_string(lock)
         .ok()
         .and_then(|s| {
-            let i = s.find("name = \"roead\"")?;
+            let i = s.find(&needle)?;
             let rest = &s[i..];
             let v = rest.lines().nth(1)?.strip_prefix("version = \"")?;
             Some(v.trim_end_matches('"').to_string())
@@ -737,8 +812,7 @@ pub fn roead_version() -> String {
         .unwrap_or_else(|| "?".into())
 }
 
-/// The summary table: machine, command, each time, and ours/roead.
-/// Ours/roead from rounds in which the two alternate, each round timing a batch of calls of each (about 0.1 s a
+/// Ours/peer from rounds in which the two alternate, each round timing a batch of calls of each (about 0.1 s a
 /// side; the side that goes first alternates too): the median, lowest and highest of the rounds' ratios. On a
 /// shared machine, load that comes and goes over seconds moves two criterion runs made one after the other, but
 /// much less a ratio of two batches timed back to back.
@@ -750,7 +824,7 @@ pub struct Paired {
     pub rounds: usize,
 }
 
-pub fn paired(mut ours: impl FnMut(), mut roead: impl FnMut(), rounds: usize) -> Paired {
+pub fn paired(mut ours: impl FnMut(), mut peer: impl FnMut(), rounds: usize) -> Paired {
     let time = |f: &mut dyn FnMut(), n: usize| {
         let t = Instant::now();
         for _ in 0..n {
@@ -759,15 +833,15 @@ pub fn paired(mut ours: impl FnMut(), mut roead: impl FnMut(), rounds: usize) ->
         t.elapsed().as_secs_f64()
     };
     // Warm both up, and size the batches from the slower of one call each.
-    let one = time(&mut ours, 1).max(time(&mut roead, 1)).max(1e-6);
+    let one = time(&mut ours, 1).max(time(&mut peer, 1)).max(1e-6);
     let batch = ((0.1 / one).ceil() as usize).clamp(1, 100_000);
     let mut ratios: Vec<f64> = (0..rounds.max(1))
         .map(|r| {
             if r % 2 == 0 {
                 let o = time(&mut ours, batch);
-                o / time(&mut roead, batch)
+                o / time(&mut peer, batch)
             } else {
-                let t = time(&mut roead, batch);
+                let t = time(&mut peer, batch);
                 time(&mut ours, batch) / t
             }
         })
@@ -781,76 +855,6 @@ pub fn paired(mut ours: impl FnMut(), mut roead: impl FnMut(), rounds: usize) ->
     }
 }
 
-pub fn summary(
-    what: &str,
-    pairs: &[Pair],
-    paired: &std::collections::BTreeMap<&str, Paired>,
-    notes: &[String],
-    dir: &Path,
-    since: SystemTime,
-) -> String {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "### {what}: binspec-formats vs roead {}",
-        roead_version()
-    );
-    let _ = writeln!(s);
-    let _ = writeln!(s, "- machine: {}", machine());
-    let _ = writeln!(
-        s,
-        "- command: `cargo bench -p binspec-benches{}{}`",
-        if args.is_empty() { "" } else { " -- " },
-        args.join(" ")
-    );
-    for n in notes {
-        let _ = writeln!(s, "- {n}");
-    }
-    if let Some(p) = paired.values().next() {
-        let _ = writeln!(
-            s,
-            "- paired: {} rounds per benchmark after criterion's, ours and roead alternating (0.1 s batches); the median of the rounds' ratios, and their range",
-            p.rounds
-        );
-    }
-    let _ = writeln!(s);
-    let _ = writeln!(
-        s,
-        "| benchmark | ours (median) | roead (median) | ours/roead | paired ours/roead (range) |"
-    );
-    let _ = writeln!(s, "|---|---:|---:|---:|---:|");
-    for p in pairs {
-        let o = median_ns(dir, p.group, "ours", since);
-        let r = median_ns(dir, p.group, "roead", since);
-        if o.is_none() && r.is_none() {
-            continue;
-        }
-        let f = |t: Option<f64>| t.map(format_ns).unwrap_or_else(|| "-".into());
-        let ratio = match (o, r) {
-            (Some(o), Some(r)) => format!("{:.2}", o / r),
-            _ => "-".into(),
-        };
-        let pr = paired.get(p.group).map_or_else(
-            || "-".into(),
-            |x| format!("{:.2} ({:.2}-{:.2})", x.median, x.min, x.max),
-        );
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} |",
-            p.title,
-            f(o),
-            f(r),
-            ratio,
-            pr
-        );
-    }
-    s
-}
-
 /// Rounds of the paired measurement after each group (see [`paired`]).
 pub const ROUNDS: usize = 11;
 
@@ -859,22 +863,30 @@ pub struct Run {
     pub c: criterion::Criterion,
     pub dir: std::path::PathBuf,
     pub since: SystemTime,
+    /// The peer's benchmark id in every group (`roead`, `tomolib`).
+    pub peer: &'static str,
     pub notes: Vec<String>,
     pub pairs: std::collections::BTreeMap<&'static str, Paired>,
 }
 
 impl Run {
-    pub fn new(c: criterion::Criterion, dir: PathBuf, since: SystemTime) -> Run {
+    pub fn new(
+        c: criterion::Criterion,
+        dir: PathBuf,
+        since: SystemTime,
+        peer: &'static str,
+    ) -> Run {
         Run {
             c,
             dir,
             since,
+            peer,
             notes: Vec::new(),
             pairs: Default::default(),
         }
     }
 
-    /// One group: `ours` and (when given) `roead` measured by criterion, then, if criterion measured both in this
+    /// One group: `ours` and (when given) the peer measured by criterion, then, if criterion measured both in this
     /// run (not with `--test` or a filter that leaves the group out), the paired measurement of the same two
     /// operations. `ours` is skipped, with a note, if one try of it fails.
     pub fn group<T, E: std::fmt::Display, R>(
@@ -882,7 +894,7 @@ impl Run {
         name: &'static str,
         throughput: u64,
         ours: impl Fn() -> Result<T, E>,
-        roead: Option<impl Fn() -> R>,
+        peer: Option<impl Fn() -> R>,
     ) {
         let mut g = self.c.benchmark_group(name);
         // Every operation here takes milliseconds: flat sampling keeps the run short.
@@ -897,13 +909,13 @@ impl Run {
                 &mut g
             }
         };
-        if let Some(r) = &roead {
-            g.bench_function("roead", |b| b.iter(r));
+        if let Some(r) = &peer {
+            g.bench_function(self.peer, |b| b.iter(r));
         }
         g.finish();
-        if let Some(r) = roead {
+        if let Some(r) = peer {
             if median_ns(&self.dir, name, "ours", self.since).is_some()
-                && median_ns(&self.dir, name, "roead", self.since).is_some()
+                && median_ns(&self.dir, name, self.peer, self.since).is_some()
             {
                 let p = paired(
                     || {
@@ -917,5 +929,72 @@ impl Run {
                 self.pairs.insert(name, p);
             }
         }
+    }
+
+    /// The summary table: machine, command, each time, and ours/peer (criterion's medians, and the paired rounds).
+    /// `bench` is the bench target's name, for the command line.
+    pub fn summary(&self, what: &str, bench: &str, pairs: &[Pair]) -> String {
+        let (peer, paired, notes, dir, since) =
+            (self.peer, &self.pairs, &self.notes, &self.dir, self.since);
+        let args: Vec<String> = std::env::args()
+            .skip(1)
+            .filter(|a| a != "--bench")
+            .collect();
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            "### {what}: binspec-formats vs {peer} {}",
+            lock_version(peer)
+        );
+        let _ = writeln!(s);
+        let _ = writeln!(s, "- machine: {}", machine());
+        let _ = writeln!(
+            s,
+            "- command: `cargo bench -p binspec-benches --features peers --bench {bench}{}{}`",
+            if args.is_empty() { "" } else { " -- " },
+            args.join(" ")
+        );
+        for n in notes {
+            let _ = writeln!(s, "- {n}");
+        }
+        if let Some(p) = paired.values().next() {
+            let _ = writeln!(
+                s,
+                "- paired: {} rounds per benchmark after criterion's, ours and {peer} alternating (0.1 s batches); the median of the rounds' ratios, and their range",
+                p.rounds
+            );
+        }
+        let _ = writeln!(s);
+        let _ = writeln!(
+            s,
+            "| benchmark | ours (median) | {peer} (median) | ours/{peer} | paired ours/{peer} (range) |"
+        );
+        let _ = writeln!(s, "|---|---:|---:|---:|---:|");
+        for p in pairs {
+            let o = median_ns(dir, p.group, "ours", since);
+            let r = median_ns(dir, p.group, peer, since);
+            if o.is_none() && r.is_none() {
+                continue;
+            }
+            let f = |t: Option<f64>| t.map(format_ns).unwrap_or_else(|| "-".into());
+            let ratio = match (o, r) {
+                (Some(o), Some(r)) => format!("{:.2}", o / r),
+                _ => "-".into(),
+            };
+            let pr = paired.get(p.group).map_or_else(
+                || "-".into(),
+                |x| format!("{:.2} ({:.2}-{:.2})", x.median, x.min, x.max),
+            );
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} |",
+                p.title,
+                f(o),
+                f(r),
+                ratio,
+                pr
+            );
+        }
+        s
     }
 }
