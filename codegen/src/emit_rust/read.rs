@@ -242,6 +242,7 @@ impl<'m> Gen<'m> {
             }
         }
         let name = ty_ident(&t.rust);
+        let inline = self.inline_attr(ti);
         // The signature of a read function (`read`, `read_keyed`) returning `ret`.
         let sig = |f: &str, ret: TokenStream| {
             let f = format_ident!("{f}");
@@ -310,6 +311,7 @@ impl<'m> Gen<'m> {
                     Ok(Self::read_keyed(r, endian, pools, root_io, #(#pre,)* #(#pnames),*)?.0)
                 }
                 #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
+                #inline
                 #keyed_sig {
                     use ::binspec_runtime::ResultExt as _;
                     r.enter()?;
@@ -329,6 +331,7 @@ impl<'m> Gen<'m> {
             #endian_of
             #view_fn
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case)]
+            #inline
             #read_sig {
                 use ::binspec_runtime::ResultExt as _;
                 r.enter()?;

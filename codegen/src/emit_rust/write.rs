@@ -475,9 +475,11 @@ impl<'m> Gen<'m> {
         } else {
             (quote!(write), quote!(), quote!())
         };
+        let inline = self.inline_attr(ti);
         Ok(quote! {
             #wrapper
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
+            #inline
             pub(crate) fn #body_fn(
                 &self,
                 w: &mut ::binspec_runtime::Writer,
