@@ -661,14 +661,14 @@ mod tests {
         // An implausible size is refused before allocating.
         let s = b"Yaz0\xff\xff\xff\xff\0\0\0\0\0\0\0\0\0".to_vec();
         let e = decompress_yaz0(&s).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::Limit { .. }), "{e}");
+        assert!(matches!(e.kind(), ErrorKind::Limit { .. }), "{e}");
         // Not Yaz0 at all.
         assert!(decompress_yaz0(b"Yaz1\0\0\0\0\0\0\0\0\0\0\0\0").is_err());
         assert!(decompress_yaz0(b"").is_err());
         // Truncated errors say where.
         let random = compress_yaz0(&samples()[8], 0).unwrap();
         let e = decompress_yaz0(&random[..40]).unwrap_err();
-        assert_eq!(e.offset, Some(40));
+        assert_eq!(e.offset(), Some(40));
         assert!(e.to_string().starts_with("yaz0: "), "{e}");
     }
 
@@ -701,7 +701,7 @@ mod tests {
         // With the content size in the header: refused before decoding.
         let z = compress_zstd(&zeros, 3).unwrap();
         let e = decompress_zstd_limited(&z, 1000).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::Limit { .. }), "{e}");
+        assert!(matches!(e.kind(), ErrorKind::Limit { .. }), "{e}");
         // Without it (streamed): stopped once past the limit.
         let mut enc = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
         enc.include_contentsize(false).unwrap();
@@ -709,7 +709,7 @@ mod tests {
         let z = enc.finish().unwrap();
         assert!(matches!(zstd_safe::get_frame_content_size(&z), Ok(None)));
         let e = decompress_zstd_limited(&z, 1000).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::Limit { .. }), "{e}");
+        assert!(matches!(e.kind(), ErrorKind::Limit { .. }), "{e}");
         assert_eq!(decompress_zstd(&z).unwrap(), zeros);
     }
 

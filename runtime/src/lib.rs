@@ -21,7 +21,7 @@ pub use ::bytes::Bytes;
 /// The string type of generated models: immutable UTF-8 that shares the input's buffer the way [`Bytes`] does
 /// (`bytestring::ByteString`). It dereferences to `str`; make one with `"name".into()` or `String::into()`.
 pub use ::bytestring::ByteString as Str;
-pub use error::{Error, ErrorInner, ErrorKind, Result, ResultExt};
+pub use error::{Error, ErrorKind, Result, ResultExt, Seg};
 pub use format::{
     Archive, DocFormat, DynFormat, EntryKey, Format, FormatHandle, Info, MaybeArchive,
 };
