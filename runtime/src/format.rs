@@ -18,6 +18,7 @@ pub struct Info {
 }
 
 /// Text forms of a decoded document.
+#[cfg(feature = "text")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DocFormat {
     Yaml,
@@ -56,18 +57,22 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
     fn info(&self) -> Info;
 
     /// The model as YAML.
+    #[cfg(feature = "text")]
     fn to_text(&self) -> Result<String> {
         serde_saphyr::to_string(self).map_err(|e| Error::text(e.to_string()))
     }
     /// A model from YAML.
+    #[cfg(feature = "text")]
     fn from_text(text: &str) -> Result<Self> {
         crate::doc::from_yaml(text)
     }
     /// The model as JSON.
+    #[cfg(feature = "text")]
     fn to_json(&self) -> Result<String> {
         serde_json::to_string_pretty(self).map_err(|e| Error::text(e.to_string()))
     }
     /// A model from JSON.
+    #[cfg(feature = "text")]
     fn from_json(text: &str) -> Result<Self> {
         crate::doc::from_json(text)
     }
@@ -164,16 +169,21 @@ pub trait DynFormat: Send + Sync {
     fn sniff(&self, data: &[u8]) -> bool;
     fn info(&self, data: &[u8]) -> Result<Info>;
     /// Bytes to the document in text form.
+    #[cfg(feature = "text")]
     fn decode(&self, data: &[u8], doc: DocFormat) -> Result<String>;
     /// A document in text form to bytes.
+    #[cfg(feature = "text")]
     fn encode(&self, text: &str, doc: DocFormat) -> Result<Vec<u8>>;
     /// Bytes to the model and straight back, as `check` does.
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>>;
     /// For archives: the files inside, and the document with no files (the archive's settings).
+    #[cfg(feature = "text")]
     fn extract(&self, data: &[u8]) -> Result<Option<(Entries, String)>>;
     /// For archives: the keys of the entries a settings document (as `extract` gave it) holds.
+    #[cfg(feature = "text")]
     fn archive_keys(&self, settings: &str) -> Result<Option<Vec<EntryKey>>>;
     /// For archives: a new archive from files and the settings document that `extract` gave.
+    #[cfg(feature = "text")]
     fn pack(&self, settings: &str, files: Entries) -> Result<Vec<u8>>;
 }
 
@@ -224,6 +234,7 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
     fn info(&self, data: &[u8]) -> Result<Info> {
         Ok(T::from_binary(data)?.info())
     }
+    #[cfg(feature = "text")]
     fn decode(&self, data: &[u8], doc: DocFormat) -> Result<String> {
         let m = T::from_binary(data)?;
         match doc {
@@ -231,6 +242,7 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
             DocFormat::Json => m.to_json(),
         }
     }
+    #[cfg(feature = "text")]
     fn encode(&self, text: &str, doc: DocFormat) -> Result<Vec<u8>> {
         let m = match doc {
             DocFormat::Yaml => T::from_text(text)?,
@@ -241,6 +253,7 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         T::from_binary(data)?.to_binary()
     }
+    #[cfg(feature = "text")]
     fn extract(&self, data: &[u8]) -> Result<Option<(Entries, String)>> {
         let mut m = T::from_binary(data)?;
         let Some(files) = m.extract_files() else {
@@ -249,9 +262,11 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
         m.strip_data()?;
         Ok(Some((files, m.to_text()?)))
     }
+    #[cfg(feature = "text")]
     fn archive_keys(&self, settings: &str) -> Result<Option<Vec<EntryKey>>> {
         Ok(T::from_text(settings)?.entry_keys())
     }
+    #[cfg(feature = "text")]
     fn pack(&self, settings: &str, files: Entries) -> Result<Vec<u8>> {
         let mut m = T::from_text(settings)?;
         if !m.replace_files(files)? {

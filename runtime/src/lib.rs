@@ -5,7 +5,9 @@
 //! [`DynFormat`] is its object-safe face, which the CLI uses to treat all formats alike.
 
 pub mod bytes;
+#[cfg(feature = "compress")]
 pub mod compress;
+#[cfg(feature = "text")]
 pub mod doc;
 pub mod error;
 pub mod format;
@@ -22,9 +24,9 @@ pub use ::bytes::Bytes;
 /// (`bytestring::ByteString`). It dereferences to `str`; make one with `"name".into()` or `String::into()`.
 pub use ::bytestring::ByteString as Str;
 pub use error::{Error, ErrorKind, Result, ResultExt, Seg};
-pub use format::{
-    Archive, DocFormat, DynFormat, EntryKey, Format, FormatHandle, Info, MaybeArchive,
-};
+#[cfg(feature = "text")]
+pub use format::DocFormat;
+pub use format::{Archive, DynFormat, EntryKey, Format, FormatHandle, Info, MaybeArchive};
 pub use read::{Reader, ViewFiles};
 pub use write::{align_up, check_scan, write_slot, Writer};
 
