@@ -276,6 +276,8 @@ fn printable(b: &[u8]) -> String {
 }
 
 /// Bytes for a message, as text and in hex: `"SA" (53 41)`.
+// For the messages of the runtime and binspec-formats, not part of the user-facing API.
+#[doc(hidden)]
 pub fn describe_bytes(b: &[u8]) -> String {
     format!("{} ({})", printable(b), hex(b))
 }

@@ -32,6 +32,7 @@ pub struct Reader<'a> {
 
 macro_rules! prim {
     ($name:ident, $t:ty, $n:expr) => {
+        #[doc = concat!("Reads a `", stringify!($t), "` in byte order `e`; fails at the end of the stream.")]
         #[inline]
         pub fn $name(&mut self, e: Endian) -> Result<$t> {
             let b = self.array::<$n>()?;
@@ -436,10 +437,12 @@ impl<'a> Reader<'a> {
         self.substream(n)
     }
 
+    /// Reads a byte; fails at the end of the stream.
     #[inline]
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])
     }
+    /// Reads a signed byte; fails at the end of the stream.
     #[inline]
     pub fn i8(&mut self) -> Result<i8> {
         Ok(self.array::<1>()?[0] as i8)
@@ -590,6 +593,8 @@ pub struct ViewFiles<'a, A> {
 
 impl<'a, A: Copy> ViewFiles<'a, A> {
     /// Entries `0..n` read by `read` from `r` on.
+    // Generated code only (a format's `view_files`).
+    #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         r: Reader<'a>,
