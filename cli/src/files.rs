@@ -116,7 +116,7 @@ pub fn decompress_limited(path: &Path, raw: Vec<u8>, limits: Limits) -> Result<I
         _ => {
             compress::decompress_limited(&raw, limits.decompressed_limit(raw.len()))
                 .map_err(|e| {
-                    let limited = matches!(e.kind, binspec_runtime::ErrorKind::Limit { .. });
+                    let limited = matches!(e.kind(), binspec_runtime::ErrorKind::Limit { .. });
                     let msg = e.to_string();
                     CliError::file(
                         path,

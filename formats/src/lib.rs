@@ -8,6 +8,11 @@
 //! Each format is a module behind a cargo feature of the same name. Every format implements
 //! [`binspec_runtime::Format`] (`from_binary`/`to_binary`, `from_text`/`to_text`), serde, and binrw's
 //! `BinRead`/`BinWrite`.
+//!
+//! Two features pass through to the runtime, both on by default: `text` (the YAML and JSON forms, `from_text`
+//! and the rest; `byml` and `panim-perro` turn it on) and `compress` (`binspec_runtime::compress`, Yaz0 and
+//! zstd). Without them, `byml` and `panim-perro`, the crate builds none of serde-saphyr, serde_json, zstd and
+//! flate2.
 
 pub use binspec_runtime::{
     Archive, Bytes, Endian, EntryKey, Error, Format, Result, Str, ViewFiles,

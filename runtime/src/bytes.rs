@@ -4,6 +4,7 @@
 use base64::Engine;
 use serde::{Deserialize, Deserializer, Serializer};
 
+/// Serializes bytes: base64 text for YAML and JSON, raw bytes elsewhere.
 pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
     if s.is_human_readable() {
         s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(v))
@@ -12,6 +13,7 @@ pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
     }
 }
 
+/// Deserializes what [`serialize`] writes (base64 may be split by whitespace); fails on invalid base64.
 pub fn deserialize<'de, D: Deserializer<'de>, T: From<Vec<u8>>>(d: D) -> Result<T, D::Error> {
     if d.is_human_readable() {
         let s = String::deserialize(d)?;
@@ -53,6 +55,7 @@ fn serde_bytes_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error>
 pub mod option {
     use serde::{Deserialize, Deserializer, Serializer};
 
+    /// [`super::serialize`] of the bytes, or none.
     pub fn serialize<S: Serializer, T: AsRef<[u8]>>(
         v: &Option<T>,
         s: S,
@@ -63,6 +66,7 @@ pub mod option {
         }
     }
 
+    /// [`super::deserialize`] of the bytes, or none.
     pub fn deserialize<'de, D: Deserializer<'de>, T: From<Vec<u8>>>(
         d: D,
     ) -> Result<Option<T>, D::Error> {

@@ -11,8 +11,11 @@ use crate::error::{Error, ErrorKind, Result};
 /// How a file is compressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
+    /// Not compressed.
     None,
+    /// Nintendo's Yaz0 (`.szs`, magic `Yaz0`).
     Yaz0,
+    /// A zstd frame (`.zs`).
     Zstd,
 }
 
@@ -56,6 +59,8 @@ pub fn detect(data: &[u8]) -> Compression {
 }
 
 /// Undoes whatever compression [`detect`] finds; data that is not compressed is returned as it is (copied).
+/// Fails on corrupt or truncated data, on zstd frames that need a dictionary, and on data that claims or reaches
+/// more than [`MAX_DECOMPRESSED`] bytes ([`ErrorKind::Limit`]); the error's path starts with `yaz0` or `zstd`.
 pub fn decompress(data: &[u8]) -> Result<(Vec<u8>, Compression)> {
     decompress_limited(data, MAX_DECOMPRESSED)
 }
@@ -74,7 +79,8 @@ pub fn default_limit(input_len: usize) -> u64 {
         .clamp(DEFAULT_FLOOR, MAX_DECOMPRESSED)
 }
 
-/// [`decompress`], refusing to produce more than `limit` bytes (at most [`MAX_DECOMPRESSED`]).
+/// [`decompress`], refusing to produce more than `limit` bytes (at most [`MAX_DECOMPRESSED`]): more is an
+/// [`ErrorKind::Limit`], the other errors are those of [`decompress`].
 pub fn decompress_limited(data: &[u8], limit: u64) -> Result<(Vec<u8>, Compression)> {
     let c = detect(data);
     let out = match c {
@@ -86,7 +92,8 @@ pub fn decompress_limited(data: &[u8], limit: u64) -> Result<(Vec<u8>, Compressi
 }
 
 /// The first `n` bytes (or fewer, if there are fewer) that `data` decompresses to, decompressing no more than
-/// that: enough to tell the format of a compressed file from its magic.
+/// that: enough to tell the format of a compressed file from its magic. Fails as [`decompress`] does on the part
+/// it decompresses.
 pub fn decompress_prefix(data: &[u8], n: usize) -> Result<Vec<u8>> {
     match detect(data) {
         Compression::None => Ok(data[..n.min(data.len())].to_vec()),
@@ -109,7 +116,8 @@ pub fn decompress_prefix(data: &[u8], n: usize) -> Result<Vec<u8>> {
     }
 }
 
-/// Compresses `data` (Yaz0 with alignment 0, zstd at [`ZSTD_LEVEL`]); [`Compression::None`] copies it.
+/// Compresses `data` (Yaz0 with alignment 0, zstd at [`ZSTD_LEVEL`]); [`Compression::None`] copies it. Fails only
+/// when the data is too large for the format (Yaz0 stores the size in 32 bits) or zstd reports an error.
 pub fn compress(data: &[u8], c: Compression) -> Result<Vec<u8>> {
     match c {
         Compression::None => Ok(data.to_vec()),
@@ -164,7 +172,9 @@ fn yaz0_eof(at: usize, need: usize, size: usize) -> Error {
     .in_format("yaz0")
 }
 
-/// Decompresses a Yaz0 stream (header included).
+/// Decompresses a Yaz0 stream (header included). Fails on a stream that ends early ([`ErrorKind::Eof`]), a wrong
+/// magic ([`ErrorKind::Contents`]), a declared size the stream cannot hold ([`ErrorKind::Limit`], see
+/// [`yaz0_size_cap`]), and a back-reference before the start of the output ([`ErrorKind::Invalid`]).
 pub fn decompress_yaz0(data: &[u8]) -> Result<Vec<u8>> {
     yaz0(data, MAX_DECOMPRESSED, usize::MAX)
 }
@@ -392,7 +402,8 @@ impl GroupWriter {
     }
 }
 
-/// Compresses `data` as Yaz0 with a lazy LZ matcher, writing `alignment` into the header.
+/// Compresses `data` as Yaz0 with a lazy LZ matcher, writing `alignment` into the header. Fails when `data` is
+/// longer than the header's 32-bit size can say.
 pub fn compress_yaz0(data: &[u8], alignment: u32) -> Result<Vec<u8>> {
     let size = u32::try_from(data.len()).map_err(|_| {
         Error::write(format!(
@@ -460,7 +471,7 @@ fn zstd_error(e: std::io::Error) -> Error {
 }
 
 /// Decompresses one or more zstd frames, refusing to produce more than [`MAX_DECOMPRESSED`] bytes, and refusing
-/// frames that need a dictionary.
+/// frames that need a dictionary ([`ErrorKind::Invalid`]); corrupt frames are [`ErrorKind::Other`].
 pub fn decompress_zstd(data: &[u8]) -> Result<Vec<u8>> {
     decompress_zstd_limited(data, MAX_DECOMPRESSED)
 }
@@ -521,7 +532,8 @@ pub fn decompress_zstd_limited(data: &[u8], limit: u64) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// Compresses `data` as a single zstd frame (content size included) at `level`.
+/// Compresses `data` as a single zstd frame (content size included) at `level`. Fails only when zstd does (an
+/// unusable level, memory).
 pub fn compress_zstd(data: &[u8], level: i32) -> Result<Vec<u8>> {
     zstd::bulk::compress(data, level).map_err(zstd_error)
 }
@@ -661,14 +673,14 @@ mod tests {
         // An implausible size is refused before allocating.
         let s = b"Yaz0\xff\xff\xff\xff\0\0\0\0\0\0\0\0\0".to_vec();
         let e = decompress_yaz0(&s).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::Limit { .. }), "{e}");
+        assert!(matches!(e.kind(), ErrorKind::Limit { .. }), "{e}");
         // Not Yaz0 at all.
         assert!(decompress_yaz0(b"Yaz1\0\0\0\0\0\0\0\0\0\0\0\0").is_err());
         assert!(decompress_yaz0(b"").is_err());
         // Truncated errors say where.
         let random = compress_yaz0(&samples()[8], 0).unwrap();
         let e = decompress_yaz0(&random[..40]).unwrap_err();
-        assert_eq!(e.offset, Some(40));
+        assert_eq!(e.offset(), Some(40));
         assert!(e.to_string().starts_with("yaz0: "), "{e}");
     }
 
@@ -701,7 +713,7 @@ mod tests {
         // With the content size in the header: refused before decoding.
         let z = compress_zstd(&zeros, 3).unwrap();
         let e = decompress_zstd_limited(&z, 1000).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::Limit { .. }), "{e}");
+        assert!(matches!(e.kind(), ErrorKind::Limit { .. }), "{e}");
         // Without it (streamed): stopped once past the limit.
         let mut enc = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
         enc.include_contentsize(false).unwrap();
@@ -709,7 +721,7 @@ mod tests {
         let z = enc.finish().unwrap();
         assert!(matches!(zstd_safe::get_frame_content_size(&z), Ok(None)));
         let e = decompress_zstd_limited(&z, 1000).unwrap_err();
-        assert!(matches!(e.kind, ErrorKind::Limit { .. }), "{e}");
+        assert!(matches!(e.kind(), ErrorKind::Limit { .. }), "{e}");
         assert_eq!(decompress_zstd(&z).unwrap(), zeros);
     }
 

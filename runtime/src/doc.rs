@@ -142,7 +142,7 @@ fn breach_sentence(b: &BudgetBreach) -> String {
 }
 
 /// Adds "did you mean" to serde's `unknown field `x`, expected one of `a`, `b`` (and `unknown variant`).
-pub fn with_hint(msg: &str) -> String {
+fn with_hint(msg: &str) -> String {
     for what in ["unknown field `", "unknown variant `"] {
         let Some(start) = msg.find(what) else {
             continue;
@@ -175,6 +175,8 @@ const SUGGEST_MAX_CHARS: usize = 64;
 /// The closest of `candidates` to `word`, if close enough to be a likely typo: an edit distance (optimal string
 /// alignment, ASCII case ignored) of at most a third of the longer word's length, at least 1. Words longer than
 /// [`SUGGEST_MAX_CHARS`] get none, and candidates whose length alone rules them out are not compared.
+// For binspec-formats' own messages (Perro's clips), not part of the user-facing API.
+#[doc(hidden)]
 pub fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,

@@ -5,73 +5,99 @@
 
 use std::fmt;
 
-/// One step of a field path.
+/// One step of a field path, as [`Error::segments`] gives them.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Seg {
+    /// A field or instance, by its schema id (`sfat`).
     Field(&'static str),
+    /// An element of a repeated field (`[3]`).
     Index(usize),
+    /// An entry of a map-like model, by its key (`["name"]`).
     Key(String),
 }
 
 /// What went wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// A read of `need` bytes at `at` runs past the end of a stream of `size` bytes.
     Eof {
+        /// Where the read starts, relative to the stream.
         at: u64,
+        /// How many bytes it needs.
         need: u64,
+        /// The size of the stream.
         size: u64,
+        /// Whether the stream is the whole file (or else a substream).
         root: bool,
     },
     /// A position (from `pos`, an offset field, a seek) lies past the end of the stream.
-    PastEnd { at: u64, size: u64, root: bool },
+    PastEnd {
+        /// The position, relative to the stream.
+        at: u64,
+        /// The size of the stream.
+        size: u64,
+        /// Whether the stream is the whole file (or else a substream).
+        root: bool,
+    },
     /// Fixed bytes (`contents`) differ.
-    Contents { expected: Vec<u8>, found: Vec<u8> },
+    Contents {
+        /// The bytes the schema fixes.
+        expected: Vec<u8>,
+        /// The bytes in the file.
+        found: Vec<u8>,
+    },
     /// A `valid` check failed.
-    Invalid { message: String },
+    Invalid {
+        /// What is wrong, without path or offset.
+        message: String,
+    },
     /// A limit that protects against hostile input (nesting depth, element counts).
-    Limit { message: String },
+    Limit {
+        /// Which limit, without path or offset.
+        message: String,
+    },
     /// The model cannot be written as it is.
-    Write { message: String },
+    Write {
+        /// Why, without the path.
+        message: String,
+    },
     /// Text (YAML/JSON) that does not describe a model.
-    Text { message: String },
+    Text {
+        /// Why, with the line and column where known.
+        message: String,
+    },
     /// Anything else.
-    Other { message: String },
+    Other {
+        /// What happened.
+        message: String,
+    },
 }
 
-/// An error with the path of the field where it happened and, for reads, the byte offset. Its parts are in
-/// [`ErrorInner`] (`e.offset`, `e.kind`); the error itself is one pointer, so that a `Result` that readers pass up
+/// An error with the path of the field where it happened and, for reads, the byte offset: read them with
+/// [`kind`](Error::kind), [`offset`](Error::offset), [`path`](Error::path) and [`segments`](Error::segments).
+/// Its `Display` is `path: message`. The error itself is one pointer, so that a `Result` that readers pass up
 /// costs no more than its value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error(Box<ErrorInner>);
 
 /// What an [`Error`] holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ErrorInner {
+struct ErrorInner {
     /// Innermost segment first.
     rev_path: Vec<Seg>,
     root: Option<&'static str>,
     /// Absolute byte offset in the file, where one applies.
-    pub offset: Option<u64>,
-    pub kind: ErrorKind,
+    offset: Option<u64>,
+    kind: ErrorKind,
 }
 
-impl std::ops::Deref for Error {
-    type Target = ErrorInner;
-    fn deref(&self) -> &ErrorInner {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Error {
-    fn deref_mut(&mut self) -> &mut ErrorInner {
-        &mut self.0
-    }
-}
-
+/// `Result` with binspec's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// An error of `kind`, at `offset` in the file where one applies, with an empty path.
     #[cold]
     pub fn new(kind: ErrorKind, offset: Option<u64>) -> Self {
         Error(Box::new(ErrorInner {
@@ -81,6 +107,7 @@ impl Error {
             kind,
         }))
     }
+    /// A failed check ([`ErrorKind::Invalid`]) of the bytes at `offset`.
     pub fn invalid(offset: u64, message: impl Into<String>) -> Self {
         Self::new(
             ErrorKind::Invalid {
@@ -89,6 +116,7 @@ impl Error {
             Some(offset),
         )
     }
+    /// A limit against hostile input ([`ErrorKind::Limit`]) reached at `offset`.
     pub fn limit(offset: u64, message: impl Into<String>) -> Self {
         Self::new(
             ErrorKind::Limit {
@@ -97,6 +125,7 @@ impl Error {
             Some(offset),
         )
     }
+    /// A model that cannot be written ([`ErrorKind::Write`]).
     pub fn write(message: impl Into<String>) -> Self {
         Self::new(
             ErrorKind::Write {
@@ -105,6 +134,7 @@ impl Error {
             None,
         )
     }
+    /// Text that does not describe a model ([`ErrorKind::Text`]).
     pub fn text(message: impl Into<String>) -> Self {
         Self::new(
             ErrorKind::Text {
@@ -113,6 +143,7 @@ impl Error {
             None,
         )
     }
+    /// Any other failure ([`ErrorKind::Other`]).
     pub fn other(message: impl Into<String>) -> Self {
         Self::new(
             ErrorKind::Other {
@@ -123,33 +154,49 @@ impl Error {
     }
     /// Adds an outer field segment.
     pub fn at(mut self, field: &'static str) -> Self {
-        self.rev_path.push(Seg::Field(field));
+        self.0.rev_path.push(Seg::Field(field));
         self
     }
     /// Adds an outer index segment.
     pub fn at_index(mut self, index: usize) -> Self {
-        self.rev_path.push(Seg::Index(index));
+        self.0.rev_path.push(Seg::Index(index));
         self
     }
     /// Adds an outer key segment (`["name"]`).
     pub fn at_key(mut self, key: impl Into<String>) -> Self {
-        self.rev_path.push(Seg::Key(key.into()));
+        self.0.rev_path.push(Seg::Key(key.into()));
         self
     }
     /// Names the format the path starts from (`sarc`), once.
     pub fn in_format(mut self, id: &'static str) -> Self {
-        if self.root.is_none() {
-            self.root = Some(id);
+        if self.0.root.is_none() {
+            self.0.root = Some(id);
         }
         self
     }
-    /// The field path, outermost first, e.g. `sarc.sfat.entries[3].data_end`.
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+    /// The absolute byte offset in the file where it went wrong, for errors of reading.
+    pub fn offset(&self) -> Option<u64> {
+        self.0.offset
+    }
+    /// The id of the format the path starts from (`sarc`), if one was named.
+    pub fn format(&self) -> Option<&'static str> {
+        self.0.root
+    }
+    /// The segments of the field path after the format, outermost first (`sfat`, `entries`, `[3]`, `data_end`).
+    pub fn segments(&self) -> impl DoubleEndedIterator<Item = &Seg> + ExactSizeIterator {
+        self.0.rev_path.iter().rev()
+    }
+    /// The field path, outermost first, e.g. `sarc.sfat.entries[3].data_end`; empty when the error has none.
     pub fn path(&self) -> String {
         let mut s = String::new();
-        if let Some(r) = self.root {
+        if let Some(r) = self.0.root {
             s.push_str(r);
         }
-        for seg in self.rev_path.iter().rev() {
+        for seg in self.segments() {
             match seg {
                 Seg::Field(f) => {
                     if !s.is_empty() {
@@ -168,7 +215,7 @@ impl Error {
     /// The message without the path.
     pub fn message(&self) -> String {
         let where_ = |root: bool| if root { "the file" } else { "its substream" };
-        match &self.kind {
+        match self.kind() {
             ErrorKind::Eof {
                 at,
                 need,
@@ -198,14 +245,14 @@ impl Error {
                 hex(expected),
                 printable(expected),
                 hex(found),
-                self.offset
+                self.offset()
                     .map(|o| format!(" at offset {o:#x}"))
                     .unwrap_or_default()
             ),
             ErrorKind::Invalid { message } | ErrorKind::Limit { message } => {
                 format!(
                     "{message}{}",
-                    self.offset
+                    self.offset()
                         .map(|o| format!(" (at offset {o:#x})"))
                         .unwrap_or_default()
                 )
@@ -229,6 +276,8 @@ fn printable(b: &[u8]) -> String {
 }
 
 /// Bytes for a message, as text and in hex: `"SA" (53 41)`.
+// For the messages of the runtime and binspec-formats, not part of the user-facing API.
+#[doc(hidden)]
 pub fn describe_bytes(b: &[u8]) -> String {
     format!("{} ({})", printable(b), hex(b))
 }
@@ -248,7 +297,9 @@ impl std::error::Error for Error {}
 
 /// Adds path segments to the error of a `Result` on its way out.
 pub trait ResultExt<T> {
+    /// [`Error::at`] on the error, if any.
     fn at(self, field: &'static str) -> Result<T>;
+    /// [`Error::at_index`] on the error, if any.
     fn at_index(self, index: usize) -> Result<T>;
 }
 
@@ -260,5 +311,50 @@ impl<T> ResultExt<T> for Result<T> {
     #[inline]
     fn at_index(self, index: usize) -> Result<T> {
         self.map_err(|e| e.at_index(index))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accessors_and_display() {
+        let e = Error::invalid(0x18, "bad header size")
+            .at("header_size")
+            .at_index(3)
+            .at("entries")
+            .at_key("a.bin")
+            .in_format("sarc")
+            .in_format("ignored");
+        assert_eq!(
+            e.kind(),
+            &ErrorKind::Invalid {
+                message: "bad header size".into()
+            }
+        );
+        assert_eq!(e.offset(), Some(0x18));
+        assert_eq!(e.format(), Some("sarc"));
+        let segs: Vec<&Seg> = e.segments().collect();
+        assert_eq!(
+            segs,
+            [
+                &Seg::Key("a.bin".into()),
+                &Seg::Field("entries"),
+                &Seg::Index(3),
+                &Seg::Field("header_size")
+            ]
+        );
+        assert_eq!(e.path(), r#"sarc["a.bin"].entries[3].header_size"#);
+        assert_eq!(
+            e.to_string(),
+            r#"sarc["a.bin"].entries[3].header_size: bad header size (at offset 0x18)"#
+        );
+        let w = Error::write("too big");
+        assert_eq!(
+            (w.offset(), w.format(), w.segments().len()),
+            (None, None, 0)
+        );
+        assert_eq!(w.to_string(), "too big");
     }
 }

@@ -11,20 +11,28 @@ use crate::{Endian, Error, Result};
 pub struct Info {
     /// The format id, e.g. `sarc`.
     pub format: &'static str,
+    /// The file's version as the format numbers it (`0x407`), where it has one.
     pub version: Option<String>,
+    /// The file's byte order, where the format has a choice.
     pub endian: Option<Endian>,
     /// Further label/value pairs (counts, sizes).
     pub summary: Vec<(String, String)>,
 }
 
 /// Text forms of a decoded document.
+#[cfg(feature = "text")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DocFormat {
+    /// YAML ([`Format::to_text`], [`Format::from_text`]).
     Yaml,
+    /// JSON ([`Format::to_json`], [`Format::from_json`]).
     Json,
 }
 
-/// A format whose model can be read from and written to bytes, and to and from text.
+/// A format whose model can be read from and written to bytes, and (with the `text` feature) to and from text.
+///
+/// Every method that fails returns an [`Error`] whose `Display` is `path: message`: reads name the field and the
+/// byte offset, writes name the field whose value cannot be written, text names the line and column.
 pub trait Format: Sized + Serialize + DeserializeOwned {
     /// Short id, as used by `--format` and printed by `info` (`sarc`).
     const ID: &'static str;
@@ -35,7 +43,10 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
 
     /// Whether `data` looks like this format (magic bytes).
     fn sniff(data: &[u8]) -> bool;
-    /// Reads a model from bytes; the model does not borrow `data`. A generated format whose model keeps raw bytes
+    /// Reads a model from bytes; the model does not borrow `data`. Fails when `data` is not this format or breaks
+    /// it: too short ([`ErrorKind::Eof`](crate::ErrorKind::Eof)), wrong magic
+    /// ([`Contents`](crate::ErrorKind::Contents)), a failed check ([`Invalid`](crate::ErrorKind::Invalid)), or
+    /// counts and sizes that would exhaust memory ([`Limit`](crate::ErrorKind::Limit)). A generated format whose model keeps raw bytes
     /// (an archive's files) copies `data` once and reads it as [`Format::from_bytes`] does, so those bytes share
     /// the copy: one allocation instead of one per field. A field kept after the rest of the model is dropped keeps
     /// the whole copy alive; `Bytes::copy_from_slice` detaches it.
@@ -50,24 +61,33 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
     fn from_bytes(data: crate::Bytes) -> Result<Self> {
         Self::from_binary(&data)
     }
-    /// Writes the model, computing every derived value.
+    /// Writes the model, computing every derived value (sizes, offsets, counts, hashes). Fails with
+    /// [`ErrorKind::Write`](crate::ErrorKind::Write) when a value does not fit its field or the model contradicts
+    /// itself.
     fn to_binary(&self) -> Result<Vec<u8>>;
-    /// A short description.
+    /// A short description, for `binspec info`.
     fn info(&self) -> Info;
 
-    /// The model as YAML.
+    /// The model as YAML. Fails ([`ErrorKind::Text`](crate::ErrorKind::Text)) only for values YAML cannot hold.
+    #[cfg(feature = "text")]
     fn to_text(&self) -> Result<String> {
         serde_saphyr::to_string(self).map_err(|e| Error::text(e.to_string()))
     }
-    /// A model from YAML.
+    /// A model from YAML, as [`Format::to_text`] writes it. Fails ([`ErrorKind::Text`](crate::ErrorKind::Text),
+    /// with the line and column) on YAML that does not describe a model, and on documents too large to load.
+    #[cfg(feature = "text")]
     fn from_text(text: &str) -> Result<Self> {
         crate::doc::from_yaml(text)
     }
-    /// The model as JSON.
+    /// The model as JSON (pretty-printed). Fails ([`ErrorKind::Text`](crate::ErrorKind::Text)) only for values
+    /// JSON cannot hold.
+    #[cfg(feature = "text")]
     fn to_json(&self) -> Result<String> {
         serde_json::to_string_pretty(self).map_err(|e| Error::text(e.to_string()))
     }
-    /// A model from JSON.
+    /// A model from JSON, as [`Format::to_json`] writes it. Fails ([`ErrorKind::Text`](crate::ErrorKind::Text))
+    /// on JSON that does not describe a model.
+    #[cfg(feature = "text")]
     fn from_json(text: &str) -> Result<Self> {
         crate::doc::from_json(text)
     }
@@ -106,7 +126,9 @@ pub fn check_value_round_trip<F: Format + PartialEq + std::fmt::Debug>(
 /// the archive keeps in its place (SARC's name hash).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum EntryKey {
+    /// The entry's name (its path in the archive).
     Name(String),
+    /// The hash an entry without a name is stored under.
     Hash(u64),
 }
 
@@ -116,6 +138,8 @@ pub trait Archive: Format {
     fn files(&self) -> Vec<(&str, &[u8])>;
     /// Replaces the files, keeping the archive's other settings (byte order, alignment, seeds). A file whose name
     /// matches an existing entry keeps that entry's layout choices (its alignment); new names get the defaults.
+    /// Generated archives do not fail here: a name or size the format cannot store fails in
+    /// [`Format::to_binary`].
     fn set_files(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<()>;
     /// Each file's key, in the order of [`files`](Archive::files): its name, or the hash of an entry stored
     /// without one. Formats whose entries always have names keep this default.
@@ -156,31 +180,45 @@ pub type Files = Vec<(String, Vec<u8>)>;
 /// An archive's files, each with its key.
 pub type Entries = Vec<(EntryKey, Vec<u8>)>;
 
-/// The object-safe face of a [`Format`].
+/// The object-safe face of a [`Format`], for tools that handle every format alike (a list of
+/// `&'static dyn DynFormat`). [`FormatHandle`] implements it. Its methods fail as the [`Format`] methods they
+/// call do.
 pub trait DynFormat: Send + Sync {
+    /// [`Format::ID`].
     fn id(&self) -> &'static str;
+    /// [`Format::TITLE`].
     fn title(&self) -> &'static str;
+    /// [`Format::EXTENSIONS`].
     fn extensions(&self) -> &'static [&'static str];
+    /// [`Format::sniff`].
     fn sniff(&self, data: &[u8]) -> bool;
+    /// Reads `data` and describes it ([`Format::info`]).
     fn info(&self, data: &[u8]) -> Result<Info>;
     /// Bytes to the document in text form.
+    #[cfg(feature = "text")]
     fn decode(&self, data: &[u8], doc: DocFormat) -> Result<String>;
     /// A document in text form to bytes.
+    #[cfg(feature = "text")]
     fn encode(&self, text: &str, doc: DocFormat) -> Result<Vec<u8>>;
     /// Bytes to the model and straight back, as `check` does.
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>>;
     /// For archives: the files inside, and the document with no files (the archive's settings).
+    #[cfg(feature = "text")]
     fn extract(&self, data: &[u8]) -> Result<Option<(Entries, String)>>;
     /// For archives: the keys of the entries a settings document (as `extract` gave it) holds.
+    #[cfg(feature = "text")]
     fn archive_keys(&self, settings: &str) -> Result<Option<Vec<EntryKey>>>;
     /// For archives: a new archive from files and the settings document that `extract` gave.
+    #[cfg(feature = "text")]
     fn pack(&self, settings: &str, files: Entries) -> Result<Vec<u8>>;
 }
 
-/// Implements [`DynFormat`] for a [`Format`].
+/// Implements [`DynFormat`] for a [`Format`] that also implements [`MaybeArchive`]: keep one in a `static` and
+/// use it as a `&'static dyn DynFormat`.
 pub struct FormatHandle<T>(PhantomData<fn() -> T>);
 
 impl<T> FormatHandle<T> {
+    /// The handle (it holds nothing; `const`, so it can be a `static`).
     pub const fn new() -> Self {
         FormatHandle(PhantomData)
     }
@@ -192,17 +230,23 @@ impl<T> Default for FormatHandle<T> {
     }
 }
 
-/// Adds archive support to a [`FormatHandle`] where the format has it.
+/// Adds archive support to a [`FormatHandle`] where the format has it. A format that is not an archive implements
+/// it with the defaults (`impl MaybeArchive for MyFormat {}`); generated archive formats implement it from
+/// [`Archive`].
 pub trait MaybeArchive {
+    /// The files with their keys, or `None` for a format that is not an archive.
     fn extract_files(&self) -> Option<Entries> {
         None
     }
+    /// The entries' keys, or `None` for a format that is not an archive.
     fn entry_keys(&self) -> Option<Vec<EntryKey>> {
         None
     }
+    /// [`Archive::strip_data`]; `Ok(false)` for a format that is not an archive.
     fn strip_data(&mut self) -> Result<bool> {
         Ok(false)
     }
+    /// [`Archive::set_entries`]; `Ok(false)` for a format that is not an archive.
     fn replace_files(&mut self, _files: Entries) -> Result<bool> {
         Ok(false)
     }
@@ -224,6 +268,7 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
     fn info(&self, data: &[u8]) -> Result<Info> {
         Ok(T::from_binary(data)?.info())
     }
+    #[cfg(feature = "text")]
     fn decode(&self, data: &[u8], doc: DocFormat) -> Result<String> {
         let m = T::from_binary(data)?;
         match doc {
@@ -231,6 +276,7 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
             DocFormat::Json => m.to_json(),
         }
     }
+    #[cfg(feature = "text")]
     fn encode(&self, text: &str, doc: DocFormat) -> Result<Vec<u8>> {
         let m = match doc {
             DocFormat::Yaml => T::from_text(text)?,
@@ -241,6 +287,7 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         T::from_binary(data)?.to_binary()
     }
+    #[cfg(feature = "text")]
     fn extract(&self, data: &[u8]) -> Result<Option<(Entries, String)>> {
         let mut m = T::from_binary(data)?;
         let Some(files) = m.extract_files() else {
@@ -249,9 +296,11 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
         m.strip_data()?;
         Ok(Some((files, m.to_text()?)))
     }
+    #[cfg(feature = "text")]
     fn archive_keys(&self, settings: &str) -> Result<Option<Vec<EntryKey>>> {
         Ok(T::from_text(settings)?.entry_keys())
     }
+    #[cfg(feature = "text")]
     fn pack(&self, settings: &str, files: Entries) -> Result<Vec<u8>> {
         let mut m = T::from_text(settings)?;
         if !m.replace_files(files)? {
@@ -262,6 +311,8 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
 }
 
 /// Implements [`MaybeArchive`] for an [`Archive`] (generated code calls this for archive formats).
+// Generated code only (and the cli's tests); a hand-written archive can implement MaybeArchive itself.
+#[doc(hidden)]
 #[macro_export]
 macro_rules! impl_archive_dyn {
     ($t:ty) => {

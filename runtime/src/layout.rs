@@ -16,7 +16,9 @@ pub use dedup::{pool_strings, split_pool};
 /// The stream a type is written into: where it starts in the output and, for a substream, its size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Io {
+    /// Where the stream starts in the output.
     pub start: usize,
+    /// The substream's size; `None` for the whole output.
     pub size: Option<u64>,
 }
 
@@ -40,7 +42,9 @@ impl Io {
 /// Identifies a recorded position: a slot (one per schema place) and an occurrence counter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Key {
+    /// The schema place.
     pub slot: u32,
+    /// Which occurrence of it.
     pub n: u32,
 }
 
@@ -164,6 +168,7 @@ fn next_key(counters: &mut Vec<u32>, slot: u32) -> Key {
 pub const MAX_PASSES: usize = 4;
 
 impl WriteCtx {
+    /// The context of a write's first pass.
     pub fn new() -> Self {
         Self::default()
     }
@@ -478,6 +483,7 @@ struct PoolRead {
 }
 
 impl ReadPools {
+    /// Bookkeeping for a new read.
     pub fn new() -> Self {
         Self::default()
     }

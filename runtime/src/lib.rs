@@ -1,18 +1,52 @@
-//! The small hand-written runtime under binspec's generated readers and writers.
+//! The runtime under binspec's generated readers and writers, and the API their users work with.
 //!
-//! Generated code reads through [`Reader`] (bounds-checked, errors with field paths and absolute offsets) and
-//! writes through [`Writer`] (alignment, back-patching). [`Format`] is what every generated format implements;
-//! [`DynFormat`] is its object-safe face, which the CLI uses to treat all formats alike.
+//! binspec generates Rust from `.ksy` schemas; `binspec-formats` is that code for game formats, and its models
+//! stand on this crate. A user of `binspec-formats` meets:
+//!
+//! - [`Error`] and [`Result`]: every read, write and text conversion fails with an [`Error`] that names the field
+//!   path (`sarc.sfat.entries[3].data_end`), the byte offset in the file where one applies, and an [`ErrorKind`].
+//! - [`Format`]: what every format implements (`from_binary`, `to_binary`, `info`, and the text methods);
+//!   [`Archive`] for formats that hold named files; [`DynFormat`], the object-safe face that tools use to treat
+//!   all formats alike (`binspec_formats::registry()`).
+//! - `compress` (feature `compress`): Yaz0 and zstd, which game files come wrapped in, safe on hostile input.
+//! - The text forms (feature `text`): a model as YAML or JSON through `Format::to_text` and its siblings,
+//!   `DocFormat`, and the `doc` module's loaders, whose limits grow with the document.
+//! - [`Bytes`], [`Str`] and [`Endian`], which models hold, and [`ViewFiles`], an archive's files borrowed from
+//!   the input without building the model.
+//!
+//! Everything else is public only because generated code in other crates calls it, and is hidden from these
+//! docs: the reader and writer (`Reader`, `Writer`, the modules `read`, `write` and `layout`), `process`, `hash`,
+//! `bytes`, `text` (string encodings), `expr`, `fit`, and the macros `impl_binrw!` and `impl_archive_dyn!`. It
+//! may change in any release.
+//!
+//! # Features
+//!
+//! - `compress` (default): the `compress` module and the zlib of `process: zlib` schemas; builds zstd (with its C
+//!   library) and flate2.
+//! - `text` (default): YAML and JSON (the `doc` module, `DocFormat`, and the methods of [`Format`] and
+//!   [`DynFormat`] that read or write text, which do not exist without it); builds serde-saphyr, serde_json and
+//!   strsim.
+#![warn(missing_docs)]
 
+// Hidden modules: generated code names them (`::binspec_runtime::layout::WriteCtx`, `#[serde(with =
+// "::binspec_runtime::bytes")]`, ...), so they are public, but a user never needs them.
+#[doc(hidden)]
 pub mod bytes;
+#[cfg(feature = "compress")]
 pub mod compress;
+#[cfg(feature = "text")]
 pub mod doc;
 pub mod error;
 pub mod format;
+#[doc(hidden)]
 pub mod hash;
+#[doc(hidden)]
 pub mod layout;
+#[doc(hidden)]
 pub mod process;
+#[doc(hidden)]
 pub mod read;
+#[doc(hidden)]
 pub mod write;
 
 /// The shared byte buffer that generated models keep bytes in: decoding from a [`Bytes`] input
@@ -21,24 +55,31 @@ pub use ::bytes::Bytes;
 /// The string type of generated models: immutable UTF-8 that shares the input's buffer the way [`Bytes`] does
 /// (`bytestring::ByteString`). It dereferences to `str`; make one with `"name".into()` or `String::into()`.
 pub use ::bytestring::ByteString as Str;
-pub use error::{Error, ErrorInner, ErrorKind, Result, ResultExt};
-pub use format::{
-    Archive, DocFormat, DynFormat, EntryKey, Format, FormatHandle, Info, MaybeArchive,
-};
-pub use read::{Reader, ViewFiles};
+pub use error::{Error, ErrorKind, Result, ResultExt, Seg};
+#[cfg(feature = "text")]
+pub use format::DocFormat;
+pub use format::{Archive, DynFormat, EntryKey, Format, FormatHandle, Info, MaybeArchive};
+pub use read::ViewFiles;
+// Generated code only: the stream it reads from and the writer it writes to.
+#[doc(hidden)]
+pub use read::Reader;
+#[doc(hidden)]
 pub use write::{align_up, check_scan, write_slot, Writer};
 
-/// Byte order.
+/// Byte order of a file (or of a field whose schema sets `endian`). It serializes as `little` or `big`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Endian {
+    /// Least significant byte first.
     Little,
+    /// Most significant byte first.
     Big,
 }
 
 impl Endian {
+    /// `little` or `big`, as `Display` prints it.
     pub fn name(self) -> &'static str {
         match self {
             Endian::Little => "little",
@@ -53,7 +94,10 @@ impl std::fmt::Display for Endian {
     }
 }
 
-/// Checks that a value computed by a writer fits the field it goes into.
+/// Checks that a value computed by a writer fits the field it goes into: an [`ErrorKind::Write`] names the field
+/// and the type when it does not.
+// Generated code only (writers call it for each derived value).
+#[doc(hidden)]
 #[inline]
 pub fn fit<T: TryFrom<i128>>(v: i128, field: &'static str) -> Result<T> {
     // The caller's error context names the field in the path; the message names it too, not the path again
@@ -66,10 +110,14 @@ pub fn fit<T: TryFrom<i128>>(v: i128, field: &'static str) -> Result<T> {
     })
 }
 
+// Generated code only: strings in the encodings schemas name (`encoding: SJIS`).
+#[doc(hidden)]
 pub mod text;
 
 /// Implements binrw's `BinRead` and `BinWrite` for a generated format, so it fits code built on binrw. Reading
 /// takes the rest of the stream (a format's offsets are relative to its start).
+// Generated code only: it calls this for each format (the crate that calls it depends on binrw).
+#[doc(hidden)]
 #[macro_export]
 macro_rules! impl_binrw {
     ($t:ty) => {
@@ -112,6 +160,8 @@ macro_rules! impl_binrw {
 }
 
 /// Integer operations of the expression language, on `i128`, that never panic.
+// Generated code only (translated Kaitai expressions).
+#[doc(hidden)]
 pub mod expr {
     /// Division rounding towards negative infinity (as Kaitai's `/`); 0 when dividing by 0.
     #[inline]

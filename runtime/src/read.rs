@@ -32,6 +32,7 @@ pub struct Reader<'a> {
 
 macro_rules! prim {
     ($name:ident, $t:ty, $n:expr) => {
+        #[doc = concat!("Reads a `", stringify!($t), "` in byte order `e`; fails at the end of the stream.")]
         #[inline]
         pub fn $name(&mut self, e: Endian) -> Result<$t> {
             let b = self.array::<$n>()?;
@@ -436,10 +437,12 @@ impl<'a> Reader<'a> {
         self.substream(n)
     }
 
+    /// Reads a byte; fails at the end of the stream.
     #[inline]
     pub fn u8(&mut self) -> Result<u8> {
         Ok(self.array::<1>()?[0])
     }
+    /// Reads a signed byte; fails at the end of the stream.
     #[inline]
     pub fn i8(&mut self) -> Result<i8> {
         Ok(self.array::<1>()?[0] as i8)
@@ -590,6 +593,8 @@ pub struct ViewFiles<'a, A> {
 
 impl<'a, A: Copy> ViewFiles<'a, A> {
     /// Entries `0..n` read by `read` from `r` on.
+    // Generated code only (a format's `view_files`).
+    #[doc(hidden)]
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         r: Reader<'a>,
@@ -677,7 +682,7 @@ mod tests {
         let mut r = Reader::new(&[0; 6]);
         r.seek(4).unwrap();
         let e = r.u32(Endian::Big).unwrap_err();
-        assert_eq!(e.offset, Some(4));
+        assert_eq!(e.offset(), Some(4));
         assert_eq!(
             e.message(),
             "needs 0x4 bytes at offset 0x4, past the end of the file (0x6 bytes)"
@@ -697,7 +702,7 @@ mod tests {
         let mut s = r.substream(4).unwrap();
         s.u16(Endian::Big).unwrap();
         let e = s.u32(Endian::Big).unwrap_err();
-        assert_eq!(e.offset, Some(10));
+        assert_eq!(e.offset(), Some(10));
         assert!(e.message().contains("its substream"), "{}", e.message());
     }
 
@@ -750,7 +755,7 @@ mod tests {
                 }
                 Err(e) => {
                     assert_eq!(after, None, "{size} {pos} {n}: {}", e.message());
-                    assert_eq!(e.offset, Some(pos as u64));
+                    assert_eq!(e.offset(), Some(pos as u64));
                     assert_eq!(r.pos(), pos, "a failed take does not move");
                 }
             }
@@ -777,10 +782,10 @@ mod tests {
             "Müll/ß.txt"
         );
         let e = Reader::view_utf8(b"abc\xffdef", 0x40).unwrap_err();
-        assert_eq!(e.offset, Some(0x40));
+        assert_eq!(e.offset(), Some(0x40));
         assert!(e.message().contains("not valid UTF-8"), "{}", e.message());
         let e = Reader::view_utf8(b"ab\xc3", 0x10).unwrap_err();
-        assert_eq!(e.offset, Some(0x10));
+        assert_eq!(e.offset(), Some(0x10));
         let r = Reader::new(b"");
         assert_eq!(r.view_str(b"x", "utf8", 0).unwrap(), "x");
         assert!(r.view_str(b"x", "UTF-16LE", 0).is_err());
@@ -798,7 +803,7 @@ mod tests {
         assert_eq!(&*m, "Müll");
         assert_eq!(m.as_bytes().as_ptr(), buf[5..].as_ptr());
         let e = r.share_utf8(&buf[11..14], 11).unwrap_err();
-        assert_eq!(e.offset, Some(11));
+        assert_eq!(e.offset(), Some(11));
         // Bytes from elsewhere are copied (and checked the same way).
         let owned = r.share_utf8(b"other", 0).unwrap();
         assert_eq!(&*owned, "other");

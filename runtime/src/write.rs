@@ -4,6 +4,8 @@
 use crate::error::{Error, Result};
 use crate::Endian;
 
+/// The output of a write: bytes written in order, with positions that later values are patched into. A sizing
+/// writer counts bytes without keeping them.
 #[derive(Debug, Default, Clone)]
 pub struct Writer {
     buf: Vec<u8>,
@@ -22,6 +24,7 @@ pub struct Writer {
 
 macro_rules! wprim {
     ($name:ident, $patch:ident, $t:ty) => {
+        #[doc = concat!("Writes a `", stringify!($t), "` in byte order `e`.")]
         #[inline]
         pub fn $name(&mut self, v: $t, e: Endian) {
             self.flush_bits();
@@ -50,9 +53,11 @@ macro_rules! wprim {
 }
 
 impl Writer {
+    /// An empty writer at position 0.
     pub fn new() -> Self {
         Self::default()
     }
+    /// An empty writer at position 0 with room for `n` bytes.
     pub fn with_capacity(n: usize) -> Self {
         Writer {
             buf: Vec::with_capacity(n),
@@ -108,10 +113,12 @@ impl Writer {
     pub fn as_slice(&self) -> &[u8] {
         &self.buf
     }
+    /// The bytes written, with a partly written bit field completed.
     pub fn into_inner(mut self) -> Vec<u8> {
         self.flush_bits();
         self.buf
     }
+    /// Writes a byte.
     #[inline]
     pub fn u8(&mut self, v: u8) {
         self.flush_bits();
@@ -121,6 +128,7 @@ impl Writer {
             self.buf.push(v);
         }
     }
+    /// Writes a signed byte.
     #[inline]
     pub fn i8(&mut self, v: i8) {
         self.u8(v as u8);
@@ -160,6 +168,7 @@ impl Writer {
             self.buf[idx] = byte;
         }
     }
+    /// Writes bytes.
     #[inline]
     pub fn bytes(&mut self, b: &[u8]) {
         self.flush_bits();
@@ -382,6 +391,7 @@ pub fn check_scan(
     Ok(())
 }
 
+/// `v` rounded up to a multiple of `align` (0 and 1 leave it as it is).
 pub fn align_up(v: u64, align: u64) -> u64 {
     if align <= 1 {
         v

@@ -44,13 +44,13 @@ fn clean_error(id: &str, e: &Error) -> Result<(), String> {
         return Err(format!("message does not start with {id:?}: {msg}"));
     }
     let kind_ok = matches!(
-        e.kind,
+        e.kind(),
         ErrorKind::Invalid { .. } | ErrorKind::Contents { .. } | ErrorKind::Limit { .. }
     );
     if !msg.contains("offset 0x") && !kind_ok {
         return Err(format!(
             "message names no offset and is not a valid/contents/limit error: {msg} ({:?})",
-            e.kind
+            e.kind()
         ));
     }
     Ok(())
@@ -271,7 +271,7 @@ fn sarc_invalid_header_size_names_the_field_offset() {
     eprintln!("{msg}");
     assert!(msg.starts_with("sarc.sfat.header_size"), "{msg}");
     assert_eq!(
-        e.offset,
+        e.offset(),
         Some(0x18),
         "the error should point at the field (0x18): {msg}"
     );
