@@ -39,3 +39,24 @@ fn generated_holds_only_generator_output() {
         stray.join("\n")
     );
 }
+
+/// No file of the code generator is over about 1,000 lines, and each opens with a `//!` comment saying what it
+/// owns (issue 20: split along the pipeline, one concern per file).
+#[test]
+fn codegen_files_are_small_and_say_what_they_own() {
+    let mut problems = Vec::new();
+    for p in files_under(&repo().join("codegen/src")) {
+        if p.extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        let lines = text.lines().count();
+        if lines > 1_000 {
+            problems.push(format!("{}: {lines} lines", p.display()));
+        }
+        if !text.starts_with("//!") {
+            problems.push(format!("{}: does not open with a //! comment", p.display()));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -41,7 +41,7 @@ use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::expr::{Expr, ExprKind};
-use crate::ir::{ConstVal, Endian, Field, FieldTy, Module, Repeat, Role, TypeDef};
+use crate::ir::{is_utf8, ConstVal, Endian, Field, FieldTy, Module, Repeat, Role, TypeDef};
 
 pub use expr::translate_model_expr;
 
@@ -556,8 +556,6 @@ fn int_switch(f: &Field) -> bool {
 fn valued(f: &Field) -> bool {
     f.enum_.is_some() || int_switch(f)
 }
-
-use crate::ir::is_utf8;
 
 /// Whether `tokens` use the identifier `name` anywhere, groups included.
 fn mentions(tokens: &TokenStream, name: &str) -> bool {
