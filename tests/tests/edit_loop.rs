@@ -94,7 +94,13 @@ fn decode_encode_through_yaml_and_json_gives_the_same_bytes() {
         results.len() - checked - failures.len(),
         results.len()
     );
-    assert!(checked >= 150, "only {checked} files checked");
+    // The fixtures alone give 108 such files; with the corpus, about 250.
+    let least = if repo().join("../shared/corpus").is_dir() {
+        150
+    } else {
+        100
+    };
+    assert!(checked >= least, "only {checked} files checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
