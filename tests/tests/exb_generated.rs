@@ -49,8 +49,9 @@ fn sections() -> Vec<(String, Vec<u8>)> {
 #[test]
 fn every_exb_section_round_trips() {
     let sections = sections();
+    // The fixtures hold three (expr_v404, expr_v407, expr_v408); the corpus adds more.
     assert!(
-        sections.len() >= 4,
+        sections.len() >= 3,
         "expected EXB sections in the fixtures, found {}",
         sections.len()
     );
