@@ -451,15 +451,6 @@ pub fn emit(m: &Module) -> R<TokenStream> {
             slots.insert((*ti, n.clone()), s);
         }
     }
-    // The strings a deduplicating pool's region held get keys of their own.
-    for (ti, t) in m.types.iter().enumerate() {
-        for f in &t.seq {
-            if matches!(&f.role, Role::Pool(u) if m.pools[u.pool].dedup) {
-                let s = slots.len() as u32;
-                slots.insert((ti, format!("{}#recorded", f.name)), s);
-            }
-        }
-    }
     let g = Gen {
         m,
         boxed: recursive_fields(m),

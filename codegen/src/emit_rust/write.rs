@@ -193,8 +193,7 @@ impl<'m> Gen<'m> {
                     }
                     let flush = if self.m.pools[pool].dedup {
                         let term = self.dedup_term(pool, &f.path)?;
-                        let slot = self.slot(ti, &format!("{}#recorded", f.name));
-                        quote!(ctx.flush_dedup(#pool, w, 1, &self.#id, &[#(#term),*], #slot);)
+                        quote!(ctx.flush_dedup(#pool, w, 1, &self.#id, &[#(#term),*]);)
                     } else {
                         quote!(ctx.flush(#pool, w, 1);)
                     };

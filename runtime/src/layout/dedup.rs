@@ -46,8 +46,8 @@ impl WriteCtx {
     }
 
     /// Writes a deduplicating pool's region: aligned to `start_align`, then `recorded` (the strings the file held,
-    /// in its order, each followed by `term`; each gets a key of `slot`), then the queued strings that are not
-    /// among them. A queued string equal to a recorded one takes the recorded one's position.
+    /// in its order, each followed by `term`), then the queued strings that are not among them. A queued string
+    /// equal to a recorded one takes the recorded one's position.
     pub fn flush_dedup(
         &mut self,
         pool: usize,
@@ -55,14 +55,11 @@ impl WriteCtx {
         start_align: u64,
         recorded: &[String],
         term: &[u8],
-        slot: u32,
     ) {
         w.align(start_align);
         let mut at: HashMap<Vec<u8>, u64> = HashMap::with_capacity(recorded.len());
         for s in recorded {
-            let key = self.key(slot);
             let pos = w.pos() as u64;
-            self.cur.set(key, pos);
             let bytes = encoded(s, term);
             w.bytes(&bytes);
             at.entry(bytes).or_insert(pos);
@@ -179,7 +176,7 @@ mod tests {
             for k in [a, b, c] {
                 w.u8(ctx.prev_pos(k) as u8);
             }
-            ctx.flush_dedup(0, w, 1, &recorded, &[0], 9);
+            ctx.flush_dedup(0, w, 1, &recorded, &[0]);
             Ok(())
         })
         .unwrap();
@@ -191,7 +188,7 @@ mod tests {
             ctx.push_utf8_dedup(0, b, "b", &[0], 1);
             w.u8(ctx.prev_pos(a) as u8);
             w.u8(ctx.prev_pos(b) as u8);
-            ctx.flush_dedup(0, w, 1, &[], &[0], 9);
+            ctx.flush_dedup(0, w, 1, &[], &[0]);
             Ok(())
         })
         .unwrap();
