@@ -243,6 +243,19 @@ impl WriteCtx {
             Err(_) => crate::fit::<T>(v, field),
         }
     }
+    /// `a / b` for a value solved from a position (`pos: base + index * 8`): the position must be a multiple, or
+    /// the file would read back with another index. In the first pass positions are not known yet (0).
+    #[inline]
+    pub fn exact_div(&self, a: i128, b: i128, field: &'static str) -> Result<i128> {
+        match (a.checked_rem(b), a.checked_div(b)) {
+            (Some(0), Some(q)) => Ok(q),
+            _ if self.pass == 0 => Ok(0),
+            _ => Err(Error::write(format!(
+                "{a} is not a multiple of {b}: no value of this field gives the position the writer chose"
+            ))
+            .at(field)),
+        }
+    }
     #[inline]
     fn queue(&mut self, pool: usize, item: Item) {
         if self.pools.len() <= pool {
@@ -264,6 +277,21 @@ impl WriteCtx {
         } else {
             Body::Shared(bytes.clone())
         };
+        self.queue(pool, Item { key, body, align });
+    }
+    /// Queues an item that was written out of line ([`Writer::for_item`]): its bytes, or in a sizing pass its
+    /// length. A record or an array of records is written so, at the position it had in the previous pass, so
+    /// that positions and alignments inside it are the final ones once passes settle.
+    pub fn push_written(&mut self, pool: usize, key: Key, item: Writer, origin: usize, align: u64) {
+        let len = item.pos() - origin;
+        let body = if self.sizing {
+            Body::Len(len)
+        } else {
+            let start = self.arena.len();
+            self.arena.extend_from_slice(&item.into_inner());
+            Body::Arena(start, self.arena.len())
+        };
+        self.arena_len += len;
         self.queue(pool, Item { key, body, align });
     }
     /// Queues a string for a pool: encoded in `encoding`, then `term`.
@@ -518,6 +546,15 @@ impl ReadPools {
         let a = align_choice(prev, start, default);
         self.relaid |= a.is_none();
         a.flatten()
+    }
+    /// Whether an empty item of `pool` at `start` is elsewhere than the writer would put it (where the pool has got
+    /// to, aligned to `default`). Its offset is then kept in the model, and the pool's bookkeeping is left as it
+    /// was: an empty item takes no room. Not known for a pool's first item (false).
+    pub fn empty_elsewhere(&self, pool: usize, start: u64, default: u64) -> bool {
+        match self.pools.get(pool).and_then(|p| p.prev_end) {
+            Some(prev) => align_up(prev, default) != start,
+            None => false,
+        }
     }
     /// Refuses a model whose pooled items add up to more than [`ITEMS_PER_BYTE`] per byte of the `size`-byte input
     /// plus [`ITEMS_BASE`]: items that share bytes would be copied once per item by every document and file made

@@ -72,6 +72,16 @@ impl Writer {
             ..Self::default()
         }
     }
+    /// A writer for a pool item written out of line, to be placed at `origin`: it keeps bytes where this writer
+    /// does and only counts them where this one is a sizing writer.
+    #[doc(hidden)]
+    pub fn for_item(&self, origin: usize) -> Self {
+        Writer {
+            origin,
+            sizing: self.sizing,
+            ..Self::default()
+        }
+    }
     /// A writer that keeps no bytes: it only counts them, so that a layout pass that needs nothing but positions
     /// and sizes costs no copying. Everything else behaves as in a writer that keeps them: `pos`, alignment,
     /// `write_at` past the end. What it has written reads back as nothing ([`Writer::as_slice`] is empty and

@@ -233,6 +233,27 @@ impl Gen<'_> {
         }
     }
 
+    /// For an offset field of `ti` whose pool item can be empty (an array, or bytes of a given size): the item.
+    /// An empty item has no bytes, so its offset can point anywhere (AINB's elements with no queries have 0, the
+    /// start of nothing): where a file's is not where the writer would put the item, the model keeps it.
+    pub(super) fn empty_item_of<'a>(&'a self, ti: usize, f: &Field) -> Option<&'a Field> {
+        let Role::Offset { of } = &f.role else {
+            return None;
+        };
+        let item = find(&self.m.types[ti], of)?;
+        let pool = item.item_of?;
+        let can_be_empty = item.repeat != Repeat::None || item.size.is_some();
+        (can_be_empty && !self.m.pools[pool].dedup && !self.is_local_item(ti, item)).then_some(item)
+    }
+
+    /// Whether some offset field of `ti` is kept where `item` is empty ([`Gen::empty_item_of`]).
+    pub(super) fn kept_offsets(&self, ti: usize, item: &Field) -> bool {
+        self.m.types[ti].seq.iter().any(|f| {
+            self.empty_item_of(ti, f)
+                .is_some_and(|i| i.name == item.name)
+        })
+    }
+
     /// Whether `f`, an instance of `ti`, is one of [`Gen::local_items`].
     pub(super) fn is_local_item(&self, ti: usize, f: &Field) -> bool {
         f.item_of

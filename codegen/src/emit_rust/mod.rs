@@ -416,6 +416,11 @@ fn switch_enum_name(m: &Module, f: &Field) -> Ident {
     format_ident!("{}{}", o, crate::ir::camel(&f.name))
 }
 
+/// The name of the slot that records where a pool region ends (for a length field that measures it).
+pub(super) fn region_end(name: &str) -> String {
+    format!("{name}__end")
+}
+
 /// Generates the Rust module for one schema.
 pub fn emit(m: &Module) -> R<TokenStream> {
     let params = implicit_params(m);
@@ -428,6 +433,18 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         for f in &t.instances {
             if f.item_of.is_some() {
                 pos_refs.entry(ti).or_default().insert(f.name.clone());
+            }
+        }
+        // A pool region that a length field measures: its start and its end.
+        for f in &t.seq {
+            let measured = t
+                .seq
+                .iter()
+                .any(|l| matches!(&l.role, Role::Length { of } if *of == f.name));
+            if matches!(f.role, Role::Pool(_)) && measured {
+                let refs = pos_refs.entry(ti).or_default();
+                refs.insert(f.name.clone());
+                refs.insert(region_end(&f.name));
             }
         }
     }

@@ -112,6 +112,15 @@ impl<'m> Gen<'m> {
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
                     defaults.push(quote!(#id: None,));
                 }
+                Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
+                    let ty = self.model_ty(f);
+                    let d = format!(
+                        " Set only where `{of}` is empty and the file's offset is not where the writer would put it \
+                         (an empty item's offset can point anywhere)."
+                    );
+                    fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
+                    defaults.push(quote!(#id: None,));
+                }
                 Role::Pool(u) if self.m.pools[u.pool].dedup => {
                     let d = format!(
                         " The strings of pool `{}` as the file holds them, in order (a layout choice): written first, so \

@@ -181,6 +181,10 @@ impl<'m> Gen<'m> {
             let fname = f.name.as_str();
             match &f.role {
                 Role::Pool(u) if self.m.pools[u.pool].dedup => inits.push(quote!(#id: #v,)),
+                Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
+                    let keep = local("keep", of);
+                    inits.push(quote!(#id: if #keep { Some(#v) } else { None },));
+                }
                 Role::Data | Role::Placed => {
                     inits.push(quote!(#id: #v,));
                     if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {
@@ -525,6 +529,25 @@ impl<'m> Gen<'m> {
                 quote!((#v, #p, #la)),
                 quote!((None, 0i128, None)),
             ),
+            Some(pool) if self.kept_offsets(ti, f) => {
+                // An empty item elsewhere than the writer would put it keeps its offsets in the model.
+                let d = self.m.pools[pool].item_align;
+                let keep = local("keep", name);
+                body.push(quote!(let mut #keep = false;));
+                (
+                    quote!({
+                        let len = (r.abs_pos() as i128 - #p) as u64;
+                        if len == 0 && pools.empty_elsewhere(#pool, (#p) as u64, #d) {
+                            #keep = true;
+                            None
+                        } else {
+                            pools.item(#pool, (#p) as u64, len, #d)
+                        }
+                    }),
+                    quote!((#v, #p, #la)),
+                    quote!((None, 0i128, None)),
+                )
+            }
             Some(pool) => {
                 let d = self.m.pools[pool].item_align;
                 (

@@ -47,11 +47,30 @@ impl<'m> Gen<'m> {
                     let pos = inst.pos_expr.as_ref().ok_or_else(|| internal(&f.path))?;
                     let k = local("k", of);
                     let rhs = quote!((ctx.prev_pos(#k) as i128));
-                    self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?
+                    let solved = self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?;
+                    if let Some(item) = self.empty_item_of(ti, f) {
+                        // The kept offset of an empty item, while it is empty.
+                        let (id, iid) = (ident(&f.name), ident(&item.name));
+                        let empty = match item.cond {
+                            Some(_) => quote!(self.#iid.as_ref().is_none_or(|v| v.is_empty())),
+                            None => quote!(self.#iid.is_empty()),
+                        };
+                        quote!(match self.#id { Some(v) if #empty => v as i128, _ => #solved })
+                    } else {
+                        solved
+                    }
                 }
                 Role::Length { of } => {
                     let target = find(t, of).ok_or_else(|| internal(&f.path))?;
                     let sz = target.size.as_ref().ok_or_else(|| internal(&f.path))?;
+                    if matches!(target.role, Role::Pool(_)) {
+                        // A pool region: its size where the previous pass put its start and end.
+                        let (ks, ke) = (local("k", of), local("k", &region_end(of)));
+                        let len = quote!((ctx.prev_pos(#ke) as i128 - ctx.prev_pos(#ks) as i128));
+                        let v = self.solve(ti, &sz.expr, &f.name, len, &sz.path)?;
+                        body.push(quote!(let #d: i128 = #v;));
+                        continue;
+                    }
                     let tid = ident(of);
                     let content = self.content(ti, target, quote!(x), Scope::Write)?;
                     let len = if target.cond.is_some() {
@@ -197,7 +216,17 @@ impl<'m> Gen<'m> {
                     } else {
                         quote!(ctx.flush(#pool, w, 1);)
                     };
-                    quote!(#check w.align(#align); #rec #(#locals)* #flush #tail)
+                    let rec_end = if self
+                        .pos_refs
+                        .get(&ti)
+                        .is_some_and(|s| s.contains(&region_end(&f.name)))
+                    {
+                        let k = local("k", &region_end(&f.name));
+                        quote!(ctx.record(#k, w.pos() as u64);)
+                    } else {
+                        quote!()
+                    };
+                    quote!(#check w.align(#align); #rec #(#locals)* #flush #rec_end #tail)
                 }
                 Role::Data => {
                     let one_ref = quote!(x);
@@ -432,7 +461,31 @@ impl<'m> Gen<'m> {
                     FieldTy::Bytes => {
                         quote!(ctx.push_shared(#pool, #k, x, self.#aid.unwrap_or(#d));)
                     }
-                    _ => return err(&f.path, "pool items must be bytes or strings yet"),
+                    // A record or an array: written out of line, where the item was in the previous pass.
+                    FieldTy::User { .. } | FieldTy::Int { .. } | FieldTy::Float { .. } => {
+                        let one = self.write_one(ti, f, quote!(x))?;
+                        let each = match f.repeat {
+                            Repeat::None => quote!(#one),
+                            _ => {
+                                quote!(for (i, x) in x.iter().enumerate() { (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; })
+                            }
+                        };
+                        quote!({
+                            let origin = ctx.prev_pos(#k) as usize;
+                            let mut item = w.for_item(origin);
+                            {
+                                let w = &mut item;
+                                (|| -> ::binspec_runtime::Result<()> { #each Ok(()) })().at(#fname)?;
+                            }
+                            ctx.push_written(#pool, #k, item, origin, self.#aid.unwrap_or(#d));
+                        })
+                    }
+                    _ => {
+                        return err(
+                            &f.path,
+                            "pool items must be bytes, strings, records or arrays yet",
+                        )
+                    }
                 };
                 let aname = aid.to_string();
                 body.push(quote! {
@@ -527,7 +580,7 @@ impl<'m> Gen<'m> {
                         (BinOp::Add, _) => quote!((#rhs - #o)),
                         (BinOp::Sub, true) => quote!((#rhs + #o)),
                         (BinOp::Sub, false) => quote!((#o - #rhs)),
-                        (BinOp::Mul, _) => quote!((#rhs / #o)),
+                        (BinOp::Mul, _) => quote!(ctx.exact_div(#rhs, #o, #unknown)?),
                         _ => return err(path, "internal: not solvable"),
                     };
                     cur = side;

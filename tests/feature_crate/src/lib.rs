@@ -67,6 +67,7 @@ feature_modules!(
     layout,
     pool,
     process,
+    ranges,
     repeat,
     scan,
     sort_by,

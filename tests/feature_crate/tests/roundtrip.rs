@@ -451,6 +451,77 @@ fn layout_first_region_alignment_is_inferred_from_its_items() {
     assert_bytes(&again.to_binary().unwrap(), &out);
 }
 
+/// A base index into a shared table: each group's values are a range of one table. The model holds the values per
+/// group; the table, its count, the bases and the counts are derived.
+#[test]
+fn ranges() {
+    use fs::ranges::{Group, Ranges};
+    #[rustfmt::skip]
+    let bytes = [
+        b'R', b'N', b'G', b'S',
+        0x03,                   // group_count
+        0x0c,                   // values_ofs
+        0x00, 0x02,             // group 0: base 0, two values
+        0x02, 0x00,             // group 1: none, based where the next starts
+        0x02, 0x01,             // group 2: base 2, one value
+        0x03,                   // the table: three values
+        0x01, 0x00, 0x02, 0x00, 0x03, 0x00,
+    ];
+    let mut m: Ranges = round_trip(&bytes);
+    let members: Vec<&[u16]> = m.groups.iter().map(|g| &g.members[..]).collect();
+    assert_eq!(members, [&[1, 2][..], &[], &[3]]);
+    assert!(
+        m.groups.iter().all(|g| g.base.is_none()),
+        "every base derived"
+    );
+    // A value more in the first group moves the others' bases; a new group goes at the end of the table.
+    m.groups[0].members.push(9);
+    m.groups.push(Group {
+        members: vec![7, 8],
+        ..Group::default()
+    });
+    let out = write(&m);
+    #[rustfmt::skip]
+    assert_bytes(&out, &[
+        b'R', b'N', b'G', b'S',
+        0x04, 0x0e,
+        0x00, 0x03,
+        0x03, 0x00,
+        0x03, 0x01,
+        0x04, 0x02,
+        0x06,
+        0x01, 0x00, 0x02, 0x00, 0x09, 0x00, 0x03, 0x00, 0x07, 0x00, 0x08, 0x00,
+    ]);
+}
+
+/// An empty range has no bytes, so its base index can point anywhere: one that is not where the next range starts
+/// (AINB's elements with no queries have 0) is kept in the model, and the file round-trips.
+#[test]
+fn ranges_empty_range_elsewhere() {
+    use fs::ranges::Ranges;
+    #[rustfmt::skip]
+    let bytes = [
+        b'R', b'N', b'G', b'S', 0x03, 0x0c,
+        0x00, 0x02,
+        0x00, 0x00,             // no values, base 0
+        0x02, 0x01,
+        0x03, 0x01, 0x00, 0x02, 0x00, 0x03, 0x00,
+    ];
+    let mut m: Ranges = round_trip(&bytes);
+    assert_eq!(
+        m.groups.iter().map(|g| g.base).collect::<Vec<_>>(),
+        [None, Some(0), None]
+    );
+    // Once the range has values, its base is derived again (the kept one would point at other values).
+    // The model read back has no override any more.
+    m.groups[1].members = vec![5];
+    let out = m.to_binary().unwrap();
+    assert_eq!(&out[6..12], &[0x00, 0x02, 0x02, 0x01, 0x03, 0x01]);
+    let again = Ranges::from_binary(&out).unwrap();
+    assert_eq!(again.groups[1].base, None);
+    assert_eq!(again.groups[1].members, [5]);
+}
+
 #[test]
 fn enums() {
     use fs::enums::{Color, Enums, Kind, Level};
