@@ -113,6 +113,7 @@ types:
     seq:
       - id: base_index_pre_command_entry
         type: s4
+        -derive: "setup._present ? (setup._pos - _parent._parent.command_table_offset - 4) / 8 : -1"
         doc: |
           Base Index Pre-Command Entry: the first instruction of the function's setup list, -1 when it has none
           (as the `ainb` package reads it).
@@ -144,6 +145,22 @@ types:
         type: u2
         enum: data_type
         doc: Input Data Type Enum.
+    instances:
+      setup:
+        pos: _parent._parent.command_table_offset + 4 + base_index_pre_command_entry * 8
+        type: instruction_entry
+        repeat: expr
+        repeat-expr: pre_entry_static_memory_usage
+        if: base_index_pre_command_entry >= 0
+        -pool: instructions
+        doc: The function's setup instructions, a range of the instruction table (none in the files at hand).
+      instructions:
+        pos: _parent._parent.command_table_offset + 4 + instruction_base_index * 8
+        type: instruction_entry
+        repeat: expr
+        repeat-expr: instruction_count
+        -pool: instructions
+        doc: The function's instructions, a range of the instruction table.
     enums:
       data_type:
         0: no_data
@@ -160,10 +177,10 @@ types:
         type: u4
         doc: Number of entries.
       - id: entries
-        type: instruction_entry
-        repeat: expr
-        repeat-expr: count
-        doc: The entries.
+        size: count * 8
+        doc: The entries, the functions' instructions in order.
+        -pool:
+          id: instructions
   instruction_entry:
     doc: |
       One instruction. For UserFunction instructions, bytes 0x2-0x4 are a u16 static memory index and bytes 0x4-0x8

@@ -117,3 +117,50 @@ fn edited_sections_keep_their_offsets_consistent() {
     let reread = Exb::from_binary(&out).unwrap();
     assert_eq!(reread.to_binary().unwrap(), out);
 }
+
+/// The instruction table is the functions' instructions, one range per function: the model holds each function's
+/// instructions, and the writer derives the table, its count and every function's base index and count. An
+/// instruction added to the first function moves every later function's range; the hand-written decoder reads
+/// each function's instructions back as the model held them.
+#[test]
+fn instruction_ranges_are_derived_from_each_functions_instructions() {
+    use binspec_formats::ainb::exb::Exb as Decoded;
+    let sections = sections();
+    let (name, bytes) = sections
+        .iter()
+        .find(|(_, b)| {
+            let e = Exb::from_binary(b).unwrap();
+            e.command_infos.entries.len() >= 2
+        })
+        .expect("an EXB section with two functions");
+    let before = Decoded::decode(bytes, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut exb = Exb::from_binary(bytes).unwrap();
+    // The model's ranges are the decoder's functions.
+    assert_eq!(exb.command_infos.entries.len(), before.functions.len());
+    for (m, f) in exb.command_infos.entries.iter().zip(&before.functions) {
+        assert_eq!(m.instructions.len(), f.main.len(), "{name}");
+        assert_eq!(m.setup.is_some(), f.setup.is_some(), "{name}");
+    }
+    let first = exb.command_infos.entries[0].instructions[0].clone();
+    exb.command_infos.entries[0].instructions.insert(0, first);
+    let out = exb.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(out.len(), bytes.len() + 8, "one instruction more");
+    let after = Decoded::decode(&out, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(after.functions.len(), before.functions.len());
+    assert_eq!(
+        after.functions[0].main.len(),
+        before.functions[0].main.len() + 1
+    );
+    assert_eq!(after.functions[0].main[1..], before.functions[0].main[..]);
+    assert_eq!(after.functions[0].main[0], before.functions[0].main[0]);
+    assert_eq!(after.functions[1..], before.functions[1..], "{name}");
+    assert_eq!(after.signatures, before.signatures);
+    assert_eq!(after.strings, before.strings);
+    // Removing a function's instructions entirely leaves the others in place.
+    let mut exb = Exb::from_binary(bytes).unwrap();
+    exb.command_infos.entries[0].instructions.clear();
+    let out = exb.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
+    let after = Decoded::decode(&out, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(after.functions[0].main.is_empty());
+    assert_eq!(after.functions[1..], before.functions[1..], "{name}");
+}
