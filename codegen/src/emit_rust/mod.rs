@@ -119,6 +119,9 @@ enum T {
     Str,
     /// A user type's model (write scope) or nothing usable (read scope).
     User(usize),
+    /// A value whose fields cannot be reached: the element of a `repeat-until` that reads a value type (its
+    /// fields are the value's, not a model's).
+    Opaque,
     /// A switch field's enum: (the type that holds the field, the field).
     Switch(usize, String),
     Array(Box<T>),
@@ -252,7 +255,7 @@ impl<'m> Gen<'m> {
                         Some(T::Float) => quote!(f64),
                         Some(T::Bytes) => quote!(&[u8]),
                         Some(T::Str) => quote!(&str),
-                        Some(T::User(t)) if t != usize::MAX => {
+                        Some(T::User(t)) => {
                             let n = ty_ident(&self.m.types[t].rust);
                             quote!(&#n)
                         }

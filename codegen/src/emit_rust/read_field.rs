@@ -341,7 +341,7 @@ impl<'m> Gen<'m> {
                     t => t,
                 });
                 if valued(f) {
-                    cx.last_t = Some(T::User(usize::MAX));
+                    cx.last_t = Some(T::Opaque);
                 }
                 let (c, _) = cx.tr(&x.expr, &x.path)?;
                 quote!({

@@ -363,7 +363,7 @@ impl<'m> Cx<'m> {
             ("size" | "length", T::Array(_)) => Ok((quote!((#b.len() as i128)), T::Int)),
             ("to_i", T::Bool) => Ok((quote!((#b as i128)), T::Int)),
             ("to_i", T::Int) => Ok((b, T::Int)),
-            (_, T::User(ty)) if *ty != usize::MAX => {
+            (_, T::User(ty)) => {
                 let f = find(&self.m.types[*ty], name).ok_or_else(|| EmitError {
                     path: path.into(),
                     message: format!("no field '{name}' in '{}'", self.m.types[*ty].name),

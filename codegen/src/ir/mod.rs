@@ -95,8 +95,8 @@ pub enum FieldTy {
 pub struct SwitchCase {
     /// `None` for `_` (the default case).
     pub key: Option<Ex>,
-    /// The user type, or `usize::MAX` for a built-in type (then `prim` holds it).
-    pub ty: usize,
+    /// The user type; `None` for a built-in type (then `prim` holds it).
+    pub ty: Option<usize>,
     /// Arguments for the user type's params.
     pub args: Vec<Ex>,
     /// A built-in case type (`u4`, `strz`, ...).
@@ -108,7 +108,7 @@ pub struct SwitchCase {
 impl SwitchCase {
     /// The user type, if the case is one.
     pub fn user(&self) -> Option<usize> {
-        (self.ty != usize::MAX).then_some(self.ty)
+        self.ty
     }
 }
 

@@ -224,7 +224,7 @@ impl Builder {
                             let variant = camel(&self.types[ty].name);
                             cs.push(SwitchCase {
                                 key,
-                                ty,
+                                ty: Some(ty),
                                 args,
                                 prim: None,
                                 variant,
@@ -232,7 +232,7 @@ impl Builder {
                         }
                         prim => cs.push(SwitchCase {
                             key,
-                            ty: usize::MAX,
+                            ty: None,
                             args: Vec::new(),
                             prim: Some(prim),
                             variant: camel(&base_name),
