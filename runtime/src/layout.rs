@@ -117,6 +117,9 @@ type KeptOrder = (Vec<usize>, Vec<i128>);
 pub struct WriteCtx {
     prev: Positions,
     cur: Positions,
+    /// The lengths of items, where something derives a size from them, by the item's key.
+    prev_lens: Positions,
+    cur_lens: Positions,
     counters: Vec<u32>,
     pools: Vec<Vec<Item>>,
     /// Bytes written at a position the model gives (placed instances), laid over the output when the pass ends.
@@ -219,6 +222,16 @@ impl WriteCtx {
     #[inline]
     pub fn prev_pos(&self, key: Key) -> u64 {
         self.prev.get(key).unwrap_or(0)
+    }
+    /// How long the item `key` was in the previous pass (0 in the first).
+    #[inline]
+    pub fn prev_len(&self, key: Key) -> u64 {
+        self.prev_lens.get(key).unwrap_or(0)
+    }
+    /// Records how long the item `key` is in this pass.
+    #[inline]
+    pub fn record_len(&mut self, key: Key, len: u64) {
+        self.cur_lens.set(key, len);
     }
     /// Records where `key` is placed in this pass.
     #[inline]
@@ -341,11 +354,13 @@ impl WriteCtx {
         for it in items.drain(..) {
             w.align(it.align);
             self.cur.set(it.key, w.pos() as u64);
+            let start = w.pos();
             match it.body {
                 Body::Shared(b) => w.bytes(&b),
                 Body::Arena(start, end) => w.bytes(&self.arena[start..end]),
                 Body::Len(n) => w.fill(n, 0),
             }
+            self.cur_lens.set(it.key, (w.pos() - start) as u64);
         }
         // The emptied queue keeps its allocation for the next pass.
         if pool < self.pools.len() {
@@ -372,8 +387,12 @@ impl WriteCtx {
             }
         }
         self.dedup.clear();
-        let same = self.cur.same(&self.prev) && size == self.prev_size;
+        let same = self.cur.same(&self.prev)
+            && self.cur_lens.same(&self.prev_lens)
+            && size == self.prev_size;
         std::mem::swap(&mut self.prev, &mut self.cur);
+        std::mem::swap(&mut self.prev_lens, &mut self.cur_lens);
+        self.cur_lens.clear();
         self.cur.clear();
         self.cur.reserve_like(&self.prev);
         self.prev_size = size;

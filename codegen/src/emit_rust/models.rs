@@ -104,7 +104,12 @@ impl<'m> Gen<'m> {
                     defaults.push(quote!(#id: #dv,));
                 }
                 Role::Derive(x) => {
-                    let ty = self.model_ty(f);
+                    // An optional derived field (`if:`) is written where its condition holds; the override is the
+                    // value alone.
+                    let ty = self.model_ty(&Field {
+                        cond: None,
+                        ..f.clone()
+                    });
                     let d = format!(
                         " Set only where the file disagrees with the derived value (`{}`).",
                         x.text

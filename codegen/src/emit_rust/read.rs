@@ -195,8 +195,21 @@ impl<'m> Gen<'m> {
                 }
                 Role::Derive(x) => {
                     let (dt, dtt) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
-                    let mt = self.model_ty(f);
-                    body.push(if dtt == T::Bytes {
+                    let mt = self.model_ty(&Field {
+                        cond: None,
+                        ..f.clone()
+                    });
+                    body.push(if f.cond.is_some() {
+                        if dtt == T::Bytes {
+                            return err(&x.path, "an optional field cannot derive bytes yet");
+                        }
+                        quote! {
+                            let #v: ::std::option::Option<#mt> = match #v {
+                                Some(x) if (x as i128) == (#dt) => None,
+                                x => x,
+                            };
+                        }
+                    } else if dtt == T::Bytes {
                         quote! {
                             let #v: ::std::option::Option<#mt> = if #v[..] == (#dt)[..] { None } else { Some(#v) };
                         }

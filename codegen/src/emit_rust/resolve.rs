@@ -288,8 +288,15 @@ impl<'m> Cx<'m> {
                 let p = local("pos", b);
                 let k = local("k", b);
                 return Ok(match (name, self.scope) {
-                    ("_pos", Scope::Read) => (quote!(#p), T::Int),
-                    ("_pos", _) => (quote!((ctx.prev_pos(#k) as i128)), T::Int),
+                    // Relative to the type's stream, as `pos:` is.
+                    ("_pos", Scope::Read) => (
+                        quote!((#p - (r.abs_pos() - r.pos() as u64) as i128)),
+                        T::Int,
+                    ),
+                    ("_pos", _) => (
+                        quote!((ctx.prev_pos(#k) as i128 - io.start as i128)),
+                        T::Int,
+                    ),
                     ("_present", Scope::Read) => {
                         let v = local("v", b);
                         (quote!(#v.is_some()), T::Bool)

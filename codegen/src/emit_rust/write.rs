@@ -46,7 +46,11 @@ impl<'m> Gen<'m> {
                     let inst = find(t, of).ok_or_else(|| internal(&f.path))?;
                     let pos = inst.pos_expr.as_ref().ok_or_else(|| internal(&f.path))?;
                     let k = local("k", of);
-                    let rhs = quote!((ctx.prev_pos(#k) as i128));
+                    // `pos` is relative to the item's stream: the type's own, unless it reads from `_root._io`.
+                    let rhs = match &inst.io {
+                        Some(_) => quote!((ctx.prev_pos(#k) as i128)),
+                        None => quote!((ctx.prev_pos(#k) as i128 - io.start as i128)),
+                    };
                     let solved = self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?;
                     if let Some(item) = self.empty_item_of(ti, f) {
                         // The kept offset of an empty item, while it is empty.
@@ -63,6 +67,14 @@ impl<'m> Gen<'m> {
                 Role::Length { of } => {
                     let target = find(t, of).ok_or_else(|| internal(&f.path))?;
                     let sz = target.size.as_ref().ok_or_else(|| internal(&f.path))?;
+                    if target.item_of.is_some() && matches!(target.ty, FieldTy::User { .. }) {
+                        // A record written as a pool item: its length in the previous pass.
+                        let k = local("k", of);
+                        let len = quote!((ctx.prev_len(#k) as i128));
+                        let v = self.solve(ti, &sz.expr, &f.name, len, &sz.path)?;
+                        body.push(quote!(let #d: i128 = #v;));
+                        continue;
+                    }
                     if matches!(target.role, Role::Pool(_)) {
                         // A pool region: its size where the previous pass put its start and end.
                         let (ks, ke) = (local("k", of), local("k", &region_end(of)));
@@ -146,14 +158,23 @@ impl<'m> Gen<'m> {
                 }
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
-                    self.write_prim(f, quote!(#d))?
+                    let code: TokenStream = self
+                        .write_prim(f, quote!(#d))?
                         .to_string()
                         .replace(":: binspec_runtime :: fit", "ctx . fit")
                         .parse()
                         .map_err(|_| EmitError {
                             path: f.path.clone(),
                             message: "internal: tokens".into(),
-                        })?
+                        })?;
+                    // An optional derived field is written where its condition holds for the values written.
+                    match (&f.cond, &f.role) {
+                        (Some(c), Role::Derive(_)) => {
+                            let (ct, _) = self.cx(ti, Scope::Write).tr(&c.expr, &c.path)?;
+                            quote!(if #ct { #code })
+                        }
+                        _ => code,
+                    }
                 }
                 Role::Pool(u) => {
                     let pool = u.pool;
@@ -200,8 +221,10 @@ impl<'m> Gen<'m> {
                                 ::binspec_runtime::layout::check_align(a).at(#aname)?;
                             }
                             w.align(self.#aid.unwrap_or(#d));
-                            ctx.record(#k, w.pos() as u64);
+                            let start = w.pos();
+                            ctx.record(#k, start as u64);
                             #each
+                            ctx.record_len(#k, (w.pos() - start) as u64);
                         });
                         let presence = self.presence_check(ti, li)?;
                         let write = match &li.cond {

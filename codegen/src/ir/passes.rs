@@ -82,7 +82,13 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
                     }
             )
             && f.repeat == Repeat::None;
-        if let (Some(sz), true) = (&f.size, content_sized) {
+        // A sized record that is a pool item (a section that is a stream of its own): its length is where the
+        // writer's item ends.
+        let sized_item = f.item_of.is_some()
+            && matches!(f.ty, FieldTy::User { .. })
+            && f.repeat == Repeat::None
+            && f.process.is_none();
+        if let (Some(sz), true) = (&f.size, content_sized || sized_item) {
             if f.is_instance && f.item_of.is_none() {
                 continue;
             }

@@ -65,6 +65,7 @@ feature_modules!(
     hashes,
     instances,
     layout,
+    nested,
     pool,
     process,
     ranges,

@@ -522,6 +522,32 @@ fn ranges_empty_range_elsewhere() {
     assert_eq!(again.groups[1].members, [5]);
 }
 
+/// A section that is a stream of its own (EXB inside AINB): its size is derived from what the writer puts in it, and
+/// the offsets inside it are relative to its start.
+#[test]
+fn nested_section() {
+    use fs::nested::Nested;
+    #[rustfmt::skip]
+    let bytes = [
+        b'N', b'E', b'S', b'T',
+        0x10, 0, 0, 0,          // inner_ofs
+        0x0e, 0, 0, 0,          // inner_size
+        0x1e, 0, 0, 0,          // tail_ofs
+        b'I', b'N', b'N', b'R',
+        0x08, 0, 0, 0,          // name_ofs, from the start of the inner section
+        b'a', b'b', b'c', b'd', b'e', 0,
+        b't', b'a', b'i', b'l', 0,
+    ];
+    let mut m: Nested = round_trip(&bytes);
+    assert_eq!(m.inner.name, "abcde");
+    // A longer name grows the section and moves what follows it; the inner offset stays relative.
+    m.inner.name = "a longer name".into();
+    let out = write(&m);
+    assert_eq!(&out[4..16], &[0x10, 0, 0, 0, 0x16, 0, 0, 0, 0x26, 0, 0, 0]);
+    assert_eq!(&out[0x14..0x18], &[0x08, 0, 0, 0]);
+    assert_eq!(&out[0x26..], b"tail\0");
+}
+
 #[test]
 fn enums() {
     use fs::enums::{Color, Enums, Kind, Level};
