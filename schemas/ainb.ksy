@@ -326,7 +326,8 @@ types:
       - id: name_hash
         type: u4
         if: _root.version >= 0x407
-        doc: Name Hash (version 0x407+).
+        -derive: type_name_text.murmur3(0)
+        doc: Name Hash (version 0x407+), murmur3 (x86, 32-bit, seed 0) of the element type name.
       - id: unknown_10
         type: u4
         doc: Unknown.
@@ -1148,9 +1149,19 @@ types:
       caption: File Reference Entry
     seq:
       - {id: file_path_offset, type: u4, doc: File Path Offset.}
-      - {id: file_path_hash, type: u4, doc: File Path Hash.}
+      - id: file_path_hash
+        type: u4
+        -derive: file_path.murmur3(0)
+        doc: File Path Hash, murmur3 (x86, 32-bit, seed 0) of the path.
       - {id: filename_hash, type: u4, doc: Filename Hash (no extension).}
       - {id: file_extension_hash, type: u4, doc: File Extension Hash (no .).}
+    instances:
+      file_path:
+        pos: _root.string_pool_ofs + file_path_offset
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        doc: The file path.
   attachment:
     doc: One attachment.
     -wiki:
@@ -1173,8 +1184,15 @@ types:
       - id: name_hash
         type: u4
         if: _root.version >= 0x407
-        doc: Name Hash (version 0x407+).
+        -derive: name_text.murmur3(0)
+        doc: Name Hash (version 0x407+), murmur3 (x86, 32-bit, seed 0) of the name.
     instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        doc: The name.
       param:
         pos: parameters_entry_offset
         type: attachment_param

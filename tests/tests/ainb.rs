@@ -79,11 +79,8 @@ fn every_corpus_file_parses() {
         assert_eq!(f.elements.len() as u32, u32_at(&data, 0x10), "{what}");
         for (i, e) in f.elements.iter().enumerate() {
             assert_eq!(e.element_id as usize, i, "{what}: element {i}");
-            assert_eq!(
-                e.name_hash.is_some(),
-                f.version >= 0x407,
-                "{what}: element {i}"
-            );
+            // Derived from the type name (see `name_hashes_are_derived`): no file keeps an override.
+            assert_eq!(e.name_hash, None, "{what}: element {i}");
         }
         // The string pool is last and ends at the end of the file.
         assert_eq!(
@@ -647,4 +644,87 @@ fn selector_plugs() {
         }
     }
     assert!(seen.iter().all(|&n| n > 0), "selectors seen: {seen:?}");
+}
+
+/// The name hashes are derived (murmur3 of the element type name, the attachment name and the file reference's
+/// path): every fixture and corpus file agrees, so none is kept as an override; a renamed attachment gets the new
+/// name's hash.
+#[test]
+fn name_hashes_are_derived() {
+    let mut files = files_under(&repo().join("tests/fixtures/ainb"));
+    files.retain(|p| p.extension().is_some_and(|e| e == "ainb"));
+    if let Some(c) = corpus() {
+        files.extend(ainb_files(&c));
+    }
+    let (mut elements, mut attachments, mut refs) = (0, 0, 0);
+    for p in &files {
+        let (_, f) = parse(p);
+        let v407 = f.version >= 0x407;
+        for e in &f.elements {
+            assert_eq!(
+                e.name_hash,
+                None,
+                "{}: element {}",
+                p.display(),
+                e.element_id
+            );
+            elements += v407 as usize;
+        }
+        for a in f.attachments.iter().flatten() {
+            assert_eq!(
+                a.name_hash,
+                None,
+                "{}: attachment {}",
+                p.display(),
+                a.name_text
+            );
+            attachments += v407 as usize;
+        }
+        for r in f.blackboard.iter().flat_map(|b| &b.file_references) {
+            assert_eq!(r.file_path_hash, None, "{}: {}", p.display(), r.file_path);
+            refs += 1;
+        }
+    }
+    eprintln!("{elements} element, {attachments} attachment and {refs} file path hashes derived");
+    assert!(elements > 0, "no version 0x407 element at hand");
+    // The hash follows the name: an element type name changed in place (same length) reads back with no
+    // override, so the writer wrote the new name's hash.
+    let (data, mut f) = files
+        .iter()
+        .map(|p| parse(p))
+        .find(|(_, f)| f.version >= 0x407 && f.elements.iter().any(|e| e.type_name_text.len() > 1))
+        .expect("a 0x407 file with a named element");
+    assert_eq!(
+        f.to_binary().unwrap(),
+        data,
+        "the raw model writes the file back"
+    );
+    // The raw model holds the string pool's bytes and each text read from it, all written back at their places:
+    // the name changes in each (elements that share a type name share its bytes).
+    let e = f
+        .elements
+        .iter()
+        .find(|e| e.type_name_text.len() > 1)
+        .unwrap();
+    let old = e.type_name_text.to_string();
+    let new: String = old.chars().rev().collect();
+    let at = e.element_type_name as usize;
+    let mut pool = f.string_pool.to_vec();
+    pool[at..at + old.len()].copy_from_slice(new.as_bytes());
+    f.string_pool = pool.into();
+    for e in f.elements.iter_mut().filter(|e| *e.type_name_text == *old) {
+        e.type_name_text = new.as_str().into();
+    }
+    let out = f.to_binary().unwrap();
+    let again = Ainb::from_binary(&out).unwrap();
+    let e = again
+        .elements
+        .iter()
+        .find(|e| *e.type_name_text == *new)
+        .unwrap();
+    assert_eq!(e.name_hash, None);
+    assert_ne!(
+        binspec_formats::ainb::murmur3(&new),
+        binspec_formats::ainb::murmur3(&old)
+    );
 }
