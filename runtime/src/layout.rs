@@ -243,6 +243,14 @@ impl WriteCtx {
             Err(_) => crate::fit::<T>(v, field),
         }
     }
+    /// [`crate::fit_bits`] for a derived value, lenient in the first pass as [`WriteCtx::fit`] is.
+    #[inline]
+    pub fn fit_bits(&self, v: i128, bits: u32, field: &'static str) -> Result<u64> {
+        match crate::fit_bits(v, bits, field) {
+            Err(_) if self.pass == 0 => Ok(0),
+            r => r,
+        }
+    }
     #[inline]
     fn queue(&mut self, pool: usize, item: Item) {
         if self.pools.len() <= pool {

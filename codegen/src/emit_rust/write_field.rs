@@ -78,15 +78,16 @@ impl<'m> Gen<'m> {
                 let m = format_ident!("f{}", *bytes as u32 * 8);
                 quote!(w.#m(#val, #e);)
             }
-            FieldTy::Bits { n: 1, le: false } => quote!(w.bits_be((#val) as u64, 1);),
-            FieldTy::Bits { n: 1, le: true } => quote!(w.bits_le((#val) as u64, 1);),
-            FieldTy::Bits { n, le: true } => {
+            // A value wider than its bits is refused (as `fit` refuses one too wide for its bytes): the writer
+            // would keep only its low bits.
+            FieldTy::Bits { n, le } => {
                 let n = *n as u32;
-                quote!(w.bits_le((#val) as u64, #n);)
-            }
-            FieldTy::Bits { n, le: false } => {
-                let n = *n as u32;
-                quote!(w.bits_be((#val) as u64, #n);)
+                let m = if *le {
+                    quote!(bits_le)
+                } else {
+                    quote!(bits_be)
+                };
+                quote!(w.#m(::binspec_runtime::fit_bits((#val) as i128, #n, #fname)?, #n);)
             }
             _ => return err(&f.path, "internal: not a primitive"),
         })
