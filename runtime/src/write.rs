@@ -391,6 +391,24 @@ pub fn check_scan(
     Ok(())
 }
 
+/// `switch-on` on write: the case that a reader chooses for the tag written (`reads`, by the name the text forms
+/// use; `None` where no case matches) must be the one the model holds (`holds`), or the file would read back as
+/// another case, or not at all. `tag_text` is the tag's expression, `tag` its value.
+pub fn check_case(
+    tag: &dyn std::fmt::Debug,
+    tag_text: &str,
+    reads: Option<&str>,
+    holds: &str,
+) -> crate::Result<()> {
+    if reads == Some(holds) {
+        return Ok(());
+    }
+    Err(crate::Error::write(format!(
+        "holds a {holds}, but its tag `{tag_text}` is {tag:?}, which reads {}: the file would read back otherwise",
+        reads.map_or("no case".to_string(), |r| format!("a {r}"))
+    )))
+}
+
 /// `v` rounded up to a multiple of `align` (0 and 1 leave it as it is).
 pub fn align_up(v: u64, align: u64) -> u64 {
     if align <= 1 {
@@ -429,6 +447,20 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(real.into_inner().len(), 50);
         assert!(sizing.is_sizing() && sizing.as_slice().is_empty());
+    }
+
+    #[test]
+    fn case_check() {
+        assert!(check_case(&9i128, "width", Some("u1"), "u1").is_ok());
+        let e = check_case(&1i128, "kind", Some("point"), "raw").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "holds a raw, but its tag `kind` is 1, which reads a point: the file would read back otherwise"
+        );
+        assert!(check_case(&"x", "name", None, "raw")
+            .unwrap_err()
+            .to_string()
+            .contains("which reads no case"));
     }
 
     #[test]
