@@ -673,9 +673,9 @@ mod writes_what_does_not_read_back {
         write(&m);
     }
 
-    /// `repeat-until` is not checked when writing: here the stop value comes before the last element.
+    /// `repeat-until` must stop at the last element and at no earlier one: here the stop value came before the last
+    /// element, and the file read back shorter.
     #[test]
-    #[ignore = "generator: repeat-until is not checked against the elements written"]
     fn repeat_until_stops_early() {
         #[rustfmt::skip]
         let bytes = [
@@ -687,7 +687,39 @@ mod writes_what_does_not_read_back {
         ];
         let mut m = fs::repeat::Repeat::from_binary(&bytes).unwrap();
         m.until_zero = vec![5, 0, 6, 0]; // reads back as [5, 0]
-        assert!(m.to_binary().is_err());
+        let e = m.to_binary().unwrap_err();
+        assert_eq!(e.path(), "repeat.until_zero[1]", "{e}");
+        // Without the stop value at the end, the reader would go on past the last element.
+        m.until_zero = vec![5, 6];
+        let e = m.to_binary().unwrap_err();
+        assert_eq!(e.path(), "repeat.until_zero[1]", "{e}");
+        // A reader reads at least one element.
+        m.until_zero = vec![];
+        let e = m.to_binary().unwrap_err();
+        assert_eq!(e.path(), "repeat.until_zero", "{e}");
+        // Strings and user types: `_` is each element.
+        m.until_zero = vec![0];
+        m.names = vec!["end".into(), "x".into(), "end".into()];
+        let e = m.to_binary().unwrap_err();
+        assert_eq!(e.path(), "repeat.names[0]", "{e}");
+        m.names = vec!["end".into()];
+        m.chunks[0].last = 0;
+        let e = m.to_binary().unwrap_err();
+        assert_eq!(e.path(), "repeat.chunks[0]", "{e}");
+    }
+
+    /// Elements that stop where the model ends are written.
+    #[test]
+    fn repeat_until_stops_at_the_last() {
+        use fs::repeat::Chunk;
+        let mut m = fs::repeat::Repeat {
+            fixed: vec![1, 2, 3],
+            until_zero: vec![1, 2, 0],
+            names: vec!["a".into(), "end".into()],
+            ..Default::default()
+        };
+        m.chunks = vec![Chunk { value: 1, last: 0 }, Chunk { value: 2, last: 7 }];
+        write(&m);
     }
 
     /// Placed instances are written at the offsets the model holds: a node that grows overwrites its neighbour.
