@@ -374,6 +374,7 @@ impl<'m> Gen<'m> {
                 Repeat::None => quote!({ let x = val; #one }),
                 _ => quote!(for x in val.iter() { #one }),
             };
+            // (`place` refuses bytes that overlap others and differ from them, once the layout is final.)
             let place = quote!({
                 let at: i128 = #p;
                 match usize::try_from(at) {
@@ -384,17 +385,20 @@ impl<'m> Gen<'m> {
                             let w = &mut w;
                             #each
                         }
-                        ctx.place(at, w.into_inner());
+                        ctx.place(at, w.into_inner())?;
                     }
                     _ if ctx.first_pass() => {}
-                    _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range")).at(#fname)),
+                    _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range"))),
                 }
             });
             body.push(self.presence_check(ti, f)?);
-            body.push(match &f.cond {
-                Some(_) => quote!(if let Some(val) = &self.#id { #place }),
+            let write = match &f.cond {
+                Some(_) => quote!(if let Some(val) = &self.#id #place),
                 None => quote!({ let val = &self.#id; #place }),
-            });
+            };
+            body.push(
+                quote!((|| -> ::binspec_runtime::Result<()> { #write Ok(()) })().at(#fname)?;),
+            );
         }
         // Pool items (those of a region in this type are written there).
         for f in &t.instances {
