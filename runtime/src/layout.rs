@@ -124,6 +124,9 @@ pub struct WriteCtx {
     pools: Vec<Vec<Item>>,
     /// Bytes written at a position the model gives (placed instances), laid over the output when the pass ends.
     placed: Vec<(usize, Vec<u8>)>,
+    /// The placement (by its number in the pass) that [`WriteCtx::place`] refuses, with the message: set when a
+    /// final pass is written again to find the path of a placement that overlaps others.
+    refuse_place: Option<(usize, String)>,
     /// The bytes of queued strings, one after another (one buffer per pass, not one per string).
     arena: Vec<u8>,
     /// How many bytes the pass queued into (or, sizing, would have queued into) `arena`: the next pass reserves
@@ -269,6 +272,14 @@ impl WriteCtx {
             .at(field)),
         }
     }
+    /// [`crate::fit_bits`] for a derived value, lenient in the first pass as [`WriteCtx::fit`] is.
+    #[inline]
+    pub fn fit_bits(&self, v: i128, bits: u32, field: &'static str) -> Result<u64> {
+        match crate::fit_bits(v, bits, field) {
+            Err(_) if self.pass == 0 => Ok(0),
+            r => r,
+        }
+    }
     #[inline]
     fn queue(&mut self, pool: usize, item: Item) {
         if self.pools.len() <= pool {
@@ -370,14 +381,33 @@ impl WriteCtx {
     /// Queues bytes to be written at absolute position `at` of the output once the pass has written everything
     /// else (over what is there, and past the end with zeros in between). Placing them at the end keeps what the
     /// pass writes in sequence at its own positions, however deep the placed data is nested.
-    pub fn place(&mut self, at: usize, bytes: Vec<u8>) {
+    ///
+    /// Fails only for the placement that [`write_passes`] found to overlap other bytes, when it writes the pass
+    /// again so that the error names the path of the instance (see [`WriteCtx::apply_placed`]).
+    pub fn place(&mut self, at: usize, bytes: Vec<u8>) -> Result<()> {
+        if let Some((n, message)) = &self.refuse_place {
+            if *n == self.placed.len() {
+                return Err(Error::write(message.clone()));
+            }
+        }
         self.placed.push((at, bytes));
+        Ok(())
     }
-    /// Lays the queued placed bytes over a pass's output, in the order they were queued.
-    pub fn apply_placed(&mut self, w: &mut Writer) {
+    /// Lays the queued placed bytes over a pass's output, in the order they were queued. Returns the first
+    /// placement (by its number in the pass) whose bytes differ from other bytes at the same positions, placed or
+    /// written in sequence, with a message: the file keeps only one of them, so it would not read back as the
+    /// model. Bytes that agree may overlap (a node that two references share is placed twice). A writer that
+    /// keeps no bytes is not checked against.
+    pub fn apply_placed(&mut self, w: &mut Writer) -> Option<(usize, String)> {
+        let overlap = if w.is_sizing() {
+            None
+        } else {
+            first_overlap(&self.placed, w.as_slice())
+        };
         for (at, b) in std::mem::take(&mut self.placed) {
             w.write_at(at, &b);
         }
+        overlap
     }
     /// Ends a pass. Returns whether it reproduced the previous one (then the output is final).
     pub fn end_pass(&mut self, size: u64) -> bool {
@@ -426,10 +456,21 @@ pub fn write_passes(
             Writer::sizing()
         };
         write(&mut w, &mut ctx)?;
-        ctx.apply_placed(&mut w);
+        let overlap = ctx.apply_placed(&mut w);
         let size = w.pos() as u64;
         let same = ctx.end_pass(size);
         if same && real {
+            if let Some((n, message)) = overlap {
+                // Written again, with the placement refused, so that the error comes back through the writers
+                // that placed it and names its path. (The pass reproduced the one before it, so writing it again
+                // makes the same placements.)
+                ctx.sizing = true;
+                ctx.refuse_place = Some((n, message.clone()));
+                return Err(match write(&mut Writer::sizing(), &mut ctx) {
+                    Err(e) => e,
+                    Ok(()) => Error::write(message),
+                });
+            }
             return Ok(w.into_inner());
         }
         // After the first pass, try writing at once; after that, only once a sizing pass has settled.
@@ -438,6 +479,60 @@ pub fn write_passes(
     Err(Error::write(format!(
         "the layout did not settle after {MAX_PASSES} passes"
     )))
+}
+
+/// The first of `placed` (by number, each bytes at an absolute position) whose bytes differ from bytes of another
+/// placement or of `seq` (what was written in sequence, from position 0) at the same position, with a message that
+/// says where. Of two placements that differ, the later one is reported.
+fn first_overlap(placed: &[(usize, Vec<u8>)], seq: &[u8]) -> Option<(usize, String)> {
+    let end = |i: usize| placed[i].0 + placed[i].1.len();
+    let mut order: Vec<usize> = (0..placed.len())
+        .filter(|&i| !placed[i].1.is_empty())
+        .collect();
+    order.sort_by_key(|&i| (placed[i].0, i));
+    // The placements that reach the current one's start, and the first difference found: (placement, message).
+    let mut open: Vec<usize> = Vec::new();
+    let mut found: Option<(usize, String)> = None;
+    let mut report = |n: usize, message: String| {
+        if found.as_ref().is_none_or(|(f, _)| n < *f) {
+            found = Some((n, message));
+        }
+    };
+    for &i in &order {
+        let (at, ref b) = placed[i];
+        open.retain(|&j| end(j) > at);
+        for &j in &open {
+            let (jat, ref jb) = placed[j];
+            if let Some(d) = (at..end(i).min(end(j))).find(|&p| b[p - at] != jb[p - jat]) {
+                let (n, o) = (i.max(j), i.min(j));
+                report(
+                    n,
+                    format!(
+                        "its bytes at {:#x}..{:#x} overlap other bytes placed at {:#x}..{:#x}, and differ from them \
+                         at {d:#x}: the file would keep only one of them, and read back otherwise",
+                        placed[n].0,
+                        end(n),
+                        placed[o].0,
+                        end(o)
+                    ),
+                );
+            }
+        }
+        let upto = end(i).min(seq.len());
+        if let Some(d) = (at..upto).find(|&p| b[p - at] != seq[p]) {
+            report(
+                i,
+                format!(
+                    "its bytes at {at:#x}..{:#x} overlap what is written in sequence up to {:#x}, and differ from it \
+                     at {d:#x}: the file would keep only one of them, and read back otherwise",
+                    end(i),
+                    seq.len()
+                ),
+            );
+        }
+        open.push(i);
+    }
+    found
 }
 
 /// The largest power of two that divides `v` (capped at 2^31; 2^31 for 0).
@@ -723,15 +818,43 @@ mod tests {
 
     #[test]
     fn placed_bytes_go_over_the_output() {
+        // Laid over the output when the pass ends: over bytes written in sequence after they were placed (which
+        // they agree with), and past the end with zeros in between.
         let out = write_passes(|w, ctx| {
             w.bytes(&[1, 2, 3]);
-            ctx.place(1, vec![8]);
-            ctx.place(5, vec![9]);
+            ctx.place(3, vec![4, 7])?;
+            ctx.place(6, vec![9])?;
             w.bytes(&[4]);
             Ok(())
         })
         .unwrap();
-        assert_eq!(out, vec![1, 8, 3, 4, 0, 9]);
+        assert_eq!(out, vec![1, 2, 3, 4, 7, 0, 9]);
+    }
+
+    #[test]
+    fn placed_bytes_that_differ_from_others_are_refused() {
+        // Over bytes written in sequence: the error comes back through the writer that placed them, with its path.
+        let e = write_passes(|w, ctx| {
+            w.bytes(&[1, 2, 3, 4]);
+            ctx.place(1, vec![2, 8]).map_err(|e| e.at("inst"))?;
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(e.path(), "inst");
+        assert!(e.to_string().contains("differ from it at 0x2"), "{e}");
+        // Over another placement: the later one is reported. Equal bytes (a node two references share, placed
+        // twice) are not an overlap.
+        let e = write_passes(|w, ctx| {
+            w.bytes(&[0; 4]);
+            ctx.place(4, vec![1, 2, 3, 4]).map_err(|e| e.at("a"))?;
+            ctx.place(4, vec![1, 2, 3, 4]).map_err(|e| e.at("shared"))?;
+            ctx.place(6, vec![3, 5]).map_err(|e| e.at("b"))?;
+            Ok(())
+        })
+        .unwrap_err();
+        assert_eq!(e.path(), "b");
+        assert!(e.to_string().contains("placed at 0x4..0x8"), "{e}");
+        assert!(e.to_string().contains("differ from them at 0x7"), "{e}");
     }
 
     #[test]

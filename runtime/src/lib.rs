@@ -64,7 +64,7 @@ pub use read::ViewFiles;
 #[doc(hidden)]
 pub use read::Reader;
 #[doc(hidden)]
-pub use write::{align_up, check_scan, write_slot, Writer};
+pub use write::{align_up, check_case, check_scan, check_until, write_slot, Writer};
 
 /// Byte order of a file (or of a field whose schema sets `endian`). It serializes as `little` or `big`.
 #[derive(
@@ -108,6 +108,33 @@ pub fn fit<T: TryFrom<i128>>(v: i128, field: &'static str) -> Result<T> {
             std::any::type_name::<T>()
         ))
     })
+}
+
+/// Checks that a value fits a bit field of `bits` bits (`b3`: 0 to 7), as [`fit`] does for byte-sized integers: a
+/// writer that kept only the low bits would write a file that reads back as another value.
+// Generated code only (writers call it for each bit field).
+#[doc(hidden)]
+#[inline]
+pub fn fit_bits(v: i128, bits: u32, field: &'static str) -> Result<u64> {
+    if bits <= 64 && (0..1i128 << bits).contains(&v) {
+        return Ok(v as u64);
+    }
+    Err(Error::write(format!(
+        "value {v} does not fit in `{field}` ({bits} bits: 0 to {})",
+        (1u128 << bits.min(64)) - 1
+    )))
+}
+
+#[cfg(test)]
+#[test]
+fn bit_fields_fit() {
+    assert_eq!(fit_bits(7, 3, "flags").unwrap(), 7);
+    assert_eq!(fit_bits(u64::MAX as i128, 64, "all").unwrap(), u64::MAX);
+    assert_eq!(
+        fit_bits(8, 3, "flags").unwrap_err().to_string(),
+        "value 8 does not fit in `flags` (3 bits: 0 to 7)"
+    );
+    assert!(fit_bits(-1, 3, "flags").is_err());
 }
 
 // Generated code only: strings in the encodings schemas name (`encoding: SJIS`).

@@ -401,6 +401,53 @@ pub fn check_scan(
     Ok(())
 }
 
+/// `switch-on` on write: the case that a reader chooses for the tag written (`reads`, by the name the text forms
+/// use; `None` where no case matches) must be the one the model holds (`holds`), or the file would read back as
+/// another case, or not at all. `tag_text` is the tag's expression, `tag` its value.
+pub fn check_case(
+    tag: &dyn std::fmt::Debug,
+    tag_text: &str,
+    reads: Option<&str>,
+    holds: &str,
+) -> crate::Result<()> {
+    if reads == Some(holds) {
+        return Ok(());
+    }
+    Err(crate::Error::write(format!(
+        "holds a {holds}, but its tag `{tag_text}` is {tag:?}, which reads {}: the file would read back otherwise",
+        reads.map_or("no case".to_string(), |r| format!("a {r}"))
+    )))
+}
+
+/// `repeat-until` on write: whether the condition `cond` holds for each element (`stops`, in order). A reader
+/// stops at the first element where it holds, so it must hold for the last and for no element before it, and
+/// there must be one: the file would otherwise read back with fewer elements, or more. The error's path names the
+/// element.
+pub fn check_until(stops: impl ExactSizeIterator<Item = bool>, cond: &str) -> crate::Result<()> {
+    let n = stops.len();
+    if n == 0 {
+        return Err(crate::Error::write(format!(
+            "no elements, but `repeat-until` reads at least one (up to where `{cond}` holds)"
+        )));
+    }
+    for (i, stop) in stops.enumerate() {
+        if stop && i + 1 < n {
+            return Err(crate::Error::write(format!(
+                "`{cond}` holds for this element, before the last: the file would read back with {} elements, not {n}",
+                i + 1
+            ))
+            .at_index(i));
+        }
+        if !stop && i + 1 == n {
+            return Err(crate::Error::write(format!(
+                "`{cond}` does not hold for the last element: the file would read back with more elements"
+            ))
+            .at_index(i));
+        }
+    }
+    Ok(())
+}
+
 /// `v` rounded up to a multiple of `align` (0 and 1 leave it as it is).
 pub fn align_up(v: u64, align: u64) -> u64 {
     if align <= 1 {
@@ -439,6 +486,31 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(real.into_inner().len(), 50);
         assert!(sizing.is_sizing() && sizing.as_slice().is_empty());
+    }
+
+    #[test]
+    fn case_check() {
+        assert!(check_case(&9i128, "width", Some("u1"), "u1").is_ok());
+        let e = check_case(&1i128, "kind", Some("point"), "raw").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "holds a raw, but its tag `kind` is 1, which reads a point: the file would read back otherwise"
+        );
+        assert!(check_case(&"x", "name", None, "raw")
+            .unwrap_err()
+            .to_string()
+            .contains("which reads no case"));
+    }
+
+    #[test]
+    fn until_check() {
+        assert!(check_until([false, false, true].into_iter(), "_ == 0").is_ok());
+        let early = check_until([false, true, false].into_iter(), "_ == 0").unwrap_err();
+        assert_eq!(early.path(), "[1]");
+        assert!(early.to_string().contains("2 elements, not 3"), "{early}");
+        let late = check_until([false, false].into_iter(), "_ == 0").unwrap_err();
+        assert_eq!(late.path(), "[1]");
+        assert!(check_until([].into_iter(), "_ == 0").is_err());
     }
 
     #[test]

@@ -259,7 +259,8 @@ fn data_value_instances_are_kept_and_used_when_writing() {
 }
 
 /// Placed instances are written by a writer whose positions are the output's, and laid over the output at the
-/// end of the pass, so that one nested in another lands at its own position.
+/// end of the pass, so that one nested in another lands at its own position; placing fails (for bytes that overlap
+/// others and differ from them), and the error names the instance.
 #[test]
 fn placed_instances_are_laid_over_the_output() {
     let c = tree(true);
@@ -267,7 +268,8 @@ fn placed_instances_are_laid_over_the_output() {
     for want in [
         "let io = ::binspec_runtime::layout::Io::ROOT;",
         "let mut w = ::binspec_runtime::Writer::at_origin(at);",
-        "ctx.place(at, w.into_inner());",
+        "ctx.place(at, w.into_inner())?;",
+        ".at(\"target\")?;",
     ] {
         assert!(write.contains(want), "{want}:\n{write}");
     }

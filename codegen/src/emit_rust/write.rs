@@ -345,6 +345,9 @@ impl<'m> Gen<'m> {
                                         _ => quote!(),
                                     }
                                 }
+                                // `repeat-until`: the file reads back with as many elements only if the condition
+                                // holds for the last and for no element before it.
+                                Repeat::Until(x) => self.until_check(ti, f, x)?,
                                 _ => quote!(),
                             };
                             let each = if let Some(a) = keyed_args {
@@ -423,6 +426,7 @@ impl<'m> Gen<'m> {
                 Repeat::None => quote!({ let x = val; #one }),
                 _ => quote!(for x in val.iter() { #one }),
             };
+            // (`place` refuses bytes that overlap others and differ from them, once the layout is final.)
             let place = quote!({
                 let at: i128 = #p;
                 match usize::try_from(at) {
@@ -433,17 +437,20 @@ impl<'m> Gen<'m> {
                             let w = &mut w;
                             #each
                         }
-                        ctx.place(at, w.into_inner());
+                        ctx.place(at, w.into_inner())?;
                     }
                     _ if ctx.first_pass() => {}
-                    _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range")).at(#fname)),
+                    _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range"))),
                 }
             });
             body.push(self.presence_check(ti, f)?);
-            body.push(match &f.cond {
-                Some(_) => quote!(if let Some(val) = &self.#id { #place }),
+            let write = match &f.cond {
+                Some(_) => quote!(if let Some(val) = &self.#id #place),
                 None => quote!({ let val = &self.#id; #place }),
-            });
+            };
+            body.push(
+                quote!((|| -> ::binspec_runtime::Result<()> { #write Ok(()) })().at(#fname)?;),
+            );
         }
         // Pool items (those of a region in this type are written there).
         for f in &t.instances {
@@ -567,6 +574,40 @@ impl<'m> Gen<'m> {
                 use ::binspec_runtime::ResultExt as _;
                 #(#body)*
                 Ok(())
+            }
+        })
+    }
+
+    /// For a `repeat-until` field (its elements in `val`): a check that the condition holds for the last element and
+    /// for no earlier one, as the reader stops at the first element where it holds. Skipped in the first pass, and
+    /// where the condition cannot be computed from the model.
+    fn until_check(&self, ti: usize, f: &Field, x: &crate::ir::Ex) -> R<TokenStream> {
+        let mut cx = self.cx(ti, Scope::Write);
+        // `_` is the element, as the reader sees it (see `read_repeated_as_stored`).
+        let et = match cx.field_t(f) {
+            T::Array(t) => *t,
+            t => t,
+        };
+        let et = if valued(f) { T::User(usize::MAX) } else { et };
+        cx.last_t = Some(et.clone());
+        let Ok((c, T::Bool)) = cx.tr(&x.expr, &x.path) else {
+            return Ok(quote!());
+        };
+        // Numbers, flags and enums are bound by value, as the reader binds them; anything else by reference.
+        let copied = match et {
+            T::Int | T::Float | T::Bool => true,
+            T::User(usize::MAX) => f.enum_.is_some(),
+            _ => false,
+        };
+        let bind = if copied {
+            quote!(let v__ = *v__;)
+        } else {
+            quote!()
+        };
+        let text = x.text.as_str();
+        Ok(quote! {
+            if !ctx.first_pass() {
+                ::binspec_runtime::check_until(val.iter().enumerate().map(|(i, v__)| { #bind #c }), #text)?;
             }
         })
     }

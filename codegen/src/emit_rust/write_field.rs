@@ -78,15 +78,16 @@ impl<'m> Gen<'m> {
                 let m = format_ident!("f{}", *bytes as u32 * 8);
                 quote!(w.#m(#val, #e);)
             }
-            FieldTy::Bits { n: 1, le: false } => quote!(w.bits_be((#val) as u64, 1);),
-            FieldTy::Bits { n: 1, le: true } => quote!(w.bits_le((#val) as u64, 1);),
-            FieldTy::Bits { n, le: true } => {
+            // A value wider than its bits is refused (as `fit` refuses one too wide for its bytes): the writer
+            // would keep only its low bits.
+            FieldTy::Bits { n, le } => {
                 let n = *n as u32;
-                quote!(w.bits_le((#val) as u64, #n);)
-            }
-            FieldTy::Bits { n, le: false } => {
-                let n = *n as u32;
-                quote!(w.bits_be((#val) as u64, #n);)
+                let m = if *le {
+                    quote!(bits_le)
+                } else {
+                    quote!(bits_be)
+                };
+                quote!(w.#m(::binspec_runtime::fit_bits((#val) as i128, #n, #fname)?, #n);)
             }
             _ => return err(&f.path, "internal: not a primitive"),
         })
@@ -135,7 +136,7 @@ impl<'m> Gen<'m> {
                     None => Ok(quote!(#v.write(w, ctx, io, endian, #a)?;)),
                 }
             }
-            FieldTy::Switch { cases, .. } => {
+            FieldTy::Switch { on, cases } => {
                 let en = switch_enum_name(self.m, f);
                 let mut arms = Vec::new();
                 let mut seen = BTreeSet::new();
@@ -144,10 +145,75 @@ impl<'m> Gen<'m> {
                     let one = self.write_one(ti, &case_field(f, c), quote!(x))?;
                     arms.push(quote!(#en::#var(x) => { #one }));
                 }
-                Ok(quote!(match #v { #(#arms)* }))
+                let check = self.switch_check(ti, f, on, cases, &v)?;
+                let write = quote!(match #v { #(#arms)* });
+                Ok(if check.is_empty() {
+                    write
+                } else {
+                    quote!({ #check #write })
+                })
             }
             FieldTy::Value => err(&f.path, "internal"),
         }
+    }
+
+    /// For a switch: a check that its tag, computed from the values written, chooses the case the model holds
+    /// (`v`), since the file would otherwise read back as another case (or not at all). Skipped in the first pass
+    /// and where the tag cannot be computed from the model, as [`Self::presence_check`] is.
+    fn switch_check(
+        &self,
+        ti: usize,
+        f: &Field,
+        on: &crate::ir::Ex,
+        cases: &[crate::ir::SwitchCase],
+        v: &TokenStream,
+    ) -> R<TokenStream> {
+        let mut used = BTreeSet::new();
+        crate::ir::names_used(&on.expr, &mut used);
+        if self.m.types[ti]
+            .params
+            .iter()
+            .any(|p| used.contains(&p.name))
+        {
+            return Ok(quote!());
+        }
+        let cx = || self.cx(ti, Scope::Write);
+        let Ok((tag, _)) = cx().tr(&on.expr, &on.path) else {
+            return Ok(quote!());
+        };
+        let en = switch_enum_name(self.m, f);
+        // The case a reader chooses for the tag, and the case the model holds, by the names the text forms use.
+        let mut reads = Vec::new();
+        let mut has_default = false;
+        for c in cases {
+            let name = snake_case(&c.variant);
+            match &c.key {
+                Some(k) => {
+                    let (kt, _) = cx().tr(&k.expr, &k.path)?;
+                    reads.push(quote!(x if *x == #kt => Some(#name),));
+                }
+                None => {
+                    has_default = true;
+                    reads.push(quote!(_ => Some(#name),));
+                }
+            }
+        }
+        if !has_default {
+            reads.push(quote!(_ => None,));
+        }
+        let mut holds = Vec::new();
+        let mut seen = BTreeSet::new();
+        for c in cases.iter().filter(|c| seen.insert(c.variant.clone())) {
+            let (var, name) = (ty_ident(&c.variant), snake_case(&c.variant));
+            holds.push(quote!(#en::#var(_) => #name,));
+        }
+        let text = on.text.as_str();
+        Ok(quote! {
+            if !ctx.first_pass() {
+                let tag__ = &(#tag);
+                ::binspec_runtime::check_case(tag__, #text, match tag__ { #(#reads)* }, match #v { #(#holds)* })?;
+            }
+        })
     }
 
     /// For a field that the model's presence decides (`if:` on data, a placed instance or a pool item): a check
@@ -193,4 +259,16 @@ impl<'m> Gen<'m> {
             }
         })
     }
+}
+
+/// A variant's name as the text forms spell it (serde's `snake_case`): `HashArray` is `hash_array`, `U1` is `u1`.
+fn snake_case(variant: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in variant.chars().enumerate() {
+        if c.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
 }
