@@ -4,7 +4,8 @@
 //! the shared corpus; the pointers themselves may lie anywhere), as a slice of the entry array. An entry is {u32
 //! position, u16 struct count, u8 offset count, u8 padding count}: `struct count` repetitions of `offset count`
 //! consecutive 8-byte pointers, each repetition starting `offset count + padding count` pointers after the last.
-//! The position is an offset from the file's header (the section's base pointer is null in every corpus file).
+//! The position is an offset from the file's header (the section's base pointer is null in every corpus file; the
+//! EPD wiki's "Common nn::util" page says it is relative to the section's region, which holds the targets instead).
 //!
 //! The entries are derived from where the pointers are, so a writer records the position of every pointer it writes
 //! and computes a section's entries with [`group`]; [`positions`] is the inverse, for readers.
@@ -64,7 +65,12 @@ impl Entry {
 /// ```
 /// use binspec_runtime::layout::reloc::{group, Entry};
 /// // A header pointer at 0x28 and one at 0x228 repeat 64 pointers apart; 0x38 and 0x40 are a run of two.
-/// let e = |position, struct_count, offset_count, padding_count| Entry { position, struct_count, offset_count, padding_count };
+/// let e = |position, struct_count, offset_count, padding_count| Entry {
+///     position,
+///     struct_count,
+///     offset_count,
+///     padding_count,
+/// };
 /// assert_eq!(
 ///     group(&[0x28, 0x38, 0x40, 0x228]).unwrap(),
 ///     [e(0x28, 2, 1, 63), e(0x38, 1, 2, 0)]
@@ -173,9 +179,13 @@ pub fn positions(entries: &[Entry], size: u64) -> Result<Vec<u32>> {
             for o in 0..u64::from(e.offset_count) {
                 let p = first + o * u64::from(POINTER_SIZE);
                 if p + u64::from(POINTER_SIZE) > size {
+                    let at = e.position;
                     return Err(Error::invalid(
-                        u64::from(e.position),
-                        format!("relocation entry at {:#x}: a pointer at {p:#x} is past the end of a file of {size:#x} bytes", e.position),
+                        u64::from(at),
+                        format!(
+                            "relocation entry at {at:#x}: a pointer at {p:#x} is past the end of a file of \
+                             {size:#x} bytes"
+                        ),
                     ));
                 }
                 out.push(p as u32); // below `size`, so within u32

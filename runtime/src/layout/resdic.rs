@@ -10,7 +10,8 @@
 //! bit `r & 7` of that byte counted from the least significant; a key is zero past its start ([`bit`]). A walk
 //! starts at the root's left child and follows the right index where the key has the node's bit set, the left
 //! index otherwise, until it reaches a node whose reference bit is not greater than the one it came from (a link
-//! back up, or the root); that node's key is the only one the walked key can equal.
+//! back up, or the root); that node's key is the only one the walked key can equal. (The EPD wiki's "Common
+//! nn::util" page describes the same field as a shift in bits 0-2 and a length above.)
 //!
 //! Checked against every dictionary of the Switch files in the shared corpus (`tests/tests/nn_util.rs`).
 
