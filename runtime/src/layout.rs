@@ -12,6 +12,10 @@ use crate::write::{align_up, Writer};
 
 mod dedup;
 pub use dedup::{pool_strings, split_pool};
+#[doc(hidden)]
+pub mod reloc;
+#[doc(hidden)]
+pub mod resdic;
 
 /// The stream a type is written into: where it starts in the output and, for a substream, its size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
