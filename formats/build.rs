@@ -144,8 +144,8 @@ fn formats_rs(heads: &[(&Path, binspec_codegen::Head)]) -> String {
         let title = h.title.as_deref().unwrap_or(&spec.format_id);
         writeln!(
             s,
-            "    /// {title}, read and written by [`{}`] (generated from `schemas/{file}`).",
-            h.root
+            "    /// {title}, read and written by [`{root}`](crate::{module}::{root}) (generated from `schemas/{file}`).",
+            root = h.root
         )
         .unwrap();
         // The doc's first paragraph.
