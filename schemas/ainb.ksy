@@ -6,6 +6,10 @@ meta:
   imports: [exb]
   -binspec:
     source: EPD Wiki, page "AINB", revision 2026-01-08T03:39:09Z
+    # This schema is the raw reader `binspec_formats::ainb::raw` (declared in formats/src/ainb/, which includes
+    # the generated file); the AINB format is the hand-written document built on it.
+    module: ainb::raw
+    register: [ainb::Document]
 doc: |
   Nintendo EPD's node graphs for AI, logic and sequences (Splatoon 3 and Nintendo Switch Sports use version 0x404,
   Tears of the Kingdom and others 0x407, Nintendo Switch Online: Playtest Program (021) 0x408). A 0x74-byte header

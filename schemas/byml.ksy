@@ -9,6 +9,10 @@ meta:
       0x4259: be
   -binspec:
     source: EPD Wiki, page "Byaml", revision 2023-12-27T02:20:10Z
+    # This schema is the raw reader `binspec_formats::byml::raw` (declared in formats/src/byml/); the BYML format
+    # is the hand-written typed tree built on it.
+    module: byml::raw
+    register: [byml::Document]
     magic: [YB, BY]
     info:
       version: version

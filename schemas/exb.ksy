@@ -4,6 +4,11 @@ meta:
   endian: le
   -binspec:
     source: EPD Wiki, page "AINB", revision 2026-01-08T03:39:09Z (section "Expression Binary")
+    # EXB is part of AINB: built with AINB's feature, as `binspec_formats::ainb::exb_raw` (an EXB section read and
+    # written as a file of its own), and not a format of its own (AINB's document reads its sections).
+    feature: ainb
+    module: ainb::exb_raw
+    register: []
 doc: |
   The expression binary: small compiled functions that AINB (and ASB) elements call. It is self-contained: every
   offset in its header is relative to the start of the EXB section, and it has its own string pool. Version 2 is

@@ -6,6 +6,8 @@ meta:
     id: panim-perro
     source: Perro documentation, page ".panim Format" (shared/seeds/003_733e721063886d99.txt)
     text-format: perro-blocks
+    # The hand-written formats of formats/src/panim_perro/: clips and retarget bakes.
+    register: [panim_perro::Clip, panim_perro::Retarget]
     # The tables below drive binspec_formats::panim_perro (reader, checks, evaluation) and its docs page.
     -animation-keys:
       name:

@@ -18,7 +18,6 @@ meta:
 doc: |
   Sizes that the resource system must reserve for files, looked up by the CRC-32 of the file path, with a second
   table of full paths for paths whose CRC-32 collides.
-
   Three revisions exist: the earliest has no header at all (only the CRC-32 array; its length follows from the file
   size), the second starts with "RSTB" and two counts, the third with the six bytes "RESTBL", a version, the size
   of the path slots and two counts (the six-byte magic leaves every later u32 unaligned).

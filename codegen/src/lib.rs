@@ -104,20 +104,7 @@ pub fn compile_with_imports(
 
 /// Compiles a schema file.
 pub fn compile_file(path: &Path) -> Result<Compiled, Vec<Diagnostic>> {
-    let name = path
-        .file_name()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        vec![Diagnostic {
-            severity: diag::Severity::Error,
-            file: name.clone(),
-            pos: diag::Pos::default(),
-            yaml_path: "/".into(),
-            message: format!("cannot read: {e}"),
-            help: None,
-        }]
-    })?;
+    let (name, text) = read_schema(path)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let load = move |import: &str| -> Option<(String, String)> {
         let p = dir.join(format!("{import}.ksy"));
@@ -125,6 +112,79 @@ pub fn compile_file(path: &Path) -> Result<Compiled, Vec<Diagnostic>> {
         Some((p.file_name()?.to_string_lossy().into_owned(), text))
     };
     compile_with_imports(&name, &text, &load)
+}
+
+/// What `formats/build.rs` needs of a schema before it decides whether to compile it, read without compiling
+/// (imports are not loaded, types not resolved): its title, doc and imports, and its place in the crate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Head {
+    /// `meta: title`.
+    pub title: Option<String>,
+    /// The schema's `doc`.
+    pub doc: Option<String>,
+    /// `meta: imports`, as written (`exb`, `../common/header`).
+    pub imports: Vec<String>,
+    /// The Rust name of the root type (`Sarc`), which a generated module's `Format` is implemented for.
+    pub root: String,
+    /// Whether the schema is a text format (`-binspec: text-format`), whose code is hand-written.
+    pub text_format: bool,
+    /// Where `binspec-formats` builds the schema (`-binspec: id, feature, module, register`).
+    pub crate_spec: ir::CrateSpec,
+}
+
+/// Reads a schema's [`Head`]: its syntax and `meta` are checked (an error in `-binspec` is reported as
+/// [`compile_file`] reports it), the rest is left to the compiler.
+pub fn read_head(path: &Path) -> Result<Head, Vec<Diagnostic>> {
+    let (name, text) = read_schema(path)?;
+    let mut diags = Diags::new(&name);
+    let head = syntax::parse_schema(&name, &text, &mut diags).map(|raw| Head {
+        title: raw.root.meta.as_ref().and_then(|m| m.title.clone()),
+        doc: raw.root.doc.clone(),
+        imports: raw
+            .root
+            .meta
+            .iter()
+            .flat_map(|m| m.imports.iter().map(|(i, _)| i.clone()))
+            .collect(),
+        root: ir::camel(&raw.root.name),
+        text_format: raw
+            .root
+            .meta
+            .as_ref()
+            .and_then(|m| m.ext.iter().find(|(k, _)| k == "-binspec"))
+            .is_some_and(|(_, b)| b.get("text-format").is_some()),
+        crate_spec: ir::crate_spec(&raw, &mut diags),
+    });
+    match head {
+        Some(h) if !diags.has_errors() => Ok(h),
+        _ => {
+            diags.list.sort();
+            Err(diags
+                .list
+                .into_iter()
+                .filter(Diagnostic::is_error)
+                .collect())
+        }
+    }
+}
+
+/// A schema file's name (for diagnostics) and text.
+fn read_schema(path: &Path) -> Result<(String, String), Vec<Diagnostic>> {
+    let name = path
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok((name, text)),
+        Err(e) => Err(vec![Diagnostic {
+            severity: diag::Severity::Error,
+            file: name,
+            pos: diag::Pos::default(),
+            yaml_path: "/".into(),
+            message: format!("cannot read: {e}"),
+            help: None,
+        }]),
+    }
 }
 
 /// The position of the schema element at a YAML path (the longest path prefix that names a field or expression),

@@ -9,7 +9,7 @@ use super::keys::{check_ext, ext_get, parse_wiki, META_EXT, TYPE_EXT};
 use super::passes::{classify, owners};
 use super::resolve::resolve_fields;
 use super::{
-    camel, ArchiveSpec, Endian, EndianSpec, EnumDef, Ex, InfoSpec, LayoutField, Module, PoolDef,
+    camel, CrateSpec, Endian, EndianSpec, EnumDef, Ex, InfoSpec, LayoutField, Module, PoolDef,
     TypeDef,
 };
 
@@ -76,57 +76,10 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
         magic_at: 0,
         format_id: raw.root.name.clone(),
         text_format: None,
+        crate_spec: CrateSpec::default(),
         owners: Vec::new(),
     };
-    if let Some(bs) = ext_get(&meta.ext, "-binspec") {
-        module.source = bs.get("source").and_then(|s| s.scalar_text());
-        if let Some(id) = bs.get("id").and_then(|s| s.scalar_text()) {
-            module.format_id = id;
-        }
-        module.text_format = bs.get("text-format").and_then(|s| s.scalar_text());
-        match bs.get("magic-at").map(|m| &m.value) {
-            None => {}
-            Some(Value::Int(i)) if *i >= 0 && *i < 1 << 20 => module.magic_at = *i as u64,
-            Some(_) => {
-                let n = bs.get("magic-at").unwrap();
-                diags.error(
-                    n.pos,
-                    &n.path,
-                    "'magic-at' must be a byte offset (an integer)",
-                    None,
-                );
-            }
-        }
-        if let Some(Value::Seq(ms)) = bs.get("magic").map(|m| &m.value) {
-            module.magics = ms
-                .iter()
-                .filter_map(|m| m.scalar_text())
-                .map(|s| s.into_bytes())
-                .collect();
-        }
-        if let Some(a) = bs.get("archive") {
-            let s = |k: &str| a.get(k).and_then(|x| x.scalar_text()).unwrap_or_default();
-            module.archive = Some(ArchiveSpec {
-                entries: s("entries").split('.').map(str::to_string).collect(),
-                name: s("name"),
-                data: s("data"),
-                hash: Some(s("hash")).filter(|h| !h.is_empty()),
-            });
-        }
-        if let Some(i) = bs.get("info") {
-            module.info.version = i.get("version").and_then(|v| node_ex(v, diags));
-            if let Some(m) = i.get("summary").and_then(|s| s.as_map()) {
-                for (k, v) in m {
-                    if let Some(e) = node_ex(v, diags) {
-                        module
-                            .info
-                            .summary
-                            .push((k.scalar_text().unwrap_or_default(), e));
-                    }
-                }
-            }
-        }
-    }
+    super::binspec_meta::read(raw, &mut module, diags);
     // The magic: leading `contents` of the root (with `magic-at`, its first `contents`, at that offset).
     module.magic = if module.magic_at > 0 {
         module.root().seq.iter().find_map(|f| f.contents.clone())

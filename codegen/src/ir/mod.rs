@@ -9,12 +9,14 @@
 //!
 //! `query` holds the questions passes and emitters ask of expressions and of the type graph.
 
+mod binspec_meta;
 mod builder;
 mod keys;
 mod passes;
 mod query;
 mod resolve;
 
+pub use binspec_meta::crate_spec;
 pub use builder::build;
 pub use query::{
     bare_name, children, const_int, names_used, reaches_type, solvable_for, types_graph,
@@ -336,6 +338,25 @@ pub struct InfoSpec {
     pub summary: Vec<(String, Ex)>,
 }
 
+/// Where the `binspec-formats` crate builds a schema and which of its types are formats (`-binspec: id, feature,
+/// module, register`; see docs/schema-language.md). `formats/build.rs` reads it of every schema, and writes the
+/// modules and the registry from it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CrateSpec {
+    /// The format id (`-binspec: id`, else `meta: id`), which is also the name of the generated file,
+    /// `$OUT_DIR/<format_id>.rs`.
+    pub format_id: String,
+    /// The cargo feature that builds the schema: `-binspec: feature`, else the format id.
+    pub feature: String,
+    /// The module that holds the generated code, from the crate root: `-binspec: module`, else `meta: id`. One
+    /// name (`sarc`) is a module of its own, which `formats/build.rs` declares; `LAYER::NAME` (`ainb::raw`) is
+    /// declared by the hand-written module `LAYER`. `None` for a text format, whose code is all hand-written.
+    pub module: Option<String>,
+    /// The types registered as formats (`binspec_formats::registry()`), from the crate root, in order:
+    /// `-binspec: register`, else the generated root type (`sarc::Sarc`).
+    pub register: Vec<String>,
+}
+
 /// One schema, resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Module {
@@ -364,6 +385,8 @@ pub struct Module {
     /// `-binspec: text-format: NAME`: a text format whose reader, writer and docs page are hand-written; the schema
     /// holds the tables they use.
     pub text_format: Option<String>,
+    /// Where `binspec-formats` builds the schema (`-binspec: feature, module, register`).
+    pub crate_spec: CrateSpec,
     /// For each type, the one type that reads it (Kaitai's `_parent`), if exactly one does.
     pub owners: Vec<Option<usize>>,
 }
