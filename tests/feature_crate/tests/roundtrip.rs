@@ -193,8 +193,13 @@ fn derive() {
     let m: Derive = round_trip(&odd);
     assert_eq!(m.file_size, Some(0x99));
 
-    // `-default` gives a new model's version.
-    assert_eq!(Derive::default().version, 3);
+    // `-default` gives a new model's version, and its optional `extra`, which the file then has.
+    let d = Derive::default();
+    assert_eq!((d.version, d.extra), (3, Some(0x1234_5678)));
+    assert_bytes(
+        &write(&d)[8..16],
+        &[0x11, 0x00, 0x01, 0x03, 0x78, 0x56, 0x34, 0x12],
+    );
 }
 
 #[test]
@@ -506,6 +511,8 @@ fn enums() {
     assert!(s.to_binary().is_err());
     m.color = Color::Red;
     assert_bytes(&write(&m)[..3], &[0x02, 0x10, 0x00]);
+    // `-default` on an enum field names a value of the enum.
+    assert_eq!(Enums::default().color, Color::Green);
 }
 
 #[test]
