@@ -747,10 +747,16 @@ impl ReadPools {
             }
         }
     }
-    /// The alignment of the region of `pool`, which starts at `start`, from where the content before it ended: the
-    /// end of the last item of another pool at or before `start` (the bytes between are padding), or without one
-    /// `before`. An item of a region that comes earlier and reaches past `start` overlaps this region: the writer
-    /// keeps them apart, so the file is relaid.
+    /// The alignment of the region of `pool`, whose field starts at `start`, from where the content before it
+    /// ended: the end of the last item of another pool at or before `start` (the bytes between are padding), or
+    /// without one `before`. An item of a region that comes earlier and reaches past `start` overlaps this region:
+    /// the writer keeps them apart, so the file is relaid.
+    ///
+    /// Where the pool's items were read before the region (a table that points into it comes first), the region
+    /// starts where its first item is, and the bytes between the field's start and there are the padding the
+    /// writer puts before the region: the alignment is read off the first item's position, so that the file is
+    /// written back with that padding. The region then starts at `align_up(start, alignment)`, which is what
+    /// [`ReadPools::enter_region`] is to be given.
     pub fn region_align(&mut self, start: u64, before: u64, pool: usize) -> u64 {
         if self
             .entered
@@ -770,6 +776,12 @@ impl ReadPools {
             .filter(|&e| e <= start)
             .max()
             .unwrap_or(before.min(start));
+        if let Some((first, _)) = self.pools.get(pool).and_then(|p| p.first) {
+            let a = low_bit(first);
+            if first >= start && align_up(prev, a) == first {
+                return a;
+            }
+        }
         let a = low_bit(start);
         if align_up(prev, a) == start {
             a
@@ -818,6 +830,29 @@ mod tests {
         p.enter_region(0, 0x100);
         assert_eq!(p.item(0, 0x140, 8, 1), None);
         assert!(p.relaid());
+    }
+
+    #[test]
+    fn region_alignment_is_read_off_its_first_item() {
+        // The first item, read before its region, is at 0x14; the region's field starts at 0x11, where the header
+        // ends: the three bytes between are the padding of a region aligned to 4.
+        let mut p = ReadPools::new();
+        p.item(0, 0x14, 5, 1);
+        let a = p.region_align(0x11, 0x11, 0);
+        assert_eq!(a, 4);
+        p.enter_region(0, align_up(0x11, a));
+        assert!(!p.relaid());
+        // An item that no alignment of the region reaches from 0x11 (a gap larger than one) keeps the old rule:
+        // the region's field start, and the file relaid.
+        let mut p = ReadPools::new();
+        p.item(0, 0x15, 5, 1);
+        let a = p.region_align(0x11, 0x11, 0);
+        assert_eq!(a, 1);
+        p.enter_region(0, align_up(0x11, a));
+        assert!(p.relaid());
+        // Without items read before it, the region's alignment is its field's start's.
+        let mut p = ReadPools::new();
+        assert_eq!(p.region_align(0x20, 0x20, 0), 0x20);
     }
 
     #[test]

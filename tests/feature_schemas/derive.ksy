@@ -4,7 +4,7 @@ meta:
 doc: |
   Exercises `-derive` and `-default`: the file size (`_io.size`), the position of a later field (`x._pos`), a flag
   that says whether an optional field is present (`x._present`), a length inferred from `size`, and model
-  defaults for a new file.
+  defaults for a new file (one of them for an optional field, which a new model then has).
 seq:
   - id: magic
     contents: DRV1
@@ -24,6 +24,8 @@ seq:
   - id: extra
     type: u4
     if: has_extra != 0
+    doc: Present in a new model (`-default` on an optional field).
+    -default: 0x12345678
   - id: body_len
     type: u1
     doc: Length of `body` (inferred from its `size`).

@@ -11,6 +11,7 @@ seq:
   - id: color
     type: u2
     enum: color
+    -default: color::green
   - id: level
     type: b4
     enum: level

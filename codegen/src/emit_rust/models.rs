@@ -31,14 +31,51 @@ impl<'m> Gen<'m> {
         })
     }
 
-    /// The value a new model gives field `f` of type `ti`: its `-default` expression, or the type's default.
+    /// The value a new model gives field `f` of type `ti`: its `-default` expression, or the type's default. An
+    /// enum field's default is the enum's value; an optional field's is present (`Some`).
     fn model_default(&self, ti: usize, f: &Field) -> R<TokenStream> {
-        Ok(match &f.default {
-            Some(d) => {
-                let (tok, _) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
+        let Some(d) = &f.default else {
+            return Ok(quote!(::std::default::Default::default()));
+        };
+        if f.repeat != Repeat::None {
+            return err(
+                &d.path,
+                "'-default' on a repeated field is not supported yet",
+            );
+        }
+        let (tok, t) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
+        let v = match (&f.ty, t) {
+            (FieldTy::Int { .. } | FieldTy::Bits { .. }, T::Int) if f.enum_.is_some() => {
+                let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
+                quote!(#n::from_value(#tok))
+            }
+            (FieldTy::Str { .. }, T::Str) => quote!(::binspec_runtime::Str::from(#tok)),
+            (FieldTy::Bits { n: 1, .. }, T::Bool) => tok,
+            (
+                FieldTy::Int { .. } | FieldTy::Bits { .. } | FieldTy::Float { .. } | FieldTy::Value,
+                T::Int | T::Float,
+            ) => {
                 quote!((#tok) as _)
             }
-            None => quote!(::std::default::Default::default()),
+            (_, t) => {
+                let what = match t {
+                    T::Int => "an integer",
+                    T::Float => "a float",
+                    T::Bool => "a boolean",
+                    T::Str => "a string",
+                    T::Bytes => "bytes",
+                    _ => "this value",
+                };
+                return err(
+                    &d.path,
+                    format!("'-default' of {what} for a field of this type is not supported yet"),
+                );
+            }
+        };
+        Ok(if f.cond.is_some() {
+            quote!(Some(#v))
+        } else {
+            v
         })
     }
 

@@ -72,11 +72,17 @@ impl<'m> Gen<'m> {
             if let Role::Pool(u) = &f.role {
                 let start = quote!(r.abs_pos());
                 let pool = u.pool;
-                if let Some(a) = &u.align_field {
-                    let la = local("layout", a);
-                    body.push(quote!(let #la = pools.region_align(#start, #start, #pool);));
-                }
-                body.push(quote!(pools.enter_region(#pool, #start);));
+                // A region aligned by a layout field starts after the padding that alignment puts before it
+                // (which its field's bytes hold).
+                let region_start = match &u.align_field {
+                    Some(a) => {
+                        let la = local("layout", a);
+                        body.push(quote!(let #la = pools.region_align(#start, #start, #pool);));
+                        quote!(::binspec_runtime::align_up(#start, #la))
+                    }
+                    None => start.clone(),
+                };
+                body.push(quote!(pools.enter_region(#pool, #region_start);));
                 if self.tail_region(ti).is_some() {
                     body.push(quote!(let region_at__ = r.abs_pos();));
                 }
