@@ -67,28 +67,24 @@ impl<'m> Gen<'m> {
                 Role::Length { of } => {
                     let target = find(t, of).ok_or_else(|| internal(&f.path))?;
                     let sz = target.size.as_ref().ok_or_else(|| internal(&f.path))?;
-                    if target.item_of.is_some() && matches!(target.ty, FieldTy::User { .. }) {
+                    let len = if target.item_of.is_some()
+                        && matches!(target.ty, FieldTy::User { .. })
+                    {
                         // A record written as a pool item: its length in the previous pass.
                         let k = local("k", of);
-                        let len = quote!((ctx.prev_len(#k) as i128));
-                        let v = self.solve(ti, &sz.expr, &f.name, len, &sz.path)?;
-                        body.push(quote!(let #d: i128 = #v;));
-                        continue;
-                    }
-                    if matches!(target.role, Role::Pool(_)) {
+                        quote!((ctx.prev_len(#k) as i128))
+                    } else if matches!(target.role, Role::Pool(_)) {
                         // A pool region: its size where the previous pass put its start and end.
                         let (ks, ke) = (local("k", of), local("k", &region_end(of)));
-                        let len = quote!((ctx.prev_pos(#ke) as i128 - ctx.prev_pos(#ks) as i128));
-                        let v = self.solve(ti, &sz.expr, &f.name, len, &sz.path)?;
-                        body.push(quote!(let #d: i128 = #v;));
-                        continue;
-                    }
-                    let tid = ident(of);
-                    let content = self.content(ti, target, quote!(x), Scope::Write)?;
-                    let len = if target.cond.is_some() {
-                        quote!(match &self.#tid { Some(x) => (#content).len() as i128, None => 0 })
+                        quote!((ctx.prev_pos(#ke) as i128 - ctx.prev_pos(#ks) as i128))
                     } else {
-                        quote!({ let x = &self.#tid; (#content).len() as i128 })
+                        let tid = ident(of);
+                        let content = self.content(ti, target, quote!(x), Scope::Write)?;
+                        if target.cond.is_some() {
+                            quote!(match &self.#tid { Some(x) => (#content).len() as i128, None => 0 })
+                        } else {
+                            quote!({ let x = &self.#tid; (#content).len() as i128 })
+                        }
                     };
                     self.solve(ti, &sz.expr, &f.name, len, &sz.path)?
                 }
@@ -588,7 +584,7 @@ impl<'m> Gen<'m> {
             T::Array(t) => *t,
             t => t,
         };
-        let et = if valued(f) { T::User(usize::MAX) } else { et };
+        let et = if valued(f) { T::Opaque } else { et };
         cx.last_t = Some(et.clone());
         let Ok((c, T::Bool)) = cx.tr(&x.expr, &x.path) else {
             return Ok(quote!());
@@ -596,7 +592,7 @@ impl<'m> Gen<'m> {
         // Numbers, flags and enums are bound by value, as the reader binds them; anything else by reference.
         let copied = match et {
             T::Int | T::Float | T::Bool => true,
-            T::User(usize::MAX) => f.enum_.is_some(),
+            T::Opaque => f.enum_.is_some(),
             _ => false,
         };
         let bind = if copied {
