@@ -728,3 +728,53 @@ fn name_hashes_are_derived() {
         binspec_formats::ainb::murmur3(&old)
     );
 }
+
+/// The raw model writes every fixture and corpus AINB back byte for byte, except the Splatoon 3 0x404 file: the
+/// bytes of it that the page does not describe (see `byte_coverage`) are not read, so not kept, and the output
+/// differs there (11 bytes) and nowhere else. That loss is a known gap of the schema, pinned here.
+#[test]
+fn the_raw_model_writes_every_file_back() {
+    let mut files = files_under(&repo().join("tests/fixtures/ainb"));
+    files.retain(|p| p.extension().is_some_and(|e| e == "ainb"));
+    if let Some(c) = corpus() {
+        files.extend(ainb_files(&c));
+    }
+    let mut failed = Vec::new();
+    for p in &files {
+        let (data, f) = parse(p);
+        let out = f
+            .to_binary()
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        if out.len() != data.len() {
+            failed.push(format!(
+                "{}: {} bytes written, {} read",
+                p.display(),
+                out.len(),
+                data.len()
+            ));
+            continue;
+        }
+        let unread = gaps(read_ranges(&f, data.len()), data.len());
+        let differ: Vec<usize> = (0..data.len()).filter(|&i| out[i] != data[i]).collect();
+        let outside: Vec<String> = differ
+            .iter()
+            .filter(|&&i| !unread.iter().any(|&(s, e)| (s..e).contains(&i)))
+            .map(|i| format!("{i:#x}"))
+            .collect();
+        eprintln!(
+            "{}: {} bytes differ, all in the unread ranges {unread:x?}",
+            p.display(),
+            differ.len()
+        );
+        if !outside.is_empty()
+            || (!differ.is_empty() && !p.ends_with("Vss_Kaisou04_66b8.logic.root.ainb"))
+        {
+            failed.push(format!(
+                "{}: differs at {outside:?} ({} in all)",
+                p.display(),
+                differ.len()
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
+}
