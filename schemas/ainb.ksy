@@ -17,7 +17,11 @@ doc: |
   after it, and the other sections where the header points. Every string is a u32 offset into the string pool,
   whose position the header gives (0x24).
 
-  This schema is a raw view: every offset, count and index is kept as it was read. Where the page and the files
+  This schema is mostly a raw view: offsets, counts and indices are kept as they were read, except the string
+  references that have a text instance here (the file name and category, command names, element type names,
+  attachment names, file reference paths): those are strings of the deduplicated string pool, and their offsets
+  are derived. The pool keeps every string the file holds, in order (Nintendo's files hold strings nothing refers
+  to, and the other string offsets are still kept as numbers). Where the page and the files
   (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
   files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
@@ -166,18 +170,20 @@ seq:
     doc: The element array, right after the command array.
 instances:
   file_name:
-    pos: string_pool_ofs + filename
+    pos: _root.string_pool_ofs + filename
     type: strz
     encoding: UTF-8
+    -pool: ainb_strings
     doc: The file name.
   file_category_name_text:
-    pos: string_pool_ofs + file_category_name
+    pos: _root.string_pool_ofs + file_category_name
     type: strz
     encoding: UTF-8
+    -pool: ainb_strings
     doc: The file category name.
   string_pool:
     pos: string_pool_ofs
-    size-eos: true
+    type: string_pool
     doc: The string pool (null-terminated UTF-8 strings), the last section.
   blackboard:
     pos: blackboard_ofs
@@ -271,6 +277,18 @@ instances:
     if: module_caller_link_ofs != 0
     doc: The module caller link.
 types:
+  string_pool:
+    doc: |
+      Null-terminated UTF-8 strings, referred to by offsets from the pool's start. The pool is kept as the file
+      holds it (every string, in order, including strings nothing refers to, which Nintendo's files have); a
+      string the model refers to that it does not hold is added at its end.
+    seq:
+      - id: strings
+        size-eos: true
+        doc: The strings.
+        -pool:
+          id: ainb_strings
+          dedup: true
   command_entry:
     doc: One command.
     -wiki:
@@ -295,6 +313,7 @@ types:
         pos: _root.string_pool_ofs + name
         type: strz
         encoding: UTF-8
+        -pool: ainb_strings
         io: _root._io
         doc: The name.
   element:
@@ -391,6 +410,7 @@ types:
         pos: _root.string_pool_ofs + element_type_name
         type: strz
         encoding: UTF-8
+        -pool: ainb_strings
         io: _root._io
         doc: The element type name.
       param:
@@ -1164,6 +1184,7 @@ types:
         pos: _root.string_pool_ofs + file_path_offset
         type: strz
         encoding: UTF-8
+        -pool: ainb_strings
         io: _root._io
         doc: The file path.
   attachment:
@@ -1195,6 +1216,7 @@ types:
         pos: _root.string_pool_ofs + name
         type: strz
         encoding: UTF-8
+        -pool: ainb_strings
         io: _root._io
         doc: The name.
       param:

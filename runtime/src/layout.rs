@@ -147,6 +147,10 @@ pub struct WriteCtx {
     pass: usize,
     /// Deduplicating pools: what each has queued in this pass.
     dedup: dedup::Dedup,
+    /// The pools whose region this pass has written.
+    flushed: Vec<bool>,
+    /// A pool that an item was queued for after its region was written in the pass (the item would be lost).
+    late: Option<usize>,
 }
 
 /// The place of `k` in a table by slot and occurrence, grown with `fill` to reach it.
@@ -285,7 +289,19 @@ impl WriteCtx {
         }
     }
     #[inline]
+    fn is_flushed(&self, pool: usize) -> bool {
+        self.flushed.get(pool).copied().unwrap_or(false)
+    }
+    fn set_flushed(&mut self, pool: usize) {
+        if self.flushed.len() <= pool {
+            self.flushed.resize(pool + 1, false);
+        }
+        self.flushed[pool] = true;
+    }
     fn queue(&mut self, pool: usize, item: Item) {
+        if self.is_flushed(pool) {
+            self.late.get_or_insert(pool);
+        }
         if self.pools.len() <= pool {
             self.pools.resize_with(pool + 1, Vec::new);
         }
@@ -361,6 +377,7 @@ impl WriteCtx {
     /// each item aligned to its own alignment. Records each item's position.
     pub fn flush(&mut self, pool: usize, w: &mut Writer, start_align: u64) {
         w.align(start_align);
+        self.set_flushed(pool);
         let mut items = if pool < self.pools.len() {
             std::mem::take(&mut self.pools[pool])
         } else {
@@ -434,6 +451,7 @@ impl WriteCtx {
         self.order_counters.clear();
         self.pools.iter_mut().for_each(Vec::clear);
         self.placed.clear();
+        self.flushed.iter_mut().for_each(|f| *f = false);
         self.arena.clear();
         self.arena.reserve(std::mem::take(&mut self.arena_len));
         self.pass += 1;
@@ -460,6 +478,12 @@ pub fn write_passes(
             Writer::sizing()
         };
         write(&mut w, &mut ctx)?;
+        if let Some(pool) = ctx.late.take() {
+            return Err(Error::write(format!(
+                "an item of pool #{pool} was queued after the pool's region was written: the writer would lose it \
+                 (a generator limitation: the region must come after what points into it)"
+            )));
+        }
         let overlap = ctx.apply_placed(&mut w);
         let size = w.pos() as u64;
         let same = ctx.end_pass(size);

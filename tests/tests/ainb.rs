@@ -31,6 +31,11 @@ fn ainb_files(corpus: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// The string pool's length: its strings, each with its terminator (it ends the file).
+fn pool_len(f: &Ainb) -> usize {
+    f.string_pool.strings.iter().map(|s| s.len() + 1).sum()
+}
+
 fn u32_at(d: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(d[at..at + 4].try_into().unwrap())
 }
@@ -84,7 +89,7 @@ fn every_corpus_file_parses() {
         }
         // The string pool is last and ends at the end of the file.
         assert_eq!(
-            f.string_pool_ofs as usize + f.string_pool.len(),
+            f.string_pool_ofs as usize + pool_len(&f),
             data.len(),
             "{what}"
         );
@@ -288,7 +293,7 @@ fn oracle_files_match_their_json() {
 fn blackboard_defaults() {
     let Some(corpus) = corpus() else { return };
     for v in ["404", "407", "408"] {
-        let (_, f) = parse(&corpus.join(format!("oracle/ainb/minimal_v{v}.ainb")));
+        let (data, f) = parse(&corpus.join(format!("oracle/ainb/minimal_v{v}.ainb")));
         let bb = f.blackboard.as_ref().unwrap();
         assert_eq!(bb.s32_defaults, vec![-3], "{v}");
         assert_eq!(bb.f32_defaults, vec![1.5], "{v}");
@@ -296,10 +301,12 @@ fn blackboard_defaults() {
         let p = &bb.vector3f_defaults[0];
         assert_eq!((p.x, p.y, p.z), (1.0, 2.0, 3.0), "{v}");
         assert_eq!(bb.string_defaults.len(), 1, "{v}");
-        let s = f.string_pool_ofs as usize + bb.string_defaults[0] as usize;
-        let pool = &f.string_pool[s - f.string_pool_ofs as usize..];
-        assert!(pool.starts_with(b"Link\0"), "{v}");
-        let notes = &f.string_pool[bb.parameters[1].notes as usize..];
+        let pool = &data[f.string_pool_ofs as usize..];
+        assert!(
+            pool[bb.string_defaults[0] as usize..].starts_with(b"Link\0"),
+            "{v}"
+        );
+        let notes = &pool[bb.parameters[1].notes as usize..];
         assert!(notes.starts_with(b"a note\0"), "{v}");
         if v == "408" {
             assert_eq!(bb.u32_defaults, Some(vec![61680]));
@@ -346,7 +353,7 @@ fn splatoon3_v404_decodes_completely() {
     let link = f.module_caller_link.as_ref().unwrap();
     assert_eq!((link.file_hash, link.parent_file_hash), (0x8264_8d1f, 0));
     assert!(f.expression_binary.is_none() && f.child_replacement_table.is_none());
-    assert_eq!(f.string_pool_ofs as usize + f.string_pool.len(), data.len());
+    assert_eq!(f.string_pool_ofs as usize + pool_len(&f), data.len());
 }
 
 /// The EXB of the real Tears of the Kingdom event file.
@@ -357,8 +364,7 @@ fn exb_of_a_real_file() {
     // Its blackboard has one file reference (every parameter with a valid one gives index 0), with a path.
     let bb = f.blackboard.as_ref().unwrap();
     assert_eq!(bb.file_references.len(), 1);
-    let path = &f.string_pool[bb.file_references[0].file_path_offset as usize..];
-    assert!(path.len() > 1 && path[0] != 0);
+    assert!(!bb.file_references[0].file_path.is_empty());
     let exb = f.expression_binary.as_ref().expect("EXB");
     assert_eq!(exb.version, 2);
     assert_eq!(exb.command_infos.entries.len(), 4);
@@ -602,9 +608,9 @@ fn byte_coverage() {
 #[test]
 fn selector_plugs() {
     let Some(corpus) = corpus() else { return };
-    let (_, f) = parse(&corpus.join("real/ainb/Npc_Gerudo_Queen_Young.event.root.ainb"));
+    let (data, f) = parse(&corpus.join("real/ainb/Npc_Gerudo_Queen_Young.event.root.ainb"));
     let text = |ofs: u32| {
-        let s = &f.string_pool[ofs as usize..];
+        let s = &data[(f.string_pool_ofs + ofs) as usize..];
         String::from_utf8_lossy(&s[..s.iter().position(|&b| b == 0).unwrap()]).into_owned()
     };
     let mut seen = [0usize; 3];
@@ -699,8 +705,8 @@ fn name_hashes_are_derived() {
         data,
         "the raw model writes the file back"
     );
-    // The raw model holds the string pool's bytes and each text read from it, all written back at their places:
-    // the name changes in each (elements that share a type name share its bytes).
+    // The raw model holds the pool's strings in file order and each text that refers to one: renaming the
+    // string in both keeps the file's size and layout, and every element of that type name gets the new name.
     let e = f
         .elements
         .iter()
@@ -708,14 +714,14 @@ fn name_hashes_are_derived() {
         .unwrap();
     let old = e.type_name_text.to_string();
     let new: String = old.chars().rev().collect();
-    let at = e.element_type_name as usize;
-    let mut pool = f.string_pool.to_vec();
-    pool[at..at + old.len()].copy_from_slice(new.as_bytes());
-    f.string_pool = pool.into();
+    for s in f.string_pool.strings.iter_mut().filter(|s| **s == old) {
+        *s = new.clone();
+    }
     for e in f.elements.iter_mut().filter(|e| *e.type_name_text == *old) {
         e.type_name_text = new.as_str().into();
     }
     let out = f.to_binary().unwrap();
+    assert_eq!(out.len(), data.len());
     let again = Ainb::from_binary(&out).unwrap();
     let e = again
         .elements

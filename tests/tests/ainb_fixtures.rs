@@ -44,12 +44,7 @@ fn the_raw_reader_reads_every_fixture_as_its_document_says() {
             doc["Version"].as_i64().unwrap(),
             "{what}"
         );
-        let pool = f.string_pool_ofs as usize;
-        let text = |ofs: u32| {
-            let s = &data[pool + ofs as usize..];
-            String::from_utf8_lossy(&s[..s.iter().position(|&b| b == 0).unwrap()]).into_owned()
-        };
-        assert_eq!(text(f.filename), doc["Filename"], "{what}");
+        assert_eq!(*f.file_name, doc["Filename"], "{what}");
         let commands = doc["Commands"].as_array().unwrap();
         assert_eq!(f.commands.len(), commands.len(), "{what}");
         let nodes = doc["Nodes"].as_array().unwrap();
@@ -65,9 +60,7 @@ fn the_raw_reader_reads_every_fixture_as_its_document_says() {
             for p in v.as_array().unwrap() {
                 let name = p["Name"].as_str().unwrap();
                 assert!(
-                    data[pool..]
-                        .windows(name.len() + 1)
-                        .any(|w| &w[..name.len()] == name.as_bytes() && w[name.len()] == 0),
+                    f.string_pool.strings.iter().any(|s| s == name),
                     "{what}: blackboard parameter {name} is not in the string pool"
                 );
             }

@@ -403,7 +403,9 @@ impl<'m> Gen<'m> {
         }
         // Instances written back where their `pos` says (relative to their stream): written by a writer whose
         // positions are those of the output, and laid over the output when the pass ends (so that an instance
-        // inside an instance lands at its own position).
+        // inside an instance lands at its own position). They come after this type's pool items are queued, since
+        // one may hold the region those items are written in (AINB's string pool).
+        let mut placed = Vec::new();
         for f in t.instances.iter().filter(|f| f.role == Role::Placed) {
             let id = ident(&f.name);
             let fname = f.name.as_str();
@@ -439,12 +441,12 @@ impl<'m> Gen<'m> {
                     _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range"))),
                 }
             });
-            body.push(self.presence_check(ti, f)?);
+            placed.push(self.presence_check(ti, f)?);
             let write = match &f.cond {
                 Some(_) => quote!(if let Some(val) = &self.#id #place),
                 None => quote!({ let val = &self.#id; #place }),
             };
-            body.push(
+            placed.push(
                 quote!((|| -> ::binspec_runtime::Result<()> { #write Ok(()) })().at(#fname)?;),
             );
         }
@@ -526,6 +528,7 @@ impl<'m> Gen<'m> {
                 });
             }
         }
+        body.extend(placed);
         let endian_param = quote!(endian: ::binspec_runtime::Endian,);
         // Where a sorted repetition hands its elements their keys, the body is `write_keyed`, taking the key, and
         // `write` passes none.

@@ -107,12 +107,28 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
         if let (Some(p), Some(_)) = (&f.pos_expr, f.item_of) {
             let mut used = BTreeSet::new();
             names_used(&p.expr, &mut used);
-            for n in used {
-                if t.seq.iter().any(|s| s.name == n && s.role == Role::Data)
-                    && solvable_for(&p.expr, &n)
-                {
-                    roles.insert(n, Role::Offset { of: f.name.clone() });
-                }
+            let offsets: Vec<String> = used
+                .into_iter()
+                .filter(|n| {
+                    t.seq.iter().any(|s| s.name == *n && s.role == Role::Data)
+                        && solvable_for(&p.expr, n)
+                })
+                .collect();
+            // The writer solves the position for one field; with two, it could not tell which is the offset.
+            if let [a, b, ..] = &offsets[..] {
+                diags.error(
+                    f.pos,
+                    &f.path,
+                    format!(
+                        "'pos' of a pool item names two fields of this type that could be its offset, '{a}' and \
+                         '{b}'; name the base through its owner ('_root.{b}' or '_parent.{b}', if '{b}' is the \
+                         base) so that the other is the offset"
+                    ),
+                    None,
+                );
+            }
+            for n in offsets {
+                roles.insert(n, Role::Offset { of: f.name.clone() });
             }
         }
     }

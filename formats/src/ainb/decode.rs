@@ -38,18 +38,27 @@ const COPY_BASE: u64 = 64 << 20;
 impl Strs<'_> {
     fn get(&self, o: u32) -> Result<String> {
         let s = at::string(self.pool, o as usize, self.base)?;
-        let cost = ENTRY_COST + s.len() as u64;
+        self.charge(s.len(), (self.base + o as usize) as u64)?;
+        Ok(s)
+    }
+    /// A string the raw model read from the pool (an interned text field), charged as [`Strs::get`] charges.
+    fn text(&self, s: &str) -> Result<String> {
+        self.charge(s.len(), self.base as u64)?;
+        Ok(s.to_owned())
+    }
+    fn charge(&self, len: usize, at: u64) -> Result<()> {
+        let cost = ENTRY_COST + len as u64;
         match self.left.get().checked_sub(cost) {
             Some(left) => self.left.set(left),
             None => {
                 return Err(Error::limit(
-                    (self.base + o as usize) as u64,
+                    at,
                     "the document would copy more names than 16 bytes per byte of the file plus 64 MiB: entries \
                      that elements share, or strings used over and over",
                 ))
             }
         }
-        Ok(s)
+        Ok(())
     }
 }
 
@@ -106,7 +115,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         .iter()
         .map(|c| {
             Ok(Command {
-                name: s(c.name)?,
+                name: strs.text(&c.name_text)?,
                 guid: guid(&c.guid),
                 main_element: c.main_element_id,
                 secondary_element: c.secondary_element_id.checked_sub(1),
@@ -207,7 +216,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             plugs(data, e.element_type.value() as u16, p, end, param, &strs, i)?;
         elements.push(Element {
             element_type: e.element_type.value() as u16,
-            name: s(e.element_type_name)?,
+            name: strs.text(&e.type_name_text)?,
             flags: e.element_flags,
             unknown_07: e.unknown_07,
             unknown_10: e.unknown_10,
@@ -269,7 +278,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             }
         }
         attachments.push(Attachment {
-            name: s(a.name)?,
+            name: strs.text(&a.name_text)?,
             exb_function_count: a.exb_function_count,
             exb_io_field_size: a.exb_input_output_field_size,
             unknown: param.unknown,
@@ -932,7 +941,7 @@ fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
         file_references: b
             .file_references
             .iter()
-            .map(|f| s.get(f.file_path_offset))
+            .map(|f| s.text(&f.file_path))
             .collect::<Result<_>>()?,
     })
 }

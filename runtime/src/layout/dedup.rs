@@ -15,12 +15,20 @@ pub(super) struct Dedup {
     first: HashMap<(usize, Vec<u8>), Key>,
     /// (a later key, the first key): set to the first key's position when the pass ends.
     aliases: Vec<(Key, Key)>,
+    /// (pool, encoded bytes) -> position, for the pools whose region this pass has written: a string queued after
+    /// its region (by something written after it, as AINB's attachments after its string pool) takes its
+    /// position from here.
+    written: HashMap<(usize, Vec<u8>), u64>,
+    /// Strings queued after their region that it did not hold: written in the region from the next pass on (they
+    /// stay for the rest of the write, so that passes settle).
+    late: Vec<(usize, Vec<u8>)>,
 }
 
 impl Dedup {
     pub(super) fn clear(&mut self) {
         self.first.clear();
         self.aliases.clear();
+        self.written.clear();
     }
     pub(super) fn aliases(&self) -> &[(Key, Key)] {
         &self.aliases
@@ -33,6 +41,14 @@ impl WriteCtx {
     /// sizing pass, since the region compares them with the strings the file held.
     pub fn push_utf8_dedup(&mut self, pool: usize, key: Key, s: &str, term: &[u8], align: u64) {
         let id = (pool, encoded(s, term));
+        if self.is_flushed(pool) {
+            match self.dedup.written.get(&id) {
+                Some(&pos) => self.cur.set(key, pos),
+                None if !self.dedup.late.contains(&id) => self.dedup.late.push(id),
+                None => {}
+            }
+            return;
+        }
         if let Some(&first) = self.dedup.first.get(&id) {
             self.dedup.aliases.push((key, first));
             return;
@@ -57,12 +73,19 @@ impl WriteCtx {
         term: &[u8],
     ) {
         w.align(start_align);
+        self.set_flushed(pool);
         let mut at: HashMap<Vec<u8>, u64> = HashMap::with_capacity(recorded.len());
         for s in recorded {
             let pos = w.pos() as u64;
             let bytes = encoded(s, term);
             w.bytes(&bytes);
             at.entry(bytes).or_insert(pos);
+        }
+        for (p, bytes) in &self.dedup.late {
+            if *p == pool && !at.contains_key(bytes) {
+                at.insert(bytes.clone(), w.pos() as u64);
+                w.bytes(bytes);
+            }
         }
         let items = if pool < self.pools.len() {
             std::mem::take(&mut self.pools[pool])
@@ -81,9 +104,13 @@ impl WriteCtx {
                     let pos = w.pos() as u64;
                     self.cur.set(it.key, pos);
                     w.bytes(bytes);
+                    at.insert(bytes.to_vec(), pos);
                 }
             }
         }
+        self.dedup
+            .written
+            .extend(at.into_iter().map(|(b, pos)| ((pool, b), pos)));
         if pool < self.pools.len() {
             let mut items = items;
             items.clear();
@@ -193,6 +220,42 @@ mod tests {
         })
         .unwrap();
         assert_eq!(out, b"\x02\x02b\0");
+    }
+
+    /// A string queued after its region was written (by something written after the region, with its offset
+    /// placed back before it) takes the position of an equal string the region holds; one the region did not
+    /// hold is written in it from the next pass on.
+    #[test]
+    fn strings_queued_after_their_region_find_their_place() {
+        let out = write_passes(|w, ctx| {
+            let recorded = ["a".to_string(), "b".to_string()];
+            let (x, y) = (ctx.key(1), ctx.key(1));
+            // Two offset bytes, then the pool; the strings come after the region, as placed instances would.
+            w.u8(ctx.prev_pos(x) as u8);
+            w.u8(ctx.prev_pos(y) as u8);
+            ctx.flush_dedup(0, w, 1, &recorded, &[0]);
+            ctx.push_utf8_dedup(0, x, "b", &[0], 1);
+            ctx.push_utf8_dedup(0, y, "new", &[0], 1);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(out, b"\x04\x06a\0b\0new\0");
+    }
+
+    /// Any other item queued after its pool's region would be lost: the write fails instead.
+    #[test]
+    fn items_queued_after_their_region_are_refused() {
+        let e = write_passes(|w, ctx| {
+            ctx.flush(0, w, 1);
+            let k = ctx.key(1);
+            ctx.push(0, k, vec![1u8, 2], 1);
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("queued after the pool's region"),
+            "{e}"
+        );
     }
 
     #[test]
