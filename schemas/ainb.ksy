@@ -19,8 +19,8 @@ doc: |
 
   This schema is mostly a raw view: offsets, counts and indices are kept as they were read, except the string
   references that have a text instance here (the file name and category, command names, element type names,
-  attachment names, file reference paths): those are strings of the deduplicated string pool, and their offsets
-  are derived. The pool keeps every string the file holds, in order (Nintendo's files hold strings nothing refers
+  attachment names, file reference paths, property and input names and string values, class names, 0x404 state
+  infos' desired states): those are strings of the deduplicated string pool, and their offsets are derived. The pool keeps every string the file holds, in order (Nintendo's files hold strings nothing refers
   to, and the other string offsets are still kept as numbers). Where the page and the files
   (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
   files:
@@ -427,6 +427,14 @@ types:
       - {id: unknown_08, type: u4, doc: Unknown.}
       - {id: unknown_0c, type: u4, doc: Unknown.}
       - {id: unknown_10, type: u4, doc: Unknown.}
+    instances:
+      desired_state_text:
+        pos: _root.string_pool_ofs + desired_state
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The desired state.
   element_param:
     doc: An element's entries into the property, input/output and plug tables, then its plug pointers.
     -wiki:
@@ -809,30 +817,77 @@ types:
       - id: immediate_value
         type: s4
         doc: Immediate Value.
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
   property_bool:
     doc: Property<bool>.
     seq:
       - {id: name, type: u4, doc: Name (offset into the string pool).}
       - {id: flags, type: property_flags, doc: Flags.}
       - {id: immediate_value, type: u4, doc: Immediate Value (0 or 1).}
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
   property_float:
     doc: Property<float>.
     seq:
       - {id: name, type: u4, doc: Name (offset into the string pool).}
       - {id: flags, type: property_flags, doc: Flags.}
       - {id: immediate_value, type: f4, doc: Immediate Value.}
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
   property_string:
     doc: Property<AinbString>.
     seq:
       - {id: name, type: u4, doc: Name (offset into the string pool).}
       - {id: flags, type: property_flags, doc: Flags.}
       - {id: immediate_value, type: u4, doc: Immediate Value (offset into the string pool).}
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
+      immediate_value_text:
+        pos: _root.string_pool_ofs + immediate_value
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The immediate value (a string).
   property_vector3f:
     doc: Property<Vector3f>.
     seq:
       - {id: name, type: u4, doc: Name (offset into the string pool).}
       - {id: flags, type: property_flags, doc: Flags.}
       - {id: immediate_value, type: f4, repeat: expr, repeat-expr: 3, doc: "Immediate Value (x, y, z)."}
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
   property_pointer:
     doc: PropertyPointer.
     -wiki:
@@ -848,6 +903,21 @@ types:
       - id: flags
         type: property_flags
         doc: Flags.
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
+      class_name_text:
+        pos: _root.string_pool_ofs + class_name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The class name.
   property_flags:
     doc: |
       Property Flags, a u32 bitfield.
@@ -947,6 +1017,14 @@ types:
       - id: immediate_value
         type: s4
         doc: Immediate Value.
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
   input_bool:
     doc: Input<bool>.
     seq:
@@ -955,6 +1033,14 @@ types:
       - {id: input_element_output_plug_id, type: s2, doc: Input Element Output Plug Id or Multi-Input Count.}
       - {id: flags, type: property_flags, doc: Flags.}
       - {id: immediate_value, type: u4, doc: Immediate Value (0 or 1).}
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
   input_float:
     doc: Input<float>.
     seq:
@@ -963,6 +1049,14 @@ types:
       - {id: input_element_output_plug_id, type: s2, doc: Input Element Output Plug Id or Multi-Input Count.}
       - {id: flags, type: property_flags, doc: Flags.}
       - {id: immediate_value, type: f4, doc: Immediate Value.}
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
   input_string:
     doc: Input<AinbString>.
     seq:
@@ -971,6 +1065,21 @@ types:
       - {id: input_element_output_plug_id, type: s2, doc: Input Element Output Plug Id or Multi-Input Count.}
       - {id: flags, type: property_flags, doc: Flags.}
       - {id: immediate_value, type: u4, doc: Immediate Value (offset into the string pool).}
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
+      immediate_value_text:
+        pos: _root.string_pool_ofs + immediate_value
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The immediate value (a string).
   input_vector3f:
     doc: Input<Vector3f>.
     seq:
@@ -979,6 +1088,14 @@ types:
       - {id: input_element_output_plug_id, type: s2, doc: Input Element Output Plug Id or Multi-Input Count.}
       - {id: flags, type: property_flags, doc: Flags.}
       - {id: immediate_value, type: f4, repeat: expr, repeat-expr: 3, doc: "Immediate Value (x, y, z)."}
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
   input_pointer:
     doc: InputPointer.
     -wiki:
@@ -1003,6 +1120,21 @@ types:
       - id: unknown_10
         type: u4
         doc: Unknown.
+    instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
+      class_name_text:
+        pos: _root.string_pool_ofs + class_name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The class name.
   output:
     doc: |
       Output<T> (every type but pointers).
@@ -1039,6 +1171,14 @@ types:
       - id: class_name
         type: u4
         doc: Class Name (offset into the string pool).
+    instances:
+      class_name_text:
+        pos: _root.string_pool_ofs + class_name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The class name.
   blackboard:
     doc: |
       The local blackboard: one Section Header Entry per type (string, s32, [u32 in 0x408,] f32, bool, vector3f,

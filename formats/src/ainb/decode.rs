@@ -190,7 +190,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
                 ))
             }
             Some(x) => Some(StateInfo {
-                desired_state: s(x.desired_state)?,
+                desired_state: strs.text(&x.desired_state_text)?,
                 unknown_04: x.unknown_04,
                 unknown_08: x.unknown_08,
                 unknown_0c: x.unknown_0c,
@@ -505,12 +505,12 @@ fn properties(
         }
         Ok(b as usize..b as usize + c as usize)
     };
-    let str_prop = |name: u32, flags: &raw::PropertyFlags| -> Result<(String, u32)> {
-        Ok((s.get(name)?, flags.index_and_flags))
+    let str_prop = |name: &str, flags: &raw::PropertyFlags| -> Result<(String, u32)> {
+        Ok((s.text(name)?, flags.index_and_flags))
     };
     let mut p = Properties::default();
     for x in &t.s32_properties[g(w(s32_entries), t.s32_properties.len(), "s32")?] {
-        let (name, flags) = str_prop(x.name, &x.flags)?;
+        let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.s32.push(Property {
             name,
             flags,
@@ -518,7 +518,7 @@ fn properties(
         });
     }
     for x in &t.bool_properties[g(w(bool_entries), t.bool_properties.len(), "bool")?] {
-        let (name, flags) = str_prop(x.name, &x.flags)?;
+        let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.bool.push(Property {
             name,
             flags,
@@ -526,7 +526,7 @@ fn properties(
         });
     }
     for x in &t.float_properties[g(w(float_entries), t.float_properties.len(), "f32")?] {
-        let (name, flags) = str_prop(x.name, &x.flags)?;
+        let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.f32.push(Property {
             name,
             flags,
@@ -534,15 +534,15 @@ fn properties(
         });
     }
     for x in &t.string_properties[g(w(string_entries), t.string_properties.len(), "string")?] {
-        let (name, flags) = str_prop(x.name, &x.flags)?;
+        let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.string.push(Property {
             name,
             flags,
-            value: s.get(x.immediate_value)?,
+            value: s.text(&x.immediate_value_text)?,
         });
     }
     for x in &t.vector3f_properties[g(w(vector3f_entries), t.vector3f_properties.len(), "vec3f")?] {
-        let (name, flags) = str_prop(x.name, &x.flags)?;
+        let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.vec3f.push(Property {
             name,
             flags,
@@ -551,8 +551,8 @@ fn properties(
     }
     for x in &t.pointer_properties[g(w(pointer_entries), t.pointer_properties.len(), "pointer")?] {
         p.pointer.push(PointerProperty {
-            name: s.get(x.name)?,
-            class: s.get(x.class_name)?,
+            name: s.text(&x.name_text)?,
+            class: s.text(&x.class_name_text)?,
             flags: x.flags.index_and_flags,
         });
     }
@@ -636,7 +636,7 @@ fn io_of(
                 concat!($label, " inputs"),
             )? {
                 io.$inputs.push(Input {
-                    name: s.get($x.name)?,
+                    name: s.text(&$x.name_text)?,
                     element: $x.input_element_id,
                     plug: $x.input_element_output_plug_id,
                     flags: $x.flags.index_and_flags,
@@ -680,7 +680,7 @@ fn io_of(
         string_outputs,
         string_entries,
         "string",
-        |x| s.get(x.immediate_value)?
+        |x| s.text(&x.immediate_value_text)?
     );
     typed!(
         vec3f_inputs,
@@ -699,8 +699,8 @@ fn io_of(
         "pointer inputs",
     )? {
         io.pointer_inputs.push(PointerInput {
-            name: s.get(x.name)?,
-            class: s.get(x.class_name)?,
+            name: s.text(&x.name_text)?,
+            class: s.text(&x.class_name_text)?,
             element: x.input_element_id,
             plug: x.input_element_output_plug_id,
             flags: x.flags.index_and_flags,
@@ -717,7 +717,7 @@ fn io_of(
         io.pointer_outputs.push(PointerOutput {
             name: s.get(o.name & 0x7fff_ffff)?,
             flag: o.name >> 31 != 0,
-            class: s.get(o.class_name)?,
+            class: s.text(&o.class_name_text)?,
         });
     }
     Ok(io)
