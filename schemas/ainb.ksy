@@ -19,9 +19,11 @@ doc: |
 
   This schema is mostly a raw view: offsets, counts and indices are kept as they were read, except the string
   references that have a text instance here (the file name and category, command names, element type names,
-  attachment names, file reference paths, property and input names and string values, class names, 0x404 state
-  infos' desired states): those are strings of the deduplicated string pool, and their offsets are derived. The pool keeps every string the file holds, in order (Nintendo's files hold strings nothing refers
-  to, and the other string offsets are still kept as numbers). Where the page and the files
+  attachment names, file reference paths, property, input and output names, string values, class names,
+  blackboard parameter names and notes, 0x404 state infos' desired states): those are strings of the
+  deduplicated string pool, and their offsets are derived (the packed ones as bit fields).
+  The pool keeps every string the file holds, in order (Nintendo's files hold strings nothing refers to, and the
+  other string offsets are still kept as numbers). Where the page and the files
   (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
   files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
@@ -1139,39 +1141,57 @@ types:
     doc: |
       Output<T> (every type but pointers).
 
-      The page's second row (u32 : 1, bit 31 of the name) is no padding and no attribute of its own: `name` reads
-      the whole u32, and `flag` is its top bit.
+      One u32, read as bit fields (little-endian bit order): the name's offset in bits 0-30. The page's second row
+      (u32 : 1, bit 31 of the name) is no padding: it is `flag`, the top bit.
     -wiki:
       page: AINB
       section: Output<T>
+    meta:
+      bit-endian: le
     seq:
       - id: name
-        type: u4
-        doc: Name (offset into the string pool) in bits 0-30, and a flag in bit 31.
+        type: b31
+        doc: Name (offset into the string pool), bits 0-30.
+      - id: flag
+        type: b1
+        doc: The flag in bit 31.
     instances:
-      name_offset:
-        value: name & 0x7fffffff
-        doc: The offset of the name in the string pool.
-      flag:
-        value: (name >> 31) != 0
-        doc: The top bit.
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
   output_pointer:
     doc: |
       OutputPointer.
 
-      The page's second row (u32 : 1, bit 31 of the name) is no padding and no attribute of its own: `name` reads
-      the whole u32 with its top bit.
+      The name's u32 is as in `output`, read as bit fields: the offset in bits 0-30. The page's second row (u32 :
+      1, bit 31 of the name) is no padding: it is `flag`, the top bit.
     -wiki:
       page: AINB
       section: OutputPointer
+    meta:
+      bit-endian: le
     seq:
       - id: name
-        type: u4
-        doc: Name (offset into the string pool) in bits 0-30, and a flag in bit 31.
+        type: b31
+        doc: Name (offset into the string pool), bits 0-30.
+      - id: flag
+        type: b1
+        doc: "The flag in bit 31 (`flag` is the wiki's second row, u32 : 1, which its table counts within the name)."
       - id: class_name
         type: u4
         doc: Class Name (offset into the string pool).
     instances:
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The name.
       class_name_text:
         pos: _root.string_pool_ofs + class_name
         type: strz
@@ -1270,35 +1290,45 @@ types:
       page: AINB
       section: Blackboard
       caption: Local Blackboard Parameter Entry
+    meta:
+      bit-endian: le
     seq:
-      - id: name_offset_and_flags
-        type: u4
-        doc: Name Offset and Flags (see the value instances).
+      - id: name_offset
+        type: b22
+        doc: Name Offset (bits 0-21 of the first u32, little-endian bit order).
+      - id: inherit_mode
+        type: b2
+        doc: |
+          Inherit mode (bits 22-23; 0 from the root, 1 from the parent, 2 none), as the `ainb` package reads it. The
+          wiki's table has one row for the u32 of `name_offset`, `inherit_mode`, `file_reference_index` and
+          `is_file_reference_valid` (Name Offset and Flags), and gives its bits in prose.
+      - id: file_reference_index
+        type: b7
+        doc: File Reference Index (bits 24-30; `file_reference_index` is part of the wiki's Name Offset and Flags).
+      - id: is_file_reference_valid
+        type: b1
+        doc: Is File Reference Valid (bit 31; `is_file_reference_valid` is part of the wiki's Name Offset and Flags).
       - id: notes
         type: u4
         doc: String Offset (Notes).
     instances:
-      name_offset:
-        value: name_offset_and_flags & 0x3fffff
-        doc: Name Offset (22 bits).
-      inherit_mode:
-        value: (name_offset_and_flags >> 22) & 3
-        doc: Inherit mode (bits 22-23; 0 from the root, 1 from the parent, 2 none), as the `ainb` package reads it.
       does_not_have_file_reference:
-        value: ((name_offset_and_flags >> 23) & 1) != 0
-        doc: Does Not Have File Reference (bit 23).
-      file_reference_index:
-        value: (name_offset_and_flags >> 24) & 0x7f
-        doc: File Reference Index (bits 24-30).
-      is_file_reference_valid:
-        value: (name_offset_and_flags >> 31) != 0
-        doc: Is File Reference Valid (bit 31).
+        value: (inherit_mode >> 1) != 0
+        doc: Does Not Have File Reference (bit 23, the page's name for the inherit mode's high bit).
       name_text:
         pos: _root.string_pool_ofs + name_offset
         type: strz
         encoding: UTF-8
         io: _root._io
+        -pool: ainb_strings
         doc: The name.
+      notes_text:
+        pos: _root.string_pool_ofs + notes
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The notes.
   vector3f:
     doc: Three floats.
     seq:

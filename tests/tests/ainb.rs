@@ -306,8 +306,7 @@ fn blackboard_defaults() {
             pool[bb.string_defaults[0] as usize..].starts_with(b"Link\0"),
             "{v}"
         );
-        let notes = &pool[bb.parameters[1].notes as usize..];
-        assert!(notes.starts_with(b"a note\0"), "{v}");
+        assert_eq!(*bb.parameters[1].notes_text, *"a note", "{v}");
         if v == "408" {
             assert_eq!(bb.u32_defaults, Some(vec![61680]));
         } else {

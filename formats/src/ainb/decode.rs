@@ -617,8 +617,8 @@ fn io_of(
                 .iter()
                 .map(|o| {
                     Ok(Output {
-                        name: s.get(o.name & 0x7fff_ffff)?,
-                        flag: o.name >> 31 != 0,
+                        name: s.text(&o.name_text)?,
+                        flag: o.flag,
                     })
                 })
                 .collect()
@@ -715,8 +715,8 @@ fn io_of(
         "pointer outputs",
     )? {
         io.pointer_outputs.push(PointerOutput {
-            name: s.get(o.name & 0x7fff_ffff)?,
-            flag: o.name >> 31 != 0,
+            name: s.text(&o.name_text)?,
+            flag: o.flag,
             class: s.text(&o.class_name_text)?,
         });
     }
@@ -890,9 +890,12 @@ fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
         .iter()
         .map(|p| {
             Ok((
-                s.get(p.name_offset_and_flags & 0x3f_ffff)?,
-                s.get(p.notes)?,
-                (p.name_offset_and_flags >> 22) as u16,
+                s.text(&p.name_text)?,
+                s.text(&p.notes_text)?,
+                // Bit fields of 2 and 7 bits (u64 in the model): they fit.
+                (p.inherit_mode
+                    | p.file_reference_index << 2
+                    | u64::from(p.is_file_reference_valid) << 9) as u16,
             ))
         })
         .collect()
