@@ -20,10 +20,11 @@ doc: |
   This schema is mostly a raw view: offsets, counts and indices are kept as they were read, except the string
   references that have a text instance here (the file name and category, command names, element type names,
   attachment names, file reference paths, property, input and output names, string values, class names,
-  blackboard parameter names and notes, 0x404 state infos' desired states): those are strings of the
-  deduplicated string pool, and their offsets are derived (the packed ones as bit fields).
-  The pool keeps every string the file holds, in order (Nintendo's files hold strings nothing refers to, and the
-  other string offsets are still kept as numbers). Where the page and the files
+  blackboard parameter names, notes and string defaults, module and external action strings, enum resolve
+  names, 0x404 state infos' desired states): those are strings of the deduplicated string pool, and their
+  offsets are derived (the packed ones as bit fields). The pool keeps every string the file holds, in order
+  (Nintendo's files hold strings nothing refers to). Only plug values, which are string offsets for some plugs
+  and indices for others, are still kept as numbers. Where the page and the files
   (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
   files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
@@ -1215,7 +1216,7 @@ types:
         repeat-expr: parameter_count
         doc: The parameters.
       - id: string_defaults
-        type: u4
+        type: string_ref
         repeat: expr
         repeat-expr: headers[0].count
         doc: Default values of the string parameters (offsets into the string pool).
@@ -1329,6 +1330,18 @@ types:
         io: _root._io
         -pool: ainb_strings
         doc: The notes.
+  string_ref:
+    doc: A string of the string pool, stored as its offset.
+    seq:
+      - {id: ofs, type: u4, doc: Offset into the string pool.}
+    instances:
+      text:
+        pos: _root.string_pool_ofs + ofs
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The string.
   vector3f:
     doc: Three floats.
     seq:
@@ -1465,6 +1478,21 @@ types:
       - {id: file_path_offset, type: u4, doc: File Path Offset.}
       - {id: file_category_offset, type: u4, doc: File Category Offset.}
       - {id: ainb_file_count, type: u4, doc: AINB File Count.}
+    instances:
+      file_path:
+        pos: _root.string_pool_ofs + file_path_offset
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The file path.
+      file_category:
+        pos: _root.string_pool_ofs + file_category_offset
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The file category.
   external_action_array:
     doc: A u32 count, then the external action entries.
     -wiki:
@@ -1483,6 +1511,21 @@ types:
       - {id: node_index, type: u4, doc: Node Index.}
       - {id: string_1_offset, type: u4, doc: String 1 Offset (always メインステート ("Main State")).}
       - {id: state_name_offset, type: u4, doc: State Name Offset.}
+    instances:
+      string_1:
+        pos: _root.string_pool_ofs + string_1_offset
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: String 1 (メインステート, "Main State", in every file at hand).
+      state_name:
+        pos: _root.string_pool_ofs + state_name_offset
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The state name.
   module_caller_link:
     doc: |
       Two file hashes, of this file and of its parent. The `ainb` package writes its "Blackboard ID" and "Parent
@@ -1533,6 +1576,21 @@ types:
       - {id: enum_value_offset, type: u4, doc: Enum Value Offset.}
       - {id: enum_class_name_offset, type: u4, doc: Enum Class Name Offset.}
       - {id: enum_value_name_offset, type: u4, doc: Enum Value Name Offset.}
+    instances:
+      enum_class_name:
+        pos: _root.string_pool_ofs + enum_class_name_offset
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The enum class name.
+      enum_value_name:
+        pos: _root.string_pool_ofs + enum_value_name_offset
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: ainb_strings
+        doc: The enum value name.
 enums:
   element_type:
     0: application_defined

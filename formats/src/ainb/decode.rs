@@ -94,7 +94,6 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
                 .saturating_add(COPY_BASE),
         ),
     };
-    let s = |o: u32| strs.get(o);
 
     if r.unknown_50 != r.jump_table_ofs {
         return Err(bad(0x50, format!(
@@ -315,8 +314,8 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         .flat_map(|m| &m.entries)
         .map(|m| {
             Ok(Module {
-                path: s(m.file_path_offset)?,
-                category: s(m.file_category_offset)?,
+                path: strs.text(&m.file_path)?,
+                category: strs.text(&m.file_category)?,
                 count: m.ainb_file_count,
             })
         })
@@ -328,8 +327,8 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         .map(|a| {
             Ok(ExternalAction {
                 element: a.node_index,
-                slot: s(a.string_1_offset)?,
-                state: s(a.state_name_offset)?,
+                slot: strs.text(&a.string_1)?,
+                state: strs.text(&a.state_name)?,
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -386,8 +385,8 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         .map(|x| {
             Ok(EnumResolve {
                 value_offset: x.enum_value_offset,
-                class: s(x.enum_class_name_offset)?,
-                value: s(x.enum_value_name_offset)?,
+                class: strs.text(&x.enum_class_name)?,
+                value: strs.text(&x.enum_value_name)?,
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -924,7 +923,7 @@ fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
     let strings: Vec<String> = b
         .string_defaults
         .iter()
-        .map(|&o| s.get(o))
+        .map(|x| s.text(&x.text))
         .collect::<Result<_>>()?;
     Ok(Blackboard {
         string: with(params_of(0)?, &strings),
