@@ -779,3 +779,49 @@ fn the_raw_model_writes_every_file_back() {
     }
     assert!(failed.is_empty(), "{failed:#?}");
 }
+
+/// Strings are the raw model's data and their offsets are derived: renaming every float property and command to a
+/// longer name that the file does not hold writes the new names at the end of the pool, the offsets follow, and
+/// both the raw model and the document read the new names back (the other strings keep their places).
+#[test]
+fn renamed_strings_are_laid_out_by_the_writer() {
+    let p = repo().join("tests/fixtures/ainb/patrol_v407.ainb");
+    let (data, mut f) = parse(&p);
+    let table = f.property_table.as_mut().expect("a property table");
+    assert!(!table.float_properties.is_empty());
+    for x in &mut table.float_properties {
+        x.name_text = format!("{}_renamed", x.name_text).as_str().into();
+    }
+    let want: Vec<String> = table
+        .float_properties
+        .iter()
+        .map(|x| x.name_text.to_string())
+        .collect();
+    f.file_name = "a_longer_file_name_than_before".into();
+    let out = f.to_binary().unwrap();
+    assert!(out.len() > data.len());
+    let again = Ainb::from_binary(&out).unwrap();
+    let got: Vec<String> = again
+        .property_table
+        .as_ref()
+        .unwrap()
+        .float_properties
+        .iter()
+        .map(|x| x.name_text.to_string())
+        .collect();
+    assert_eq!(got, want);
+    assert_eq!(&*again.file_name, "a_longer_file_name_than_before");
+    // The strings the file held stay where they were: the pool only grows at its end.
+    assert_eq!(
+        again.string_pool.strings[..f.string_pool.strings.len()],
+        f.string_pool.strings[..]
+    );
+    let doc = binspec_formats::ainb::Document::from_binary(&out).unwrap();
+    let names: Vec<&str> = doc
+        .elements
+        .iter()
+        .flat_map(|e| e.properties.f32.iter().map(|p| p.name.as_str()))
+        .collect();
+    assert!(names.iter().all(|n| n.ends_with("_renamed")), "{names:?}");
+    assert!(!names.is_empty());
+}

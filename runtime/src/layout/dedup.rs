@@ -22,6 +22,8 @@ pub(super) struct Dedup {
     /// Strings queued after their region that it did not hold: written in the region from the next pass on (they
     /// stay for the rest of the write, so that passes settle).
     late: Vec<(usize, Vec<u8>)>,
+    /// Where each written region ends in this pass.
+    end: HashMap<usize, u64>,
 }
 
 impl Dedup {
@@ -29,6 +31,7 @@ impl Dedup {
         self.first.clear();
         self.aliases.clear();
         self.written.clear();
+        self.end.clear();
     }
     pub(super) fn aliases(&self) -> &[(Key, Key)] {
         &self.aliases
@@ -42,11 +45,22 @@ impl WriteCtx {
     pub fn push_utf8_dedup(&mut self, pool: usize, key: Key, s: &str, term: &[u8], align: u64) {
         let id = (pool, encoded(s, term));
         if self.is_flushed(pool) {
-            match self.dedup.written.get(&id) {
-                Some(&pos) => self.cur.set(key, pos),
-                None if !self.dedup.late.contains(&id) => self.dedup.late.push(id),
-                None => {}
-            }
+            let pos = match self.dedup.written.get(&id) {
+                Some(&pos) => pos,
+                None => {
+                    // Not in the region: from the next pass on it is written at the region's end, where this
+                    // pass would have put it, so that the offsets written meanwhile are already the right ones.
+                    let end = self.dedup.end.entry(pool).or_insert(0);
+                    let pos = *end;
+                    *end += id.1.len() as u64;
+                    if !self.dedup.late.contains(&id) {
+                        self.dedup.late.push(id.clone());
+                    }
+                    self.dedup.written.insert(id, pos);
+                    pos
+                }
+            };
+            self.cur.set(key, pos);
             return;
         }
         if let Some(&first) = self.dedup.first.get(&id) {
@@ -62,8 +76,9 @@ impl WriteCtx {
     }
 
     /// Writes a deduplicating pool's region: aligned to `start_align`, then `recorded` (the strings the file held,
-    /// in its order, each followed by `term`), then the queued strings that are not among them. A queued string
-    /// equal to a recorded one takes the recorded one's position.
+    /// in its order, each followed by `term`), then the queued strings that are not among them, then the strings
+    /// queued after the region in an earlier pass that are not among them either. A queued string equal to a
+    /// recorded one takes the recorded one's position.
     pub fn flush_dedup(
         &mut self,
         pool: usize,
@@ -80,12 +95,6 @@ impl WriteCtx {
             let bytes = encoded(s, term);
             w.bytes(&bytes);
             at.entry(bytes).or_insert(pos);
-        }
-        for (p, bytes) in &self.dedup.late {
-            if *p == pool && !at.contains_key(bytes) {
-                at.insert(bytes.clone(), w.pos() as u64);
-                w.bytes(bytes);
-            }
         }
         let items = if pool < self.pools.len() {
             std::mem::take(&mut self.pools[pool])
@@ -108,6 +117,14 @@ impl WriteCtx {
                 }
             }
         }
+        // Strings queued after the region in an earlier pass, at its end (where that pass expected them).
+        for (p, bytes) in &self.dedup.late {
+            if *p == pool && !at.contains_key(bytes) {
+                at.insert(bytes.clone(), w.pos() as u64);
+                w.bytes(bytes);
+            }
+        }
+        self.dedup.end.insert(pool, w.pos() as u64);
         self.dedup
             .written
             .extend(at.into_iter().map(|(b, pos)| ((pool, b), pos)));
