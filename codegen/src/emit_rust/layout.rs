@@ -94,11 +94,7 @@ impl<'m> Gen<'m> {
             .params
             .iter()
             .map(|p| local("p", &p.name).to_string())
-            .chain(
-                self.param_list(ti)
-                    .into_iter()
-                    .map(|(_, id, _)| id.to_string()),
-            )
+            .chain(self.param_list(ti).into_iter().map(|p| p.id.to_string()))
             .collect();
         let args: Vec<String> = split_args(args);
         if args.len() != names.len() {

@@ -235,7 +235,7 @@ impl<'m> Gen<'m> {
     }
 
     /// The implicit params of a type, with the Rust types used to pass them.
-    fn param_list(&self, ty: usize) -> Vec<(Vec<String>, Ident, TokenStream)> {
+    fn param_list(&self, ty: usize) -> Vec<Param> {
         self.params[ty]
             .iter()
             .filter(|k| {
@@ -248,6 +248,13 @@ impl<'m> Gen<'m> {
             })
             .map(|k| {
                 let cx = self.cx(ty, Scope::Read);
+                // Strings, bytes, records and arrays are passed by reference.
+                let by_ref = k.last().map(|s| s.as_str()) != Some("_pos")
+                    && match cx.resolve_chain(k).map(|f| cx.field_t(f)) {
+                        Some(T::Bytes | T::Str | T::User(_)) => true,
+                        Some(T::Array(_)) => cx.resolve_chain(k).is_some(),
+                        _ => false,
+                    };
                 let rt = match k.last().map(|s| s.as_str()) {
                     Some("_pos") => quote!(i128),
                     _ => match cx.resolve_chain(k).map(|f| cx.field_t(f)) {
@@ -277,7 +284,12 @@ impl<'m> Gen<'m> {
                         _ => quote!(i128),
                     },
                 };
-                (k.clone(), param_ident(k), rt)
+                Param {
+                    key: k.clone(),
+                    id: param_ident(k),
+                    ty: rt,
+                    by_ref,
+                }
             })
             .collect()
     }
@@ -314,11 +326,11 @@ impl<'m> Gen<'m> {
                 _ => t,
             });
         }
-        for (k, _, rt) in self.param_list(child) {
+        for Param { key: k, by_ref, .. } in self.param_list(child) {
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself; other types pass it along.
             let t = if k[0] == "_parent" || caller == 0 {
                 let t = self.cx(caller, scope).tr(&rebase(&k[1..]), path)?.0;
-                if rt.to_string().starts_with('&') {
+                if by_ref {
                     quote!(&(#t))
                 } else {
                     t
@@ -400,8 +412,8 @@ impl<'m> Gen<'m> {
             };
             read_params.push((id, ty));
         }
-        for (_, id, rt) in self.param_list(ti) {
-            read_params.push((id, rt));
+        for Param { id, ty, .. } in self.param_list(ti) {
+            read_params.push((id, ty));
         }
         read_params
     }
@@ -566,6 +578,17 @@ fn int_switch(f: &Field) -> bool {
 /// A field whose model value is an enum-like wrapper of an integer (an enum, or an integer switch).
 fn valued(f: &Field) -> bool {
     f.enum_.is_some() || int_switch(f)
+}
+
+/// An implicit parameter of a type's read and write functions: a `_parent`/`_root` value it uses.
+struct Param {
+    /// The path of the value (`["_root", "version"]`).
+    key: Vec<String>,
+    id: Ident,
+    /// Its Rust type.
+    ty: TokenStream,
+    /// Whether it is passed by reference (strings, bytes, records, arrays).
+    by_ref: bool,
 }
 
 /// Whether `tokens` use the identifier `name` anywhere, groups included.

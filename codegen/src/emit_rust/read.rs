@@ -293,11 +293,7 @@ impl<'m> Gen<'m> {
                         && f.cond.is_none()
                         && f.enum_.is_none()
                 });
-            let pnames: Vec<Ident> = self
-                .param_list(ti)
-                .into_iter()
-                .map(|(_, id, _)| id)
-                .collect();
+            let pnames: Vec<Ident> = self.param_list(ti).into_iter().map(|p| p.id).collect();
             let pre: Vec<TokenStream> = t
                 .params
                 .iter()

@@ -154,15 +154,7 @@ impl<'m> Gen<'m> {
                 }
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
-                    let code: TokenStream = self
-                        .write_prim(f, quote!(#d))?
-                        .to_string()
-                        .replace(":: binspec_runtime :: fit", "ctx . fit")
-                        .parse()
-                        .map_err(|_| EmitError {
-                            path: f.path.clone(),
-                            message: "internal: tokens".into(),
-                        })?;
+                    let code = self.write_derived(f, quote!(#d))?;
                     // An optional derived field is written where its condition holds for the values written.
                     match (&f.cond, &f.role) {
                         (Some(c), Role::Derive(_)) => {

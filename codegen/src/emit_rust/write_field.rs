@@ -54,6 +54,24 @@ impl<'m> Gen<'m> {
     }
 
     pub(super) fn write_prim(&self, f: &Field, val: TokenStream) -> R<TokenStream> {
+        self.prim(f, val, false)
+    }
+
+    /// [`Gen::write_prim`] for a value the writer derives: its range is checked by the pass (`ctx.fit`), which
+    /// lets a first pass, whose positions are not known yet, through.
+    pub(super) fn write_derived(&self, f: &Field, val: TokenStream) -> R<TokenStream> {
+        self.prim(f, val, true)
+    }
+
+    fn prim(&self, f: &Field, val: TokenStream, derived: bool) -> R<TokenStream> {
+        let (fit, fit_bits) = if derived {
+            (quote!(ctx.fit), quote!(ctx.fit_bits))
+        } else {
+            (
+                quote!(::binspec_runtime::fit),
+                quote!(::binspec_runtime::fit_bits),
+            )
+        };
         let fname = f.name.as_str();
         Ok(match &f.ty {
             FieldTy::Int {
@@ -61,7 +79,7 @@ impl<'m> Gen<'m> {
             } => {
                 let rt = rust_int(1, *signed);
                 let m = if *signed { quote!(i8) } else { quote!(u8) };
-                quote!(w.#m(::binspec_runtime::fit::<#rt>((#val) as i128, #fname)?);)
+                quote!(w.#m(#fit::<#rt>((#val) as i128, #fname)?);)
             }
             FieldTy::Int {
                 bytes,
@@ -71,7 +89,7 @@ impl<'m> Gen<'m> {
                 let rt = rust_int(*bytes, *signed);
                 let e = endian_tokens(*endian);
                 let m = format_ident!("{}{}", if *signed { "i" } else { "u" }, *bytes as u32 * 8);
-                quote!(w.#m(::binspec_runtime::fit::<#rt>((#val) as i128, #fname)?, #e);)
+                quote!(w.#m(#fit::<#rt>((#val) as i128, #fname)?, #e);)
             }
             FieldTy::Float { bytes, endian } => {
                 let e = endian_tokens(*endian);
@@ -87,7 +105,7 @@ impl<'m> Gen<'m> {
                 } else {
                     quote!(bits_be)
                 };
-                quote!(w.#m(::binspec_runtime::fit_bits((#val) as i128, #n, #fname)?, #n);)
+                quote!(w.#m(#fit_bits((#val) as i128, #n, #fname)?, #n);)
             }
             _ => return err(&f.path, "internal: not a primitive"),
         })
