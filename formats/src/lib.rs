@@ -33,7 +33,6 @@ macro_rules! format_module {
         #[allow(
             unused_parens,
             clippy::useless_format,
-            clippy::needless_question_mark,
             clippy::redundant_guards,
             clippy::redundant_closure_call,
             clippy::needless_borrow,
@@ -54,7 +53,6 @@ macro_rules! format_module {
             clippy::precedence,
             clippy::erasing_op,
             clippy::overly_complex_bool_expr,
-            clippy::derivable_impls,
             clippy::op_ref,
             clippy::needless_as_bytes,
             clippy::redundant_as_str,

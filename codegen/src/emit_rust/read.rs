@@ -104,25 +104,9 @@ impl<'m> Gen<'m> {
             if checked {
                 body.push(quote!(let #at = r.abs_pos();));
             }
-            // A single number is read directly; anything else in a closure, so that its errors get the field's name.
-            let simple = f.repeat == Repeat::None
-                && f.cond.is_none()
-                && f.enum_.is_none()
-                && matches!(
-                    f.ty,
-                    FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. }
-                );
-            let direct = if simple {
-                read.to_string().strip_suffix(" ?").map(str::to_string)
-            } else {
-                None
-            };
-            match direct.and_then(|d| d.parse::<TokenStream>().ok()) {
-                Some(call) => body.push(quote!(let #v = #call.at(#fname)?;)),
-                None => body.push(
-                    quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;),
-                ),
-            }
+            // A single call is made directly; anything else in a closure, so that its errors get the field's name.
+            let call = fallible(&read);
+            body.push(quote!(let #v = #call.at(#fname)?;));
             if let Role::Pool(u) = &f.role {
                 if self.m.pools[u.pool].dedup {
                     let term = self.dedup_term(u.pool, &f.path)?;
@@ -540,6 +524,7 @@ impl<'m> Gen<'m> {
             io
         };
         let one = self.read_repeated(ti, f)?;
+        let one_r = fallible(&one);
         // A pool item also gives its alignment (a layout choice).
         let la = local("align", name);
         let (align, names, none) = match f.item_of {
@@ -591,7 +576,7 @@ impl<'m> Gen<'m> {
             r.seek(at as u64).at(#fname)?;
             let #p = r.abs_pos() as i128;
             let r = &mut r;
-            let value = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at(#fname)?;
+            let value = #one_r.at(#fname)?;
             #tuple
         });
         body.push(match &f.cond {

@@ -17,7 +17,6 @@ macro_rules! feature_modules {
             #[allow(
                 unused_parens,
                 clippy::useless_format,
-                clippy::needless_question_mark,
                 clippy::redundant_guards,
                 clippy::redundant_closure_call,
                 clippy::needless_borrow,
@@ -38,7 +37,6 @@ macro_rules! feature_modules {
                 clippy::precedence,
                 clippy::erasing_op,
                 clippy::overly_complex_bool_expr,
-                clippy::derivable_impls,
                 clippy::op_ref,
                 clippy::needless_as_bytes,
                 clippy::redundant_as_str,
