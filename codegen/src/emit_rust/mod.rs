@@ -49,7 +49,7 @@ pub use expr::translate_model_expr;
 use models::{doc_attr, emit_enum};
 use passes::{collect_chains, collect_pos_refs, exprs_of, implicit_params, recursive_fields};
 use resolve::rebase;
-use tidy::fallible;
+use tidy::{case_pattern, fallible, place, recv, unparen};
 
 /// Why code could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -111,7 +111,7 @@ impl<'m> Gen<'m> {
                 if self.m.pools[u.pool].dedup {
                     let term = self.dedup_term(u.pool, &f.path)?;
                     body.push(quote! {
-                        let #v = ::binspec_runtime::layout::pool_strings(&#v[..], &[#(#term),*], r.abs_pos() - #v.len() as u64).at(#fname)?;
+                        let #v = ::binspec_runtime::layout::pool_strings(::binspec_runtime::expr::bytes(&#v), &[#(#term),*], r.abs_pos() - #v.len() as u64).at(#fname)?;
                     });
                 }
             }
@@ -121,7 +121,7 @@ impl<'m> Gen<'m> {
                     let tv = local("v", &format!("{}_trailing", f.name));
                     body.push(quote! {
                         let #tv = {
-                            let region: &[u8] = &#v[..];
+                            let region: &[u8] = ::binspec_runtime::expr::bytes(&#v);
                             let cut = pools.pool_end(#pool).filter(|&e| e > region_at__).unwrap_or(region_at__);
                             let skip = ((cut - region_at__) as usize).min(region.len());
                             if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
@@ -610,6 +610,7 @@ impl<'m> Gen<'m> {
         }
         let (o, _) = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?;
         let mut arms = Vec::new();
+        let mut keys = BTreeSet::new();
         let msg = format!("no byte order is given for {} = {{:?}}", on.text);
         let mut default = quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!(#msg, other))));
         for (k, e) in cases {
@@ -619,7 +620,13 @@ impl<'m> Gen<'m> {
                 continue;
             }
             let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
-            arms.push(quote!(x if x == #kt => #e,));
+            keys.insert(kt.to_string());
+            let pat = case_pattern(&kt, false);
+            arms.push(quote!(#pat => #e,));
+        }
+        // A switch on a boolean with both cases has no other (`unreachable_patterns`).
+        if keys.contains("true") && keys.contains("false") {
+            default = quote!();
         }
         Ok(quote!(match #o { #(#arms)* #default }))
     }

@@ -93,7 +93,8 @@ impl<'m> Gen<'m> {
                     match &c.key {
                         Some(k) => {
                             let (kt, _) = cx().tr(&k.expr, &k.path)?;
-                            arms.push(quote!(x if x == #kt => #en::#v(#body),));
+                            let pat = case_pattern(&kt, false);
+                            arms.push(quote!(#pat => #en::#v(#body),));
                         }
                         None => {
                             has_default = true;
