@@ -21,8 +21,7 @@ pub use binspec_runtime::{
 /// Hand-written functions that schemas name with `-hook` (see the module).
 pub mod hooks;
 
-/// A format module: the generated file, with the style lints that generated code trips (redundant parentheses and
-/// casts from the expression translator) allowed in it.
+/// A format module: the generated file. It allows no lint module-wide: the generator emits code clippy accepts.
 macro_rules! format_module {
     ($(#[$doc:meta])* $feature:literal, $name:ident) => {
         format_module!($(#[$doc])* $feature, $feature => $name);
@@ -30,36 +29,6 @@ macro_rules! format_module {
     ($(#[$doc:meta])* $feature:literal, $file:literal => $name:ident) => {
         $(#[$doc])*
         #[cfg(feature = $feature)]
-        #[allow(
-            unused_parens,
-            clippy::useless_format,
-            clippy::needless_question_mark,
-            clippy::redundant_guards,
-            clippy::redundant_closure_call,
-            clippy::needless_borrow,
-            clippy::unnecessary_cast,
-            clippy::nonminimal_bool,
-            clippy::double_parens,
-            clippy::identity_op,
-            clippy::useless_conversion,
-            clippy::redundant_field_names,
-            clippy::let_and_return,
-            clippy::match_single_binding,
-            clippy::unit_arg,
-            clippy::let_unit_value,
-            clippy::bool_comparison,
-            clippy::neg_cmp_op_on_partial_ord,
-            clippy::manual_range_contains,
-            clippy::int_plus_one,
-            clippy::precedence,
-            clippy::erasing_op,
-            clippy::overly_complex_bool_expr,
-            clippy::derivable_impls,
-            clippy::op_ref,
-            clippy::needless_as_bytes,
-            clippy::redundant_as_str,
-            clippy::redundant_slicing
-        )]
         pub mod $name {
             include!(concat!(env!("OUT_DIR"), "/", $file, ".rs"));
         }

@@ -216,6 +216,12 @@ pub mod expr {
             r
         }
     }
+    /// A value held as bytes (a slice, a `Vec<u8>`, [`Bytes`](crate::Bytes)) borrowed as a slice, whichever it
+    /// is: generated code names a local this way where it does not know which.
+    #[inline]
+    pub fn bytes<B: AsRef<[u8]> + ?Sized>(b: &B) -> &[u8] {
+        b.as_ref()
+    }
     /// `a << b`, 0 when the shift is out of range.
     #[inline]
     pub fn shl(a: i128, b: i128) -> i128 {

@@ -139,6 +139,7 @@ impl<'m> Cx<'m> {
                 base, method, args, ..
             } => {
                 let (b, bt) = self.tr(base, path)?;
+                let rb = recv(&b);
                 let mut a = Vec::new();
                 for x in args {
                     a.push(self.tr(x, path)?);
@@ -147,7 +148,7 @@ impl<'m> Cx<'m> {
                     ("sarc_hash", T::Str) if a.len() == 1 => {
                         let m = &a[0].0;
                         (
-                            quote!((::binspec_runtime::hash::sarc_name_hash(#b.as_bytes(), (#m) as u32) as i128)),
+                            quote!((::binspec_runtime::hash::sarc_name_hash(#rb.as_bytes(), (#m) as u32) as i128)),
                             T::Int,
                         )
                     }
@@ -159,7 +160,7 @@ impl<'m> Cx<'m> {
                         )
                     }
                     ("crc32", T::Str) => (
-                        quote!((::binspec_runtime::hash::crc32(#b.as_bytes()) as i128)),
+                        quote!((::binspec_runtime::hash::crc32(#rb.as_bytes()) as i128)),
                         T::Int,
                     ),
                     ("crc32", T::Bytes) => {
@@ -168,7 +169,7 @@ impl<'m> Cx<'m> {
                     ("murmur3", T::Str) if a.len() == 1 => {
                         let seed = &a[0].0;
                         (
-                            quote!((::binspec_runtime::hash::murmur3_32(#b.as_bytes(), (#seed) as u32) as i128)),
+                            quote!((::binspec_runtime::hash::murmur3_32(#rb.as_bytes(), (#seed) as u32) as i128)),
                             T::Int,
                         )
                     }
@@ -197,7 +198,7 @@ impl<'m> Cx<'m> {
                     ("substring", T::Str) if a.len() == 2 => {
                         let (from, to) = (&a[0].0, &a[1].0);
                         (
-                            quote!(#b.chars().skip((#from).max(0) as usize).take(((#to) - (#from)).max(0) as usize).collect::<::std::string::String>()),
+                            quote!(#rb.chars().skip((#from).max(0) as usize).take(((#to) - (#from)).max(0) as usize).collect::<::std::string::String>()),
                             T::Str,
                         )
                     }
@@ -209,6 +210,7 @@ impl<'m> Cx<'m> {
             }
             ExprKind::Index { base, index } => {
                 let (b, bt) = self.tr(base, path)?;
+                let b = recv(&b);
                 let (i, _) = self.tr(index, path)?;
                 match bt {
                     T::Bytes => (
@@ -266,6 +268,16 @@ impl<'m> Cx<'m> {
                 if lt == T::Str && rt == T::Str && *op == BinOp::Add {
                     return Ok((quote!(format!("{}{}", #l, #r)), T::Str));
                 }
+                // Slices and strings compare as places, which the operator borrows (`clippy::op_ref`).
+                if op.is_comparison() && matches!(lt, T::Str | T::Bytes) && lt == rt {
+                    if let (Some(pl), Some(pr)) = (place(&l), place(&r)) {
+                        return Ok((quote!((#pl #o #pr)), T::Bool));
+                    }
+                }
+                // `lo <= x && x <= hi` (or `< hi`) as a range's `contains` (`clippy::manual_range_contains`).
+                if let Some(c) = self.range_contains(*op, lhs, rhs, path)? {
+                    return Ok((c, T::Bool));
+                }
                 let float = lt == T::Float || rt == T::Float;
                 let (l, r) = if float {
                     let l = if lt == T::Float {
@@ -289,11 +301,18 @@ impl<'m> Cx<'m> {
                 match op {
                     BinOp::Div if float => (quote!((#l / #r)), T::Float),
                     BinOp::Mod if float => (quote!((#l).rem_euclid(#r)), T::Float),
-                    BinOp::Div => (quote!(::binspec_runtime::expr::div(#l, #r)), T::Int),
-                    BinOp::Mod => (quote!(::binspec_runtime::expr::modulo(#l, #r)), T::Int),
+                    // The arguments of a call need no parentheses (`unused_parens`).
+                    BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr => {
+                        let f = match op {
+                            BinOp::Div => quote!(div),
+                            BinOp::Mod => quote!(modulo),
+                            BinOp::Shl => quote!(shl),
+                            _ => quote!(shr),
+                        };
+                        let (l, r) = (unparen(&l), unparen(&r));
+                        (quote!(::binspec_runtime::expr::#f(#l, #r)), T::Int)
+                    }
                     BinOp::Mul if !float => (quote!((#l).wrapping_mul(#r)), T::Int),
-                    BinOp::Shl => (quote!(::binspec_runtime::expr::shl(#l, #r)), T::Int),
-                    BinOp::Shr => (quote!(::binspec_runtime::expr::shr(#l, #r)), T::Int),
                     _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => {
                         (quote!((#l #o #r)), T::Bool)
                     }
@@ -308,11 +327,17 @@ impl<'m> Cx<'m> {
                 match (&at, &bt) {
                     // Branches may be borrowed or owned: both become owned.
                     (T::Str, T::Str) => (
-                        quote!((if #c { (#a).to_string() } else { (#b).to_string() })),
+                        {
+                            let (a, b) = (recv(&a), recv(&b));
+                            quote!((if #c { (#a).to_string() } else { (#b).to_string() }))
+                        },
                         T::Str,
                     ),
                     (T::Bytes, T::Bytes) => (
-                        quote!((if #c { (#a).to_vec() } else { (#b).to_vec() })),
+                        {
+                            let (a, b) = (recv(&a), recv(&b));
+                            quote!((if #c { (#a).to_vec() } else { (#b).to_vec() }))
+                        },
                         T::Bytes,
                     ),
                     (T::Int, T::Float) => (quote!((if #c { (#a) as f64 } else { #b })), T::Float),
@@ -388,6 +413,48 @@ impl<'m> Cx<'m> {
                 )
             }
         })
+    }
+}
+
+impl Cx<'_> {
+    /// `(lo..=hi).contains(&x)` for `x >= lo and x <= hi` (`lo..hi` for `x < hi`), `lo` and `hi` integer
+    /// literals; `None` for any other operation.
+    fn range_contains(
+        &mut self,
+        op: BinOp,
+        lhs: &Expr,
+        rhs: &Expr,
+        path: &str,
+    ) -> R<Option<TokenStream>> {
+        let (
+            BinOp::And,
+            ExprKind::Binary {
+                op: BinOp::Ge,
+                lhs: x,
+                rhs: lo,
+            },
+            ExprKind::Binary {
+                op: upper @ (BinOp::Le | BinOp::Lt),
+                lhs: y,
+                rhs: hi,
+            },
+        ) = (op, &lhs.kind, &rhs.kind)
+        else {
+            return Ok(None);
+        };
+        let (ExprKind::Int(lo), ExprKind::Int(hi)) = (&lo.kind, &hi.kind) else {
+            return Ok(None);
+        };
+        let (a, at) = self.tr(x, path)?;
+        let (b, _) = self.tr(y, path)?;
+        if at != T::Int || a.to_string() != b.to_string() {
+            return Ok(None);
+        }
+        let (lo, hi) = (int_lit(*lo as i128), int_lit(*hi as i128));
+        Ok(Some(match upper {
+            BinOp::Le => quote!((#lo..=#hi).contains(&#a)),
+            _ => quote!((#lo..#hi).contains(&#a)),
+        }))
     }
 }
 

@@ -32,8 +32,9 @@ impl<'m> Gen<'m> {
         };
         let mut summary = Vec::new();
         for (label, e) in &m.info.summary {
-            if let Ok((t, _)) = self.cx(0, Scope::Model).tr(&e.expr, &e.path) {
-                summary.push(quote!((#label.to_string(), format!("{}", #t)),));
+            if let Ok((t, ty)) = self.cx(0, Scope::Model).tr(&e.expr, &e.path) {
+                let text = display(&t, &ty);
+                summary.push(quote!((#label.to_string(), #text),));
             }
         }
         for f in root
@@ -53,7 +54,10 @@ impl<'m> Gen<'m> {
         let version = match &m.info.version {
             Some(v) => match self.cx(0, Scope::Model).tr(&v.expr, &v.path) {
                 Ok((t, T::Int)) => quote!(Some(format!("{:#x}", #t))),
-                Ok((t, _)) => quote!(Some(format!("{}", #t))),
+                Ok((t, ty)) => {
+                    let text = display(&t, &ty);
+                    quote!(Some(#text))
+                }
                 Err(_) => quote!(None),
             },
             None => quote!(None),
@@ -310,5 +314,19 @@ impl<'m> Gen<'m> {
             }
         }
         Some(ty)
+    }
+}
+
+/// A translated value as a `String`: a string's `to_string()`, anything else `format!`ted.
+fn display(t: &TokenStream, ty: &T) -> TokenStream {
+    match ty {
+        T::Str => {
+            let t = recv(t);
+            quote!((#t).to_string())
+        }
+        _ => {
+            let t = unparen(t);
+            quote!(format!("{}", #t))
+        }
     }
 }

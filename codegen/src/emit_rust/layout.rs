@@ -151,7 +151,10 @@ impl<'m> Gen<'m> {
         }
         let (kt, kty) = self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?;
         let (ret, conv) = match kty {
-            T::Str => (quote!(::std::vec::Vec<u8>), quote!(#kt.as_bytes().to_vec())),
+            T::Str => (quote!(::std::vec::Vec<u8>), {
+                let kt = recv(&kt);
+                quote!(#kt.as_bytes().to_vec())
+            }),
             T::Bytes => (quote!(::std::vec::Vec<u8>), quote!(#kt.to_vec())),
             _ => (quote!(i128), quote!(#kt)),
         };

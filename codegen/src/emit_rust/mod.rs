@@ -28,6 +28,7 @@ mod probe;
 mod read;
 mod read_field;
 mod resolve;
+mod tidy;
 mod views;
 mod write;
 mod write_field;
@@ -48,6 +49,7 @@ pub use expr::translate_model_expr;
 use models::{doc_attr, emit_enum};
 use passes::{collect_chains, collect_pos_refs, exprs_of, implicit_params, recursive_fields};
 use resolve::rebase;
+use tidy::{case_pattern, fallible, place, recv, unparen};
 
 /// Why code could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -90,7 +90,7 @@ impl<'m> Gen<'m> {
                 /// Byte order of the file.
                 pub endian: ::binspec_runtime::Endian,
             });
-            defaults.push(quote!(endian: ::binspec_runtime::Endian::Little,));
+            defaults.push((quote!(endian), quote!(::binspec_runtime::Endian::Little)));
         }
         for f in t.seq.iter().chain(t.instances.iter()) {
             let id = ident(&f.name);
@@ -112,12 +112,12 @@ impl<'m> Gen<'m> {
                     };
                     fields.push(quote!(#doc #serde pub #id: #ty,));
                     let dv = self.model_default(ti, f)?;
-                    defaults.push(quote!(#id: #dv,));
+                    defaults.push((quote!(#id), quote!(#dv)));
                     if let Some(pool) = f.item_of.filter(|&p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
                         let d = format!(" Alignment of `{}` where the default ({:#x}) does not reproduce the file.", f.name, self.m.pools[pool].item_align);
                         fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<u64>,));
-                        defaults.push(quote!(#aid: None,));
+                        defaults.push((quote!(#aid), quote!(None)));
                     }
                 }
                 Role::Kept => {
@@ -138,7 +138,7 @@ impl<'m> Gen<'m> {
                         fn #dfn() -> #ty { #dv }
                         fn #sfn(v: &#ty) -> bool { *v == #dfn() }
                     });
-                    defaults.push(quote!(#id: #dv,));
+                    defaults.push((quote!(#id), quote!(#dv)));
                 }
                 Role::Derive(x) => {
                     // An optional derived field (`if:`) is written where its condition holds; the override is the
@@ -152,7 +152,7 @@ impl<'m> Gen<'m> {
                         x.text
                     );
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
-                    defaults.push(quote!(#id: None,));
+                    defaults.push((quote!(#id), quote!(None)));
                 }
                 Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
                     let ty = self.model_ty(f);
@@ -161,7 +161,7 @@ impl<'m> Gen<'m> {
                          (an empty item's offset can point anywhere)."
                     );
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
-                    defaults.push(quote!(#id: None,));
+                    defaults.push((quote!(#id), quote!(None)));
                 }
                 Role::Pool(u) if self.m.pools[u.pool].dedup => {
                     let d = format!(
@@ -171,7 +171,7 @@ impl<'m> Gen<'m> {
                         self.m.pools[u.pool].id
                     );
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Vec::is_empty")] pub #id: ::std::vec::Vec<::std::string::String>,));
-                    defaults.push(quote!(#id: ::std::vec::Vec::new(),));
+                    defaults.push((quote!(#id), quote!(::std::vec::Vec::new())));
                 }
                 _ => {}
             }
@@ -229,7 +229,7 @@ impl<'m> Gen<'m> {
                 f.name
             );
             fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<::binspec_runtime::Bytes>,));
-            defaults.push(quote!(#id: None,));
+            defaults.push((quote!(#id), quote!(None)));
         }
         for l in &t.layout {
             let id = ident(&l.name);
@@ -238,9 +238,23 @@ impl<'m> Gen<'m> {
             let dv = Literal::u64_unsuffixed(l.default as u64);
             let dfn_s = dfn.to_string();
             fields.push(quote!(#doc #[doc = ""] #[doc = " A layout choice: not stored in the file, inferred when reading."] #[serde(default = #dfn_s)] pub #id: u64,));
-            defaults.push(quote!(#id: #dv,));
+            defaults.push((quote!(#id), quote!(#dv)));
             extra.push(quote!(fn #dfn() -> u64 { #dv }));
         }
+        // Derived where every field has its type's default (`clippy::derivable_impls`).
+        let (derive_default, default_impl) = if defaults.iter().all(|(_, v)| is_default_value(v)) {
+            (quote!(Default,), quote!())
+        } else {
+            let inits = defaults.iter().map(|(id, v)| quote!(#id: #v,));
+            (
+                quote!(),
+                quote! {
+                    impl ::std::default::Default for #name {
+                        fn default() -> Self { #name { #(#inits)* } }
+                    }
+                },
+            )
+        };
         let doc = doc_attr(&t.doc);
         let mut read = self.emit_read(ti)?;
         if self.view_plan().is_some_and(|(_, entry)| *entry == ti) {
@@ -253,12 +267,10 @@ impl<'m> Gen<'m> {
         let sort_keys = self.emit_sort_keys(ti)?;
         Ok(quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            #[derive(Debug, Clone, #derive_default PartialEq, ::serde::Serialize, ::serde::Deserialize)]
             #[serde(deny_unknown_fields)]
             pub struct #name { #(#fields)* }
-            impl ::std::default::Default for #name {
-                fn default() -> Self { #name { #(#defaults)* } }
-            }
+            #default_impl
             #(#extra)*
             impl #name {
                 #read
@@ -267,6 +279,15 @@ impl<'m> Gen<'m> {
             }
         })
     }
+}
+
+/// Whether a field's default in a model's `Default` is its type's default, as a derived `Default` gives it.
+fn is_default_value(v: &TokenStream) -> bool {
+    let s = v.to_string();
+    s == quote!(::std::default::Default::default()).to_string()
+        || s == "None"
+        || s == "0"
+        || s == quote!(::std::vec::Vec::new()).to_string()
 }
 
 /// A Rust enum for a schema enum, with a variant for values the schema does not name (so every file round-trips).

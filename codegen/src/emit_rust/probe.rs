@@ -96,7 +96,8 @@ impl<'m> Gen<'m> {
                 match &c.key {
                     Some(k) => {
                         let (kt, _) = cx().tr(&k.expr, &k.path)?;
-                        arms.push(quote!(x if x == #kt => #n,));
+                        let pat = case_pattern(&kt, false);
+                        arms.push(quote!(#pat => #n,));
                     }
                     None => {
                         has_default = true;

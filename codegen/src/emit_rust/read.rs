@@ -104,30 +104,14 @@ impl<'m> Gen<'m> {
             if checked {
                 body.push(quote!(let #at = r.abs_pos();));
             }
-            // A single number is read directly; anything else in a closure, so that its errors get the field's name.
-            let simple = f.repeat == Repeat::None
-                && f.cond.is_none()
-                && f.enum_.is_none()
-                && matches!(
-                    f.ty,
-                    FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. }
-                );
-            let direct = if simple {
-                read.to_string().strip_suffix(" ?").map(str::to_string)
-            } else {
-                None
-            };
-            match direct.and_then(|d| d.parse::<TokenStream>().ok()) {
-                Some(call) => body.push(quote!(let #v = #call.at(#fname)?;)),
-                None => body.push(
-                    quote!(let #v = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })().at(#fname)?;),
-                ),
-            }
+            // A single call is made directly; anything else in a closure, so that its errors get the field's name.
+            let call = fallible(&read);
+            body.push(quote!(let #v = #call.at(#fname)?;));
             if let Role::Pool(u) = &f.role {
                 if self.m.pools[u.pool].dedup {
                     let term = self.dedup_term(u.pool, &f.path)?;
                     body.push(quote! {
-                        let #v = ::binspec_runtime::layout::pool_strings(&#v[..], &[#(#term),*], r.abs_pos() - #v.len() as u64).at(#fname)?;
+                        let #v = ::binspec_runtime::layout::pool_strings(::binspec_runtime::expr::bytes(&#v), &[#(#term),*], r.abs_pos() - #v.len() as u64).at(#fname)?;
                     });
                 }
             }
@@ -137,7 +121,7 @@ impl<'m> Gen<'m> {
                     let tv = local("v", &format!("{}_trailing", f.name));
                     body.push(quote! {
                         let #tv = {
-                            let region: &[u8] = &#v[..];
+                            let region: &[u8] = ::binspec_runtime::expr::bytes(&#v);
                             let cut = pools.pool_end(#pool).filter(|&e| e > region_at__).unwrap_or(region_at__);
                             let skip = ((cut - region_at__) as usize).min(region.len());
                             if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
@@ -536,6 +520,7 @@ impl<'m> Gen<'m> {
             io
         };
         let one = self.read_repeated(ti, f)?;
+        let one_r = fallible(&one);
         // A pool item also gives its alignment (a layout choice).
         let la = local("align", name);
         let (align, names, none) = match f.item_of {
@@ -587,7 +572,7 @@ impl<'m> Gen<'m> {
             r.seek(at as u64).at(#fname)?;
             let #p = r.abs_pos() as i128;
             let r = &mut r;
-            let value = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at(#fname)?;
+            let value = #one_r.at(#fname)?;
             #tuple
         });
         body.push(match &f.cond {
@@ -621,6 +606,7 @@ impl<'m> Gen<'m> {
         }
         let (o, _) = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?;
         let mut arms = Vec::new();
+        let mut keys = BTreeSet::new();
         let msg = format!("no byte order is given for {} = {{:?}}", on.text);
         let mut default = quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!(#msg, other))));
         for (k, e) in cases {
@@ -630,7 +616,13 @@ impl<'m> Gen<'m> {
                 continue;
             }
             let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
-            arms.push(quote!(x if x == #kt => #e,));
+            keys.insert(kt.to_string());
+            let pat = case_pattern(&kt, false);
+            arms.push(quote!(#pat => #e,));
+        }
+        // A switch on a boolean with both cases has no other (`unreachable_patterns`).
+        if keys.contains("true") && keys.contains("false") {
+            default = quote!();
         }
         Ok(quote!(match #o { #(#arms)* #default }))
     }

@@ -93,7 +93,8 @@ impl<'m> Gen<'m> {
                     match &c.key {
                         Some(k) => {
                             let (kt, _) = cx().tr(&k.expr, &k.path)?;
-                            arms.push(quote!(x if x == #kt => #en::#v(#body),));
+                            let pat = case_pattern(&kt, false);
+                            arms.push(quote!(#pat => #en::#v(#body),));
                         }
                         None => {
                             has_default = true;
@@ -245,6 +246,7 @@ impl<'m> Gen<'m> {
         };
         let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
         let n = ty_ident(&self.m.types[*ty].rust);
+        let keyed = fallible(&quote!(#n::read_keyed(r, endian, pools, root_io, #a)?));
         let read_keyed = match &f.repeat {
             Repeat::Expr(x)
                 if f.size.is_none()
@@ -263,7 +265,7 @@ impl<'m> Gen<'m> {
                     let mut last__ = None;
                     let mut in_order = true;
                     for i in 0..n as usize {
-                        let (x, k) = (|| -> ::binspec_runtime::Result<_> { Ok(#n::read_keyed(r, endian, pools, root_io, #a)?) })().at_index(i)?;
+                        let (x, k) = #keyed.at_index(i)?;
                         if in_order {
                             in_order = last__.as_ref().is_none_or(|l| *l <= k);
                             last__ = Some(k);
@@ -303,6 +305,7 @@ impl<'m> Gen<'m> {
     /// Reads a field with its repetition, in the order of the file.
     fn read_repeated_as_stored(&self, ti: usize, f: &Field) -> R<TokenStream> {
         let one = self.read_one(ti, f)?;
+        let one_r = fallible(&one);
         Ok(match &f.repeat {
             Repeat::None => quote!(#one),
             Repeat::Expr(x) => {
@@ -313,7 +316,7 @@ impl<'m> Gen<'m> {
                     if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
                     let cap = r.check_count(n as u64, #min)?;
                     let mut out = ::std::vec::Vec::with_capacity(cap);
-                    for i in 0..n as usize { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); }
+                    for i in 0..n as usize { out.push(#one_r.at_index(i)?); }
                     out
                 })
             }
@@ -330,7 +333,7 @@ impl<'m> Gen<'m> {
                     #sub
                     let mut out = ::std::vec::Vec::new();
                     let mut i = 0usize;
-                    while !r.is_eof() { out.push((|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?); i += 1; }
+                    while !r.is_eof() { out.push(#one_r.at_index(i)?); i += 1; }
                     out
                 })
             }
@@ -348,7 +351,7 @@ impl<'m> Gen<'m> {
                     let mut out = ::std::vec::Vec::new();
                     let mut i = 0usize;
                     loop {
-                        let v__ = (|| -> ::binspec_runtime::Result<_> { Ok(#one) })().at_index(i)?;
+                        let v__ = #one_r.at_index(i)?;
                         let stop = #c;
                         out.push(v__);
                         i += 1;

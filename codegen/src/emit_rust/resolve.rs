@@ -91,7 +91,8 @@ impl<'m> Cx<'m> {
                     T::Bytes if f.cond.is_some() => {
                         (quote!(#v.as_deref().unwrap_or(&[][..])), T::Bytes)
                     }
-                    T::Bytes => (quote!((&#v[..])), T::Bytes),
+                    // A borrowed slice, a `Vec<u8>` or `Bytes`, by how it was read.
+                    T::Bytes => (quote!(::binspec_runtime::expr::bytes(&#v)), T::Bytes),
                     T::Float if f.cond.is_some() => {
                         (quote!((#v.unwrap_or_default() as f64)), T::Float)
                     }
@@ -337,6 +338,11 @@ impl<'m> Cx<'m> {
             }
         }
         let (b, bt) = self.tr(base, path)?;
+        // Methods on slices and strings take the place, which the call borrows (`clippy::needless_borrow`).
+        let b = match &bt {
+            T::Bytes | T::Str => recv(&b),
+            _ => b,
+        };
         match (name, &bt) {
             ("size" | "length", T::Bytes) => Ok((quote!((#b.len() as i128)), T::Int)),
             ("length", T::Str) => Ok((quote!((#b.chars().count() as i128)), T::Int)),

@@ -5,7 +5,8 @@ use super::*;
 
 impl<'m> Gen<'m> {
     /// The bytes of a value as they go into its slot (an expression that dereferences to `[u8]`: a `Vec<u8>`, or
-    /// the model's bytes borrowed): encoded, serialised (for a type) and processed.
+    /// the model's bytes as a place, `v[..]`, for the caller to borrow): encoded, serialised (for a type) and
+    /// processed.
     pub(super) fn content(
         &self,
         ti: usize,
@@ -21,10 +22,10 @@ impl<'m> Gen<'m> {
                 let a = self.args_for(ti, *ty, args, scope, &f.path)?;
                 quote!({ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
             }
-            _ => quote!((&#v[..])),
+            _ => quote!(#v[..]),
         };
         if f.process.is_some() {
-            let p = self.process(ti, f, quote!(&plain[..]), scope, true)?;
+            let p = self.process(ti, f, quote!(plain), scope, true)?;
             Ok(quote!({ let plain: &[u8] = &#plain; #p }))
         } else {
             Ok(plain)
@@ -53,6 +54,8 @@ impl<'m> Gen<'m> {
         }))
     }
 
+    /// Writes a primitive: `val` is an `i128` for an integer (a translated expression, or a model value cast to
+    /// it), an `f64` or `f32` for a float.
     pub(super) fn write_prim(&self, f: &Field, val: TokenStream) -> R<TokenStream> {
         self.prim(f, val, false)
     }
@@ -79,7 +82,7 @@ impl<'m> Gen<'m> {
             } => {
                 let rt = rust_int(1, *signed);
                 let m = if *signed { quote!(i8) } else { quote!(u8) };
-                quote!(w.#m(#fit::<#rt>((#val) as i128, #fname)?);)
+                quote!(w.#m(#fit::<#rt>(#val, #fname)?);)
             }
             FieldTy::Int {
                 bytes,
@@ -89,7 +92,7 @@ impl<'m> Gen<'m> {
                 let rt = rust_int(*bytes, *signed);
                 let e = endian_tokens(*endian);
                 let m = format_ident!("{}{}", if *signed { "i" } else { "u" }, *bytes as u32 * 8);
-                quote!(w.#m(#fit::<#rt>((#val) as i128, #fname)?, #e);)
+                quote!(w.#m(#fit::<#rt>(#val, #fname)?, #e);)
             }
             FieldTy::Float { bytes, endian } => {
                 let e = endian_tokens(*endian);
@@ -105,7 +108,7 @@ impl<'m> Gen<'m> {
                 } else {
                     quote!(bits_be)
                 };
-                quote!(w.#m(#fit_bits((#val) as i128, #n, #fname)?, #n);)
+                quote!(w.#m(#fit_bits(#val, #n, #fname)?, #n);)
             }
             _ => return err(&f.path, "internal: not a primitive"),
         })
@@ -119,9 +122,8 @@ impl<'m> Gen<'m> {
             FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
                 self.write_prim(f, quote!(#v.value()))
             }
-            FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
-                self.write_prim(f, quote!(*#v))
-            }
+            FieldTy::Float { .. } => self.write_prim(f, quote!(*#v)),
+            FieldTy::Int { .. } | FieldTy::Bits { .. } => self.write_prim(f, quote!(*#v as i128)),
             FieldTy::Bytes | FieldTy::Str { .. } => self.write_blob(ti, f, v),
             FieldTy::User { .. } if f.process.is_some() || f.terminator.is_some() => {
                 self.write_blob(ti, f, v)
@@ -208,7 +210,8 @@ impl<'m> Gen<'m> {
             match &c.key {
                 Some(k) => {
                     let (kt, _) = cx().tr(&k.expr, &k.path)?;
-                    reads.push(quote!(x if *x == #kt => Some(#name),));
+                    let pat = case_pattern(&kt, true);
+                    reads.push(quote!(#pat => Some(#name),));
                 }
                 None => {
                     has_default = true;

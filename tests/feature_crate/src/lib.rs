@@ -3,48 +3,15 @@
 //! `tests/roundtrip.rs` decodes a small hand-made file with each, checks some values, writes it back and compares
 //! the bytes.
 //!
-//! The generated code still trips style lints, so each module allows the same list as `binspec-formats`
-//! (`formats/src/lib.rs`, `format_module!`); the list goes when the generator stops needing it. Everything else is
-//! denied, so a new warning in generated code fails the build.
+//! No lint is allowed module-wide (as in `binspec-formats`, `formats/src/lib.rs`): every warning is denied, so a
+//! new warning in generated code fails the build.
 
 #![deny(warnings)]
 
-/// The feature modules: each generated file, with the style lints generated code trips allowed in it, and
-/// [`MODULES`], their names.
+/// The feature modules: each generated file, and [`MODULES`], their names.
 macro_rules! feature_modules {
     ($($name:ident),* $(,)?) => {
         $(
-            #[allow(
-                unused_parens,
-                clippy::useless_format,
-                clippy::needless_question_mark,
-                clippy::redundant_guards,
-                clippy::redundant_closure_call,
-                clippy::needless_borrow,
-                clippy::unnecessary_cast,
-                clippy::nonminimal_bool,
-                clippy::double_parens,
-                clippy::identity_op,
-                clippy::useless_conversion,
-                clippy::redundant_field_names,
-                clippy::let_and_return,
-                clippy::match_single_binding,
-                clippy::unit_arg,
-                clippy::let_unit_value,
-                clippy::bool_comparison,
-                clippy::neg_cmp_op_on_partial_ord,
-                clippy::manual_range_contains,
-                clippy::int_plus_one,
-                clippy::precedence,
-                clippy::erasing_op,
-                clippy::overly_complex_bool_expr,
-                clippy::derivable_impls,
-                clippy::op_ref,
-                clippy::needless_as_bytes,
-                clippy::redundant_as_str,
-                clippy::redundant_slicing
-
-            )]
             pub mod $name {
                 include!(concat!(env!("OUT_DIR"), "/", stringify!($name), ".rs"));
             }
