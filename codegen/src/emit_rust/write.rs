@@ -551,7 +551,7 @@ impl<'m> Gen<'m> {
         let inline = self.inline_attr(ti);
         Ok(quote! {
             #wrapper
-            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, non_snake_case)]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
             #inline
             pub(crate) fn #body_fn(
                 &self,
