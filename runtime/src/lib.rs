@@ -186,6 +186,19 @@ macro_rules! impl_binrw {
     };
 }
 
+/// Runs `f`: generated code writes a field in a closure, so that the field's name (`.at(..)`) is given to every
+/// error in it, and calls it here rather than where it is declared.
+#[doc(hidden)]
+#[inline]
+pub fn attempt<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    f()
+}
+
+/// A `-scan` field the writer checks once what follows it is written: where it starts and ends, its tags, step,
+/// whether it may end at the end of the stream, and its name.
+#[doc(hidden)]
+pub type ScanCheck<'a> = (usize, usize, &'a [&'a [u8]], usize, bool, &'static str);
+
 /// Integer operations of the expression language, on `i128`, that never panic.
 // Generated code only (translated Kaitai expressions).
 #[doc(hidden)]

@@ -159,7 +159,7 @@ impl<'m> Gen<'m> {
             _ => (quote!(i128), quote!(#kt)),
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, non_snake_case)]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
             pub(crate) fn sort_key(&self, ctx: &::binspec_runtime::layout::WriteCtx, endian: ::binspec_runtime::Endian, #(#params),*) -> ::binspec_runtime::Result<#ret> {
                 #(#pre)*
                 Ok(#conv)

@@ -504,7 +504,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
     items.push(g.emit_root_impl()?);
     let doc = doc_attr(&m.doc);
     let _ = doc;
-    Ok(quote!(#(#items)*))
+    Ok(tidy::collapse_parens(quote!(#(#items)*)))
 }
 
 /// Formats generated tokens as a file, with the `@generated` header.

@@ -296,12 +296,16 @@ pub(super) fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
     let mut vars = Vec::new();
     let mut from = Vec::new();
     let mut to = Vec::new();
+    let mut seen = BTreeSet::new();
     for (v, id, doc) in &e.values {
         let var = ty_ident(&crate::ir::camel(id));
         let lit = int_lit(*v);
         let d = doc_attr(doc);
         vars.push(quote!(#d #[serde(rename = #id)] #var,));
-        from.push(quote!(#lit => #name::#var,));
+        // A value named twice reads as its first name.
+        if seen.insert(*v) {
+            from.push(quote!(#lit => #name::#var,));
+        }
         to.push(quote!(#name::#var => #lit,));
     }
     let doc = format!(" The `{}` enum.", e.name);
@@ -317,7 +321,6 @@ pub(super) fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
         impl #name {
             /// The enum for a value read from a file.
             pub fn from_value(v: i128) -> Self {
-                #[allow(unreachable_patterns)]
                 match v {
                     #(#from)*
                     other => #name::Unknown(other as i64),

@@ -1,6 +1,6 @@
 //! Token-level helpers that keep the generated code free of style lints without changing what it does: a read
 //! given its error context without a closure around a single call (`clippy::needless_question_mark`), and a
-//! switch case on a literal matched by the literal (`clippy::redundant_guards`).
+//! switch case on a literal matched by the literal (`clippy::redundant_guards`), and no parentheses doubled.
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;
@@ -96,4 +96,36 @@ pub(super) fn unparen(t: &TokenStream) -> TokenStream {
         [TokenTree::Group(g)] if g.delimiter() == Delimiter::Parenthesis => g.stream(),
         _ => t.clone(),
     }
+}
+
+/// `tokens` with every `((x))` made `(x)` (`clippy::double_parens`): the translator parenthesises each value it
+/// makes, and the code around it often parenthesises it again. A group that holds a tuple (a comma at its top
+/// level) or nothing keeps its parentheses: `f((a, b))` and `Ok(())` mean something else without them.
+pub(super) fn collapse_parens(tokens: TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|t| match t {
+            TokenTree::Group(g) => {
+                let inner = collapse_parens(g.stream());
+                let toks: Vec<TokenTree> = inner.clone().into_iter().collect();
+                let stream = match &toks[..] {
+                    [TokenTree::Group(i)]
+                        if g.delimiter() == Delimiter::Parenthesis
+                            && i.delimiter() == Delimiter::Parenthesis
+                            && !i.stream().is_empty()
+                            && !i.stream().into_iter().any(
+                                |t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','),
+                            ) =>
+                    {
+                        i.stream()
+                    }
+                    _ => inner,
+                };
+                let mut out = proc_macro2::Group::new(g.delimiter(), stream);
+                out.set_span(g.span());
+                TokenTree::Group(out)
+            }
+            t => t,
+        })
+        .collect()
 }

@@ -125,7 +125,7 @@ impl<'m> Gen<'m> {
             _ => quote!(#nt::view_files_in(r, endian, pools, root_io, #a).at(#fname)),
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
             pub(crate) fn view_files_in<'a>(
                 r: &mut ::binspec_runtime::Reader<'a>,
                 endian: ::binspec_runtime::Endian,
@@ -177,7 +177,7 @@ impl<'m> Gen<'m> {
             quote!()
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, unused_mut)]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
             pub(crate) fn view_file<'a>(
                 r: &mut ::binspec_runtime::Reader<'a>,
                 endian: ::binspec_runtime::Endian,

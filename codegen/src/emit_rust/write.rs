@@ -110,8 +110,7 @@ impl<'m> Gen<'m> {
         let scanned = t.seq.iter().any(|f| f.scan.is_some());
         if scanned {
             body.push(quote!(
-                #[allow(clippy::type_complexity)]
-                let mut scans__: ::std::vec::Vec<(usize, usize, &[&[u8]], usize, bool, &'static str)> = ::std::vec::Vec::new();
+                let mut scans__: ::std::vec::Vec<::binspec_runtime::ScanCheck<'_>> = ::std::vec::Vec::new();
             ));
         }
         for f in &t.seq {
@@ -219,7 +218,7 @@ impl<'m> Gen<'m> {
                             Some(_) => quote!(if let Some(val) = &self.#lid #place),
                             None => quote!({ let val = &self.#lid; #place }),
                         };
-                        locals.push(quote!((|| -> ::binspec_runtime::Result<()> { #presence #write Ok(()) })().at(#lname)?;));
+                        locals.push(quote!(::binspec_runtime::attempt(|| { #presence #write Ok(()) }).at(#lname)?;));
                     }
                     let flush = if self.m.pools[pool].dedup {
                         let term = self.dedup_term(pool, &f.path)?;
@@ -339,9 +338,9 @@ impl<'m> Gen<'m> {
                                 _ => quote!(),
                             };
                             let each = if let Some(a) = keyed_args {
-                                quote!(for (j, &i) in order.iter().enumerate() { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { x.write_keyed(w, ctx, io, endian, #a, Some(keys__[j]))?; Ok(()) })().at_index(i)?; })
+                                quote!(for (j, &i) in order.iter().enumerate() { let x = &val[i]; ::binspec_runtime::attempt(|| { x.write_keyed(w, ctx, io, endian, #a, Some(keys__[j]))?; Ok(()) }).at_index(i)?; })
                             } else {
-                                quote!(for &i in &order { let x = &val[i]; (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; })
+                                quote!(for &i in &order { let x = &val[i]; ::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i)?; })
                             };
                             quote!({
                                 #count_check
@@ -372,9 +371,7 @@ impl<'m> Gen<'m> {
             if matches!(f.role, Role::Data) {
                 body.push(self.presence_check(ti, f)?);
             }
-            body.push(
-                quote!((|| -> ::binspec_runtime::Result<()> { #code Ok(()) })().at(#fname)?;),
-            );
+            body.push(quote!(::binspec_runtime::attempt(|| { #code Ok(()) }).at(#fname)?;));
         }
         // `-scan` fields: now that what follows them is written, check that each reads back with its length.
         if scanned {
@@ -438,9 +435,7 @@ impl<'m> Gen<'m> {
                 Some(_) => quote!(if let Some(val) = &self.#id #place),
                 None => quote!({ let val = &self.#id; #place }),
             };
-            placed.push(
-                quote!((|| -> ::binspec_runtime::Result<()> { #write Ok(()) })().at(#fname)?;),
-            );
+            placed.push(quote!(::binspec_runtime::attempt(|| { #write Ok(()) }).at(#fname)?;));
         }
         // Pool items (those of a region in this type are written there).
         for f in &t.instances {
@@ -487,7 +482,7 @@ impl<'m> Gen<'m> {
                         let each = match f.repeat {
                             Repeat::None => quote!(#one),
                             _ => {
-                                quote!(for (i, x) in x.iter().enumerate() { (|| -> ::binspec_runtime::Result<()> { #one Ok(()) })().at_index(i)?; })
+                                quote!(for (i, x) in x.iter().enumerate() { ::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i)?; })
                             }
                         };
                         quote!({
@@ -495,7 +490,7 @@ impl<'m> Gen<'m> {
                             let mut item = w.for_item(origin);
                             {
                                 let w = &mut item;
-                                (|| -> ::binspec_runtime::Result<()> { #each Ok(()) })().at(#fname)?;
+                                ::binspec_runtime::attempt(|| { #each Ok(()) }).at(#fname)?;
                             }
                             ctx.push_written(#pool, #k, item, origin, self.#aid.unwrap_or(#d));
                         })
@@ -551,7 +546,7 @@ impl<'m> Gen<'m> {
         let inline = self.inline_attr(ti);
         Ok(quote! {
             #wrapper
-            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, clippy::double_parens, clippy::identity_op, non_snake_case, clippy::redundant_closure_call)]
+            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
             #inline
             pub(crate) fn #body_fn(
                 &self,
