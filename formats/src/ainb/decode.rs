@@ -26,6 +26,9 @@ struct Strs<'a> {
     /// elements share, and strings used over and over, would otherwise expand a small file without bound
     /// (issue 19, item 9); [`COPY_PER_BYTE`] per byte of the file plus [`COPY_BASE`] is far more than files need.
     left: std::cell::Cell<u64>,
+    /// The pool offsets the document's strings were read from, in the order they were read: the pool's other
+    /// strings are the ones nothing refers to ([`unreferenced`]).
+    refs: std::cell::RefCell<Vec<u32>>,
 }
 
 /// What each name the document holds costs, besides its bytes (a `String` and its entry).
@@ -49,6 +52,7 @@ impl Strs<'_> {
                 ))
             }
         }
+        self.refs.borrow_mut().push(o);
         Ok(s)
     }
 }
@@ -84,6 +88,8 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
                 .saturating_mul(COPY_PER_BYTE)
                 .saturating_add(COPY_BASE),
         ),
+        // The file's name and category, read by the raw reader, come first (the writer writes them first).
+        refs: std::cell::RefCell::new(vec![r.filename, r.file_category_name]),
     };
     let s = |o: u32| strs.get(o);
 
@@ -422,24 +428,77 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             unreferenced_strings: Vec::new(),
         },
     };
-    let used_in_order = super::encode::used_strings(&doc)?;
-    let used: std::collections::HashSet<&String> = used_in_order.iter().collect();
-    doc.layout.unreferenced_strings = doc
-        .layout
-        .strings
-        .iter()
-        .filter(|s| !used.contains(*s))
-        .cloned()
-        .collect();
+    let (unreferenced, shared_tails) =
+        unreferenced(pool, pool_ofs, &doc.layout.strings, &strs.refs.take())?;
+    doc.layout.unreferenced_strings = unreferenced;
     // A string the file refers to that is not one of the pool's strings (an offset into the middle of one, which
     // shares its tail) is written as a string of its own: record it so the value is what the writer makes.
-    let in_pool: std::collections::HashSet<String> = doc.layout.strings.iter().cloned().collect();
-    for s in used_in_order {
-        if !in_pool.contains(&s) {
-            doc.layout.strings.push(s);
+    doc.layout.strings.extend(shared_tails);
+    Ok(doc)
+}
+
+/// The pool's strings (`strings`, read from `pool` at `base`) that none of the offsets `refs` (in the order they
+/// were read) refers to, compared by value as the writer sees strings; and the strings referred to by an offset
+/// into the middle of a pool string whose value is not one of the pool's strings, in the order they were read.
+/// (The writer's view, `encode::used_strings`, is a whole run of the writer; this is the same from the offsets.)
+fn unreferenced(
+    pool: &[u8],
+    base: usize,
+    strings: &[String],
+    refs: &[u32],
+) -> Result<(Vec<String>, Vec<String>)> {
+    let mut starts = Vec::with_capacity(strings.len());
+    let mut o = 0u64;
+    for s in strings {
+        starts.push(o);
+        o += s.len() as u64 + 1;
+    }
+    let mut sorted = refs.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut referenced = vec![false; strings.len()];
+    let mut tails: Vec<u32> = Vec::new();
+    for &o in &sorted {
+        match starts.binary_search(&u64::from(o)) {
+            Ok(k) => referenced[k] = true,
+            Err(_) => tails.push(o),
         }
     }
-    Ok(doc)
+    let mut shared_tails: Vec<String> = Vec::new();
+    if !tails.is_empty() {
+        let in_pool: std::collections::HashSet<&str> = strings.iter().map(String::as_str).collect();
+        let mut seen = std::collections::HashSet::new();
+        for &o in refs {
+            if tails.binary_search(&o).is_ok() && seen.insert(o) {
+                let s = at::string(pool, o as usize, base)?;
+                if !in_pool.contains(s.as_str()) && !shared_tails.contains(&s) {
+                    shared_tails.push(s);
+                }
+            }
+        }
+    }
+    if referenced.iter().all(|&r| r) {
+        return Ok((Vec::new(), shared_tails));
+    }
+    // By value: a string the pool holds twice is referred to if either copy is, or a tail with its value.
+    let mut used: std::collections::HashSet<&str> = strings
+        .iter()
+        .zip(&referenced)
+        .filter(|(_, &r)| r)
+        .map(|(s, _)| s.as_str())
+        .collect();
+    let tail_values: Vec<String> = tails
+        .iter()
+        .map(|&o| at::string(pool, o as usize, base))
+        .collect::<Result<_>>()?;
+    used.extend(tail_values.iter().map(String::as_str));
+    let unreferenced = strings
+        .iter()
+        .zip(&referenced)
+        .filter(|(s, &r)| !r && !used.contains(s.as_str()))
+        .map(|(s, _)| s.clone())
+        .collect();
+    Ok((unreferenced, shared_tails))
 }
 
 fn guid(b: &[u8]) -> Guid {
@@ -935,4 +994,63 @@ fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
             .map(|f| s.get(f.file_path_offset))
             .collect::<Result<_>>()?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    fn ainb_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                ainb_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ainb") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// The unreferenced strings and the strings of shared tails that decoding finds from the offsets it read are
+    /// what a run of the writer finds (`encode::used_strings`, how they were found before), for the fixtures and
+    /// every AINB file of the shared corpus.
+    #[test]
+    fn unreferenced_strings_are_what_the_writer_meets() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = Vec::new();
+        for d in [
+            "tests/fixtures/ainb",
+            "../shared/corpus/real/ainb",
+            "../shared/corpus/oracle/ainb",
+        ] {
+            ainb_files(&root.join(d), &mut files);
+        }
+        assert!(files.len() >= 9, "the AINB fixtures are missing");
+        for f in &files {
+            let data = std::fs::read(f).unwrap();
+            let doc = decode(&data).unwrap();
+            let pool_ofs = raw::Ainb::from_binary(&data).unwrap().string_pool_ofs as usize;
+            let strings = at::pool_strings(&data[pool_ofs..], pool_ofs).unwrap();
+            let used = super::super::encode::used_strings(&doc).unwrap();
+            let used_set: std::collections::HashSet<&String> = used.iter().collect();
+            let unreferenced: Vec<String> = strings
+                .iter()
+                .filter(|s| !used_set.contains(*s))
+                .cloned()
+                .collect();
+            let mut all = strings.clone();
+            all.extend(used.iter().filter(|s| !strings.contains(*s)).cloned());
+            assert_eq!(
+                doc.layout.unreferenced_strings,
+                unreferenced,
+                "{}",
+                f.display()
+            );
+            assert_eq!(doc.layout.strings, all, "{}", f.display());
+        }
+    }
 }
