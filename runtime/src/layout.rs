@@ -11,7 +11,9 @@ use crate::error::{Error, Result};
 use crate::write::{align_up, Writer};
 
 mod dedup;
+mod order;
 pub use dedup::{pool_strings, split_pool};
+pub use order::Order;
 #[doc(hidden)]
 pub mod reloc;
 #[doc(hidden)]
@@ -114,7 +116,7 @@ impl Positions {
 }
 
 /// A sorted repetition's order, and its keys in that order (empty where they are not kept).
-type KeptOrder = (Vec<usize>, Vec<i128>);
+type KeptOrder = (Order, Vec<i128>);
 
 /// State shared by one write across passes.
 #[derive(Debug, Default)]
@@ -205,16 +207,16 @@ impl WriteCtx {
         next_key(&mut self.order_counters, slot)
     }
     /// The order an earlier pass kept for `key` ([`WriteCtx::keep_order`]), taken out.
-    pub fn take_order(&mut self, key: Key) -> Option<Vec<usize>> {
+    pub fn take_order(&mut self, key: Key) -> Option<Order> {
         self.take_keyed(key).map(|(order, _)| order)
     }
     /// Keeps the order of a sorted repetition for the next pass: for keys that do not depend on positions, which
     /// then need not be computed again.
-    pub fn keep_order(&mut self, key: Key, order: Vec<usize>) {
+    pub fn keep_order(&mut self, key: Key, order: Order) {
         self.keep_keyed(key, order, Vec::new());
     }
     /// The order and the sort keys (in that order) an earlier pass kept for `key` ([`WriteCtx::keep_keyed`]).
-    pub fn take_keyed(&mut self, key: Key) -> Option<(Vec<usize>, Vec<i128>)> {
+    pub fn take_keyed(&mut self, key: Key) -> Option<(Order, Vec<i128>)> {
         self.orders
             .get_mut(key.slot as usize)?
             .get_mut(key.n as usize)?
@@ -222,7 +224,7 @@ impl WriteCtx {
     }
     /// Keeps the order of a sorted repetition and its keys, one per element in that order, for the next pass (the
     /// elements' writers take their keys from there instead of computing them again).
-    pub fn keep_keyed(&mut self, key: Key, order: Vec<usize>, keys: Vec<i128>) {
+    pub fn keep_keyed(&mut self, key: Key, order: Order, keys: Vec<i128>) {
         *entry(&mut self.orders, key, None) = Some((order, keys));
     }
     /// The key of the first occurrence of `slot` (for places that occur once).
@@ -940,10 +942,15 @@ mod tests {
         let out = write_passes(|w, ctx| {
             passes.push(w.is_sizing());
             let ko = ctx.order_key(3);
-            let order = ctx.take_order(ko).unwrap_or_else(|| vec![2, 0, 1]);
+            let order = ctx
+                .take_order(ko)
+                .unwrap_or_else(|| Order::Sorted(vec![2, 0, 1]));
+            let Order::Sorted(o) = &order else {
+                unreachable!("kept as sorted")
+            };
             let k = WriteCtx::first(0);
             w.u32(ctx.prev_pos(k) as u32, crate::Endian::Little);
-            for &i in &order {
+            for &i in o {
                 let ki = ctx.key(1);
                 ctx.push(0, ki, vec![i as u8], 1);
             }

@@ -128,6 +128,23 @@ impl<'m> Gen<'m> {
         key
     }
 
+    /// The integer field of `ti` that a parent sorts it by (`-sort-by: NAME`), where NAME is one that is read as
+    /// itself (no condition, enum or repetition), with its Rust type: its keys are compared in that type, not as
+    /// `i128` (a comparison per element when reading and writing).
+    pub(super) fn int_sort_field(&self, ti: usize) -> Option<(&'m Field, TokenStream)> {
+        let key = self.sort_key_of(ti)?;
+        let f = crate::ir::bare_name(&key.expr)
+            .and_then(|n| self.m.types[ti].seq.iter().find(|f| f.name == n))?;
+        let FieldTy::Int { bytes, signed, .. } = f.ty else {
+            return None;
+        };
+        let plain = matches!(f.role, Role::Data | Role::Derive(_))
+            && f.repeat == Repeat::None
+            && f.cond.is_none()
+            && f.enum_.is_none();
+        plain.then(|| (f, rust_int(bytes, signed)))
+    }
+
     /// `sort_key` for types that a parent sorts by (`-sort-by`).
     pub(super) fn emit_sort_keys(&self, ti: usize) -> R<TokenStream> {
         let Some(key) = self.sort_key_of(ti) else {
@@ -150,16 +167,23 @@ impl<'m> Gen<'m> {
             }
         }
         let (kt, kty) = self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?;
-        let (ret, conv) = match kty {
-            T::Str => (quote!(::std::vec::Vec<u8>), {
+        let (ret, conv) = match (kty, self.int_sort_field(ti)) {
+            // A field of the model, in its own type (a derived one is an `Option`, and its key goes to the
+            // element's writer as an `i128`: `write_keyed`).
+            (_, Some((f, rt))) if matches!(f.role, Role::Data) => {
+                let id = ident(&f.name);
+                (rt, quote!(self.#id))
+            }
+            (T::Str, _) => (quote!(::std::vec::Vec<u8>), {
                 let kt = recv(&kt);
                 quote!(#kt.as_bytes().to_vec())
             }),
-            T::Bytes => (quote!(::std::vec::Vec<u8>), quote!(#kt.to_vec())),
+            (T::Bytes, _) => (quote!(::std::vec::Vec<u8>), quote!(#kt.to_vec())),
             _ => (quote!(i128), quote!(#kt)),
         };
         Ok(quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
+            #[inline]
             pub(crate) fn sort_key(&self, ctx: &::binspec_runtime::layout::WriteCtx, endian: ::binspec_runtime::Endian, #(#params),*) -> ::binspec_runtime::Result<#ret> {
                 #(#pre)*
                 Ok(#conv)
@@ -205,18 +229,11 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// The attribute that asks the compiler to inline a type's read and write functions: on small leaf records
-    /// that a repetition reads and writes element by element (no repetitions, user types or instances of their
-    /// own). Called out of line for each of hundreds of thousands of elements, their results came back through
-    /// memory; inlined, the generated resource size table reader took half the time (BENCHMARKS.md).
-    pub(super) fn inline_attr(&self, ti: usize) -> TokenStream {
+    /// Whether `ti` is a small leaf record: numbers only (no repetitions, user types or instances of its own).
+    /// Reading one cannot nest further, so it does not count nesting depth (`Reader::enter`).
+    pub(super) fn is_leaf(&self, ti: usize) -> bool {
         let t = &self.m.types[ti];
-        let repeated = self.m.types.iter().any(|o| {
-            o.seq.iter().chain(o.instances.iter()).any(|f| {
-                f.repeat != Repeat::None && matches!(&f.ty, FieldTy::User { ty, .. } if *ty == ti)
-            })
-        });
-        let leaf = t.instances.is_empty()
+        t.instances.is_empty()
             && t.seq.len() <= 16
             && t.seq.iter().all(|f| {
                 f.repeat == Repeat::None
@@ -224,8 +241,69 @@ impl Gen<'_> {
                         f.ty,
                         FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. }
                     )
-            });
-        if repeated && leaf {
+            })
+    }
+
+    /// The size of one element of the repetition `f` where writing an element only writes numbers of the model as
+    /// they are (plain integers and floats, or a record of them that records no position and derives nothing):
+    /// a sizing pass then counts the elements' bytes instead of writing each element.
+    pub(super) fn plain_element_size(&self, f: &Field) -> Option<u64> {
+        let plain = |f: &Field| -> Option<u64> {
+            let ok = matches!(f.role, Role::Data)
+                && f.repeat == Repeat::None
+                && f.cond.is_none()
+                && f.enum_.is_none()
+                && f.valid.is_none()
+                && f.contents.is_none()
+                && !is_blob(f)
+                && f.value.is_none()
+                && f.hook.is_none()
+                && f.scan.is_none()
+                && f.pad_right.is_none()
+                && !f.is_instance;
+            match f.ty {
+                FieldTy::Int { bytes, .. } | FieldTy::Float { bytes, .. } if ok => {
+                    Some(u64::from(bytes))
+                }
+                _ => None,
+            }
+        };
+        if f.enum_.is_some() || f.valid.is_some() || f.contents.is_some() || is_blob(f) {
+            return None;
+        }
+        match &f.ty {
+            FieldTy::Int { .. } | FieldTy::Float { .. } => {
+                let mut one = f.clone();
+                one.repeat = Repeat::None;
+                plain(&one)
+            }
+            FieldTy::User { ty, .. } => {
+                let t = &self.m.types[*ty];
+                let quiet = t.instances.is_empty()
+                    && t.layout.is_empty()
+                    && self.pos_refs.get(ty).is_none_or(|s| s.is_empty())
+                    && self.keyed_field(*ty).is_none()
+                    && !self.boxed.contains(&f.path);
+                if !quiet || t.seq.is_empty() {
+                    return None;
+                }
+                t.seq.iter().map(plain).sum()
+            }
+            _ => None,
+        }
+    }
+
+    /// The attribute that asks the compiler to inline a type's read and write functions: on small leaf records
+    /// that a repetition reads and writes element by element (no repetitions, user types or instances of their
+    /// own). Called out of line for each of hundreds of thousands of elements, their results came back through
+    /// memory; inlined, the generated resource size table reader took half the time (BENCHMARKS.md).
+    pub(super) fn inline_attr(&self, ti: usize) -> TokenStream {
+        let repeated = self.m.types.iter().any(|o| {
+            o.seq.iter().chain(o.instances.iter()).any(|f| {
+                f.repeat != Repeat::None && matches!(&f.ty, FieldTy::User { ty, .. } if *ty == ti)
+            })
+        });
+        if repeated && self.is_leaf(ti) {
             quote!(#[inline(always)])
         } else {
             quote!()

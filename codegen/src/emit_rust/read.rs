@@ -250,6 +250,12 @@ impl<'m> Gen<'m> {
         }
         let name = ty_ident(&t.rust);
         let inline = self.inline_attr(ti);
+        // A leaf record cannot nest further: it does not count nesting depth.
+        let (enter, leave) = if self.is_leaf(ti) {
+            (quote!(), quote!())
+        } else {
+            (quote!(r.enter()?;), quote!(r.leave();))
+        };
         // The signature of a read function (`read`, `read_keyed`) returning `ret`.
         let sig = |f: &str, ret: TokenStream| {
             let f = format_ident!("{f}");
@@ -265,18 +271,12 @@ impl<'m> Gen<'m> {
         };
 
         // A type that a parent sorts is also read with its sort key (`read_keyed`), so that the parent can check
-        // the order without computing keys again: a key that is a derived number is the number read (the file's
-        // value is the derived one, or it is kept), anything else is computed from the value.
+        // the order without computing keys again: a key that is an integer field is the number read, in its own
+        // type (a derived one's value in the file is the derived one, or it is kept), anything else is computed
+        // from the value.
         if let Some(key) = self.sort_key_of(ti) {
-            let raw = crate::ir::bare_name(&key.expr)
-                .and_then(|n| t.seq.iter().find(|f| f.name == n))
-                .filter(|f| {
-                    matches!(f.role, Role::Derive(_))
-                        && matches!(f.ty, FieldTy::Int { .. })
-                        && f.repeat == Repeat::None
-                        && f.cond.is_none()
-                        && f.enum_.is_none()
-                });
+            // An integer field: its value as read, in its own type.
+            let raw = self.int_sort_field(ti);
             let pnames: Vec<Ident> = self.param_list(ti).into_iter().map(|p| p.id).collect();
             let pre: Vec<TokenStream> = t
                 .params
@@ -286,19 +286,20 @@ impl<'m> Gen<'m> {
                     quote!(#id)
                 })
                 .collect();
-            let (key_stmt, key_ret) = match raw {
-                Some(f) => {
+            let (key_stmt, key_ret) = match &raw {
+                Some((f, rt)) => {
                     let v = local("v", &f.name);
-                    // Taken before the derived value is turned into an `Option`.
-                    (quote!(let key__: i128 = #v as i128;), quote!(key__))
+                    // Taken before a derived value is turned into an `Option`.
+                    (quote!(let key__: #rt = #v;), quote!(key__))
                 }
                 None => (
                     quote!(),
                     quote!(out__.sort_key(::binspec_runtime::layout::WriteCtx::reading(), endian, #(#pre,)* #(#pnames),*)?),
                 ),
             };
-            let key_ty = match self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?.1 {
-                T::Str | T::Bytes => quote!(::std::vec::Vec<u8>),
+            let key_ty = match (&raw, self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?.1) {
+                (Some((_, rt)), _) => rt.clone(),
+                (None, T::Str | T::Bytes) => quote!(::std::vec::Vec<u8>),
                 _ => quote!(i128),
             };
             // The key statement goes before the model is built (where derived values become `Option`s).
@@ -317,11 +318,11 @@ impl<'m> Gen<'m> {
                 #inline
                 #keyed_sig {
                     use ::binspec_runtime::ResultExt as _;
-                    r.enter()?;
+                    #enter
                     #(#before)*
                     #key_stmt
                     #(#after)*
-                    r.leave();
+                    #leave
                     let out__ = #name { #(#inits)* };
                     let k__ = #key_ret;
                     Ok((out__, k__))
@@ -337,9 +338,9 @@ impl<'m> Gen<'m> {
             #inline
             #read_sig {
                 use ::binspec_runtime::ResultExt as _;
-                r.enter()?;
+                #enter
                 #(#body)*
-                r.leave();
+                #leave
                 Ok(#name { #(#inits)* })
             }
         })

@@ -259,20 +259,22 @@ impl<'m> Gen<'m> {
                                     // Where the keys go with the order, to the elements' writers, they are kept
                                     // and taken with it.
                                     let keyed = self.sort_key(f).is_some();
-                                    let (bind, take, found, collect, keep) = if keyed {
+                                    // Checked in one pass where the elements are in order (a model read
+                                    // from a file is), sorted only otherwise (`Order`).
+                                    let (bind, take, found, compute, keep) = if keyed {
                                         (
-                                            quote!((order, keys__): (::std::vec::Vec<usize>, ::std::vec::Vec<i128>)),
+                                            quote!((order, keys__)),
                                             quote!(ctx.take_keyed(ko__)),
                                             quote!(Some((o, k)) if o.len() == val.len() && k.len() == o.len() => (o, k)),
-                                            quote!(keyed.into_iter().map(|(k, i)| (i, k)).unzip()),
+                                            quote!(::binspec_runtime::layout::Order::keyed(val, |x| x.sort_key(ctx, endian, #a))?),
                                             quote!(ctx.keep_keyed(ko__, order, keys__);),
                                         )
                                     } else {
                                         (
-                                            quote!(order: ::std::vec::Vec<usize>),
+                                            quote!(order),
                                             quote!(ctx.take_order(ko__)),
                                             quote!(Some(o) if o.len() == val.len() => o),
-                                            quote!(keyed.into_iter().map(|(_, i)| i).collect()),
+                                            quote!(::binspec_runtime::layout::Order::of(val, |x| x.sort_key(ctx, endian, #a))?),
                                             quote!(ctx.keep_order(ko__, order);),
                                         )
                                     };
@@ -281,26 +283,18 @@ impl<'m> Gen<'m> {
                                             let ko__ = ctx.order_key(#slot);
                                             let #bind = match #take {
                                                 #found,
-                                                _ => {
-                                                    let mut keyed = ::std::vec::Vec::with_capacity(val.len());
-                                                    for (i, x) in val.iter().enumerate() { keyed.push((x.sort_key(ctx, endian, #a).at_index(i)?, i)); }
-                                                    keyed.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(&b.1)));
-                                                    #collect
-                                                }
+                                                _ => #compute,
                                             };
                                         },
                                         if fixed { keep } else { quote!() },
                                         // The elements' arguments, for `write_keyed`.
                                         keyed.then_some(a),
+                                        true,
                                     )
                                 }
-                                None => (
-                                    quote!(let order: ::std::vec::Vec<usize> = (0..val.len()).collect();),
-                                    quote!(),
-                                    None,
-                                ),
+                                None => (quote!(), quote!(), None, false),
                             };
-                            let (order, keep_order, keyed_args) = order;
+                            let (order, keep_order, keyed_args, sorted) = order;
                             // A count that the model does not derive (a parameter, another field's value): the
                             // elements must be as many, or the file would read back otherwise. Checked once
                             // positions have settled (derived values are 0 in the first pass).
@@ -337,10 +331,49 @@ impl<'m> Gen<'m> {
                                 Repeat::Until(x) => self.until_check(ti, f, x)?,
                                 _ => quote!(),
                             };
-                            let each = if let Some(a) = keyed_args {
-                                quote!(for (j, &i) in order.iter().enumerate() { let x = &val[i]; ::binspec_runtime::attempt(|| { x.write_keyed(w, ctx, io, endian, #a, Some(keys__[j]))?; Ok(()) }).at_index(i)?; })
+                            // Elements in order (`Order::InPlace`, or no `-sort-by`) are written where they are; the
+                            // loop is the same for both orders but for where `i` (and the key) comes from.
+                            let body = |key: TokenStream| match &keyed_args {
+                                Some(a) => {
+                                    quote!(::binspec_runtime::attempt(|| { x.write_keyed(w, ctx, io, endian, #a, Some(#key))?; Ok(()) }).at_index(i)?;)
+                                }
+                                None => {
+                                    quote!(::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i)?;)
+                                }
+                            };
+                            let in_place = body(quote!(keys__[i]));
+                            let each = if sorted {
+                                let through = body(quote!(keys__[j]));
+                                let idx = if keyed_args.is_some() {
+                                    quote!((j, &i) in o.iter().enumerate())
+                                } else {
+                                    quote!(&i in o)
+                                };
+                                quote! {
+                                    match &order {
+                                        ::binspec_runtime::layout::Order::InPlace(_) => {
+                                            for (i, x) in val.iter().enumerate() { #in_place }
+                                        }
+                                        ::binspec_runtime::layout::Order::Sorted(o) => {
+                                            for #idx { let x = &val[i]; #through }
+                                        }
+                                    }
+                                }
                             } else {
-                                quote!(for &i in &order { let x = &val[i]; ::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i)?; })
+                                quote!(for (i, x) in val.iter().enumerate() { #in_place })
+                            };
+                            // A sizing pass only needs the elements' bytes: where each is a few numbers, count them.
+                            let each = match self.plain_element_size(f) {
+                                Some(n) => {
+                                    let len = if n == 1 {
+                                        quote!(val.len())
+                                    } else {
+                                        let n = Literal::usize_suffixed(n as usize);
+                                        quote!(val.len() * #n)
+                                    };
+                                    quote!(if w.is_sizing() { w.fill(#len, 0); } else { #each })
+                                }
+                                None => each,
                             };
                             quote!({
                                 #count_check

@@ -1,6 +1,7 @@
 //! Little-endian reads at absolute offsets with errors that say where, a growing output buffer, and string pools.
 
-use std::collections::HashMap;
+// FxHash: the pool hashes every string the writer meets, twice per write (SipHash was the writer's hottest part).
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::{Error, Result};
 
@@ -130,7 +131,7 @@ impl<'a> Pool<'a> {
             keep_all,
             keep: keep.iter().map(|s| (s.as_str(), ())).collect(),
             used: Vec::new(),
-            seen: HashMap::new(),
+            seen: HashMap::default(),
         }
     }
     pub fn add(&mut self, s: &str) {
@@ -140,13 +141,14 @@ impl<'a> Pool<'a> {
         }
     }
     /// The strings added so far, in the order they were first added.
+    #[cfg(test)]
     pub fn used(&self) -> &[String] {
         &self.used
     }
     /// The pool's bytes and each string's offset.
     pub fn finish(self) -> Result<(Vec<u8>, HashMap<String, u32>)> {
         let mut bytes = Vec::new();
-        let mut offsets: HashMap<String, u32> = HashMap::new();
+        let mut offsets: HashMap<String, u32> = HashMap::default();
         let mut put = |s: &str, bytes: &mut Vec<u8>| -> Result<()> {
             if s.as_bytes().contains(&0) {
                 return Err(Error::write(format!(
@@ -159,7 +161,7 @@ impl<'a> Pool<'a> {
             bytes.push(0);
             Ok(())
         };
-        let mut placed: HashMap<&str, ()> = HashMap::new();
+        let mut placed: HashMap<&str, ()> = HashMap::default();
         for s in self.recorded {
             if self.keep_all
                 || self.seen.contains_key(s.as_str())

@@ -26,6 +26,9 @@ struct Strs<'a> {
     /// elements share, and strings used over and over, would otherwise expand a small file without bound
     /// (issue 19, item 9); [`COPY_PER_BYTE`] per byte of the file plus [`COPY_BASE`] is far more than files need.
     left: std::cell::Cell<u64>,
+    /// The document's strings, in the order they were read: the pool's other strings are the ones nothing
+    /// refers to ([`unreferenced`]).
+    refs: std::cell::RefCell<Vec<String>>,
 }
 
 /// What each name the document holds costs, besides its bytes (a `String` and its entry).
@@ -39,11 +42,13 @@ impl Strs<'_> {
     fn get(&self, o: u32) -> Result<String> {
         let s = at::string(self.pool, o as usize, self.base)?;
         self.charge(s.len(), (self.base + o as usize) as u64)?;
+        self.refs.borrow_mut().push(s.clone());
         Ok(s)
     }
     /// A string the raw model read from the pool (an interned text field), charged as [`Strs::get`] charges.
     fn text(&self, s: &str) -> Result<String> {
         self.charge(s.len(), self.base as u64)?;
+        self.refs.borrow_mut().push(s.to_owned());
         Ok(s.to_owned())
     }
     fn charge(&self, len: usize, at: u64) -> Result<()> {
@@ -93,6 +98,11 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
                 .saturating_mul(COPY_PER_BYTE)
                 .saturating_add(COPY_BASE),
         ),
+        // The file's name and category, read by the raw reader, come first (the writer writes them first).
+        refs: std::cell::RefCell::new(vec![
+            r.file_name.to_string(),
+            r.file_category_name_text.to_string(),
+        ]),
     };
 
     if r.unknown_50 != r.jump_table_ofs {
@@ -430,24 +440,33 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             unreferenced_strings: Vec::new(),
         },
     };
-    let used_in_order = super::encode::used_strings(&doc)?;
-    let used: std::collections::HashSet<&String> = used_in_order.iter().collect();
-    doc.layout.unreferenced_strings = doc
-        .layout
-        .strings
-        .iter()
-        .filter(|s| !used.contains(*s))
-        .cloned()
-        .collect();
+    let (unreferenced, shared_tails) = unreferenced(&doc.layout.strings, &strs.refs.take());
+    doc.layout.unreferenced_strings = unreferenced;
     // A string the file refers to that is not one of the pool's strings (an offset into the middle of one, which
     // shares its tail) is written as a string of its own: record it so the value is what the writer makes.
-    let in_pool: std::collections::HashSet<String> = doc.layout.strings.iter().cloned().collect();
-    for s in used_in_order {
-        if !in_pool.contains(&s) {
-            doc.layout.strings.push(s);
-        }
-    }
+    doc.layout.strings.extend(shared_tails);
     Ok(doc)
+}
+
+/// The pool's strings (`strings`) that none of the document's strings (`refs`, in the order they were read) is
+/// equal to, compared by value as the writer sees strings; and the strings of `refs` that are not among the pool's
+/// strings (read through an offset into the middle of one, sharing its tail), in the order they were read. (The
+/// writer's view, `encode::used_strings`, is a whole run of the writer; this is the same from the strings read.)
+fn unreferenced(strings: &[String], refs: &[String]) -> (Vec<String>, Vec<String>) {
+    let used: std::collections::HashSet<&str> = refs.iter().map(String::as_str).collect();
+    let in_pool: std::collections::HashSet<&str> = strings.iter().map(String::as_str).collect();
+    let mut seen = std::collections::HashSet::new();
+    let shared_tails = refs
+        .iter()
+        .filter(|s| !in_pool.contains(s.as_str()) && seen.insert(s.as_str()))
+        .cloned()
+        .collect();
+    let unreferenced = strings
+        .iter()
+        .filter(|s| !used.contains(s.as_str()))
+        .cloned()
+        .collect();
+    (unreferenced, shared_tails)
 }
 
 fn guid(b: &[u8]) -> Guid {
@@ -946,4 +965,63 @@ fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
             .map(|f| s.text(&f.file_path))
             .collect::<Result<_>>()?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    fn ainb_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                ainb_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ainb") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// The unreferenced strings and the strings of shared tails that decoding finds from the offsets it read are
+    /// what a run of the writer finds (`encode::used_strings`, how they were found before), for the fixtures and
+    /// every AINB file of the shared corpus.
+    #[test]
+    fn unreferenced_strings_are_what_the_writer_meets() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = Vec::new();
+        for d in [
+            "tests/fixtures/ainb",
+            "../shared/corpus/real/ainb",
+            "../shared/corpus/oracle/ainb",
+        ] {
+            ainb_files(&root.join(d), &mut files);
+        }
+        assert!(files.len() >= 9, "the AINB fixtures are missing");
+        for f in &files {
+            let data = std::fs::read(f).unwrap();
+            let doc = decode(&data).unwrap();
+            let pool_ofs = raw::Ainb::from_binary(&data).unwrap().string_pool_ofs as usize;
+            let strings = at::pool_strings(&data[pool_ofs..], pool_ofs).unwrap();
+            let used = super::super::encode::used_strings(&doc).unwrap();
+            let used_set: std::collections::HashSet<&String> = used.iter().collect();
+            let unreferenced: Vec<String> = strings
+                .iter()
+                .filter(|s| !used_set.contains(*s))
+                .cloned()
+                .collect();
+            let mut all = strings.clone();
+            all.extend(used.iter().filter(|s| !strings.contains(*s)).cloned());
+            assert_eq!(
+                doc.layout.unreferenced_strings,
+                unreferenced,
+                "{}",
+                f.display()
+            );
+            assert_eq!(doc.layout.strings, all, "{}", f.display());
+        }
+    }
 }
