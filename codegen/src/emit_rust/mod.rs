@@ -592,12 +592,3 @@ struct Param {
     /// Whether it is passed by reference (strings, bytes, records, arrays).
     by_ref: bool,
 }
-
-/// Whether `tokens` use the identifier `name` anywhere, groups included.
-fn mentions(tokens: &TokenStream, name: &str) -> bool {
-    tokens.clone().into_iter().any(|t| match t {
-        proc_macro2::TokenTree::Ident(i) => i == name,
-        proc_macro2::TokenTree::Group(g) => mentions(&g.stream(), name),
-        _ => false,
-    })
-}

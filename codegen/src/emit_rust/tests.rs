@@ -18,19 +18,6 @@ fn utf8_encoding_names() {
     }
 }
 
-#[test]
-fn identifiers_mentioned() {
-    for (src, found) in [
-        ("let x = pools.item(1);", true),
-        ("f(a, { g(&mut pools) })", true),
-        ("let pools_of = 1; \"pools\"", false),
-        ("r.u32(endian)?", false),
-    ] {
-        let t: TokenStream = src.parse().unwrap();
-        assert_eq!(mentions(&t, "pools"), found, "{src}");
-    }
-}
-
 const SCHEMA: &str = "
 meta:
   id: t

@@ -167,14 +167,11 @@ impl<'m> Gen<'m> {
             })
         };
         let (nm, dt) = (get(&a.name)?, get(&a.data)?);
-        // The entry's own pools, made only where its statements use them (this runs once per file).
-        let pools = if body.iter().any(|b| mentions(b, "pools")) {
-            quote! {
-                let mut pools = ::binspec_runtime::layout::ReadPools::new();
-                let pools = &mut pools;
-            }
-        } else {
-            quote!()
+        // The entry's own pools (once per file; making them allocates nothing until a pool is used, and an entry
+        // that reads no pool leaves them unused).
+        let pools = quote! {
+            let mut pools = ::binspec_runtime::layout::ReadPools::new();
+            let pools = &mut pools;
         };
         Ok(quote! {
             #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
