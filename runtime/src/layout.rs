@@ -351,10 +351,10 @@ impl WriteCtx {
         align: u64,
     ) -> Result<()> {
         if crate::text::is_utf8(encoding) {
-            self.push_utf8(pool, key, s, term, align);
-            return Ok(());
+            return self.push_utf8(pool, key, s, term, align);
         }
         let mut b = crate::text::encode(s, encoding)?;
+        crate::write::check_term(&b, term)?;
         b.extend_from_slice(term);
         let body = Body::Shared(b.into());
         self.queue(pool, Item { key, body, align });
@@ -362,7 +362,18 @@ impl WriteCtx {
     }
     /// [`WriteCtx::push_str`] for a schema whose encoding is UTF-8 (a string's own bytes, which cannot fail).
     #[inline]
-    pub fn push_utf8(&mut self, pool: usize, key: Key, s: &str, term: &[u8], align: u64) {
+    ///
+    /// # Errors
+    /// A string that holds `term` (it would read back cut short).
+    pub fn push_utf8(
+        &mut self,
+        pool: usize,
+        key: Key,
+        s: &str,
+        term: &[u8],
+        align: u64,
+    ) -> Result<()> {
+        crate::write::check_term(s.as_bytes(), term)?;
         let len = s.len() + term.len();
         self.arena_len += len;
         let body = if self.sizing {
@@ -374,6 +385,7 @@ impl WriteCtx {
             Body::Arena(start, self.arena.len())
         };
         self.queue(pool, Item { key, body, align });
+        Ok(())
     }
     /// Writes a pool's queued items at the writer's position: the region first aligned to `start_align`, then
     /// each item aligned to its own alignment. Records each item's position.

@@ -305,6 +305,27 @@ impl Writer {
 /// (`path_size: 4294967295`) is refused before anything that large is allocated.
 pub const MAX_PAD: u64 = 1 << 20;
 
+/// Refuses content that holds `term` (a string's terminator, at a position of a whole code unit: every
+/// `term.len()` bytes): it would read back cut short there. Empty `term`: nothing to check.
+pub fn check_term(content: &[u8], term: &[u8]) -> Result<()> {
+    if term.is_empty() {
+        return Ok(());
+    }
+    let found = match term {
+        [t] => content.iter().position(|b| b == t),
+        _ => content
+            .chunks(term.len())
+            .position(|c| c == term)
+            .map(|i| i * term.len()),
+    };
+    match found {
+        Some(at) => Err(Error::write(format!(
+            "the string holds its terminator {term:02x?} at byte {at}: it would read back cut short there"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Writes bytes into a slot: the content, then `term` if there is room, then `pad` up to `size`. Without a size the
 /// content and the terminator are written as they are. Fails when the content does not fit, or the size is negative
 /// or beyond 4 GiB; with `lenient` (a first layout pass, whose positions are not known yet) such a size counts as
@@ -463,6 +484,21 @@ pub fn align_up(v: u64, align: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A terminator inside a string is found at whole code units only (UTF-16's `00 00` straddling two units is
+    /// not one).
+    #[test]
+    fn strings_holding_their_terminator() {
+        assert!(check_term(b"abc", &[0]).is_ok());
+        assert!(check_term(b"a\0c", &[]).is_ok());
+        let e = check_term(b"ab\0c", &[0]).unwrap_err().to_string();
+        assert!(e.contains("at byte 2"), "{e}");
+        assert!(check_term(&[0x41, 0x00, 0x00, 0x42], &[0, 0]).is_ok());
+        let e = check_term(&[0x41, 0x00, 0x00, 0x00], &[0, 0])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("at byte 2"), "{e}");
+    }
 
     #[test]
     fn a_sizing_writer_ends_where_a_real_one_does() {

@@ -825,3 +825,18 @@ fn renamed_strings_are_laid_out_by_the_writer() {
     assert!(names.iter().all(|n| n.ends_with("_renamed")), "{names:?}");
     assert!(!names.is_empty());
 }
+
+/// A pool string that holds its terminator would read back cut short: the writer refuses it and names the field,
+/// rather than changing the value. (So does a string of the pool's own list.)
+#[test]
+fn pool_strings_holding_their_terminator_are_refused() {
+    let p = repo().join("tests/fixtures/ainb/patrol_v407.ainb");
+    let (_, mut f) = parse(&p);
+    f.file_name = "a\0b".into();
+    let e = f.to_binary().unwrap_err().to_string();
+    assert!(e.contains("file_name") && e.contains("terminator"), "{e}");
+    let (_, mut f) = parse(&p);
+    f.string_pool.strings[0] = "x\0y".into();
+    let e = f.to_binary().unwrap_err().to_string();
+    assert!(e.contains("strings") && e.contains("terminator"), "{e}");
+}

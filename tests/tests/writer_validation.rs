@@ -199,3 +199,29 @@ fn a_revision_the_written_bytes_would_not_choose_is_refused() {
     let bin = ok.to_binary().unwrap();
     assert_eq!(Rsizetable::from_binary(&bin).unwrap(), ok);
 }
+
+/// A string that holds its terminator would read back cut short: the generated writers refuse it, for strings of
+/// a pool (SARC's names) and for fixed-size string fields (RSTB's names), and name the field.
+#[test]
+fn strings_holding_their_terminator_are_refused() {
+    let mut s = Sarc::from_binary(&fixture("sarc/oead_le_new_min4.sarc")).unwrap();
+    s.set_files(vec![("a\0b.txt".to_string(), vec![1u8])])
+        .unwrap();
+    let e = err(s.to_binary().map(|b| b.len()));
+    assert!(
+        e.contains("name") && e.contains("holds its terminator"),
+        "{e}"
+    );
+
+    let data = fixture("rsizetable/rstb_le.rsizetable");
+    let mut t = Rsizetable::from_binary(&data).unwrap();
+    let rsizetable::RsizetableTable::Rstb(r) = &mut t.table else {
+        panic!("not an RSTB fixture")
+    };
+    r.name_entries[0].name = "ab\0cd".into();
+    let e = err(t.to_binary().map(|b| b.len()));
+    assert!(
+        e.contains("name") && e.contains("holds its terminator"),
+        "{e}"
+    );
+}

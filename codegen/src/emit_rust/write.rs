@@ -222,7 +222,7 @@ impl<'m> Gen<'m> {
                     }
                     let flush = if self.m.pools[pool].dedup {
                         let term = self.dedup_term(pool, &f.path)?;
-                        quote!(ctx.flush_dedup(#pool, w, 1, &self.#id, &[#(#term),*]);)
+                        quote!(ctx.flush_dedup(#pool, w, 1, &self.#id, &[#(#term),*])?;)
                     } else {
                         quote!(ctx.flush(#pool, w, 1);)
                     };
@@ -480,7 +480,9 @@ impl<'m> Gen<'m> {
                 let k = local("k", &f.name);
                 let d = self.m.pools[pool].item_align;
                 let term = self.dedup_term(pool, &f.path)?;
-                let push = quote!(ctx.push_utf8_dedup(#pool, #k, x, &[#(#term),*], #d););
+                let fname = f.name.as_str();
+                let push =
+                    quote!(ctx.push_utf8_dedup(#pool, #k, x, &[#(#term),*], #d).at(#fname)?;);
                 body.push(self.presence_check(ti, f)?);
                 body.push(match &f.cond {
                     Some(_) => quote!(if let Some(x) = &self.#id { #push }),
@@ -501,7 +503,7 @@ impl<'m> Gen<'m> {
                             _ => quote!(&[]),
                         };
                         if is_utf8(encoding) {
-                            quote!(ctx.push_utf8(#pool, #k, x, #term, self.#aid.unwrap_or(#d));)
+                            quote!(ctx.push_utf8(#pool, #k, x, #term, self.#aid.unwrap_or(#d)).at(#fname)?;)
                         } else {
                             quote!(ctx.push_str(#pool, #k, x, #encoding, #term, self.#aid.unwrap_or(#d)).at(#fname)?;)
                         }

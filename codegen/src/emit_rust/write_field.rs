@@ -48,8 +48,14 @@ impl<'m> Gen<'m> {
             None => quote!(None),
         };
         let pad = f.pad_right.or(f.terminator).unwrap_or(0);
+        // Content that holds its terminator would read back cut short there.
+        let check = match &term {
+            Some(t) if !f.include => quote!(::binspec_runtime::check_term(content, &[#(#t),*])?;),
+            _ => quote!(),
+        };
         Ok(quote!({
             let content: &[u8] = &#content;
+            #check
             ::binspec_runtime::write_slot(w, content, #size, &[#(#append),*], #pad, ctx.first_pass())?;
         }))
     }

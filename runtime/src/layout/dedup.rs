@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use super::{Body, Item, Key, WriteCtx};
 use crate::write::Writer;
+use crate::ResultExt as _;
 
 /// The strings queued so far for each deduplicating pool, and the keys that share another key's position.
 #[derive(Debug, Default)]
@@ -42,7 +43,18 @@ impl WriteCtx {
     /// Queues a UTF-8 string (then `term`) for a deduplicating pool: when equal bytes were queued for the pool
     /// before, nothing is queued and `key` takes the earlier string's position. The bytes are kept even in a
     /// sizing pass, since the region compares them with the strings the file held.
-    pub fn push_utf8_dedup(&mut self, pool: usize, key: Key, s: &str, term: &[u8], align: u64) {
+    ///
+    /// # Errors
+    /// A string that holds `term` (it would read back cut short).
+    pub fn push_utf8_dedup(
+        &mut self,
+        pool: usize,
+        key: Key,
+        s: &str,
+        term: &[u8],
+        align: u64,
+    ) -> crate::Result<()> {
+        crate::write::check_term(s.as_bytes(), term)?;
         let id = (pool, encoded(s, term));
         if self.is_flushed(pool) {
             let pos = match self.dedup.written.get(&id) {
@@ -53,19 +65,18 @@ impl WriteCtx {
                     let end = self.dedup.end.entry(pool).or_insert(0);
                     let pos = *end;
                     *end += id.1.len() as u64;
-                    if !self.dedup.late.contains(&id) {
-                        self.dedup.late.push(id.clone());
-                    }
+                    // (Once per string: later passes write it in the region, so `written` has it.)
+                    self.dedup.late.push(id.clone());
                     self.dedup.written.insert(id, pos);
                     pos
                 }
             };
             self.cur.set(key, pos);
-            return;
+            return Ok(());
         }
         if let Some(&first) = self.dedup.first.get(&id) {
             self.dedup.aliases.push((key, first));
-            return;
+            return Ok(());
         }
         let start = self.arena.len();
         self.arena.extend_from_slice(&id.1);
@@ -73,12 +84,16 @@ impl WriteCtx {
         let body = Body::Arena(start, self.arena.len());
         self.queue(pool, Item { key, body, align });
         self.dedup.first.insert(id, key);
+        Ok(())
     }
 
     /// Writes a deduplicating pool's region: aligned to `start_align`, then `recorded` (the strings the file held,
     /// in its order, each followed by `term`), then the queued strings that are not among them, then the strings
     /// queued after the region in an earlier pass that are not among them either. A queued string equal to a
     /// recorded one takes the recorded one's position.
+    ///
+    /// # Errors
+    /// A recorded string that holds `term` (it would read back cut short), with its index.
     pub fn flush_dedup(
         &mut self,
         pool: usize,
@@ -86,11 +101,12 @@ impl WriteCtx {
         start_align: u64,
         recorded: &[String],
         term: &[u8],
-    ) {
+    ) -> crate::Result<()> {
         w.align(start_align);
         self.set_flushed(pool);
         let mut at: HashMap<Vec<u8>, u64> = HashMap::with_capacity(recorded.len());
-        for s in recorded {
+        for (i, s) in recorded.iter().enumerate() {
+            crate::write::check_term(s.as_bytes(), term).at_index(i)?;
             let pos = w.pos() as u64;
             let bytes = encoded(s, term);
             w.bytes(&bytes);
@@ -133,6 +149,7 @@ impl WriteCtx {
             items.clear();
             self.pools[pool] = items;
         }
+        Ok(())
     }
 }
 
@@ -213,14 +230,14 @@ mod tests {
         let out = write_passes(|w, ctx| {
             let recorded = ["z".to_string(), "unused".to_string()];
             let (a, b, c) = (ctx.key(1), ctx.key(1), ctx.key(1));
-            ctx.push_utf8_dedup(0, a, "abc", &[0], 1);
-            ctx.push_utf8_dedup(0, b, "z", &[0], 1);
-            ctx.push_utf8_dedup(0, c, "abc", &[0], 1);
+            ctx.push_utf8_dedup(0, a, "abc", &[0], 1)?;
+            ctx.push_utf8_dedup(0, b, "z", &[0], 1)?;
+            ctx.push_utf8_dedup(0, c, "abc", &[0], 1)?;
             // The offsets of the three references, as a header before the pool.
             for k in [a, b, c] {
                 w.u8(ctx.prev_pos(k) as u8);
             }
-            ctx.flush_dedup(0, w, 1, &recorded, &[0]);
+            ctx.flush_dedup(0, w, 1, &recorded, &[0])?;
             Ok(())
         })
         .unwrap();
@@ -228,11 +245,11 @@ mod tests {
         // Without recorded strings, in the order they were queued.
         let out = write_passes(|w, ctx| {
             let (a, b) = (ctx.key(1), ctx.key(1));
-            ctx.push_utf8_dedup(0, a, "b", &[0], 1);
-            ctx.push_utf8_dedup(0, b, "b", &[0], 1);
+            ctx.push_utf8_dedup(0, a, "b", &[0], 1)?;
+            ctx.push_utf8_dedup(0, b, "b", &[0], 1)?;
             w.u8(ctx.prev_pos(a) as u8);
             w.u8(ctx.prev_pos(b) as u8);
-            ctx.flush_dedup(0, w, 1, &[], &[0]);
+            ctx.flush_dedup(0, w, 1, &[], &[0])?;
             Ok(())
         })
         .unwrap();
@@ -250,9 +267,9 @@ mod tests {
             // Two offset bytes, then the pool; the strings come after the region, as placed instances would.
             w.u8(ctx.prev_pos(x) as u8);
             w.u8(ctx.prev_pos(y) as u8);
-            ctx.flush_dedup(0, w, 1, &recorded, &[0]);
-            ctx.push_utf8_dedup(0, x, "b", &[0], 1);
-            ctx.push_utf8_dedup(0, y, "new", &[0], 1);
+            ctx.flush_dedup(0, w, 1, &recorded, &[0])?;
+            ctx.push_utf8_dedup(0, x, "b", &[0], 1)?;
+            ctx.push_utf8_dedup(0, y, "new", &[0], 1)?;
             Ok(())
         })
         .unwrap();
