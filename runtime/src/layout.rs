@@ -360,11 +360,11 @@ impl WriteCtx {
         self.queue(pool, Item { key, body, align });
         Ok(())
     }
-    /// [`WriteCtx::push_str`] for a schema whose encoding is UTF-8 (a string's own bytes, which cannot fail).
-    #[inline]
+    /// [`WriteCtx::push_str`] for a schema whose encoding is UTF-8 (a string's own bytes: no encoding to fail).
     ///
     /// # Errors
     /// A string that holds `term` (it would read back cut short).
+    #[inline]
     pub fn push_utf8(
         &mut self,
         pool: usize,

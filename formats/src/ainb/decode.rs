@@ -26,9 +26,9 @@ struct Strs<'a> {
     /// elements share, and strings used over and over, would otherwise expand a small file without bound
     /// (issue 19, item 9); [`COPY_PER_BYTE`] per byte of the file plus [`COPY_BASE`] is far more than files need.
     left: std::cell::Cell<u64>,
-    /// The document's strings, in the order they were read: the pool's other strings are the ones nothing
-    /// refers to ([`unreferenced`]).
-    refs: std::cell::RefCell<Vec<String>>,
+    /// The document's strings, each once, with the order in which it was first read: the pool's other strings
+    /// are the ones nothing refers to ([`unreferenced`]).
+    refs: std::cell::RefCell<rustc_hash::FxHashMap<String, usize>>,
 }
 
 /// What each name the document holds costs, besides its bytes (a `String` and its entry).
@@ -42,14 +42,22 @@ impl Strs<'_> {
     fn get(&self, o: u32) -> Result<String> {
         let s = at::string(self.pool, o as usize, self.base)?;
         self.charge(s.len(), (self.base + o as usize) as u64)?;
-        self.refs.borrow_mut().push(s.clone());
+        self.note(&s);
         Ok(s)
     }
     /// A string the raw model read from the pool (an interned text field), charged as [`Strs::get`] charges.
     fn text(&self, s: &str) -> Result<String> {
         self.charge(s.len(), self.base as u64)?;
-        self.refs.borrow_mut().push(s.to_owned());
+        self.note(s);
         Ok(s.to_owned())
+    }
+    /// Notes that the document refers to `s` (kept once, however often it is read).
+    fn note(&self, s: &str) {
+        let mut refs = self.refs.borrow_mut();
+        if !refs.contains_key(s) {
+            let n = refs.len();
+            refs.insert(s.to_owned(), n);
+        }
     }
     fn charge(&self, len: usize, at: u64) -> Result<()> {
         let cost = ENTRY_COST + len as u64;
@@ -99,11 +107,10 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
                 .saturating_add(COPY_BASE),
         ),
         // The file's name and category, read by the raw reader, come first (the writer writes them first).
-        refs: std::cell::RefCell::new(vec![
-            r.file_name.to_string(),
-            r.file_category_name_text.to_string(),
-        ]),
+        refs: Default::default(),
     };
+    strs.note(&r.file_name);
+    strs.note(&r.file_category_name_text);
 
     if r.unknown_50 != r.jump_table_ofs {
         return Err(bad(0x50, format!(
@@ -440,7 +447,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             unreferenced_strings: Vec::new(),
         },
     };
-    let (unreferenced, shared_tails) = unreferenced(&doc.layout.strings, &strs.refs.take());
+    let (unreferenced, shared_tails) = unreferenced(&doc.layout.strings, strs.refs.take());
     doc.layout.unreferenced_strings = unreferenced;
     // A string the file refers to that is not one of the pool's strings (an offset into the middle of one, which
     // shares its tail) is written as a string of its own: record it so the value is what the writer makes.
@@ -448,25 +455,28 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
     Ok(doc)
 }
 
-/// The pool's strings (`strings`) that none of the document's strings (`refs`, in the order they were read) is
-/// equal to, compared by value as the writer sees strings; and the strings of `refs` that are not among the pool's
-/// strings (read through an offset into the middle of one, sharing its tail), in the order they were read. (The
-/// writer's view, `encode::used_strings`, is a whole run of the writer; this is the same from the strings read.)
-fn unreferenced(strings: &[String], refs: &[String]) -> (Vec<String>, Vec<String>) {
-    let used: std::collections::HashSet<&str> = refs.iter().map(String::as_str).collect();
+/// The pool's strings (`strings`) that none of the document's strings (`refs`, each with the order it was first
+/// read in) is equal to, compared by value as the writer sees strings; and the strings of `refs` that are not among
+/// the pool's strings (read through an offset into the middle of one, sharing its tail), in the order they were
+/// first read. (The writer's view, `encode::used_strings`, is a whole run of the writer; this is the same from the
+/// strings read.)
+fn unreferenced(
+    strings: &[String],
+    refs: rustc_hash::FxHashMap<String, usize>,
+) -> (Vec<String>, Vec<String>) {
     let in_pool: std::collections::HashSet<&str> = strings.iter().map(String::as_str).collect();
-    let mut seen = std::collections::HashSet::new();
-    let shared_tails = refs
-        .iter()
-        .filter(|s| !in_pool.contains(s.as_str()) && seen.insert(s.as_str()))
-        .cloned()
-        .collect();
     let unreferenced = strings
         .iter()
-        .filter(|s| !used.contains(s.as_str()))
+        .filter(|s| !refs.contains_key(s.as_str()))
         .cloned()
         .collect();
-    (unreferenced, shared_tails)
+    let mut tails: Vec<(usize, String)> = refs
+        .into_iter()
+        .filter(|(s, _)| !in_pool.contains(s.as_str()))
+        .map(|(s, n)| (n, s))
+        .collect();
+    tails.sort_unstable_by_key(|(n, _)| *n);
+    (unreferenced, tails.into_iter().map(|(_, s)| s).collect())
 }
 
 fn guid(b: &[u8]) -> Guid {

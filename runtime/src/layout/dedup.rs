@@ -16,10 +16,10 @@ pub(super) struct Dedup {
     first: HashMap<(usize, Vec<u8>), Key>,
     /// (a later key, the first key): set to the first key's position when the pass ends.
     aliases: Vec<(Key, Key)>,
-    /// (pool, encoded bytes) -> position, for the pools whose region this pass has written: a string queued after
-    /// its region (by something written after it, as AINB's attachments after its string pool) takes its
+    /// pool -> (encoded bytes -> position), for the pools whose region this pass has written: a string queued
+    /// after its region (by something written after it, as AINB's attachments after its string pool) takes its
     /// position from here.
-    written: HashMap<(usize, Vec<u8>), u64>,
+    written: HashMap<usize, HashMap<Vec<u8>, u64>>,
     /// Strings queued after their region that it did not hold: written in the region from the next pass on (they
     /// stay for the rest of the write, so that passes settle).
     late: Vec<(usize, Vec<u8>)>,
@@ -57,7 +57,8 @@ impl WriteCtx {
         crate::write::check_term(s.as_bytes(), term)?;
         let id = (pool, encoded(s, term));
         if self.is_flushed(pool) {
-            let pos = match self.dedup.written.get(&id) {
+            let written = self.dedup.written.entry(pool).or_default();
+            let pos = match written.get(&id.1) {
                 Some(&pos) => pos,
                 None => {
                     // Not in the region: from the next pass on it is written at the region's end, where this
@@ -66,8 +67,8 @@ impl WriteCtx {
                     let pos = *end;
                     *end += id.1.len() as u64;
                     // (Once per string: later passes write it in the region, so `written` has it.)
-                    self.dedup.late.push(id.clone());
-                    self.dedup.written.insert(id, pos);
+                    written.insert(id.1.clone(), pos);
+                    self.dedup.late.push(id);
                     pos
                 }
             };
@@ -141,9 +142,7 @@ impl WriteCtx {
             }
         }
         self.dedup.end.insert(pool, w.pos() as u64);
-        self.dedup
-            .written
-            .extend(at.into_iter().map(|(b, pos)| ((pool, b), pos)));
+        self.dedup.written.insert(pool, at);
         if pool < self.pools.len() {
             let mut items = items;
             items.clear();
