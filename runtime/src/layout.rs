@@ -12,8 +12,10 @@ use crate::write::{align_up, Writer};
 
 mod dedup;
 mod order;
+mod sections;
 pub use dedup::{pool_strings, split_pool};
 pub use order::Order;
+pub use sections::{order_names, write_order, Sections};
 #[doc(hidden)]
 pub mod reloc;
 #[doc(hidden)]
@@ -653,6 +655,8 @@ pub struct ReadPools {
     relaid: bool,
     /// The pools whose regions have been reached, in the order of the file.
     entered: Vec<usize>,
+    /// Sections read whose alignment waits for their region's other sections ([`ReadPools::sections`]).
+    pending: Vec<sections::Pending>,
 }
 
 /// What reading has seen of one pool.

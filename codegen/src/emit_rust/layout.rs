@@ -229,6 +229,25 @@ impl Gen<'_> {
             .collect()
     }
 
+    /// The sections of a region of `ti` for `pool` whose order is a layout choice (a `<region>_order` field in the
+    /// model, read off their positions): where there are two or more, in a pool that does not deduplicate.
+    pub(super) fn ordered_sections(&self, ti: usize, pool: usize) -> Option<Vec<&Field>> {
+        if self.m.pools[pool].dedup {
+            return None;
+        }
+        let l = self.local_items(ti, pool);
+        (l.len() >= 2).then_some(l)
+    }
+
+    /// `f`'s number among the sections of its region, where their order is a layout choice
+    /// ([`Gen::ordered_sections`]).
+    pub(super) fn section_index(&self, ti: usize, f: &Field) -> Option<usize> {
+        let pool = f.item_of?;
+        self.ordered_sections(ti, pool)?
+            .iter()
+            .position(|x| x.name == f.name)
+    }
+
     /// Whether `ti` is a small leaf record: numbers only (no repetitions, user types or instances of its own).
     /// Reading one cannot nest further, so it does not count nesting depth (`Reader::enter`).
     pub(super) fn is_leaf(&self, ti: usize) -> bool {

@@ -173,6 +173,23 @@ impl<'m> Gen<'m> {
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Vec::is_empty")] pub #id: ::std::vec::Vec<::std::string::String>,));
                     defaults.push((quote!(#id), quote!(::std::vec::Vec::new())));
                 }
+                Role::Pool(u) if self.ordered_sections(ti, u.pool).is_some() => {
+                    let names: Vec<String> = self
+                        .ordered_sections(ti, u.pool)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|x| format!("`{}`", x.name))
+                        .collect();
+                    let oid = format_ident!("{}_order", f.name);
+                    let d = format!(
+                        " The order of the sections in `{}` where the file's is not the declared one ({}): their names, \
+                         in the file's order (a layout choice). Sections it does not name follow in the declared order.",
+                        f.name,
+                        names.join(", ")
+                    );
+                    fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #oid: ::std::option::Option<::std::vec::Vec<::std::string::String>>,));
+                    defaults.push((quote!(#oid), quote!(None)));
+                }
                 _ => {}
             }
             if let FieldTy::Switch { cases, .. } = &f.ty {

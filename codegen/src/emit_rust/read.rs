@@ -159,6 +159,18 @@ impl<'m> Gen<'m> {
             Some((at, f, entry)) => self.emit_view_files_in(ti, &body[..at], f, entry)?,
             None => quote!(),
         };
+        // Sections whose order is a layout choice: their order and alignments, now that all are read.
+        for f in &t.seq {
+            let Role::Pool(u) = &f.role else { continue };
+            let Some(secs) = self.ordered_sections(ti, u.pool) else {
+                continue;
+            };
+            let pool = u.pool;
+            let d = self.m.pools[pool].item_align;
+            let ds = secs.iter().map(|_| quote!(#d));
+            let (o, a) = (local("order", &f.name), local("aligns", &f.name));
+            body.push(quote!(let (#o, #a) = pools.sections(#pool, &[#(#ds),*]);));
+        }
         // Build the model.
         let mut inits = Vec::new();
         let body_before_model = body.len();
@@ -175,11 +187,37 @@ impl<'m> Gen<'m> {
                     let keep = local("keep", of);
                     inits.push(quote!(#id: if #keep { Some(#v) } else { None },));
                 }
+                Role::Pool(u) if self.ordered_sections(ti, u.pool).is_some() => {
+                    let names: Vec<&str> = self
+                        .ordered_sections(ti, u.pool)
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|x| x.name.as_str())
+                        .collect();
+                    let oid = format_ident!("{}_order", f.name);
+                    let o = local("order", &f.name);
+                    inits.push(
+                        quote!(#oid: ::binspec_runtime::layout::order_names(#o, &[#(#names),*]),),
+                    );
+                }
                 Role::Data | Role::Placed => {
                     inits.push(quote!(#id: #v,));
                     if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
-                        let la = local("align", &f.name);
+                        let la = match (self.section_index(ti, f), f.item_of) {
+                            (Some(i), Some(pool)) => {
+                                let region = t
+                                    .seq
+                                    .iter()
+                                    .find(|r| matches!(&r.role, Role::Pool(u) if u.pool == pool));
+                                let a = local("aligns", region.map_or("", |r| r.name.as_str()));
+                                quote!(#a[#i])
+                            }
+                            _ => {
+                                let la = local("align", &f.name);
+                                quote!(#la)
+                            }
+                        };
                         inits.push(quote!(#aid: #la,));
                     }
                 }
@@ -544,6 +582,18 @@ impl<'m> Gen<'m> {
                         } else {
                             pools.item(#pool, (#p) as u64, len, #d)
                         }
+                    }),
+                    quote!((#v, #p, #la)),
+                    quote!((None, 0i128, None)),
+                )
+            }
+            // A section whose order is a layout choice: judged once its region's other sections are read.
+            Some(pool) if self.section_index(ti, f).is_some() => {
+                let idx = self.section_index(ti, f).unwrap_or(0);
+                (
+                    quote!({
+                        pools.section(#pool, #idx, (#p) as u64, (r.abs_pos() as i128 - #p) as u64);
+                        ::std::option::Option::<u64>::None
                     }),
                     quote!((#v, #p, #la)),
                     quote!((None, 0i128, None)),

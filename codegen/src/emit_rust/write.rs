@@ -236,7 +236,26 @@ impl<'m> Gen<'m> {
                     } else {
                         quote!()
                     };
-                    quote!(#check w.align(#align); #rec #(#locals)* #flush #rec_end #tail)
+                    // Where their order is a layout choice, in the model's order.
+                    let locals = match self.ordered_sections(ti, pool) {
+                        Some(secs) => {
+                            let names: Vec<&str> = secs.iter().map(|x| x.name.as_str()).collect();
+                            let oid = format_ident!("{}_order", f.name);
+                            let oname = oid.to_string();
+                            let arms = locals.iter().enumerate().map(|(i, l)| quote!(#i => { #l }));
+                            quote! {
+                                let order = ::binspec_runtime::layout::write_order(self.#oid.as_deref(), &[#(#names),*]).at(#oname)?;
+                                for i in order {
+                                    match i {
+                                        #(#arms)*
+                                        _ => {}
+                                    }
+                                }
+                            }
+                        }
+                        None => quote!(#(#locals)*),
+                    };
+                    quote!(#check w.align(#align); #rec #locals #flush #rec_end #tail)
                 }
                 Role::Data => {
                     let one_ref = quote!(x);

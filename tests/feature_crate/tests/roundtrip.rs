@@ -567,6 +567,47 @@ fn nested_section() {
     assert_eq!(&out[0x26..], b"tail\0");
 }
 
+/// Sections in another order than their declaration (AINB's files differ in where some sections go): the order is
+/// a layout choice, read off their positions and kept, so the file is written back as it was; a new model, or one
+/// whose order is taken away, gets the declared order.
+#[test]
+fn sections_out_of_declared_order() {
+    use fs::nested::Nested;
+    #[rustfmt::skip]
+    let bytes = [
+        b'N', b'E', b'S', b'T',
+        0x15, 0, 0, 0,          // inner_ofs: after the tail
+        0x0e, 0, 0, 0,          // inner_size
+        0x10, 0, 0, 0,          // tail_ofs: first
+        b't', b'a', b'i', b'l', 0,
+        b'I', b'N', b'N', b'R',
+        0x08, 0, 0, 0,
+        b'a', b'b', b'c', b'd', b'e', 0,
+    ];
+    let mut m: Nested = round_trip(&bytes);
+    assert_eq!(
+        m.sections_order.as_deref(),
+        Some(&["tail".to_string(), "inner".to_string()][..])
+    );
+    assert_eq!((&*m.tail, &*m.inner.name), ("tail", "abcde"));
+    // A longer tail moves the inner section, which still comes after it.
+    m.tail = "a longer tail".into();
+    let out = write(&m);
+    assert_eq!(&out[4..16], &[0x1e, 0, 0, 0, 0x0e, 0, 0, 0, 0x10, 0, 0, 0]);
+    // Without the order, the declared one.
+    m.sections_order = None;
+    let out = write(&m);
+    assert_eq!(&out[4..16], &[0x10, 0, 0, 0, 0x0e, 0, 0, 0, 0x1e, 0, 0, 0]);
+    // An order that names no section of the type is refused, naming the field.
+    m.sections_order = Some(vec!["tail".into(), "nope".into()]);
+    let e = m.to_binary().unwrap_err();
+    assert!(e.to_string().contains("sections_order"), "{e}");
+    assert!(e.to_string().contains("nope"), "{e}");
+    // So is a section named twice.
+    m.sections_order = Some(vec!["tail".into(), "tail".into()]);
+    assert!(m.to_binary().is_err());
+}
+
 #[test]
 fn enums() {
     use fs::enums::{Color, Enums, Kind, Level};
