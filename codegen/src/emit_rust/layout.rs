@@ -210,6 +210,36 @@ fn split_args(args: &TokenStream) -> Vec<String> {
     out
 }
 
+/// A member of a region whose order is a layout choice ([`Gen::ordered_members`]).
+pub(super) enum Member<'a> {
+    /// A section: an item the region's type declares.
+    Local(&'a Field),
+    /// The items of an instance of another type (by type number).
+    Group(usize, &'a Field),
+}
+
+impl Member<'_> {
+    /// Its name in the model's order: a section's, or `type.instance` for a group.
+    pub(super) fn name(&self, m: &crate::ir::Module) -> String {
+        match self {
+            Member::Local(f) => f.name.clone(),
+            Member::Group(t, f) => format!("{}.{}", m.types[*t].name, f.name),
+        }
+    }
+    /// The region type's layout field that holds a group's start alignment (a section's is its own `_align`).
+    pub(super) fn group_align(&self, region: &str, m: &crate::ir::Module) -> Option<Ident> {
+        match self {
+            Member::Local(_) => None,
+            Member::Group(t, f) => Some(format_ident!(
+                "{}_{}_{}_align",
+                region,
+                m.types[*t].name,
+                f.name
+            )),
+        }
+    }
+}
+
 impl Gen<'_> {
     /// The items of `pool` that are instances of `ti` when the pool's region is a seq attribute of `ti` too: they
     /// are written at the region, in the order they are declared (the sections a header points to), instead of
@@ -229,23 +259,45 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// The sections of a region of `ti` for `pool` whose order is a layout choice (a `<region>_order` field in the
-    /// model, read off their positions): where there are two or more, in a pool that does not deduplicate.
-    pub(super) fn ordered_sections(&self, ti: usize, pool: usize) -> Option<Vec<&Field>> {
+    /// The members of a region of `ti` for `pool` whose order is a layout choice (a `<region>_order` field in the
+    /// model, read off their positions): its sections (items `ti` declares), then the items of each instance of
+    /// another type in the pool (a group each). Only for a region with a section and two or more members, in a pool
+    /// that does not deduplicate; other regions write their sections in declared order, then the queued items.
+    pub(super) fn ordered_members(&self, ti: usize, pool: usize) -> Option<Vec<Member<'_>>> {
         if self.m.pools[pool].dedup {
             return None;
         }
-        let l = self.local_items(ti, pool);
-        (l.len() >= 2).then_some(l)
+        let locals = self.local_items(ti, pool);
+        if locals.is_empty() {
+            return None;
+        }
+        let mut out: Vec<Member<'_>> = locals.into_iter().map(Member::Local).collect();
+        for (tj, t) in self.m.types.iter().enumerate() {
+            if tj == ti {
+                continue;
+            }
+            for f in t.instances.iter().filter(|f| f.item_of == Some(pool)) {
+                out.push(Member::Group(tj, f));
+            }
+        }
+        (out.len() >= 2).then_some(out)
     }
 
-    /// `f`'s number among the sections of its region, where their order is a layout choice
-    /// ([`Gen::ordered_sections`]).
-    pub(super) fn section_index(&self, ti: usize, f: &Field) -> Option<usize> {
+    /// Where `f`, an instance of `ti` that is a pool item, is a member of an ordered region
+    /// ([`Gen::ordered_members`]): the region's type, its number among the members, and whether it is a section.
+    pub(super) fn member_index(&self, ti: usize, f: &Field) -> Option<(usize, usize, bool)> {
         let pool = f.item_of?;
-        self.ordered_sections(ti, pool)?
-            .iter()
-            .position(|x| x.name == f.name)
+        let rt = self.m.types.iter().position(|t| {
+            t.seq
+                .iter()
+                .any(|r| matches!(&r.role, Role::Pool(u) if u.pool == pool))
+        })?;
+        let members = self.ordered_members(rt, pool)?;
+        members.iter().enumerate().find_map(|(i, m)| match m {
+            Member::Local(x) if rt == ti && x.name == f.name => Some((rt, i, true)),
+            Member::Group(tj, x) if *tj == ti && x.name == f.name => Some((rt, i, false)),
+            _ => None,
+        })
     }
 
     /// Whether `ti` is a small leaf record: numbers only (no repetitions, user types or instances of its own).

@@ -173,22 +173,35 @@ impl<'m> Gen<'m> {
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Vec::is_empty")] pub #id: ::std::vec::Vec<::std::string::String>,));
                     defaults.push((quote!(#id), quote!(::std::vec::Vec::new())));
                 }
-                Role::Pool(u) if self.ordered_sections(ti, u.pool).is_some() => {
-                    let names: Vec<String> = self
-                        .ordered_sections(ti, u.pool)
-                        .unwrap_or_default()
+                Role::Pool(u) if self.ordered_members(ti, u.pool).is_some() => {
+                    let members = self.ordered_members(ti, u.pool).unwrap_or_default();
+                    let names: Vec<String> = members
                         .iter()
-                        .map(|x| format!("`{}`", x.name))
+                        .map(|x| format!("`{}`", x.name(self.m)))
                         .collect();
                     let oid = format_ident!("{}_order", f.name);
                     let d = format!(
-                        " The order of the sections in `{}` where the file's is not the declared one ({}): their names, \
-                         in the file's order (a layout choice). Sections it does not name follow in the declared order.",
+                        " The order of the members of `{}` where the file's is not the declared one ({}): their \
+                         names, in the file's order (a layout choice). Members it does not name follow in the declared \
+                         order.",
                         f.name,
                         names.join(", ")
                     );
                     fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #oid: ::std::option::Option<::std::vec::Vec<::std::string::String>>,));
                     defaults.push((quote!(#oid), quote!(None)));
+                    for mb in &members {
+                        if let Some(gid) = mb.group_align(&f.name, self.m) {
+                            let d = format!(
+                                " Alignment of the first of the items `{}` in `{}`, where the default ({:#x}) does not \
+                                 reproduce the file.",
+                                mb.name(self.m),
+                                f.name,
+                                self.m.pools[u.pool].item_align
+                            );
+                            fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #gid: ::std::option::Option<u64>,));
+                            defaults.push((quote!(#gid), quote!(None)));
+                        }
+                    }
                 }
                 _ => {}
             }

@@ -162,7 +162,7 @@ impl<'m> Gen<'m> {
         // Sections whose order is a layout choice: their order and alignments, now that all are read.
         for f in &t.seq {
             let Role::Pool(u) = &f.role else { continue };
-            let Some(secs) = self.ordered_sections(ti, u.pool) else {
+            let Some(secs) = self.ordered_members(ti, u.pool) else {
                 continue;
             };
             let pool = u.pool;
@@ -187,25 +187,26 @@ impl<'m> Gen<'m> {
                     let keep = local("keep", of);
                     inits.push(quote!(#id: if #keep { Some(#v) } else { None },));
                 }
-                Role::Pool(u) if self.ordered_sections(ti, u.pool).is_some() => {
-                    let names: Vec<&str> = self
-                        .ordered_sections(ti, u.pool)
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|x| x.name.as_str())
-                        .collect();
+                Role::Pool(u) if self.ordered_members(ti, u.pool).is_some() => {
+                    let members = self.ordered_members(ti, u.pool).unwrap_or_default();
+                    let names: Vec<String> = members.iter().map(|x| x.name(self.m)).collect();
                     let oid = format_ident!("{}_order", f.name);
-                    let o = local("order", &f.name);
+                    let (o, a) = (local("order", &f.name), local("aligns", &f.name));
                     inits.push(
                         quote!(#oid: ::binspec_runtime::layout::order_names(#o, &[#(#names),*]),),
                     );
+                    for (i, mb) in members.iter().enumerate() {
+                        if let Some(gid) = mb.group_align(&f.name, self.m) {
+                            inits.push(quote!(#gid: #a[#i],));
+                        }
+                    }
                 }
                 Role::Data | Role::Placed => {
                     inits.push(quote!(#id: #v,));
                     if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
-                        let la = match (self.section_index(ti, f), f.item_of) {
-                            (Some(i), Some(pool)) => {
+                        let la = match (self.member_index(ti, f), f.item_of) {
+                            (Some((_, i, true)), Some(pool)) => {
                                 let region = t
                                     .seq
                                     .iter()
@@ -568,6 +569,38 @@ impl<'m> Gen<'m> {
                 quote!((#v, #p, #la)),
                 quote!((None, 0i128, None)),
             ),
+            // A member of a region whose order is a layout choice: a section is judged once the region's other
+            // members are read; a group's items one after another, and its first with the sections.
+            Some(pool) if self.member_index(ti, f).is_some() => {
+                let (_, idx, section) = self.member_index(ti, f).unwrap_or((0, 0, true));
+                let d = self.m.pools[pool].item_align;
+                let len = quote!((r.abs_pos() as i128 - #p) as u64);
+                (
+                    if section {
+                        quote!({
+                            pools.section(#pool, #idx, (#p) as u64, #len);
+                            ::std::option::Option::<u64>::None
+                        })
+                    } else if self.kept_offsets(ti, f) {
+                        // An empty item elsewhere than the writer would put it keeps its offsets in the model.
+                        let keep = local("keep", name);
+                        body.push(quote!(let mut #keep = false;));
+                        quote!({
+                            let len = #len;
+                            if len == 0 && pools.member_empty_elsewhere(#pool, #idx, (#p) as u64, #d) {
+                                #keep = true;
+                                None
+                            } else {
+                                pools.member_item(#pool, #idx, (#p) as u64, len, #d)
+                            }
+                        })
+                    } else {
+                        quote!(pools.member_item(#pool, #idx, (#p) as u64, #len, #d))
+                    },
+                    quote!((#v, #p, #la)),
+                    quote!((None, 0i128, None)),
+                )
+            }
             Some(pool) if self.kept_offsets(ti, f) => {
                 // An empty item elsewhere than the writer would put it keeps its offsets in the model.
                 let d = self.m.pools[pool].item_align;
@@ -582,18 +615,6 @@ impl<'m> Gen<'m> {
                         } else {
                             pools.item(#pool, (#p) as u64, len, #d)
                         }
-                    }),
-                    quote!((#v, #p, #la)),
-                    quote!((None, 0i128, None)),
-                )
-            }
-            // A section whose order is a layout choice: judged once its region's other sections are read.
-            Some(pool) if self.section_index(ti, f).is_some() => {
-                let idx = self.section_index(ti, f).unwrap_or(0);
-                (
-                    quote!({
-                        pools.section(#pool, #idx, (#p) as u64, (r.abs_pos() as i128 - #p) as u64);
-                        ::std::option::Option::<u64>::None
                     }),
                     quote!((#v, #p, #la)),
                     quote!((None, 0i128, None)),

@@ -199,9 +199,10 @@ impl<'m> Gen<'m> {
                         let (aname, lname) = (aid.to_string(), li.name.as_str());
                         let d = self.m.pools[pool].item_align;
                         let one = self.write_one(ti, li, quote!(x))?;
+                        let check = self.count_check(ti, li)?;
                         let each = match li.repeat {
                             Repeat::None => quote!({ let x = val; #one }),
-                            _ => quote!(for x in val.iter() { #one }),
+                            _ => quote!(#check for x in val.iter() { #one }),
                         };
                         let place = quote!({
                             if let Some(a) = self.#aid {
@@ -236,13 +237,37 @@ impl<'m> Gen<'m> {
                     } else {
                         quote!()
                     };
-                    // Where their order is a layout choice, in the model's order.
-                    let locals = match self.ordered_sections(ti, pool) {
-                        Some(secs) => {
-                            let names: Vec<&str> = secs.iter().map(|x| x.name.as_str()).collect();
+                    // Where their order is a layout choice, in the model's order, with the items of other types'
+                    // instances (groups) where it puts them.
+                    let locals = match self.ordered_members(ti, pool) {
+                        Some(members) => {
+                            let names: Vec<String> =
+                                members.iter().map(|x| x.name(self.m)).collect();
                             let oid = format_ident!("{}_order", f.name);
                             let oname = oid.to_string();
-                            let arms = locals.iter().enumerate().map(|(i, l)| quote!(#i => { #l }));
+                            let d = self.m.pools[pool].item_align;
+                            let mut arms = Vec::new();
+                            for (i, mb) in members.iter().enumerate() {
+                                let arm = match mb {
+                                    super::layout::Member::Local(_) => {
+                                        let l = &locals[i];
+                                        quote!(#l)
+                                    }
+                                    super::layout::Member::Group(tj, x) => {
+                                        let slot = self.slot(*tj, &x.name);
+                                        let gid = mb.group_align(&f.name, self.m);
+                                        let gname =
+                                            gid.as_ref().map(|g| g.to_string()).unwrap_or_default();
+                                        quote! {
+                                            if let Some(a) = self.#gid {
+                                                ::binspec_runtime::layout::check_align(a).at(#gname)?;
+                                            }
+                                            ctx.flush_slot(#pool, #slot, w, self.#gid.unwrap_or(#d));
+                                        }
+                                    }
+                                };
+                                arms.push(quote!(#i => { #arm }));
+                            }
                             quote! {
                                 let order = ::binspec_runtime::layout::write_order(self.#oid.as_deref(), &[#(#names),*]).at(#oname)?;
                                 for i in order {
@@ -314,42 +339,7 @@ impl<'m> Gen<'m> {
                                 None => (quote!(), quote!(), None, false),
                             };
                             let (order, keep_order, keyed_args, sorted) = order;
-                            // A count that the model does not derive (a parameter, another field's value): the
-                            // elements must be as many, or the file would read back otherwise. Checked once
-                            // positions have settled (derived values are 0 in the first pass).
-                            let derived_count = |x: &crate::ir::Ex| {
-                                crate::ir::bare_name(&x.expr)
-                                    .and_then(|n| find(t, n))
-                                    .is_some_and(
-                                        |c| matches!(&c.role, Role::Count { of } if *of == f.name),
-                                    )
-                            };
-                            let count_check = match &f.repeat {
-                                Repeat::Expr(x) if derived_count(x) => quote!(),
-                                Repeat::Expr(x) => {
-                                    match self.cx(ti, Scope::Write).tr(&x.expr, &x.path) {
-                                        Ok((n, T::Int)) => {
-                                            let text = x.text.as_str();
-                                            quote! {
-                                                if !ctx.first_pass() {
-                                                    let n__: i128 = #n;
-                                                    if val.len() as i128 != n__ {
-                                                        return Err(::binspec_runtime::Error::write(format!(
-                                                            "{} elements, but the count `{}` is {}: the file would read back otherwise",
-                                                            val.len(), #text, n__
-                                                        )));
-                                                    }
-                                                }
-                                            }
-                                        }
-                                        _ => quote!(),
-                                    }
-                                }
-                                // `repeat-until`: the file reads back with as many elements only if the condition
-                                // holds for the last and for no element before it.
-                                Repeat::Until(x) => self.until_check(ti, f, x)?,
-                                _ => quote!(),
-                            };
+                            let count_check = self.count_check(ti, f)?;
                             // Elements in order (`Order::InPlace`, or no `-sort-by`) are written where they are; the
                             // loop is the same for both orders but for where `i` (and the key) comes from.
                             let body = |key: TokenStream| match &keyed_args {
@@ -615,6 +605,41 @@ impl<'m> Gen<'m> {
                 #(#body)*
                 Ok(())
             }
+        })
+    }
+
+    /// The check that a repetition `val` has as many elements as its `repeat-expr` says, where the model does not
+    /// derive that count (a parameter, another field's value, where the next section starts): or the file would
+    /// read back otherwise. Checked once positions have settled (derived values are 0 in the first pass). For
+    /// `repeat-until`, the condition must hold for the last element and for no element before it.
+    pub(super) fn count_check(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let t = &self.m.types[ti];
+        let derived_count = |x: &crate::ir::Ex| {
+            crate::ir::bare_name(&x.expr)
+                .and_then(|n| find(t, n))
+                .is_some_and(|c| matches!(&c.role, Role::Count { of } if *of == f.name))
+        };
+        Ok(match &f.repeat {
+            Repeat::Expr(x) if derived_count(x) => quote!(),
+            Repeat::Expr(x) => match self.cx(ti, Scope::Write).tr(&x.expr, &x.path) {
+                Ok((n, T::Int)) => {
+                    let text = x.text.as_str();
+                    quote! {
+                        if !ctx.first_pass() {
+                            let n__: i128 = #n;
+                            if val.len() as i128 != n__ {
+                                return Err(::binspec_runtime::Error::write(format!(
+                                    "{} elements, but the count `{}` is {}: the file would read back otherwise",
+                                    val.len(), #text, n__
+                                )));
+                            }
+                        }
+                    }
+                }
+                _ => quote!(),
+            },
+            Repeat::Until(x) => self.until_check(ti, f, x)?,
+            _ => quote!(),
         })
     }
 

@@ -4,9 +4,15 @@
 //! Files of one format differ in where some sections go (AINB's attachment id array before or after the attachment
 //! array). A reader reads the sections in their declared order; their positions say the file's order, and their
 //! alignments are judged in that order, once all of them are read ([`ReadPools::sections`]).
+//!
+//! Items that other types put in such a region (AINB's element parameters, which the elements point to) are its
+//! members too, one per instance that declares them: a group, written where the order puts it
+//! ([`WriteCtx::flush_slot`]). The items of a group are judged one after another as they are read; the group's
+//! first item, like a section, once the order is known.
 
-use super::ReadPools;
+use super::{align_choice, ReadPools, WriteCtx};
 use crate::error::{Error, Result};
+use crate::write::Writer;
 
 /// A section read, waiting for its region's other sections: by pool, its number among the type's sections, where
 /// it starts and how long it is.
@@ -18,7 +24,18 @@ pub(super) struct Pending {
     len: u64,
 }
 
-/// The order of a region's sections and their alignment choices, by section number (see [`ReadPools::sections`]).
+/// The items of one instance of another type in an ordered region, as read so far: by pool and member number,
+/// where the first starts, where the last read ends (the next is judged from there) and where they end furthest.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Group {
+    pool: usize,
+    idx: usize,
+    first: u64,
+    prev_end: u64,
+    end: u64,
+}
+
+/// The order of a region's members and their alignment choices, by member number (see [`ReadPools::sections`]).
 pub type Sections = (Option<Vec<usize>>, Vec<Option<u64>>);
 
 impl ReadPools {
@@ -31,6 +48,58 @@ impl ReadPools {
             start,
             len,
         });
+    }
+
+    /// Records an item of member `idx` (items of one instance of another type) of an ordered region of `pool`, at
+    /// `start..start+len`, and returns its alignment choice after the group's previous item. The first item of a
+    /// group gets `None`: where the group starts is judged with the region's sections ([`ReadPools::sections`]).
+    pub fn member_item(
+        &mut self,
+        pool: usize,
+        idx: usize,
+        start: u64,
+        len: u64,
+        default: u64,
+    ) -> Option<u64> {
+        let end = start + len;
+        self.item_bytes = self.item_bytes.saturating_add(len);
+        self.max_end = self.max_end.max(end);
+        let Some(g) = self
+            .groups
+            .iter_mut()
+            .rev()
+            .find(|g| g.pool == pool && g.idx == idx)
+        else {
+            self.groups.push(Group {
+                pool,
+                idx,
+                first: start,
+                prev_end: end,
+                end,
+            });
+            return None;
+        };
+        let a = align_choice(g.prev_end, start, default);
+        g.prev_end = g.prev_end.max(end);
+        g.end = g.end.max(end);
+        self.relaid |= a.is_none();
+        a.flatten()
+    }
+
+    /// [`ReadPools::empty_elsewhere`] for an item of member `idx` (a group): whether an empty item at `start` is
+    /// elsewhere than after the group's previous item. Not known for a group's first item (false).
+    pub fn member_empty_elsewhere(
+        &self,
+        pool: usize,
+        idx: usize,
+        start: u64,
+        default: u64,
+    ) -> bool {
+        self.groups
+            .iter()
+            .rev()
+            .find(|g| g.pool == pool && g.idx == idx)
+            .is_some_and(|g| crate::write::align_up(g.prev_end, default) != start)
     }
 
     /// The sections of `pool` noted since the region's type began to be read (`defaults` holds each one's default
@@ -46,6 +115,21 @@ impl ReadPools {
             }
             !m
         });
+        let groups = mine.len();
+        self.groups.retain(|g| {
+            let m = g.pool == pool;
+            if m {
+                mine.push(Pending {
+                    pool,
+                    idx: g.idx,
+                    start: g.first,
+                    len: g.end - g.first,
+                });
+            }
+            !m
+        });
+        // (A group's items were counted against the budget as they were read.)
+        let counted: u64 = mine[groups..].iter().map(|p| p.len).sum();
         mine.sort_by_key(|p| (p.start, p.len > 0, p.idx));
         let mut aligns = vec![None; defaults.len()];
         for p in &mine {
@@ -54,9 +138,31 @@ impl ReadPools {
                 *a = self.item(pool, p.start, p.len, d);
             }
         }
+        self.item_bytes = self.item_bytes.saturating_sub(counted);
         let order: Vec<usize> = mine.iter().map(|p| p.idx).collect();
         let declared = order.windows(2).all(|w| w[0] < w[1]);
         ((!declared).then_some(order), aligns)
+    }
+}
+
+impl WriteCtx {
+    /// Writes the items queued for `pool` by the place `slot` (one instance of another type: a member of an ordered
+    /// region), in the order they were queued, the first aligned to `align`; the pool's other items stay queued.
+    pub fn flush_slot(&mut self, pool: usize, slot: u32, w: &mut Writer, align: u64) {
+        let Some(q) = self.pools.get_mut(pool) else {
+            return;
+        };
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(q)
+            .into_iter()
+            .partition(|it| it.key.slot == slot);
+        self.pools[pool] = rest;
+        if mine.is_empty() {
+            return;
+        }
+        w.align(align);
+        for it in mine {
+            self.write_item(it, w);
+        }
     }
 }
 
@@ -134,6 +240,24 @@ mod tests {
         p.section(0, 0, 0x10, 4);
         let _ = p.sections(0, &[1]);
         assert_eq!(p.pending.len(), 1);
+    }
+
+    #[test]
+    fn groups_are_ordered_with_the_sections() {
+        let mut p = ReadPools::new();
+        // Two items of member 1 read before the region, contiguous; then the sections.
+        assert_eq!(p.member_item(0, 1, 0x14, 4, 1), None);
+        assert_eq!(p.member_item(0, 1, 0x18, 2, 1), None);
+        p.enter_region(0, 0x10);
+        p.section(0, 0, 0x10, 4);
+        p.section(0, 2, 0x1c, 4);
+        let (order, aligns) = p.sections(0, &[1, 1, 1]);
+        assert_eq!(order, None);
+        // The section after the group is aligned to 4 (the group ends at 0x1a).
+        assert_eq!(aligns, vec![None, None, Some(4)]);
+        assert!(!p.relaid());
+        // Items counted once.
+        assert_eq!(p.item_bytes, 14);
     }
 
     #[test]

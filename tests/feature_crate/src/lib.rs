@@ -38,6 +38,7 @@ feature_modules!(
     ranges,
     repeat,
     scan,
+    sections,
     sort_by,
     switch,
 );

@@ -956,3 +956,51 @@ fn hashes() {
     let out = write(&m);
     assert_bytes(&out, &[0xb7, 0x28, 0x4e, 0x51, 0, 0, 0, 0, 1, 0, 0, 0, 0]);
 }
+
+/// A region's sections and the items other types put in it (the records' blobs) in an order files choose: the
+/// order, the blobs' place among the sections included, is read off their positions and kept.
+#[test]
+fn sections_and_items_of_other_types_in_file_order() {
+    use fs::sections::Sections;
+    #[rustfmt::skip]
+    let bytes = [
+        b'S', b'E', b'C', b'T',
+        0x02, 0, 0, 0,          // record_count
+        0x24, 0, 0, 0,          // table_ofs: first section
+        0x34, 0, 0, 0,          // ids_ofs: after the blobs
+        0x38, 0, 0, 0,          // name_ofs: after the ids (2 of them)
+        0x30, 0, 0, 0, 0x03, 0, 0, 0, // record 0: blob at 0x30, 3 bytes
+        0x33, 0, 0, 0, 0x01, 0, 0, 0, // record 1: blob at 0x33, 1 byte
+        0x02, 0, 0, 0, 0x0a, 0, 0, 0, 0x0b, 0, 0, 0, // 0x24: table, 2 values
+        b'a', b'b', b'c', b'd', // 0x30: the blobs
+        0x07, 0, 0x08, 0,       // 0x34: ids
+        b'n', b'a', b'm', b'e', 0, // 0x38: name
+    ];
+    let mut m: Sections = round_trip(&bytes);
+    assert_eq!(m.ids, vec![7, 8]);
+    assert_eq!(&m.records[1].blob[..], b"d");
+    assert_eq!(
+        m.sections_order.as_deref(),
+        Some(&["table", "record.blob", "ids", "name"].map(String::from)[..])
+    );
+    // One more id: the name moves, and the ids' length is where it starts.
+    m.ids.push(9);
+    let out = write(&m);
+    assert_eq!(&out[12..20], &[0x34, 0, 0, 0, 0x3a, 0, 0, 0]);
+    // No table: its offset is 0, and what came after it moves up. (The order still names it; read back, it names
+    // what the file holds.)
+    m.table = None;
+    let out = m.to_binary().unwrap();
+    assert_eq!(&out[8..20], &[0, 0, 0, 0, 0x28, 0, 0, 0, 0x2e, 0, 0, 0]);
+    assert_eq!(&out[0x14..0x18], &[0x24, 0, 0, 0]);
+    let again = Sections::from_binary(&out).unwrap();
+    assert_eq!(
+        again.sections_order.as_deref(),
+        Some(&["record.blob", "ids", "name"].map(String::from)[..])
+    );
+    assert_eq!((again.table, &again.ids), (None, &m.ids));
+    // An order that puts something between the ids and the name would make the ids read back otherwise: refused.
+    m.sections_order = Some(["ids", "record.blob", "name"].map(String::from).to_vec());
+    let e = m.to_binary().unwrap_err();
+    assert!(e.to_string().contains("ids"), "{e}");
+}

@@ -1,0 +1,162 @@
+//! Tests of the pass machinery and the read-side bookkeeping of pools.
+
+use super::*;
+
+#[test]
+fn align_inference() {
+    assert_eq!(infer_align(0x301, 0x304, 4), None);
+    assert_eq!(infer_align(0x301, 0x380, 4), Some(0x80));
+    assert_eq!(infer_align(0x300, 0x300, 4), None);
+    // Inside the previous item (sharing its terminator), or after a gap no alignment explains.
+    assert_eq!(infer_align(0x99, 0x98, 4), None);
+    assert_eq!(infer_align(0x99, 0xa1, 4), None);
+    assert_eq!(infer_align(0x99, 0xa0, 4), Some(0x20));
+}
+
+#[test]
+fn first_item_after_a_gap_in_its_region_is_relaid() {
+    // Items read before their region: the first at the region's start (aligned to its default) is kept.
+    let mut p = ReadPools::new();
+    assert_eq!(p.item(1, 0x104, 6, 4), None);
+    assert_eq!(p.item(1, 0x10c, 3, 4), None);
+    p.enter_region(1, 0x101);
+    assert!(!p.relaid());
+    // One whose region starts earlier, with bytes before it that nothing refers to, is where the writer does not
+    // put it.
+    let mut p = ReadPools::new();
+    p.item(1, 0x110, 6, 4);
+    p.enter_region(1, 0x100);
+    assert!(p.relaid());
+    // A region entered before its items: the first item's alignment is read off the region's start.
+    let mut p = ReadPools::new();
+    p.enter_region(0, 0xf9);
+    assert_eq!(p.item(0, 0x100, 8, 1), Some(0x100));
+    assert!(!p.relaid());
+    let mut p = ReadPools::new();
+    p.enter_region(0, 0x100);
+    assert_eq!(p.item(0, 0x140, 8, 1), None);
+    assert!(p.relaid());
+}
+
+#[test]
+fn region_alignment_is_read_off_its_first_item() {
+    // The first item, read before its region, is at 0x14; the region's field starts at 0x11, where the header
+    // ends: the three bytes between are the padding of a region aligned to 4.
+    let mut p = ReadPools::new();
+    p.item(0, 0x14, 5, 1);
+    let a = p.region_align(0x11, 0x11, 0);
+    assert_eq!(a, 4);
+    p.enter_region(0, align_up(0x11, a));
+    assert!(!p.relaid());
+    // An item that no alignment of the region reaches from 0x11 (a gap larger than one) keeps the old rule:
+    // the region's field start, and the file relaid.
+    let mut p = ReadPools::new();
+    p.item(0, 0x15, 5, 1);
+    let a = p.region_align(0x11, 0x11, 0);
+    assert_eq!(a, 1);
+    p.enter_region(0, align_up(0x11, a));
+    assert!(p.relaid());
+    // Without items read before it, the region's alignment is its field's start's.
+    let mut p = ReadPools::new();
+    assert_eq!(p.region_align(0x20, 0x20, 0), 0x20);
+}
+
+#[test]
+fn placed_bytes_go_over_the_output() {
+    // Laid over the output when the pass ends: over bytes written in sequence after they were placed (which
+    // they agree with), and past the end with zeros in between.
+    let out = write_passes(|w, ctx| {
+        w.bytes(&[1, 2, 3]);
+        ctx.place(3, vec![4, 7])?;
+        ctx.place(6, vec![9])?;
+        w.bytes(&[4]);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(out, vec![1, 2, 3, 4, 7, 0, 9]);
+}
+
+#[test]
+fn placed_bytes_that_differ_from_others_are_refused() {
+    // Over bytes written in sequence: the error comes back through the writer that placed them, with its path.
+    let e = write_passes(|w, ctx| {
+        w.bytes(&[1, 2, 3, 4]);
+        ctx.place(1, vec![2, 8]).map_err(|e| e.at("inst"))?;
+        Ok(())
+    })
+    .unwrap_err();
+    assert_eq!(e.path(), "inst");
+    assert!(e.to_string().contains("differ from it at 0x2"), "{e}");
+    // Over another placement: the later one is reported. Equal bytes (a node two references share, placed
+    // twice) are not an overlap.
+    let e = write_passes(|w, ctx| {
+        w.bytes(&[0; 4]);
+        ctx.place(4, vec![1, 2, 3, 4]).map_err(|e| e.at("a"))?;
+        ctx.place(4, vec![1, 2, 3, 4]).map_err(|e| e.at("shared"))?;
+        ctx.place(6, vec![3, 5]).map_err(|e| e.at("b"))?;
+        Ok(())
+    })
+    .unwrap_err();
+    assert_eq!(e.path(), "b");
+    assert!(e.to_string().contains("placed at 0x4..0x8"), "{e}");
+    assert!(e.to_string().contains("differ from them at 0x7"), "{e}");
+}
+
+#[test]
+fn following_is_bounded() {
+    let mut p = ReadPools::new();
+    for _ in 0..FOLLOW_BASE + 40 {
+        p.follow(0, 10).unwrap();
+    }
+    assert!(p
+        .follow(0, 10)
+        .unwrap_err()
+        .to_string()
+        .contains("references followed"));
+}
+
+#[test]
+fn sizing_passes_then_one_that_writes() {
+    // Pass 0 finds positions, pass 1 writes the bytes; a kept order is offered to the passes after the first.
+    let mut passes = Vec::new();
+    let out = write_passes(|w, ctx| {
+        passes.push(w.is_sizing());
+        let ko = ctx.order_key(3);
+        let order = ctx
+            .take_order(ko)
+            .unwrap_or_else(|| Order::Sorted(vec![2, 0, 1]));
+        let Order::Sorted(o) = &order else {
+            unreachable!("kept as sorted")
+        };
+        let k = WriteCtx::first(0);
+        w.u32(ctx.prev_pos(k) as u32, crate::Endian::Little);
+        for &i in o {
+            let ki = ctx.key(1);
+            ctx.push(0, ki, vec![i as u8], 1);
+        }
+        let s = crate::Bytes::from_static(b"zz");
+        ctx.push_shared(0, k, &s, 4);
+        let ks = ctx.key(2);
+        ctx.push_str(0, ks, "é", "UTF-8", &[0], 1)?;
+        ctx.flush(0, w, 1);
+        ctx.keep_order(ko, order);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(passes, vec![true, false]);
+    assert_eq!(out, vec![8, 0, 0, 0, 2, 0, 1, 0, b'z', b'z', 0xc3, 0xa9, 0]);
+}
+
+#[test]
+fn passes_settle() {
+    // A header whose first u32 is the offset of a trailing item.
+    let out = write_passes(|w, ctx| {
+        let k = WriteCtx::first(0);
+        w.u32(ctx.prev_pos(k) as u32, crate::Endian::Little);
+        ctx.push(0, k, vec![9, 9], 8);
+        ctx.flush(0, w, 1);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(out, vec![8, 0, 0, 0, 0, 0, 0, 0, 9, 9]);
+}
