@@ -3,9 +3,11 @@ meta:
   endian: le
 doc: |
   Exercises a region whose sections a header points to, in an order files choose (as AINB's): an optional table
-  (offset 0 when absent), an array whose length is where the next section starts, a string, and blobs that the
-  records point to (items of the same region declared by another type). The order of all of them is a layout
-  choice read off their positions; every offset is derived.
+  (offset 0 when absent), an array whose length is where the next section starts, a string, blobs that the
+  records point to and the table's own two arrays (items of the same region declared by other types), the last of
+  which ends where a section of the root starts (`_root.ids_ofs`). The order of all of them is a layout choice read
+  off their positions; every offset is derived, and the writer refuses an order that would make a length read back
+  otherwise.
 seq:
   - id: magic
     contents: SECT
@@ -51,6 +53,25 @@ types:
         type: u4
         repeat: expr
         repeat-expr: count
+      - id: small_ofs
+        type: u4
+      - id: big_ofs
+        type: u4
+    instances:
+      small:
+        pos: small_ofs
+        type: u1
+        repeat: expr
+        repeat-expr: big_ofs - small_ofs
+        io: _root._io
+        -pool: sections
+      big:
+        pos: big_ofs
+        type: u4
+        repeat: expr
+        repeat-expr: (_root.ids_ofs - big_ofs) / 4
+        io: _root._io
+        -pool: sections
   record:
     seq:
       - id: blob_ofs

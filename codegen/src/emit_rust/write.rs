@@ -523,10 +523,16 @@ impl<'m> Gen<'m> {
                     // A record or an array: written out of line, where the item was in the previous pass.
                     FieldTy::User { .. } | FieldTy::Int { .. } | FieldTy::Float { .. } => {
                         let one = self.write_one(ti, f, quote!(x))?;
+                        let check = self.count_check(ti, f)?;
+                        let check = if check.is_empty() {
+                            check
+                        } else {
+                            quote!({ let val = x; #check })
+                        };
                         let each = match f.repeat {
                             Repeat::None => quote!(#one),
                             _ => {
-                                quote!(for (i, x) in x.iter().enumerate() { ::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i)?; })
+                                quote!(#check for (i, x) in x.iter().enumerate() { ::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i)?; })
                             }
                         };
                         quote!({

@@ -967,26 +967,37 @@ fn sections_and_items_of_other_types_in_file_order() {
         b'S', b'E', b'C', b'T',
         0x02, 0, 0, 0,          // record_count
         0x24, 0, 0, 0,          // table_ofs: first section
-        0x34, 0, 0, 0,          // ids_ofs: after the blobs
-        0x38, 0, 0, 0,          // name_ofs: after the ids (2 of them)
-        0x30, 0, 0, 0, 0x03, 0, 0, 0, // record 0: blob at 0x30, 3 bytes
-        0x33, 0, 0, 0, 0x01, 0, 0, 0, // record 1: blob at 0x33, 1 byte
-        0x02, 0, 0, 0, 0x0a, 0, 0, 0, 0x0b, 0, 0, 0, // 0x24: table, 2 values
-        b'a', b'b', b'c', b'd', // 0x30: the blobs
-        0x07, 0, 0x08, 0,       // 0x34: ids
-        b'n', b'a', b'm', b'e', 0, // 0x38: name
+        0x3c, 0, 0, 0,          // ids_ofs: after the blobs
+        0x40, 0, 0, 0,          // name_ofs: after the ids (2 of them)
+        0x38, 0, 0, 0, 0x03, 0, 0, 0, // record 0: blob at 0x38, 3 bytes
+        0x3b, 0, 0, 0, 0x01, 0, 0, 0, // record 1: blob at 0x3b, 1 byte
+        0x02, 0, 0, 0, 0x0a, 0, 0, 0, 0x0b, 0, 0, 0, // 0x24: table, 2 values,
+        0x3c, 0, 0, 0, 0x3c, 0, 0, 0, //       small and big: empty, where the ids start
+        b'a', b'b', b'c', b'd', // 0x38: the blobs
+        0x07, 0, 0x08, 0,       // 0x3c: ids
+        b'n', b'a', b'm', b'e', 0, // 0x40: name
     ];
     let mut m: Sections = round_trip(&bytes);
     assert_eq!(m.ids, vec![7, 8]);
     assert_eq!(&m.records[1].blob[..], b"d");
     assert_eq!(
         m.sections_order.as_deref(),
-        Some(&["table", "record.blob", "ids", "name"].map(String::from)[..])
+        Some(
+            &[
+                "table",
+                "record.blob",
+                "table.small",
+                "table.big",
+                "ids",
+                "name"
+            ]
+            .map(String::from)[..]
+        )
     );
     // One more id: the name moves, and the ids' length is where it starts.
     m.ids.push(9);
     let out = write(&m);
-    assert_eq!(&out[12..20], &[0x34, 0, 0, 0, 0x3a, 0, 0, 0]);
+    assert_eq!(&out[12..20], &[0x3c, 0, 0, 0, 0x42, 0, 0, 0]);
     // No table: its offset is 0, and what came after it moves up. (The order still names it; read back, it names
     // what the file holds.)
     m.table = None;
@@ -1003,4 +1014,64 @@ fn sections_and_items_of_other_types_in_file_order() {
     m.sections_order = Some(["ids", "record.blob", "name"].map(String::from).to_vec());
     let e = m.to_binary().unwrap_err();
     assert!(e.to_string().contains("ids"), "{e}");
+}
+
+/// Items that a section declares (the table's arrays, as AINB's property table's) are members of the region too, and
+/// the last one's length is where a section of the root starts (`_root.ids_ofs`): derived offsets named through
+/// `_root`, and checked lengths.
+#[test]
+fn a_sections_own_items_end_where_the_next_section_starts() {
+    use fs::sections::Sections;
+    #[rustfmt::skip]
+    let bytes = [
+        b'S', b'E', b'C', b'T',
+        0x01, 0, 0, 0,          // record_count
+        0x1c, 0, 0, 0,          // table_ofs
+        0x33, 0, 0, 0,          // ids_ofs
+        0x35, 0, 0, 0,          // name_ofs
+        0x37, 0, 0, 0, 0x02, 0, 0, 0, // record 0: blob at 0x37, 2 bytes
+        0, 0, 0, 0, 0x28, 0, 0, 0, 0x2b, 0, 0, 0, // 0x1c: table: no values, small at 0x28, big at 0x2b
+        1, 2, 3,                // 0x28: small
+        4, 0, 0, 0, 5, 0, 0, 0, // 0x2b: big, up to the ids
+        0x07, 0,                // 0x33: ids
+        b'n', 0,                // 0x35: name
+        b'x', b'y',             // 0x37: blob
+    ];
+    let mut m: Sections = round_trip(&bytes);
+    let t = m.table.as_ref().unwrap();
+    assert_eq!((&t.small[..], &t.big[..]), (&[1, 2, 3][..], &[4, 5][..]));
+    assert_eq!(
+        m.sections_order.as_deref(),
+        Some(
+            &[
+                "table",
+                "table.small",
+                "table.big",
+                "ids",
+                "name",
+                "record.blob"
+            ]
+            .map(String::from)[..]
+        )
+    );
+    // One more big value: the ids, name and blob move; the lengths still read back.
+    m.table.as_mut().unwrap().big.push(6);
+    let out = write(&m);
+    assert_eq!(&out[12..20], &[0x37, 0, 0, 0, 0x39, 0, 0, 0]);
+    // The name and the blob (four bytes) between the big values and the ids would make the big values read back
+    // longer: refused. (Fewer than four bytes would not change the count, and are written.)
+    m.sections_order = Some(
+        [
+            "table",
+            "table.small",
+            "table.big",
+            "name",
+            "record.blob",
+            "ids",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    let e = m.to_binary().unwrap_err();
+    assert!(e.to_string().contains("big"), "{e}");
 }
