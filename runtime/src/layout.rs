@@ -155,6 +155,8 @@ pub struct WriteCtx {
     flushed: Vec<bool>,
     /// A pool that an item was queued for after its region was written in the pass (the item would be lost).
     late: Option<usize>,
+    /// The nodes of the dictionary being written, and the next one's number ([`WriteCtx::dic_next`]).
+    dic: (Vec<resdic::Node>, usize),
 }
 
 /// The place of `k` in a table by slot and occurrence, grown with `fill` to reach it.

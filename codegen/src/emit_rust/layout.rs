@@ -300,6 +300,54 @@ impl Gen<'_> {
         })
     }
 
+    /// The fields of `ti` derived from the dictionary node being written (`-derive: _dic.PART`, under `-resdic`),
+    /// with the part each takes.
+    pub(super) fn dic_fields(&self, ti: usize) -> Vec<(&Field, &str)> {
+        self.m.types[ti]
+            .seq
+            .iter()
+            .filter_map(|f| match &f.role {
+                Role::Derive(x) => match &x.expr.kind {
+                    ExprKind::Attr { base, name, .. }
+                        if matches!(&base.kind, ExprKind::Name(b) if b == "_dic") =>
+                    {
+                        Some((f, name.as_str()))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// For a `-resdic` array `f` of `ti`: its element type and the element's key as bytes (`n` is an element).
+    pub(super) fn dic_keys(&self, f: &Field) -> R<(usize, TokenStream)> {
+        let (Some(key), FieldTy::User { ty, .. }) = (&f.resdic, &f.ty) else {
+            return err(&f.path, "'-resdic' needs a repeated attribute of records");
+        };
+        let Some(k) = find(&self.m.types[*ty], key) else {
+            return err(
+                &f.path,
+                format!(
+                    "'-resdic: {key}': no field '{key}' in type '{}'",
+                    self.m.types[*ty].name
+                ),
+            );
+        };
+        let id = ident(key);
+        let bytes = match (&k.ty, &k.cond, &k.repeat) {
+            (FieldTy::Str { .. }, None, Repeat::None) => quote!(str::as_bytes(&n.#id)),
+            (FieldTy::Bytes, None, Repeat::None) => quote!(&n.#id[..]),
+            _ => {
+                return err(
+                    &f.path,
+                    format!("'-resdic: {key}': the key must be a string or bytes, always present"),
+                )
+            }
+        };
+        Ok((*ty, bytes))
+    }
+
     /// Whether `ti` is a small leaf record: numbers only (no repetitions, user types or instances of its own).
     /// Reading one cannot nest further, so it does not count nesting depth (`Reader::enter`).
     pub(super) fn is_leaf(&self, ti: usize) -> bool {

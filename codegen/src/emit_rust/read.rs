@@ -107,6 +107,9 @@ impl<'m> Gen<'m> {
             // A single call is made directly; anything else in a closure, so that its errors get the field's name.
             let call = fallible(&read);
             body.push(quote!(let #v = #call.at(#fname)?;));
+            if f.resdic.is_some() {
+                body.push(self.dic_keep(f, &v)?);
+            }
             if let Role::Pool(u) = &f.role {
                 if self.m.pools[u.pool].dedup {
                     let term = self.dedup_term(u.pool, &f.path)?;
@@ -504,6 +507,39 @@ impl<'m> Gen<'m> {
             Valid::Expr(x) => tr(x)?,
             Valid::InEnum => return Ok(None),
         }))
+    }
+
+    /// After reading the nodes `v` of a dictionary (`-resdic`): the values they hold that the keys in their order
+    /// give are derived (`None`), and the others are kept (a file from another tool, or whose nodes lose keys).
+    /// Keys that make no dictionary (two equal) derive nothing.
+    fn dic_keep(&self, f: &Field, v: &Ident) -> R<TokenStream> {
+        let (ty, key) = self.dic_keys(f)?;
+        let parts = self.dic_fields(ty);
+        let clears = parts.iter().map(|(df, part)| {
+            let id = ident(&df.name);
+            let p = format_ident!("{}", part);
+            quote!(if n.#id.is_some_and(|x| x as i128 == b.#p as i128) { n.#id = None; })
+        });
+        let nodes = match &f.cond {
+            Some(_) => quote!(#v.iter_mut().flatten()),
+            None => quote!(#v.iter_mut()),
+        };
+        let keys = match &f.cond {
+            Some(_) => quote!(#v.iter().flatten()),
+            None => quote!(#v.iter()),
+        };
+        Ok(quote! {
+            let mut #v = #v;
+            let built = {
+                let keys: ::std::vec::Vec<&[u8]> = #keys.skip(1).map(|n| #key).collect();
+                ::binspec_runtime::layout::resdic::build(&keys)
+            };
+            if let Ok(built) = built {
+                for (n, b) in #nodes.zip(built.iter()) {
+                    #(#clears)*
+                }
+            }
+        })
     }
 
     /// Emits the code that computes an instance (and what it needs) the first time it is needed.

@@ -239,6 +239,22 @@ impl<'m> Cx<'m> {
 
     pub(super) fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(TokenStream, T)> {
         let me = self.me();
+        // A dictionary node's derived values (`-resdic`): known when writing, from the node the writer is at;
+        // when reading, the array's reader compares the nodes with them once it has all the keys, so a node reads
+        // the file's value as it is (no value equals `i128::MIN`).
+        if matches!(&base.kind, ExprKind::Name(b) if b == "_dic") {
+            if !matches!(name, "ref_bit" | "left" | "right") {
+                return err(
+                    path,
+                    format!("'_dic.{name}': a dictionary node has 'ref_bit', 'left' and 'right'"),
+                );
+            }
+            let id = format_ident!("{}", name);
+            return Ok(match self.scope {
+                Scope::Write => (quote!((dic__.#id as i128)), T::Int),
+                _ => (quote!(i128::MIN), T::Int),
+            });
+        }
         // Outer values.
         if let Some(chain) = chain_of(&Expr {
             kind: ExprKind::Attr {

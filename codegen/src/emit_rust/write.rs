@@ -18,6 +18,10 @@ impl<'m> Gen<'m> {
         } else if let EndianSpec::Switch { .. } = &t.endian {
             body.push(quote!(let endian = self.endian;));
         }
+        // A dictionary node takes its derived values from the dictionary being written.
+        if !self.dic_fields(ti).is_empty() {
+            body.push(quote!(let dic__ = ctx.dic_next();));
+        }
         // Keys for recorded positions, in a fixed order.
         if let Some(names) = self.pos_refs.get(&ti) {
             for n in names {
@@ -413,6 +417,22 @@ impl<'m> Gen<'m> {
             if matches!(f.role, Role::Data) {
                 body.push(self.presence_check(ti, f)?);
             }
+            // The nodes of a dictionary: their derived values, from the keys in their order.
+            let code = if f.resdic.is_some() {
+                let (_, key) = self.dic_keys(f)?;
+                let id = ident(&f.name);
+                let nodes = match &f.cond {
+                    Some(_) => quote!(self.#id.iter().flatten()),
+                    None => quote!(self.#id.iter()),
+                };
+                quote! {
+                    let keys: ::std::vec::Vec<&[u8]> = #nodes.skip(1).map(|n| #key).collect();
+                    ctx.dic_begin(::binspec_runtime::layout::resdic::build(&keys)?);
+                    #code
+                }
+            } else {
+                code
+            };
             body.push(quote!(::binspec_runtime::attempt(|| { #code Ok(()) }).at(#fname)?;));
         }
         // `-scan` fields: now that what follows them is written, check that each reads back with its length.

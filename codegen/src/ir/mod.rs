@@ -219,6 +219,10 @@ pub struct Field {
     /// `crate::hooks::<schema id>::NAME(stream bytes)` instead of its `value` expression, which stays for Kaitai's
     /// tools (for what Kaitai's expressions cannot say, such as a vote over every element of an array).
     pub hook: Option<String>,
+    /// `-resdic: KEY` on a repeated attribute of records: the records are the nodes of an `nn::util` dictionary
+    /// whose keys are their field `KEY`; the node fields that `-derive` from `_dic.ref_bit`, `_dic.left` and
+    /// `_dic.right` are computed from the keys in their order (node 0 is the root).
+    pub resdic: Option<String>,
 }
 
 /// `-scan: {tag: BYTES | tags: [BYTES...], step: N, or-eos: BOOL}` on a `repeat: eos` attribute: the attribute's

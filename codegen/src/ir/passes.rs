@@ -32,6 +32,9 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
             );
         }
     }
+    // `-resdic` arrays: their key is a string or bytes of the node type, always present; and a node type's
+    // `_dic` values come from such an array.
+    check_resdic(m, diags);
     // A deduplicating pool holds strings: UTF-8, each ending in its terminator.
     for t in &m.types {
         for f in &t.instances {
@@ -265,5 +268,72 @@ fn passes_object(ty: &FieldTy) -> bool {
         FieldTy::User { args, .. } => args.iter().any(bare),
         FieldTy::Switch { cases, .. } => cases.iter().any(|c| c.args.iter().any(bare)),
         _ => false,
+    }
+}
+
+/// Checks `-resdic` arrays and the `_dic.PART` derivations of their node types: the key names a string or bytes
+/// field of the node type that is always present, and a type whose fields derive from `_dic` is the node type of
+/// some `-resdic` array (elsewhere the writer would have no dictionary to take the values from).
+fn check_resdic(m: &Module, diags: &mut Diags) {
+    let mut node_types = BTreeSet::new();
+    for t in &m.types {
+        for f in t.seq.iter().filter(|f| f.resdic.is_some()) {
+            let (Some(key), FieldTy::User { ty, .. }) = (&f.resdic, &f.ty) else {
+                continue;
+            };
+            node_types.insert(*ty);
+            let nt = &m.types[*ty];
+            let ok = nt
+                .seq
+                .iter()
+                .chain(nt.instances.iter())
+                .find(|k| k.name == *key)
+                .map(|k| {
+                    matches!(k.ty, FieldTy::Str { .. } | FieldTy::Bytes)
+                        && k.cond.is_none()
+                        && k.repeat == Repeat::None
+                });
+            if ok != Some(true) {
+                let names: Vec<String> = nt
+                    .seq
+                    .iter()
+                    .chain(nt.instances.iter())
+                    .map(|k| k.name.clone())
+                    .collect();
+                diags.in_file(&t.file, |diags| {
+                    diags.error(
+                        f.pos,
+                        &format!("{}/-resdic", f.path),
+                        match ok {
+                            None => format!("'-resdic: {key}': type '{}' has no field '{key}'", nt.name),
+                            Some(_) => format!(
+                                "'-resdic: {key}': the key must be a string or bytes that every node has (no 'if', no 'repeat')"
+                            ),
+                        },
+                        crate::diag::did_you_mean(key, names.iter().map(String::as_str)),
+                    )
+                });
+            }
+        }
+    }
+    for (ti, t) in m.types.iter().enumerate() {
+        for f in &t.seq {
+            let Role::Derive(x) = &f.role else { continue };
+            let mut used = BTreeSet::new();
+            names_used(&x.expr, &mut used);
+            if used.contains("_dic") && !node_types.contains(&ti) {
+                diags.in_file(&t.file, |diags| {
+                    diags.error(
+                        f.pos,
+                        &f.path,
+                        format!(
+                            "'-derive' uses '_dic', but no '-resdic' array has type '{}' as its nodes",
+                            t.name
+                        ),
+                        Some("mark the array of nodes with '-resdic: KEY', KEY being the node's key field".into()),
+                    )
+                });
+            }
+        }
     }
 }

@@ -330,6 +330,25 @@ impl Builder {
         }
         let scan = ext_get(&a.ext, "-scan")
             .and_then(|n| parse_scan(n, matches!(a.repeat, Some(RawRepeat::Eos)), diags));
+        let resdic = match ext_get(&a.ext, "-resdic") {
+            None => None,
+            Some(n) => match (&n.value, &repeat, &ty) {
+                (
+                    Value::Str(k),
+                    Repeat::Expr(_) | Repeat::Eos | Repeat::Until(_),
+                    FieldTy::User { .. },
+                ) if !is_instance => Some(k.clone()),
+                _ => {
+                    diags.error(
+                        n.pos,
+                        &n.path,
+                        "'-resdic' takes the name of the key field of the node records, on a repeated seq attribute of records",
+                        Some("for example '-resdic: name'".into()),
+                    );
+                    None
+                }
+            },
+        };
         let derive = ext_get(&a.ext, "-derive").and_then(|n| node_ex(n, diags));
         if let Some(d) = derive {
             role = Role::Derive(d);
@@ -387,6 +406,7 @@ impl Builder {
                 },
             },
             scan,
+            resdic,
             view: match ext_get(&a.ext, "-view") {
                 None => false,
                 Some(n) => match (&n.value, is_instance) {

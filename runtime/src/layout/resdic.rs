@@ -16,6 +16,7 @@
 //! Checked against every dictionary of the Switch files in the shared corpus (`tests/tests/nn_util.rs`).
 
 use crate::error::{Error, Result};
+use crate::layout::WriteCtx;
 
 /// The reference bit stored in the root node. The walk never reads it (the root is above every node), and
 /// Nintendo's files hold all ones. Files rewritten by other tools may hold something else (one in the shared
@@ -31,6 +32,26 @@ pub struct Node {
     pub left: u16,
     /// The node a walk goes to when the bit is set (for the root: 0).
     pub right: u16,
+}
+
+impl WriteCtx {
+    /// Begins writing a dictionary whose nodes are `nodes` ([`build`]): its node records, written one after
+    /// another, take their derived values from [`WriteCtx::dic_next`].
+    pub fn dic_begin(&mut self, nodes: Vec<Node>) {
+        self.dic = (nodes, 0);
+    }
+    /// The derived values of the next node record of the dictionary being written (zeros past its end: a node
+    /// record written outside a dictionary, which the generated writers do not do).
+    pub fn dic_next(&mut self) -> Node {
+        let (nodes, at) = &mut self.dic;
+        let n = nodes.get(*at).copied().unwrap_or(Node {
+            ref_bit: 0,
+            left: 0,
+            right: 0,
+        });
+        *at += 1;
+        n
+    }
 }
 
 /// Bit `ref_bit` of `key`: bit `ref_bit & 7` of the byte `ref_bit >> 3` places before the key's last byte; `false`

@@ -37,6 +37,7 @@ feature_modules!(
     process,
     ranges,
     repeat,
+    resdic,
     scan,
     sections,
     sort_by,

@@ -1075,3 +1075,68 @@ fn a_sections_own_items_end_where_the_next_section_starts() {
     let e = m.to_binary().unwrap_err();
     assert!(e.to_string().contains("big"), "{e}");
 }
+
+/// An `nn::util` dictionary (`-resdic`): the nodes' reference bits and indices are derived from the keys, so a new
+/// key needs no arithmetic; a file whose values differ from the ones the keys give keeps them.
+#[test]
+fn dictionary_nodes_are_derived_from_their_keys() {
+    use binspec_runtime::layout::resdic::{build, lookup, ROOT_REF_BIT};
+    use fs::resdic::{Node, Resdic};
+    #[rustfmt::skip]
+    let mut bytes = vec![
+        b'_', b'D', b'I', b'C',
+        0x03, 0, 0, 0,                                        // count: 3 keys
+        0xff, 0xff, 0xff, 0xff, 0x01, 0x00, 0x00, 0x00, 0x38, 0, 0, 0, // root: all ones, left 1, right 0, ""
+        0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x03, 0x00, 0x39, 0, 0, 0, // "a": bit 0, 2, 3
+        0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x00, 0x3b, 0, 0, 0, // "b": bit 1, 0, 2
+        0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x03, 0x00, 0x3d, 0, 0, 0, // "c": bit 1, 1, 3
+        0, b'a', 0, b'b', 0, b'c', 0,                         // 0x38: the keys
+    ];
+    let mut m: Resdic = round_trip(&bytes);
+    // Every value is the one the keys give: none is kept.
+    assert!(
+        m.nodes
+            .iter()
+            .all(|n| n.ref_bit.is_none() && n.left.is_none() && n.right.is_none()),
+        "{m:?}"
+    );
+    // A new key: count and nodes by hand, the tree by the writer.
+    m.count = 4;
+    m.nodes.push(Node {
+        key: "d".into(),
+        ..Default::default()
+    });
+    let out = write(&m);
+    let keys = ["a", "b", "c", "d"];
+    let want = build(&keys).unwrap();
+    for (i, n) in want.iter().enumerate() {
+        let at = 8 + 12 * i;
+        assert_eq!(
+            u32::from_le_bytes(out[at..at + 4].try_into().unwrap()),
+            n.ref_bit,
+            "node {i}"
+        );
+        assert_eq!(
+            u16::from_le_bytes(out[at + 4..at + 6].try_into().unwrap()),
+            n.left,
+            "node {i}"
+        );
+        assert_eq!(
+            u16::from_le_bytes(out[at + 6..at + 8].try_into().unwrap()),
+            n.right,
+            "node {i}"
+        );
+    }
+    assert_eq!(want[0].ref_bit, ROOT_REF_BIT);
+    assert_eq!(lookup(&want, &keys, b"d"), Some(3));
+    // A root whose reference bit is not all ones (files rewritten by another tool) keeps it.
+    bytes[8..12].copy_from_slice(&0xffffu32.to_le_bytes());
+    let m: Resdic = round_trip(&bytes);
+    assert_eq!(m.nodes[0].ref_bit, Some(0xffff));
+    assert!(m.nodes[1..].iter().all(|n| n.ref_bit.is_none()));
+    // Two equal keys make no dictionary: refused, naming the array.
+    let mut m: Resdic = round_trip(&bytes);
+    m.nodes[2].key = "a".into();
+    let e = m.to_binary().unwrap_err();
+    assert!(e.to_string().contains("nodes"), "{e}");
+}

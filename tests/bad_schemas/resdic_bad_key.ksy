@@ -1,0 +1,15 @@
+# expect: resdic_bad_key.ksy:6:5: error: /seq/0/-resdic: '-resdic: kye': type 'node' has no field 'kye'
+meta:
+  id: resdic_bad_key
+  endian: le
+seq:
+  - id: nodes
+    type: node
+    repeat: eos
+    -resdic: kye
+types:
+  node:
+    seq:
+      - id: key
+        type: strz
+        encoding: UTF-8
