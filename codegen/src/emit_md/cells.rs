@@ -192,7 +192,24 @@ pub(super) fn describe(m: &Module, f: &Field) -> String {
     let note = match &f.role {
         Role::Const(ConstVal::Int(v)) => Some(format!("Always `{}`.", hex_i(*v))),
         Role::Const(ConstVal::Bytes(b)) => Some(format!("Always `{}`.", bytes_text(b))),
-        Role::Count { of } => Some(format!("Derived: number of `{of}`.")),
+        Role::Count { of } => {
+            // A count the length gives through an expression (`count + 1`) says so.
+            let expr = m
+                .types
+                .iter()
+                .find(|t| t.seq.iter().any(|x| std::ptr::eq(x, f)))
+                .and_then(|t| t.seq.iter().chain(t.instances.iter()).find(|x| x.name == *of))
+                .and_then(|x| match &x.repeat {
+                    crate::ir::Repeat::Expr(e) if crate::ir::bare_name(&e.expr).is_none() => {
+                        Some(e.text.clone())
+                    }
+                    _ => None,
+                });
+            Some(match expr {
+                Some(e) => format!("Derived: `{of}` holds `{}` elements.", esc(&e)),
+                None => format!("Derived: number of `{of}`."),
+            })
+        }
         Role::Length { of } => Some(format!("Derived: size of `{of}`.")),
         Role::Offset { of } => Some(format!("Derived: position of `{of}`.")),
         Role::Derive(x) => Some(format!("Derived: `{}`.", esc(&x.text))),

@@ -300,6 +300,12 @@ impl Gen<'_> {
         })
     }
 
+    /// For a count field `f` of `ti` whose repetition `of` has a `repeat-expr` that is not just its name
+    /// (`count + 1`): the expression that gives it from the repetition's length (`of.size - 1`).
+    pub(super) fn count_expr(&self, ti: usize, f: &Field, of: &str) -> Option<Expr> {
+        count_expr_in(&self.m.types[ti], &f.name, of)
+    }
+
     /// The fields of `ti` derived from the dictionary node being written (`-derive: _dic.PART`, under `-resdic`),
     /// with the part each takes.
     pub(super) fn dic_fields(&self, ti: usize) -> Vec<(&Field, &str)> {
@@ -477,4 +483,16 @@ impl Gen<'_> {
         }
         Ok(vec![first])
     }
+}
+
+/// [`Gen::count_expr`], for the type `t` holding the count `count` and the repetition `of`.
+pub(super) fn count_expr_in(t: &crate::ir::TypeDef, count: &str, of: &str) -> Option<Expr> {
+    let rep = find(t, of)?;
+    let Repeat::Expr(x) = &rep.repeat else {
+        return None;
+    };
+    if crate::ir::bare_name(&x.expr).is_some() {
+        return None;
+    }
+    crate::ir::count_from_len(&x.expr, count, of)
 }

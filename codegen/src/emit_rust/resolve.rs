@@ -122,6 +122,12 @@ impl<'m> Cx<'m> {
                         let b = b.clone();
                         Ok((quote!((&[#(#b),*][..])), T::Bytes))
                     }
+                    Role::Count { of } if super::layout::count_expr_in(t, n, of).is_some() => {
+                        match super::layout::count_expr_in(t, n, of) {
+                            Some(x) => self.tr(&x, path),
+                            None => err(path, "internal: no count expression"),
+                        }
+                    }
                     Role::Count { of } => {
                         let opt = find(t, of).is_some_and(|x| x.cond.is_some());
                         let of = ident(of);

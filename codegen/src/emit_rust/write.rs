@@ -131,6 +131,13 @@ impl<'m> Gen<'m> {
                     quote!(w.bytes(&[#(#b),*]);)
                 }
                 Role::Const(ConstVal::Int(c)) => self.write_prim(f, int_lit(*c))?,
+                Role::Count { of } if self.count_expr(ti, f, of).is_some() => {
+                    let Some(x) = self.count_expr(ti, f, of) else {
+                        return Err(internal(&f.path));
+                    };
+                    let (v, _) = self.cx(ti, Scope::Write).tr(&x, &f.path)?;
+                    self.write_prim(f, v)?
+                }
                 Role::Count { of } => {
                     let opt = find(t, of).is_some_and(|x| x.cond.is_some());
                     let of = ident(of);
@@ -641,9 +648,14 @@ impl<'m> Gen<'m> {
     pub(super) fn count_check(&self, ti: usize, f: &Field) -> R<TokenStream> {
         let t = &self.m.types[ti];
         let derived_count = |x: &crate::ir::Ex| {
-            crate::ir::bare_name(&x.expr)
-                .and_then(|n| find(t, n))
-                .is_some_and(|c| matches!(&c.role, Role::Count { of } if *of == f.name))
+            let mut used = BTreeSet::new();
+            crate::ir::names_used(&x.expr, &mut used);
+            // (A parameter of the same name is no field: its count is checked.)
+            used.len() == 1
+                && used.iter().all(|n| {
+                    find(t, n)
+                        .is_some_and(|c| matches!(&c.role, Role::Count { of } if *of == f.name))
+                })
         };
         Ok(match &f.repeat {
             Repeat::Expr(x) if derived_count(x) => quote!(),

@@ -72,6 +72,19 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
         if let Repeat::Expr(x) = &f.repeat {
             if let Some(n) = bare_name(&x.expr) {
                 roles.insert(n.to_string(), Role::Count { of: f.name.clone() });
+            } else if f.cond.is_none() {
+                // A count the repetition's length gives through a linear expression that names nothing else
+                // (`count + 1`, nn::util dictionaries' nodes).
+                let mut used = BTreeSet::new();
+                names_used(&x.expr, &mut used);
+                if let [n] = &used.into_iter().collect::<Vec<_>>()[..] {
+                    if t.seq.iter().any(|s| s.name == *n)
+                        && solvable_for(&x.expr, n)
+                        && super::query::count_from_len(&x.expr, n, &f.name).is_some()
+                    {
+                        roles.insert(n.clone(), Role::Count { of: f.name.clone() });
+                    }
+                }
             }
         }
         let content_sized = f.terminator.is_none()

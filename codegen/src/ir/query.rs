@@ -92,6 +92,59 @@ pub fn solvable_for(e: &Expr, name: &str) -> bool {
     count(e, name) == 1 && ok(e, name)
 }
 
+/// `e` solved for `unknown` where `e` equals `rhs`, for sums and differences (`count + 1 = n` gives `n - 1`).
+/// `None` where `e` is not of that form.
+pub fn invert(e: &Expr, unknown: &str, rhs: Expr) -> Option<Expr> {
+    let bin = |op, lhs: Expr, rhs: Expr| Expr {
+        kind: ExprKind::Binary {
+            op,
+            lhs: Box::new(lhs),
+            rhs: Box::new(rhs),
+        },
+        span: Default::default(),
+    };
+    match &e.kind {
+        ExprKind::Name(n) if n == unknown => Some(rhs),
+        ExprKind::Binary { op, lhs, rhs: r } => {
+            let mut l = BTreeSet::new();
+            names_used(lhs, &mut l);
+            let (inner, other) = if l.contains(unknown) {
+                (lhs, r)
+            } else {
+                (r, lhs)
+            };
+            let left = l.contains(unknown);
+            let other = (**other).clone();
+            let rhs = match (op, left) {
+                (BinOp::Add, _) => bin(BinOp::Sub, rhs, other),
+                (BinOp::Sub, true) => bin(BinOp::Add, rhs, other),
+                (BinOp::Sub, false) => bin(BinOp::Sub, other, rhs),
+                // (Not `*`: a length that is no multiple would be rounded, and read back otherwise.)
+                _ => return None,
+            };
+            invert(inner, unknown, rhs)
+        }
+        _ => None,
+    }
+}
+
+/// The expression that gives the count field `count` from the length of the repetition `of` whose `repeat-expr`
+/// is `x` (linear in `count`, as `count + 1`): `of.size - 1`.
+pub fn count_from_len(x: &Expr, count: &str, of: &str) -> Option<Expr> {
+    let size = Expr {
+        kind: ExprKind::Attr {
+            base: Box::new(Expr {
+                kind: ExprKind::Name(of.to_string()),
+                span: Default::default(),
+            }),
+            name: "size".into(),
+            name_span: Default::default(),
+        },
+        span: Default::default(),
+    };
+    invert(x, count, size)
+}
+
 /// An integer constant, if the expression is one.
 pub fn const_int(e: &Expr) -> Option<i128> {
     match &e.kind {
@@ -144,4 +197,28 @@ pub fn reaches_type(graph: &[Vec<usize>], ty: &FieldTy, to: usize) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A count solved from its repetition's length: sums and differences only.
+    #[test]
+    fn counts_from_lengths() {
+        let cases = [
+            ("count + 1", Some("xs.size - 1")),
+            ("count - 2", Some("xs.size + 2")),
+            ("3 + count", Some("xs.size - 3")),
+            ("10 - count", Some("10 - xs.size")),
+            ("count + 1 + 1", Some("xs.size - 1 - 1")),
+            ("count * 2", None),
+            ("count / 2", None),
+        ];
+        for (src, want) in cases {
+            let e = crate::expr::parse(src).unwrap();
+            let got = count_from_len(&e, "count", "xs").map(|x| x.to_string());
+            assert_eq!(got.as_deref(), want, "{src}");
+        }
+    }
 }

@@ -1100,13 +1100,13 @@ fn dictionary_nodes_are_derived_from_their_keys() {
             .all(|n| n.ref_bit.is_none() && n.left.is_none() && n.right.is_none()),
         "{m:?}"
     );
-    // A new key: count and nodes by hand, the tree by the writer.
-    m.count = 4;
+    // A new key: the node by hand; its count (`count + 1` nodes) and the tree by the writer.
     m.nodes.push(Node {
         key: "d".into(),
         ..Default::default()
     });
     let out = write(&m);
+    assert_eq!(&out[4..8], &[4, 0, 0, 0]);
     let keys = ["a", "b", "c", "d"];
     let want = build(&keys).unwrap();
     for (i, n) in want.iter().enumerate() {
