@@ -192,26 +192,22 @@ pub(super) fn describe(m: &Module, f: &Field) -> String {
     let note = match &f.role {
         Role::Const(ConstVal::Int(v)) => Some(format!("Always `{}`.", hex_i(*v))),
         Role::Const(ConstVal::Bytes(b)) => Some(format!("Always `{}`.", bytes_text(b))),
-        Role::Count { of } => {
-            // A count the length gives through an expression (`count + 1`) says so.
-            let expr = m
-                .types
-                .iter()
-                .find(|t| t.seq.iter().any(|x| std::ptr::eq(x, f)))
-                .and_then(|t| t.seq.iter().chain(t.instances.iter()).find(|x| x.name == *of))
-                .and_then(|x| match &x.repeat {
-                    crate::ir::Repeat::Expr(e) if crate::ir::bare_name(&e.expr).is_none() => {
-                        Some(e.text.clone())
-                    }
-                    _ => None,
-                });
-            Some(match expr {
-                Some(e) => format!("Derived: `{of}` holds `{}` elements.", esc(&e)),
-                None => format!("Derived: number of `{of}`."),
+        Role::Count { of } | Role::Length { of } | Role::Offset { of } => {
+            // The owner holds `of`; a count the length gives through an expression (`count + 1`) says so.
+            let owner = m.types.iter().find(|t| t.seq.iter().any(|x| std::ptr::eq(x, f)));
+            let target = owner.map(|t| t.field(*of));
+            let name = target.map_or("", |x| x.name.as_str());
+            Some(match (&f.role, target.map(|x| &x.repeat)) {
+                (Role::Count { .. }, Some(crate::ir::Repeat::Expr(e)))
+                    if crate::ir::bare_name(&e.expr).is_none() =>
+                {
+                    format!("Derived: `{name}` holds `{}` elements.", esc(&e.text))
+                }
+                (Role::Count { .. }, _) => format!("Derived: number of `{name}`."),
+                (Role::Length { .. }, _) => format!("Derived: size of `{name}`."),
+                _ => format!("Derived: position of `{name}`."),
             })
         }
-        Role::Length { of } => Some(format!("Derived: size of `{of}`.")),
-        Role::Offset { of } => Some(format!("Derived: position of `{of}`.")),
         Role::Derive(x) => Some(format!("Derived: `{}`.", esc(&x.text))),
         Role::Pool(p) => {
             let pool = &m.pools[p.pool];

@@ -302,7 +302,7 @@ impl Gen<'_> {
 
     /// For a count field `f` of `ti` whose repetition `of` has a `repeat-expr` that is not just its name
     /// (`count + 1`): the expression that gives it from the repetition's length (`of.size - 1`).
-    pub(super) fn count_expr(&self, ti: usize, f: &Field, of: &str) -> Option<Expr> {
+    pub(super) fn count_expr(&self, ti: usize, f: &Field, of: crate::ir::FieldId) -> Option<Expr> {
         count_expr_in(&self.m.types[ti], &f.name, of)
     }
 
@@ -442,7 +442,7 @@ impl Gen<'_> {
         let Role::Offset { of } = &f.role else {
             return None;
         };
-        let item = find(&self.m.types[ti], of)?;
+        let item = self.m.types[ti].field(*of);
         let pool = item.item_of?;
         let can_be_empty = item.repeat != Repeat::None || item.size.is_some();
         (can_be_empty && !self.m.pools[pool].dedup && !self.is_local_item(ti, item)).then_some(item)
@@ -486,13 +486,17 @@ impl Gen<'_> {
 }
 
 /// [`Gen::count_expr`], for the type `t` holding the count `count` and the repetition `of`.
-pub(super) fn count_expr_in(t: &crate::ir::TypeDef, count: &str, of: &str) -> Option<Expr> {
-    let rep = find(t, of)?;
+pub(super) fn count_expr_in(
+    t: &crate::ir::TypeDef,
+    count: &str,
+    of: crate::ir::FieldId,
+) -> Option<Expr> {
+    let rep = t.field(of);
     let Repeat::Expr(x) = &rep.repeat else {
         return None;
     };
     if crate::ir::bare_name(&x.expr).is_some() {
         return None;
     }
-    crate::ir::count_from_len(&x.expr, count, of)
+    crate::ir::count_from_len(&x.expr, count, &rep.name)
 }

@@ -457,7 +457,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
             let measured = t
                 .seq
                 .iter()
-                .any(|l| matches!(&l.role, Role::Length { of } if *of == f.name));
+                .any(|l| matches!(&l.role, Role::Length { of } if t.field(*of).name == f.name));
             if matches!(f.role, Role::Pool(_)) && measured {
                 let refs = pos_refs.entry(ti).or_default();
                 refs.insert(f.name.clone());

@@ -155,6 +155,7 @@ impl<'m> Gen<'m> {
                     defaults.push((quote!(#id), quote!(None)));
                 }
                 Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
+                    let of = &t.field(*of).name;
                     let ty = self.model_ty(f);
                     let d = format!(
                         " Set only where `{of}` is empty and the file's offset is not where the writer would put it \

@@ -187,7 +187,7 @@ impl<'m> Gen<'m> {
             match &f.role {
                 Role::Pool(u) if self.m.pools[u.pool].dedup => inits.push(quote!(#id: #v,)),
                 Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
-                    let keep = local("keep", of);
+                    let keep = local("keep", &t.field(*of).name);
                     inits.push(quote!(#id: if #keep { Some(#v) } else { None },));
                 }
                 Role::Pool(u) if self.ordered_members(ti, u.pool).is_some() => {

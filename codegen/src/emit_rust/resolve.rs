@@ -122,13 +122,14 @@ impl<'m> Cx<'m> {
                         let b = b.clone();
                         Ok((quote!((&[#(#b),*][..])), T::Bytes))
                     }
-                    Role::Count { of } if super::layout::count_expr_in(t, n, of).is_some() => {
-                        match super::layout::count_expr_in(t, n, of) {
+                    Role::Count { of } if super::layout::count_expr_in(t, n, *of).is_some() => {
+                        match super::layout::count_expr_in(t, n, *of) {
                             Some(x) => self.tr(&x, path),
                             None => err(path, "internal: no count expression"),
                         }
                     }
                     Role::Count { of } => {
+                        let of = t.field(*of).name.as_str();
                         let opt = find(t, of).is_some_and(|x| x.cond.is_some());
                         let of = ident(of);
                         Ok(if opt {
@@ -143,16 +144,13 @@ impl<'m> Cx<'m> {
                     // In a finished model, a size that is just this field is the length of what it sizes.
                     Role::Length { of }
                         if self.scope == Scope::Model
-                            && find(t, of)
+                            && Some(t.field(*of))
                                 .and_then(|x| x.size.as_ref())
                                 .and_then(|s| crate::ir::bare_name(&s.expr))
                                 == Some(n) =>
                     {
-                        let target = find(t, of).ok_or_else(|| EmitError {
-                            path: path.into(),
-                            message: "internal".into(),
-                        })?;
-                        let of = ident(of);
+                        let target = t.field(*of);
+                        let of = ident(&target.name);
                         Ok(match (&target.ty, target.cond.is_some()) {
                             (_, true) => (
                                 quote!((#me.#of.as_ref().map_or(0, |x| x.len()) as i128)),

@@ -47,6 +47,7 @@ impl<'m> Gen<'m> {
             let fname = f.name.as_str();
             let val = match &f.role {
                 Role::Offset { of } => {
+                    let of = t.field(*of).name.as_str();
                     let inst = find(t, of).ok_or_else(|| internal(&f.path))?;
                     let pos = inst.pos_expr.as_ref().ok_or_else(|| internal(&f.path))?;
                     let k = local("k", of);
@@ -69,6 +70,7 @@ impl<'m> Gen<'m> {
                     }
                 }
                 Role::Length { of } => {
+                    let of = t.field(*of).name.as_str();
                     let target = find(t, of).ok_or_else(|| internal(&f.path))?;
                     let sz = target.size.as_ref().ok_or_else(|| internal(&f.path))?;
                     let len = if target.item_of.is_some()
@@ -131,14 +133,15 @@ impl<'m> Gen<'m> {
                     quote!(w.bytes(&[#(#b),*]);)
                 }
                 Role::Const(ConstVal::Int(c)) => self.write_prim(f, int_lit(*c))?,
-                Role::Count { of } if self.count_expr(ti, f, of).is_some() => {
-                    let Some(x) = self.count_expr(ti, f, of) else {
+                Role::Count { of } if self.count_expr(ti, f, *of).is_some() => {
+                    let Some(x) = self.count_expr(ti, f, *of) else {
                         return Err(internal(&f.path));
                     };
                     let (v, _) = self.cx(ti, Scope::Write).tr(&x, &f.path)?;
                     self.write_prim(f, v)?
                 }
                 Role::Count { of } => {
+                    let of = t.field(*of).name.as_str();
                     let opt = find(t, of).is_some_and(|x| x.cond.is_some());
                     let of = ident(of);
                     if opt {
@@ -653,8 +656,9 @@ impl<'m> Gen<'m> {
             // (A parameter of the same name is no field: its count is checked.)
             used.len() == 1
                 && used.iter().all(|n| {
-                    find(t, n)
-                        .is_some_and(|c| matches!(&c.role, Role::Count { of } if *of == f.name))
+                    find(t, n).is_some_and(
+                        |c| matches!(&c.role, Role::Count { of } if t.field(*of).name == f.name),
+                    )
                 })
         };
         Ok(match &f.repeat {

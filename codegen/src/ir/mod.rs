@@ -130,12 +130,12 @@ pub enum Role {
     Data,
     /// Fixed bytes (`contents`) or a value that `valid` pins down.
     Const(ConstVal),
-    /// The length of the repeated field named here.
-    Count { of: String },
-    /// The size of the field or instance named here.
-    Length { of: String },
-    /// Solved from the `pos` of the instance named here, once it is placed.
-    Offset { of: String },
+    /// The length of the repeated field `of` (of the same type).
+    Count { of: FieldId },
+    /// The size of the field or instance `of`.
+    Length { of: FieldId },
+    /// Solved from the `pos` of the instance `of`, once it is placed.
+    Offset { of: FieldId },
     /// Computed by the `-derive` expression; kept in the model only where a file disagrees.
     Derive(Ex),
     /// A region where a pool's items are written.
@@ -278,6 +278,11 @@ pub struct LayoutField {
     pub doc: Option<String>,
 }
 
+/// A field of a type, by its place: its `seq` attributes first, then its instances. Ids do not change once the
+/// type is built (the passes that classify fields name them so).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FieldId(pub usize);
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeDef {
     pub name: String,
@@ -297,6 +302,24 @@ pub struct TypeDef {
     pub pos: Pos,
     /// The schema file the type is written in (an imported schema's for its types), for diagnostics.
     pub file: String,
+}
+
+impl TypeDef {
+    /// The field `id` names (an id of this type's: see [`FieldId`]).
+    pub fn field(&self, id: FieldId) -> &Field {
+        match id.0.checked_sub(self.seq.len()) {
+            None => &self.seq[id.0],
+            Some(i) => &self.instances[i],
+        }
+    }
+    /// The id of the field or instance named `name`.
+    pub fn field_id(&self, name: &str) -> Option<FieldId> {
+        self.seq
+            .iter()
+            .chain(self.instances.iter())
+            .position(|f| f.name == name)
+            .map(FieldId)
+    }
 }
 
 /// Where a type or enum comes from on a wiki (`-wiki: {page, section, caption, table}` on a type, or under
