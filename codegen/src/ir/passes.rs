@@ -67,13 +67,13 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
 fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
     let t = m.types[ti].clone();
     let mut roles: BTreeMap<String, Role> = BTreeMap::new();
-    // (Every field of `t` has an id.)
-    let id = |name: &str| t.field_id(name).unwrap_or(super::FieldId(usize::MAX));
     // Counts and lengths referenced by siblings.
-    for f in t.seq.iter().chain(t.instances.iter()) {
+    for (fi, f) in t.seq.iter().chain(t.instances.iter()).enumerate() {
+        // (Ids count `seq` and then `instances`, as here.)
+        let here = super::FieldId(fi);
         if let Repeat::Expr(x) = &f.repeat {
             if let Some(n) = bare_name(&x.expr) {
-                roles.insert(n.to_string(), Role::Count { of: id(&f.name) });
+                roles.insert(n.to_string(), Role::Count { of: here });
             } else if f.cond.is_none() {
                 // A count the repetition's length gives through a linear expression that names nothing else
                 // (`count + 1`, nn::util dictionaries' nodes).
@@ -84,7 +84,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
                         && solvable_for(&x.expr, n)
                         && super::query::count_from_len(&x.expr, n, &f.name).is_some()
                     {
-                        roles.insert(n.clone(), Role::Count { of: id(&f.name) });
+                        roles.insert(n.clone(), Role::Count { of: here });
                     }
                 }
             }
@@ -116,7 +116,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
                 if t.seq.iter().any(|s| s.name == n && s.role == Role::Data)
                     && solvable_for(&sz.expr, &n)
                 {
-                    roles.entry(n).or_insert(Role::Length { of: id(&f.name) });
+                    roles.entry(n).or_insert(Role::Length { of: here });
                 }
             }
         }
@@ -144,7 +144,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
                 );
             }
             for n in offsets {
-                roles.insert(n, Role::Offset { of: id(&f.name) });
+                roles.insert(n, Role::Offset { of: here });
             }
         }
     }
