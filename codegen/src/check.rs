@@ -289,7 +289,13 @@ fn check(scope: &Scope<'_>, x: &Ex, want: Want, key: &str, diags: &mut Diags) {
         line: x.pos.line,
         col: x.pos.col + start,
     };
-    match type_of(&x.expr, scope) {
+    // binspec's own keys may use what binspec adds to the expression language.
+    let typed = if key.starts_with('-') {
+        crate::expr::types::type_of_ext(&x.expr, scope)
+    } else {
+        type_of(&x.expr, scope)
+    };
+    match typed {
         Err(e) => diags.error(
             at(e.span.start),
             &x.path,
@@ -488,6 +494,24 @@ fn typecheck_type(
         }
         if let Some(x) = &f.value {
             check(&scope, x, Want::Any, "value", diags);
+        }
+        // binspec's own expressions (`-` keys), in the scope of the type they are written in.
+        if let crate::ir::Role::Derive(x) = &f.role {
+            check(&scope, x, Want::Any, "-derive", diags);
+        }
+        if let Some(x) = &f.default {
+            check(&scope, x, Want::Any, "-default", diags);
+        }
+        // A sort key is an expression of the element.
+        if let (Some(x), FieldTy::User { ty, .. }) = (&f.sort_by, &f.ty) {
+            let elem = Scope {
+                m,
+                ty: *ty,
+                index: false,
+                last: None,
+                visiting,
+            };
+            check(&elem, x, Want::Any, "-sort-by", diags);
         }
         match &f.repeat {
             Repeat::Expr(x) => check(&scope, x, Want::Int, "repeat-expr", diags),

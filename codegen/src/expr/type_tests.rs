@@ -534,3 +534,50 @@ fn type_display() {
         assert_eq!(ty.to_string(), *want);
     }
 }
+
+/// binspec's additions (`type_of_ext`, for the `-` keys): their types, their errors, and that Kaitai's own keys
+/// (`type_of`) do not accept them.
+#[test]
+fn binspec_extensions() {
+    use super::types::type_of_ext;
+    let ok = [
+        ("name.murmur3(0)", S8),
+        ("data.crc32()", S8),
+        ("name.sarc_hash(0x65)", S8),
+        ("header._pos", S8),
+        ("header._present", Ty::Bool),
+        ("entries.bitmask(_.size > 0)", Ty::Bytes),
+        ("header._present ? header._pos - 4 : 0", S8),
+        ("_dic.ref_bit", Ty::Any),
+    ];
+    for (src, want) in ok {
+        let e = parse(src).unwrap();
+        assert_eq!(type_of_ext(&e, &TestEnv), Ok(want), "{src}");
+        assert!(
+            type_of(&e, &TestEnv).is_err(),
+            "{src}: Kaitai's keys accept it"
+        );
+    }
+    let bad = [
+        ("name.murmur3()", "'murmur3' takes 1 argument(s), got 0"),
+        (
+            "name.murmur3(\"x\")",
+            "the argument of 'murmur3' must be an integer, found str",
+        ),
+        ("flags.crc32()", "'crc32' hashes a string or bytes, not u1"),
+        (
+            "entries.bitmask(_.size)",
+            "the condition passed to 'bitmask' must be a boolean, found u4",
+        ),
+        (
+            "name.bitmask(true)",
+            "'bitmask' is a method of arrays, not of str",
+        ),
+        ("entries.bitmask(_.nope)", "no field 'nope' in type 'entry'"),
+    ];
+    for (src, want) in bad {
+        let e = parse(src).unwrap();
+        let got = type_of_ext(&e, &TestEnv).unwrap_err().message;
+        assert!(got.starts_with(want), "{src}: {got}");
+    }
+}
