@@ -45,6 +45,18 @@ pub(super) fn node_ex(n: &Node, diags: &mut Diags) -> Option<Ex> {
     )
 }
 
+/// A pass over the whole module, once its types and fields are resolved: its name, and the function, which reads
+/// and completes the module and reports what is wrong.
+pub type ModulePass = (&'static str, fn(&mut Module, &mut Diags));
+
+/// The module passes, in the order they run: `owners` (the type that reads each type, for `_parent`), `classify`
+/// (each field's role: data, derived, layout), `typecheck` (every expression, binspec's keys included).
+pub const MODULE_PASSES: &[ModulePass] = &[
+    ("owners", |m, _| m.owners = owners(m)),
+    ("classify", classify),
+    ("typecheck", |m, diags| crate::check::typecheck(m, diags)),
+];
+
 /// Builds the IR of one schema.
 pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Option<Module> {
     let mut b = Builder {
@@ -86,12 +98,9 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
     } else {
         module.root().seq.first().and_then(|f| f.contents.clone())
     };
-    // Pass: owners (who reads each type, for `_parent`).
-    module.owners = owners(&module);
-    // Pass: classify.
-    classify(&mut module, diags);
-    // Pass: typecheck.
-    crate::check::typecheck(&module, diags);
+    for (_, pass) in MODULE_PASSES {
+        pass(&mut module, diags);
+    }
     if diags.has_errors() {
         None
     } else {
