@@ -435,9 +435,31 @@ impl<'m> Gen<'m> {
                     Some(_) => quote!(self.#id.iter().flatten()),
                     None => quote!(self.#id.iter()),
                 };
+                // Keys that make no dictionary are written with the values every node keeps (a file read so);
+                // a node without one has nothing to be derived from.
+                let FieldTy::User { ty, .. } = &f.ty else {
+                    return Err(internal(&f.path));
+                };
+                let kept: Vec<TokenStream> = self
+                    .dic_fields(*ty)
+                    .into_iter()
+                    .map(|(df, _)| {
+                        let id = ident(&df.name);
+                        quote!(n.#id.is_some())
+                    })
+                    .collect();
+                let kept = if kept.is_empty() {
+                    vec![quote!(true)]
+                } else {
+                    kept
+                };
                 quote! {
                     let keys: ::std::vec::Vec<&[u8]> = #nodes.skip(1).map(|n| #key).collect();
-                    ctx.dic_begin(::binspec_runtime::layout::resdic::build(&keys)?);
+                    match ::binspec_runtime::layout::resdic::build(&keys) {
+                        Ok(built) => ctx.dic_begin(built),
+                        Err(_) if #nodes.all(|n| #(#kept)&&*) => ctx.dic_begin(::std::vec::Vec::new()),
+                        Err(e) => return Err(e),
+                    }
                     #code
                 }
             } else {

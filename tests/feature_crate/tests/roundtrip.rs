@@ -1139,4 +1139,16 @@ fn dictionary_nodes_are_derived_from_their_keys() {
     m.nodes[2].key = "a".into();
     let e = m.to_binary().unwrap_err();
     assert!(e.to_string().contains("nodes"), "{e}");
+    // A file whose keys make no dictionary (two equal: crafted, or from a broken tool) keeps every node's values,
+    // and is written back as it was; taking one away leaves nothing to derive it from: refused.
+    let mut dup = bytes.clone();
+    dup[0x3b] = b'a'; // "b" -> "a"
+    let mut m: Resdic = round_trip(&dup);
+    assert!(m
+        .nodes
+        .iter()
+        .all(|n| n.ref_bit.is_some() && n.left.is_some() && n.right.is_some()));
+    m.nodes[1].left = None;
+    let e = m.to_binary().unwrap_err();
+    assert!(e.to_string().contains("nodes"), "{e}");
 }
