@@ -1152,3 +1152,29 @@ fn dictionary_nodes_are_derived_from_their_keys() {
     let e = m.to_binary().unwrap_err();
     assert!(e.to_string().contains("nodes"), "{e}");
 }
+
+/// Crafted: two sections at one offset (the tail is the inner section's name). The file is laid out anew: each
+/// section gets bytes of its own, and what is written reads back as the same model.
+#[test]
+fn sections_sharing_bytes_are_laid_out_apart() {
+    use fs::nested::Nested;
+    #[rustfmt::skip]
+    let bytes = [
+        b'N', b'E', b'S', b'T',
+        0x10, 0, 0, 0,          // inner_ofs
+        0x0e, 0, 0, 0,          // inner_size
+        0x18, 0, 0, 0,          // tail_ofs: inside the inner section, at its name
+        b'I', b'N', b'N', b'R',
+        0x08, 0, 0, 0,
+        b'a', b'b', b'c', b'd', b'e', 0,
+    ];
+    let m = Nested::from_binary(&bytes).unwrap();
+    assert_eq!((&*m.tail, &*m.inner.name), ("abcde", "abcde"));
+    let out = write(&m);
+    assert_ne!(&out[..], &bytes[..]);
+    assert_eq!(
+        &out[12..16],
+        &[0x1e, 0, 0, 0],
+        "the tail after the inner section"
+    );
+}
