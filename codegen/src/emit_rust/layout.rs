@@ -80,37 +80,137 @@ impl<'m> Gen<'m> {
             .unwrap_or(0) as u32
     }
 
-    /// Whether the sort key of type `ti`, called with the arguments `args`, is the same in every pass: its code
-    /// reads no position (nothing from `ctx`), and every parameter it uses is passed a value that reads none either
-    /// (no position, no derived value, no parameter from further up, whose source is not seen here).
-    pub(super) fn sort_key_is_fixed(&self, ti: usize, args: &TokenStream) -> R<bool> {
-        let body = self.emit_sort_keys(ti)?.to_string();
-        let body = body.split_once("Result <").map_or("", |(_, b)| b);
-        if body.contains("ctx .") || body.contains("io .") {
-            return Ok(false);
+    /// Whether the sort key of the elements of the repetition `f` of type `owner` is the same in every pass: it
+    /// reads no position and nothing derived from one ([`Gen::reads_layout`]), and every parameter of the element
+    /// type it reads is passed a value that reads none either (an outer value the owner receives is not seen here,
+    /// so it counts as one that may). Decided from the IR, not from the generated code.
+    pub(super) fn sort_key_is_fixed(&self, owner: usize, f: &Field) -> bool {
+        let FieldTy::User { ty, args } = &f.ty else {
+            return false;
+        };
+        let Some(key) = self.sort_key_of(*ty) else {
+            return true;
+        };
+        let owner_t = &self.m.types[owner];
+        let params = &self.m.types[*ty].params;
+        // An argument is fixed where it reads nothing of the owner's that can change; the owner's own parameters
+        // come from further up.
+        let arg_fixed = |name: &str| {
+            let Some(i) = params.iter().position(|p| p.name == name) else {
+                return false;
+            };
+            args.get(i).is_some_and(|a| {
+                !self.reads_layout(
+                    owner,
+                    &a.expr,
+                    &|p| owner_t.params.iter().all(|x| x.name != p),
+                    0,
+                )
+            })
+        };
+        !self.reads_layout(*ty, &key.expr, &arg_fixed, 0)
+    }
+
+    /// Whether the value of `e`, in the scope of type `ti`, may change from pass to pass while writing: it reads a
+    /// position (`_pos`, `_io`), a field the writer derives from positions (an offset or a length, or a `-derive`
+    /// or value instance that reads one), a view, or an outer value (`_root`, `_parent`) that does; a parameter is
+    /// as `fixed_param` says. Counts, constants and the model's data are the same in every pass.
+    pub(super) fn reads_layout(
+        &self,
+        ti: usize,
+        e: &Expr,
+        fixed_param: &dyn Fn(&str) -> bool,
+        depth: usize,
+    ) -> bool {
+        // (Deep enough for any schema's expressions; deeper counts as reading positions.)
+        if depth > 32 {
+            return true;
         }
         let t = &self.m.types[ti];
-        let names: Vec<String> = t
-            .params
-            .iter()
-            .map(|p| local("p", &p.name).to_string())
-            .chain(self.param_list(ti).into_iter().map(|p| p.id.to_string()))
-            .collect();
-        let args: Vec<String> = split_args(args);
-        if args.len() != names.len() {
-            return Ok(false);
-        }
-        let uses = |n: &str| {
-            body.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .any(|w| w == n)
+        let field_reads = |f: &Field, ty: usize| match &f.role {
+            Role::Data | Role::Placed | Role::Const(_) | Role::Count { .. } | Role::Kept => false,
+            Role::Derive(x) => self.reads_layout(ty, &x.expr, &|_| false, depth + 1),
+            Role::Computed => f
+                .value
+                .as_ref()
+                .is_none_or(|v| self.reads_layout(ty, &v.expr, &|_| false, depth + 1)),
+            _ => true,
         };
-        Ok(names.iter().zip(&args).all(|(n, a)| {
-            !uses(n)
-                || !["ctx", "io", "w", "x_", "d_", "p_"].iter().any(|bad| {
-                    a.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                        .any(|w| w == *bad || (bad.ends_with('_') && w.starts_with(bad)))
-                })
-        }))
+        if let Some(chain) = chain_of(e) {
+            if chain.last().is_some_and(|l| l.starts_with('_')) {
+                return true;
+            }
+            return match (
+                self.cx(ti, Scope::Write).resolve_chain(&chain),
+                self.chain_owner(ti, &chain),
+            ) {
+                (Some(f), Some(ot)) => field_reads(f, ot),
+                _ => true,
+            };
+        }
+        match &e.kind {
+            ExprKind::Name(n) => match n.as_str() {
+                "_io" => true,
+                "_index" | "_" => false,
+                _ if t.params.iter().any(|p| p.name == *n) => !fixed_param(n),
+                _ => find(t, n).is_none_or(|f| field_reads(f, ti)),
+            },
+            ExprKind::Attr { base, name, .. } => {
+                if name == "_pos" || name == "_io" {
+                    return true;
+                }
+                if self.reads_layout(ti, base, fixed_param, depth + 1) {
+                    return true;
+                }
+                // A field of a record the expression reaches; anything else is a property (`size`, `length`).
+                match self.user_type_of(ti, base) {
+                    Some(bt) => find(&self.m.types[bt], name).is_none_or(|f| field_reads(f, bt)),
+                    None => false,
+                }
+            }
+            _ => crate::ir::children(e)
+                .into_iter()
+                .any(|c| self.reads_layout(ti, c, fixed_param, depth + 1)),
+        }
+    }
+
+    /// The type of the record that `e` (a field, or a field of a field, in `ti`) names, if it names one.
+    fn user_type_of(&self, ti: usize, e: &Expr) -> Option<usize> {
+        let (scope, name) = match &e.kind {
+            ExprKind::Name(n) => (ti, n.as_str()),
+            ExprKind::Attr { base, name, .. } => (self.user_type_of(ti, base)?, name.as_str()),
+            _ => return None,
+        };
+        // (An array of records is no record: `.size` of it is a property.)
+        let f = find(&self.m.types[scope], name)?;
+        match &f.ty {
+            FieldTy::User { ty, .. } if f.repeat == Repeat::None => Some(*ty),
+            _ => None,
+        }
+    }
+
+    /// The type that holds the field a `_root.…` or `_parent.…` chain names, seen from `ti`.
+    fn chain_owner(&self, ti: usize, chain: &[String]) -> Option<usize> {
+        let mut start = 1;
+        let mut ty = match chain.first()?.as_str() {
+            "_root" => 0,
+            "_parent" => {
+                let mut t = self.m.owners[ti]?;
+                while chain.get(start).is_some_and(|p| p == "_parent") {
+                    t = self.m.owners[t]?;
+                    start += 1;
+                }
+                t
+            }
+            _ => return None,
+        };
+        for part in &chain[start..chain.len().saturating_sub(1)] {
+            match &find(&self.m.types[ty], part)?.ty {
+                FieldTy::User { ty: t, .. } => ty = *t,
+                _ => return None,
+            }
+        }
+        Some(ty)
     }
 
     /// The key a parent sorts elements of type `ti` by (`-sort-by`), if one does.
@@ -190,24 +290,6 @@ impl<'m> Gen<'m> {
             }
         })
     }
-}
-
-/// The arguments of a call, as the text of each (split at the commas between them, not inside brackets).
-fn split_args(args: &TokenStream) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = TokenStream::new();
-    for tt in args.clone() {
-        match &tt {
-            proc_macro2::TokenTree::Punct(p) if p.as_char() == ',' => {
-                out.push(std::mem::take(&mut cur).to_string());
-            }
-            _ => cur.extend([tt]),
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur.to_string());
-    }
-    out
 }
 
 /// A member of a region whose order is a layout choice ([`Gen::ordered_members`]).

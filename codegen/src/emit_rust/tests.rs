@@ -353,3 +353,81 @@ fn refuses_what_it_cannot_translate() {
         assert!(e.contains(msg), "{src}: {e}");
     }
 }
+
+/// A sorted repetition keeps its order from pass to pass only where the key cannot change between passes: a key
+/// that reads a position (an offset the writer derives, `_pos`, through a value instance or a parameter) is sorted
+/// again in every pass; one of data, or derived from data only, is kept.
+#[test]
+fn sort_orders_are_kept_only_for_keys_that_read_no_position() {
+    let schema = |key: &str, arg: &str| {
+        format!(
+            "
+meta:
+  id: s
+  endian: le
+seq:
+  - id: n
+    type: u1
+  - id: m
+    type: u1
+  - id: entries
+    type: entry({arg})
+    repeat: expr
+    repeat-expr: n
+    -sort-by: {key}
+  - id: heap
+    size-eos: true
+    -pool:
+      id: heap
+types:
+  entry:
+    params:
+      - id: p
+        type: u1
+    seq:
+      - id: v
+        type: u2
+      - id: name_ofs
+        type: u4
+      - id: h
+        type: u4
+        -derive: v * 2
+    instances:
+      name:
+        pos: name_ofs
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        -pool: heap
+      twice_ofs:
+        value: name_ofs * 2
+      twice_v:
+        value: v * 2
+"
+        )
+    };
+    let rows = [
+        ("v", "m", true),
+        ("h", "m", true),
+        ("twice_v", "m", true),
+        ("p", "m", true),
+        ("name", "m", true),
+        ("name_ofs", "m", false),
+        ("twice_ofs", "m", false),
+        ("name._pos", "m", false),
+        ("p", "entries.size", true),
+        ("v + p", "_io.pos", false),
+    ];
+    let mut failures = Vec::new();
+    for (key, arg, kept) in rows {
+        let c = crate::compile_str("s.ksy", &schema(key, arg))
+            .unwrap_or_else(|e| panic!("{key} / {arg}: {e:?}"));
+        let got = c.rust.contains("keep_order") || c.rust.contains("keep_keyed");
+        if got != kept {
+            failures.push(format!(
+                "key {key}, argument {arg}: kept {got}, want {kept}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

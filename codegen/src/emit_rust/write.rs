@@ -313,7 +313,7 @@ impl<'m> Gen<'m> {
                                     // The order is kept from pass to pass where the keys cannot depend on
                                     // positions: the key reads no position, and the arguments it uses are the
                                     // model's own values.
-                                    let fixed = self.sort_key_is_fixed(*ty, &a)?;
+                                    let fixed = self.sort_key_is_fixed(ti, f);
                                     // Where the keys go with the order, to the elements' writers, they are kept
                                     // and taken with it.
                                     let keyed = self.sort_key(f).is_some();
