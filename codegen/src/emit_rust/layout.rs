@@ -308,6 +308,13 @@ impl Member<'_> {
             Member::Group(t, f) => format!("{}.{}", m.types[*t].name, f.name),
         }
     }
+    /// The region type's layout field that holds the bytes before the member that nothing describes.
+    pub(super) fn gap_field(&self, region: &str, m: &crate::ir::Module) -> Ident {
+        match self {
+            Member::Local(f) => format_ident!("{}_gap", f.name),
+            Member::Group(t, f) => format_ident!("{}_{}_{}_gap", region, m.types[*t].name, f.name),
+        }
+    }
     /// The region type's layout field that holds a group's start alignment (a section's is its own `_align`).
     pub(super) fn group_align(&self, region: &str, m: &crate::ir::Module) -> Option<Ident> {
         match self {

@@ -191,6 +191,15 @@ impl<'m> Gen<'m> {
                     fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #oid: ::std::option::Option<::std::vec::Vec<::std::string::String>>,));
                     defaults.push((quote!(#oid), quote!(None)));
                     for mb in &members {
+                        let gap = mb.gap_field(&f.name, self.m);
+                        let d = format!(
+                            " Bytes before `{}` in `{}` that nothing in the file describes (kept so that the file reads \
+                             back the same; usually absent).",
+                            mb.name(self.m),
+                            f.name
+                        );
+                        fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #gap: ::std::option::Option<::binspec_runtime::Bytes>,));
+                        defaults.push((quote!(#gap), quote!(None)));
                         if let Some(gid) = mb.group_align(&f.name, self.m) {
                             let d = format!(
                                 " Alignment of the first of the items `{}` in `{}`, where the default ({:#x}) does not \

@@ -171,8 +171,8 @@ impl<'m> Gen<'m> {
             let pool = u.pool;
             let d = self.m.pools[pool].item_align;
             let ds = secs.iter().map(|_| quote!(#d));
-            let (o, a) = (local("order", &f.name), local("aligns", &f.name));
-            body.push(quote!(let (#o, #a) = pools.sections(#pool, &[#(#ds),*]);));
+            let sv = local("sections", &f.name);
+            body.push(quote!(let #sv = pools.sections(#pool, &[#(#ds),*], root_io.buf());));
         }
         // Build the model.
         let mut inits = Vec::new();
@@ -194,14 +194,18 @@ impl<'m> Gen<'m> {
                     let members = self.ordered_members(ti, u.pool).unwrap_or_default();
                     let names: Vec<String> = members.iter().map(|x| x.name(self.m)).collect();
                     let oid = format_ident!("{}_order", f.name);
-                    let (o, a) = (local("order", &f.name), local("aligns", &f.name));
+                    let sv = local("sections", &f.name);
                     inits.push(
-                        quote!(#oid: ::binspec_runtime::layout::order_names(#o, &[#(#names),*]),),
+                        quote!(#oid: ::binspec_runtime::layout::order_names(#sv.order.clone(), &[#(#names),*]),),
                     );
                     for (i, mb) in members.iter().enumerate() {
                         if let Some(gid) = mb.group_align(&f.name, self.m) {
-                            inits.push(quote!(#gid: #a[#i],));
+                            inits.push(quote!(#gid: #sv.align(#i),));
                         }
+                        let gap = mb.gap_field(&f.name, self.m);
+                        inits.push(
+                            quote!(#gap: #sv.gap(#i, root_io.buf()).map(|g| root_io.share(g)),),
+                        );
                     }
                 }
                 Role::Data | Role::Placed => {
@@ -214,8 +218,8 @@ impl<'m> Gen<'m> {
                                     .seq
                                     .iter()
                                     .find(|r| matches!(&r.role, Role::Pool(u) if u.pool == pool));
-                                let a = local("aligns", region.map_or("", |r| r.name.as_str()));
-                                quote!(#a[#i])
+                                let sv = local("sections", region.map_or("", |r| r.name.as_str()));
+                                quote!(#sv.align(#i))
                             }
                             _ => {
                                 let la = local("align", &f.name);

@@ -262,6 +262,7 @@ impl<'m> Gen<'m> {
                             let d = self.m.pools[pool].item_align;
                             let mut arms = Vec::new();
                             for (i, mb) in members.iter().enumerate() {
+                                let gap = mb.gap_field(&f.name, self.m);
                                 let arm = match mb {
                                     super::layout::Member::Local(_) => {
                                         let l = &locals[i];
@@ -280,7 +281,11 @@ impl<'m> Gen<'m> {
                                         }
                                     }
                                 };
-                                arms.push(quote!(#i => { #arm }));
+                                // The bytes before it that nothing describes, then the member.
+                                arms.push(quote!(#i => {
+                                    if let Some(g) = &self.#gap { w.bytes(g); }
+                                    #arm
+                                }));
                             }
                             quote! {
                                 let order = ::binspec_runtime::layout::write_order(self.#oid.as_deref(), &[#(#names),*]).at(#oname)?;

@@ -35,8 +35,28 @@ pub(super) struct Group {
     end: u64,
 }
 
-/// The order of a region's members and their alignment choices, by member number (see [`ReadPools::sections`]).
-pub type Sections = (Option<Vec<usize>>, Vec<Option<u64>>);
+/// What reading found of a region's members (see [`ReadPools::sections`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Sections {
+    /// Their order in the file, by member number; `None` where it is the declared one.
+    pub order: Option<Vec<usize>>,
+    /// Each member's alignment choice, by member number.
+    pub aligns: Vec<Option<u64>>,
+    /// The bytes before each member that nothing describes, by member number: where they are in the input.
+    pub gaps: Vec<Option<std::ops::Range<usize>>>,
+}
+
+impl Sections {
+    /// Member `i`'s alignment choice.
+    pub fn align(&self, i: usize) -> Option<u64> {
+        self.aligns.get(i).copied().flatten()
+    }
+    /// The bytes before member `i` that nothing describes, from the input `data`.
+    pub fn gap<'a>(&self, i: usize, data: &'a [u8]) -> Option<&'a [u8]> {
+        let r = self.gaps.get(i)?.clone()?;
+        data.get(r)
+    }
+}
 
 impl ReadPools {
     /// Notes section `idx` of a region of `pool`, read at `start..start+len`. Its alignment is judged by
@@ -105,8 +125,11 @@ impl ReadPools {
     /// The sections of `pool` noted since the region's type began to be read (`defaults` holds each one's default
     /// alignment, by number): their order in the file, `None` where it is the declared one, and each one's
     /// alignment choice in that order (as [`ReadPools::item`] gives it). Sections at one position are taken empty
-    /// ones first, as the writer puts them; an absent section is in neither.
-    pub fn sections(&mut self, pool: usize, defaults: &[u64]) -> Sections {
+    /// ones first, as the writer puts them; an absent section is in none of them.
+    ///
+    /// Bytes between a member and the one before it (in the input `data`) that no alignment explains, or that are
+    /// not zeros, are that member's gap: kept, so that the file is written back as it was.
+    pub fn sections(&mut self, pool: usize, defaults: &[u64], data: &[u8]) -> Sections {
         let mut mine = Vec::new();
         self.pending.retain(|p| {
             let m = p.pool == pool;
@@ -132,8 +155,24 @@ impl ReadPools {
         let counted: u64 = mine[groups..].iter().map(|p| p.len).sum();
         mine.sort_by_key(|p| (p.start, p.len > 0, p.idx));
         let mut aligns = vec![None; defaults.len()];
+        let mut gaps = vec![None; defaults.len()];
         for p in &mine {
             let d = defaults.get(p.idx).copied().unwrap_or(1);
+            // Bytes after the member before that an alignment does not explain (or that are not padding).
+            let prev = self.pools.get(pool).and_then(|x| x.prev_end);
+            let range =
+                prev.and_then(|a| Some(usize::try_from(a).ok()?..usize::try_from(p.start).ok()?));
+            if let (Some(prev), Some(r)) = (prev, range) {
+                if let Some(bytes) = data.get(r.clone()).filter(|b| !b.is_empty()) {
+                    let padding = bytes.iter().all(|&x| x == 0);
+                    if !(padding && align_choice(prev, p.start, d).is_some()) {
+                        if let Some(g) = gaps.get_mut(p.idx) {
+                            *g = Some(r);
+                        }
+                        self.pool(pool).prev_end = Some(p.start);
+                    }
+                }
+            }
             if let Some(a) = aligns.get_mut(p.idx) {
                 *a = self.item(pool, p.start, p.len, d);
             }
@@ -141,7 +180,11 @@ impl ReadPools {
         self.item_bytes = self.item_bytes.saturating_sub(counted);
         let order: Vec<usize> = mine.iter().map(|p| p.idx).collect();
         let declared = order.windows(2).all(|w| w[0] < w[1]);
-        ((!declared).then_some(order), aligns)
+        Sections {
+            order: (!declared).then_some(order),
+            aligns,
+            gaps,
+        }
     }
 }
 
@@ -210,9 +253,15 @@ mod tests {
         // Declared first, but in the file after the second (which ends at 0x15); aligned to 4 there.
         p.section(0, 0, 0x18, 8);
         p.section(0, 1, 0x10, 5);
-        let (order, aligns) = p.sections(0, &[1, 1]);
+        let data = [0u8; 0x20];
+        let Sections {
+            order,
+            aligns,
+            gaps,
+        } = p.sections(0, &[1, 1], &data);
         assert_eq!(order, Some(vec![1, 0]));
         assert_eq!(aligns, vec![Some(8), None]);
+        assert_eq!(gaps, vec![None, None]);
         assert!(!p.relaid());
     }
 
@@ -223,14 +272,14 @@ mod tests {
         p.section(0, 0, 0x10, 4);
         p.section(0, 1, 0x10, 0);
         p.section(0, 2, 0x14, 0);
-        let (order, _) = p.sections(0, &[1, 1, 1]);
+        let order = p.sections(0, &[1, 1, 1], &[]).order;
         assert_eq!(order, Some(vec![1, 0, 2]));
         // In declared order: none kept.
         let mut p = ReadPools::new();
         p.enter_region(0, 0x10);
         p.section(0, 0, 0x10, 0);
         p.section(0, 1, 0x10, 4);
-        assert_eq!(p.sections(0, &[1, 1]).0, None);
+        assert_eq!(p.sections(0, &[1, 1], &[]).order, None);
     }
 
     #[test]
@@ -238,7 +287,7 @@ mod tests {
         let mut p = ReadPools::new();
         p.section(1, 0, 0x40, 4);
         p.section(0, 0, 0x10, 4);
-        let _ = p.sections(0, &[1]);
+        let _ = p.sections(0, &[1], &[]);
         assert_eq!(p.pending.len(), 1);
     }
 
@@ -251,13 +300,35 @@ mod tests {
         p.enter_region(0, 0x10);
         p.section(0, 0, 0x10, 4);
         p.section(0, 2, 0x1c, 4);
-        let (order, aligns) = p.sections(0, &[1, 1, 1]);
+        let Sections { order, aligns, .. } = p.sections(0, &[1, 1, 1], &[0; 0x20]);
         assert_eq!(order, None);
         // The section after the group is aligned to 4 (the group ends at 0x1a).
         assert_eq!(aligns, vec![None, None, Some(4)]);
         assert!(!p.relaid());
         // Items counted once.
         assert_eq!(p.item_bytes, 14);
+    }
+
+    #[test]
+    fn bytes_no_alignment_explains_are_kept_as_a_gap() {
+        let mut data = [0u8; 0x20];
+        data[0x14..0x17].copy_from_slice(b"xyz");
+        let mut p = ReadPools::new();
+        p.enter_region(0, 0x10);
+        p.section(0, 0, 0x10, 4);
+        p.section(0, 1, 0x17, 4);
+        let s = p.sections(0, &[1, 1], &data);
+        assert_eq!(s.gaps, vec![None, Some(0x14..0x17)]);
+        assert_eq!(s.gap(1, &data), Some(&b"xyz"[..]));
+        assert_eq!(s.aligns, vec![None, None]);
+        assert!(!p.relaid());
+        // Zeros that an alignment explains are padding, not a gap.
+        let mut p = ReadPools::new();
+        p.enter_region(0, 0x10);
+        p.section(0, 0, 0x10, 4);
+        p.section(0, 1, 0x18, 4);
+        let s = p.sections(0, &[1, 1], &[0; 0x20]);
+        assert_eq!((s.gaps, s.aligns), (vec![None, None], vec![None, Some(8)]));
     }
 
     #[test]

@@ -1178,3 +1178,36 @@ fn sections_sharing_bytes_are_laid_out_apart() {
         "the tail after the inner section"
     );
 }
+
+/// Bytes between sections that nothing describes (crafted, or a tool's padding that is not zeros) are kept with
+/// the section after them, so the file is written back as it was instead of being laid out anew without them.
+#[test]
+fn bytes_between_sections_are_kept() {
+    use fs::nested::Nested;
+    #[rustfmt::skip]
+    let bytes = [
+        b'N', b'E', b'S', b'T',
+        0x10, 0, 0, 0,          // inner_ofs
+        0x0e, 0, 0, 0,          // inner_size
+        0x21, 0, 0, 0,          // tail_ofs: after 3 bytes nothing describes
+        b'I', b'N', b'N', b'R',
+        0x08, 0, 0, 0,
+        b'a', b'b', b'c', b'd', b'e', 0,
+        b'X', b'Y', b'Z',       // 0x1e: not described
+        b't', b'a', b'i', b'l', 0, // 0x21
+    ];
+    let mut m: Nested = round_trip(&bytes);
+    assert_eq!(m.tail_gap.as_deref(), Some(&b"XYZ"[..]));
+    // Zeros an alignment explains stay an alignment.
+    let mut zeros = bytes;
+    zeros[0x1e..0x21].fill(0);
+    zeros[12] = 0x20;
+    zeros[0x20..0x24].copy_from_slice(b"tail");
+    zeros[0x24] = 0;
+    let z: Nested = round_trip(&zeros[..0x25]);
+    assert_eq!((z.tail_gap.as_deref(), z.tail_align), (None, Some(0x20)));
+    // The kept bytes move with the tail when the inner section grows.
+    m.inner.name = "abcdefgh".into();
+    let out = write(&m);
+    assert_eq!(&out[0x21..], b"XYZtail\0");
+}
