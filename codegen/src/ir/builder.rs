@@ -53,6 +53,7 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
         enums: Vec::new(),
         pools: Vec::new(),
         file: String::new(),
+        names: Vec::new(),
     };
     collect_types(&mut b, raw, imports, diags);
     resolve_fields(&mut b, diags);
@@ -92,6 +93,7 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
     classify(&mut module, diags);
     // Pass: typecheck.
     crate::check::typecheck(&module, diags);
+    super::names::check_switch_enums(&module, diags);
     if diags.has_errors() {
         None
     } else {
@@ -118,6 +120,8 @@ pub(super) struct Builder {
     pub(super) pools: Vec<PoolDef>,
     /// The file whose types are being collected.
     pub(super) file: String,
+    /// The type and enum names seen so far, for Rust names that would clash.
+    pub(super) names: Vec<super::names::NameUse>,
 }
 
 impl Builder {
@@ -131,6 +135,14 @@ impl Builder {
         path.push(rt.name.clone());
         let idx = self.types.len();
         // Types with the same name in different scopes get their enclosing types' names in front.
+        let use_ = super::names::NameUse {
+            kind: "type",
+            name: rt.name.clone(),
+            file: self.file.clone(),
+            pos: rt.pos,
+            path: rt.path.clone(),
+        };
+        super::names::claim(&mut self.names, use_, diags);
         let mut rust = camel(&rt.name);
         if self.types.iter().any(|t| t.rust == rust) || self.enums.iter().any(|e| e.rust == rust) {
             rust = camel(&path.join("_"));
@@ -221,6 +233,14 @@ impl Builder {
             }
         }
         for e in &rt.enums {
+            let use_ = super::names::NameUse {
+                kind: "enum",
+                name: e.name.clone(),
+                file: self.file.clone(),
+                pos: e.pos,
+                path: e.path.clone(),
+            };
+            super::names::claim(&mut self.names, use_, diags);
             self.enums.push(EnumDef {
                 name: e.name.clone(),
                 owner: idx,

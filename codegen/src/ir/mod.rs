@@ -12,6 +12,7 @@
 mod binspec_meta;
 mod builder;
 mod keys;
+mod names;
 mod passes;
 mod query;
 mod resolve;
