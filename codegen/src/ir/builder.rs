@@ -94,6 +94,7 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
     // Pass: typecheck.
     crate::check::typecheck(&module, diags);
     super::names::check_switch_enums(&module, diags);
+    super::endian_switch::check(&module, diags);
     if diags.has_errors() {
         None
     } else {

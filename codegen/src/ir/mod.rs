@@ -11,6 +11,7 @@
 
 mod binspec_meta;
 mod builder;
+mod endian_switch;
 mod keys;
 mod names;
 mod passes;
