@@ -1,18 +1,18 @@
-# expect: camel_clash_enum.ksy:13:5: error: /types/kind: type 'kind' and enum 'kind' (camel_clash_enum.ksy:18:5, /enums/kind) both become the Rust name 'Kind'
+# expect: camel_clash_enum.ksy:13:5: error: /types/foo_bar: type 'foo_bar' and enum 'foo__bar' (camel_clash_enum.ksy:18:5, /enums/foo__bar) both become the Rust name 'FooBar'
 meta:
   id: camel_clash_enum
   endian: le
 seq:
   - id: kind
     type: u1
-    enum: kind
+    enum: foo__bar
   - id: body
-    type: kind
+    type: foo_bar
 types:
-  kind:
+  foo_bar:
     seq:
       - id: x
         type: u1
 enums:
-  kind:
+  foo__bar:
     1: one

@@ -1,8 +1,9 @@
-//! The Rust names of a schema's models: two schema names that become the same CamelCase name (`foo_bar` and
-//! `foo__bar`, a type and an enum, a type and the enum generated for a switch field) are refused, naming both and
-//! suggesting a rename, rather than generating code that does not compile or quietly renaming one of them.
-//! Types (or enums) of the same name in different scopes are Kaitai's scoping, not a clash: the builder gives
-//! the later ones their enclosing types' names in front.
+//! The Rust names of a schema's models: two different schema names that become the same CamelCase name
+//! (`foo_bar` and `foo__bar`, as types, enums or one of each), and a type or enum named like the enum generated
+//! for a switch field, are refused, naming both and suggesting a rename, rather than generating code that does
+//! not compile or quietly renaming one of them. The same name twice (types or enums in different scopes, which
+//! is Kaitai's scoping, or a type and an enum, as `binspec wiki import` drafts an enum table) is not a clash: the
+//! builder gives the later one its enclosing types' names in front.
 
 use crate::diag::{Diags, Pos};
 use crate::ir::{camel, FieldTy, Module};
@@ -25,13 +26,12 @@ impl NameUse {
     }
 }
 
-/// Records `new`, refusing it if an earlier type or enum of another name, or of another kind, has the same
-/// CamelCase name.
+/// Records `new`, refusing it if an earlier type or enum of another name has the same CamelCase name.
 pub(super) fn claim(uses: &mut Vec<NameUse>, new: NameUse, diags: &mut Diags) {
     let rust = camel(&new.name);
     if let Some(old) = uses
         .iter()
-        .find(|u| camel(&u.name) == rust && (u.name != new.name || u.kind != new.kind))
+        .find(|u| camel(&u.name) == rust && u.name != new.name)
     {
         let message = format!(
             "{} '{}' and {} both become the Rust name '{rust}'",
@@ -61,6 +61,18 @@ pub(super) fn check_switch_enums(m: &Module, diags: &mut Diags) {
                 .map(|e| (e.rust.clone(), format!("enum '{}'", e.name))),
         )
         .collect();
+    // The builder's names for types and enums, with enclosing names put in front, may still meet.
+    let owners: Vec<usize> = (0..m.types.len())
+        .chain(m.enums.iter().map(|e| e.owner))
+        .collect();
+    for i in 0..taken.len() {
+        if let Some((rust, other)) = taken[..i].iter().find(|(r, _)| *r == taken[i].0) {
+            let t = &m.types[owners[i]];
+            let message = format!("{} and {other} both get the Rust name '{rust}'", taken[i].1);
+            let help = Some("rename one of them".to_string());
+            diags.in_file(&t.file, |d| d.error(t.pos, "", message, help));
+        }
+    }
     for t in &m.types {
         for f in t.seq.iter().chain(&t.instances) {
             if !matches!(f.ty, FieldTy::Switch { .. }) {
@@ -80,5 +92,18 @@ pub(super) fn check_switch_enums(m: &Module, diags: &mut Diags) {
                 format!("the switch field '{}' of type '{}'", f.name, t.name),
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A type and an enum of the same name (as `binspec wiki import` drafts an enum table) are accepted: the
+    /// enum gets its enclosing type's name in front.
+    #[test]
+    fn a_type_and_an_enum_of_one_name_are_not_a_clash() {
+        let text = "meta:\n  id: kind\n  endian: le\nseq:\n  - id: k\n    type: u1\n    enum: kind\nenums:\n  kind:\n    1: one\n";
+        let c = crate::compile_str("kind.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
+        assert_eq!(c.module.types[0].rust, "Kind");
+        assert_eq!(c.module.enums[0].rust, "KindKind");
     }
 }
