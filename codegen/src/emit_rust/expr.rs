@@ -58,7 +58,7 @@ impl<'m> Cx<'m> {
     }
 
     /// Translates an expression; integers come out as `i128`.
-    pub(super) fn tr(&mut self, e: &Expr, path: &str) -> R<(TokenStream, T)> {
+    pub(super) fn tr(&mut self, e: &Expr, path: &str) -> R<(Rx, T)> {
         self.depth += 1;
         if self.depth > 64 {
             return err(
@@ -71,12 +71,12 @@ impl<'m> Cx<'m> {
         r
     }
 
-    fn tr_inner(&mut self, e: &Expr, path: &str) -> R<(TokenStream, T)> {
+    fn tr_inner(&mut self, e: &Expr, path: &str) -> R<(Rx, T)> {
         Ok(match &e.kind {
-            ExprKind::Int(v) => (int_lit(*v as i128), T::Int),
-            ExprKind::Float(f) => (quote!(#f), T::Float),
-            ExprKind::Bool(b) => (quote!(#b), T::Bool),
-            ExprKind::Str(s) => (quote!(#s), T::Str),
+            ExprKind::Int(v) => (Rx::int(*v as i128), T::Int),
+            ExprKind::Float(f) => (Rx::float(*f), T::Float),
+            ExprKind::Bool(b) => (Rx::atom(quote!(#b)), T::Bool),
+            ExprKind::Str(s) => (Rx::atom(quote!(#s)), T::Str),
             ExprKind::Array(items) => {
                 let bytes: Option<Vec<u8>> = items
                     .iter()
@@ -86,16 +86,18 @@ impl<'m> Cx<'m> {
                     })
                     .collect();
                 match bytes {
-                    Some(bytes) if !items.is_empty() => (quote!((&[#(#bytes),*][..])), T::Bytes),
+                    Some(bytes) if !items.is_empty() => {
+                        (Rx::new(quote!(&[#(#bytes),*][..]), Prec::Unary), T::Bytes)
+                    }
                     _ => {
                         let mut toks = Vec::new();
                         let mut et = T::Int;
                         for i in items {
                             let (t, ty) = self.tr(i, path)?;
                             et = ty;
-                            toks.push(t);
+                            toks.push(t.full());
                         }
-                        (quote!(vec![#(#toks),*]), T::Array(Box::new(et)))
+                        (Rx::atom(quote!(vec![#(#toks),*])), T::Array(Box::new(et)))
                     }
                 }
             }
@@ -123,86 +125,97 @@ impl<'m> Cx<'m> {
                 if pt != T::Bool {
                     return err(path, "the condition of 'bitmask' must be a boolean");
                 }
+                let (b, p) = (b.unary(), p.full());
                 (
-                    quote!({
-                        let xs__ = &#b;
-                        let mut m__ = ::std::vec![0u8; xs__.len().div_ceil(8)];
-                        for (j__, v__) in xs__.iter().enumerate() {
-                            if #p { m__[j__ / 8] |= 1u8 << (j__ % 8); }
-                        }
-                        m__
-                    }),
+                    Rx::new(
+                        quote!({
+                            let xs__ = &#b;
+                            let mut m__ = ::std::vec![0u8; xs__.len().div_ceil(8)];
+                            for (j__, v__) in xs__.iter().enumerate() {
+                                if #p { m__[j__ / 8] |= 1u8 << (j__ % 8); }
+                            }
+                            m__
+                        }),
+                        Prec::Block,
+                    ),
                     T::Bytes,
                 )
             }
             ExprKind::Call {
                 base, method, args, ..
             } => {
-                let (b, bt) = self.tr(base, path)?;
-                let rb = recv(&b);
+                let (bx, bt) = self.tr(base, path)?;
+                let rb = recv(&bx);
+                let b = bx.full();
                 let mut a = Vec::new();
                 for x in args {
-                    a.push(self.tr(x, path)?);
+                    a.push(self.tr(x, path)?.0);
                 }
+                let hash = |f: TokenStream| Rx::atom(quote!(::binspec_runtime::hash::#f));
                 match (method.as_str(), bt) {
                     ("sarc_hash", T::Str) if a.len() == 1 => {
-                        let m = &a[0].0;
+                        let m = a[0].as_(quote!(u32)).full();
                         (
-                            quote!((::binspec_runtime::hash::sarc_name_hash(#rb.as_bytes(), (#m) as u32) as i128)),
+                            hash(quote!(sarc_name_hash(#rb.as_bytes(), #m))).as_(quote!(i128)),
                             T::Int,
                         )
                     }
                     ("sarc_hash", T::Bytes) if a.len() == 1 => {
-                        let m = &a[0].0;
+                        let m = a[0].as_(quote!(u32)).full();
                         (
-                            quote!((::binspec_runtime::hash::sarc_name_hash(#b, (#m) as u32) as i128)),
+                            hash(quote!(sarc_name_hash(#b, #m))).as_(quote!(i128)),
                             T::Int,
                         )
                     }
                     ("crc32", T::Str) => (
-                        quote!((::binspec_runtime::hash::crc32(#rb.as_bytes()) as i128)),
+                        hash(quote!(crc32(#rb.as_bytes()))).as_(quote!(i128)),
                         T::Int,
                     ),
-                    ("crc32", T::Bytes) => {
-                        (quote!((::binspec_runtime::hash::crc32(#b) as i128)), T::Int)
-                    }
+                    ("crc32", T::Bytes) => (hash(quote!(crc32(#b))).as_(quote!(i128)), T::Int),
                     ("murmur3", T::Str) if a.len() == 1 => {
-                        let seed = &a[0].0;
+                        let seed = a[0].as_(quote!(u32)).full();
                         (
-                            quote!((::binspec_runtime::hash::murmur3_32(#rb.as_bytes(), (#seed) as u32) as i128)),
+                            hash(quote!(murmur3_32(#rb.as_bytes(), #seed))).as_(quote!(i128)),
                             T::Int,
                         )
                     }
                     ("murmur3", T::Bytes) if a.len() == 1 => {
-                        let seed = &a[0].0;
+                        let seed = a[0].as_(quote!(u32)).full();
                         (
-                            quote!((::binspec_runtime::hash::murmur3_32(#b, (#seed) as u32) as i128)),
+                            hash(quote!(murmur3_32(#b, #seed))).as_(quote!(i128)),
                             T::Int,
                         )
                     }
-                    ("to_i", T::Bool) => (quote!((#b as i128)), T::Int),
+                    ("to_i", T::Bool) => (bx.as_(quote!(i128)), T::Int),
                     ("to_s", T::Bytes) if a.len() == 1 => {
-                        let e = &a[0].0;
+                        let e = a[0].full();
                         (
-                            quote!(::binspec_runtime::text::decode_lossy(#b, #e)),
+                            Rx::atom(quote!(::binspec_runtime::text::decode_lossy(#b, #e))),
                             T::Str,
                         )
                     }
                     ("to_i", T::Str) if a.len() == 1 => {
-                        let radix = &a[0].0;
+                        let radix = a[0].as_(quote!(u32)).full();
                         (
-                            quote!(i128::from_str_radix(#b, (#radix) as u32).unwrap_or(0)),
+                            Rx::atom(quote!(i128::from_str_radix(#b, #radix).unwrap_or(0))),
                             T::Int,
                         )
                     }
                     ("substring", T::Str) if a.len() == 2 => {
-                        let (from, to) = (&a[0].0, &a[1].0);
+                        let (from, to) = (&a[0], &a[1]);
+                        let len = Rx::binary(to, quote!(-), Prec::Add, from);
+                        let (from, len) = (from.recv(), len.recv());
                         (
-                            quote!(#rb.chars().skip((#from).max(0) as usize).take(((#to) - (#from)).max(0) as usize).collect::<::std::string::String>()),
+                            Rx::atom(
+                                quote!(#rb.chars().skip(#from.max(0) as usize).take(#len.max(0) as usize).collect::<::std::string::String>()),
+                            ),
                             T::Str,
                         )
                     }
-                    ("to_s", T::Int) if a.is_empty() => (quote!((#b).to_string()), T::Str),
+                    ("to_s", T::Int) if a.is_empty() => {
+                        let b = bx.recv();
+                        (Rx::atom(quote!(#b.to_string())), T::Str)
+                    }
                     (m, t) => {
                         return err(path, format!("method '{m}' on {t:?} is not supported yet"))
                     }
@@ -211,23 +224,23 @@ impl<'m> Cx<'m> {
             ExprKind::Index { base, index } => {
                 let (b, bt) = self.tr(base, path)?;
                 let b = recv(&b);
-                let (i, _) = self.tr(index, path)?;
+                let i = self.tr(index, path)?.0.as_(quote!(usize)).full();
                 match bt {
                     T::Bytes => (
-                        quote!((#b.get((#i) as usize).copied().unwrap_or(0) as i128)),
+                        Rx::atom(quote!(#b.get(#i).copied().unwrap_or(0))).as_(quote!(i128)),
                         T::Int,
                     ),
                     T::Array(et) => match *et {
                         T::Int => (
-                            quote!(#b.get((#i) as usize).map_or(0, |x| *x as i128)),
+                            Rx::atom(quote!(#b.get(#i).map_or(0, |x| *x as i128))),
                             T::Int,
                         ),
                         T::Float => (
-                            quote!(#b.get((#i) as usize).map_or(0.0, |x| *x as f64)),
+                            Rx::atom(quote!(#b.get(#i).map_or(0.0, |x| *x as f64))),
                             T::Float,
                         ),
                         other => (
-                            quote!(#b.get((#i) as usize).cloned().unwrap_or_default()),
+                            Rx::atom(quote!(#b.get(#i).cloned().unwrap_or_default())),
                             other,
                         ),
                     },
@@ -237,41 +250,43 @@ impl<'m> Cx<'m> {
             ExprKind::Unary { op, expr } => {
                 let (x, t) = self.tr(expr, path)?;
                 match op {
-                    UnOp::Neg => (quote!((-(#x))), t),
-                    UnOp::Not => (quote!((!(#x))), T::Bool),
-                    UnOp::BitNot => (quote!((!(#x))), t),
+                    UnOp::Neg => (x.prefix(quote!(-)), t),
+                    UnOp::Not => (x.prefix(quote!(!)), T::Bool),
+                    UnOp::BitNot => (x.prefix(quote!(!)), t),
                 }
             }
             ExprKind::Binary { op, lhs, rhs } => {
                 let (l, lt) = self.tr(lhs, path)?;
                 let (r, rt) = self.tr(rhs, path)?;
-                let o = match op {
-                    BinOp::Add => quote!(+),
-                    BinOp::Sub => quote!(-),
-                    BinOp::Mul => quote!(*),
-                    BinOp::Div => quote!(/),
-                    BinOp::Mod => quote!(%),
-                    BinOp::Shl => quote!(<<),
-                    BinOp::Shr => quote!(>>),
-                    BinOp::BitAnd => quote!(&),
-                    BinOp::BitOr => quote!(|),
-                    BinOp::BitXor => quote!(^),
-                    BinOp::Eq => quote!(==),
-                    BinOp::Ne => quote!(!=),
-                    BinOp::Lt => quote!(<),
-                    BinOp::Le => quote!(<=),
-                    BinOp::Gt => quote!(>),
-                    BinOp::Ge => quote!(>=),
-                    BinOp::And => quote!(&&),
-                    BinOp::Or => quote!(||),
+                let (o, p) = match op {
+                    BinOp::Add => (quote!(+), Prec::Add),
+                    BinOp::Sub => (quote!(-), Prec::Add),
+                    BinOp::Mul => (quote!(*), Prec::Mul),
+                    BinOp::Div => (quote!(/), Prec::Mul),
+                    BinOp::Mod => (quote!(%), Prec::Mul),
+                    BinOp::Shl => (quote!(<<), Prec::Shift),
+                    BinOp::Shr => (quote!(>>), Prec::Shift),
+                    BinOp::BitAnd => (quote!(&), Prec::BitAnd),
+                    BinOp::BitOr => (quote!(|), Prec::BitOr),
+                    BinOp::BitXor => (quote!(^), Prec::BitXor),
+                    BinOp::Eq => (quote!(==), Prec::Cmp),
+                    BinOp::Ne => (quote!(!=), Prec::Cmp),
+                    BinOp::Lt => (quote!(<), Prec::Cmp),
+                    BinOp::Le => (quote!(<=), Prec::Cmp),
+                    BinOp::Gt => (quote!(>), Prec::Cmp),
+                    BinOp::Ge => (quote!(>=), Prec::Cmp),
+                    BinOp::And => (quote!(&&), Prec::And),
+                    BinOp::Or => (quote!(||), Prec::Or),
                 };
                 if lt == T::Str && rt == T::Str && *op == BinOp::Add {
-                    return Ok((quote!(format!("{}{}", #l, #r)), T::Str));
+                    let (l, r) = (l.full(), r.full());
+                    return Ok((Rx::atom(quote!(format!("{}{}", #l, #r))), T::Str));
                 }
                 // Slices and strings compare as places, which the operator borrows (`clippy::op_ref`).
                 if op.is_comparison() && matches!(lt, T::Str | T::Bytes) && lt == rt {
                     if let (Some(pl), Some(pr)) = (place(&l), place(&r)) {
-                        return Ok((quote!((#pl #o #pr)), T::Bool));
+                        let (pl, pr) = (Rx::atom(pl), Rx::atom(pr));
+                        return Ok((Rx::binary(&pl, o, p, &pr), T::Bool));
                     }
                 }
                 // `lo <= x && x <= hi` (or `< hi`) as a range's `contains` (`clippy::manual_range_contains`).
@@ -283,12 +298,12 @@ impl<'m> Cx<'m> {
                     let l = if lt == T::Float {
                         l
                     } else {
-                        quote!((#l as f64))
+                        l.as_(quote!(f64))
                     };
                     let r = if rt == T::Float {
                         r
                     } else {
-                        quote!((#r as f64))
+                        r.as_(quote!(f64))
                     };
                     (l, r)
                 } else {
@@ -299,9 +314,11 @@ impl<'m> Cx<'m> {
                 // it, products wrap, and division by zero gives 0 (Kaitai's division and modulo round towards
                 // negative infinity).
                 match op {
-                    BinOp::Div if float => (quote!((#l / #r)), T::Float),
-                    BinOp::Mod if float => (quote!((#l).rem_euclid(#r)), T::Float),
-                    // The arguments of a call need no parentheses (`unused_parens`).
+                    BinOp::Div if float => (Rx::binary(&l, o, p, &r), T::Float),
+                    BinOp::Mod if float => {
+                        let (l, r) = (l.recv(), r.full());
+                        (Rx::atom(quote!(#l.rem_euclid(#r))), T::Float)
+                    }
                     BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr => {
                         let f = match op {
                             BinOp::Div => quote!(div),
@@ -309,42 +326,64 @@ impl<'m> Cx<'m> {
                             BinOp::Shl => quote!(shl),
                             _ => quote!(shr),
                         };
-                        let (l, r) = (unparen(&l), unparen(&r));
-                        (quote!(::binspec_runtime::expr::#f(#l, #r)), T::Int)
+                        let (l, r) = (l.full(), r.full());
+                        (
+                            Rx::atom(quote!(::binspec_runtime::expr::#f(#l, #r))),
+                            T::Int,
+                        )
                     }
-                    BinOp::Mul if !float => (quote!((#l).wrapping_mul(#r)), T::Int),
+                    BinOp::Mul if !float => {
+                        let (l, r) = (l.recv(), r.full());
+                        (Rx::atom(quote!(#l.wrapping_mul(#r))), T::Int)
+                    }
                     _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => {
-                        (quote!((#l #o #r)), T::Bool)
+                        (Rx::binary(&l, o, p, &r), T::Bool)
                     }
-                    _ if matches!(lt, T::Bool) => (quote!((#l #o #r)), T::Bool),
-                    _ => (quote!((#l #o #r)), num),
+                    _ if matches!(lt, T::Bool) => (Rx::binary(&l, o, p, &r), T::Bool),
+                    _ => (Rx::binary(&l, o, p, &r), num),
                 }
             }
             ExprKind::Ternary { cond, then, else_ } => {
-                let (c, _) = self.tr(cond, path)?;
+                let c = self.tr(cond, path)?.0.full();
                 let (a, at) = self.tr(then, path)?;
                 let (b, bt) = self.tr(else_, path)?;
+                let block = |t: TokenStream| Rx::new(t, Prec::Block);
                 match (&at, &bt) {
                     // Branches may be borrowed or owned: both become owned.
                     (T::Str, T::Str) => (
                         {
                             let (a, b) = (recv(&a), recv(&b));
-                            quote!((if #c { (#a).to_string() } else { (#b).to_string() }))
+                            block(quote!(if #c { #a.to_string() } else { #b.to_string() }))
                         },
                         T::Str,
                     ),
                     (T::Bytes, T::Bytes) => (
                         {
                             let (a, b) = (recv(&a), recv(&b));
-                            quote!((if #c { (#a).to_vec() } else { (#b).to_vec() }))
+                            block(quote!(if #c { #a.to_vec() } else { #b.to_vec() }))
                         },
                         T::Bytes,
                     ),
-                    (T::Int, T::Float) => (quote!((if #c { (#a) as f64 } else { #b })), T::Float),
-                    (T::Float, T::Int) => (quote!((if #c { #a } else { (#b) as f64 })), T::Float),
-                    (T::Bool, T::Int) => (quote!((if #c { (#a) as i128 } else { #b })), T::Int),
-                    (T::Int, T::Bool) => (quote!((if #c { #a } else { (#b) as i128 })), T::Int),
-                    _ => (quote!((if #c { #a } else { #b })), at),
+                    (T::Int, T::Float) => {
+                        let (a, b) = (a.as_(quote!(f64)).full(), b.full());
+                        (block(quote!(if #c { #a } else { #b })), T::Float)
+                    }
+                    (T::Float, T::Int) => {
+                        let (a, b) = (a.full(), b.as_(quote!(f64)).full());
+                        (block(quote!(if #c { #a } else { #b })), T::Float)
+                    }
+                    (T::Bool, T::Int) => {
+                        let (a, b) = (a.as_(quote!(i128)).full(), b.full());
+                        (block(quote!(if #c { #a } else { #b })), T::Int)
+                    }
+                    (T::Int, T::Bool) => {
+                        let (a, b) = (a.full(), b.as_(quote!(i128)).full());
+                        (block(quote!(if #c { #a } else { #b })), T::Int)
+                    }
+                    _ => {
+                        let (a, b) = (a.full(), b.full());
+                        (block(quote!(if #c { #a } else { #b })), at)
+                    }
                 }
             }
             ExprKind::EnumValue {
@@ -364,7 +403,7 @@ impl<'m> Cx<'m> {
                         path: path.into(),
                         message: format!("enum '{ename}' has no value '{value}'"),
                     })?;
-                (int_lit(v), T::Int)
+                (Rx::int(v), T::Int)
             }
             ExprKind::Cast { base, ty } => {
                 let (b, bt) = self.tr(base, path)?;
@@ -395,8 +434,12 @@ impl<'m> Cx<'m> {
                                     );
                                 };
                                 let v = ty_ident(&c.variant);
+                                let b = b.unary();
                                 (
-                                    quote!((match &(#b) { #en::#v(x) => (*x).clone(), _ => ::std::default::Default::default() })),
+                                    Rx::new(
+                                        quote!(match &#b { #en::#v(x) => (*x).clone(), _ => ::std::default::Default::default() }),
+                                        Prec::Block,
+                                    ),
                                     T::User(t),
                                 )
                             }
@@ -419,13 +462,7 @@ impl<'m> Cx<'m> {
 impl Cx<'_> {
     /// `(lo..=hi).contains(&x)` for `x >= lo and x <= hi` (`lo..hi` for `x < hi`), `lo` and `hi` integer
     /// literals; `None` for any other operation.
-    fn range_contains(
-        &mut self,
-        op: BinOp,
-        lhs: &Expr,
-        rhs: &Expr,
-        path: &str,
-    ) -> R<Option<TokenStream>> {
+    fn range_contains(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, path: &str) -> R<Option<Rx>> {
         let (
             BinOp::And,
             ExprKind::Binary {
@@ -447,14 +484,14 @@ impl Cx<'_> {
         };
         let (a, at) = self.tr(x, path)?;
         let (b, _) = self.tr(y, path)?;
-        if at != T::Int || a.to_string() != b.to_string() {
+        if at != T::Int || a.full().to_string() != b.full().to_string() {
             return Ok(None);
         }
-        let (lo, hi) = (int_lit(*lo as i128), int_lit(*hi as i128));
-        Ok(Some(match upper {
+        let (lo, hi, a) = (int_lit(*lo as i128), int_lit(*hi as i128), a.unary());
+        Ok(Some(Rx::atom(match upper {
             BinOp::Le => quote!((#lo..=#hi).contains(&#a)),
             _ => quote!((#lo..#hi).contains(&#a)),
-        }))
+        })))
     }
 }
 
@@ -468,11 +505,11 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
     let mut cx = Cx {
         m,
         last_t: None,
-        base: Some(b),
+        base: Some(Rx::atom(b)),
         ty: 0,
         scope: Scope::Model,
         depth: 0,
     };
     let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
-    Ok((t.to_string(), format!("{ty:?}")))
+    Ok((t.full().to_string(), format!("{ty:?}")))
 }

@@ -53,7 +53,10 @@ impl<'m> Gen<'m> {
         }
         let version = match &m.info.version {
             Some(v) => match self.cx(0, Scope::Model).tr(&v.expr, &v.path) {
-                Ok((t, T::Int)) => quote!(Some(format!("{:#x}", #t))),
+                Ok((t, T::Int)) => {
+                    let t = t.full();
+                    quote!(Some(format!("{:#x}", #t)))
+                }
                 Ok((t, ty)) => {
                     let text = display(&t, &ty);
                     quote!(Some(#text))
@@ -318,14 +321,14 @@ impl<'m> Gen<'m> {
 }
 
 /// A translated value as a `String`: a string's `to_string()`, anything else `format!`ted.
-fn display(t: &TokenStream, ty: &T) -> TokenStream {
+fn display(t: &Rx, ty: &T) -> TokenStream {
     match ty {
         T::Str => {
             let t = recv(t);
-            quote!((#t).to_string())
+            quote!(#t.to_string())
         }
         _ => {
-            let t = unparen(t);
+            let t = t.full();
             quote!(format!("{}", #t))
         }
     }

@@ -261,7 +261,7 @@ impl<'m> Gen<'m> {
                 if let Role::Derive(x) = &f.role {
                     let d = local("d", n);
                     let id = ident(n);
-                    let (dt, _) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
+                    let dt = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?.0.full();
                     pre.push(quote!(let #d: i128 = match self.#id { Some(v) => v as i128, None => #dt };));
                 }
             }
@@ -279,10 +279,10 @@ impl<'m> Gen<'m> {
                 quote!(#kt.as_bytes().to_vec())
             }),
             (T::Bytes, _) => (quote!(::std::vec::Vec<u8>), quote!(#kt.to_vec())),
-            _ => (quote!(i128), quote!(#kt)),
+            _ => (quote!(i128), kt.full()),
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
+            #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
             #[inline]
             pub(crate) fn sort_key(&self, ctx: &::binspec_runtime::layout::WriteCtx, endian: ::binspec_runtime::Endian, #(#params),*) -> ::binspec_runtime::Result<#ret> {
                 #(#pre)*

@@ -11,6 +11,7 @@
 //! helpers every part uses. The parts, by concern:
 //! - `passes`: what the emitter works out before generating (implicit params, `_pos` slots, boxed fields);
 //! - `expr` and `resolve`: the expression translator (operators and methods; names, attributes and chains);
+//! - `rx`: translated expressions with their precedence, parenthesised only where an operand needs it;
 //! - `models`: the model structs and enums, with their serde and `Default` derives;
 //! - `read` and `read_field`: a type's read function, and the reading of one field;
 //! - `write` and `write_field`: a type's write function, and the writing of one field;
@@ -28,6 +29,7 @@ mod probe;
 mod read;
 mod read_field;
 mod resolve;
+mod rx;
 mod tidy;
 mod views;
 mod write;
@@ -49,7 +51,8 @@ pub use expr::translate_model_expr;
 use models::{doc_attr, emit_enum};
 use passes::{collect_chains, collect_pos_refs, exprs_of, implicit_params, recursive_fields};
 use resolve::rebase;
-use tidy::{case_pattern, fallible, place, recv, unparen};
+use rx::{Prec, Rx};
+use tidy::{case_pattern, fallible, place, recv};
 
 /// Why code could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,7 +145,7 @@ struct Cx<'m> {
     /// The type of `_` (the element just read, in `repeat-until`).
     last_t: Option<T>,
     /// The value whose model fields names refer to, when not `self`.
-    base: Option<TokenStream>,
+    base: Option<Rx>,
     ty: usize,
     scope: Scope,
     depth: usize,
@@ -321,11 +324,14 @@ impl<'m> Gen<'m> {
         for (a, p) in user_args.iter().zip(params) {
             let (t, at) = self.cx(caller, scope).tr(&a.expr, &a.path)?;
             out.push(match (&p.ty, at) {
-                (FieldTy::Str { .. } | FieldTy::Bytes | FieldTy::User { .. }, _) => quote!(&(#t)),
-                (FieldTy::Float { .. }, T::Int) => quote!((#t) as f64),
-                (FieldTy::Bits { n: 1, .. }, _) => quote!(#t),
-                (_, T::Bool) => quote!((#t) as i128),
-                _ => t,
+                (FieldTy::Str { .. } | FieldTy::Bytes | FieldTy::User { .. }, _) => {
+                    t.prefix(quote!(&)).full()
+                }
+                (FieldTy::Float { .. }, T::Int) => t.as_(quote!(f64)).full(),
+                (_, T::Bool) if !matches!(p.ty, FieldTy::Bits { n: 1, .. }) => {
+                    t.as_(quote!(i128)).full()
+                }
+                _ => t.full(),
             });
         }
         for Param { key: k, by_ref, .. } in self.param_list(child) {
@@ -333,9 +339,9 @@ impl<'m> Gen<'m> {
             let t = if k[0] == "_parent" || caller == 0 {
                 let t = self.cx(caller, scope).tr(&rebase(&k[1..]), path)?.0;
                 if by_ref {
-                    quote!(&(#t))
+                    t.prefix(quote!(&)).full()
                 } else {
-                    t
+                    t.full()
                 }
             } else {
                 let id = param_ident(&k);
@@ -504,7 +510,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
     items.push(g.emit_root_impl()?);
     let doc = doc_attr(&m.doc);
     let _ = doc;
-    Ok(tidy::collapse_parens(quote!(#(#items)*)))
+    Ok(quote!(#(#items)*))
 }
 
 /// Formats generated tokens as a file, with the `@generated` header.

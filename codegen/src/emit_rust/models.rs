@@ -43,7 +43,8 @@ impl<'m> Gen<'m> {
                 "'-default' on a repeated field is not supported yet",
             );
         }
-        let (tok, t) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
+        let (x, t) = self.cx(ti, Scope::Model).tr(&d.expr, &d.path)?;
+        let tok = x.full();
         let v = match (&f.ty, t) {
             (FieldTy::Int { .. } | FieldTy::Bits { .. }, T::Int) if f.enum_.is_some() => {
                 let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
@@ -54,9 +55,7 @@ impl<'m> Gen<'m> {
             (
                 FieldTy::Int { .. } | FieldTy::Bits { .. } | FieldTy::Float { .. } | FieldTy::Value,
                 T::Int | T::Float,
-            ) => {
-                quote!((#tok) as _)
-            }
+            ) => x.as_(quote!(_)).full(),
             (_, t) => {
                 let what = match t {
                     T::Int => "an integer",

@@ -19,7 +19,7 @@ impl<'m> Gen<'m> {
         let e = self.endian_switch(ti, on, cases, &mut done, &mut body)?;
         let probe = probe_prelude();
         Ok(quote! {
-            #[allow(unused_variables, unused_parens, non_snake_case)]
+            #[allow(unused_variables, non_snake_case)]
             pub(crate) fn endian_of(data: &[u8]) -> ::binspec_runtime::Result<::binspec_runtime::Endian> {
                 #probe
                 let endian = ::binspec_runtime::Endian::Little;
@@ -86,7 +86,7 @@ impl<'m> Gen<'m> {
                 self.ensure_instance(ti, &n, &mut done, &mut body)?;
             }
             let cx = || self.cx(ti, Scope::Read);
-            let (o, _) = cx().tr(&on.expr, &on.path)?;
+            let o = cx().tr(&on.expr, &on.path)?.0.full();
             let mut arms = Vec::new();
             let mut has_default = false;
             for c in cases {
@@ -111,7 +111,7 @@ impl<'m> Gen<'m> {
             let fname = format_ident!("{}_variant_of", f.name);
             let probe = probe_prelude();
             out.extend(quote! {
-                #[allow(unused_variables, unused_parens, non_snake_case)]
+                #[allow(unused_variables, non_snake_case)]
                 pub(crate) fn #fname(data: &[u8], endian: ::binspec_runtime::Endian) -> ::binspec_runtime::Result<&'static str> {
                     #probe
                     #(#body)*

@@ -94,7 +94,7 @@ impl<'m> Gen<'m> {
             }
             let read = self.read_repeated(ti, f)?;
             let read = if let Some(c) = &f.cond {
-                let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
+                let ct = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?.0.full();
                 quote!(if #ct { Some(#read) } else { None })
             } else {
                 read
@@ -235,23 +235,29 @@ impl<'m> Gen<'m> {
                         cond: None,
                         ..f.clone()
                     });
+                    let eq = |x: TokenStream| {
+                        Rx::binary(&Rx::cast(quote!(#x as i128)), quote!(==), Prec::Cmp, &dt).full()
+                    };
                     body.push(if f.cond.is_some() {
                         if dtt == T::Bytes {
                             return err(&x.path, "an optional field cannot derive bytes yet");
                         }
+                        let eq = eq(quote!(x));
                         quote! {
                             let #v: ::std::option::Option<#mt> = match #v {
-                                Some(x) if (x as i128) == (#dt) => None,
+                                Some(x) if #eq => None,
                                 x => x,
                             };
                         }
                     } else if dtt == T::Bytes {
+                        let dt = dt.recv();
                         quote! {
-                            let #v: ::std::option::Option<#mt> = if #v[..] == (#dt)[..] { None } else { Some(#v) };
+                            let #v: ::std::option::Option<#mt> = if #v[..] == #dt[..] { None } else { Some(#v) };
                         }
                     } else {
+                        let eq = eq(quote!(#v));
                         quote! {
-                            let #v: ::std::option::Option<#mt> = if (#v as i128) == (#dt) { None } else { Some(#v) };
+                            let #v: ::std::option::Option<#mt> = if #eq { None } else { Some(#v) };
                         }
                     });
                     let _ = fname;
@@ -261,7 +267,7 @@ impl<'m> Gen<'m> {
                     let Some(x) = &f.value else {
                         return err(&f.path, "internal: a kept value instance without a value");
                     };
-                    let (vt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                    let vt = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full();
                     let mt = self.model_ty(f);
                     // Before the derived values become `Option`s (the expression reads the fields as read).
                     body.insert(body_before_model, quote! {
@@ -356,11 +362,11 @@ impl<'m> Gen<'m> {
             return Ok(quote! {
                 #endian_of
                 #view_fn
-                #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case, dead_code)]
+                #[allow(clippy::too_many_arguments, unused_variables, non_snake_case, dead_code)]
                 #read_sig {
                     Ok(Self::read_keyed(r, endian, pools, root_io, #(#pre,)* #(#pnames),*)?.0)
                 }
-                #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
+                #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
                 #inline
                 #keyed_sig {
                     use ::binspec_runtime::ResultExt as _;
@@ -380,7 +386,7 @@ impl<'m> Gen<'m> {
         Ok(quote! {
             #endian_of
             #view_fn
-            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
+            #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
             #inline
             #read_sig {
                 use ::binspec_runtime::ResultExt as _;
@@ -462,55 +468,44 @@ impl<'m> Gen<'m> {
             }
         };
         let val = match t {
-            T::Int => quote!((v__ as i128)),
-            T::Float => quote!((v__ as f64)),
-            T::Str => quote!((&v__[..])),
-            T::Bytes => quote!((&v__[..])),
-            _ => quote!(v__),
+            T::Int => Rx::cast(quote!(v__ as i128)),
+            T::Float => Rx::cast(quote!(v__ as f64)),
+            T::Str | T::Bytes => Rx::new(quote!(&v__[..]), Prec::Unary),
+            _ => Rx::atom(quote!(v__)),
         };
         cx.last_t = Some(t);
-        let mut tr = |x: &crate::ir::Ex| -> R<TokenStream> { Ok(cx.tr(&x.expr, &x.path)?.0) };
-        Ok(Some(match valid {
-            Valid::Eq(x) => {
-                let x = tr(x)?;
-                quote!((#val == #x))
-            }
-            Valid::Min(x) => {
-                let x = tr(x)?;
-                quote!((#val >= #x))
-            }
-            Valid::Max(x) => {
-                let x = tr(x)?;
-                quote!((#val <= #x))
-            }
+        let mut tr = |x: &crate::ir::Ex| -> R<Rx> { Ok(cx.tr(&x.expr, &x.path)?.0) };
+        let cmp = |op: TokenStream, x: &Rx| Rx::binary(&val, op, Prec::Cmp, x);
+        let check = match valid {
+            Valid::Eq(x) => cmp(quote!(==), &tr(x)?),
+            Valid::Min(x) => cmp(quote!(>=), &tr(x)?),
+            Valid::Max(x) => cmp(quote!(<=), &tr(x)?),
             Valid::Range(a, b) => {
                 let a = match a {
-                    Some(a) => {
-                        let a = tr(a)?;
-                        quote!((#val >= #a))
-                    }
-                    None => quote!(true),
+                    Some(a) => cmp(quote!(>=), &tr(a)?),
+                    None => Rx::atom(quote!(true)),
                 };
                 let b = match b {
-                    Some(b) => {
-                        let b = tr(b)?;
-                        quote!((#val <= #b))
-                    }
-                    None => quote!(true),
+                    Some(b) => cmp(quote!(<=), &tr(b)?),
+                    None => Rx::atom(quote!(true)),
                 };
-                quote!((#a && #b))
+                Rx::binary(&a, quote!(&&), Prec::And, &b)
             }
             Valid::AnyOf(xs) => {
-                let mut alts = Vec::new();
+                let mut alts: Option<Rx> = None;
                 for x in xs {
-                    let x = tr(x)?;
-                    alts.push(quote!((#val == #x)));
+                    let eq = cmp(quote!(==), &tr(x)?);
+                    alts = Some(match alts {
+                        Some(a) => Rx::binary(&a, quote!(||), Prec::Or, &eq),
+                        None => eq,
+                    });
                 }
-                quote!((#(#alts)||*))
+                alts.unwrap_or_else(|| Rx::atom(quote!(false)))
             }
             Valid::Expr(x) => tr(x)?,
             Valid::InEnum => return Ok(None),
-        }))
+        };
+        Ok(Some(check.full()))
     }
 
     /// After reading the nodes `v` of a dictionary (`-resdic`): the values they hold that the keys in their order
@@ -586,7 +581,7 @@ impl<'m> Gen<'m> {
         let Some(pos) = &f.pos_expr else {
             return err(&f.path, "an instance needs 'pos' or 'value'");
         };
-        let (pt, _) = self.cx(ti, Scope::Read).tr(&pos.expr, &pos.path)?;
+        let pt = self.cx(ti, Scope::Read).tr(&pos.expr, &pos.path)?.0.full();
         let io = match &f.io {
             Some(x) if x.text == "_root._io" => quote!(root_io.clone()),
             Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
@@ -689,7 +684,7 @@ impl<'m> Gen<'m> {
         });
         body.push(match &f.cond {
             Some(c) => {
-                let (ct, _) = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?;
+                let ct = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?.0.full();
                 quote!(let #names = if #ct { let read = #read; #some } else { #none };)
             }
             None => quote!(let #names = #read;),
@@ -716,7 +711,7 @@ impl<'m> Gen<'m> {
         for n in needed {
             self.ensure_instance(ti, &n, done, body)?;
         }
-        let (o, _) = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?;
+        let o = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?.0.full();
         let mut arms = Vec::new();
         let mut keys = BTreeSet::new();
         let msg = format!("no byte order is given for {} = {{:?}}", on.text);
@@ -728,7 +723,7 @@ impl<'m> Gen<'m> {
                 continue;
             }
             let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
-            keys.insert(kt.to_string());
+            keys.insert(kt.full().to_string());
             let pat = case_pattern(&kt, false);
             arms.push(quote!(#pat => #e,));
         }

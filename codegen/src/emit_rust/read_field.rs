@@ -5,9 +5,9 @@ use super::*;
 use crate::ir::Process;
 
 impl<'m> Gen<'m> {
-    fn read_prim(&self, f: &Field, ti: usize) -> R<TokenStream> {
+    fn read_prim(&self, f: &Field, ti: usize) -> R<Rx> {
         let _ = ti;
-        Ok(match &f.ty {
+        Ok(Rx::atom(match &f.ty {
             FieldTy::Int {
                 bytes: 1,
                 signed: false,
@@ -32,8 +32,14 @@ impl<'m> Gen<'m> {
                 let m = format_ident!("f{}", *bytes as u32 * 8);
                 quote!(r.#m(#e)?)
             }
-            FieldTy::Bits { n: 1, le: false } => quote!((r.bits_be(1)? != 0)),
-            FieldTy::Bits { n: 1, le: true } => quote!((r.bits_le(1)? != 0)),
+            FieldTy::Bits { n: 1, le } => {
+                let m = if *le {
+                    quote!(bits_le)
+                } else {
+                    quote!(bits_be)
+                };
+                return Ok(Rx::new(quote!(r.#m(1)? != 0), Prec::Cmp));
+            }
             FieldTy::Bits { n, le: true } => {
                 let n = *n as u32;
                 quote!(r.bits_le(#n)?)
@@ -43,7 +49,7 @@ impl<'m> Gen<'m> {
                 quote!(r.bits_be(#n)?)
             }
             _ => return err(&f.path, "internal: not a primitive"),
-        })
+        }))
     }
 
     /// Code that reads one value of a field (not its repetition) into an expression.
@@ -51,7 +57,7 @@ impl<'m> Gen<'m> {
         let cx = || self.cx(ti, Scope::Read);
         let sized = |inner: TokenStream| -> R<TokenStream> {
             if let Some(sz) = &f.size {
-                let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+                let s = cx().tr(&sz.expr, &sz.path)?.0.full();
                 Ok(
                     quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } let mut r = r.substream(n as u64)?; let r = &mut r; #inner }),
                 )
@@ -64,11 +70,11 @@ impl<'m> Gen<'m> {
         match &f.ty {
             FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
                 let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
-                let p = self.read_prim(f, ti)?;
-                Ok(quote!(#n::from_value(#p as i128)))
+                let p = self.read_prim(f, ti)?.as_(quote!(i128)).full();
+                Ok(quote!(#n::from_value(#p)))
             }
             FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
-                self.read_prim(f, ti)
+                Ok(self.read_prim(f, ti)?.full())
             }
             FieldTy::Bytes | FieldTy::Str { .. } => self.read_blob(ti, f),
             FieldTy::User { .. } if is_blob(f) => self.read_blob(ti, f),
@@ -83,7 +89,7 @@ impl<'m> Gen<'m> {
                 sized(call)
             }
             FieldTy::Switch { on, cases } => {
-                let (o, _) = cx().tr(&on.expr, &on.path)?;
+                let o = cx().tr(&on.expr, &on.path)?.0.full();
                 let en = switch_enum_name(self.m, f);
                 let mut arms = Vec::new();
                 let mut has_default = false;
@@ -126,17 +132,20 @@ impl<'m> Gen<'m> {
         Ok(match &f.process {
             None => quote!(#data.to_vec()),
             Some(Process::Xor(k)) => match arg(k)? {
-                (t, T::Int) => quote!(#rt::xor(#data, &[(#t) as u8])),
-                (t, _) => quote!(#rt::xor(#data, #t)),
+                (t, T::Int) => {
+                    let t = t.as_(quote!(u8)).full();
+                    quote!(#rt::xor(#data, &[#t]))
+                }
+                (t, _) => {
+                    let t = t.full();
+                    quote!(#rt::xor(#data, #t))
+                }
             },
             Some(Process::Rol(n)) | Some(Process::Ror(n)) => {
                 let (t, _) = arg(n)?;
                 let left = matches!(f.process, Some(Process::Rol(_))) != inverse;
-                if left {
-                    quote!(#rt::rol(#data, #t))
-                } else {
-                    quote!(#rt::rol(#data, -(#t)))
-                }
+                let t = if left { t } else { t.prefix(quote!(-)) }.full();
+                quote!(#rt::rol(#data, #t))
             }
             Some(Process::Zlib) if inverse => quote!(#rt::zlib(#data)),
             Some(Process::Zlib) => {
@@ -153,7 +162,7 @@ impl<'m> Gen<'m> {
         let term = term_bytes(f);
         let sized = f.size.is_some() || f.size_eos;
         let get = if let Some(sz) = &f.size {
-            let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+            let s = cx().tr(&sz.expr, &sz.path)?.0.full();
             quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } r.bytes(n as u64)? })
         } else if f.size_eos {
             quote!(r.bytes_eos()?)
@@ -254,7 +263,7 @@ impl<'m> Gen<'m> {
                     && !is_blob(f)
                     && !self.boxed.contains(&f.path) =>
             {
-                let (cnt, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                let cnt = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full();
                 let min = min_size(self.m, f);
                 // Keys are compared as they come; only an archive out of order needs them all (computed again).
                 quote! {
@@ -309,7 +318,7 @@ impl<'m> Gen<'m> {
         Ok(match &f.repeat {
             Repeat::None => quote!(#one),
             Repeat::Expr(x) => {
-                let (n, _) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;
+                let n = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full();
                 let min = min_size(self.m, f);
                 quote!({
                     let n = #n;
@@ -346,7 +355,7 @@ impl<'m> Gen<'m> {
                 if valued(f) {
                     cx.last_t = Some(T::Opaque);
                 }
-                let (c, _) = cx.tr(&x.expr, &x.path)?;
+                let c = cx.tr(&x.expr, &x.path)?.0.full();
                 quote!({
                     let mut out = ::std::vec::Vec::new();
                     let mut i = 0usize;

@@ -6,18 +6,18 @@ use super::*;
 use crate::ir::EndianSpec;
 
 impl<'m> Cx<'m> {
-    pub(super) fn name(&mut self, n: &str, path: &str) -> R<(TokenStream, T)> {
+    pub(super) fn name(&mut self, n: &str, path: &str) -> R<(Rx, T)> {
         let me = self.me();
         let t = self.t();
         match n {
-            "_index" => return Ok((quote!((i as i128)), T::Int)),
+            "_index" => return Ok((Rx::cast(quote!(i as i128)), T::Int)),
             "_" => {
                 let t = self.last_t.clone().unwrap_or(T::Int);
                 return Ok(match t {
-                    T::Int => (quote!((v__ as i128)), T::Int),
-                    T::Str => (quote!((&v__[..])), T::Str),
-                    T::Bytes => (quote!((&v__[..])), T::Bytes),
-                    t => (quote!(v__), t),
+                    T::Int => (Rx::cast(quote!(v__ as i128)), T::Int),
+                    T::Str => (Rx::new(quote!(&v__[..]), Prec::Unary), T::Str),
+                    T::Bytes => (Rx::new(quote!(&v__[..]), Prec::Unary), T::Bytes),
+                    t => (Rx::atom(quote!(v__)), t),
                 });
             }
             _ => {}
@@ -28,12 +28,12 @@ impl<'m> Cx<'m> {
             }
             let id = local("p", n);
             return Ok(match &p.ty {
-                FieldTy::Float { .. } => (quote!(#id), T::Float),
-                FieldTy::Bits { n: 1, .. } => (quote!(#id), T::Bool),
-                FieldTy::Str { .. } => (quote!(#id), T::Str),
-                FieldTy::Bytes => (quote!(#id), T::Bytes),
-                FieldTy::User { ty, .. } => (quote!(#id), T::User(*ty)),
-                _ => (quote!(#id), T::Int),
+                FieldTy::Float { .. } => (Rx::atom(quote!(#id)), T::Float),
+                FieldTy::Bits { n: 1, .. } => (Rx::atom(quote!(#id)), T::Bool),
+                FieldTy::Str { .. } => (Rx::atom(quote!(#id)), T::Str),
+                FieldTy::Bytes => (Rx::atom(quote!(#id)), T::Bytes),
+                FieldTy::User { ty, .. } => (Rx::atom(quote!(#id)), T::User(*ty)),
+                _ => (Rx::atom(quote!(#id)), T::Int),
             });
         }
         if let Some(l) = t.layout.iter().find(|l| l.name == n) {
@@ -43,7 +43,7 @@ impl<'m> Cx<'m> {
                     path,
                     format!("layout field '{}' is not known while reading", l.name),
                 ),
-                _ => Ok((quote!((#me.#id as i128)), T::Int)),
+                _ => Ok((Rx::cast(quote!(#me.#id as i128)), T::Int)),
             };
         }
         let Some(f) = find(t, n) else {
@@ -66,7 +66,7 @@ impl<'m> Cx<'m> {
                             // `-hook`: the hand-written function of the stream's bytes, of the expression's type.
                             let module = format_ident!("{}", self.m.id.replace('-', "_"));
                             let h = format_ident!("{h}");
-                            return Ok((quote!(crate::hooks::#module::#h(r.buf())), ty));
+                            return Ok((Rx::atom(quote!(crate::hooks::#module::#h(r.buf()))), ty));
                         }
                         return Ok((v, ty));
                     }
@@ -74,37 +74,44 @@ impl<'m> Cx<'m> {
                 Ok(match ft {
                     T::Int if valued(f) => {
                         if f.cond.is_some() {
-                            (quote!(#v.map_or(0, |e| e.value())), T::Int)
+                            (Rx::atom(quote!(#v.map_or(0, |e| e.value()))), T::Int)
                         } else {
-                            (quote!(#v.value()), T::Int)
+                            (Rx::atom(quote!(#v.value())), T::Int)
                         }
                     }
                     T::Int => {
                         if f.cond.is_some() {
-                            (quote!((#v.unwrap_or_default() as i128)), T::Int)
+                            (Rx::cast(quote!(#v.unwrap_or_default() as i128)), T::Int)
                         } else {
-                            (quote!((#v as i128)), T::Int)
+                            (Rx::cast(quote!(#v as i128)), T::Int)
                         }
                     }
-                    T::Str if f.cond.is_some() => (quote!(#v.as_deref().unwrap_or("")), T::Str),
-                    T::Str => (quote!((&#v[..])), T::Str),
+                    T::Str if f.cond.is_some() => {
+                        (Rx::atom(quote!(#v.as_deref().unwrap_or(""))), T::Str)
+                    }
+                    T::Str => (Rx::new(quote!(&#v[..]), Prec::Unary), T::Str),
                     T::Bytes if f.cond.is_some() => {
-                        (quote!(#v.as_deref().unwrap_or(&[][..])), T::Bytes)
+                        (Rx::atom(quote!(#v.as_deref().unwrap_or(&[][..]))), T::Bytes)
                     }
                     // A borrowed slice, a `Vec<u8>` or `Bytes`, by how it was read.
-                    T::Bytes => (quote!(::binspec_runtime::expr::bytes(&#v)), T::Bytes),
+                    T::Bytes => (
+                        Rx::atom(quote!(::binspec_runtime::expr::bytes(&#v))),
+                        T::Bytes,
+                    ),
                     T::Float if f.cond.is_some() => {
-                        (quote!((#v.unwrap_or_default() as f64)), T::Float)
+                        (Rx::cast(quote!(#v.unwrap_or_default() as f64)), T::Float)
                     }
-                    T::Float => (quote!((#v as f64)), T::Float),
-                    other if f.cond.is_some() => (quote!(#v.clone().unwrap_or_default()), other),
-                    other => (quote!(#v), other),
+                    T::Float => (Rx::cast(quote!(#v as f64)), T::Float),
+                    other if f.cond.is_some() => {
+                        (Rx::atom(quote!(#v.clone().unwrap_or_default())), other)
+                    }
+                    other => (Rx::atom(quote!(#v)), other),
                 })
             }
             Scope::Write | Scope::Model => {
                 if f.role == Role::Kept {
                     // The model's value, not the expression (which names what is derived from it).
-                    return Ok((quote!((#me.#id as i128)), T::Int));
+                    return Ok((Rx::cast(quote!(#me.#id as i128)), T::Int));
                 }
                 if let Some(val) = &f.value {
                     if f.hook.is_some() {
@@ -117,10 +124,10 @@ impl<'m> Cx<'m> {
                     return self.tr(&val.expr, &val.path);
                 }
                 match &f.role {
-                    Role::Const(ConstVal::Int(v)) => Ok((int_lit(*v), T::Int)),
+                    Role::Const(ConstVal::Int(v)) => Ok((Rx::int(*v), T::Int)),
                     Role::Const(ConstVal::Bytes(b)) => {
                         let b = b.clone();
-                        Ok((quote!((&[#(#b),*][..])), T::Bytes))
+                        Ok((Rx::new(quote!(&[#(#b),*][..]), Prec::Unary), T::Bytes))
                     }
                     Role::Count { of } if super::layout::count_expr_in(t, n, *of).is_some() => {
                         match super::layout::count_expr_in(t, n, *of) {
@@ -134,11 +141,11 @@ impl<'m> Cx<'m> {
                         let of = ident(of);
                         Ok(if opt {
                             (
-                                quote!((#me.#of.as_ref().map_or(0, |v| v.len()) as i128)),
+                                Rx::cast(quote!(#me.#of.as_ref().map_or(0, |v| v.len()) as i128)),
                                 T::Int,
                             )
                         } else {
-                            (quote!((#me.#of.len() as i128)), T::Int)
+                            (Rx::cast(quote!(#me.#of.len() as i128)), T::Int)
                         })
                     }
                     // In a finished model, a size that is just this field is the length of what it sizes.
@@ -153,47 +160,50 @@ impl<'m> Cx<'m> {
                         let of = ident(&target.name);
                         Ok(match (&target.ty, target.cond.is_some()) {
                             (_, true) => (
-                                quote!((#me.#of.as_ref().map_or(0, |x| x.len()) as i128)),
+                                Rx::cast(quote!(#me.#of.as_ref().map_or(0, |x| x.len()) as i128)),
                                 T::Int,
                             ),
-                            _ => (quote!((#me.#of.len() as i128)), T::Int),
+                            _ => (Rx::cast(quote!(#me.#of.len() as i128)), T::Int),
                         })
                     }
                     Role::Derive(_) if self.scope == Scope::Write && ft == T::Bytes => {
                         let d = local("d", n);
-                        Ok((quote!((&#d[..])), T::Bytes))
+                        Ok((Rx::new(quote!(&#d[..]), Prec::Unary), T::Bytes))
                     }
                     Role::Length { .. } | Role::Offset { .. } | Role::Derive(_)
                         if self.scope == Scope::Write =>
                     {
                         let d = local("d", n);
-                        Ok((quote!(#d), T::Int))
+                        Ok((Rx::atom(quote!(#d)), T::Int))
                     }
                     Role::Data | Role::Placed => Ok(match ft {
                         T::Int if valued(f) && f.cond.is_some() => {
-                            (quote!(#me.#id.map_or(0, |e| e.value())), T::Int)
+                            (Rx::atom(quote!(#me.#id.map_or(0, |e| e.value()))), T::Int)
                         }
-                        T::Int if valued(f) => (quote!(#me.#id.value()), T::Int),
-                        T::Int if f.cond.is_some() => {
-                            (quote!((#me.#id.unwrap_or_default() as i128)), T::Int)
-                        }
-                        T::Int => (quote!((#me.#id as i128)), T::Int),
+                        T::Int if valued(f) => (Rx::atom(quote!(#me.#id.value())), T::Int),
+                        T::Int if f.cond.is_some() => (
+                            Rx::cast(quote!(#me.#id.unwrap_or_default() as i128)),
+                            T::Int,
+                        ),
+                        T::Int => (Rx::cast(quote!(#me.#id as i128)), T::Int),
                         T::Str if f.cond.is_some() => {
-                            (quote!(#me.#id.as_deref().unwrap_or("")), T::Str)
+                            (Rx::atom(quote!(#me.#id.as_deref().unwrap_or(""))), T::Str)
                         }
-                        T::Str => (quote!((&#me.#id[..])), T::Str),
-                        T::Bytes if f.cond.is_some() => {
-                            (quote!(#me.#id.as_deref().unwrap_or(&[][..])), T::Bytes)
-                        }
-                        T::Bytes => (quote!((&#me.#id[..])), T::Bytes),
-                        T::Float if f.cond.is_some() => {
-                            (quote!((#me.#id.unwrap_or_default() as f64)), T::Float)
-                        }
-                        T::Float => (quote!((#me.#id as f64)), T::Float),
+                        T::Str => (Rx::new(quote!(&#me.#id[..]), Prec::Unary), T::Str),
+                        T::Bytes if f.cond.is_some() => (
+                            Rx::atom(quote!(#me.#id.as_deref().unwrap_or(&[][..]))),
+                            T::Bytes,
+                        ),
+                        T::Bytes => (Rx::new(quote!(&#me.#id[..]), Prec::Unary), T::Bytes),
+                        T::Float if f.cond.is_some() => (
+                            Rx::cast(quote!(#me.#id.unwrap_or_default() as f64)),
+                            T::Float,
+                        ),
+                        T::Float => (Rx::cast(quote!(#me.#id as f64)), T::Float),
                         other if f.cond.is_some() => {
-                            (quote!(#me.#id.clone().unwrap_or_default()), other)
+                            (Rx::atom(quote!(#me.#id.clone().unwrap_or_default())), other)
                         }
-                        other => (quote!(#me.#id), other),
+                        other => (Rx::atom(quote!(#me.#id)), other),
                     }),
                     Role::View if f.is_instance => match self.endian_view(n)? {
                         Some(tok) => Ok((tok, T::Int)),
@@ -215,7 +225,7 @@ impl<'m> Cx<'m> {
 
     /// A view that the type's byte order switches on (`meta: endian: switch-on: NAME`) is known from the model's
     /// byte order: the case value that gives it.
-    fn endian_view(&mut self, n: &str) -> R<Option<TokenStream>> {
+    fn endian_view(&mut self, n: &str) -> R<Option<Rx>> {
         let EndianSpec::Switch { on, cases } = &self.t().endian else {
             return Ok(None);
         };
@@ -226,8 +236,8 @@ impl<'m> Cx<'m> {
         let (Some((le, _)), Some((be, _))) = (key(Endian::Le), key(Endian::Be)) else {
             return Ok(None);
         };
-        let (le, _) = self.tr(&le.expr.clone(), &le.path.clone())?;
-        let (be, _) = self.tr(&be.expr.clone(), &be.path.clone())?;
+        let le = self.tr(&le.expr.clone(), &le.path.clone())?.0.full();
+        let be = self.tr(&be.expr.clone(), &be.path.clone())?.0.full();
         let endian = match self.scope {
             Scope::Model => {
                 let me = self.me();
@@ -235,13 +245,16 @@ impl<'m> Cx<'m> {
             }
             _ => quote!(endian),
         };
-        Ok(Some(quote!((match #endian {
-            ::binspec_runtime::Endian::Little => #le,
-            ::binspec_runtime::Endian::Big => #be,
-        }))))
+        Ok(Some(Rx::new(
+            quote!(match #endian {
+                ::binspec_runtime::Endian::Little => #le,
+                ::binspec_runtime::Endian::Big => #be,
+            }),
+            Prec::Block,
+        )))
     }
 
-    pub(super) fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(TokenStream, T)> {
+    pub(super) fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(Rx, T)> {
         let me = self.me();
         // A dictionary node's derived values (`-resdic`): known when writing, from the node the writer is at;
         // when reading, the array's reader compares the nodes with them once it has all the keys, so a node reads
@@ -255,8 +268,8 @@ impl<'m> Cx<'m> {
             }
             let id = format_ident!("{}", name);
             return Ok(match self.scope {
-                Scope::Write => (quote!((dic__.#id as i128)), T::Int),
-                _ => (quote!(i128::MIN), T::Int),
+                Scope::Write => (Rx::cast(quote!(dic__.#id as i128)), T::Int),
+                _ => (Rx::atom(quote!(i128::MIN)), T::Int),
             });
         }
         // Outer values.
@@ -275,7 +288,7 @@ impl<'m> Cx<'m> {
             // A constant of an outer type folds to a literal.
             if let Some(f) = self.resolve_chain(&chain) {
                 if let Role::Const(ConstVal::Int(v)) = f.role {
-                    return Ok((int_lit(v), T::Int));
+                    return Ok((Rx::int(v), T::Int));
                 }
             }
             if chain.len() >= 2 {
@@ -287,17 +300,17 @@ impl<'m> Cx<'m> {
                         None => return err(path, format!("cannot resolve '{}'", chain.join("."))),
                     },
                 };
-                return Ok((quote!(#id), t));
+                return Ok((Rx::atom(quote!(#id)), t));
             }
         }
         if let ExprKind::Name(b) = &base.kind {
             if b == "_io" {
                 return Ok(match (name, self.scope) {
-                    ("size", Scope::Read) => (quote!((r.size() as i128)), T::Int),
-                    ("pos", Scope::Read) => (quote!((r.pos() as i128)), T::Int),
-                    ("eof", Scope::Read) => (quote!(r.is_eof()), T::Bool),
-                    ("size", Scope::Write) => (quote!((io.size(ctx) as i128)), T::Int),
-                    ("pos", Scope::Write) => (quote!((io.pos(w) as i128)), T::Int),
+                    ("size", Scope::Read) => (Rx::cast(quote!(r.size() as i128)), T::Int),
+                    ("pos", Scope::Read) => (Rx::cast(quote!(r.pos() as i128)), T::Int),
+                    ("eof", Scope::Read) => (Rx::atom(quote!(r.is_eof())), T::Bool),
+                    ("size", Scope::Write) => (Rx::cast(quote!(io.size(ctx) as i128)), T::Int),
+                    ("pos", Scope::Write) => (Rx::cast(quote!(io.pos(w) as i128)), T::Int),
                     _ => return err(path, format!("'_io.{name}' is not supported here")),
                 });
             }
@@ -311,23 +324,29 @@ impl<'m> Cx<'m> {
                 return Ok(match (name, self.scope) {
                     // Relative to the type's stream, as `pos:` is.
                     ("_pos", Scope::Read) => (
-                        quote!((#p - (r.abs_pos() - r.pos() as u64) as i128)),
+                        Rx::new(
+                            quote!(#p - (r.abs_pos() - r.pos() as u64) as i128),
+                            Prec::Add,
+                        ),
                         T::Int,
                     ),
                     ("_pos", _) => (
-                        quote!((ctx.prev_pos(#k) as i128 - io.start as i128)),
+                        Rx::new(
+                            quote!(ctx.prev_pos(#k) as i128 - io.start as i128),
+                            Prec::Add,
+                        ),
                         T::Int,
                     ),
                     ("_present", Scope::Read) => {
                         let v = local("v", b);
-                        (quote!(#v.is_some()), T::Bool)
+                        (Rx::atom(quote!(#v.is_some())), T::Bool)
                     }
                     _ => {
                         let id = ident(b);
                         if f.cond.is_some() {
-                            (quote!(#me.#id.is_some()), T::Bool)
+                            (Rx::atom(quote!(#me.#id.is_some())), T::Bool)
                         } else {
-                            (quote!(true), T::Bool)
+                            (Rx::atom(quote!(true)), T::Bool)
                         }
                     }
                 });
@@ -351,35 +370,32 @@ impl<'m> Cx<'m> {
                 })?;
                 let id = ident(fname);
                 return Ok(if f.cond.is_some() {
-                    (quote!(#ib.#id.is_some()), T::Bool)
+                    (Rx::atom(quote!(#ib.#id.is_some())), T::Bool)
                 } else {
-                    (quote!(true), T::Bool)
+                    (Rx::atom(quote!(true)), T::Bool)
                 });
             }
         }
-        let (b, bt) = self.tr(base, path)?;
+        let (bx, bt) = self.tr(base, path)?;
         // Methods on slices and strings take the place, which the call borrows (`clippy::needless_borrow`).
-        let b = match &bt {
-            T::Bytes | T::Str => recv(&b),
-            _ => b,
-        };
+        let b = recv(&bx);
         match (name, &bt) {
-            ("size" | "length", T::Bytes) => Ok((quote!((#b.len() as i128)), T::Int)),
-            ("length", T::Str) => Ok((quote!((#b.chars().count() as i128)), T::Int)),
+            ("size" | "length", T::Bytes) => Ok((Rx::cast(quote!(#b.len() as i128)), T::Int)),
+            ("length", T::Str) => Ok((Rx::cast(quote!(#b.chars().count() as i128)), T::Int)),
             ("reverse", T::Str) => Ok((
-                quote!(#b.chars().rev().collect::<::std::string::String>()),
+                Rx::atom(quote!(#b.chars().rev().collect::<::std::string::String>())),
                 T::Str,
             )),
-            ("to_i", T::Str) => Ok((quote!(#b.parse::<i128>().unwrap_or(0)), T::Int)),
-            ("to_i", T::Float) => Ok((quote!((#b as i128)), T::Int)),
-            ("to_s", T::Int) => Ok((quote!((#b).to_string()), T::Str)),
+            ("to_i", T::Str) => Ok((Rx::atom(quote!(#b.parse::<i128>().unwrap_or(0))), T::Int)),
+            ("to_i", T::Float) => Ok((bx.as_(quote!(i128)), T::Int)),
+            ("to_s", T::Int) => Ok((Rx::atom(quote!(#b.to_string())), T::Str)),
             ("first" | "last" | "min" | "max", T::Bytes) => {
                 let m = format_ident!("{}", name);
                 let it = match name {
                     "first" | "last" => quote!(#b.#m().copied()),
                     _ => quote!(#b.iter().copied().#m()),
                 };
-                Ok((quote!(#it.map_or(0, |x| x as i128)), T::Int))
+                Ok((Rx::atom(quote!(#it.map_or(0, |x| x as i128))), T::Int))
             }
             ("first" | "last" | "min" | "max", T::Array(et)) if **et == T::Int => {
                 let m = format_ident!("{}", name);
@@ -387,22 +403,25 @@ impl<'m> Cx<'m> {
                     "first" | "last" => quote!(#b.#m().map(|x| *x as i128)),
                     _ => quote!(#b.iter().map(|x| *x as i128).#m()),
                 };
-                Ok((quote!(#it.unwrap_or(0)), T::Int))
+                Ok((Rx::atom(quote!(#it.unwrap_or(0))), T::Int))
             }
             ("first" | "last", T::Array(et)) => {
                 let m = format_ident!("{}", name);
-                Ok((quote!(#b.#m().cloned().unwrap_or_default()), (**et).clone()))
+                Ok((
+                    Rx::atom(quote!(#b.#m().cloned().unwrap_or_default())),
+                    (**et).clone(),
+                ))
             }
-            ("size" | "length", T::Array(_)) => Ok((quote!((#b.len() as i128)), T::Int)),
-            ("to_i", T::Bool) => Ok((quote!((#b as i128)), T::Int)),
-            ("to_i", T::Int) => Ok((b, T::Int)),
+            ("size" | "length", T::Array(_)) => Ok((Rx::cast(quote!(#b.len() as i128)), T::Int)),
+            ("to_i", T::Bool) => Ok((bx.as_(quote!(i128)), T::Int)),
+            ("to_i", T::Int) => Ok((bx, T::Int)),
             (_, T::User(ty)) => {
                 let f = find(&self.m.types[*ty], name).ok_or_else(|| EmitError {
                     path: path.into(),
                     message: format!("no field '{name}' in '{}'", self.m.types[*ty].name),
                 })?;
                 // Translate the field in the model scope of that type, reached through `#b`.
-                let saved = (self.ty, self.scope, self.base.replace(b));
+                let saved = (self.ty, self.scope, self.base.replace(bx));
                 self.ty = *ty;
                 self.scope = Scope::Model;
                 let inner = self.name(&f.name.clone(), path);
@@ -433,7 +452,7 @@ impl<'m> Cx<'m> {
                             format!("'{}' has no field '{name}'", self.m.types[ct].name),
                         );
                     }
-                    let saved = (self.ty, self.scope, self.base.replace(quote!(x)));
+                    let saved = (self.ty, self.scope, self.base.replace(Rx::atom(quote!(x))));
                     self.ty = ct;
                     self.scope = Scope::Model;
                     let inner = self.name(name, path);
@@ -444,15 +463,22 @@ impl<'m> Cx<'m> {
                     let v = ty_ident(&c.variant);
                     // Values that borrow from `x` are turned into owned ones.
                     let tok = match t {
-                        T::Str => quote!(#tok.to_string()),
-                        T::Bytes => quote!(#tok.to_vec()),
-                        _ => tok,
+                        T::Str => {
+                            let tok = recv(&tok);
+                            quote!(#tok.to_string())
+                        }
+                        T::Bytes => {
+                            let tok = recv(&tok);
+                            quote!(#tok.to_vec())
+                        }
+                        _ => tok.full(),
                     };
                     arms.push(quote!(#en::#v(x) => #tok,));
                     out_t.get_or_insert(t);
                 }
                 let t = out_t.unwrap_or(T::Int);
-                Ok((quote!((match &(#b) { #(#arms)* })), t))
+                let b = bx.unary();
+                Ok((Rx::new(quote!(match &#b { #(#arms)* }), Prec::Block), t))
             }
             _ => err(path, format!("'.{name}' on {bt:?} is not supported yet")),
         }
@@ -478,7 +504,7 @@ impl<'m> Cx<'m> {
     /// What model fields are reached through: `self`, or another value's model.
     fn me(&self) -> TokenStream {
         match &self.base {
-            Some(b) => quote!((#b)),
+            Some(b) => b.recv(),
             None => quote!(self),
         }
     }

@@ -42,6 +42,12 @@ seq:
     type: item
     repeat: expr
     repeat-expr: 2
+  - id: a
+    type: u1
+  - id: b
+    type: u1
+  - id: x
+    type: f4
 instances:
   twice:
     value: count * 2
@@ -56,30 +62,151 @@ enums:
     2: two
 ";
 
-/// Expressions over a decoded model and the Rust they become (integers are computed in `i128`).
+/// Expressions over a decoded model and the Rust they become (integers are computed in `i128`), parenthesised
+/// only where Rust needs it: a looser operand, the right operand of a left-associative operator, either side of a
+/// comparison that is itself a comparison, a cast left of `<` (Rust would read generic arguments), a negative
+/// literal or cast as a method's receiver or under a prefix operator, an `if` as an operand, and (for clippy's
+/// `precedence`) arithmetic inside a bit operation.
 #[test]
 fn translates_model_expressions() {
     let c = crate::compile_str("t.ksy", SCHEMA).unwrap();
     let rows: &[(&str, &str, &str)] = &[
-        ("1 + 2", "(1i128 + 2i128)", "Int"),
-        ("7 / 2", ":: binspec_runtime :: expr :: div (7i128 , 2i128)", "Int"),
-        ("-7 % 3", ":: binspec_runtime :: expr :: modulo (- (7i128) , 3i128)", "Int"),
-        ("count", "((m) . data . len () as i128)", "Int"),
-        ("count * 2", "(((m) . data . len () as i128)) . wrapping_mul (2i128)", "Int"),
-        ("twice", "(((m) . data . len () as i128)) . wrapping_mul (2i128)", "Int"),
-        ("flags", "(m) . flags", "Bool"),
-        ("kind == kind::two", "((m) . kind . value () == 2i128)", "Bool"),
-        ("kind.to_i", "(m) . kind . value ()", "Int"),
-        ("name.length", "((m) . name [..] . chars () . count () as i128)", "Int"),
-        ("name.reverse", "(m) . name [..] . chars () . rev () . collect :: < :: std :: string :: String > ()", "Str"),
-        ("data.size", "((m) . data [..] . len () as i128)", "Int"),
-        ("data[0]", "((m) . data [..] . get ((0i128) as usize) . copied () . unwrap_or (0) as i128)", "Int"),
-        ("opt", "((m) . opt . unwrap_or_default () as i128)", "Int"),
-        ("items.size", "((m) . items . len () as i128)", "Int"),
-        ("items[1].v", "(((m) . items . get ((1i128) as usize) . cloned () . unwrap_or_default ()) . v as i128)", "Int"),
-        ("count > 2 ? 1 : 2.5", "(if (((m) . data . len () as i128) > 2i128) { (1i128) as f64 } else { 2.5f64 })", "Float"),
-        ("[1, 2] == data", "([1u8 , 2u8] [..] == (m) . data [..])", "Bool"),
-        ("name + \"x\"", "format ! (\"{}{}\" , (& (m) . name [..]) , \"x\")", "Str"),
+        ("1 + 2", "1i128 + 2i128", "Int"),
+        (
+            "7 / 2",
+            ":: binspec_runtime :: expr :: div (7i128 , 2i128)",
+            "Int",
+        ),
+        (
+            "-7 % 3",
+            ":: binspec_runtime :: expr :: modulo (- 7i128 , 3i128)",
+            "Int",
+        ),
+        ("count", "m . data . len () as i128", "Int"),
+        (
+            "count * 2",
+            "(m . data . len () as i128) . wrapping_mul (2i128)",
+            "Int",
+        ),
+        (
+            "twice",
+            "(m . data . len () as i128) . wrapping_mul (2i128)",
+            "Int",
+        ),
+        ("flags", "m . flags", "Bool"),
+        ("kind == kind::two", "m . kind . value () == 2i128", "Bool"),
+        ("kind.to_i", "m . kind . value ()", "Int"),
+        (
+            "name.length",
+            "m . name [..] . chars () . count () as i128",
+            "Int",
+        ),
+        (
+            "name.reverse",
+            "m . name [..] . chars () . rev () . collect :: < :: std :: string :: String > ()",
+            "Str",
+        ),
+        ("data.size", "m . data [..] . len () as i128", "Int"),
+        (
+            "data[0]",
+            "m . data [..] . get (0i128 as usize) . copied () . unwrap_or (0) as i128",
+            "Int",
+        ),
+        ("opt", "m . opt . unwrap_or_default () as i128", "Int"),
+        ("items.size", "m . items . len () as i128", "Int"),
+        (
+            "items[1].v",
+            "m . items . get (1i128 as usize) . cloned () . unwrap_or_default () . v as i128",
+            "Int",
+        ),
+        (
+            "count > 2 ? 1 : 2.5",
+            "if m . data . len () as i128 > 2i128 { 1i128 as f64 } else { 2.5f64 }",
+            "Float",
+        ),
+        (
+            "[1, 2] == data",
+            "[1u8 , 2u8] [..] == m . data [..]",
+            "Bool",
+        ),
+        (
+            "name + \"x\"",
+            "format ! (\"{}{}\" , & m . name [..] , \"x\")",
+            "Str",
+        ),
+        ("a + b - 1", "m . a as i128 + m . b as i128 - 1i128", "Int"),
+        (
+            "a - (b - 1)",
+            "m . a as i128 - (m . b as i128 - 1i128)",
+            "Int",
+        ),
+        (
+            "(a + b) * 2",
+            "(m . a as i128 + m . b as i128) . wrapping_mul (2i128)",
+            "Int",
+        ),
+        ("a < b", "(m . a as i128) < m . b as i128", "Bool"),
+        ("a + 1 < b", "m . a as i128 + 1i128 < m . b as i128", "Bool"),
+        (
+            "1 + a < b",
+            "(1i128 + m . a as i128) < m . b as i128",
+            "Bool",
+        ),
+        ("b > a", "m . b as i128 > m . a as i128", "Bool"),
+        (
+            "(a == 1) == (b == 2)",
+            "(m . a as i128 == 1i128) == (m . b as i128 == 2i128)",
+            "Bool",
+        ),
+        ("a & 3 + 1", "m . a as i128 & (3i128 + 1i128)", "Int"),
+        (
+            "a + (3 & b)",
+            "m . a as i128 + (3i128 & m . b as i128)",
+            "Int",
+        ),
+        ("a | b & 1", "m . a as i128 | m . b as i128 & 1i128", "Int"),
+        ("-a", "- (m . a as i128)", "Int"),
+        ("-(a + 1)", "- (m . a as i128 + 1i128)", "Int"),
+        ("(-5).to_s", "(- 5i128) . to_string ()", "Str"),
+        ("a.to_s", "(m . a as i128) . to_string ()", "Str"),
+        (
+            "a > 1 ? 2 : 3",
+            "if m . a as i128 > 1i128 { 2i128 } else { 3i128 }",
+            "Int",
+        ),
+        (
+            "(a > 1 ? 2 : 3) + 1",
+            "(if m . a as i128 > 1i128 { 2i128 } else { 3i128 }) + 1i128",
+            "Int",
+        ),
+        (
+            "1 + (a > 1 ? 2 : 3)",
+            "1i128 + (if m . a as i128 > 1i128 { 2i128 } else { 3i128 })",
+            "Int",
+        ),
+        (
+            "not flags and a > 1",
+            "! m . flags && m . a as i128 > 1i128",
+            "Bool",
+        ),
+        ("not (a > 1)", "! (m . a as i128 > 1i128)", "Bool"),
+        (
+            "a > 1 or b > 1 and flags",
+            "m . a as i128 > 1i128 || m . b as i128 > 1i128 && m . flags",
+            "Bool",
+        ),
+        (
+            "(a > 1 or b > 1) and flags",
+            "(m . a as i128 > 1i128 || m . b as i128 > 1i128) && m . flags",
+            "Bool",
+        ),
+        ("x + a", "m . x as f64 + m . a as i128 as f64", "Float"),
+        ("x / 2", "m . x as f64 / 2i128 as f64", "Float"),
+        (
+            "a >= 2 and a <= 5",
+            "(2i128 ..= 5i128) . contains (& (m . a as i128))",
+            "Bool",
+        ),
     ];
     let mut failures = Vec::new();
     for (src, want, want_t) in rows {
@@ -203,7 +330,7 @@ fn presence_is_checked_against_the_condition() {
     let c = crate::compile_str("cond.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
     let write = function(&c.rust, "Cond", "pub(crate) fn write");
     assert!(
-        write.contains("match (((self.version as i128) >= 2i128), self.extra.is_some())"),
+        write.contains("match (self.version as i128 >= 2i128, self.extra.is_some())"),
         "{write}"
     );
     assert!(

@@ -1,9 +1,13 @@
 //! Token-level helpers that keep the generated code free of style lints without changing what it does: a read
 //! given its error context without a closure around a single call (`clippy::needless_question_mark`), and a
-//! switch case on a literal matched by the literal (`clippy::redundant_guards`), and no parentheses doubled.
+//! switch case on a literal matched by the literal (`clippy::redundant_guards`), and the place a borrowed slice
+//! borrows, for a method or comparison that borrows it itself. Parentheses are not tidied here: the translator
+//! decides them from the expression (`rx`).
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;
+
+use super::rx::{Prec, Rx};
 
 /// A fallible read as an expression of type `Result<_>`, for the caller to give context (`.at(..)?`,
 /// `.at_index(i)?`). `read` is an expression that may use `?`. A single call chain ending in `?` (`r.u32(e)?`,
@@ -52,15 +56,18 @@ fn exits(tokens: &TokenStream) -> bool {
 /// The pattern of a switch arm for the case key `kt` (a translated expression), matched against `x` (or `*x`
 /// when `deref`, `x` then a reference): the key itself where it is a literal (an integer, which translates to an
 /// `i128` literal, or a boolean), else a guard comparing with it.
-pub(super) fn case_pattern(kt: &TokenStream, deref: bool) -> TokenStream {
-    let toks: Vec<TokenTree> = kt.clone().into_iter().collect();
+pub(super) fn case_pattern(kt: &Rx, deref: bool) -> TokenStream {
+    let full = kt.full();
+    let toks: Vec<TokenTree> = full.clone().into_iter().collect();
     let literal = match &toks[..] {
         [TokenTree::Literal(l)] => l.to_string().ends_with("i128"),
         [TokenTree::Ident(i)] => i == "true" || i == "false",
         _ => false,
     };
+    // The key is the right operand of `==`.
+    let kt = kt.at(Prec::BitOr);
     match (literal, deref) {
-        (true, _) => kt.clone(),
+        (true, _) => full,
         (false, false) => quote!(x if x == #kt),
         (false, true) => quote!(x if *x == #kt),
     }
@@ -68,9 +75,8 @@ pub(super) fn case_pattern(kt: &TokenStream, deref: bool) -> TokenStream {
 
 /// The place `X[..]` that a borrowed slice or string `(&X[..])` borrows, for a method call or a comparison, which
 /// borrow it themselves (`clippy::needless_borrow`, `clippy::op_ref`); `None` for any other expression.
-pub(super) fn place(b: &TokenStream) -> Option<TokenStream> {
-    let inner = unparen(b);
-    let toks: Vec<TokenTree> = inner.into_iter().collect();
+pub(super) fn place(b: &Rx) -> Option<TokenStream> {
+    let toks: Vec<TokenTree> = b.full().into_iter().collect();
     let [TokenTree::Punct(amp), x @ .., TokenTree::Group(all)] = &toks[..] else {
         return None;
     };
@@ -85,47 +91,6 @@ pub(super) fn place(b: &TokenStream) -> Option<TokenStream> {
 }
 
 /// A method call's receiver: the place of a borrowed slice or string, else the expression itself.
-pub(super) fn recv(b: &TokenStream) -> TokenStream {
-    place(b).unwrap_or_else(|| b.clone())
-}
-
-/// An expression without the parentheses around it, for a macro's argument (`unused_parens`).
-pub(super) fn unparen(t: &TokenStream) -> TokenStream {
-    let toks: Vec<TokenTree> = t.clone().into_iter().collect();
-    match &toks[..] {
-        [TokenTree::Group(g)] if g.delimiter() == Delimiter::Parenthesis => g.stream(),
-        _ => t.clone(),
-    }
-}
-
-/// `tokens` with every `((x))` made `(x)` (`clippy::double_parens`): the translator parenthesises each value it
-/// makes, and the code around it often parenthesises it again. A group that holds a tuple (a comma at its top
-/// level) or nothing keeps its parentheses: `f((a, b))` and `Ok(())` mean something else without them.
-pub(super) fn collapse_parens(tokens: TokenStream) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|t| match t {
-            TokenTree::Group(g) => {
-                let inner = collapse_parens(g.stream());
-                let toks: Vec<TokenTree> = inner.clone().into_iter().collect();
-                let stream = match &toks[..] {
-                    [TokenTree::Group(i)]
-                        if g.delimiter() == Delimiter::Parenthesis
-                            && i.delimiter() == Delimiter::Parenthesis
-                            && !i.stream().is_empty()
-                            && !i.stream().into_iter().any(
-                                |t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','),
-                            ) =>
-                    {
-                        i.stream()
-                    }
-                    _ => inner,
-                };
-                let mut out = proc_macro2::Group::new(g.delimiter(), stream);
-                out.set_span(g.span());
-                TokenTree::Group(out)
-            }
-            t => t,
-        })
-        .collect()
+pub(super) fn recv(b: &Rx) -> TokenStream {
+    place(b).unwrap_or_else(|| b.recv())
 }

@@ -53,10 +53,13 @@ impl<'m> Gen<'m> {
                     let k = local("k", of);
                     // `pos` is relative to the item's stream: the type's own, unless it reads from `_root._io`.
                     let rhs = match &inst.io {
-                        Some(_) => quote!((ctx.prev_pos(#k) as i128)),
-                        None => quote!((ctx.prev_pos(#k) as i128 - io.start as i128)),
+                        Some(_) => Rx::cast(quote!(ctx.prev_pos(#k) as i128)),
+                        None => Rx::new(
+                            quote!(ctx.prev_pos(#k) as i128 - io.start as i128),
+                            Prec::Add,
+                        ),
                     };
-                    let solved = self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?;
+                    let solved = self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?.full();
                     if let Some(item) = self.empty_item_of(ti, f) {
                         // The kept offset of an empty item, while it is empty.
                         let (id, iid) = (ident(&f.name), ident(&item.name));
@@ -78,29 +81,37 @@ impl<'m> Gen<'m> {
                     {
                         // A record written as a pool item: its length in the previous pass.
                         let k = local("k", of);
-                        quote!((ctx.prev_len(#k) as i128))
+                        Rx::cast(quote!(ctx.prev_len(#k) as i128))
                     } else if matches!(target.role, Role::Pool(_)) {
                         // A pool region: its size where the previous pass put its start and end.
                         let (ks, ke) = (local("k", of), local("k", &region_end(of)));
-                        quote!((ctx.prev_pos(#ke) as i128 - ctx.prev_pos(#ks) as i128))
+                        Rx::new(
+                            quote!(ctx.prev_pos(#ke) as i128 - ctx.prev_pos(#ks) as i128),
+                            Prec::Add,
+                        )
                     } else {
                         let tid = ident(of);
                         let content = self.content(ti, target, quote!(x), Scope::Write)?;
-                        if target.cond.is_some() {
-                            quote!(match &self.#tid { Some(x) => (#content).len() as i128, None => 0 })
-                        } else {
-                            quote!({ let x = &self.#tid; (#content).len() as i128 })
-                        }
+                        Rx::new(
+                            if target.cond.is_some() {
+                                quote!(match &self.#tid { Some(x) => (#content).len() as i128, None => 0 })
+                            } else {
+                                quote!({ let x = &self.#tid; (#content).len() as i128 })
+                            },
+                            Prec::Block,
+                        )
                     };
-                    self.solve(ti, &sz.expr, &f.name, len, &sz.path)?
+                    self.solve(ti, &sz.expr, &f.name, len, &sz.path)?.full()
                 }
                 Role::Derive(x) => {
                     let (dt, dtt) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
                     let id = ident(&f.name);
                     if dtt == T::Bytes {
-                        body.push(quote!(let #d: ::std::vec::Vec<u8> = match &self.#id { Some(v) => v.to_vec(), None => (#dt)[..].to_vec() };));
+                        let dt = dt.recv();
+                        body.push(quote!(let #d: ::std::vec::Vec<u8> = match &self.#id { Some(v) => v.to_vec(), None => #dt[..].to_vec() };));
                         continue;
                     }
+                    let dt = dt.full();
                     if keyed.is_some_and(|k| k.name == f.name) {
                         // Computed by the sort that ordered this element, where one did.
                         quote!(match self.#id { Some(v) => v as i128, None => match key__ { Some(k) => k, None => #dt } })
@@ -138,7 +149,7 @@ impl<'m> Gen<'m> {
                         return Err(internal(&f.path));
                     };
                     let (v, _) = self.cx(ti, Scope::Write).tr(&x, &f.path)?;
-                    self.write_prim(f, v)?
+                    self.write_prim(f, v.full())?
                 }
                 Role::Count { of } => {
                     let of = t.field(*of).name.as_str();
@@ -147,10 +158,10 @@ impl<'m> Gen<'m> {
                     if opt {
                         self.write_prim(
                             f,
-                            quote!((self.#of.as_ref().map_or(0, |v| v.len()) as i128)),
+                            quote!(self.#of.as_ref().map_or(0, |v| v.len()) as i128),
                         )?
                     } else {
-                        self.write_prim(f, quote!((self.#of.len() as i128)))?
+                        self.write_prim(f, quote!(self.#of.len() as i128))?
                     }
                 }
                 Role::Derive(_) if f.ty == FieldTy::Bytes => {
@@ -158,7 +169,7 @@ impl<'m> Gen<'m> {
                     let d = local("d", &f.name);
                     let size = match &f.size {
                         Some(sz) => {
-                            let (s, _) = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?;
+                            let s = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?.0.full();
                             quote!(Some(#s))
                         }
                         None => quote!(None),
@@ -171,7 +182,7 @@ impl<'m> Gen<'m> {
                     // An optional derived field is written where its condition holds for the values written.
                     match (&f.cond, &f.role) {
                         (Some(c), Role::Derive(_)) => {
-                            let (ct, _) = self.cx(ti, Scope::Write).tr(&c.expr, &c.path)?;
+                            let ct = self.cx(ti, Scope::Write).tr(&c.expr, &c.path)?.0.full();
                             quote!(if #ct { #code })
                         }
                         _ => code,
@@ -498,7 +509,7 @@ impl<'m> Gen<'m> {
             let id = ident(&f.name);
             let fname = f.name.as_str();
             let Some(pos) = &f.pos_expr else { continue };
-            let (p, _) = self.cx(ti, Scope::Write).tr(&pos.expr, &pos.path)?;
+            let p = self.cx(ti, Scope::Write).tr(&pos.expr, &pos.path)?.0.full();
             // Positions in `_root._io` are the output's; in the type's own stream, they start where it does.
             let rebase = match &f.io {
                 Some(x) if x.text == "_root._io" => {
@@ -653,7 +664,7 @@ impl<'m> Gen<'m> {
         let inline = self.inline_attr(ti);
         Ok(quote! {
             #wrapper
-            #[allow(clippy::too_many_arguments, unused_variables, unused_parens, non_snake_case)]
+            #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
             #inline
             pub(crate) fn #body_fn(
                 &self,
@@ -692,6 +703,7 @@ impl<'m> Gen<'m> {
             Repeat::Expr(x) if derived_count(x) => quote!(),
             Repeat::Expr(x) => match self.cx(ti, Scope::Write).tr(&x.expr, &x.path) {
                 Ok((n, T::Int)) => {
+                    let n = n.full();
                     let text = x.text.as_str();
                     quote! {
                         if !ctx.first_pass() {
@@ -727,6 +739,7 @@ impl<'m> Gen<'m> {
         let Ok((c, T::Bool)) = cx.tr(&x.expr, &x.path) else {
             return Ok(quote!());
         };
+        let c = c.full();
         // Numbers, flags and enums are bound by value, as the reader binds them; anything else by reference.
         let copied = match et {
             T::Int | T::Float | T::Bool => true,
@@ -747,14 +760,7 @@ impl<'m> Gen<'m> {
     }
 
     /// Solves `e == rhs` for `unknown` (a linear expression).
-    fn solve(
-        &self,
-        ti: usize,
-        e: &Expr,
-        unknown: &str,
-        rhs: TokenStream,
-        path: &str,
-    ) -> R<TokenStream> {
+    fn solve(&self, ti: usize, e: &Expr, unknown: &str, rhs: Rx, path: &str) -> R<Rx> {
         if !solvable_for(e, unknown) {
             return err(
                 path,
@@ -775,10 +781,13 @@ impl<'m> Gen<'m> {
                     let (other, side) = if in_left { (r, lhs) } else { (lhs, r) };
                     let (o, _) = self.cx(ti, Scope::Write).tr(other, path)?;
                     rhs = match (op, in_left) {
-                        (BinOp::Add, _) => quote!((#rhs - #o)),
-                        (BinOp::Sub, true) => quote!((#rhs + #o)),
-                        (BinOp::Sub, false) => quote!((#o - #rhs)),
-                        (BinOp::Mul, _) => quote!(ctx.exact_div(#rhs, #o, #unknown)?),
+                        (BinOp::Add, _) => Rx::binary(&rhs, quote!(-), Prec::Add, &o),
+                        (BinOp::Sub, true) => Rx::binary(&rhs, quote!(+), Prec::Add, &o),
+                        (BinOp::Sub, false) => Rx::binary(&o, quote!(-), Prec::Add, &rhs),
+                        (BinOp::Mul, _) => {
+                            let (rhs, o) = (rhs.full(), o.full());
+                            Rx::atom(quote!(ctx.exact_div(#rhs, #o, #unknown)?))
+                        }
                         _ => return err(path, "internal: not solvable"),
                     };
                     cur = side;

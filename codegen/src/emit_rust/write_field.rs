@@ -42,7 +42,7 @@ impl<'m> Gen<'m> {
         };
         let size = match &f.size {
             Some(sz) => {
-                let (s, _) = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?;
+                let s = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?.0.full();
                 quote!(Some(#s))
             }
             None => quote!(None),
@@ -139,7 +139,7 @@ impl<'m> Gen<'m> {
                 match &f.size {
                     // A substream of a given size: the type's bytes, then padding up to the size.
                     Some(sz) => {
-                        let (s, _) = cx().tr(&sz.expr, &sz.path)?;
+                        let s = cx().tr(&sz.expr, &sz.path)?.0.full();
                         Ok(quote!({
                             let start = w.pos();
                             let size: i128 = #s;
@@ -207,6 +207,7 @@ impl<'m> Gen<'m> {
         let Ok((tag, _)) = cx().tr(&on.expr, &on.path) else {
             return Ok(quote!());
         };
+        let tag = tag.unary();
         let en = switch_enum_name(self.m, f);
         // The case a reader chooses for the tag, and the case the model holds, by the names the text forms use.
         let mut reads = Vec::new();
@@ -237,7 +238,7 @@ impl<'m> Gen<'m> {
         let text = on.text.as_str();
         Ok(quote! {
             if !ctx.first_pass() {
-                let tag__ = &(#tag);
+                let tag__ = &#tag;
                 ::binspec_runtime::check_case(tag__, #text, match tag__ { #(#reads)* }, match #v { #(#holds)* })?;
             }
         })
@@ -266,6 +267,7 @@ impl<'m> Gen<'m> {
         let Ok((ct, T::Bool)) = self.cx(ti, Scope::Write).tr(&c.expr, &c.path) else {
             return Ok(quote!());
         };
+        let ct = ct.full();
         let id = ident(&f.name);
         let fname = f.name.as_str();
         let present = format!(

@@ -50,11 +50,19 @@ pub(super) fn node_ex(n: &Node, diags: &mut Diags) -> Option<Ex> {
 pub type ModulePass = (&'static str, fn(&mut Module, &mut Diags));
 
 /// The module passes, in the order they run: `owners` (the type that reads each type, for `_parent`), `classify`
-/// (each field's role: data, derived, layout), `typecheck` (every expression, binspec's keys included).
+/// (each field's role: data, derived, layout), `typecheck` (every expression, binspec's keys included), `names`
+/// (no two switch enums or types with one Rust name), `endian_switch` (no byte order decided by a field read in
+/// it).
 pub const MODULE_PASSES: &[ModulePass] = &[
     ("owners", |m, _| m.owners = owners(m)),
     ("classify", classify),
     ("typecheck", |m, diags| crate::check::typecheck(m, diags)),
+    ("names", |m, diags| {
+        super::names::check_switch_enums(m, diags)
+    }),
+    ("endian_switch", |m, diags| {
+        super::endian_switch::check(m, diags)
+    }),
 ];
 
 /// Builds the IR of one schema.
@@ -65,6 +73,7 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
         enums: Vec::new(),
         pools: Vec::new(),
         file: String::new(),
+        names: Vec::new(),
     };
     collect_types(&mut b, raw, imports, diags);
     resolve_fields(&mut b, diags);
@@ -127,6 +136,8 @@ pub(super) struct Builder {
     pub(super) pools: Vec<PoolDef>,
     /// The file whose types are being collected.
     pub(super) file: String,
+    /// The type and enum names seen so far, for Rust names that would clash.
+    pub(super) names: Vec<super::names::NameUse>,
 }
 
 impl Builder {
@@ -140,6 +151,14 @@ impl Builder {
         path.push(rt.name.clone());
         let idx = self.types.len();
         // Types with the same name in different scopes get their enclosing types' names in front.
+        let use_ = super::names::NameUse {
+            kind: "type",
+            name: rt.name.clone(),
+            file: self.file.clone(),
+            pos: rt.pos,
+            path: rt.path.clone(),
+        };
+        super::names::claim(&mut self.names, use_, diags);
         let mut rust = camel(&rt.name);
         if self.types.iter().any(|t| t.rust == rust) || self.enums.iter().any(|e| e.rust == rust) {
             rust = camel(&path.join("_"));
@@ -230,6 +249,14 @@ impl Builder {
             }
         }
         for e in &rt.enums {
+            let use_ = super::names::NameUse {
+                kind: "enum",
+                name: e.name.clone(),
+                file: self.file.clone(),
+                pos: e.pos,
+                path: e.path.clone(),
+            };
+            super::names::claim(&mut self.names, use_, diags);
             self.enums.push(EnumDef {
                 name: e.name.clone(),
                 owner: idx,

@@ -11,7 +11,9 @@
 
 mod binspec_meta;
 mod builder;
+mod endian_switch;
 mod keys;
+mod names;
 mod passes;
 mod query;
 mod resolve;
