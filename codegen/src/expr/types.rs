@@ -155,6 +155,8 @@ impl fmt::Display for Ty {
     }
 }
 
+mod ext;
+
 /// What the type checker needs to know about the schema around an
 /// expression.
 ///
@@ -236,40 +238,6 @@ pub fn type_of(expr: &Expr, env: &dyn Env) -> Result<Ty, TypeError> {
 /// element) and `_dic` (a dictionary node's values, under `-resdic`).
 pub fn type_of_ext(expr: &Expr, env: &dyn Env) -> Result<Ty, TypeError> {
     Checker { env, ext: true }.check(expr, 0)
-}
-
-/// An environment in which `_` is an element of an array (in `bitmask`'s predicate).
-struct Elem<'a> {
-    inner: &'a dyn Env,
-    elem: Ty,
-}
-
-impl Env for Elem<'_> {
-    fn name(&self, name: &str) -> Option<Ty> {
-        if name == "_" {
-            Some(self.elem.clone())
-        } else {
-            self.inner.name(name)
-        }
-    }
-    fn special(&self, name: &str) -> Option<Ty> {
-        self.inner.special(name)
-    }
-    fn field_of(&self, user_type: &str, field: &str) -> Option<Ty> {
-        self.inner.field_of(user_type, field)
-    }
-    fn enum_value(&self, path: &[String], value: &str) -> Option<String> {
-        self.inner.enum_value(path, value)
-    }
-    fn type_named(&self, path: &[String]) -> Option<Ty> {
-        self.inner.type_named(path)
-    }
-    fn field_names(&self, user_type: &str) -> Vec<String> {
-        self.inner.field_names(user_type)
-    }
-    fn names(&self) -> Vec<String> {
-        self.inner.names()
-    }
 }
 
 /// Built-in type names usable in `.as<>`, `sizeof<>` and `bitsizeof<>`.
@@ -553,94 +521,6 @@ impl Checker<'_> {
             }
         }
         self.call(&bt, method, method_span, args, &arg_tys, e.span)
-    }
-
-    /// `xs.bitmask(PRED)`: bytes, one bit per element of the array `xs` where `PRED` (a boolean, `_` the element)
-    /// holds.
-    #[inline(never)]
-    fn bitmask(
-        &self,
-        e: &Expr,
-        base: &Ty,
-        method_span: Span,
-        args: &[Expr],
-        d: usize,
-    ) -> Result<Ty, TypeError> {
-        let elem = match base {
-            Ty::Array(t) => (**t).clone(),
-            Ty::Any => Ty::Any,
-            other => {
-                return Err(TypeError::new(
-                    method_span,
-                    format!("'bitmask' is a method of arrays, not of {other}"),
-                ))
-            }
-        };
-        let [pred] = args else {
-            return Err(TypeError::new(
-                e.span,
-                format!(
-                    "'bitmask' takes 1 argument (a condition on '_'), got {}",
-                    args.len()
-                ),
-            ));
-        };
-        let env = Elem {
-            inner: self.env,
-            elem,
-        };
-        let t = Checker {
-            env: &env,
-            ext: true,
-        }
-        .check(pred, d)?;
-        if !matches!(t, Ty::Bool | Ty::Any) {
-            return Err(TypeError::new(
-                pred.span,
-                format!("the condition passed to 'bitmask' must be a boolean, found {t}"),
-            ));
-        }
-        Ok(Ty::Bytes)
-    }
-
-    /// binspec's hashes of strings and bytes: `murmur3(seed)`, `crc32()`, `sarc_hash(multiplier)` (integers);
-    /// `None` for other methods.
-    fn hash_call(
-        &self,
-        base: &Ty,
-        method: &str,
-        args: &[Expr],
-        arg_tys: &[Ty],
-        span: Span,
-    ) -> Result<Option<Ty>, TypeError> {
-        let arity = match method {
-            "murmur3" | "sarc_hash" => 1,
-            "crc32" => 0,
-            _ => return Ok(None),
-        };
-        if !matches!(base, Ty::Str | Ty::Bytes | Ty::Any) {
-            return Err(TypeError::new(
-                span,
-                format!("'{method}' hashes a string or bytes, not {base}"),
-            ));
-        }
-        if args.len() != arity {
-            return Err(TypeError::new(
-                span,
-                format!("'{method}' takes {arity} argument(s), got {}", args.len()),
-            ));
-        }
-        if let Some((a, t)) = args
-            .iter()
-            .zip(arg_tys)
-            .find(|(_, t)| !matches!(t, Ty::Int { .. } | Ty::Any))
-        {
-            return Err(TypeError::new(
-                a.span,
-                format!("the argument of '{method}' must be an integer, found {t}"),
-            ));
-        }
-        Ok(Some(Ty::CALC_INT))
     }
 
     #[inline(never)]
