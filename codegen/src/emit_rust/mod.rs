@@ -27,6 +27,7 @@ mod passes;
 mod probe;
 mod read;
 mod read_field;
+mod records;
 mod resolve;
 mod tidy;
 mod views;
