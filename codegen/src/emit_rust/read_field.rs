@@ -255,7 +255,7 @@ impl<'m> Gen<'m> {
             .filter(|(k, _)| matches!(k.role, Role::Data));
         let read_keyed = match &f.repeat {
             _ if records_key.is_some() => {
-                let id = ident(&records_key.map_or("", |(k, _)| k.name.as_str()));
+                let id = ident(records_key.map_or("", |(k, _)| k.name.as_str()));
                 quote! {
                     let mut out = #read;
                     let in_order = out.is_sorted_by(|a, b| a.#id <= b.#id);

@@ -124,7 +124,7 @@ impl<'m> Gen<'m> {
         Some(match &f.ty {
             FieldTy::User { ty, .. } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
-                quote!(|b, endian| #n::from_record(b, endian))
+                quote!(#n::from_record)
             }
             _ => {
                 let e = endian_tokens(num_endian(f));
