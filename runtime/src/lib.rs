@@ -47,6 +47,8 @@ pub mod process;
 #[doc(hidden)]
 pub mod read;
 #[doc(hidden)]
+pub mod records;
+#[doc(hidden)]
 pub mod write;
 
 /// The shared byte buffer that generated models keep bytes in: decoding from a [`Bytes`] input

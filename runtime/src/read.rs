@@ -370,6 +370,37 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// Takes `n` records of `N` bytes each (a repetition of fixed-size elements, see [`crate::records`]) if that
+    /// many bytes remain. Otherwise takes nothing and returns `None`: the caller reads the elements one by one,
+    /// and fails where the input ends, at that element's field.
+    #[inline]
+    pub fn records<const N: usize>(&mut self, n: u64) -> Option<&'a [[u8; N]]> {
+        if N == 0 {
+            return None;
+        }
+        let len = usize::try_from(n).ok()?.checked_mul(N)?;
+        let s = self.buf.get(self.pos..)?.get(..len)?;
+        self.bits_left = 0;
+        self.pos += len;
+        Some(s.as_chunks::<N>().0)
+    }
+
+    /// Takes the rest of the stream as records of `N` bytes (a repetition to the end of the stream), if it
+    /// divides into them and no bits of a partly read byte are left; otherwise takes nothing and returns `None`
+    /// (see [`Reader::records`]).
+    #[inline]
+    pub fn records_eos<const N: usize>(&mut self) -> Option<&'a [[u8; N]]> {
+        if N == 0 || self.bits_left != 0 {
+            return None;
+        }
+        let (recs, rest) = self.buf.get(self.pos..)?.as_chunks::<N>();
+        if !rest.is_empty() {
+            return None;
+        }
+        self.pos = self.buf.len();
+        Some(recs)
+    }
+
     /// Checks fixed bytes (`contents`).
     pub fn expect(&mut self, expected: &[u8]) -> Result<()> {
         let at = self.abs_pos();

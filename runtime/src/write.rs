@@ -188,6 +188,36 @@ impl Writer {
             self.buf.extend_from_slice(b);
         }
     }
+    /// Writes one record of `N` bytes per item, each made by `f` in byte order `e` (a repetition of fixed-size
+    /// elements, see [`crate::records`]): the output grows once, and the byte order is matched once, outside the
+    /// loop. A sizing writer only counts the bytes.
+    #[inline]
+    pub fn records<const N: usize, T>(
+        &mut self,
+        items: impl ExactSizeIterator<Item = T>,
+        e: Endian,
+        f: impl Fn(T, Endian) -> [u8; N],
+    ) {
+        self.flush_bits();
+        let len = items.len() * N;
+        if self.sizing || N == 0 {
+            self.len += len;
+            return;
+        }
+        let start = self.buf.len();
+        self.buf.resize(start + len, 0);
+        let out = self.buf[start..].as_chunks_mut::<N>().0;
+        match e {
+            Endian::Little => out
+                .iter_mut()
+                .zip(items)
+                .for_each(|(d, x)| *d = f(x, Endian::Little)),
+            Endian::Big => out
+                .iter_mut()
+                .zip(items)
+                .for_each(|(d, x)| *d = f(x, Endian::Big)),
+        }
+    }
     /// Writes `n` bytes of `fill`.
     pub fn fill(&mut self, n: usize, fill: u8) {
         self.flush_bits();

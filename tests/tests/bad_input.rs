@@ -276,3 +276,26 @@ fn sarc_invalid_header_size_names_the_field_offset() {
         "the error should point at the field (0x18): {msg}"
     );
 }
+
+/// A repetition of fixed-size records is read in one take where the input holds it all; cut short, it is read
+/// element by element, so the error still names the element and the field where the input ends.
+#[test]
+fn cut_record_repetitions_name_the_element_and_field() {
+    // A headerless table (its CRC entries to the end of the file): one entry whole, the second cut in its `size`.
+    let mut d = vec![1, 0, 0, 0, 8, 0, 0, 0, 2, 0, 0, 0, 9, 0];
+    let e = Rsizetable::from_binary(&d).unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.contains("crc_entries[1].size"), "{msg}");
+    assert_eq!(e.offset(), Some(12), "{msg}");
+    // Whole, the same bytes read as the records they are.
+    d.extend_from_slice(&[0, 0]);
+    let m = Rsizetable::from_binary(&d).unwrap();
+    assert_eq!(m.to_binary().unwrap(), d);
+    // A count the input cannot hold fails before any element is read (`check_count`), as before.
+    let mut d =
+        std::fs::read(repo().join("tests/fixtures/rsizetable/restbl_empty.rsizetable")).unwrap();
+    put_u32(&mut d, 0xe, 2, false);
+    d.extend_from_slice(&[1, 0, 0, 0, 8, 0, 0, 0, 2, 0, 0, 0, 9, 0]);
+    let msg = Rsizetable::from_binary(&d).unwrap_err().to_string();
+    assert!(msg.contains("crc_entries: count 2 needs"), "{msg}");
+}

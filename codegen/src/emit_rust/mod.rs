@@ -28,6 +28,7 @@ mod passes;
 mod probe;
 mod read;
 mod read_field;
+mod records;
 mod resolve;
 mod rx;
 mod tidy;

@@ -304,6 +304,7 @@ impl<'m> Gen<'m> {
         }
         let write = self.emit_write(ti)?;
         let sort_keys = self.emit_sort_keys(ti)?;
+        let records = self.emit_record_fns(ti);
         Ok(quote! {
             #doc
             #[derive(Debug, Clone, #derive_default PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -315,6 +316,7 @@ impl<'m> Gen<'m> {
                 #read
                 #write
                 #sort_keys
+                #records
             }
         })
     }

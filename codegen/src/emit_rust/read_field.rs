@@ -256,7 +256,20 @@ impl<'m> Gen<'m> {
         let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
         let n = ty_ident(&self.m.types[*ty].rust);
         let keyed = fallible(&quote!(#n::read_keyed(r, endian, pools, root_io, #a)?));
+        // Elements read as whole records: their keys are compared once they are all read, in the key field's own
+        // type where it is one.
+        let records_key = self
+            .record_size(f)
+            .and_then(|_| self.int_sort_field(*ty))
+            .filter(|(k, _)| matches!(k.role, Role::Data));
         let read_keyed = match &f.repeat {
+            _ if records_key.is_some() => {
+                let id = ident(records_key.map_or("", |(k, _)| k.name.as_str()));
+                quote! {
+                    let mut out = #read;
+                    let in_order = out.is_sorted_by(|a, b| a.#id <= b.#id);
+                }
+            }
             Repeat::Expr(x)
                 if f.size.is_none()
                     && !f.size_eos
@@ -320,12 +333,26 @@ impl<'m> Gen<'m> {
             Repeat::Expr(x) => {
                 let n = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full();
                 let min = min_size(self.m, f);
+                let each = quote!(for i in 0..n as usize { out.push(#one_r.at_index(i)?); });
+                // Records of numbers: all at once where the input holds them all (see `records`).
+                let each = match (self.record_size(f), self.record_decoder(f)) {
+                    (Some(size), Some(dec)) => {
+                        let size = Literal::usize_unsuffixed(size);
+                        quote! {
+                            match r.records::<#size>(n as u64) {
+                                Some(recs) => ::binspec_runtime::records::decode(recs, endian, &mut out, #dec),
+                                None => { #each }
+                            }
+                        }
+                    }
+                    _ => each,
+                };
                 quote!({
                     let n = #n;
                     if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
                     let cap = r.check_count(n as u64, #min)?;
                     let mut out = ::std::vec::Vec::with_capacity(cap);
-                    for i in 0..n as usize { out.push(#one_r.at_index(i)?); }
+                    #each
                     out
                 })
             }
@@ -338,11 +365,26 @@ impl<'m> Gen<'m> {
                     }
                     None => quote!(),
                 };
+                let each = quote! {
+                    let mut i = 0usize;
+                    while !r.is_eof() { out.push(#one_r.at_index(i)?); i += 1; }
+                };
+                let each = match (self.record_size(f), self.record_decoder(f)) {
+                    (Some(size), Some(dec)) => {
+                        let size = Literal::usize_unsuffixed(size);
+                        quote! {
+                            match r.records_eos::<#size>() {
+                                Some(recs) => ::binspec_runtime::records::decode(recs, endian, &mut out, #dec),
+                                None => { #each }
+                            }
+                        }
+                    }
+                    _ => each,
+                };
                 quote!({
                     #sub
                     let mut out = ::std::vec::Vec::new();
-                    let mut i = 0usize;
-                    while !r.is_eof() { out.push(#one_r.at_index(i)?); i += 1; }
+                    #each
                     out
                 })
             }

@@ -401,9 +401,25 @@ impl<'m> Gen<'m> {
                             } else {
                                 quote!(for (i, x) in val.iter().enumerate() { #in_place })
                             };
+                            // Records of numbers: each element made as one array, all written at once (see
+                            // `records`; a sizing writer only counts them).
+                            let records = self.record_encoder(f).map(|enc| {
+                                if sorted {
+                                    quote! {
+                                        match &order {
+                                            ::binspec_runtime::layout::Order::InPlace(_) => w.records(val.iter(), endian, #enc),
+                                            ::binspec_runtime::layout::Order::Sorted(o) => w.records(o.iter().map(|&i| &val[i]), endian, #enc),
+                                        }
+                                    }
+                                } else {
+                                    quote!(w.records(val.iter(), endian, #enc);)
+                                }
+                            });
                             // A sizing pass only needs the elements' bytes: where each is a few numbers, count them.
-                            let each = match self.plain_element_size(f) {
-                                Some(n) => {
+                            let each = match (records, self.plain_element_size(f)) {
+                                (Some(records), _) if keyed_args.is_none() => records,
+                                (_, None) => each,
+                                (_, Some(n)) => {
                                     let len = if n == 1 {
                                         quote!(val.len())
                                     } else {
@@ -412,7 +428,6 @@ impl<'m> Gen<'m> {
                                     };
                                     quote!(if w.is_sizing() { w.fill(#len, 0); } else { #each })
                                 }
-                                None => each,
                             };
                             quote!({
                                 #count_check
@@ -662,9 +677,15 @@ impl<'m> Gen<'m> {
             (quote!(write), quote!(), quote!())
         };
         let inline = self.inline_attr(ti);
+        // Unused where every repetition of this type is written as whole records (`to_record`).
+        let dead = if self.read_as_records(ti) {
+            quote!(dead_code,)
+        } else {
+            quote!()
+        };
         Ok(quote! {
             #wrapper
-            #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
+            #[allow(#dead clippy::too_many_arguments, unused_variables, non_snake_case)]
             #inline
             pub(crate) fn #body_fn(
                 &self,
