@@ -157,6 +157,8 @@ pub struct WriteCtx {
     late: Option<usize>,
     /// The nodes of the dictionary being written, and the next one's number ([`WriteCtx::dic_next`]).
     dic: (Vec<resdic::Node>, usize),
+    /// Bytes to write before a queued item, by its key ([`WriteCtx::gap_before`]): few, so a list.
+    item_gaps: Vec<(Key, crate::Bytes)>,
 }
 
 /// The place of `k` in a table by slot and occurrence, grown with `fill` to reach it.
@@ -411,6 +413,11 @@ impl WriteCtx {
     }
     /// Writes a queued item at the writer's position, aligned, and records where it is and how long.
     fn write_item(&mut self, it: Item, w: &mut Writer) {
+        if !self.item_gaps.is_empty() {
+            if let Some((_, g)) = self.item_gaps.iter().find(|(k, _)| *k == it.key) {
+                w.bytes(g);
+            }
+        }
         w.align(it.align);
         self.cur.set(it.key, w.pos() as u64);
         let start = w.pos();
@@ -473,6 +480,7 @@ impl WriteCtx {
         self.order_counters.clear();
         self.pools.iter_mut().for_each(Vec::clear);
         self.placed.clear();
+        self.item_gaps.clear();
         self.flushed.iter_mut().for_each(|f| *f = false);
         self.arena.clear();
         self.arena.reserve(std::mem::take(&mut self.arena_len));
@@ -665,6 +673,8 @@ pub struct ReadPools {
     pending: Vec<sections::Pending>,
     /// Items of other types in a region whose sections are ordered, by member ([`ReadPools::member_item`]).
     groups: Vec<sections::Group>,
+    /// The bytes before the last item read of each such member that nothing describes ([`ReadPools::take_gap`]).
+    group_gaps: Vec<((usize, usize), std::ops::Range<usize>)>,
 }
 
 /// What reading has seen of one pool.

@@ -117,6 +117,12 @@ impl<'m> Gen<'m> {
                         let d = format!(" Alignment of `{}` where the default ({:#x}) does not reproduce the file.", f.name, self.m.pools[pool].item_align);
                         fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<u64>,));
                         defaults.push((quote!(#aid), quote!(None)));
+                        if let Some((_, _, false)) = self.member_index(ti, f) {
+                            let gid = format_ident!("{}_gap", f.name);
+                            let d = format!(" Bytes before `{}` that nothing in the file describes, after the item of the same kind before it (kept so that the file reads back the same; usually absent).", f.name);
+                            fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #gid: ::std::option::Option<::binspec_runtime::Bytes>,));
+                            defaults.push((quote!(#gid), quote!(None)));
+                        }
                     }
                 }
                 Role::Kept => {

@@ -227,6 +227,13 @@ impl<'m> Gen<'m> {
                             }
                         };
                         inits.push(quote!(#aid: #la,));
+                        // An item of a group: the bytes before it that nothing describes.
+                        if let (Some((_, i, false)), Some(pool)) =
+                            (self.member_index(ti, f), f.item_of)
+                        {
+                            let gid = format_ident!("{}_gap", f.name);
+                            inits.push(quote!(#gid: pools.take_gap(#pool, #i).and_then(|r| root_io.buf().get(r)).map(|g| root_io.share(g)),));
+                        }
                     }
                 }
                 Role::Derive(x) => {
@@ -626,11 +633,11 @@ impl<'m> Gen<'m> {
                                 #keep = true;
                                 None
                             } else {
-                                pools.member_item(#pool, #idx, (#p) as u64, len, #d)
+                                pools.member_item(#pool, #idx, (#p) as u64, len, #d, root_io.buf())
                             }
                         })
                     } else {
-                        quote!(pools.member_item(#pool, #idx, (#p) as u64, #len, #d))
+                        quote!(pools.member_item(#pool, #idx, (#p) as u64, #len, #d, root_io.buf()))
                     },
                     quote!((#v, #p, #la)),
                     quote!((None, 0i128, None)),

@@ -642,6 +642,13 @@ impl<'m> Gen<'m> {
                     }
                 });
                 body.push(self.presence_check(ti, f)?);
+                // An item of a group: the bytes before it that nothing describes go with it.
+                let push = if let Some((_, _, false)) = self.member_index(ti, f) {
+                    let gid = format_ident!("{}_gap", f.name);
+                    quote!(if let Some(g) = &self.#gid { ctx.gap_before(#k, g); } #push)
+                } else {
+                    push
+                };
                 body.push(match &f.cond {
                     Some(_) => quote!(if let Some(x) = &self.#id { #push }),
                     None => quote!({ let x = &self.#id; #push }),

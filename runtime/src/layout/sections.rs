@@ -10,7 +10,7 @@
 //! ([`WriteCtx::flush_slot`]). The items of a group are judged one after another as they are read; the group's
 //! first item, like a section, once the order is known.
 
-use super::{align_choice, ReadPools, WriteCtx};
+use super::{align_choice, Key, ReadPools, WriteCtx};
 use crate::error::{Error, Result};
 use crate::write::Writer;
 
@@ -73,6 +73,8 @@ impl ReadPools {
     /// Records an item of member `idx` (items of one instance of another type) of an ordered region of `pool`, at
     /// `start..start+len`, and returns its alignment choice after the group's previous item. The first item of a
     /// group gets `None`: where the group starts is judged with the region's sections ([`ReadPools::sections`]).
+    /// Bytes of the input `data` between the previous item and this one that no alignment explains (or that are not
+    /// zeros) are this item's gap ([`ReadPools::take_gap`]).
     pub fn member_item(
         &mut self,
         pool: usize,
@@ -80,6 +82,7 @@ impl ReadPools {
         start: u64,
         len: u64,
         default: u64,
+        data: &[u8],
     ) -> Option<u64> {
         let end = start + len;
         self.item_bytes = self.item_bytes.saturating_add(len);
@@ -99,11 +102,33 @@ impl ReadPools {
             });
             return None;
         };
-        let a = align_choice(g.prev_end, start, default);
+        let mut a = align_choice(g.prev_end, start, default);
+        let range = usize::try_from(g.prev_end)
+            .ok()
+            .zip(usize::try_from(start).ok());
+        if let Some(r) = range.map(|(a, b)| a..b) {
+            if let Some(bytes) = data.get(r.clone()).filter(|b| !b.is_empty()) {
+                if a.is_none() || bytes.iter().any(|&x| x != 0) {
+                    self.group_gaps.retain(|(k, _)| *k != (pool, idx));
+                    self.group_gaps.push(((pool, idx), r));
+                    a = align_choice(start, start, default);
+                }
+            }
+        }
         g.prev_end = g.prev_end.max(end);
         g.end = g.end.max(end);
         self.relaid |= a.is_none();
         a.flatten()
+    }
+
+    /// The bytes before the item of member `idx` of `pool` read last that nothing describes, where it had any
+    /// ([`ReadPools::member_item`]), taken out.
+    pub fn take_gap(&mut self, pool: usize, idx: usize) -> Option<std::ops::Range<usize>> {
+        let i = self
+            .group_gaps
+            .iter()
+            .position(|(k, _)| *k == (pool, idx))?;
+        Some(self.group_gaps.swap_remove(i).1)
     }
 
     /// [`ReadPools::empty_elsewhere`] for an item of member `idx` (a group): whether an empty item at `start` is
@@ -189,6 +214,10 @@ impl ReadPools {
 }
 
 impl WriteCtx {
+    /// Bytes to write before the item `key` when its pool is written (the gap a reader found before it).
+    pub fn gap_before(&mut self, key: Key, bytes: &crate::Bytes) {
+        self.item_gaps.push((key, bytes.clone()));
+    }
     /// Writes the items queued for `pool` by the place `slot` (one instance of another type: a member of an ordered
     /// region), in the order they were queued, the first aligned to `align`; the pool's other items stay queued.
     pub fn flush_slot(&mut self, pool: usize, slot: u32, w: &mut Writer, align: u64) {
@@ -295,8 +324,8 @@ mod tests {
     fn groups_are_ordered_with_the_sections() {
         let mut p = ReadPools::new();
         // Two items of member 1 read before the region, contiguous; then the sections.
-        assert_eq!(p.member_item(0, 1, 0x14, 4, 1), None);
-        assert_eq!(p.member_item(0, 1, 0x18, 2, 1), None);
+        assert_eq!(p.member_item(0, 1, 0x14, 4, 1, &[]), None);
+        assert_eq!(p.member_item(0, 1, 0x18, 2, 1, &[]), None);
         p.enter_region(0, 0x10);
         p.section(0, 0, 0x10, 4);
         p.section(0, 2, 0x1c, 4);
@@ -329,6 +358,22 @@ mod tests {
         p.section(0, 1, 0x18, 4);
         let s = p.sections(0, &[1, 1], &[0; 0x20]);
         assert_eq!((s.gaps, s.aligns), (vec![None, None], vec![None, Some(8)]));
+    }
+
+    #[test]
+    fn bytes_between_items_of_a_group_are_their_gap() {
+        let mut data = [0u8; 0x20];
+        data[0x14..0x16].copy_from_slice(b"zz");
+        let mut p = ReadPools::new();
+        assert_eq!(p.member_item(0, 1, 0x10, 4, 1, &data), None);
+        // "zz" after the first item: kept before the second, which then needs no alignment.
+        assert_eq!(p.member_item(0, 1, 0x16, 2, 1, &data), None);
+        assert!(!p.relaid());
+        assert_eq!(p.take_gap(0, 1), Some(0x14..0x16));
+        assert_eq!(p.take_gap(0, 1), None);
+        // Zeros an alignment explains are padding.
+        assert_eq!(p.member_item(0, 1, 0x20, 2, 1, &data), Some(0x20));
+        assert_eq!(p.take_gap(0, 1), None);
     }
 
     #[test]

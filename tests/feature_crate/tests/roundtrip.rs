@@ -1211,3 +1211,25 @@ fn bytes_between_sections_are_kept() {
     let out = write(&m);
     assert_eq!(&out[0x21..], b"XYZtail\0");
 }
+
+/// Bytes between two items of one group (the records' blobs) that nothing describes are kept with the item after
+/// them, as bytes between sections are.
+#[test]
+fn bytes_between_items_of_a_group_are_kept() {
+    use fs::sections::Sections;
+    #[rustfmt::skip]
+    let bytes = [
+        b'S', b'E', b'C', b'T',
+        0x02, 0, 0, 0,          // record_count
+        0, 0, 0, 0,             // table_ofs: none
+        0x2a, 0, 0, 0,          // ids_ofs
+        0x2a, 0, 0, 0,          // name_ofs: no ids
+        0x24, 0, 0, 0, 0x02, 0, 0, 0, // record 0: blob at 0x24, 2 bytes
+        0x28, 0, 0, 0, 0x02, 0, 0, 0, // record 1: blob at 0x28, after 2 bytes nothing describes
+        b'a', b'b', b'?', b'!', b'c', b'd', // 0x24
+        b'n', 0,                // 0x2a: name
+    ];
+    let m: Sections = round_trip(&bytes);
+    assert_eq!(m.records[1].blob_gap.as_deref(), Some(&b"?!"[..]));
+    assert_eq!(m.records[0].blob_gap, None);
+}
