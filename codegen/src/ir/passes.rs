@@ -334,7 +334,29 @@ fn check_resdic(m: &Module, diags: &mut Diags) {
             let Role::Derive(x) = &f.role else { continue };
             let mut used = BTreeSet::new();
             names_used(&x.expr, &mut used);
-            if used.contains("_dic") && !node_types.contains(&ti) {
+            if !used.contains("_dic") {
+                continue;
+            }
+            // The whole expression is the node's value: the reader compares the field with it once the dictionary
+            // is built, not through arithmetic on it.
+            let whole = matches!(&x.expr.kind, ExprKind::Attr { base, name, .. }
+                if matches!(&base.kind, ExprKind::Name(b) if b == "_dic")
+                    && matches!(name.as_str(), "ref_bit" | "left" | "right"));
+            if !whole {
+                diags.in_file(&t.file, |diags| {
+                    diags.error(
+                        x.pos,
+                        &x.path,
+                        format!(
+                            "'-derive: {}': a dictionary node's field derives from '_dic' alone",
+                            x.text
+                        ),
+                        Some("write '_dic.ref_bit', '_dic.left' or '_dic.right'".into()),
+                    )
+                });
+                continue;
+            }
+            if !node_types.contains(&ti) {
                 diags.in_file(&t.file, |diags| {
                     diags.error(
                         f.pos,
