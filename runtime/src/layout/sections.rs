@@ -58,7 +58,24 @@ impl Sections {
     }
 }
 
+/// The bytes of the input `data` from `prev` (where the content before ended) to `start` (where a member or item
+/// starts) that are not padding an alignment explains: bytes no alignment reaches over, or that are not zeros. Kept
+/// as a gap, so that the file is written back as it was.
+fn gap(data: &[u8], prev: u64, start: u64, default: u64) -> Option<std::ops::Range<usize>> {
+    let r = usize::try_from(prev).ok()?..usize::try_from(start).ok()?;
+    let bytes = data.get(r.clone()).filter(|b| !b.is_empty())?;
+    let padding = bytes.iter().all(|&x| x == 0) && align_choice(prev, start, default).is_some();
+    (!padding).then_some(r)
+}
+
 impl ReadPools {
+    /// Where the state of the group of member `idx` of `pool` is, if an item of it was read.
+    fn group(&self, pool: usize, idx: usize) -> Option<usize> {
+        self.groups
+            .iter()
+            .rposition(|g| g.pool == pool && g.idx == idx)
+    }
+
     /// Notes section `idx` of a region of `pool`, read at `start..start+len`. Its alignment is judged by
     /// [`ReadPools::sections`], once the position of every section is known.
     pub fn section(&mut self, pool: usize, idx: usize, start: u64, len: u64) {
@@ -87,12 +104,7 @@ impl ReadPools {
         let end = start + len;
         self.item_bytes = self.item_bytes.saturating_add(len);
         self.max_end = self.max_end.max(end);
-        let Some(g) = self
-            .groups
-            .iter_mut()
-            .rev()
-            .find(|g| g.pool == pool && g.idx == idx)
-        else {
+        let Some(gi) = self.group(pool, idx) else {
             self.groups.push(Group {
                 pool,
                 idx,
@@ -102,19 +114,17 @@ impl ReadPools {
             });
             return None;
         };
-        let mut a = align_choice(g.prev_end, start, default);
-        let range = usize::try_from(g.prev_end)
-            .ok()
-            .zip(usize::try_from(start).ok());
-        if let Some(r) = range.map(|(a, b)| a..b) {
-            if let Some(bytes) = data.get(r.clone()).filter(|b| !b.is_empty()) {
-                if a.is_none() || bytes.iter().any(|&x| x != 0) {
-                    self.group_gaps.retain(|(k, _)| *k != (pool, idx));
-                    self.group_gaps.push(((pool, idx), r));
-                    a = align_choice(start, start, default);
-                }
+        let prev = self.groups[gi].prev_end;
+        // After bytes nothing describes, the item starts where they end.
+        let a = match gap(data, prev, start, default) {
+            Some(r) => {
+                self.group_gaps.retain(|(k, _)| *k != (pool, idx));
+                self.group_gaps.push(((pool, idx), r));
+                align_choice(start, start, default)
             }
-        }
+            None => align_choice(prev, start, default),
+        };
+        let g = &mut self.groups[gi];
         g.prev_end = g.prev_end.max(end);
         g.end = g.end.max(end);
         self.relaid |= a.is_none();
@@ -140,11 +150,8 @@ impl ReadPools {
         start: u64,
         default: u64,
     ) -> bool {
-        self.groups
-            .iter()
-            .rev()
-            .find(|g| g.pool == pool && g.idx == idx)
-            .is_some_and(|g| crate::write::align_up(g.prev_end, default) != start)
+        self.group(pool, idx)
+            .is_some_and(|gi| crate::write::align_up(self.groups[gi].prev_end, default) != start)
     }
 
     /// The sections of `pool` noted since the region's type began to be read (`defaults` holds each one's default
@@ -183,20 +190,13 @@ impl ReadPools {
         let mut gaps = vec![None; defaults.len()];
         for p in &mine {
             let d = defaults.get(p.idx).copied().unwrap_or(1);
-            // Bytes after the member before that an alignment does not explain (or that are not padding).
+            // After bytes nothing describes, the member starts where they end.
             let prev = self.pools.get(pool).and_then(|x| x.prev_end);
-            let range =
-                prev.and_then(|a| Some(usize::try_from(a).ok()?..usize::try_from(p.start).ok()?));
-            if let (Some(prev), Some(r)) = (prev, range) {
-                if let Some(bytes) = data.get(r.clone()).filter(|b| !b.is_empty()) {
-                    let padding = bytes.iter().all(|&x| x == 0);
-                    if !(padding && align_choice(prev, p.start, d).is_some()) {
-                        if let Some(g) = gaps.get_mut(p.idx) {
-                            *g = Some(r);
-                        }
-                        self.pool(pool).prev_end = Some(p.start);
-                    }
+            if let Some(r) = prev.and_then(|prev| gap(data, prev, p.start, d)) {
+                if let Some(g) = gaps.get_mut(p.idx) {
+                    *g = Some(r);
                 }
+                self.pool(pool).prev_end = Some(p.start);
             }
             if let Some(a) = aligns.get_mut(p.idx) {
                 *a = self.item(pool, p.start, p.len, d);
