@@ -140,12 +140,9 @@ impl<'m> Gen<'m> {
             if chain.last().is_some_and(|l| l.starts_with('_')) {
                 return true;
             }
-            return match (
-                self.cx(ti, Scope::Write).resolve_chain(&chain),
-                self.chain_owner(ti, &chain),
-            ) {
-                (Some(f), Some(ot)) => field_reads(f, ot),
-                _ => true,
+            return match self.cx(ti, Scope::Write).resolve_chain_in(&chain) {
+                Some((ot, f)) => field_reads(f, ot),
+                None => true,
             };
         }
         match &e.kind {
@@ -187,30 +184,6 @@ impl<'m> Gen<'m> {
             FieldTy::User { ty, .. } if f.repeat == Repeat::None => Some(*ty),
             _ => None,
         }
-    }
-
-    /// The type that holds the field a `_root.…` or `_parent.…` chain names, seen from `ti`.
-    fn chain_owner(&self, ti: usize, chain: &[String]) -> Option<usize> {
-        let mut start = 1;
-        let mut ty = match chain.first()?.as_str() {
-            "_root" => 0,
-            "_parent" => {
-                let mut t = self.m.owners[ti]?;
-                while chain.get(start).is_some_and(|p| p == "_parent") {
-                    t = self.m.owners[t]?;
-                    start += 1;
-                }
-                t
-            }
-            _ => return None,
-        };
-        for part in &chain[start..chain.len().saturating_sub(1)] {
-            match &find(&self.m.types[ty], part)?.ty {
-                FieldTy::User { ty: t, .. } => ty = *t,
-                _ => return None,
-            }
-        }
-        Some(ty)
     }
 
     /// The key a parent sorts elements of type `ti` by (`-sort-by`), if one does.
@@ -402,43 +375,23 @@ impl Gen<'_> {
             .seq
             .iter()
             .filter_map(|f| match &f.role {
-                Role::Derive(x) => match &x.expr.kind {
-                    ExprKind::Attr { base, name, .. }
-                        if matches!(&base.kind, ExprKind::Name(b) if b == "_dic") =>
-                    {
-                        Some((f, name.as_str()))
-                    }
-                    _ => None,
-                },
+                Role::Derive(x) => crate::ir::dic_part(&x.expr).map(|p| (f, p)),
                 _ => None,
             })
             .collect()
     }
 
-    /// For a `-resdic` array `f` of `ti`: its element type and the element's key as bytes (`n` is an element).
+    /// For a `-resdic` array `f` of `ti`: its element type and the element's key as bytes (`n` is an element). The
+    /// `classify` pass has checked that the key is a string or bytes every node has (`check_resdic`).
     pub(super) fn dic_keys(&self, f: &Field) -> R<(usize, TokenStream)> {
         let (Some(key), FieldTy::User { ty, .. }) = (&f.resdic, &f.ty) else {
-            return err(&f.path, "'-resdic' needs a repeated attribute of records");
-        };
-        let Some(k) = find(&self.m.types[*ty], key) else {
-            return err(
-                &f.path,
-                format!(
-                    "'-resdic: {key}': no field '{key}' in type '{}'",
-                    self.m.types[*ty].name
-                ),
-            );
+            return Err(internal(&f.path));
         };
         let id = ident(key);
-        let bytes = match (&k.ty, &k.cond, &k.repeat) {
-            (FieldTy::Str { .. }, None, Repeat::None) => quote!(str::as_bytes(&n.#id)),
-            (FieldTy::Bytes, None, Repeat::None) => quote!(&n.#id[..]),
-            _ => {
-                return err(
-                    &f.path,
-                    format!("'-resdic: {key}': the key must be a string or bytes, always present"),
-                )
-            }
+        let bytes = match find(&self.m.types[*ty], key).map(|k| &k.ty) {
+            Some(FieldTy::Str { .. }) => quote!(str::as_bytes(&n.#id)),
+            Some(FieldTy::Bytes) => quote!(&n.#id[..]),
+            _ => return Err(internal(&f.path)),
         };
         Ok((*ty, bytes))
     }

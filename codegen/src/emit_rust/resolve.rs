@@ -528,6 +528,11 @@ impl<'m> Cx<'m> {
 
     /// The field that a `_root.a.b`, `_parent.x` or `_parent._parent.x` chain names.
     pub(super) fn resolve_chain(&self, chain: &[String]) -> Option<&'m Field> {
+        self.resolve_chain_in(chain).map(|(_, f)| f)
+    }
+
+    /// [`Cx::resolve_chain`], with the type that holds the field.
+    pub(super) fn resolve_chain_in(&self, chain: &[String]) -> Option<(usize, &'m Field)> {
         let mut start = 1;
         let mut ty = match chain[0].as_str() {
             "_root" => 0,
@@ -551,7 +556,7 @@ impl<'m> Cx<'m> {
                 };
             }
             let f = find(&self.m.types[ty], part)?;
-            field = Some(f);
+            field = Some((ty, f));
             if let FieldTy::User { ty: t, .. } = f.ty {
                 ty = t;
             }

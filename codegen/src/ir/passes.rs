@@ -339,10 +339,7 @@ fn check_resdic(m: &Module, diags: &mut Diags) {
             }
             // The whole expression is the node's value: the reader compares the field with it once the dictionary
             // is built, not through arithmetic on it.
-            let whole = matches!(&x.expr.kind, ExprKind::Attr { base, name, .. }
-                if matches!(&base.kind, ExprKind::Name(b) if b == "_dic")
-                    && matches!(name.as_str(), "ref_bit" | "left" | "right"));
-            if !whole {
+            if super::query::dic_part(&x.expr).is_none() {
                 diags.in_file(&t.file, |diags| {
                     diags.error(
                         x.pos,

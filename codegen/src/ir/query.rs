@@ -145,6 +145,20 @@ pub fn count_from_len(x: &Expr, count: &str, of: &str) -> Option<Expr> {
     invert(x, count, size)
 }
 
+/// The part of a dictionary node that `e` is, where `e` is `_dic.ref_bit`, `_dic.left` or `_dic.right` (the
+/// `-derive` of a `-resdic` node's field).
+pub fn dic_part(e: &Expr) -> Option<&str> {
+    match &e.kind {
+        ExprKind::Attr { base, name, .. }
+            if matches!(&base.kind, ExprKind::Name(b) if b == "_dic")
+                && matches!(name.as_str(), "ref_bit" | "left" | "right") =>
+        {
+            Some(name)
+        }
+        _ => None,
+    }
+}
+
 /// An integer constant, if the expression is one.
 pub fn const_int(e: &Expr) -> Option<i128> {
     match &e.kind {
