@@ -209,6 +209,24 @@ pub(super) fn describe(m: &Module, f: &Field) -> String {
             })
         }
         Role::Derive(x) => Some(format!("Derived: `{}`.", esc(&x.text))),
+        Role::Given => {
+            // Named by the items of the types that hold this record.
+            let mut by = Vec::new();
+            for (ti, t) in m.types.iter().enumerate() {
+                for g in &t.given {
+                    let hit = crate::ir::given_leaf(m, ti, &g.chain)
+                        .is_some_and(|(lt, li)| std::ptr::eq(&m.types[lt].seq[li], f));
+                    if hit {
+                        let what = match g.kind {
+                            crate::ir::GivenKind::Offset => "position",
+                            crate::ir::GivenKind::Count => "number",
+                        };
+                        by.push(format!("{what} of `{}.{}`", t.name, t.field(g.of).name));
+                    }
+                }
+            }
+            Some(format!("Derived by the type that holds this record: {}.", by.join(", ")))
+        }
         Role::Pool(p) => {
             let pool = &m.pools[p.pool];
             let mut s = format!("Region holding pool `{}`", pool.id);

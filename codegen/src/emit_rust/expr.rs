@@ -50,6 +50,7 @@ impl<'m> Cx<'m> {
             ty: owner,
             scope: Scope::Read,
             depth: self.depth + 1,
+            reading: true,
         };
         match cx.tr(&v.expr, &v.path) {
             Ok((_, t @ (T::Bool | T::Float | T::Str | T::Bytes))) => t,
@@ -509,6 +510,7 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
         ty: 0,
         scope: Scope::Model,
         depth: 0,
+        reading: false,
     };
     let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
     Ok((t.full().to_string(), format!("{ty:?}")))

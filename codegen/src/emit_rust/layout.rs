@@ -490,12 +490,52 @@ impl Gen<'_> {
         (can_be_empty && !self.m.pools[pool].dedup && !self.is_local_item(ti, item)).then_some(item)
     }
 
-    /// Whether some offset field of `ti` is kept where `item` is empty ([`Gen::empty_item_of`]).
+    /// Whether some offset field of `ti` is kept where `item` is empty ([`Gen::empty_item_of`]), or some offset of
+    /// a record that `ti` derives for it ([`Gen::given_kept`]).
     pub(super) fn kept_offsets(&self, ti: usize, item: &Field) -> bool {
-        self.m.types[ti].seq.iter().any(|f| {
+        let t = &self.m.types[ti];
+        t.seq.iter().any(|f| {
             self.empty_item_of(ti, f)
                 .is_some_and(|i| i.name == item.name)
-        })
+        }) || t
+            .given
+            .iter()
+            .any(|g| self.given_kept(ti, g) && t.field(g.of).name == item.name)
+    }
+
+    /// Whether a position that `ti` derives for a record inside it ([`crate::ir::Given`]) is kept where its item is
+    /// empty and elsewhere than the writer would put it (as [`Gen::empty_item_of`] for the type's own offsets).
+    pub(super) fn given_kept(&self, ti: usize, g: &crate::ir::Given) -> bool {
+        let item = self.m.types[ti].field(g.of);
+        let can_be_empty = item.repeat != Repeat::None || item.size.is_some();
+        g.kind == crate::ir::GivenKind::Offset
+            && item.item_of.is_some_and(|p| !self.m.pools[p].dedup)
+            && can_be_empty
+            && !self.is_local_item(ti, item)
+    }
+
+    /// The reader's statements that settle the fields of records a type derives (read as the file holds them):
+    /// `None` where the writer derives the file's value, the file's value for a position of an empty item kept
+    /// elsewhere.
+    pub(super) fn given_reads(&self, ti: usize) -> Vec<TokenStream> {
+        let t = &self.m.types[ti];
+        let mut out = Vec::new();
+        let mut heads = BTreeSet::new();
+        for g in &t.given {
+            let head = local("v", &g.chain[0]);
+            if heads.insert(g.chain[0].clone()) {
+                out.push(quote!(let mut #head = #head;));
+            }
+            let rest: Vec<Ident> = g.chain[1..].iter().map(|c| ident(c)).collect();
+            let place = quote!(#head #(.#rest)*);
+            out.push(if self.given_kept(ti, g) {
+                let keep = local("keep", &t.field(g.of).name);
+                quote!(if !#keep { #place = None; })
+            } else {
+                quote!(#place = None;)
+            });
+        }
+        out
     }
 
     /// Whether `f`, an instance of `ti`, is one of [`Gen::local_items`].

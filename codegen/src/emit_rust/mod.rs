@@ -22,6 +22,7 @@
 
 mod expr;
 mod format;
+mod given;
 mod layout;
 mod models;
 mod passes;
@@ -150,6 +151,9 @@ struct Cx<'m> {
     ty: usize,
     scope: Scope,
     depth: usize,
+    /// Whether the expression is translated for a reader (also where `scope` is `Model`, reaching into a record
+    /// read already): a [`Role::Given`] field is known there, as the file holds it.
+    reading: bool,
 }
 
 fn int_lit(v: i128) -> TokenStream {
@@ -233,6 +237,7 @@ impl<'m> Gen<'m> {
             ty,
             scope,
             depth: 0,
+            reading: scope == Scope::Read,
         }
     }
 

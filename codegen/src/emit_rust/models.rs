@@ -159,6 +159,15 @@ impl<'m> Gen<'m> {
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
                     defaults.push((quote!(#id), quote!(None)));
                 }
+                Role::Given => {
+                    let ty = self.model_ty(f);
+                    let d = " Derived by the type that holds this record, for its item (a position or a length). Set \
+                             only where the file's value is not the one the writer would derive: a position where the \
+                             item is empty (it can point anywhere)."
+                        .to_string();
+                    fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
+                    defaults.push((quote!(#id), quote!(None)));
+                }
                 Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
                     let of = &t.field(*of).name;
                     let ty = self.model_ty(f);

@@ -174,6 +174,8 @@ impl<'m> Gen<'m> {
             let sv = local("sections", &f.name);
             body.push(quote!(let #sv = pools.sections(#pool, &[#(#ds),*], root_io.buf());));
         }
+        // Fields of records this type derives for its items: kept only as the writer would not derive them.
+        body.extend(self.given_reads(ti));
         // Build the model.
         let mut inits = Vec::new();
         let body_before_model = body.len();
@@ -208,6 +210,8 @@ impl<'m> Gen<'m> {
                         );
                     }
                 }
+                // The holder of this record decides whether the file's value is kept.
+                Role::Given => inits.push(quote!(#id: Some(#v),)),
                 Role::Data | Role::Placed => {
                     inits.push(quote!(#id: #v,));
                     if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {

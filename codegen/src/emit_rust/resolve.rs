@@ -205,6 +205,18 @@ impl<'m> Cx<'m> {
                         }
                         other => (Rx::atom(quote!(#me.#id)), other),
                     }),
+                    // A field the holder of this record derives: as the file holds it, while reading.
+                    Role::Given if self.reading => Ok((
+                        Rx::cast(quote!(#me.#id.unwrap_or_default() as i128)),
+                        T::Int,
+                    )),
+                    Role::Given => err(
+                        path,
+                        format!(
+                            "'{n}' is derived by the type that holds this record, for its item: it is known only \
+                             to that type's writer"
+                        ),
+                    ),
                     Role::View if f.is_instance => match self.endian_view(n)? {
                         Some(tok) => Ok((tok, T::Int)),
                         None => err(

@@ -124,6 +124,8 @@ impl<'m> Gen<'m> {
             let _ = fname;
             body.push(quote!(let #d: i128 = #val;));
         }
+        // Values derived for records inside this type.
+        body.extend(self.given_values(ti)?);
         let scanned = t.seq.iter().any(|f| f.scan.is_some());
         if scanned {
             body.push(quote!(
@@ -175,6 +177,11 @@ impl<'m> Gen<'m> {
                         None => quote!(None),
                     };
                     quote!(::binspec_runtime::write_slot(w, &#d, #size, &[], 0, ctx.first_pass())?;)
+                }
+                // The type holding this record derives it and patches it in; the override, or 0, until then.
+                Role::Given => {
+                    let id = ident(&f.name);
+                    self.write_derived(f, quote!(self.#id.map_or(0, |v| v as i128)))?
                 }
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
@@ -496,6 +503,8 @@ impl<'m> Gen<'m> {
             } else {
                 code
             };
+            // Values this type derives for the record: put in place once it is written.
+            let code = self.given_patches(ti, f, code)?;
             body.push(quote!(::binspec_runtime::attempt(|| { #code Ok(()) }).at(#fname)?;));
         }
         // `-scan` fields: now that what follows them is written, check that each reads back with its length.
@@ -788,7 +797,7 @@ impl<'m> Gen<'m> {
     }
 
     /// Solves `e == rhs` for `unknown` (a linear expression).
-    fn solve(&self, ti: usize, e: &Expr, unknown: &str, rhs: Rx, path: &str) -> R<Rx> {
+    pub(super) fn solve(&self, ti: usize, e: &Expr, unknown: &str, rhs: Rx, path: &str) -> R<Rx> {
         if !solvable_for(e, unknown) {
             return err(
                 path,

@@ -5,6 +5,7 @@
 //! - `resolve_fields` (`resolve`): type names, expressions parsed, binspec's `-` keys read (`keys`);
 //! - `owners` and `classify` (`passes`): who reads each type, and which bytes are data, layout, constant or derived
 //!   (per DEVELOPERS.md principle 1);
+//! - `given` (`given`): fields of records inside a type that the type derives for its pool items;
 //! - `typecheck` (`crate::check`).
 //!
 //! `query` holds the questions passes and emitters ask of expressions and of the type graph.
@@ -12,6 +13,7 @@
 mod binspec_meta;
 mod builder;
 mod endian_switch;
+mod given;
 mod keys;
 mod names;
 mod passes;
@@ -20,6 +22,7 @@ mod resolve;
 
 pub use binspec_meta::crate_spec;
 pub use builder::build;
+pub use given::{leaf as given_leaf, replace_chain};
 pub use query::{
     bare_name, children, const_int, count_from_len, dic_part, names_used, reaches_type,
     solvable_for, types_graph,
@@ -138,6 +141,10 @@ pub enum Role {
     Length { of: FieldId },
     /// Solved from the `pos` of the instance `of`, once it is placed.
     Offset { of: FieldId },
+    /// A field of a record that a type containing it derives: an instance of that type names it through a chain
+    /// of plain fields in its `pos` or `repeat-expr` (`entries.ints.base`: AINB's property entries). The owner
+    /// computes it (see [`TypeDef::given`]); the model keeps it only as an override.
+    Given,
     /// Computed by the `-derive` expression; kept in the model only where a file disagrees.
     Derive(Ex),
     /// A region where a pool's items are written.
@@ -304,6 +311,28 @@ pub struct TypeDef {
     pub pos: Pos,
     /// The schema file the type is written in (an imported schema's for its types), for diagnostics.
     pub file: String,
+    /// Fields of records inside this type that this type derives for its instances ([`Role::Given`]).
+    pub given: Vec<Given>,
+}
+
+/// A field of a record inside a type, derived by that type for one of its instances ([`Role::Given`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Given {
+    /// The way to the field: a plain field of this type of a user type, then fields of those types, the last the
+    /// derived integer (`[entries, ints, base]`).
+    pub chain: Vec<String>,
+    /// The instance whose `pos` (an offset) or `repeat-expr` (a count) names the chain.
+    pub of: FieldId,
+    pub kind: GivenKind,
+}
+
+/// What a [`Given`] field is to its instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GivenKind {
+    /// Solved from the instance's `pos` once it is placed.
+    Offset,
+    /// The instance's length.
+    Count,
 }
 
 impl TypeDef {

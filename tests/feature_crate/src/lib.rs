@@ -29,6 +29,7 @@ feature_modules!(
     eager,
     endian_switch,
     enums,
+    given,
     hashes,
     instances,
     layout,
