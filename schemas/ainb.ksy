@@ -24,7 +24,10 @@ doc: |
   names, 0x404 state infos' desired states): those are strings of the deduplicated string pool, and their
   offsets are derived (the packed ones as bit fields). The pool keeps every string the file holds, in order
   (Nintendo's files hold strings nothing refers to). Only plug values, which are string offsets for some plugs
-  and indices for others, are still kept as numbers. Where the page and the files
+  and indices for others, are still kept as numbers. The properties are derived too: each element's and
+  attachment's parameters hold their properties of each type, and the property table's six arrays are those
+  ranges one after another (the elements' first, then the attachments', as every file at hand has them), so the
+  parameters' base indices and counts and the table's offsets are computed by the writer. Where the page and the files
   (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
   files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
@@ -36,8 +39,8 @@ doc: |
     bool, vector3f, pointer, in this order) and a seventh for u32 in version 0x408, which comes after s32. The
     parameter entries follow them (one per parameter, in header order), then the default values in header order.
   * Array lengths the page does not give are taken from the next section in the file's order: the property arrays
-    end where the next one starts (the last at the input/output table), the input/output arrays likewise (the last
-    at the multi-input array), the multi-inputs at the jump array, the jumps at the query element id array, the
+    end where the next one starts (the first five; the last is as long as the ranges in it), the input/output
+    arrays likewise (the last at the multi-input array), the multi-inputs at the jump array, the jumps at the query element id array, the
     attachment ids at the attachment array, the query element ids at the EXB (or the module caller array), the EXB
     at the module caller array.
   * Query Element Id Array: it does not hold the header's Query Element Count of entries (the number of query
@@ -198,6 +201,13 @@ instances:
     type: enum_resolve_array
     if: enum_relocation_array_ofs != 0
     doc: The enum resolve array.
+  attachments:
+    pos: attachment_array_ofs
+    type: attachment
+    repeat: expr
+    repeat-expr: attachment_count
+    if: attachment_array_ofs != 0
+    doc: The attachments (before the property table, which holds their parameters' property ranges).
   property_table:
     pos: property_table_ofs
     type: property_table
@@ -222,13 +232,6 @@ instances:
     repeat-expr: (query_element_id_array_ofs - jump_table_ofs) / 4
     if: jump_table_ofs != 0 and query_element_id_array_ofs >= jump_table_ofs
     doc: The jumps, up to the query element id array.
-  attachments:
-    pos: attachment_array_ofs
-    type: attachment
-    repeat: expr
-    repeat-expr: attachment_count
-    if: attachment_array_ofs != 0
-    doc: The attachments.
   attachment_ids:
     pos: attachment_id_array_ofs
     type: u4
@@ -466,6 +469,54 @@ types:
         repeat-expr: plug_entries.total
         doc: Plug Data Pointer Array (absolute offsets; the plug entries give each plug's kind).
     instances:
+      s32_properties:
+        pos: _root.property_table.s32_ofs + property_entries.s32_entries.base_index * 12
+        type: property_s32
+        repeat: expr
+        repeat-expr: property_entries.s32_entries.count
+        io: _root._io
+        -pool: s32_properties
+        doc: The s32 properties, a range of the property table's array.
+      bool_properties:
+        pos: _root.property_table.bool_ofs + property_entries.bool_entries.base_index * 12
+        type: property_bool
+        repeat: expr
+        repeat-expr: property_entries.bool_entries.count
+        io: _root._io
+        -pool: bool_properties
+        doc: The bool properties, a range of the property table's array.
+      float_properties:
+        pos: _root.property_table.float_ofs + property_entries.float_entries.base_index * 12
+        type: property_float
+        repeat: expr
+        repeat-expr: property_entries.float_entries.count
+        io: _root._io
+        -pool: float_properties
+        doc: The float properties, a range of the property table's array.
+      string_properties:
+        pos: _root.property_table.string_ofs + property_entries.string_entries.base_index * 12
+        type: property_string
+        repeat: expr
+        repeat-expr: property_entries.string_entries.count
+        io: _root._io
+        -pool: string_properties
+        doc: The string properties, a range of the property table's array.
+      vector3f_properties:
+        pos: _root.property_table.vector3f_ofs + property_entries.vector3f_entries.base_index * 20
+        type: property_vector3f
+        repeat: expr
+        repeat-expr: property_entries.vector3f_entries.count
+        io: _root._io
+        -pool: vector3f_properties
+        doc: The vector3f properties, a range of the property table's array.
+      pointer_properties:
+        pos: _root.property_table.pointer_ofs + property_entries.pointer_entries.base_index * 12
+        type: property_pointer
+        repeat: expr
+        repeat-expr: property_entries.pointer_entries.count
+        io: _root._io
+        -pool: pointer_properties
+        doc: The pointer properties, a range of the property table's array.
       bool_float_input_source_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.bool_float_input_source.base_index
         type: plug_ref(element_type_id, 0)
@@ -773,37 +824,96 @@ types:
       - id: pointer_ofs
         type: u4
         doc: Property Array (PropertyPointer).
+      - id: arrays
+        size-eos: true
+        doc: The six property arrays, each the ranges of the element and attachment parameters, one after another.
+        -pool:
+          id: property_arrays
     instances:
-      s32_properties:
+      s32_array:
         pos: s32_ofs
-        type: property_s32
-        repeat: expr
-        repeat-expr: (bool_ofs - s32_ofs) / 12
-      bool_properties:
+        size: bool_ofs - s32_ofs
+        type: property_array_s32
+        -pool: property_arrays
+        doc: The s32 property array, up to the next one.
+      bool_array:
         pos: bool_ofs
-        type: property_bool
-        repeat: expr
-        repeat-expr: (float_ofs - bool_ofs) / 12
-      float_properties:
+        size: float_ofs - bool_ofs
+        type: property_array_bool
+        -pool: property_arrays
+        doc: The bool property array, up to the next one.
+      float_array:
         pos: float_ofs
-        type: property_float
-        repeat: expr
-        repeat-expr: (string_ofs - float_ofs) / 12
-      string_properties:
+        size: string_ofs - float_ofs
+        type: property_array_float
+        -pool: property_arrays
+        doc: The float property array, up to the next one.
+      string_array:
         pos: string_ofs
-        type: property_string
-        repeat: expr
-        repeat-expr: (vector3f_ofs - string_ofs) / 12
-      vector3f_properties:
+        size: vector3f_ofs - string_ofs
+        type: property_array_string
+        -pool: property_arrays
+        doc: The string property array, up to the next one.
+      vector3f_array:
         pos: vector3f_ofs
-        type: property_vector3f
-        repeat: expr
-        repeat-expr: (pointer_ofs - vector3f_ofs) / 20
-      pointer_properties:
+        size: pointer_ofs - vector3f_ofs
+        type: property_array_vector3f
+        -pool: property_arrays
+        doc: The vector3f property array, up to the next one.
+      pointer_array:
         pos: pointer_ofs
-        type: property_pointer
-        repeat: expr
-        repeat-expr: (_root.input_output_table_ofs - pointer_ofs) / 12
+        size: _root.input_output_table_ofs - pointer_ofs
+        type: property_array_pointer
+        -pool: property_arrays
+        doc: The pointer property array, up to the next one.
+  property_array_s32:
+    doc: The s32 property array.
+    seq:
+      - id: properties
+        size-eos: true
+        doc: Each parameter's s32 properties, one after another.
+        -pool:
+          id: s32_properties
+  property_array_bool:
+    doc: The bool property array.
+    seq:
+      - id: properties
+        size-eos: true
+        doc: Each parameter's bool properties, one after another.
+        -pool:
+          id: bool_properties
+  property_array_float:
+    doc: The float property array.
+    seq:
+      - id: properties
+        size-eos: true
+        doc: Each parameter's float properties, one after another.
+        -pool:
+          id: float_properties
+  property_array_string:
+    doc: The string property array.
+    seq:
+      - id: properties
+        size-eos: true
+        doc: Each parameter's string properties, one after another.
+        -pool:
+          id: string_properties
+  property_array_vector3f:
+    doc: The vector3f property array.
+    seq:
+      - id: properties
+        size-eos: true
+        doc: Each parameter's vector3f properties, one after another.
+        -pool:
+          id: vector3f_properties
+  property_array_pointer:
+    doc: The pointer property array.
+    seq:
+      - id: properties
+        size-eos: true
+        doc: Each parameter's pointer properties, one after another.
+        -pool:
+          id: pointer_properties
   property_s32:
     doc: Property<s32>.
     -wiki:
@@ -1428,6 +1538,55 @@ types:
         doc: |
           0x30 bytes after the property entries: every attachment param in the files at hand is 0x64 bytes. The
           page's Attachment Param section has two more tables, both empty; these bytes are not described.
+    instances:
+      s32_properties:
+        pos: _root.property_table.s32_ofs + property_entries.s32_entries.base_index * 12
+        type: property_s32
+        repeat: expr
+        repeat-expr: property_entries.s32_entries.count
+        io: _root._io
+        -pool: s32_properties
+        doc: The s32 properties, a range of the property table's array.
+      bool_properties:
+        pos: _root.property_table.bool_ofs + property_entries.bool_entries.base_index * 12
+        type: property_bool
+        repeat: expr
+        repeat-expr: property_entries.bool_entries.count
+        io: _root._io
+        -pool: bool_properties
+        doc: The bool properties, a range of the property table's array.
+      float_properties:
+        pos: _root.property_table.float_ofs + property_entries.float_entries.base_index * 12
+        type: property_float
+        repeat: expr
+        repeat-expr: property_entries.float_entries.count
+        io: _root._io
+        -pool: float_properties
+        doc: The float properties, a range of the property table's array.
+      string_properties:
+        pos: _root.property_table.string_ofs + property_entries.string_entries.base_index * 12
+        type: property_string
+        repeat: expr
+        repeat-expr: property_entries.string_entries.count
+        io: _root._io
+        -pool: string_properties
+        doc: The string properties, a range of the property table's array.
+      vector3f_properties:
+        pos: _root.property_table.vector3f_ofs + property_entries.vector3f_entries.base_index * 20
+        type: property_vector3f
+        repeat: expr
+        repeat-expr: property_entries.vector3f_entries.count
+        io: _root._io
+        -pool: vector3f_properties
+        doc: The vector3f properties, a range of the property table's array.
+      pointer_properties:
+        pos: _root.property_table.pointer_ofs + property_entries.pointer_entries.base_index * 12
+        type: property_pointer
+        repeat: expr
+        repeat-expr: property_entries.pointer_entries.count
+        io: _root._io
+        -pool: pointer_properties
+        doc: The pointer properties, a range of the property table's array.
   multi_input_entry:
     doc: Multi-Input Entry.
     -wiki:

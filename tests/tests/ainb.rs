@@ -101,17 +101,9 @@ fn every_corpus_file_parses() {
             );
         }
         assert!(!f.file_name.is_empty(), "{what}");
-        // The element's ranges into the property and input/output arrays.
-        let props = f.property_table.as_ref().expect("property table");
+        // The element's ranges into the input/output arrays (its properties are ranges the model holds, whose
+        // bases and counts the writer derives).
         let io = f.input_output_table.as_ref().expect("input/output table");
-        let prop_lens = [
-            props.s32_properties.len(),
-            props.bool_properties.len(),
-            props.float_properties.len(),
-            props.string_properties.len(),
-            props.vector3f_properties.len(),
-            props.pointer_properties.len(),
-        ];
         let io_lens = [
             (io.s32_inputs.len(), io.s32_outputs.len()),
             (io.bool_inputs.len(), io.bool_outputs.len()),
@@ -121,26 +113,22 @@ fn every_corpus_file_parses() {
             (io.pointer_inputs.len(), io.pointer_outputs.len()),
         ];
         let mut params = 0;
+        let mut kept_bases = 0;
         for (i, e) in f.elements.iter().enumerate() {
             let Some(p) = &e.param else { continue };
             params += 1;
             let pe = &p.property_entries;
-            let ranges = [
+            for r in [
                 &pe.s32_entries,
                 &pe.bool_entries,
                 &pe.float_entries,
                 &pe.string_entries,
                 &pe.vector3f_entries,
                 &pe.pointer_entries,
-            ];
-            for (t, r) in ranges.iter().enumerate() {
-                assert!(
-                    (r.base_index + r.count) as usize <= prop_lens[t],
-                    "{what}: element {i} property type {t}: {}+{} of {}",
-                    r.base_index,
-                    r.count,
-                    prop_lens[t]
-                );
+            ] {
+                assert_eq!(r.count, None, "{what}: element {i}: a count is derived");
+                // A base is kept only for an empty range based elsewhere than where the next one starts.
+                kept_bases += usize::from(r.base_index.is_some());
             }
             let ie = &p.input_output_entries;
             let ranges = [
@@ -163,6 +151,7 @@ fn every_corpus_file_parses() {
             }
         }
         assert_eq!(params, f.elements.len(), "{what}: every element has params");
+        eprintln!("{what}: {kept_bases} property range bases kept");
         // The query element id array: one entry per query the elements use.
         let queries = f
             .elements
@@ -328,9 +317,13 @@ fn splatoon3_v404_decodes_completely() {
     let bb = f.blackboard.as_ref().unwrap();
     assert_eq!(bb.headers.len(), 6);
     assert!(bb.parameters.is_empty() && bb.file_references.is_empty());
-    let props = f.property_table.as_ref().unwrap();
-    assert_eq!(props.bool_properties.len(), 2);
-    assert_eq!(props.string_properties.len(), 4);
+    let params = || f.elements.iter().filter_map(|e| e.param.as_ref());
+    assert_eq!(params().map(|p| p.bool_properties.len()).sum::<usize>(), 2);
+    assert_eq!(
+        params().map(|p| p.string_properties.len()).sum::<usize>(),
+        4
+    );
+    assert!(f.attachments.as_ref().is_none_or(|a| a.is_empty()));
     let io = f.input_output_table.as_ref().unwrap();
     assert_eq!((io.bool_inputs.len(), io.bool_outputs.len()), (0, 4));
     assert_eq!(io.pointer_inputs.len(), 4);
@@ -476,14 +469,32 @@ fn read_ranges(f: &Ainb, file_len: usize) -> Vec<(usize, usize)> {
     if let Some(ids) = &f.attachment_ids {
         at(f.attachment_id_array_ofs, 4 * ids.len());
     }
-    if let Some(p) = &f.property_table {
-        at(f.property_table_ofs, 0x18);
-        at(p.s32_ofs, 12 * p.s32_properties.len());
-        at(p.bool_ofs, 12 * p.bool_properties.len());
-        at(p.float_ofs, 12 * p.float_properties.len());
-        at(p.string_ofs, 12 * p.string_properties.len());
-        at(p.vector3f_ofs, 20 * p.vector3f_properties.len());
-        at(p.pointer_ofs, 12 * p.pointer_properties.len());
+    if f.property_table.is_some() {
+        // The six arrays follow the table's offsets, each the parameters' ranges one after another.
+        macro_rules! len {
+            ($p:expr) => {
+                12 * ($p.s32_properties.len()
+                    + $p.bool_properties.len()
+                    + $p.float_properties.len()
+                    + $p.string_properties.len()
+                    + $p.pointer_properties.len())
+                    + 20 * $p.vector3f_properties.len()
+            };
+        }
+        let elements: usize = f
+            .elements
+            .iter()
+            .filter_map(|e| e.param.as_ref())
+            .map(|p| len!(p))
+            .sum();
+        let attachments: usize = f
+            .attachments
+            .iter()
+            .flatten()
+            .filter_map(|a| a.param.as_ref())
+            .map(|p| len!(p))
+            .sum();
+        at(f.property_table_ofs, 0x18 + elements + attachments);
     }
     if let Some(io) = &f.input_output_table {
         at(f.input_output_table_ofs, 0x30);
@@ -787,28 +798,25 @@ fn the_raw_model_writes_every_file_back() {
 fn renamed_strings_are_laid_out_by_the_writer() {
     let p = repo().join("tests/fixtures/ainb/patrol_v407.ainb");
     let (data, mut f) = parse(&p);
-    let table = f.property_table.as_mut().expect("a property table");
-    assert!(!table.float_properties.is_empty());
-    for x in &mut table.float_properties {
-        x.name_text = format!("{}_renamed", x.name_text).as_str().into();
+    let floats = |f: &Ainb| -> Vec<String> {
+        f.elements
+            .iter()
+            .filter_map(|e| e.param.as_ref())
+            .flat_map(|p| p.float_properties.iter().map(|x| x.name_text.to_string()))
+            .collect()
+    };
+    assert!(!floats(&f).is_empty());
+    for p in f.elements.iter_mut().filter_map(|e| e.param.as_mut()) {
+        for x in &mut p.float_properties {
+            x.name_text = format!("{}_renamed", x.name_text).as_str().into();
+        }
     }
-    let want: Vec<String> = table
-        .float_properties
-        .iter()
-        .map(|x| x.name_text.to_string())
-        .collect();
+    let want = floats(&f);
     f.file_name = "a_longer_file_name_than_before".into();
     let out = f.to_binary().unwrap();
     assert!(out.len() > data.len());
     let again = Ainb::from_binary(&out).unwrap();
-    let got: Vec<String> = again
-        .property_table
-        .as_ref()
-        .unwrap()
-        .float_properties
-        .iter()
-        .map(|x| x.name_text.to_string())
-        .collect();
+    let got = floats(&again);
     assert_eq!(got, want);
     assert_eq!(&*again.file_name, "a_longer_file_name_than_before");
     // The strings the file held stay where they were: the pool only grows at its end.

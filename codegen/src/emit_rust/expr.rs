@@ -51,6 +51,7 @@ impl<'m> Cx<'m> {
             scope: Scope::Read,
             depth: self.depth + 1,
             reading: true,
+            slots: self.slots,
         };
         match cx.tr(&v.expr, &v.path) {
             Ok((_, t @ (T::Bool | T::Float | T::Str | T::Bytes))) => t,
@@ -511,6 +512,7 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
         scope: Scope::Model,
         depth: 0,
         reading: false,
+        slots: None,
     };
     let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
     Ok((t.full().to_string(), format!("{ty:?}")))

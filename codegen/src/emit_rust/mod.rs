@@ -20,6 +20,7 @@
 //! - `probe`: `endian_of` and `<field>_variant_of`, which read a few of the root's instances;
 //! - `format`: the root's `Format` and `Archive` impls.
 
+mod cross;
 mod expr;
 mod format;
 mod given;
@@ -154,6 +155,8 @@ struct Cx<'m> {
     /// Whether the expression is translated for a reader (also where `scope` is `Model`, reaching into a record
     /// read already): a [`Role::Given`] field is known there, as the file holds it.
     reading: bool,
+    /// The position slots, by type and name (for the positions of another type's items: see `cross.rs`).
+    slots: Option<&'m BTreeMap<(usize, String), u32>>,
 }
 
 fn int_lit(v: i128) -> TokenStream {
@@ -238,6 +241,7 @@ impl<'m> Gen<'m> {
             scope,
             depth: 0,
             reading: scope == Scope::Read,
+            slots: Some(&self.slots),
         }
     }
 

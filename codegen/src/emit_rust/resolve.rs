@@ -388,6 +388,13 @@ impl<'m> Cx<'m> {
                 });
             }
         }
+        // A derived field of a section this type points to (`table.x_ofs`): as the file holds it, or where the
+        // writer put what it derives from.
+        if let ExprKind::Name(b) = &base.kind {
+            if let Some(v) = self.section_value(b, name, path)? {
+                return Ok(v);
+            }
+        }
         let (bx, bt) = self.tr(base, path)?;
         // Methods on slices and strings take the place, which the call borrows (`clippy::needless_borrow`).
         let b = recv(&bx);

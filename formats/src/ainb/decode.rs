@@ -8,6 +8,20 @@ use super::model::*;
 use super::raw;
 use crate::{Error, Format, Result};
 
+/// The six property ranges of `$p`, an element's or an attachment's parameters.
+macro_rules! property_ranges {
+    ($p:expr) => {
+        PropertyRanges {
+            s32: &$p.s32_properties,
+            bool: &$p.bool_properties,
+            f32: &$p.float_properties,
+            string: &$p.string_properties,
+            vec3f: &$p.vector3f_properties,
+            pointer: &$p.pointer_properties,
+        }
+    };
+}
+
 /// The size of the fixed part of an element param: property, input/output and plug entries.
 pub(crate) const PARAM_HEADER: usize = 0x30 + 0x60 + 0x14;
 /// The size of an attachment param.
@@ -139,7 +153,6 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         })
         .collect::<Result<Vec<_>>>()?;
 
-    let props = r.property_table.as_ref();
     let io = r.input_output_table.as_ref();
     let empty_u32: Vec<u32> = Vec::new();
     let attachment_ids = r.attachment_ids.as_ref().unwrap_or(&empty_u32);
@@ -224,7 +237,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             .copied()
             .find(|&q| q > p)
             .unwrap_or(region_end);
-        let properties = properties(props, &param.property_entries, &strs, &|| {
+        let properties = properties(property_ranges!(param), &strs, &|| {
             format!("element {i}'s properties")
         })?;
         let el_io = io_of(io, &param.input_output_entries, &strs, i)?;
@@ -303,7 +316,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
                 param.unknown_01[1],
                 param.unknown_01[2],
             ],
-            properties: properties(props, &param.property_entries, &strs, &|| {
+            properties: properties(property_ranges!(param), &strs, &|| {
                 format!("attachment {k}'s properties")
             })?,
         });
@@ -485,59 +498,22 @@ fn guid(b: &[u8]) -> Guid {
     Guid(g)
 }
 
-fn properties(
-    t: Option<&raw::PropertyTable>,
-    e: &raw::PropertyEntries,
-    s: &Strs,
-    what: &dyn Fn() -> String,
-) -> Result<Properties> {
-    let raw::PropertyEntries {
-        s32_entries,
-        bool_entries,
-        float_entries,
-        string_entries,
-        vector3f_entries,
-        pointer_entries,
-    } = e;
-    let all = [
-        s32_entries,
-        bool_entries,
-        float_entries,
-        string_entries,
-        vector3f_entries,
-        pointer_entries,
-    ];
-    if all.iter().all(|x| x.count == 0) {
-        return Ok(Properties::default());
-    }
-    let t = t.ok_or_else(|| {
-        bad(
-            0x2c,
-            format!(
-                "{} refer to a property table the file does not have",
-                what()
-            ),
-        )
-    })?;
-    let w = |x: &raw::PropertyTypeEntry| (x.base_index, x.count);
-    let g = |(b, c): (u32, u32), len: usize, ty: &str| -> Result<std::ops::Range<usize>> {
-        if (b as usize).saturating_add(c as usize) > len {
-            return Err(bad(
-                0x2c,
-                format!(
-                    "{}: {ty} properties {b}..{} are past the end of the array ({len})",
-                    what(),
-                    u64::from(b) + u64::from(c)
-                ),
-            ));
-        }
-        Ok(b as usize..b as usize + c as usize)
-    };
+/// The six property ranges of an element's or an attachment's parameters, as the raw model holds them.
+struct PropertyRanges<'r> {
+    s32: &'r [raw::PropertyS32],
+    bool: &'r [raw::PropertyBool],
+    f32: &'r [raw::PropertyFloat],
+    string: &'r [raw::PropertyString],
+    vec3f: &'r [raw::PropertyVector3f],
+    pointer: &'r [raw::PropertyPointer],
+}
+
+fn properties(r: PropertyRanges<'_>, s: &Strs, what: &dyn Fn() -> String) -> Result<Properties> {
     let str_prop = |name: &str, flags: &raw::PropertyFlags| -> Result<(String, u32)> {
         Ok((s.text(name)?, flags.index_and_flags))
     };
     let mut p = Properties::default();
-    for x in &t.s32_properties[g(w(s32_entries), t.s32_properties.len(), "s32")?] {
+    for x in r.s32 {
         let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.s32.push(Property {
             name,
@@ -545,7 +521,7 @@ fn properties(
             value: x.immediate_value,
         });
     }
-    for x in &t.bool_properties[g(w(bool_entries), t.bool_properties.len(), "bool")?] {
+    for x in r.bool {
         let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.bool.push(Property {
             name,
@@ -553,7 +529,7 @@ fn properties(
             value: boolean(x.immediate_value, what)?,
         });
     }
-    for x in &t.float_properties[g(w(float_entries), t.float_properties.len(), "f32")?] {
+    for x in r.f32 {
         let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.f32.push(Property {
             name,
@@ -561,7 +537,7 @@ fn properties(
             value: x.immediate_value,
         });
     }
-    for x in &t.string_properties[g(w(string_entries), t.string_properties.len(), "string")?] {
+    for x in r.string {
         let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.string.push(Property {
             name,
@@ -569,7 +545,7 @@ fn properties(
             value: s.text(&x.immediate_value_text)?,
         });
     }
-    for x in &t.vector3f_properties[g(w(vector3f_entries), t.vector3f_properties.len(), "vec3f")?] {
+    for x in r.vec3f {
         let (name, flags) = str_prop(&x.name_text, &x.flags)?;
         p.vec3f.push(Property {
             name,
@@ -577,7 +553,7 @@ fn properties(
             value: vec3(&x.immediate_value),
         });
     }
-    for x in &t.pointer_properties[g(w(pointer_entries), t.pointer_properties.len(), "pointer")?] {
+    for x in r.pointer {
         p.pointer.push(PointerProperty {
             name: s.text(&x.name_text)?,
             class: s.text(&x.class_name_text)?,

@@ -24,6 +24,7 @@ macro_rules! feature_modules {
 
 feature_modules!(
     bits,
+    cross,
     data,
     derive,
     eager,

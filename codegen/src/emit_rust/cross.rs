@@ -1,0 +1,187 @@
+//! A derived field of a section that a type points to, named from that type (`property_table.s32_ofs`, which
+//! AINB's element parameters reach as `_root.property_table.s32_ofs` to count their ranges of the s32 property
+//! array from). The model does not hold it, and Kaitai reads the section lazily, when it is first named. So a
+//! reader takes it from the file, where the section is (its `pos`), whether the section was read yet or not; a
+//! writer takes it from where it put the item the field points to in the previous pass, as the section's own
+//! writer does (the section's type must then be written once per file).
+
+use super::*;
+use crate::ir::EndianSpec;
+
+impl<'m> Cx<'m> {
+    /// `inst.name`, where `inst` is an instance of this type (a record at a `pos`) and `name` a field of its type
+    /// that the model does not hold. `None` where that is not the case (the usual translation applies).
+    pub(super) fn section_value(
+        &mut self,
+        inst: &str,
+        name: &str,
+        path: &str,
+    ) -> R<Option<(Rx, T)>> {
+        let t = self.t();
+        let Some(a) = t.instances.iter().find(|f| f.name == inst) else {
+            return Ok(None);
+        };
+        let (Some(pos), FieldTy::User { ty, .. }, Repeat::None, None) =
+            (&a.pos_expr, &a.ty, &a.repeat, &a.value)
+        else {
+            return Ok(None);
+        };
+        let ty = *ty;
+        let u = &self.m.types[ty];
+        let Some(i) = u.seq.iter().position(|f| f.name == name) else {
+            return Ok(None);
+        };
+        let f = &u.seq[i];
+        if !matches!(
+            f.role,
+            Role::Offset { .. } | Role::Count { .. } | Role::Length { .. } | Role::Derive(_)
+        ) {
+            return Ok(None);
+        }
+        let what = format!("'{inst}.{name}'");
+        match self.scope {
+            Scope::Read => {
+                let FieldTy::Int {
+                    bytes,
+                    signed: false,
+                    endian,
+                } = &f.ty
+                else {
+                    return err(
+                        path,
+                        format!("{what}: only an unsigned integer of a section can be named from outside it"),
+                    );
+                };
+                if a.size.is_some() || f.cond.is_some() {
+                    return err(
+                        path,
+                        format!("{what}: a field of a sized or optional record cannot be read from outside it yet"),
+                    );
+                }
+                let mut off = 0u64;
+                for before in &u.seq[..i] {
+                    off += self.m.static_advance(before).ok_or_else(|| EmitError {
+                        path: path.into(),
+                        message: format!(
+                            "{what}: '{}' before it has no size known without reading, so it cannot be read from \
+                             outside '{}'",
+                            before.name, u.name
+                        ),
+                    })?;
+                }
+                let fixed = match &u.endian {
+                    EndianSpec::Fixed(e) => Some(*e),
+                    _ => None,
+                };
+                let e = endian_tokens(endian.or(fixed));
+                let n = *bytes as usize;
+                let at = self.tr(&pos.expr, &pos.path)?.0.full();
+                let io = match &a.io {
+                    Some(x) if x.text == "_root._io" => quote!(root_io),
+                    Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
+                    None => quote!(r),
+                };
+                let seek = if off == 0 {
+                    quote!(p.seek(at as u64)?;)
+                } else {
+                    quote!(p.seek(at as u64 + #off)?;)
+                };
+                let peek = quote!({
+                    let at: i128 = #at;
+                    let mut p = #io.clone();
+                    if at < 0 {
+                        return Err(::binspec_runtime::Error::invalid(p.abs_pos(), format!("negative position {at}")));
+                    }
+                    #seek
+                    p.uint_n(#n, #e)? as i128
+                });
+                let v = match &a.cond {
+                    Some(c) => {
+                        let c = self.tr(&c.expr, &c.path)?.0.full();
+                        quote!(if #c { #peek } else { 0 })
+                    }
+                    None => peek,
+                };
+                Ok(Some((Rx::new(v, Prec::Block), T::Int)))
+            }
+            Scope::Write => {
+                let Role::Offset { of } = &f.role else {
+                    return err(
+                        path,
+                        format!("{what} is derived in '{}': only an offset of it can be named from outside while writing", u.name),
+                    );
+                };
+                let item = u.field(*of);
+                let bare = item
+                    .pos_expr
+                    .as_ref()
+                    .and_then(|p| crate::ir::bare_name(&p.expr))
+                    == Some(name);
+                let in_root_stream =
+                    self.ty == 0 || a.io.as_ref().is_some_and(|x| x.text == "_root._io");
+                if !bare || item.item_of.is_none() || a.size.is_some() || !in_root_stream {
+                    return err(
+                        path,
+                        format!(
+                            "{what} can be named from outside '{}' while writing only where it is the whole `pos` of a \
+                             pool item of it, in the file's own stream",
+                            u.name
+                        ),
+                    );
+                }
+                if !self.singular(ty) {
+                    return err(
+                        path,
+                        format!(
+                            "{what}: '{}' is held in more than one place, or repeated, so the writer cannot tell which \
+                             one's offset this is",
+                            u.name
+                        ),
+                    );
+                }
+                let slot = self
+                    .slots
+                    .and_then(|s| s.get(&(ty, item.name.clone())))
+                    .ok_or_else(|| internal(path))?;
+                Ok(Some((
+                    Rx::cast(
+                        quote!(ctx.prev_pos(::binspec_runtime::layout::Key { slot: #slot, n: 0 }) as i128),
+                    ),
+                    T::Int,
+                )))
+            }
+            Scope::Model => Ok(None),
+        }
+    }
+
+    /// Whether type `ty` is written at most once per file: held by one field of one type, not repeated, and that
+    /// type too, up to the root.
+    fn singular(&self, ty: usize) -> bool {
+        let mut cur = ty;
+        for _ in 0..self.m.types.len() {
+            if cur == 0 {
+                return true;
+            }
+            let mut holders = Vec::new();
+            for (ti, t) in self.m.types.iter().enumerate() {
+                for f in t.seq.iter().chain(t.instances.iter()) {
+                    let holds = match &f.ty {
+                        FieldTy::User { ty, .. } => *ty == cur,
+                        FieldTy::Switch { cases, .. } => {
+                            cases.iter().any(|c| c.user() == Some(cur))
+                        }
+                        _ => false,
+                    };
+                    if holds {
+                        holders.push((ti, f.repeat == Repeat::None));
+                    }
+                }
+            }
+            match holders[..] {
+                [(ti, true)] => cur = ti,
+                _ => return false,
+            }
+        }
+        false
+    }
+}
