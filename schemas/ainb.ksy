@@ -24,10 +24,11 @@ doc: |
   names, 0x404 state infos' desired states): those are strings of the deduplicated string pool, and their
   offsets are derived (the packed ones as bit fields). The pool keeps every string the file holds, in order
   (Nintendo's files hold strings nothing refers to). Only plug values, which are string offsets for some plugs
-  and indices for others, are still kept as numbers. The properties are derived too: each element's and
-  attachment's parameters hold their properties of each type, and the property table's six arrays are those
-  ranges one after another (the elements' first, then the attachments', as every file at hand has them), so the
-  parameters' base indices and counts and the table's offsets are computed by the writer. Where the page and the files
+  and indices for others, are still kept as numbers. The properties, inputs and outputs are derived too: each
+  element's and attachment's parameters hold their properties of each type (an element's its inputs and outputs
+  too), and the property table's six arrays and the input/output table's twelve are those ranges one after
+  another (the elements' first, then the attachments', as every file at hand has them), so the parameters' base
+  indices and counts and the tables' offsets are computed by the writer. Where the page and the files
   (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
   files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
@@ -40,7 +41,7 @@ doc: |
     parameter entries follow them (one per parameter, in header order), then the default values in header order.
   * Array lengths the page does not give are taken from the next section in the file's order: the property arrays
     end where the next one starts (the first five; the last is as long as the ranges in it), the input/output
-    arrays likewise (the last at the multi-input array), the multi-inputs at the jump array, the jumps at the query element id array, the
+    arrays likewise, the multi-inputs at the jump array, the jumps at the query element id array, the
     attachment ids at the attachment array, the query element ids at the EXB (or the module caller array), the EXB
     at the module caller array.
   * Query Element Id Array: it does not hold the header's Query Element Count of entries (the number of query
@@ -517,6 +518,102 @@ types:
         io: _root._io
         -pool: pointer_properties
         doc: The pointer properties, a range of the property table's array.
+      s32_inputs:
+        pos: _root.input_output_table.s32_inputs_ofs + input_output_entries.s32_entries.input_base_index * 16
+        type: input_s32
+        repeat: expr
+        repeat-expr: input_output_entries.s32_entries.input_count
+        io: _root._io
+        -pool: s32_inputs
+        doc: The s32 inputs, a range of the input/output table's array.
+      s32_outputs:
+        pos: _root.input_output_table.s32_outputs_ofs + input_output_entries.s32_entries.output_base_index * 4
+        type: output
+        repeat: expr
+        repeat-expr: input_output_entries.s32_entries.output_count
+        io: _root._io
+        -pool: s32_outputs
+        doc: The s32 outputs, a range of the input/output table's array.
+      bool_inputs:
+        pos: _root.input_output_table.bool_inputs_ofs + input_output_entries.bool_entries.input_base_index * 16
+        type: input_bool
+        repeat: expr
+        repeat-expr: input_output_entries.bool_entries.input_count
+        io: _root._io
+        -pool: bool_inputs
+        doc: The bool inputs, a range of the input/output table's array.
+      bool_outputs:
+        pos: _root.input_output_table.bool_outputs_ofs + input_output_entries.bool_entries.output_base_index * 4
+        type: output
+        repeat: expr
+        repeat-expr: input_output_entries.bool_entries.output_count
+        io: _root._io
+        -pool: bool_outputs
+        doc: The bool outputs, a range of the input/output table's array.
+      float_inputs:
+        pos: _root.input_output_table.float_inputs_ofs + input_output_entries.float_entries.input_base_index * 16
+        type: input_float
+        repeat: expr
+        repeat-expr: input_output_entries.float_entries.input_count
+        io: _root._io
+        -pool: float_inputs
+        doc: The float inputs, a range of the input/output table's array.
+      float_outputs:
+        pos: _root.input_output_table.float_outputs_ofs + input_output_entries.float_entries.output_base_index * 4
+        type: output
+        repeat: expr
+        repeat-expr: input_output_entries.float_entries.output_count
+        io: _root._io
+        -pool: float_outputs
+        doc: The float outputs, a range of the input/output table's array.
+      string_inputs:
+        pos: _root.input_output_table.string_inputs_ofs + input_output_entries.string_entries.input_base_index * 16
+        type: input_string
+        repeat: expr
+        repeat-expr: input_output_entries.string_entries.input_count
+        io: _root._io
+        -pool: string_inputs
+        doc: The string inputs, a range of the input/output table's array.
+      string_outputs:
+        pos: _root.input_output_table.string_outputs_ofs + input_output_entries.string_entries.output_base_index * 4
+        type: output
+        repeat: expr
+        repeat-expr: input_output_entries.string_entries.output_count
+        io: _root._io
+        -pool: string_outputs
+        doc: The string outputs, a range of the input/output table's array.
+      vector3f_inputs:
+        pos: _root.input_output_table.vector3f_inputs_ofs + input_output_entries.vector3f_entries.input_base_index * 24
+        type: input_vector3f
+        repeat: expr
+        repeat-expr: input_output_entries.vector3f_entries.input_count
+        io: _root._io
+        -pool: vector3f_inputs
+        doc: The vector3f inputs, a range of the input/output table's array.
+      vector3f_outputs:
+        pos: _root.input_output_table.vector3f_outputs_ofs + input_output_entries.vector3f_entries.output_base_index * 4
+        type: output
+        repeat: expr
+        repeat-expr: input_output_entries.vector3f_entries.output_count
+        io: _root._io
+        -pool: vector3f_outputs
+        doc: The vector3f outputs, a range of the input/output table's array.
+      pointer_inputs:
+        pos: _root.input_output_table.pointer_inputs_ofs + input_output_entries.pointer_entries.input_base_index * 20
+        type: input_pointer
+        repeat: expr
+        repeat-expr: input_output_entries.pointer_entries.input_count
+        io: _root._io
+        -pool: pointer_inputs
+        doc: The pointer inputs, a range of the input/output table's array.
+      pointer_outputs:
+        pos: _root.input_output_table.pointer_outputs_ofs + input_output_entries.pointer_entries.output_base_index * 8
+        type: output_pointer
+        repeat: expr
+        repeat-expr: input_output_entries.pointer_entries.output_count
+        io: _root._io
+        -pool: pointer_outputs
+        doc: The pointer outputs, a range of the input/output table's array.
       bool_float_input_source_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.bool_float_input_source.base_index
         type: plug_ref(element_type_id, 0)
@@ -1084,31 +1181,179 @@ types:
       - {id: vector3f_outputs_ofs, type: u4, doc: Output Array (Output<Vector3f>).}
       - {id: pointer_inputs_ofs, type: u4, doc: Input Array (InputPointer).}
       - {id: pointer_outputs_ofs, type: u4, doc: Output Array (OutputPointer).}
+      - id: arrays
+        size-eos: true
+        doc: The twelve arrays, each the ranges of the element parameters, one after another.
+        -pool:
+          id: input_output_arrays
     instances:
-      s32_inputs:
-        {pos: s32_inputs_ofs, type: input_s32, repeat: expr, repeat-expr: (s32_outputs_ofs - s32_inputs_ofs) / 16}
-      s32_outputs:
-        {pos: s32_outputs_ofs, type: output, repeat: expr, repeat-expr: (bool_inputs_ofs - s32_outputs_ofs) / 4}
-      bool_inputs:
-        {pos: bool_inputs_ofs, type: input_bool, repeat: expr, repeat-expr: (bool_outputs_ofs - bool_inputs_ofs) / 16}
-      bool_outputs:
-        {pos: bool_outputs_ofs, type: output, repeat: expr, repeat-expr: (float_inputs_ofs - bool_outputs_ofs) / 4}
-      float_inputs:
-        {pos: float_inputs_ofs, type: input_float, repeat: expr, repeat-expr: (float_outputs_ofs - float_inputs_ofs) / 16}
-      float_outputs:
-        {pos: float_outputs_ofs, type: output, repeat: expr, repeat-expr: (string_inputs_ofs - float_outputs_ofs) / 4}
-      string_inputs:
-        {pos: string_inputs_ofs, type: input_string, repeat: expr, repeat-expr: (string_outputs_ofs - string_inputs_ofs) / 16}
-      string_outputs:
-        {pos: string_outputs_ofs, type: output, repeat: expr, repeat-expr: (vector3f_inputs_ofs - string_outputs_ofs) / 4}
-      vector3f_inputs:
-        {pos: vector3f_inputs_ofs, type: input_vector3f, repeat: expr, repeat-expr: (vector3f_outputs_ofs - vector3f_inputs_ofs) / 24}
-      vector3f_outputs:
-        {pos: vector3f_outputs_ofs, type: output, repeat: expr, repeat-expr: (pointer_inputs_ofs - vector3f_outputs_ofs) / 4}
-      pointer_inputs:
-        {pos: pointer_inputs_ofs, type: input_pointer, repeat: expr, repeat-expr: (pointer_outputs_ofs - pointer_inputs_ofs) / 20}
-      pointer_outputs:
-        {pos: pointer_outputs_ofs, type: output_pointer, repeat: expr, repeat-expr: (_root.multi_input_array_ofs - pointer_outputs_ofs) / 8}
+      s32_inputs_array:
+        pos: s32_inputs_ofs
+        size: s32_outputs_ofs - s32_inputs_ofs
+        type: s32_inputs_array
+        -pool: input_output_arrays
+        doc: The s32 inputs array, up to the next one.
+      s32_outputs_array:
+        pos: s32_outputs_ofs
+        size: bool_inputs_ofs - s32_outputs_ofs
+        type: s32_outputs_array
+        -pool: input_output_arrays
+        doc: The s32 outputs array, up to the next one.
+      bool_inputs_array:
+        pos: bool_inputs_ofs
+        size: bool_outputs_ofs - bool_inputs_ofs
+        type: bool_inputs_array
+        -pool: input_output_arrays
+        doc: The bool inputs array, up to the next one.
+      bool_outputs_array:
+        pos: bool_outputs_ofs
+        size: float_inputs_ofs - bool_outputs_ofs
+        type: bool_outputs_array
+        -pool: input_output_arrays
+        doc: The bool outputs array, up to the next one.
+      float_inputs_array:
+        pos: float_inputs_ofs
+        size: float_outputs_ofs - float_inputs_ofs
+        type: float_inputs_array
+        -pool: input_output_arrays
+        doc: The float inputs array, up to the next one.
+      float_outputs_array:
+        pos: float_outputs_ofs
+        size: string_inputs_ofs - float_outputs_ofs
+        type: float_outputs_array
+        -pool: input_output_arrays
+        doc: The float outputs array, up to the next one.
+      string_inputs_array:
+        pos: string_inputs_ofs
+        size: string_outputs_ofs - string_inputs_ofs
+        type: string_inputs_array
+        -pool: input_output_arrays
+        doc: The string inputs array, up to the next one.
+      string_outputs_array:
+        pos: string_outputs_ofs
+        size: vector3f_inputs_ofs - string_outputs_ofs
+        type: string_outputs_array
+        -pool: input_output_arrays
+        doc: The string outputs array, up to the next one.
+      vector3f_inputs_array:
+        pos: vector3f_inputs_ofs
+        size: vector3f_outputs_ofs - vector3f_inputs_ofs
+        type: vector3f_inputs_array
+        -pool: input_output_arrays
+        doc: The vector3f inputs array, up to the next one.
+      vector3f_outputs_array:
+        pos: vector3f_outputs_ofs
+        size: pointer_inputs_ofs - vector3f_outputs_ofs
+        type: vector3f_outputs_array
+        -pool: input_output_arrays
+        doc: The vector3f outputs array, up to the next one.
+      pointer_inputs_array:
+        pos: pointer_inputs_ofs
+        size: pointer_outputs_ofs - pointer_inputs_ofs
+        type: pointer_inputs_array
+        -pool: input_output_arrays
+        doc: The pointer inputs array, up to the next one.
+      pointer_outputs_array:
+        pos: pointer_outputs_ofs
+        type: pointer_outputs_array
+        -pool: input_output_arrays
+        doc: The pointer outputs array.
+  s32_inputs_array:
+    doc: The s32 inputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's s32 inputs, one after another.
+        -pool:
+          id: s32_inputs
+  s32_outputs_array:
+    doc: The s32 outputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's s32 outputs, one after another.
+        -pool:
+          id: s32_outputs
+  bool_inputs_array:
+    doc: The bool inputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's bool inputs, one after another.
+        -pool:
+          id: bool_inputs
+  bool_outputs_array:
+    doc: The bool outputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's bool outputs, one after another.
+        -pool:
+          id: bool_outputs
+  float_inputs_array:
+    doc: The float inputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's float inputs, one after another.
+        -pool:
+          id: float_inputs
+  float_outputs_array:
+    doc: The float outputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's float outputs, one after another.
+        -pool:
+          id: float_outputs
+  string_inputs_array:
+    doc: The string inputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's string inputs, one after another.
+        -pool:
+          id: string_inputs
+  string_outputs_array:
+    doc: The string outputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's string outputs, one after another.
+        -pool:
+          id: string_outputs
+  vector3f_inputs_array:
+    doc: The vector3f inputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's vector3f inputs, one after another.
+        -pool:
+          id: vector3f_inputs
+  vector3f_outputs_array:
+    doc: The vector3f outputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's vector3f outputs, one after another.
+        -pool:
+          id: vector3f_outputs
+  pointer_inputs_array:
+    doc: The pointer inputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's pointer inputs, one after another.
+        -pool:
+          id: pointer_inputs
+  pointer_outputs_array:
+    doc: The pointer outputs array.
+    seq:
+      - id: entries
+        size-eos: true
+        doc: Each element parameter's pointer outputs, one after another.
+        -pool:
+          id: pointer_outputs
   input_s32:
     doc: Input<s32>. An input element id between -32768 and -100 means a multi-input (base index -100 - id).
     -wiki:

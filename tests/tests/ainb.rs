@@ -101,17 +101,8 @@ fn every_corpus_file_parses() {
             );
         }
         assert!(!f.file_name.is_empty(), "{what}");
-        // The element's ranges into the input/output arrays (its properties are ranges the model holds, whose
-        // bases and counts the writer derives).
-        let io = f.input_output_table.as_ref().expect("input/output table");
-        let io_lens = [
-            (io.s32_inputs.len(), io.s32_outputs.len()),
-            (io.bool_inputs.len(), io.bool_outputs.len()),
-            (io.float_inputs.len(), io.float_outputs.len()),
-            (io.string_inputs.len(), io.string_outputs.len()),
-            (io.vector3f_inputs.len(), io.vector3f_outputs.len()),
-            (io.pointer_inputs.len(), io.pointer_outputs.len()),
-        ];
+        // The element's properties, inputs and outputs are ranges the model holds, whose bases and counts the
+        // writer derives.
         let mut params = 0;
         let mut kept_bases = 0;
         for (i, e) in f.elements.iter().enumerate() {
@@ -131,27 +122,25 @@ fn every_corpus_file_parses() {
                 kept_bases += usize::from(r.base_index.is_some());
             }
             let ie = &p.input_output_entries;
-            let ranges = [
+            for r in [
                 &ie.s32_entries,
                 &ie.bool_entries,
                 &ie.float_entries,
                 &ie.string_entries,
                 &ie.vector3f_entries,
                 &ie.pointer_entries,
-            ];
-            for (t, r) in ranges.iter().enumerate() {
-                assert!(
-                    (r.input_base_index + r.input_count) as usize <= io_lens[t].0,
-                    "{what}: element {i} input type {t}"
+            ] {
+                assert_eq!(
+                    (r.input_count, r.output_count),
+                    (None, None),
+                    "{what}: element {i}: a count is derived"
                 );
-                assert!(
-                    (r.output_base_index + r.output_count) as usize <= io_lens[t].1,
-                    "{what}: element {i} output type {t}"
-                );
+                kept_bases += usize::from(r.input_base_index.is_some());
+                kept_bases += usize::from(r.output_base_index.is_some());
             }
         }
         assert_eq!(params, f.elements.len(), "{what}: every element has params");
-        eprintln!("{what}: {kept_bases} property range bases kept");
+        eprintln!("{what}: {kept_bases} property and input/output range bases kept");
         // The query element id array: one entry per query the elements use.
         let queries = f
             .elements
@@ -324,10 +313,14 @@ fn splatoon3_v404_decodes_completely() {
         4
     );
     assert!(f.attachments.as_ref().is_none_or(|a| a.is_empty()));
-    let io = f.input_output_table.as_ref().unwrap();
-    assert_eq!((io.bool_inputs.len(), io.bool_outputs.len()), (0, 4));
-    assert_eq!(io.pointer_inputs.len(), 4);
-    assert_eq!(io.pointer_outputs.len(), 6);
+    let sum =
+        |n: fn(&binspec_formats::ainb::raw::ElementParam) -> usize| params().map(n).sum::<usize>();
+    assert_eq!(
+        (sum(|p| p.bool_inputs.len()), sum(|p| p.bool_outputs.len())),
+        (0, 4)
+    );
+    assert_eq!(sum(|p| p.pointer_inputs.len()), 4);
+    assert_eq!(sum(|p| p.pointer_outputs.len()), 6);
     assert_eq!(f.multi_inputs.as_ref().map(Vec::len), Some(0));
     assert_eq!(f.module_callers.as_ref().map(|m| m.entries.len()), Some(0));
     assert_eq!(
@@ -496,20 +489,28 @@ fn read_ranges(f: &Ainb, file_len: usize) -> Vec<(usize, usize)> {
             .sum();
         at(f.property_table_ofs, 0x18 + elements + attachments);
     }
-    if let Some(io) = &f.input_output_table {
-        at(f.input_output_table_ofs, 0x30);
-        at(io.s32_inputs_ofs, 16 * io.s32_inputs.len());
-        at(io.s32_outputs_ofs, 4 * io.s32_outputs.len());
-        at(io.bool_inputs_ofs, 16 * io.bool_inputs.len());
-        at(io.bool_outputs_ofs, 4 * io.bool_outputs.len());
-        at(io.float_inputs_ofs, 16 * io.float_inputs.len());
-        at(io.float_outputs_ofs, 4 * io.float_outputs.len());
-        at(io.string_inputs_ofs, 16 * io.string_inputs.len());
-        at(io.string_outputs_ofs, 4 * io.string_outputs.len());
-        at(io.vector3f_inputs_ofs, 24 * io.vector3f_inputs.len());
-        at(io.vector3f_outputs_ofs, 4 * io.vector3f_outputs.len());
-        at(io.pointer_inputs_ofs, 20 * io.pointer_inputs.len());
-        at(io.pointer_outputs_ofs, 8 * io.pointer_outputs.len());
+    if f.input_output_table.is_some() {
+        // The twelve arrays follow the table's offsets, each the element parameters' ranges one after another.
+        let arrays: usize = f
+            .elements
+            .iter()
+            .filter_map(|e| e.param.as_ref())
+            .map(|p| {
+                16 * (p.s32_inputs.len()
+                    + p.bool_inputs.len()
+                    + p.float_inputs.len()
+                    + p.string_inputs.len())
+                    + 24 * p.vector3f_inputs.len()
+                    + 20 * p.pointer_inputs.len()
+                    + 4 * (p.s32_outputs.len()
+                        + p.bool_outputs.len()
+                        + p.float_outputs.len()
+                        + p.string_outputs.len()
+                        + p.vector3f_outputs.len())
+                    + 8 * p.pointer_outputs.len()
+            })
+            .sum();
+        at(f.input_output_table_ofs, 0x30 + arrays);
     }
     if let Some(m) = &f.multi_inputs {
         at(f.multi_input_array_ofs, 8 * m.len());

@@ -153,7 +153,6 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         })
         .collect::<Result<Vec<_>>>()?;
 
-    let io = r.input_output_table.as_ref();
     let empty_u32: Vec<u32> = Vec::new();
     let attachment_ids = r.attachment_ids.as_ref().unwrap_or(&empty_u32);
     let no_queries = Vec::new();
@@ -240,7 +239,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         let properties = properties(property_ranges!(param), &strs, &|| {
             format!("element {i}'s properties")
         })?;
-        let el_io = io_of(io, &param.input_output_entries, &strs, i)?;
+        let el_io = io_of(param, &strs, i)?;
         let (plugs, trailing) =
             plugs(data, e.element_type.value() as u16, p, end, param, &strs, i)?;
         elements.push(Element {
@@ -578,67 +577,24 @@ fn vec3(v: &[f32]) -> [f32; 3] {
     [v[0], v[1], v[2]]
 }
 
-fn io_of(
-    t: Option<&raw::InputOutputTable>,
-    e: &raw::InputOutputEntries,
-    s: &Strs,
-    el: usize,
-) -> Result<Io> {
-    let raw::InputOutputEntries {
-        s32_entries,
-        bool_entries,
-        float_entries,
-        string_entries,
-        vector3f_entries,
-        pointer_entries,
-    } = e;
-    let all = [
-        s32_entries,
-        bool_entries,
-        float_entries,
-        string_entries,
-        vector3f_entries,
-        pointer_entries,
-    ];
-    if all
-        .iter()
-        .all(|x| x.input_count == 0 && x.output_count == 0)
-    {
-        return Ok(Io::default());
-    }
-    let t = t.ok_or_else(|| {
-        bad(
-            0x34,
-            format!("element {el}'s inputs refer to an input/output table the file does not have"),
-        )
-    })?;
-    fn pick<'v, T>(v: &'v [T], b: u32, c: u32, el: usize, what: &str) -> Result<&'v [T]> {
-        range(v, b, c, &|| format!("element {el}'s {what}"))
-    }
-    let out =
-        |v: &[raw::Output], x: &raw::InputOutputTypeEntry, what: &str| -> Result<Vec<Output>> {
-            pick(v, x.output_base_index, x.output_count, el, what)?
-                .iter()
-                .map(|o| {
-                    Ok(Output {
-                        name: s.text(&o.name_text)?,
-                        flag: o.flag,
-                    })
+fn io_of(p: &raw::ElementParam, s: &Strs, el: usize) -> Result<Io> {
+    let out = |v: &[raw::Output]| -> Result<Vec<Output>> {
+        v.iter()
+            .map(|o| {
+                Ok(Output {
+                    name: s.text(&o.name_text)?,
+                    flag: o.flag,
                 })
-                .collect()
-        };
+            })
+            .collect()
+    };
     let what = || format!("element {el}'s inputs");
     let mut io = Io::default();
-    // One input type: its range of the table's array, each entry with its typed immediate value, then the outputs.
+    // One input type: the parameters' range of the table's array, each entry with its typed immediate value, then
+    // the outputs.
     macro_rules! typed {
-        ($inputs:ident, $outputs:ident, $table_in:ident, $table_out:ident, $entries:ident, $label:literal, |$x:ident| $value:expr) => {
-            for $x in pick(
-                &t.$table_in,
-                $entries.input_base_index,
-                $entries.input_count,
-                el,
-                concat!($label, " inputs"),
-            )? {
+        ($inputs:ident, $outputs:ident, $raw_in:ident, $raw_out:ident, |$x:ident| $value:expr) => {
+            for $x in &p.$raw_in {
                 io.$inputs.push(Input {
                     name: s.text(&$x.name_text)?,
                     element: $x.input_element_id,
@@ -647,43 +603,21 @@ fn io_of(
                     value: $value,
                 });
             }
-            io.$outputs = out(&t.$table_out, $entries, concat!($label, " outputs"))?;
+            io.$outputs = out(&p.$raw_out)?;
         };
     }
-    typed!(
-        s32_inputs,
-        s32_outputs,
-        s32_inputs,
-        s32_outputs,
-        s32_entries,
-        "s32",
-        |x| x.immediate_value
-    );
-    typed!(
-        bool_inputs,
-        bool_outputs,
-        bool_inputs,
-        bool_outputs,
-        bool_entries,
-        "bool",
-        |x| boolean(x.immediate_value, &what)?
-    );
-    typed!(
-        f32_inputs,
-        f32_outputs,
-        float_inputs,
-        float_outputs,
-        float_entries,
-        "f32",
-        |x| x.immediate_value
-    );
+    typed!(s32_inputs, s32_outputs, s32_inputs, s32_outputs, |x| x
+        .immediate_value);
+    typed!(bool_inputs, bool_outputs, bool_inputs, bool_outputs, |x| {
+        boolean(x.immediate_value, &what)?
+    });
+    typed!(f32_inputs, f32_outputs, float_inputs, float_outputs, |x| x
+        .immediate_value);
     typed!(
         string_inputs,
         string_outputs,
         string_inputs,
         string_outputs,
-        string_entries,
-        "string",
         |x| s.text(&x.immediate_value_text)?
     );
     typed!(
@@ -691,17 +625,9 @@ fn io_of(
         vec3f_outputs,
         vector3f_inputs,
         vector3f_outputs,
-        vector3f_entries,
-        "vec3f",
-        |x| vec3(&x.immediate_value)
+        |x| { vec3(&x.immediate_value) }
     );
-    for x in pick(
-        &t.pointer_inputs,
-        pointer_entries.input_base_index,
-        pointer_entries.input_count,
-        el,
-        "pointer inputs",
-    )? {
+    for x in &p.pointer_inputs {
         io.pointer_inputs.push(PointerInput {
             name: s.text(&x.name_text)?,
             class: s.text(&x.class_name_text)?,
@@ -711,13 +637,7 @@ fn io_of(
             unknown_10: x.unknown_10,
         });
     }
-    for o in pick(
-        &t.pointer_outputs,
-        pointer_entries.output_base_index,
-        pointer_entries.output_count,
-        el,
-        "pointer outputs",
-    )? {
+    for o in &p.pointer_outputs {
         io.pointer_outputs.push(PointerOutput {
             name: s.text(&o.name_text)?,
             flag: o.flag,
