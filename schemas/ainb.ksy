@@ -140,7 +140,12 @@ seq:
     doc: Query Element Id Array (absolute offset).
   - id: unknown_50
     type: u4
-    doc: Unknown (unused in TotK, always the same as the Active Node Update Array Offset).
+    -derive: jump_table_ofs
+    doc: |
+      Unknown (unused in TotK, always the same as the Active Node Update Array Offset). In every file at hand it
+      equals the Jump Table offset (and the Query Element Id Array's, since the jump arrays are all empty); it is
+      derived from the Jump Table offset, as the `ainb` package writes it (a file where it differs keeps its
+      value).
   - id: unknown_54
     type: u4
     doc: Unknown (always 0).
@@ -233,13 +238,12 @@ instances:
     repeat-expr: (query_element_id_array_ofs - jump_table_ofs) / 4
     if: jump_table_ofs != 0 and query_element_id_array_ofs >= jump_table_ofs
     doc: The jumps, up to the query element id array.
-  attachment_ids:
+  attachment_id_array:
     pos: attachment_id_array_ofs
-    type: u4
-    repeat: expr
-    repeat-expr: (attachment_array_ofs - attachment_id_array_ofs) / 4
+    size: attachment_array_ofs - attachment_id_array_ofs
+    type: attachment_id_array
     if: attachment_id_array_ofs != 0 and attachment_array_ofs >= attachment_id_array_ofs
-    doc: The attachment id array (the elements' attachments index it), up to the attachment array.
+    doc: The attachment id array, up to the attachment array.
   query_element_ids:
     pos: query_element_id_array_ofs
     type: query_node_entry
@@ -404,6 +408,14 @@ types:
         io: _root._io
         if: _root.version < 0x407 and (section_58_entry_offset | (unknown_2a << 16)) != 0
         doc: The element's state info (version 0x404), through the u32 at 0x24.
+      attachments:
+        pos: _root.attachment_id_array_ofs + base_attachment_id * 4
+        type: u4
+        repeat: expr
+        repeat-expr: attachment_count
+        io: _root._io
+        -pool: attachment_ids
+        doc: The element's attachments (indices into the attachment array), a range of the attachment id array.
       is_module_caller:
         value: (element_flags & 2) != 0
         doc: Element Flags bit 1.
@@ -1832,6 +1844,14 @@ types:
         io: _root._io
         -pool: pointer_properties
         doc: The pointer properties, a range of the property table's array.
+  attachment_id_array:
+    doc: The attachment id array (the elements' attachments are ranges of it, one after another).
+    seq:
+      - id: ids
+        size-eos: true
+        doc: Each element's attachment ids, one element after another.
+        -pool:
+          id: attachment_ids
   multi_input_entry:
     doc: Multi-Input Entry.
     -wiki:

@@ -86,6 +86,8 @@ fn every_corpus_file_parses() {
             assert_eq!(e.element_id as usize, i, "{what}: element {i}");
             // Derived from the type name (see `name_hashes_are_derived`): no file keeps an override.
             assert_eq!(e.name_hash, None, "{what}: element {i}");
+            // The attachments are a range of the attachment id array, derived where the file has it.
+            assert_eq!(e.base_attachment_id, None, "{what}: element {i}");
         }
         // The string pool is last and ends at the end of the file.
         assert_eq!(
@@ -459,8 +461,10 @@ fn read_ranges(f: &Ainb, file_len: usize) -> Vec<(usize, usize)> {
             }
         }
     }
-    if let Some(ids) = &f.attachment_ids {
-        at(f.attachment_id_array_ofs, 4 * ids.len());
+    if f.attachment_id_array.is_some() {
+        // The elements' attachment ranges, one after another.
+        let ids: usize = f.elements.iter().map(|e| e.attachments.len()).sum();
+        at(f.attachment_id_array_ofs, 4 * ids);
     }
     if f.property_table.is_some() {
         // The six arrays follow the table's offsets, each the parameters' ranges one after another.
@@ -848,4 +852,22 @@ fn pool_strings_holding_their_terminator_are_refused() {
     f.string_pool.strings[0] = "x\0y".into();
     let e = f.to_binary().unwrap_err().to_string();
     assert!(e.contains("strings") && e.contains("terminator"), "{e}");
+}
+
+/// Header word 0x50 is derived from the jump table offset (every file at hand has them equal): a file where it
+/// differs keeps its value in the raw model and writes back as it was, and the document, whose writer cannot
+/// keep it, refuses the file and names the word.
+#[test]
+fn header_word_0x50_is_derived_and_a_differing_one_is_kept() {
+    let p = repo().join("tests/fixtures/ainb/patrol_v407.ainb");
+    let (mut data, f) = parse(&p);
+    assert_eq!(f.unknown_50, None);
+    data[0x50] ^= 0x10;
+    let f = Ainb::from_binary(&data).unwrap();
+    assert_eq!(f.unknown_50, Some(u32_at(&data, 0x50)));
+    assert_eq!(f.to_binary().unwrap(), data);
+    let e = binspec_formats::ainb::Document::from_binary(&data)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("header word 0x50"), "{e}");
 }

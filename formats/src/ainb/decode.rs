@@ -126,11 +126,12 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
     strs.note(&r.file_name);
     strs.note(&r.file_category_name_text);
 
-    if r.unknown_50 != r.jump_table_ofs {
+    // The raw model derives it from the jump table offset, and keeps it only where the file differs.
+    if let Some(v) = r.unknown_50 {
         return Err(bad(0x50, format!(
-            "header word 0x50 is {:#x}; in every file at hand it equals the jump table offset ({:#x}), and the writer \
+            "header word 0x50 is {v:#x}; in every file at hand it equals the jump table offset ({:#x}), and the writer \
              writes it so",
-            r.unknown_50, r.jump_table_ofs
+            r.jump_table_ofs
         )));
     }
     if r.unknown_54 != 0 || r.unknown_58 != 0 {
@@ -153,8 +154,6 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         })
         .collect::<Result<Vec<_>>>()?;
 
-    let empty_u32: Vec<u32> = Vec::new();
-    let attachment_ids = r.attachment_ids.as_ref().unwrap_or(&empty_u32);
     let no_queries = Vec::new();
     let query_ids = r.query_element_ids.as_ref().unwrap_or(&no_queries);
 
@@ -187,13 +186,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             ));
         }
         let what = || format!("element {i}");
-        let attachments = range(
-            attachment_ids,
-            e.base_attachment_id,
-            e.attachment_count as u32,
-            &|| format!("{}'s attachments", what()),
-        )?
-        .to_vec();
+        let attachments = e.attachments.clone();
         let queries = range(
             query_ids,
             e.base_query_element_id as u32,
