@@ -28,7 +28,8 @@ doc: |
   element's and attachment's parameters hold their properties of each type (an element's its inputs and outputs
   too), and the property table's six arrays and the input/output table's twelve are those ranges one after
   another (the elements' first, then the attachments', as every file at hand has them), so the parameters' base
-  indices and counts and the tables' offsets are computed by the writer. Where the page and the files
+  indices and counts and the tables' offsets are computed by the writer. Likewise an element's attachments (ranges
+  of the attachment id array) and its plug pointer array (the plugs of each kind, one kind after another). Where the page and the files
   (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
   files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
@@ -476,11 +477,13 @@ types:
       - id: plug_entries
         type: plug_entries
         doc: Entries into the following plug pointer array.
-      - id: plug_data
-        type: u4
-        repeat: expr
-        repeat-expr: plug_entries.total
-        doc: Plug Data Pointer Array (absolute offsets; the plug entries give each plug's kind).
+      - id: plug_pointers
+        size: plug_entries.total * 4
+        doc: |
+          Plug Data Pointer Array (absolute offsets): the plugs of each kind, one kind after another, in the order
+          of the plug entries (which give each kind's base index and count into it).
+        -pool:
+          id: plug_pointers
     instances:
       s32_properties:
         pos: _root.property_table.s32_ofs + property_entries.s32_entries.base_index * 12
@@ -631,60 +634,70 @@ types:
         type: plug_ref(element_type_id, 0)
         repeat: expr
         repeat-expr: plug_entries.bool_float_input_source.count
+        -pool: plug_pointers
         doc: The plugs of kind 0 (bool float input source), through their pointers.
       unknown_02_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.unknown_02.base_index
         type: plug_ref(element_type_id, 1)
         repeat: expr
         repeat-expr: plug_entries.unknown_02.count
+        -pool: plug_pointers
         doc: The plugs of kind 1 (unknown 02), through their pointers.
       child_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.child_plugs.base_index
         type: plug_ref(element_type_id, 2)
         repeat: expr
         repeat-expr: plug_entries.child_plugs.count
+        -pool: plug_pointers
         doc: The plugs of kind 2 (child plugs), through their pointers.
       jump_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.jump_plugs.base_index
         type: plug_ref(element_type_id, 3)
         repeat: expr
         repeat-expr: plug_entries.jump_plugs.count
+        -pool: plug_pointers
         doc: The plugs of kind 3 (jump plugs), through their pointers.
       string_input_source_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.string_input_source.base_index
         type: plug_ref(element_type_id, 4)
         repeat: expr
         repeat-expr: plug_entries.string_input_source.count
+        -pool: plug_pointers
         doc: The plugs of kind 4 (string input source), through their pointers.
       int_input_source_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.int_input_source.base_index
         type: plug_ref(element_type_id, 5)
         repeat: expr
         repeat-expr: plug_entries.int_input_source.count
+        -pool: plug_pointers
         doc: The plugs of kind 5 (int input source), through their pointers.
       unknown_0c_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.unknown_0c.base_index
         type: plug_ref(element_type_id, 6)
         repeat: expr
         repeat-expr: plug_entries.unknown_0c.count
+        -pool: plug_pointers
         doc: The plugs of kind 6 (unknown 0c), through their pointers.
       unknown_0e_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.unknown_0e.base_index
         type: plug_ref(element_type_id, 7)
         repeat: expr
         repeat-expr: plug_entries.unknown_0e.count
+        -pool: plug_pointers
         doc: The plugs of kind 7 (unknown 0e), through their pointers.
       unknown_10_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.unknown_10.base_index
         type: plug_ref(element_type_id, 8)
         repeat: expr
         repeat-expr: plug_entries.unknown_10.count
+        -pool: plug_pointers
         doc: The plugs of kind 8 (unknown 10), through their pointers.
       unknown_12_plugs:
         pos: ofs + 0xa4 + 4 * plug_entries.unknown_12.base_index
         type: plug_ref(element_type_id, 9)
         repeat: expr
         repeat-expr: plug_entries.unknown_12.count
+        -pool: plug_pointers
         doc: The plugs of kind 9 (unknown 12), through their pointers.
   property_entries:
     doc: Base index and count into the property arrays, per type.

@@ -792,10 +792,18 @@ impl ReadPools {
     /// first item, at the region's start (aligned to the item's default): after a gap (bytes nothing refers to,
     /// which the writer does not keep), or before the region, the file is relaid. Where none were, the region's
     /// start is where the items' content begins.
+    ///
+    /// A pool whose region is in a type that is read more than once (AINB's plug pointer array, one per element
+    /// parameter) starts anew at each region: what the previous one held says nothing about this one.
     pub fn enter_region(&mut self, pool: usize, start: u64) {
-        if !self.entered.contains(&pool) {
-            self.entered.push(pool);
+        if self.entered.contains(&pool) {
+            *self.pool(pool) = PoolRead {
+                prev_end: Some(start),
+                ..PoolRead::default()
+            };
+            return;
         }
+        self.entered.push(pool);
         match self.pools.get(pool).and_then(|p| p.first) {
             Some((first, default)) => {
                 if align_up(start, default) != first {

@@ -419,7 +419,6 @@ fn read_ranges(f: &Ainb, file_len: usize) -> Vec<(usize, usize)> {
     }
     for e in &f.elements {
         if let Some(p) = &e.param {
-            at(e.element_param, 0xa4 + 4 * p.plug_data.len());
             let kinds = [
                 &p.bool_float_input_source_plugs,
                 &p.unknown_02_plugs,
@@ -443,11 +442,9 @@ fn read_ranges(f: &Ainb, file_len: usize) -> Vec<(usize, usize)> {
                     + d.input_extra.as_ref().map_or(0, |b| b.len());
                 at(plug.ofs, len);
             }
-            assert_eq!(
-                plugs,
-                p.plug_data.len(),
-                "every plug pointer belongs to one kind"
-            );
+            // The pointer array is the kinds' ranges, one kind after another.
+            at(e.element_param, 0xa4 + 4 * plugs);
+            assert_eq!(p.plug_pointers_order, None, "the kinds are in order");
         }
     }
     if let Some(a) = &f.attachments {

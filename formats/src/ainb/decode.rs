@@ -671,43 +671,34 @@ fn plugs(
     s: &Strs,
     el: usize,
 ) -> Result<(Vec<Plug>, Vec<u32>)> {
-    let raw::PlugEntries {
-        bool_float_input_source,
-        unknown_02,
-        child_plugs,
-        jump_plugs,
-        string_input_source,
-        int_input_source,
-        unknown_0c,
-        unknown_0e,
-        unknown_10,
-        unknown_12,
-    } = &param.plug_entries;
+    // The plugs of each kind, in kind order: the pointer array holds them so (its order is a layout choice the
+    // raw model keeps, and the document's writer places kinds in order).
+    if param.plug_pointers_order.is_some() {
+        return Err(bad(
+            p + PARAM_HEADER,
+            format!("element {el}'s plug kinds are not in kind order in the pointer array: the writer places kinds in order"),
+        ));
+    }
     let kinds = [
-        bool_float_input_source,
-        unknown_02,
-        child_plugs,
-        jump_plugs,
-        string_input_source,
-        int_input_source,
-        unknown_0c,
-        unknown_0e,
-        unknown_10,
-        unknown_12,
+        &param.bool_float_input_source_plugs,
+        &param.unknown_02_plugs,
+        &param.child_plugs,
+        &param.jump_plugs,
+        &param.string_input_source_plugs,
+        &param.int_input_source_plugs,
+        &param.unknown_0c_plugs,
+        &param.unknown_0e_plugs,
+        &param.unknown_10_plugs,
+        &param.unknown_12_plugs,
     ];
     let mut kind_of = Vec::new();
-    for (k, e) in kinds.iter().enumerate() {
-        if e.base_index as usize != kind_of.len() {
-            return Err(bad(p + 0x90 + 2 * k, format!(
-                "element {el}'s plugs of kind {k} start at pointer {} where the kinds before them end at {}: the \
-                 writer places kinds in order",
-                e.base_index,
-                kind_of.len()
-            )));
+    let mut ptrs = Vec::new();
+    for (k, plugs) in kinds.iter().enumerate() {
+        for x in plugs.iter() {
+            kind_of.push(k as u8);
+            ptrs.push(x.ofs);
         }
-        kind_of.extend(std::iter::repeat_n(k as u8, e.count as usize));
     }
-    let ptrs = &param.plug_data;
     let mut q = p + PARAM_HEADER + 4 * ptrs.len();
     let mut plugs = Vec::with_capacity(ptrs.len());
     for (j, &ptr) in ptrs.iter().enumerate() {

@@ -34,6 +34,7 @@ feature_modules!(
     hashes,
     instances,
     layout,
+    local_sections,
     nested,
     pool,
     process,
