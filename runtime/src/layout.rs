@@ -153,8 +153,6 @@ pub struct WriteCtx {
     dedup: dedup::Dedup,
     /// The pools whose region this pass has written.
     flushed: Vec<bool>,
-    /// A pool that an item was queued for after its region was written in the pass (the item would be lost).
-    late: Option<usize>,
     /// The nodes of the dictionary being written, and the next one's number ([`WriteCtx::dic_next`]).
     dic: (Vec<resdic::Node>, usize),
     /// Bytes to write before a queued item, by its key ([`WriteCtx::gap_before`]): few, so a list.
@@ -296,6 +294,12 @@ impl WriteCtx {
             r => r,
         }
     }
+    /// A pool whose region was written in this pass and that still has items queued: they were queued after its
+    /// last region, and would be lost. (A pool whose region is in a type written more than once, AINB's plug data
+    /// in each element parameter, is written at each; items wait for the next.)
+    fn late_pool(&self) -> Option<usize> {
+        (0..self.pools.len()).find(|&p| self.is_flushed(p) && !self.pools[p].is_empty())
+    }
     #[inline]
     fn is_flushed(&self, pool: usize) -> bool {
         self.flushed.get(pool).copied().unwrap_or(false)
@@ -307,9 +311,6 @@ impl WriteCtx {
         self.flushed[pool] = true;
     }
     fn queue(&mut self, pool: usize, item: Item) {
-        if self.is_flushed(pool) {
-            self.late.get_or_insert(pool);
-        }
         if self.pools.len() <= pool {
             self.pools.resize_with(pool + 1, Vec::new);
         }
@@ -508,7 +509,7 @@ pub fn write_passes(
             Writer::sizing()
         };
         write(&mut w, &mut ctx)?;
-        if let Some(pool) = ctx.late.take() {
+        if let Some(pool) = ctx.late_pool() {
             return Err(Error::write(format!(
                 "an item of pool #{pool} was queued after the pool's region was written: the writer would lose it \
                  (a generator limitation: the region must come after what points into it)"

@@ -160,3 +160,20 @@ fn passes_settle() {
     .unwrap();
     assert_eq!(out, vec![8, 0, 0, 0, 0, 0, 0, 0, 9, 9]);
 }
+
+/// A pool whose region is written more than once in a pass (one region per record of a repeated type: AINB's
+/// plug data, after each element parameter's pointers) writes at each region the items queued since the last.
+#[test]
+fn a_pool_with_a_region_per_record_writes_each_records_items_at_its_region() {
+    let out = write_passes(|w, ctx| {
+        for v in [1u8, 2] {
+            let k = ctx.key(1);
+            w.u8(ctx.prev_pos(k) as u8);
+            ctx.push(0, k, vec![v, v], 1);
+            ctx.flush(0, w, 1);
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(out, vec![1, 1, 1, 4, 2, 2]);
+}
