@@ -255,7 +255,7 @@ impl<'m> Gen<'m> {
             _ => (quote!(i128), kt.full()),
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
+            #[allow(clippy::too_many_arguments, non_snake_case)]
             #[inline]
             pub(crate) fn sort_key(&self, ctx: &::binspec_runtime::layout::WriteCtx, endian: ::binspec_runtime::Endian, #(#params),*) -> ::binspec_runtime::Result<#ret> {
                 #(#pre)*

@@ -19,7 +19,7 @@ impl<'m> Gen<'m> {
         let e = self.endian_switch(ti, on, cases, &mut done, &mut body)?;
         let probe = probe_prelude();
         Ok(quote! {
-            #[allow(unused_variables, non_snake_case)]
+            #[allow(non_snake_case)]
             pub(crate) fn endian_of(data: &[u8]) -> ::binspec_runtime::Result<::binspec_runtime::Endian> {
                 #probe
                 let endian = ::binspec_runtime::Endian::Little;
@@ -111,7 +111,7 @@ impl<'m> Gen<'m> {
             let fname = format_ident!("{}_variant_of", f.name);
             let probe = probe_prelude();
             out.extend(quote! {
-                #[allow(unused_variables, non_snake_case)]
+                #[allow(non_snake_case)]
                 pub(crate) fn #fname(data: &[u8], endian: ::binspec_runtime::Endian) -> ::binspec_runtime::Result<&'static str> {
                     #probe
                     #(#body)*

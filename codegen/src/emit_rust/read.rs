@@ -373,11 +373,11 @@ impl<'m> Gen<'m> {
             return Ok(quote! {
                 #endian_of
                 #view_fn
-                #[allow(clippy::too_many_arguments, unused_variables, non_snake_case, dead_code)]
+                #[allow(clippy::too_many_arguments, non_snake_case, dead_code)]
                 #read_sig {
                     Ok(Self::read_keyed(r, endian, pools, root_io, #(#pre,)* #(#pnames),*)?.0)
                 }
-                #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
+                #[allow(clippy::too_many_arguments, non_snake_case)]
                 #inline
                 #keyed_sig {
                     use ::binspec_runtime::ResultExt as _;
@@ -397,7 +397,7 @@ impl<'m> Gen<'m> {
         Ok(quote! {
             #endian_of
             #view_fn
-            #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
+            #[allow(clippy::too_many_arguments, non_snake_case)]
             #inline
             #read_sig {
                 use ::binspec_runtime::ResultExt as _;

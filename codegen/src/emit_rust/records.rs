@@ -98,7 +98,7 @@ impl<'m> Gen<'m> {
         }
         quote! {
             /// The element from its bytes in the file (a repetition of these records read at once).
-            #[allow(unused_variables, dead_code)]
+            #[allow(dead_code)]
             #[inline(always)]
             pub(crate) fn from_record(b: &[u8; #n], endian: ::binspec_runtime::Endian) -> Self {
                 #own
@@ -106,7 +106,7 @@ impl<'m> Gen<'m> {
             }
             /// The element's bytes in the file (a repetition of these records written at once; unused where the
             /// repetition is a pool's item, written where the pool is).
-            #[allow(unused_variables, dead_code)]
+            #[allow(dead_code)]
             #[inline(always)]
             pub(crate) fn to_record(&self, endian: ::binspec_runtime::Endian) -> [u8; #n] {
                 #own

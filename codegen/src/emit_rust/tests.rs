@@ -433,7 +433,7 @@ types:
     )
     .unwrap();
     let read = function(&c.rust, "Args", "pub(crate) fn read");
-    let tag = read.find("let (v_tag, pos_tag)").expect("tag is read");
+    let tag = read.find("let (v_tag, _pos_tag)").expect("tag is read");
     let item = read.find("let v_item").expect("item is read");
     assert!(tag < item, "{read}");
 }

@@ -125,7 +125,7 @@ impl<'m> Gen<'m> {
             _ => quote!(#nt::view_files_in(r, endian, pools, root_io, #a).at(#fname)),
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
+            #[allow(clippy::too_many_arguments, non_snake_case)]
             pub(crate) fn view_files_in<'a>(
                 r: &mut ::binspec_runtime::Reader<'a>,
                 endian: ::binspec_runtime::Endian,
@@ -174,7 +174,7 @@ impl<'m> Gen<'m> {
             let pools = &mut pools;
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, unused_variables, non_snake_case)]
+            #[allow(clippy::too_many_arguments, non_snake_case)]
             pub(crate) fn view_file<'a>(
                 r: &mut ::binspec_runtime::Reader<'a>,
                 endian: ::binspec_runtime::Endian,

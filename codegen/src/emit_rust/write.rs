@@ -675,7 +675,7 @@ impl<'m> Gen<'m> {
                 quote!(key__: ::std::option::Option<i128>,),
                 quote! {
                     // Unused where every element of this type is written by a sorted repetition.
-                    #[allow(clippy::too_many_arguments, unused_variables, dead_code, non_snake_case)]
+                    #[allow(clippy::too_many_arguments, dead_code, non_snake_case)]
                     pub(crate) fn write(
                         &self,
                         w: &mut ::binspec_runtime::Writer,
@@ -701,7 +701,7 @@ impl<'m> Gen<'m> {
         };
         Ok(quote! {
             #wrapper
-            #[allow(#dead clippy::too_many_arguments, unused_variables, non_snake_case)]
+            #[allow(#dead clippy::too_many_arguments, non_snake_case)]
             #inline
             pub(crate) fn #body_fn(
                 &self,
@@ -789,9 +789,17 @@ impl<'m> Gen<'m> {
             quote!()
         };
         let text = x.text.as_str();
+        // The element's index, where the condition names it (`_index`).
+        let mut names = BTreeSet::new();
+        crate::ir::names_used(&x.expr, &mut names);
+        let each = if names.contains("_index") {
+            quote!(val.iter().enumerate().map(|(i, v__)| { #bind #c }))
+        } else {
+            quote!(val.iter().map(|v__| { #bind #c }))
+        };
         Ok(quote! {
             if !ctx.first_pass() {
-                ::binspec_runtime::check_until(val.iter().enumerate().map(|(i, v__)| { #bind #c }), #text)?;
+                ::binspec_runtime::check_until(#each, #text)?;
             }
         })
     }
