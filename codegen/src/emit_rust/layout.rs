@@ -228,7 +228,7 @@ impl<'m> Gen<'m> {
         // The key may use derived values: compute the ones it names.
         let mut used = BTreeSet::new();
         crate::ir::names_used(&key.expr, &mut used);
-        let mut pre = Vec::new();
+        let mut pre = vec![self.args_bind(ti)];
         for n in &used {
             if let Some(f) = t.seq.iter().find(|f| &f.name == n) {
                 if let Role::Derive(x) = &f.role {
@@ -255,7 +255,7 @@ impl<'m> Gen<'m> {
             _ => (quote!(i128), kt.full()),
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, non_snake_case)]
+            #[allow(non_snake_case)]
             #[inline]
             pub(crate) fn sort_key(&self, ctx: &::binspec_runtime::layout::WriteCtx, endian: ::binspec_runtime::Endian, #(#params),*) -> ::binspec_runtime::Result<#ret> {
                 #(#pre)*

@@ -360,7 +360,12 @@ impl<'m> Gen<'m> {
             };
             out.push(t);
         }
-        Ok(quote!(#(#out),*))
+        // One tuple (see `fn_params`), or nothing.
+        Ok(if out.is_empty() {
+            quote!()
+        } else {
+            quote!((#(#out,)*))
+        })
     }
 
     fn model_ty(&self, f: &Field) -> TokenStream {
@@ -403,12 +408,85 @@ impl<'m> Gen<'m> {
     }
 
     fn fn_params(&self, ti: usize) -> (Vec<TokenStream>, Vec<TokenStream>) {
-        let read_params: Vec<TokenStream> = self
+        // One tuple, `args`, whatever the number of params: a function takes the same few arguments for every
+        // type (`clippy::too_many_arguments`), and its body binds the names ([`Gen::args_bind`]).
+        if self.param_pairs(ti).is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        let (name, life) = self.args_alias_name(ti);
+        let decl = vec![if life {
+            quote!(args: #name<'_>)
+        } else {
+            quote!(args: #name)
+        }];
+        (decl.clone(), decl)
+    }
+
+    /// The name of the type of `args` of type `ti`'s functions, and whether it takes a lifetime (it holds
+    /// references).
+    fn args_alias_name(&self, ti: usize) -> (Ident, bool) {
+        let name = format_ident!("{}Args", self.m.types[ti].rust);
+        let life = self
             .param_pairs(ti)
-            .into_iter()
-            .map(|(id, ty)| quote!(#id: #ty))
-            .collect();
-        (read_params.clone(), read_params)
+            .iter()
+            .any(|(_, t)| matches!(t.clone().into_iter().next(), Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '&'));
+        (name, life)
+    }
+
+    /// `type NameArgs = (...)`: the params of type `ti`'s functions as one tuple (with a lifetime `'p` for the
+    /// ones passed by reference); nothing for a type without params.
+    pub(super) fn args_alias(&self, ti: usize) -> TokenStream {
+        let pairs = self.param_pairs(ti);
+        if pairs.is_empty() {
+            return quote!();
+        }
+        let (name, life) = self.args_alias_name(ti);
+        let tys = pairs.iter().map(|(_, t)| {
+            let mut toks = t.clone().into_iter();
+            match toks.next() {
+                Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '&' => {
+                    let rest: TokenStream = toks.collect();
+                    quote!(&'p #rest)
+                }
+                Some(first) => {
+                    let rest: TokenStream = toks.collect();
+                    quote!(#first #rest)
+                }
+                None => quote!(),
+            }
+        });
+        let names: Vec<String> = pairs.iter().map(|(n, _)| format!("`{n}`")).collect();
+        let doc = format!(
+            " The parameters of `{}`'s readers and writers, in this order: {} (a type's own params, then the \
+             outer values it uses).",
+            self.m.types[ti].rust,
+            names.join(", ")
+        );
+        let generics = if life { quote!(<'p>) } else { quote!() };
+        quote! {
+            #[doc = #doc]
+            pub(crate) type #name #generics = (#(#tys,)*);
+        }
+    }
+
+    /// The statement that binds the params of type `ti`'s functions from their `args` tuple (nothing without
+    /// params).
+    fn args_bind(&self, ti: usize) -> TokenStream {
+        let pairs = self.param_pairs(ti);
+        if pairs.is_empty() {
+            return quote!();
+        }
+        let names = pairs.iter().map(|(n, _)| n);
+        quote!(let (#(#names,)*) = args;)
+    }
+
+    /// `args,` where type `ti`'s functions take params (to pass them on as they came), else nothing.
+    fn args_fwd(&self, ti: usize) -> TokenStream {
+        if self.param_pairs(ti).is_empty() {
+            quote!()
+        } else {
+            quote!(args,)
+        }
     }
 
     /// The params a type's read function takes after the reader, byte order, pools and root stream: each name and

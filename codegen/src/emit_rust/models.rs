@@ -320,11 +320,13 @@ impl<'m> Gen<'m> {
         let write = self.emit_write(ti)?;
         let sort_keys = self.emit_sort_keys(ti)?;
         let records = self.emit_record_fns(ti);
+        let args = self.args_alias(ti);
         Ok(quote! {
             #doc
             #[derive(Debug, Clone, #derive_default PartialEq, ::serde::Serialize, ::serde::Deserialize)]
             #[serde(deny_unknown_fields)]
             pub struct #name { #(#fields)* }
+            #args
             #default_impl
             #(#extra)*
             impl #name {

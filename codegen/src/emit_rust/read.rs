@@ -8,6 +8,7 @@ impl<'m> Gen<'m> {
     pub(super) fn emit_read(&self, ti: usize) -> R<TokenStream> {
         let t = &self.m.types[ti];
         let (params, _) = self.fn_params(ti);
+        let bind = self.args_bind(ti);
         let mut body = Vec::new();
         let mut done: BTreeSet<String> = BTreeSet::new();
         // Byte order.
@@ -340,15 +341,7 @@ impl<'m> Gen<'m> {
         if let Some(key) = self.sort_key_of(ti) {
             // An integer field: its value as read, in its own type.
             let raw = self.int_sort_field(ti);
-            let pnames: Vec<Ident> = self.param_list(ti).into_iter().map(|p| p.id).collect();
-            let pre: Vec<TokenStream> = t
-                .params
-                .iter()
-                .map(|p| {
-                    let id = local("p", &p.name);
-                    quote!(#id)
-                })
-                .collect();
+            let fwd = self.args_fwd(ti);
             let (key_stmt, key_ret) = match &raw {
                 Some((f, rt)) => {
                     let v = local("v", &f.name);
@@ -357,7 +350,7 @@ impl<'m> Gen<'m> {
                 }
                 None => (
                     quote!(),
-                    quote!(out__.sort_key(::binspec_runtime::layout::WriteCtx::reading(), endian, #(#pre,)* #(#pnames),*)?),
+                    quote!(out__.sort_key(::binspec_runtime::layout::WriteCtx::reading(), endian, #fwd)?),
                 ),
             };
             let key_ty = match (&raw, self.cx(ti, Scope::Write).tr(&key.expr, &key.path)?.1) {
@@ -373,14 +366,15 @@ impl<'m> Gen<'m> {
             return Ok(quote! {
                 #endian_of
                 #view_fn
-                #[allow(clippy::too_many_arguments, non_snake_case, dead_code)]
+                #[allow(non_snake_case, dead_code)]
                 #read_sig {
-                    Ok(Self::read_keyed(r, endian, pools, root_io, #(#pre,)* #(#pnames),*)?.0)
+                    Ok(Self::read_keyed(r, endian, pools, root_io, #fwd)?.0)
                 }
-                #[allow(clippy::too_many_arguments, non_snake_case)]
+                #[allow(non_snake_case)]
                 #inline
                 #keyed_sig {
                     use ::binspec_runtime::ResultExt as _;
+                    #bind
                     #enter
                     #(#before)*
                     #key_stmt
@@ -397,10 +391,11 @@ impl<'m> Gen<'m> {
         Ok(quote! {
             #endian_of
             #view_fn
-            #[allow(clippy::too_many_arguments, non_snake_case)]
+            #[allow(non_snake_case)]
             #inline
             #read_sig {
                 use ::binspec_runtime::ResultExt as _;
+                #bind
                 #enter
                 #(#body)*
                 #leave

@@ -402,7 +402,12 @@ fn byte_order_views_and_boolean_values_when_writing() {
         "{write}"
     );
     let read = function(&c.rust, "Node", "pub(crate) fn read");
-    assert!(read.contains("x_root__is_le: bool,"), "{read}");
+    assert!(read.contains("let (x_root__is_le,) = args;"), "{read}");
+    assert!(
+        c.rust.contains("pub(crate) type NodeArgs = (bool,);"),
+        "{}",
+        c.rust
+    );
 }
 
 /// An instance that a field's arguments use is read before the field.

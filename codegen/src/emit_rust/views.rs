@@ -90,6 +90,7 @@ impl<'m> Gen<'m> {
         entry: usize,
     ) -> R<TokenStream> {
         let (params, _) = self.fn_params(ti);
+        let bind = self.args_bind(ti);
         let FieldTy::User { ty: next, args } = &f.ty else {
             return err(&f.path, "internal: a view step is not a user type");
         };
@@ -108,11 +109,7 @@ impl<'m> Gen<'m> {
                     .as_ref()
                     .map(|a| a.entries.iter().map(String::as_str).collect())
                     .unwrap_or_default();
-                let tuple = if a.is_empty() {
-                    quote!(())
-                } else {
-                    quote!((#a,))
-                };
+                let tuple = if a.is_empty() { quote!(()) } else { a.clone() };
                 quote! {
                     let n = #cnt;
                     if n < 0 {
@@ -125,7 +122,7 @@ impl<'m> Gen<'m> {
             _ => quote!(#nt::view_files_in(r, endian, pools, root_io, #a).at(#fname)),
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, non_snake_case)]
+            #[allow(non_snake_case)]
             pub(crate) fn view_files_in<'a>(
                 r: &mut ::binspec_runtime::Reader<'a>,
                 endian: ::binspec_runtime::Endian,
@@ -134,6 +131,7 @@ impl<'m> Gen<'m> {
                 #(#params),*
             ) -> ::binspec_runtime::Result<::binspec_runtime::ViewFiles<'a, #args_ty>> {
                 use ::binspec_runtime::ResultExt as _;
+                #bind
                 #(#pre)*
                 #tail
             }
@@ -174,7 +172,7 @@ impl<'m> Gen<'m> {
             let pools = &mut pools;
         };
         Ok(quote! {
-            #[allow(clippy::too_many_arguments, non_snake_case)]
+            #[allow(non_snake_case)]
             pub(crate) fn view_file<'a>(
                 r: &mut ::binspec_runtime::Reader<'a>,
                 endian: ::binspec_runtime::Endian,

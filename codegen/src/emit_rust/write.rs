@@ -9,6 +9,7 @@ impl<'m> Gen<'m> {
     pub(super) fn emit_write(&self, ti: usize) -> R<TokenStream> {
         let t = &self.m.types[ti];
         let (_, params) = self.fn_params(ti);
+        let bind = self.args_bind(ti);
         let keyed = self.keyed_field(ti);
         let mut body = Vec::new();
         // A type's own byte order wins over the one it is written with.
@@ -669,13 +670,13 @@ impl<'m> Gen<'m> {
         // Where a sorted repetition hands its elements their keys, the body is `write_keyed`, taking the key, and
         // `write` passes none.
         let (body_fn, key_param, wrapper) = if keyed.is_some() {
-            let names: Vec<Ident> = self.param_pairs(ti).into_iter().map(|(id, _)| id).collect();
+            let fwd = self.args_fwd(ti);
             (
                 quote!(write_keyed),
                 quote!(key__: ::std::option::Option<i128>,),
                 quote! {
                     // Unused where every element of this type is written by a sorted repetition.
-                    #[allow(clippy::too_many_arguments, dead_code, non_snake_case)]
+                    #[allow(dead_code, non_snake_case)]
                     pub(crate) fn write(
                         &self,
                         w: &mut ::binspec_runtime::Writer,
@@ -684,7 +685,7 @@ impl<'m> Gen<'m> {
                         #endian_param
                         #(#params),*
                     ) -> ::binspec_runtime::Result<()> {
-                        self.write_keyed(w, ctx, io, endian, #(#names,)* None)
+                        self.write_keyed(w, ctx, io, endian, #fwd None)
                     }
                     /// `write`, given the sort key that the repetition holding this element computed for it.
                 },
@@ -701,7 +702,7 @@ impl<'m> Gen<'m> {
         };
         Ok(quote! {
             #wrapper
-            #[allow(#dead clippy::too_many_arguments, non_snake_case)]
+            #[allow(#dead non_snake_case)]
             #inline
             pub(crate) fn #body_fn(
                 &self,
@@ -713,6 +714,7 @@ impl<'m> Gen<'m> {
                 #key_param
             ) -> ::binspec_runtime::Result<()> {
                 use ::binspec_runtime::ResultExt as _;
+                #bind
                 #(#body)*
                 Ok(())
             }
