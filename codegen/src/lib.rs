@@ -197,6 +197,14 @@ fn position_of(m: &ir::Module, path: &str) -> diag::Pos {
         }
     };
     for t in &m.types {
+        // The type itself, at the YAML path its fields' paths start with.
+        if let Some(at) = t
+            .seq
+            .first()
+            .and_then(|f| f.path.rfind("/seq/").map(|i| &f.path[..i]))
+        {
+            consider(at, t.pos);
+        }
         for f in t.seq.iter().chain(t.instances.iter()) {
             consider(&f.path, f.pos);
             let exprs = [

@@ -435,12 +435,35 @@ impl<'m> Gen<'m> {
 
     /// `type NameArgs = (...)`: the params of type `ti`'s functions as one tuple (with a lifetime `'p` for the
     /// ones passed by reference); nothing for a type without params.
-    pub(super) fn args_alias(&self, ti: usize) -> TokenStream {
+    pub(super) fn args_alias(&self, ti: usize) -> R<TokenStream> {
         let pairs = self.param_pairs(ti);
         if pairs.is_empty() {
-            return quote!();
+            return Ok(quote!());
         }
         let (name, life) = self.args_alias_name(ti);
+        let taken = self
+            .m
+            .types
+            .iter()
+            .map(|t| (&t.rust, format!("type '{}'", t.name)))
+            .chain(
+                self.m
+                    .enums
+                    .iter()
+                    .map(|e| (&e.rust, format!("enum '{}'", e.name))),
+            );
+        for (rust, what) in taken {
+            if name == rust.as_str() {
+                let t = &self.m.types[ti];
+                return err(
+                    &format!("/types/{}/params", t.name),
+                    format!(
+                        "the params of type '{}' are passed as '{name}', the Rust name of {what}: rename one of them",
+                        t.name
+                    ),
+                );
+            }
+        }
         let tys = pairs.iter().map(|(_, t)| {
             let mut toks = t.clone().into_iter();
             match toks.next() {
@@ -463,10 +486,10 @@ impl<'m> Gen<'m> {
             names.join(", ")
         );
         let generics = if life { quote!(<'p>) } else { quote!() };
-        quote! {
+        Ok(quote! {
             #[doc = #doc]
             pub(crate) type #name #generics = (#(#tys,)*);
-        }
+        })
     }
 
     /// The statement that binds the params of type `ti`'s functions from their `args` tuple (nothing without

@@ -320,7 +320,7 @@ impl<'m> Gen<'m> {
         let write = self.emit_write(ti)?;
         let sort_keys = self.emit_sort_keys(ti)?;
         let records = self.emit_record_fns(ti);
-        let args = self.args_alias(ti);
+        let args = self.args_alias(ti)?;
         Ok(quote! {
             #doc
             #[derive(Debug, Clone, #derive_default PartialEq, ::serde::Serialize, ::serde::Deserialize)]
