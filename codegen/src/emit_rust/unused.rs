@@ -41,13 +41,7 @@ impl VisitMut for Renamer {
     }
     fn visit_expr_closure_mut(&mut self, c: &mut syn::ExprClosure) {
         for p in c.inputs.iter_mut() {
-            let mut names = BTreeSet::new();
-            pat_names(p, &mut names);
-            let unused: BTreeSet<String> = names
-                .into_iter()
-                .filter(|n| !uses(n, |v| v.visit_expr(&c.body)))
-                .collect();
-            rename_pat(p, &unused);
+            rename_unused(p, |n| uses(n, |v| v.visit_expr(&c.body)));
         }
         syn::visit_mut::visit_expr_closure_mut(self, c);
     }
@@ -56,13 +50,7 @@ impl VisitMut for Renamer {
         for i in 0..b.stmts.len() {
             let (head, rest) = b.stmts.split_at_mut(i + 1);
             if let syn::Stmt::Local(l) = &mut head[i] {
-                let mut names = BTreeSet::new();
-                pat_names(&l.pat, &mut names);
-                let unused: BTreeSet<String> = names
-                    .into_iter()
-                    .filter(|n| !uses(n, |v| v.visit_stmts(rest)))
-                    .collect();
-                rename_pat(&mut l.pat, &unused);
+                rename_unused(&mut l.pat, |n| uses(n, |v| v.visit_stmts(rest)));
             }
         }
         // A renamed binding of a name or a constant does nothing: it goes.
@@ -95,15 +83,17 @@ fn is_idle_binding(s: &syn::Stmt) -> bool {
 fn rename_params<'a>(inputs: impl Iterator<Item = &'a mut syn::FnArg>, body: &syn::Block) {
     for a in inputs {
         if let syn::FnArg::Typed(t) = a {
-            let mut names = BTreeSet::new();
-            pat_names(&t.pat, &mut names);
-            let unused: BTreeSet<String> = names
-                .into_iter()
-                .filter(|n| !uses(n, |v| v.visit_block(body)))
-                .collect();
-            rename_pat(&mut t.pat, &unused);
+            rename_unused(&mut t.pat, |n| uses(n, |v| v.visit_block(body)));
         }
     }
+}
+
+/// Renames the names `p` binds that `used` says are not used.
+fn rename_unused(p: &mut syn::Pat, used: impl Fn(&str) -> bool) {
+    let mut names = BTreeSet::new();
+    pat_names(p, &mut names);
+    let unused: BTreeSet<String> = names.into_iter().filter(|n| !used(n)).collect();
+    rename_pat(p, &unused);
 }
 
 /// Renames the names in `unused` that `p` binds (plain names, in tuples, typed, by reference).

@@ -70,44 +70,31 @@ pub(super) fn given(m: &mut Module, diags: &mut Diags) {
             }
         }
     }
+    // An error at the item that derives `g`.
+    let report = |m: &Module, diags: &mut Diags, ti: usize, g: &Given, what: &str| {
+        let t = &m.types[ti];
+        let inst = t.field(g.of);
+        let message = format!("'{}' is derived by {what}", g.chain.join("."));
+        diags.in_file(&t.file, |d| d.error(inst.pos, &inst.path, message, None));
+    };
     for (ti, g) in found {
         let Some((lt, li)) = leaf(m, ti, &g.chain) else {
             continue;
         };
         let f = &mut m.types[lt].seq[li];
-        match f.role {
-            Role::Data | Role::Given => f.role = Role::Given,
-            _ => {
-                let t = &m.types[ti];
-                let inst = t.field(g.of);
-                diags.in_file(&t.file, |d| {
-                    d.error(
-                        inst.pos,
-                        &inst.path,
-                        format!(
-                            "'{}' is derived by this item, but its type already derives it otherwise",
-                            g.chain.join(".")
-                        ),
-                        None,
-                    )
-                });
-                continue;
-            }
+        if !matches!(f.role, Role::Data | Role::Given) {
+            report(
+                m,
+                diags,
+                ti,
+                &g,
+                "this item, but its type already derives it otherwise",
+            );
+            continue;
         }
+        f.role = Role::Given;
         if m.types[ti].given.iter().any(|x| x.chain == g.chain) {
-            let t = &m.types[ti];
-            let inst = t.field(g.of);
-            diags.in_file(&t.file, |d| {
-                d.error(
-                    inst.pos,
-                    &inst.path,
-                    format!(
-                        "'{}' is derived by two items of this type",
-                        g.chain.join(".")
-                    ),
-                    None,
-                )
-            });
+            report(m, diags, ti, &g, "two items of this type");
             continue;
         }
         m.types[ti].given.push(g);
