@@ -676,6 +676,8 @@ pub struct ReadPools {
     groups: Vec<sections::Group>,
     /// The bytes before the last item read of each such member that nothing describes ([`ReadPools::take_gap`]).
     group_gaps: Vec<((usize, usize), std::ops::Range<usize>)>,
+    /// A buffer [`ReadPools::sections`] keeps from call to call.
+    scratch: Vec<sections::Pending>,
 }
 
 /// What reading has seen of one pool.

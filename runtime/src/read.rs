@@ -487,6 +487,27 @@ impl<'a> Reader<'a> {
     prim!(f32, f32, 4);
     prim!(f64, f64, 8);
 
+    /// The unsigned integer of `n` bytes (1..=8) at `at` (relative to this stream), without moving: a field of a
+    /// section read from outside it (generated code, for `_root.table.x_ofs` where `x_ofs` is derived).
+    #[inline]
+    pub fn peek_uint(&self, at: u64, n: usize, e: Endian) -> Result<u64> {
+        let b = usize::try_from(at)
+            .ok()
+            .and_then(|s| self.buf.get(s..s.checked_add(n)?))
+            .ok_or_else(|| self.past_end(at.saturating_add(n as u64)))?;
+        let mut v = [0u8; 8];
+        Ok(match e {
+            Endian::Little => {
+                v[..n].copy_from_slice(b);
+                u64::from_le_bytes(v)
+            }
+            Endian::Big => {
+                v[8 - n..].copy_from_slice(b);
+                u64::from_be_bytes(v)
+            }
+        })
+    }
+
     /// An unsigned integer of `n` bytes (1..=8), e.g. a `u24`.
     pub fn uint_n(&mut self, n: usize, e: Endian) -> Result<u64> {
         let b = self.bytes(n as u64)?;

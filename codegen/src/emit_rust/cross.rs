@@ -81,19 +81,17 @@ impl<'m> Cx<'m> {
                     Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
                     None => quote!(r),
                 };
-                let seek = if off == 0 {
-                    quote!(p.seek(at as u64)?;)
+                let at_off = if off == 0 {
+                    quote!(at as u64)
                 } else {
-                    quote!(p.seek(at as u64 + #off)?;)
+                    quote!(at as u64 + #off)
                 };
                 let peek = quote!({
                     let at: i128 = #at;
-                    let mut p = #io.clone();
                     if at < 0 {
-                        return Err(::binspec_runtime::Error::invalid(p.abs_pos(), format!("negative position {at}")));
+                        return Err(::binspec_runtime::Error::invalid(#io.abs_pos(), format!("negative position {at}")));
                     }
-                    #seek
-                    p.uint_n(#n, #e)? as i128
+                    #io.peek_uint(#at_off, #n, #e)? as i128
                 });
                 let v = match &a.cond {
                     Some(c) => {

@@ -224,10 +224,10 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             .param
             .as_ref()
             .ok_or_else(|| bad(eo, format!("element {i} has no element param (offset 0)")))?;
+        // (The starts are sorted: a binary search, not a scan per element.)
         let end = param_starts
-            .iter()
+            .get(param_starts.partition_point(|&q| q <= p))
             .copied()
-            .find(|&q| q > p)
             .unwrap_or(region_end);
         let properties = properties(property_ranges!(param), &strs, &|| {
             format!("element {i}'s properties")

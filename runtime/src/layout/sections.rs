@@ -40,21 +40,22 @@ pub(super) struct Group {
 pub struct Sections {
     /// Their order in the file, by member number; `None` where it is the declared one.
     pub order: Option<Vec<usize>>,
-    /// Each member's alignment choice, by member number.
-    pub aligns: Vec<Option<u64>>,
-    /// The bytes before each member that nothing describes, by member number: where they are in the input.
-    pub gaps: Vec<Option<std::ops::Range<usize>>>,
+    /// The members with an alignment choice, by member number (most have none: a region read once per record
+    /// of a repeated type allocates nothing for them).
+    aligns: Vec<(usize, u64)>,
+    /// The bytes before a member that nothing describes, by member number: where they are in the input.
+    gaps: Vec<(usize, std::ops::Range<usize>)>,
 }
 
 impl Sections {
     /// Member `i`'s alignment choice.
     pub fn align(&self, i: usize) -> Option<u64> {
-        self.aligns.get(i).copied().flatten()
+        self.aligns.iter().find(|(j, _)| *j == i).map(|(_, a)| *a)
     }
     /// The bytes before member `i` that nothing describes, from the input `data`.
     pub fn gap<'a>(&self, i: usize, data: &'a [u8]) -> Option<&'a [u8]> {
-        let r = self.gaps.get(i)?.clone()?;
-        data.get(r)
+        let (_, r) = self.gaps.iter().find(|(j, _)| *j == i)?;
+        data.get(r.clone())
     }
 }
 
@@ -162,7 +163,9 @@ impl ReadPools {
     /// Bytes between a member and the one before it (in the input `data`) that no alignment explains, or that are
     /// not zeros, are that member's gap: kept, so that the file is written back as it was.
     pub fn sections(&mut self, pool: usize, defaults: &[u64], data: &[u8]) -> Sections {
-        let mut mine = Vec::new();
+        // (A buffer kept from call to call: a region read once per record of a repeated type is judged often.)
+        let mut mine = std::mem::take(&mut self.scratch);
+        mine.clear();
         self.pending.retain(|p| {
             let m = p.pool == pool;
             if m {
@@ -186,27 +189,28 @@ impl ReadPools {
         // (A group's items were counted against the budget as they were read.)
         let counted: u64 = mine[groups..].iter().map(|p| p.len).sum();
         mine.sort_by_key(|p| (p.start, p.len > 0, p.idx));
-        let mut aligns = vec![None; defaults.len()];
-        let mut gaps = vec![None; defaults.len()];
+        let mut aligns = Vec::new();
+        let mut gaps = Vec::new();
         for p in &mine {
             let d = defaults.get(p.idx).copied().unwrap_or(1);
             // After bytes nothing describes, the member starts where they end.
             let prev = self.pools.get(pool).and_then(|x| x.prev_end);
             if let Some(r) = prev.and_then(|prev| gap(data, prev, p.start, d)) {
-                if let Some(g) = gaps.get_mut(p.idx) {
-                    *g = Some(r);
+                if p.idx < defaults.len() {
+                    gaps.push((p.idx, r));
                 }
                 self.pool(pool).prev_end = Some(p.start);
             }
-            if let Some(a) = aligns.get_mut(p.idx) {
-                *a = self.item(pool, p.start, p.len, d);
+            if let (Some(a), true) = (self.item(pool, p.start, p.len, d), p.idx < defaults.len()) {
+                aligns.push((p.idx, a));
             }
         }
         self.item_bytes = self.item_bytes.saturating_sub(counted);
-        let order: Vec<usize> = mine.iter().map(|p| p.idx).collect();
-        let declared = order.windows(2).all(|w| w[0] < w[1]);
+        let declared = mine.windows(2).all(|w| w[0].idx < w[1].idx);
+        let order = (!declared).then(|| mine.iter().map(|p| p.idx).collect());
+        self.scratch = mine;
         Sections {
-            order: (!declared).then_some(order),
+            order,
             aligns,
             gaps,
         }
@@ -275,6 +279,16 @@ pub fn write_order(order: Option<&[String]>, names: &[&str]) -> Result<Vec<usize
 mod tests {
     use super::*;
 
+    /// Each of the first `n` members' alignment choice.
+    fn aligns(s: &Sections, n: usize) -> Vec<Option<u64>> {
+        (0..n).map(|i| s.align(i)).collect()
+    }
+
+    /// The bytes before each of the first `n` members that nothing describes.
+    fn gaps<'a>(s: &Sections, n: usize, data: &'a [u8]) -> Vec<Option<&'a [u8]>> {
+        (0..n).map(|i| s.gap(i, data)).collect()
+    }
+
     #[test]
     fn sections_are_judged_in_file_order() {
         let mut p = ReadPools::new();
@@ -283,14 +297,10 @@ mod tests {
         p.section(0, 0, 0x18, 8);
         p.section(0, 1, 0x10, 5);
         let data = [0u8; 0x20];
-        let Sections {
-            order,
-            aligns,
-            gaps,
-        } = p.sections(0, &[1, 1], &data);
-        assert_eq!(order, Some(vec![1, 0]));
-        assert_eq!(aligns, vec![Some(8), None]);
-        assert_eq!(gaps, vec![None, None]);
+        let s = p.sections(0, &[1, 1], &data);
+        assert_eq!(s.order, Some(vec![1, 0]));
+        assert_eq!(aligns(&s, 2), vec![Some(8), None]);
+        assert_eq!(gaps(&s, 2, &data), vec![None, None]);
         assert!(!p.relaid());
     }
 
@@ -329,10 +339,10 @@ mod tests {
         p.enter_region(0, 0x10);
         p.section(0, 0, 0x10, 4);
         p.section(0, 2, 0x1c, 4);
-        let Sections { order, aligns, .. } = p.sections(0, &[1, 1, 1], &[0; 0x20]);
-        assert_eq!(order, None);
+        let s = p.sections(0, &[1, 1, 1], &[0; 0x20]);
+        assert_eq!(s.order, None);
         // The section after the group is aligned to 4 (the group ends at 0x1a).
-        assert_eq!(aligns, vec![None, None, Some(4)]);
+        assert_eq!(aligns(&s, 3), vec![None, None, Some(4)]);
         assert!(!p.relaid());
         // Items counted once.
         assert_eq!(p.item_bytes, 14);
@@ -347,9 +357,8 @@ mod tests {
         p.section(0, 0, 0x10, 4);
         p.section(0, 1, 0x17, 4);
         let s = p.sections(0, &[1, 1], &data);
-        assert_eq!(s.gaps, vec![None, Some(0x14..0x17)]);
-        assert_eq!(s.gap(1, &data), Some(&b"xyz"[..]));
-        assert_eq!(s.aligns, vec![None, None]);
+        assert_eq!(gaps(&s, 2, &data), vec![None, Some(&b"xyz"[..])]);
+        assert_eq!(aligns(&s, 2), vec![None, None]);
         assert!(!p.relaid());
         // Zeros that an alignment explains are padding, not a gap.
         let mut p = ReadPools::new();
@@ -357,7 +366,8 @@ mod tests {
         p.section(0, 0, 0x10, 4);
         p.section(0, 1, 0x18, 4);
         let s = p.sections(0, &[1, 1], &[0; 0x20]);
-        assert_eq!((s.gaps, s.aligns), (vec![None, None], vec![None, Some(8)]));
+        assert_eq!(gaps(&s, 2, &[0; 0x20]), vec![None, None]);
+        assert_eq!(aligns(&s, 2), vec![None, Some(8)]);
     }
 
     #[test]
