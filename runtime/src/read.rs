@@ -705,6 +705,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn peek_reads_without_moving_and_names_the_end() {
+        let data = [0u8, 1, 2, 3, 4, 5];
+        let mut r = Reader::new(&data);
+        r.seek(1).unwrap();
+        let mut sub = r.substream(4).unwrap();
+        assert_eq!(sub.peek_uint(1, 2, Endian::Little).unwrap(), 0x0302);
+        assert_eq!(sub.peek_uint(1, 3, Endian::Big).unwrap(), 0x020304);
+        assert_eq!(sub.pos(), 0);
+        // Past the stream's end (not the buffer's): an error at the absolute offset.
+        let e = sub.peek_uint(3, 2, Endian::Little).unwrap_err().to_string();
+        assert!(e.contains("0x6"), "{e}");
+        assert!(sub.peek_uint(u64::MAX, 4, Endian::Little).is_err());
+        sub.u8().unwrap();
+    }
+
+    #[test]
     fn reads_both_byte_orders() {
         let mut r = Reader::new(&[1, 2, 3, 4, 5, 6]);
         assert_eq!(r.u16(Endian::Big).unwrap(), 0x0102);
