@@ -271,16 +271,17 @@ impl<'m> Gen<'m> {
                         Some(T::Array(_)) => cx.resolve_chain(k).is_some(),
                         _ => false,
                     };
+                // (The type referred to, for one passed by reference.)
                 let rt = match k.last().map(|s| s.as_str()) {
                     Some("_pos") => quote!(i128),
                     _ => match cx.resolve_chain(k).map(|f| cx.field_t(f)) {
                         Some(T::Bool) => quote!(bool),
                         Some(T::Float) => quote!(f64),
-                        Some(T::Bytes) => quote!(&[u8]),
-                        Some(T::Str) => quote!(&str),
+                        Some(T::Bytes) => quote!([u8]),
+                        Some(T::Str) => quote!(str),
                         Some(T::User(t)) => {
                             let n = ty_ident(&self.m.types[t].rust);
-                            quote!(&#n)
+                            quote!(#n)
                         }
                         Some(T::Array(_)) => {
                             // An array is passed as a slice of its model elements.
@@ -292,7 +293,7 @@ impl<'m> Gen<'m> {
                             match f {
                                 Some(f) => {
                                     let et = self.model_ty(&f);
-                                    quote!(&[#et])
+                                    quote!([#et])
                                 }
                                 None => quote!(i128),
                             }
@@ -426,10 +427,7 @@ impl<'m> Gen<'m> {
     /// references).
     fn args_alias_name(&self, ti: usize) -> (Ident, bool) {
         let name = format_ident!("{}Args", self.m.types[ti].rust);
-        let life = self
-            .param_pairs(ti)
-            .iter()
-            .any(|(_, t)| matches!(t.clone().into_iter().next(), Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '&'));
+        let life = self.param_pairs(ti).iter().any(|(_, _, by_ref)| *by_ref);
         (name, life)
     }
 
@@ -464,21 +462,10 @@ impl<'m> Gen<'m> {
                 );
             }
         }
-        let tys = pairs.iter().map(|(_, t)| {
-            let mut toks = t.clone().into_iter();
-            match toks.next() {
-                Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '&' => {
-                    let rest: TokenStream = toks.collect();
-                    quote!(&'p #rest)
-                }
-                Some(first) => {
-                    let rest: TokenStream = toks.collect();
-                    quote!(#first #rest)
-                }
-                None => quote!(),
-            }
-        });
-        let names: Vec<String> = pairs.iter().map(|(n, _)| format!("`{n}`")).collect();
+        let tys = pairs
+            .iter()
+            .map(|(_, t, by_ref)| param_ty(t, *by_ref, &quote!('p)));
+        let names: Vec<String> = pairs.iter().map(|(n, _, _)| format!("`{n}`")).collect();
         let doc = format!(
             " The parameters of `{}`'s readers and writers, in this order: {} (a type's own params, then the \
              outer values it uses).",
@@ -499,7 +486,7 @@ impl<'m> Gen<'m> {
         if pairs.is_empty() {
             return quote!();
         }
-        let names = pairs.iter().map(|(n, _)| n);
+        let names = pairs.iter().map(|(n, _, _)| n);
         quote!(let (#(#names,)*) = args;)
     }
 
@@ -514,26 +501,28 @@ impl<'m> Gen<'m> {
 
     /// The params a type's read function takes after the reader, byte order, pools and root stream: each name and
     /// Rust type (explicit params first, then the implicit ones).
-    fn param_pairs(&self, ti: usize) -> Vec<(Ident, TokenStream)> {
+    ///
+    /// Each is its name, the type (referred to, for one passed by reference) and whether it is passed by reference.
+    fn param_pairs(&self, ti: usize) -> Vec<(Ident, TokenStream, bool)> {
         let t = &self.m.types[ti];
         let mut read_params = Vec::new();
         for p in &t.params {
             let id = local("p", &p.name);
-            let ty = match &p.ty {
-                FieldTy::Float { .. } => quote!(f64),
-                FieldTy::Bits { n: 1, .. } => quote!(bool),
-                FieldTy::Str { .. } => quote!(&str),
-                FieldTy::Bytes => quote!(&[u8]),
+            let (ty, by_ref) = match &p.ty {
+                FieldTy::Float { .. } => (quote!(f64), false),
+                FieldTy::Bits { n: 1, .. } => (quote!(bool), false),
+                FieldTy::Str { .. } => (quote!(str), true),
+                FieldTy::Bytes => (quote!([u8]), true),
                 FieldTy::User { ty, .. } => {
                     let n = ty_ident(&self.m.types[*ty].rust);
-                    quote!(&#n)
+                    (quote!(#n), true)
                 }
-                _ => quote!(i128),
+                _ => (quote!(i128), false),
             };
-            read_params.push((id, ty));
+            read_params.push((id, ty, by_ref));
         }
-        for Param { id, ty, .. } in self.param_list(ti) {
-            read_params.push((id, ty));
+        for Param { id, ty, by_ref, .. } in self.param_list(ti) {
+            read_params.push((id, ty, by_ref));
         }
         read_params
     }
@@ -706,8 +695,18 @@ struct Param {
     /// The path of the value (`["_root", "version"]`).
     key: Vec<String>,
     id: Ident,
-    /// Its Rust type.
+    /// Its Rust type (the type referred to, where it is passed by reference).
     ty: TokenStream,
     /// Whether it is passed by reference (strings, bytes, records, arrays).
     by_ref: bool,
+}
+
+/// The Rust type of a param of type `ty` (see [`Param`]), with `life` as the lifetime of a reference (nothing
+/// for an elided one).
+fn param_ty(ty: &TokenStream, by_ref: bool, life: &TokenStream) -> TokenStream {
+    if by_ref {
+        quote!(& #life #ty)
+    } else {
+        ty.clone()
+    }
 }

@@ -20,10 +20,8 @@ impl<'m> Gen<'m> {
         let mut ty = 0usize;
         let mut steps = Vec::new();
         let copy_params = |ti: usize| {
-            self.param_pairs(ti).iter().all(|(_, t)| {
-                let t = t.to_string();
-                t == "i128" || t == "bool" || t == "f64"
-            })
+            // (Numbers and flags: nothing passed by reference.)
+            self.param_pairs(ti).iter().all(|(_, _, by_ref)| !by_ref)
         };
         for (i, p) in a.entries.iter().enumerate() {
             let t = &self.m.types[ty];
@@ -76,7 +74,11 @@ impl<'m> Gen<'m> {
 
     /// The type of the arguments an entry's `view_file` takes, as one tuple.
     pub(super) fn view_args_ty(&self, ti: usize) -> TokenStream {
-        let tys: Vec<TokenStream> = self.param_pairs(ti).into_iter().map(|(_, t)| t).collect();
+        let tys: Vec<TokenStream> = self
+            .param_pairs(ti)
+            .iter()
+            .map(|(_, t, by_ref)| super::param_ty(t, *by_ref, &quote!()))
+            .collect();
         quote!((#(#tys,)*))
     }
 
@@ -149,7 +151,11 @@ impl<'m> Gen<'m> {
             );
         };
         let args_ty = self.view_args_ty(ti);
-        let names: Vec<Ident> = self.param_pairs(ti).into_iter().map(|(id, _)| id).collect();
+        let names: Vec<Ident> = self
+            .param_pairs(ti)
+            .into_iter()
+            .map(|(id, _, _)| id)
+            .collect();
         let get = |n: &str| -> R<TokenStream> {
             let Some(f) = t.seq.iter().chain(t.instances.iter()).find(|f| f.name == n) else {
                 return err(
