@@ -144,9 +144,9 @@ seq:
     -derive: jump_table_ofs
     doc: |
       Unknown (unused in TotK, always the same as the Active Node Update Array Offset). In every file at hand it
-      equals the Jump Table offset (and the Query Element Id Array's, since the jump arrays are all empty); it is
-      derived from the Jump Table offset, as the `ainb` package writes it (a file where it differs keeps its
-      value).
+      equals the Jump Table offset (and the Query Element Id Array's, since the jump arrays are all empty, so the
+      files cannot tell which); it is derived from the Jump Table offset, as the document's writer writes it (a
+      file where it differs keeps its value).
   - id: unknown_54
     type: u4
     doc: Unknown (always 0).
