@@ -56,9 +56,9 @@ doc: |
     0 there; they are not read.
   * Attachment params are 0x64 bytes in the files: 0x30 bytes follow the property entries (`unknown_34`): six
     pairs of (0, the offset of the entry's end) in every file at hand.
-  * Version 0x404 elements: the u32 at 0x24 (`section_58_entry_offset` and `unknown_2a` here) is the offset of the
-    element's state info (a desired state string and four u32), as the `ainb` package reads it; 0 when there is
-    none. The state infos follow the module caller link.
+  * Version 0x404 elements: the u32 at 0x24 (`state_info_ofs` here: the page's 0x58 Section Entry Offset u16 and
+    the unnamed u16 after it) is the offset of the element's state info (a desired state string and four u32), as
+    the `ainb` package reads it; 0 when there is none. The state infos follow the module caller link.
   * Blackboard parameters: bits 22-23 of the name word are an inherit mode (0 from the root, 1 from the parent,
     2 none), as the `ainb` package reads and writes them; the page names bit 23 alone "Does Not Have File
     Reference".
@@ -332,8 +332,8 @@ types:
     doc: |
       One element (node): 0x3c bytes from version 0x407, 0x38 in 0x404 (no name hash).
 
-      The wiki's unnamed rows (padding at 0x10, 0x1e and 0x2a, in the 0x407 layout) are `unknown_10`,
-      `unknown_1e` and `unknown_2a` here.
+      The wiki's unnamed rows (padding at 0x10, 0x1e and 0x2a, in the 0x407 layout) are `unknown_10` and
+      `unknown_1e` here; the one at 0x2a is the high half of `state_info_ofs` (with 0x58 Section Entry Offset).
     -wiki:
       page: AINB
       section: Element Array
@@ -390,12 +390,12 @@ types:
       - id: query_element_count
         type: u2
         doc: Query Element Count.
-      - id: section_58_entry_offset
-        type: u2
-        doc: 0x58 Section Entry Offset (relative to the start of the file).
-      - id: unknown_2a
-        type: u2
-        doc: Unknown.
+      - id: state_info_ofs
+        type: u4
+        doc: |
+          The page's 0x58 Section Entry Offset (u16, relative to the start of the file) and the unnamed u16 after
+          it, read as one u32: the offset of the element's state info (version 0x404), as the `ainb` package reads
+          it; 0 when there is none, and in every file of version 0x407 and later at hand.
       - id: guid
         size: 0x10
         doc: Guid.
@@ -404,10 +404,10 @@ types:
         value: (element_flags & 1) != 0
         doc: Element Flags bit 0.
       state_info:
-        pos: section_58_entry_offset | (unknown_2a << 16)
+        pos: state_info_ofs
         type: state_info
         io: _root._io
-        if: _root.version < 0x407 and (section_58_entry_offset | (unknown_2a << 16)) != 0
+        if: _root.version < 0x407 and state_info_ofs != 0
         doc: The element's state info (version 0x404), through the u32 at 0x24.
       attachments:
         pos: _root.attachment_id_array_ofs + base_attachment_id * 4

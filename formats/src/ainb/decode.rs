@@ -202,7 +202,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         if !queries.is_empty() {
             query_ranges.push((e.base_query_element_id, i as u32));
         }
-        let state_ofs = e.section_58_entry_offset as u32 | (e.unknown_2a as u32) << 16;
+        let state_ofs = e.state_info_ofs;
         let state = match &e.state_info {
             _ if state_ofs != 0 && version >= 0x407 => {
                 return Err(bad(
