@@ -393,9 +393,9 @@ types:
       - id: state_info_ofs
         type: u4
         doc: |
-          The page's 0x58 Section Entry Offset (u16, relative to the start of the file) and the unnamed u16 after
-          it, read as one u32: the offset of the element's state info (version 0x404), as the `ainb` package reads
-          it; 0 when there is none, and in every file of version 0x407 and later at hand.
+          The page's 0x58 Section Entry Offset (a u16 of 2 bytes, relative to the start of the file) and the unnamed
+          u16 after it, read as one u32 of 4 bytes: the offset of the element's state info (version 0x404), as the
+          `ainb` package reads it; 0 when there is none, and in every file of version 0x407 and later at hand.
       - id: guid
         size: 0x10
         doc: Guid.
