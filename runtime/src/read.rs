@@ -487,10 +487,17 @@ impl<'a> Reader<'a> {
     prim!(f32, f32, 4);
     prim!(f64, f64, 8);
 
-    /// The unsigned integer of `n` bytes (1..=8) at `at` (relative to this stream), without moving: a field of a
-    /// section read from outside it (generated code, for `_root.table.x_ofs` where `x_ofs` is derived).
+    /// The unsigned integer of `n` bytes (1..=8) at `at` (relative to this stream, as an expression computes it:
+    /// negative is an error), without moving: a field of a section read from outside it (generated code, for
+    /// `_root.table.x_ofs` where `x_ofs` is derived).
     #[inline]
-    pub fn peek_uint(&self, at: u64, n: usize, e: Endian) -> Result<u64> {
+    pub fn peek_uint(&self, at: i128, n: usize, e: Endian) -> Result<u64> {
+        let Ok(at) = u64::try_from(at) else {
+            return Err(Error::invalid(
+                self.abs_pos(),
+                format!("negative position {at}"),
+            ));
+        };
         let b = usize::try_from(at)
             .ok()
             .and_then(|s| self.buf.get(s..s.checked_add(n)?))
@@ -716,7 +723,14 @@ mod tests {
         // Past the stream's end (not the buffer's): an error at the absolute offset.
         let e = sub.peek_uint(3, 2, Endian::Little).unwrap_err().to_string();
         assert!(e.contains("0x6"), "{e}");
-        assert!(sub.peek_uint(u64::MAX, 4, Endian::Little).is_err());
+        assert!(sub
+            .peek_uint(i128::from(u64::MAX), 4, Endian::Little)
+            .is_err());
+        let e = sub
+            .peek_uint(-2, 1, Endian::Little)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("negative position -2"), "{e}");
         sub.u8().unwrap();
     }
 

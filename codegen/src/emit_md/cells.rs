@@ -3,9 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::ir::{
-    const_int, ConstVal, Endian, EndianSpec, Ex, Field, FieldTy, Module, Repeat, Role, TypeDef,
-};
+use crate::ir::{const_int, ConstVal, Endian, Ex, Field, FieldTy, Module, Repeat, Role, TypeDef};
 
 use super::versions::version_row_note;
 
@@ -116,10 +114,7 @@ pub(super) fn endian_name(e: Endian) -> &'static str {
 }
 
 pub(super) fn type_text(m: &Module, t: &TypeDef, ty: &FieldTy) -> String {
-    let fixed = match &t.endian {
-        EndianSpec::Fixed(e) => Some(*e),
-        _ => None,
-    };
+    let fixed = t.fixed_endian();
     let suffix = |e: &Option<Endian>, bytes: u8| match (e.or(fixed), bytes) {
         (_, 1) | (None, _) => "",
         (Some(Endian::Le), _) => "le",

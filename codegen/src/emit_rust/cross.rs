@@ -6,7 +6,6 @@
 //! writer does (the section's type must then be written once per file).
 
 use super::*;
-use crate::ir::EndianSpec;
 
 impl<'m> Cx<'m> {
     /// `inst.name`, where `inst` is an instance of this type (a record at a `pos`) and `name` a field of its type
@@ -58,41 +57,28 @@ impl<'m> Cx<'m> {
                         format!("{what}: a field of a sized or optional record cannot be read from outside it yet"),
                     );
                 }
-                let mut off = 0u64;
-                for before in &u.seq[..i] {
-                    off += self.m.static_advance(before).ok_or_else(|| EmitError {
-                        path: path.into(),
-                        message: format!(
-                            "{what}: '{}' before it has no size known without reading, so it cannot be read from \
-                             outside '{}'",
-                            before.name, u.name
-                        ),
-                    })?;
-                }
-                let fixed = match &u.endian {
-                    EndianSpec::Fixed(e) => Some(*e),
-                    _ => None,
-                };
-                let e = endian_tokens(endian.or(fixed));
+                let off = self.m.static_offset(ty, i).map_err(|before| EmitError {
+                    path: path.into(),
+                    message: format!(
+                        "{what}: '{}' before it has no size known without reading, so it cannot be read from \
+                         outside '{}'",
+                        before.name, u.name
+                    ),
+                })?;
+                let e = endian_tokens(endian.or(u.fixed_endian()));
                 let n = *bytes as usize;
-                let at = self.tr(&pos.expr, &pos.path)?.0.full();
+                let at = self.tr(&pos.expr, &pos.path)?.0;
                 let io = match &a.io {
                     Some(x) if x.text == "_root._io" => quote!(root_io),
                     Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
                     None => quote!(r),
                 };
-                let at_off = if off == 0 {
-                    quote!(at as u64)
+                let at = if off == 0 {
+                    at.full()
                 } else {
-                    quote!(at as u64 + #off)
+                    Rx::binary(&at, quote!(+), Prec::Add, &Rx::int(off as i128)).full()
                 };
-                let peek = quote!({
-                    let at: i128 = #at;
-                    if at < 0 {
-                        return Err(::binspec_runtime::Error::invalid(#io.abs_pos(), format!("negative position {at}")));
-                    }
-                    #io.peek_uint(#at_off, #n, #e)? as i128
-                });
+                let peek = quote!(#io.peek_uint(#at, #n, #e)? as i128);
                 let v = match &a.cond {
                     Some(c) => {
                         let c = self.tr(&c.expr, &c.path)?.0.full();

@@ -3,7 +3,7 @@
 //! record holding them is written (the record itself writes its override, or 0).
 
 use super::*;
-use crate::ir::{EndianSpec, Given, GivenKind};
+use crate::ir::{Given, GivenKind};
 
 impl<'m> Gen<'m> {
     /// The local holding the value derived for `g`.
@@ -23,35 +23,25 @@ impl<'m> Gen<'m> {
         let mut out = Vec::new();
         for g in &t.given {
             let item = t.field(g.of);
-            let iid = ident(&item.name);
             let place = Self::given_place(g);
             let name = g.chain.join(".");
-            let (len, empty) = match item.cond {
-                Some(_) => (
-                    quote!(self.#iid.as_ref().map_or(0, |v| v.len())),
-                    quote!(self.#iid.as_ref().is_none_or(|v| v.is_empty())),
-                ),
-                None => (quote!(self.#iid.len()), quote!(self.#iid.is_empty())),
-            };
             let val = match g.kind {
                 GivenKind::Count => {
+                    let iid = ident(&item.name);
+                    let len = match item.cond {
+                        Some(_) => quote!(self.#iid.as_ref().map_or(0, |v| v.len())),
+                        None => quote!(self.#iid.len()),
+                    };
                     quote!(match #place { Some(v) => v as i128, None => #len as i128 })
                 }
                 GivenKind::Offset => {
                     let pos = item.pos_expr.as_ref().ok_or_else(|| internal(&item.path))?;
-                    let k = local("k", &item.name);
-                    // `pos` is relative to the item's stream: the type's own, unless it reads from `_root._io`.
-                    let rhs = match &item.io {
-                        Some(_) => Rx::cast(quote!(ctx.prev_pos(#k) as i128)),
-                        None => Rx::new(
-                            quote!(ctx.prev_pos(#k) as i128 - io.start as i128),
-                            Prec::Add,
-                        ),
-                    };
+                    let rhs = Self::item_prev_pos(item);
                     let e = crate::ir::replace_chain(&pos.expr, &g.chain, &name);
                     let solved = self.solve(ti, &e, &name, rhs, &pos.path)?.full();
                     if self.given_kept(ti, g) {
                         // The kept position of an empty item, while it is empty.
+                        let empty = Self::item_is_empty(item);
                         quote!(match #place { Some(v) if #empty => v as i128, _ => #solved })
                     } else {
                         solved
@@ -103,27 +93,23 @@ impl<'m> Gen<'m> {
         let mut endian = None;
         for (k, step) in g.chain.iter().enumerate() {
             let t = &self.m.types[cur];
-            if let EndianSpec::Fixed(e) = &t.endian {
-                endian = Some(*e);
-            }
+            endian = t.fixed_endian().or(endian);
             let i = t
                 .seq
                 .iter()
                 .position(|x| x.name == *step)
                 .ok_or_else(|| internal(path))?;
             if k > 0 {
-                for before in &t.seq[..i] {
-                    off += self.m.static_advance(before).ok_or_else(|| EmitError {
-                        path: path.into(),
-                        message: format!(
-                            "'{}' is derived here, but '{}' before it in '{}' has no size known without reading: \
-                             the writer cannot tell where to put it",
-                            g.chain.join("."),
-                            before.name,
-                            t.name
-                        ),
-                    })?;
-                }
+                off += self.m.static_offset(cur, i).map_err(|before| EmitError {
+                    path: path.into(),
+                    message: format!(
+                        "'{}' is derived here, but '{}' before it in '{}' has no size known without reading: the \
+                         writer cannot tell where to put it",
+                        g.chain.join("."),
+                        before.name,
+                        t.name
+                    ),
+                })?;
             }
             match &t.seq[i].ty {
                 FieldTy::User { ty, .. } => cur = *ty,

@@ -485,9 +485,39 @@ impl Gen<'_> {
             return None;
         };
         let item = self.m.types[ti].field(*of);
-        let pool = item.item_of?;
+        self.keeps_empty_position(ti, item).then_some(item)
+    }
+
+    /// Whether `item`, an instance of `ti`, is a pool item that can be empty (an array, or bytes of a given size)
+    /// outside a deduplicating pool and not a section of a region of `ti`'s own: then where a file puts it while it
+    /// is empty is kept, as it can point anywhere.
+    fn keeps_empty_position(&self, ti: usize, item: &Field) -> bool {
         let can_be_empty = item.repeat != Repeat::None || item.size.is_some();
-        (can_be_empty && !self.m.pools[pool].dedup && !self.is_local_item(ti, item)).then_some(item)
+        item.item_of.is_some_and(|p| !self.m.pools[p].dedup)
+            && can_be_empty
+            && !self.is_local_item(ti, item)
+    }
+
+    /// Where the writer put pool item `item` in the previous pass, relative to the stream its `pos` counts in (the
+    /// writing type's own, unless it reads from `_root._io`): the right side of its `pos`, to solve for an offset.
+    pub(super) fn item_prev_pos(item: &Field) -> Rx {
+        let k = local("k", &item.name);
+        match &item.io {
+            Some(_) => Rx::cast(quote!(ctx.prev_pos(#k) as i128)),
+            None => Rx::new(
+                quote!(ctx.prev_pos(#k) as i128 - io.start as i128),
+                Prec::Add,
+            ),
+        }
+    }
+
+    /// Whether the model's `item` (an instance of the writing type, maybe optional) is empty.
+    pub(super) fn item_is_empty(item: &Field) -> TokenStream {
+        let iid = ident(&item.name);
+        match item.cond {
+            Some(_) => quote!(self.#iid.as_ref().is_none_or(|v| v.is_empty())),
+            None => quote!(self.#iid.is_empty()),
+        }
     }
 
     /// Whether some offset field of `ti` is kept where `item` is empty ([`Gen::empty_item_of`]), or some offset of
@@ -506,12 +536,8 @@ impl Gen<'_> {
     /// Whether a position that `ti` derives for a record inside it ([`crate::ir::Given`]) is kept where its item is
     /// empty and elsewhere than the writer would put it (as [`Gen::empty_item_of`] for the type's own offsets).
     pub(super) fn given_kept(&self, ti: usize, g: &crate::ir::Given) -> bool {
-        let item = self.m.types[ti].field(g.of);
-        let can_be_empty = item.repeat != Repeat::None || item.size.is_some();
         g.kind == crate::ir::GivenKind::Offset
-            && item.item_of.is_some_and(|p| !self.m.pools[p].dedup)
-            && can_be_empty
-            && !self.is_local_item(ti, item)
+            && self.keeps_empty_position(ti, self.m.types[ti].field(g.of))
     }
 
     /// The reader's statements that settle the fields of records a type derives (read as the file holds them):

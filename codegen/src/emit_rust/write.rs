@@ -48,26 +48,14 @@ impl<'m> Gen<'m> {
             let fname = f.name.as_str();
             let val = match &f.role {
                 Role::Offset { of } => {
-                    let of = t.field(*of).name.as_str();
-                    let inst = find(t, of).ok_or_else(|| internal(&f.path))?;
+                    let inst = t.field(*of);
                     let pos = inst.pos_expr.as_ref().ok_or_else(|| internal(&f.path))?;
-                    let k = local("k", of);
-                    // `pos` is relative to the item's stream: the type's own, unless it reads from `_root._io`.
-                    let rhs = match &inst.io {
-                        Some(_) => Rx::cast(quote!(ctx.prev_pos(#k) as i128)),
-                        None => Rx::new(
-                            quote!(ctx.prev_pos(#k) as i128 - io.start as i128),
-                            Prec::Add,
-                        ),
-                    };
+                    let rhs = Self::item_prev_pos(inst);
                     let solved = self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?.full();
                     if let Some(item) = self.empty_item_of(ti, f) {
                         // The kept offset of an empty item, while it is empty.
-                        let (id, iid) = (ident(&f.name), ident(&item.name));
-                        let empty = match item.cond {
-                            Some(_) => quote!(self.#iid.as_ref().is_none_or(|v| v.is_empty())),
-                            None => quote!(self.#iid.is_empty()),
-                        };
+                        let id = ident(&f.name);
+                        let empty = Self::item_is_empty(item);
                         quote!(match self.#id { Some(v) if #empty => v as i128, _ => #solved })
                     } else {
                         solved

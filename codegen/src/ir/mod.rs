@@ -336,6 +336,13 @@ pub enum GivenKind {
 }
 
 impl TypeDef {
+    /// The byte order the type fixes for itself (`meta: endian: le|be` on it), if it does.
+    pub fn fixed_endian(&self) -> Option<Endian> {
+        match &self.endian {
+            EndianSpec::Fixed(e) => Some(*e),
+            _ => None,
+        }
+    }
     /// The field `id` names (an id of this type's: see [`FieldId`]).
     pub fn field(&self, id: FieldId) -> &Field {
         match id.0.checked_sub(self.seq.len()) {
@@ -472,6 +479,14 @@ impl Module {
     /// The size of a type whose whole `seq` is static.
     pub fn static_type_size(&self, ti: usize) -> Option<u64> {
         self.type_size_at(ti, 0)
+    }
+
+    /// Where `seq` attribute `i` of type `ti` starts in it, when known without reading; else the attribute before
+    /// it whose size is not.
+    pub fn static_offset(&self, ti: usize, i: usize) -> Result<u64, &Field> {
+        self.types[ti].seq[..i]
+            .iter()
+            .try_fold(0, |off, f| self.static_advance(f).map(|n| off + n).ok_or(f))
     }
 
     fn field_size_at(&self, f: &Field, depth: usize) -> Option<u64> {
