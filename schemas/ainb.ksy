@@ -29,7 +29,9 @@ doc: |
   too), and the property table's six arrays and the input/output table's twelve are those ranges one after
   another (the elements' first, then the attachments', as every file at hand has them), so the parameters' base
   indices and counts and the tables' offsets are computed by the writer. Likewise an element's attachments (ranges
-  of the attachment id array) and its plug pointer array (the plugs of each kind, one kind after another). Where the page and the files
+  of the attachment id array), its plug pointer array (the plugs of each kind, one kind after another) and the
+  plug data the pointers point to (each plug right after the one before, after the pointer array). Where the page
+  and the files
   (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
   files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
@@ -484,6 +486,13 @@ types:
           of the plug entries (which give each kind's base index and count into it).
         -pool:
           id: plug_pointers
+      - id: plug_data
+        size: 0
+        doc: |
+          Where the plugs' data starts: right after the pointer array, each plug after the one before, in the
+          order of the pointers.
+        -pool:
+          id: plug_data
     instances:
       s32_properties:
         pos: _root.property_table.s32_ofs + property_entries.s32_entries.base_index * 12
@@ -853,6 +862,7 @@ types:
         pos: ofs
         type: plug(element_type_id, kind)
         io: _root._io
+        -pool: plug_data
         doc: The plug data.
   plug:
     doc: |
@@ -865,7 +875,9 @@ types:
         sub-entries"; they add 32 bytes, four condition entries (the plugs are 0x28 bytes).
       * Input plugs (kinds 0, 4 and 5) of selector elements and of Element_Expression have 8 more bytes
         (`input_extra`); the page says an expression's vector3f inputs have 16, which the plug alone does not
-        tell apart, so only 8 are read.
+        tell apart, so only 8 are read. One such plug is at hand (Nintendo's Npc_Gerudo_Queen_Young, element
+        1818, the last plug of its element): its other 8 bytes, zeros, are not read, and the `ainb` package
+        writes that plug without them.
     -wiki:
       page: AINB
       section: Plugs

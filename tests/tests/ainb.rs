@@ -431,19 +431,22 @@ fn read_ranges(f: &Ainb, file_len: usize) -> Vec<(usize, usize)> {
                 &p.unknown_10_plugs,
                 &p.unknown_12_plugs,
             ];
-            let mut plugs = 0;
+            // The pointer array is the kinds' ranges, one kind after another; the plugs' data follows it, each
+            // plug after the one before (the model keeps no plug's alignment: asserted below).
+            let plugs = kinds.iter().map(|k| k.len()).sum::<usize>();
+            at(e.element_param, 0xa4 + 4 * plugs);
+            let mut cursor = e.element_param + 0xa4 + 4 * plugs as u32;
             for plug in kinds.into_iter().flatten() {
-                plugs += 1;
+                assert_eq!(plug.data_align, None, "plugs are not aligned");
                 let d = &plug.data;
                 let len = 8
                     + 4 * (d.selector_value.is_some() as usize
                         + d.selector_index_and_flags.is_some() as usize)
                     + d.conditions.as_ref().map_or(0, |c| 8 * c.len())
                     + d.input_extra.as_ref().map_or(0, |b| b.len());
-                at(plug.ofs, len);
+                at(cursor, len);
+                cursor += len as u32;
             }
-            // The pointer array is the kinds' ranges, one kind after another.
-            at(e.element_param, 0xa4 + 4 * plugs);
             assert_eq!(p.plug_pointers_order, None, "the kinds are in order");
         }
     }
@@ -909,4 +912,63 @@ fn the_raw_model_survives_mutated_files() {
     }
     eprintln!("{read} mutated files read, {written} written and read back");
     assert!(read > 0 && written > 0);
+}
+
+/// The plug data pointers are derived: the plugs are items written after the element parameter's pointer array,
+/// one after another. Dropping an element's first child plug moves every later plug of that element 4 bytes
+/// (one pointer less) plus the dropped plug's size down, and the file reads back with the plugs that are left.
+#[test]
+fn plug_pointers_are_derived() {
+    let mut files = files_under(&repo().join("tests/fixtures/ainb"));
+    files.retain(|p| p.extension().is_some_and(|e| e == "ainb"));
+    let mut edited = 0;
+    for p in &files {
+        let (_, mut f) = parse(p);
+        let Some(i) = f.elements.iter().position(|e| {
+            e.param
+                .as_ref()
+                .is_some_and(|p| p.child_plugs.len() >= 2 && p.jump_plugs.is_empty())
+        }) else {
+            continue;
+        };
+        let param_ofs = f.elements[i].element_param as usize;
+        let param = f.elements[i].param.as_mut().unwrap();
+        param.child_plugs.remove(0);
+        let plugs = |p: &binspec_formats::ainb::raw::ElementParam| {
+            [
+                &p.bool_float_input_source_plugs,
+                &p.unknown_02_plugs,
+                &p.child_plugs,
+                &p.jump_plugs,
+                &p.string_input_source_plugs,
+                &p.int_input_source_plugs,
+                &p.unknown_0c_plugs,
+                &p.unknown_0e_plugs,
+                &p.unknown_10_plugs,
+                &p.unknown_12_plugs,
+            ]
+            .into_iter()
+            .flatten()
+            .map(|x| x.data.clone())
+            .collect::<Vec<_>>()
+        };
+        let want = plugs(param);
+        let out = f
+            .to_binary()
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let again = Ainb::from_binary(&out).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let back = again.elements[i].param.as_ref().unwrap();
+        assert_eq!(plugs(back), want, "{}", p.display());
+        // The first pointer is right after the (shorter) pointer array.
+        let word = |o: usize| u32::from_le_bytes(out[o..o + 4].try_into().unwrap()) as usize;
+        assert_eq!(
+            word(param_ofs + 0xa4),
+            param_ofs + 0xa4 + 4 * want.len(),
+            "{}",
+            p.display()
+        );
+        edited += 1;
+    }
+    eprintln!("{edited} files edited");
+    assert!(edited > 0, "no fixture has an element with two child plugs");
 }

@@ -691,14 +691,16 @@ fn plugs(
         &param.unknown_10_plugs,
         &param.unknown_12_plugs,
     ];
+    // The raw model derives the pointers (the plugs are items after the pointer array); their sizes, and the
+    // bytes after the last plug that the raw model does not describe (an expression's vector3f input plug is 8
+    // bytes longer than the schema reads), are taken from the pointers as the file has them.
     let mut kind_of = Vec::new();
-    let mut ptrs = Vec::new();
     for (k, plugs) in kinds.iter().enumerate() {
-        for x in plugs.iter() {
-            kind_of.push(k as u8);
-            ptrs.push(x.ofs);
-        }
+        kind_of.extend(std::iter::repeat_n(k as u8, plugs.len()));
     }
+    let ptrs = (0..kind_of.len())
+        .map(|j| at::u32(data, p + PARAM_HEADER + 4 * j, 0))
+        .collect::<Result<Vec<u32>>>()?;
     let mut q = p + PARAM_HEADER + 4 * ptrs.len();
     let mut plugs = Vec::with_capacity(ptrs.len());
     for (j, &ptr) in ptrs.iter().enumerate() {
