@@ -30,10 +30,14 @@ doc: |
   another (the elements' first, then the attachments', as every file at hand has them), so the parameters' base
   indices and counts and the tables' offsets are computed by the writer. Likewise an element's attachments (ranges
   of the attachment id array), its plug pointer array (the plugs of each kind, one kind after another) and the
-  plug data the pointers point to (each plug right after the one before, after the pointer array). Where the page
-  and the files
-  (Tears of the Kingdom 0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the
-  files:
+  plug data the pointers point to (each plug right after the one before, after the pointer array). Every section
+  the header points to, every element and attachment parameter and every 0x404 state info is an item of one
+  region after the element array (`sections`), so the header's section offsets and the elements' and
+  attachments' parameter and state info offsets are derived too; their order in the file is a layout choice the
+  model keeps (`sections_order`), and bytes between them that nothing describes are kept where they are. Still
+  kept as read: the query element id ranges, the blackboard's section headers, and the end offsets inside each
+  attachment parameter (`unknown_34`). Where the page and the files (Tears of the Kingdom 0x407, Splatoon 3
+  0x404, and files written by the `ainb` package) differ, it follows the files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
     and make the entry 0x14 bytes; it is at 0xc (the entry is 0x10 bytes, as the page's Input Output Entries table
     says).
@@ -52,10 +56,10 @@ doc: |
     (the sum of the elements' Query Element Count: 461 and 2 there). Its length is taken from the next section,
     the EXB or else the module caller array.
   * Version 0x404 element params (Splatoon 3) can have bytes after the plug pointer array that the page does not
-    describe; they are not read.
+    describe; they are not read (the model keeps them as the gap before the next parameter).
   * In the Splatoon 3 0x404 file, 8 bytes between the module caller link and the 0x6C section look like a child
     replacement table header with no entries (0, 0, 0, -1, -1), but the header's Child Replacement Table offset is
-    0 there; they are not read.
+    0 there; they are not read (the model keeps them as the gap before the 0x6C section).
   * Attachment params are 0x64 bytes in the files: 0x30 bytes follow the property entries (`unknown_34`): six
     pairs of (0, the offset of the entry's end) in every file at hand.
   * Version 0x404 elements: the u32 at 0x24 (`state_info_ofs` here: the page's 0x58 Section Entry Offset u16 and
@@ -183,6 +187,13 @@ seq:
     repeat: expr
     repeat-expr: element_count
     doc: The element array, right after the command array.
+  - id: sections
+    size-eos: true
+    doc: |
+      The sections the header points to and the element and attachment parameters, after the element array, in
+      the file's order (a layout choice the model keeps where it is not the declared one).
+    -pool:
+      id: ainb_sections
 instances:
   file_name:
     pos: _root.string_pool_ofs + filename
@@ -198,20 +209,24 @@ instances:
     doc: The file category name.
   string_pool:
     pos: string_pool_ofs
+    -pool: ainb_sections
     type: string_pool
     doc: The string pool (null-terminated UTF-8 strings), the last section.
   blackboard:
     pos: blackboard_ofs
+    -pool: ainb_sections
     type: blackboard
     if: blackboard_ofs != 0
     doc: The blackboard.
   enum_resolve_array:
     pos: enum_relocation_array_ofs
+    -pool: ainb_sections
     type: enum_resolve_array
     if: enum_relocation_array_ofs != 0
     doc: The enum resolve array.
   attachments:
     pos: attachment_array_ofs
+    -pool: ainb_sections
     type: attachment
     repeat: expr
     repeat-expr: attachment_count
@@ -219,16 +234,19 @@ instances:
     doc: The attachments (before the property table, which holds their parameters' property ranges).
   property_table:
     pos: property_table_ofs
+    -pool: ainb_sections
     type: property_table
     if: property_table_ofs != 0
     doc: The property table.
   input_output_table:
     pos: input_output_table_ofs
+    -pool: ainb_sections
     type: input_output_table
     if: input_output_table_ofs != 0
     doc: The input/output table.
   multi_inputs:
     pos: multi_input_array_ofs
+    -pool: ainb_sections
     type: multi_input_entry
     repeat: expr
     repeat-expr: (jump_table_ofs - multi_input_array_ofs) / 8
@@ -236,6 +254,7 @@ instances:
     doc: The multi-inputs, up to the jump array.
   jumps:
     pos: jump_table_ofs
+    -pool: ainb_sections
     type: jump
     repeat: expr
     repeat-expr: (query_element_id_array_ofs - jump_table_ofs) / 4
@@ -243,12 +262,14 @@ instances:
     doc: The jumps, up to the query element id array.
   attachment_id_array:
     pos: attachment_id_array_ofs
+    -pool: ainb_sections
     size: attachment_array_ofs - attachment_id_array_ofs
     type: attachment_id_array
     if: attachment_id_array_ofs != 0 and attachment_array_ofs >= attachment_id_array_ofs
     doc: The attachment id array, up to the attachment array.
   query_element_ids:
     pos: query_element_id_array_ofs
+    -pool: ainb_sections
     type: query_node_entry
     repeat: expr
     repeat-expr: (query_element_id_array_end - query_element_id_array_ofs) / 4
@@ -259,27 +280,32 @@ instances:
     doc: Where the query element id array ends, the start of the next section.
   expression_binary:
     pos: expression_binary_ofs
+    -pool: ainb_sections
     size: module_caller_array_ofs - expression_binary_ofs
     type: exb
     if: expression_binary_ofs != 0 and module_caller_array_ofs > expression_binary_ofs
     doc: The expression binary (its offsets are relative to its start), up to the module caller array.
   module_callers:
     pos: module_caller_array_ofs
+    -pool: ainb_sections
     type: module_caller_array
     if: module_caller_array_ofs != 0
     doc: The module caller array.
   external_actions:
     pos: external_action_array_ofs
+    -pool: ainb_sections
     type: external_action_array
     if: external_action_array_ofs != 0
     doc: The external action array.
   child_replacement_table:
     pos: child_replacement_table_ofs
+    -pool: ainb_sections
     type: child_replacement_table
     if: child_replacement_table_ofs != 0
     doc: The child replacement table.
   section_6c:
     pos: unknown_6c
+    -pool: ainb_sections
     type: u4
     if: unknown_6c != 0
     doc: |
@@ -287,6 +313,7 @@ instances:
       describes nothing more.
   module_caller_link:
     pos: module_caller_link_ofs
+    -pool: ainb_sections
     type: module_caller_link
     if: module_caller_link_ofs != 0
     doc: The module caller link.
@@ -409,6 +436,7 @@ types:
         pos: state_info_ofs
         type: state_info
         io: _root._io
+        -pool: ainb_sections
         if: _root.version < 0x407 and state_info_ofs != 0
         doc: The element's state info (version 0x404), through the u32 at 0x24.
       attachments:
@@ -439,6 +467,7 @@ types:
         pos: element_param
         type: element_param(element_type.to_i, element_param)
         io: _root._io
+        -pool: ainb_sections
         if: element_param != 0
         doc: The element's parameters and plugs.
   state_info:
@@ -876,8 +905,8 @@ types:
       * Input plugs (kinds 0, 4 and 5) of selector elements and of Element_Expression have 8 more bytes
         (`input_extra`); the page says an expression's vector3f inputs have 16, which the plug alone does not
         tell apart, so only 8 are read. One such plug is at hand (Nintendo's Npc_Gerudo_Queen_Young, element
-        1818, the last plug of its element): its other 8 bytes, zeros, are not read, and the `ainb` package
-        writes that plug without them.
+        1818, the last plug of its element): its other 8 bytes, zeros, are not read (the model keeps them as the
+        gap before the next element parameter), and the `ainb` package writes that plug without them.
     -wiki:
       page: AINB
       section: Plugs
@@ -1646,7 +1675,11 @@ types:
     instances:
       file_reference_end:
         value: "_root.element_count > 0 ? _root.elements[0].element_param : 0"
-        doc: Where the file references end, the start of the element param region.
+        -hook: file_reference_end
+        doc: |
+          Where the file references end, the start of the element param region. binspec's model derives the
+          element param offsets, so its reader takes this one from the file's bytes
+          (`binspec_formats::hooks::ainb::file_reference_end`), as the expression says.
       type_count:
         value: "_root.version >= 0x408 ? 7 : 6"
         doc: The number of types (7 with u32, from 0x408).
@@ -1797,6 +1830,7 @@ types:
       param:
         pos: parameters_entry_offset
         type: attachment_param
+        -pool: ainb_sections
         if: parameters_entry_offset != 0
         doc: The attachment's parameters.
   attachment_param:

@@ -135,6 +135,12 @@ pub struct WriteCtx {
     /// The placement (by its number in the pass) that [`WriteCtx::place`] refuses, with the message: set when a
     /// final pass is written again to find the path of a placement that overlaps others.
     refuse_place: Option<(usize, String)>,
+    /// Whether a derived value that does not fit its field is an error now ([`WriteCtx::fit`]): set when a final
+    /// pass is written again to find the path of such a value. Before that, it is written as 0 and noted in
+    /// `unfit`, since positions may still move (an item inside an item settles a pass after its holder).
+    strict: bool,
+    /// Whether this pass wrote a derived value that did not fit its field (as 0).
+    unfit: std::sync::atomic::AtomicBool,
     /// The bytes of queued strings, one after another (one buffer per pass, not one per string).
     arena: Vec<u8>,
     /// How many bytes the pass queued into (or, sizing, would have queued into) `arena`: the next pass reserves
@@ -263,14 +269,24 @@ impl WriteCtx {
     pub fn prev_size(&self) -> u64 {
         self.prev_size
     }
-    /// Checks that a derived value fits its field. In the first pass positions are not known yet, so a value that
-    /// does not fit is written as 0 there; later passes report it.
+    /// A derived value that does not fit its field, before positions have settled: written as 0, noted, and
+    /// reported if the final pass has one ([`write_passes`] writes it again, strictly, to find its path).
+    #[inline]
+    fn unfit<T: Default>(&self, err: impl FnOnce() -> Result<T>) -> Result<T> {
+        if self.strict {
+            return err();
+        }
+        self.unfit.store(true, std::sync::atomic::Ordering::Relaxed);
+        Ok(T::default())
+    }
+    /// Checks that a derived value fits its field. Until positions settle (the first pass knows none; an item
+    /// inside an item knows its holder's a pass later), a value that does not fit is written as 0; the final
+    /// pass reports it.
     #[inline]
     pub fn fit<T: TryFrom<i128> + Default>(&self, v: i128, field: &'static str) -> Result<T> {
         match T::try_from(v) {
             Ok(x) => Ok(x),
-            Err(_) if self.pass == 0 => Ok(T::default()),
-            Err(_) => crate::fit::<T>(v, field),
+            Err(_) => self.unfit(|| crate::fit::<T>(v, field)),
         }
     }
     /// `a / b` for a value solved from a position (`pos: base + index * 8`): the position must be a multiple, or
@@ -279,18 +295,19 @@ impl WriteCtx {
     pub fn exact_div(&self, a: i128, b: i128, field: &'static str) -> Result<i128> {
         match (a.checked_rem(b), a.checked_div(b)) {
             (Some(0), Some(q)) => Ok(q),
-            _ if self.pass == 0 => Ok(0),
-            _ => Err(Error::write(format!(
-                "{a} is not a multiple of {b}: no value of this field gives the position the writer chose"
-            ))
-            .at(field)),
+            _ => self.unfit(|| {
+                Err(Error::write(format!(
+                    "{a} is not a multiple of {b}: no value of this field gives the position the writer chose"
+                ))
+                .at(field))
+            }),
         }
     }
     /// [`crate::fit_bits`] for a derived value, lenient in the first pass as [`WriteCtx::fit`] is.
     #[inline]
     pub fn fit_bits(&self, v: i128, bits: u32, field: &'static str) -> Result<u64> {
         match crate::fit_bits(v, bits, field) {
-            Err(_) if self.pass == 0 => Ok(0),
+            Err(_) => self.unfit(|| crate::fit_bits(v, bits, field)),
             r => r,
         }
     }
@@ -517,7 +534,18 @@ pub fn write_passes(
         }
         let overlap = ctx.apply_placed(&mut w);
         let size = w.pos() as u64;
+        let unfit = ctx.unfit.swap(false, std::sync::atomic::Ordering::Relaxed);
         let same = ctx.end_pass(size);
+        if same && real && unfit {
+            // Written again, strictly, so that the value that does not fit comes back through the writers that
+            // wrote it and names its path.
+            ctx.sizing = true;
+            ctx.strict = true;
+            return Err(match write(&mut Writer::sizing(), &mut ctx) {
+                Err(e) => e,
+                Ok(()) => Error::write("a derived value does not fit its field"),
+            });
+        }
         if same && real {
             if let Some((n, message)) = overlap {
                 // Written again, with the placement refused, so that the error comes back through the writers
@@ -767,6 +795,15 @@ impl ReadPools {
     /// Notes that the writer will not put things where they are (elements read out of the order it writes them).
     pub fn set_relaid(&mut self) {
         self.relaid = true;
+    }
+    /// Where a record read up to `pos` ends, where it holds the regions of `pools`: past their items read since
+    /// the regions began (the writer writes a record's own regions' items inside it).
+    #[inline]
+    pub fn extent(&self, pos: u64, pools: &[usize]) -> u64 {
+        pools
+            .iter()
+            .filter_map(|&p| self.pool_end(p))
+            .fold(pos, u64::max)
     }
     /// Where the items of `pool` read so far end (the furthest), if there are any.
     pub fn pool_end(&self, pool: usize) -> Option<u64> {

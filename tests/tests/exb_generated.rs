@@ -32,13 +32,14 @@ fn sections() -> Vec<(String, Vec<u8>)> {
     for p in ainb_files() {
         let data = std::fs::read(&p).unwrap();
         let raw = Ainb::from_binary(&data).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-        if raw.expression_binary_ofs == 0 {
+        // The raw model derives the header's offsets; the section is where the file's header says.
+        let word = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().unwrap()) as usize;
+        let (start, end) = (word(0x44), word(0x5c));
+        if start == 0 {
+            assert!(raw.expression_binary.is_none(), "{}", p.display());
             continue;
         }
-        let (start, end) = (
-            raw.expression_binary_ofs as usize,
-            raw.module_caller_array_ofs as usize,
-        );
+        assert!(raw.expression_binary.is_some(), "{}", p.display());
         assert!(start < end && end <= data.len(), "{}", p.display());
         let name = p.file_name().unwrap().to_string_lossy().into_owned();
         out.push((name, data[start..end].to_vec()));

@@ -83,7 +83,9 @@ impl<'m> Gen<'m> {
                     }
                     None => start.clone(),
                 };
-                body.push(quote!(pools.enter_region(#pool, #region_start);));
+                let rs = local("rs", &f.name);
+                body.push(quote!(let #rs = #region_start;));
+                body.push(quote!(pools.enter_region(#pool, #rs);));
                 if self.tail_region(ti).is_some() {
                     body.push(quote!(let region_at__ = r.abs_pos();));
                 }
@@ -131,6 +133,15 @@ impl<'m> Gen<'m> {
                             if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
                         };
                     });
+                }
+            }
+            // A region to the end of the stream is as long as its items reach, not as the stream: its bytes
+            // are its items, read where they are. The reader goes back to its start, so that what holds it ends
+            // where its own items do (`item_end`), not at the end of the file.
+            if let Role::Pool(u) = &f.role {
+                if f.size_eos && !self.m.pools[u.pool].dedup && f.repeat == Repeat::None {
+                    let rs = local("rs", &f.name);
+                    body.push(quote!(r.seek(#rs - (r.abs_pos() - r.pos() as u64)).at(#fname)?;));
                 }
             }
             // Checks.
@@ -615,7 +626,8 @@ impl<'m> Gen<'m> {
             Some(pool) if self.member_index(ti, f).is_some() => {
                 let (_, idx, section) = self.member_index(ti, f).unwrap_or((0, 0, true));
                 let d = self.m.pools[pool].item_align;
-                let len = quote!((r.abs_pos() as i128 - #p) as u64);
+                let end = self.item_end(f);
+                let len = quote!((#end as i128 - #p) as u64);
                 (
                     if section {
                         quote!({
@@ -647,9 +659,10 @@ impl<'m> Gen<'m> {
                 let d = self.m.pools[pool].item_align;
                 let keep = local("keep", name);
                 body.push(quote!(let mut #keep = false;));
+                let end = self.item_end(f);
                 (
                     quote!({
-                        let len = (r.abs_pos() as i128 - #p) as u64;
+                        let len = (#end as i128 - #p) as u64;
                         if len == 0 && pools.empty_elsewhere(#pool, (#p) as u64, #d) {
                             #keep = true;
                             None
@@ -663,8 +676,9 @@ impl<'m> Gen<'m> {
             }
             Some(pool) => {
                 let d = self.m.pools[pool].item_align;
+                let end = self.item_end(f);
                 (
-                    quote!(pools.item(#pool, (#p) as u64, (r.abs_pos() as i128 - #p) as u64, #d)),
+                    quote!(pools.item(#pool, (#p) as u64, (#end as i128 - #p) as u64, #d)),
                     quote!((#v, #p, #la)),
                     quote!((None, 0i128, None)),
                 )
@@ -760,5 +774,29 @@ fn valid_text(v: &Valid) -> String {
                 .join(", ")
         ),
         Valid::Expr(x) => format!("must satisfy {}", x.text),
+    }
+}
+
+impl Gen<'_> {
+    /// Where a pool item read by `f` ends: where its reader stopped, or, for a record whose type holds regions of
+    /// its own (AINB's element parameter, whose plug data follows its pointer array), past their items too, since
+    /// the writer writes those items inside the record.
+    fn item_end(&self, f: &Field) -> TokenStream {
+        let FieldTy::User { ty, .. } = &f.ty else {
+            return quote!(r.abs_pos());
+        };
+        let pools: Vec<usize> = self.m.types[*ty]
+            .seq
+            .iter()
+            .filter_map(|x| match &x.role {
+                Role::Pool(u) => Some(u.pool),
+                _ => None,
+            })
+            .collect();
+        if pools.is_empty() {
+            quote!(r.abs_pos())
+        } else {
+            quote!(pools.extent(r.abs_pos(), &[#(#pools),*]))
+        }
     }
 }

@@ -59,16 +59,16 @@ impl<'m> Cx<'m> {
                 let v = local("v", n);
                 if let Some(val) = &f.value {
                     if f.is_instance {
-                        // Value instances are computed where they are used.
-                        let val = val.clone();
-                        let (v, ty) = self.tr(&val.expr, &val.path)?;
                         if let Some(h) = &f.hook {
-                            // `-hook`: the hand-written function of the stream's bytes, of the expression's type.
+                            // `-hook`: the hand-written function of the stream's bytes, of the expression's type
+                            // (the expression, for Kaitai's tools, may name what binspec's model derives).
                             let module = format_ident!("{}", self.m.id.replace('-', "_"));
                             let h = format_ident!("{h}");
-                            return Ok((Rx::atom(quote!(crate::hooks::#module::#h(r.buf()))), ty));
+                            return Ok((Rx::atom(quote!(crate::hooks::#module::#h(r.buf()))), ft));
                         }
-                        return Ok((v, ty));
+                        // Value instances are computed where they are used.
+                        let val = val.clone();
+                        return self.tr(&val.expr, &val.path);
                     }
                 }
                 Ok(match ft {

@@ -31,12 +31,9 @@ impl<'m> Gen<'m> {
                 body.push(quote!(let #k = ctx.key(#s);));
             }
         }
-        // Derived values: offsets, lengths, then `-derive` expressions.
-        let mut order: Vec<&Field> = t
-            .seq
-            .iter()
-            .filter(|f| matches!(f.role, Role::Offset { .. }))
-            .collect();
+        // Derived values: offsets (one whose item's position names another after it: AINB's string offsets
+        // count from the string pool's offset), lengths, then `-derive` expressions.
+        let mut order: Vec<&Field> = offsets_in_order(t);
         order.extend(
             t.seq
                 .iter()
@@ -831,4 +828,47 @@ impl<'m> Gen<'m> {
             }
         }
     }
+}
+
+/// The offset fields of `t`, each after the offset fields its item's `pos` names (bare or through `_root`, as an
+/// over-approximation: only the order changes), otherwise in declaration order.
+fn offsets_in_order(t: &TypeDef) -> Vec<&Field> {
+    fn names(e: &crate::expr::Expr, out: &mut std::collections::BTreeSet<String>) {
+        match &e.kind {
+            crate::expr::ExprKind::Name(n) => {
+                out.insert(n.clone());
+            }
+            crate::expr::ExprKind::Attr { name, .. } => {
+                out.insert(name.clone());
+            }
+            _ => {}
+        }
+        for c in crate::ir::children(e) {
+            names(c, out);
+        }
+    }
+    let mut todo: Vec<(&Field, std::collections::BTreeSet<String>)> = t
+        .seq
+        .iter()
+        .filter_map(|f| match f.role {
+            Role::Offset { of } => {
+                let mut used = std::collections::BTreeSet::new();
+                if let Some(pos) = &t.field(of).pos_expr {
+                    names(&pos.expr, &mut used);
+                }
+                used.remove(&f.name);
+                Some((f, used))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::with_capacity(todo.len());
+    while !todo.is_empty() {
+        let ready = todo
+            .iter()
+            .position(|(_, used)| !todo.iter().any(|(g, _)| used.contains(&g.name)))
+            .unwrap_or(0);
+        out.push(todo.remove(ready).0);
+    }
+    out
 }

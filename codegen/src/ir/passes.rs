@@ -17,19 +17,34 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
     }
     // Every pool needs exactly one region.
     for (pi, p) in m.pools.iter().enumerate() {
-        let regions = m
+        let regions: Vec<_> = m
             .types
             .iter()
-            .flat_map(|t| t.seq.iter())
-            .filter(|f| matches!(&f.role, Role::Pool(u) if u.pool == pi))
-            .count();
-        if regions != 1 {
-            diags.error(
+            .flat_map(|t| t.seq.iter().map(move |f| (t, f)))
+            .filter(|(_, f)| matches!(&f.role, Role::Pool(u) if u.pool == pi))
+            .collect();
+        match regions.as_slice() {
+            [_] => {}
+            [] => diags.error(
                 m.types[0].pos,
                 "/",
-                format!("pool '{}' needs exactly one seq attribute with '-pool: {}' to hold it, found {regions}", p.id, p.id),
+                format!("pool '{}' needs exactly one seq attribute with '-pool: {}' to hold it, found 0", p.id, p.id),
                 None,
-            );
+            ),
+            [(first, ff), (t, f), ..] => {
+                let msg = format!(
+                    "pool '{}' needs exactly one seq attribute with '-pool: {}' to hold it, found {} (the first is {} in {}); \
+                     a schema and its imports share pool ids",
+                    p.id,
+                    p.id,
+                    regions.len(),
+                    ff.path,
+                    first.file,
+                );
+                diags.in_file(&t.file, |diags| {
+                    diags.error(f.pos, &f.path, msg, Some(format!("give one of them another id, e.g. '{}_{}'", t.name, p.id)))
+                });
+            }
         }
     }
     // `-resdic` arrays: their key is a string or bytes of the node type, always present; and a node type's

@@ -105,10 +105,62 @@ fn range<'v, T>(v: &'v [T], base: u32, count: u32, what: &dyn Fn() -> String) ->
     })
 }
 
+/// The header's section offsets, as the file has them: the raw model derives them (the sections are items of
+/// its `ainb_sections` region), and the document still finds the bytes it reads itself through them.
+struct Offsets {
+    string_pool_ofs: u32,
+    enum_relocation_array_ofs: u32,
+    property_table_ofs: u32,
+    jump_table_ofs: u32,
+    attachment_array_ofs: u32,
+    attachment_id_array_ofs: u32,
+    expression_binary_ofs: u32,
+    child_replacement_table_ofs: u32,
+    query_element_id_array_ofs: u32,
+    module_caller_array_ofs: u32,
+    unknown_6c: u32,
+    module_caller_link_ofs: u32,
+}
+
+impl Offsets {
+    /// Element `i`'s word at `at` (its offset in version 0x407 and later; 4 less in 0x404, which has no name hash
+    /// at 0xc), as the file has it: the raw model derives the element's parameter and state info offsets.
+    fn element_u32(data: &[u8], commands: usize, version: u32, i: usize, at: usize) -> Result<u32> {
+        let (size, at) = if version >= 0x407 {
+            (0x3c, at)
+        } else {
+            (0x38, at - 4)
+        };
+        at::u32(data, 0x74 + 0x18 * commands + size * i + at, 0)
+    }
+    /// Attachment `k`'s parameter offset (at 4), as the file has it.
+    fn attachment_param(&self, data: &[u8], version: u32, k: usize) -> Result<u32> {
+        let size = if version >= 0x407 { 0x10 } else { 0xc };
+        at::u32(data, self.attachment_array_ofs as usize + size * k + 4, 0)
+    }
+    fn read(data: &[u8]) -> Result<Self> {
+        Ok(Self {
+            string_pool_ofs: at::u32(data, 0x24, 0)?,
+            enum_relocation_array_ofs: at::u32(data, 0x28, 0)?,
+            property_table_ofs: at::u32(data, 0x2c, 0)?,
+            jump_table_ofs: at::u32(data, 0x30, 0)?,
+            attachment_array_ofs: at::u32(data, 0x3c, 0)?,
+            attachment_id_array_ofs: at::u32(data, 0x40, 0)?,
+            expression_binary_ofs: at::u32(data, 0x44, 0)?,
+            child_replacement_table_ofs: at::u32(data, 0x48, 0)?,
+            query_element_id_array_ofs: at::u32(data, 0x4c, 0)?,
+            module_caller_array_ofs: at::u32(data, 0x5c, 0)?,
+            unknown_6c: at::u32(data, 0x6c, 0)?,
+            module_caller_link_ofs: at::u32(data, 0x70, 0)?,
+        })
+    }
+}
+
 pub(crate) fn decode(data: &[u8]) -> Result<Document> {
     let r = raw::Ainb::from_binary(data)?;
+    let h = Offsets::read(data)?;
     let version = r.version;
-    let pool_ofs = r.string_pool_ofs as usize;
+    let pool_ofs = h.string_pool_ofs as usize;
     let pool = data
         .get(pool_ofs..)
         .ok_or_else(|| bad(0x24, "the string pool offset is past the end of the file"))?;
@@ -131,7 +183,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         return Err(bad(0x50, format!(
             "header word 0x50 is {v:#x}; in every file at hand it equals the jump table offset ({:#x}), and the writer \
              writes it so",
-            r.jump_table_ofs
+            h.jump_table_ofs
         )));
     }
     if r.unknown_54 != 0 || r.unknown_58 != 0 {
@@ -159,18 +211,20 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
 
     // Where the element param region ends: the first section after it.
     let region_end = [
-        r.attachment_id_array_ofs,
-        r.attachment_array_ofs,
-        r.property_table_ofs,
+        h.attachment_id_array_ofs,
+        h.attachment_array_ofs,
+        h.property_table_ofs,
     ]
     .into_iter()
     .filter(|&o| o != 0)
     .min()
-    .unwrap_or(r.string_pool_ofs) as usize;
-    let mut param_starts: Vec<usize> = r
-        .elements
+    .unwrap_or(h.string_pool_ofs) as usize;
+    let element_params = (0..r.elements.len())
+        .map(|i| Offsets::element_u32(data, r.commands.len(), version, i, 0x14))
+        .collect::<Result<Vec<u32>>>()?;
+    let mut param_starts: Vec<usize> = element_params
         .iter()
-        .map(|e| e.element_param as usize)
+        .map(|&p| p as usize)
         .filter(|&p| p != 0)
         .collect();
     param_starts.sort_unstable();
@@ -202,7 +256,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         if !queries.is_empty() {
             query_ranges.push((e.base_query_element_id, i as u32));
         }
-        let state_ofs = e.state_info_ofs;
+        let state_ofs = Offsets::element_u32(data, r.commands.len(), version, i, 0x28)?;
         let state = match &e.state_info {
             _ if state_ofs != 0 && version >= 0x407 => {
                 return Err(bad(
@@ -219,7 +273,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
             }),
             None => None,
         };
-        let p = e.element_param as usize;
+        let p = element_params[i] as usize;
         let param = e
             .param
             .as_ref()
@@ -261,7 +315,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
     for &(base, el) in &query_ranges {
         if base as u32 != next {
             return Err(bad(
-                r.query_element_id_array_ofs as usize,
+                h.query_element_id_array_ofs as usize,
                 format!(
                     "element {el}'s queries start at entry {base} of the query element id array, where the ranges \
                      before it end at {next}: ranges that overlap or leave gaps are not supported"
@@ -277,7 +331,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
 
     let mut attachments = Vec::new();
     for (k, a) in r.attachments.iter().flatten().enumerate() {
-        let po = a.parameters_entry_offset as usize;
+        let po = h.attachment_param(data, version, k)? as usize;
         let param = a
             .param
             .as_ref()
@@ -314,10 +368,10 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         });
     }
 
-    let expressions = if r.expression_binary_ofs != 0 {
+    let expressions = if h.expression_binary_ofs != 0 {
         let (a, b) = (
-            r.expression_binary_ofs as usize,
-            r.module_caller_array_ofs as usize,
+            h.expression_binary_ofs as usize,
+            h.module_caller_array_ofs as usize,
         );
         if b <= a || b > data.len() {
             return Err(bad(
@@ -390,13 +444,13 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
     // Splatoon 3's 0x404 files carry an empty child replacement header after the module link (and the state info)
     // that the file header does not point to.
     let n_states = elements.iter().filter(|e| e.state.is_some()).count();
-    let unlinked_at = r.module_caller_link_ofs as usize + 8 + 0x14 * n_states;
-    let after = [r.unknown_6c, r.enum_relocation_array_ofs, r.string_pool_ofs]
+    let unlinked_at = h.module_caller_link_ofs as usize + 8 + 0x14 * n_states;
+    let after = [h.unknown_6c, h.enum_relocation_array_ofs, h.string_pool_ofs]
         .into_iter()
         .find(|&o| o != 0)
         .unwrap_or(0) as usize;
     let unlinked_replacement_header = version < 0x407
-        && r.child_replacement_table_ofs == 0
+        && h.child_replacement_table_ofs == 0
         && after == unlinked_at + 8
         && data.get(unlinked_at..after) == Some(&[0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff][..]);
 
@@ -896,7 +950,7 @@ mod tests {
         for f in &files {
             let data = std::fs::read(f).unwrap();
             let doc = decode(&data).unwrap();
-            let pool_ofs = raw::Ainb::from_binary(&data).unwrap().string_pool_ofs as usize;
+            let pool_ofs = Offsets::read(&data).unwrap().string_pool_ofs as usize;
             let strings = at::pool_strings(&data[pool_ofs..], pool_ofs).unwrap();
             let used = super::super::encode::used_strings(&doc).unwrap();
             let used_set: std::collections::HashSet<&String> = used.iter().collect();

@@ -3,5 +3,7 @@
 //! `crate::hooks::<schema id>::NAME(bytes of the stream the instance is in)`; the instance's `value` expression
 //! stays in the schema for Kaitai's tools. Hooks compute meaning from bytes; they never lay bytes out.
 
+#[cfg(feature = "ainb")]
+pub mod ainb;
 #[cfg(feature = "rsizetable")]
 pub mod rsizetable;

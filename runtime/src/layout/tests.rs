@@ -177,3 +177,28 @@ fn a_pool_with_a_region_per_record_writes_each_records_items_at_its_region() {
     .unwrap();
     assert_eq!(out, vec![1, 1, 1, 4, 2, 2]);
 }
+
+/// A derived value that does not fit its field until positions settle is written as 0 meanwhile; the final pass
+/// writes the settled value. Here a u8 holds "the target's position minus 4", and the padding before the target
+/// depends on where the previous pass ended (as an item inside an item knows its holder's position a pass late):
+/// the value is -4 in the first pass and -3 in the second, and fits from the third. A value that still does not fit
+/// in the final pass is an error that names the field.
+#[test]
+fn unfit_values_wait_for_the_final_pass() {
+    use crate::ResultExt as _;
+    let write = |w: &mut crate::Writer, ctx: &mut WriteCtx, most: u64| -> Result<()> {
+        let (k, ke) = (ctx.key(0), ctx.key(1));
+        let v = ctx.prev_pos(k) as i128 - 4;
+        w.u8(ctx.fit::<u8>(v, "rel").at("rel")?);
+        w.fill((ctx.prev_pos(ke) * 4).min(most) as usize, 0);
+        ctx.record(k, w.pos() as u64);
+        w.u8(0xaa);
+        ctx.record(ke, w.pos() as u64);
+        Ok(())
+    };
+    let out = write_passes(|w, ctx| write(w, ctx, 8)).unwrap();
+    assert_eq!(out, [5, 0, 0, 0, 0, 0, 0, 0, 0, 0xaa]);
+    // The target at 3 once settled: 3 - 4 never fits.
+    let e = write_passes(|w, ctx| write(w, ctx, 2)).unwrap_err();
+    assert!(e.to_string().contains("rel"), "{e}");
+}
