@@ -34,8 +34,10 @@ doc: |
   the header points to, every element and attachment parameter and every 0x404 state info is an item of one
   region after the element array (`sections`), so the header's section offsets and the elements' and
   attachments' parameter and state info offsets are derived too; their order in the file is a layout choice the
-  model keeps (`sections_order`), and bytes between them that nothing describes are kept where they are. Still
-  kept as read: the query element id ranges, the blackboard's section headers, and the end offsets inside each
+  model keeps (`sections_order`), and bytes between them that nothing describes are kept where they are. An
+  element's queries are a range of the query element id array too, in an order the model keeps where it is not
+  element order (`ids_item_order`; an element without queries has base 0 in the files, kept where the writer
+  would put it elsewhere). Still kept as read: the blackboard's section headers, and the end offsets inside each
   attachment parameter (`unknown_34`). Where the page and the files (Tears of the Kingdom 0x407, Splatoon 3
   0x404, and files written by the `ainb` package) differ, it follows the files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
@@ -267,14 +269,15 @@ instances:
     type: attachment_id_array
     if: attachment_id_array_ofs != 0 and attachment_array_ofs >= attachment_id_array_ofs
     doc: The attachment id array, up to the attachment array.
-  query_element_ids:
+  query_element_id_array:
     pos: query_element_id_array_ofs
     -pool: ainb_sections
-    type: query_node_entry
-    repeat: expr
-    repeat-expr: (query_element_id_array_end - query_element_id_array_ofs) / 4
+    size: query_element_id_array_end - query_element_id_array_ofs
+    type: query_element_id_array
     if: query_element_id_array_ofs != 0 and query_element_id_array_end >= query_element_id_array_ofs
-    doc: The query element id array, one entry per query an element uses (see the elements' ranges into it).
+    doc: |
+      The query element id array, one entry per query an element uses: the elements' ranges of it (`queries`),
+      up to the next section.
   query_element_id_array_end:
     value: "expression_binary_ofs != 0 ? expression_binary_ofs : module_caller_array_ofs"
     doc: Where the query element id array ends, the start of the next section.
@@ -439,6 +442,14 @@ types:
         -pool: ainb_sections
         if: _root.version < 0x407 and state_info_ofs != 0
         doc: The element's state info (version 0x404), through the u32 at 0x24.
+      queries:
+        pos: _root.query_element_id_array_ofs + base_query_element_id * 4
+        type: query_node_entry
+        repeat: expr
+        repeat-expr: query_element_count
+        io: _root._io
+        -pool: query_ids
+        doc: The element's queries, a range of the query element id array.
       attachments:
         pos: _root.attachment_id_array_ofs + base_attachment_id * 4
         type: u4
@@ -1903,6 +1914,18 @@ types:
         io: _root._io
         -pool: pointer_properties
         doc: The pointer properties, a range of the property table's array.
+  query_element_id_array:
+    doc: |
+      The query element id array: each element's queries are a range of it. In Nintendo's Tears of the Kingdom
+      file the ranges are not in element order (the `ainb` package writes them so): their order is a layout
+      choice the model keeps (`ids_item_order`).
+    seq:
+      - id: ids
+        size-eos: true
+        doc: Each element's queries, one range after another.
+        -pool:
+          id: query_ids
+          keep-order: true
   attachment_id_array:
     doc: The attachment id array (the elements' attachments are ranges of it, one after another).
     seq:

@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::write::{align_up, Writer};
 
 mod dedup;
+mod item_order;
 mod order;
 mod sections;
 pub use dedup::{pool_strings, split_pool};
@@ -706,6 +707,8 @@ pub struct ReadPools {
     group_gaps: Vec<((usize, usize), std::ops::Range<usize>)>,
     /// A buffer [`ReadPools::sections`] keeps from call to call.
     scratch: Vec<sections::Pending>,
+    /// The items of keep-order pools, by pool, in the order they were read ([`ReadPools::ordered_item`]).
+    ordered: Vec<(usize, Vec<(u64, u64)>)>,
 }
 
 /// What reading has seen of one pool.

@@ -197,18 +197,35 @@ fn every_corpus_file_parses() {
         }
         assert_eq!(params, f.elements.len(), "{what}: every element has params");
         eprintln!("{what}: {kept_bases} property and input/output range bases kept");
-        // The query element id array: one entry per query the elements use.
-        let queries = f
-            .elements
-            .iter()
-            .map(|e| e.base_query_element_id as usize + e.query_element_count as usize)
-            .max()
-            .unwrap_or(0);
+        // The query element id array: one entry per query the elements use, each element's a range of it; the
+        // ranges are in element order except in Nintendo's Tears of the Kingdom file, whose order is kept.
+        let queries: usize = f.elements.iter().map(|e| e.queries.len()).sum();
+        let end = if h.expression_binary_ofs != 0 {
+            h.expression_binary_ofs
+        } else {
+            h.module_caller_array_ofs
+        };
         assert_eq!(
-            f.query_element_ids.as_ref().map_or(0, Vec::len),
+            (end - h.query_element_id_array_ofs) as usize / 4,
             queries,
             "{what}: query element ids"
         );
+        let order = f
+            .query_element_id_array
+            .as_ref()
+            .and_then(|q| q.ids_item_order.as_ref());
+        assert_eq!(
+            order.is_some(),
+            path.ends_with("real/ainb/Npc_Gerudo_Queen_Young.event.root.ainb"),
+            "{what}: query range order kept"
+        );
+        // An element without queries has base 0 (kept where the writer would put it elsewhere).
+        for (i, e) in f.elements.iter().enumerate() {
+            let base = element_word(&data, &f, i, 0x24) as u16;
+            if e.queries.is_empty() {
+                assert_eq!(base, 0, "{what}: element {i}");
+            }
+        }
         if let Some(a) = &f.attachments {
             assert_eq!(a.len() as u32, u32_at(&data, 0x18), "{what}");
         }
@@ -583,8 +600,10 @@ fn read_ranges(f: &Ainb, data: &[u8]) -> Vec<(usize, usize)> {
     if let Some(j) = &f.jumps {
         at(h.jump_table_ofs, 4 * j.len());
     }
-    if let Some(q) = &f.query_element_ids {
-        at(h.query_element_id_array_ofs, 4 * q.len());
+    if f.query_element_id_array.is_some() {
+        // The elements' query ranges, in some order.
+        let ids: usize = f.elements.iter().map(|e| e.queries.len()).sum();
+        at(h.query_element_id_array_ofs, 4 * ids);
     }
     if f.expression_binary.is_some() {
         at(

@@ -188,6 +188,18 @@ impl<'m> Gen<'m> {
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Vec::is_empty")] pub #id: ::std::vec::Vec<::std::string::String>,));
                     defaults.push((quote!(#id), quote!(::std::vec::Vec::new())));
                 }
+                Role::Pool(u) if self.m.pools[u.pool].keep_order => {
+                    let oid = format_ident!("{}_item_order", f.name);
+                    let d = format!(
+                        " The order of the non-empty items of pool `{}` in `{}` where the file's is not the order the \
+                         writer meets them: for each position, the index of the item there among the non-empty items \
+                         in the writer's order (a layout choice). Each empty item is written where the non-empty one \
+                         the writer meets before it ends.",
+                        self.m.pools[u.pool].id, f.name
+                    );
+                    fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #oid: ::std::option::Option<::std::vec::Vec<u32>>,));
+                    defaults.push((quote!(#oid), quote!(None)));
+                }
                 Role::Pool(u) if self.ordered_members(ti, u.pool).is_some() => {
                     let members = self.ordered_members(ti, u.pool).unwrap_or_default();
                     let names: Vec<String> = members

@@ -186,6 +186,18 @@ impl<'m> Gen<'m> {
             let sv = local("sections", &f.name);
             body.push(quote!(let #sv = pools.sections(#pool, &[#(#ds),*], root_io.buf());));
         }
+        // Regions whose items' order is a layout choice: that order, now that the items are read.
+        for f in &t.seq {
+            let Role::Pool(u) = &f.role else { continue };
+            if self.m.pools[u.pool].keep_order {
+                let pool = u.pool;
+                let (v, rs) = (
+                    local("v", &format!("{}_item_order", f.name)),
+                    local("rs", &f.name),
+                );
+                body.push(quote!(let #v = pools.item_order(#pool, #rs);));
+            }
+        }
         // Fields of records this type derives for its items: kept only as the writer would not derive them.
         body.extend(self.given_reads(ti));
         // Build the model.
@@ -200,6 +212,11 @@ impl<'m> Gen<'m> {
             let fname = f.name.as_str();
             match &f.role {
                 Role::Pool(u) if self.m.pools[u.pool].dedup => inits.push(quote!(#id: #v,)),
+                Role::Pool(u) if self.m.pools[u.pool].keep_order => {
+                    let oid = format_ident!("{}_item_order", f.name);
+                    let v = local("v", &format!("{}_item_order", f.name));
+                    inits.push(quote!(#oid: #v,));
+                }
                 Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
                     let keep = local("keep", &t.field(*of).name);
                     inits.push(quote!(#id: if #keep { Some(#v) } else { None },));
@@ -660,6 +677,11 @@ impl<'m> Gen<'m> {
                 let keep = local("keep", name);
                 body.push(quote!(let mut #keep = false;));
                 let end = self.item_end(f);
+                let record = if self.m.pools[pool].keep_order {
+                    quote!(pools.ordered_item(#pool, (#p) as u64, len))
+                } else {
+                    quote!(pools.item(#pool, (#p) as u64, len, #d))
+                };
                 (
                     quote!({
                         let len = (#end as i128 - #p) as u64;
@@ -667,7 +689,7 @@ impl<'m> Gen<'m> {
                             #keep = true;
                             None
                         } else {
-                            pools.item(#pool, (#p) as u64, len, #d)
+                            #record
                         }
                     }),
                     quote!((#v, #p, #la)),
@@ -678,7 +700,11 @@ impl<'m> Gen<'m> {
                 let d = self.m.pools[pool].item_align;
                 let end = self.item_end(f);
                 (
-                    quote!(pools.item(#pool, (#p) as u64, (#end as i128 - #p) as u64, #d)),
+                    if self.m.pools[pool].keep_order {
+                        quote!(pools.ordered_item(#pool, (#p) as u64, (#end as i128 - #p) as u64))
+                    } else {
+                        quote!(pools.item(#pool, (#p) as u64, (#end as i128 - #p) as u64, #d))
+                    },
                     quote!((#v, #p, #la)),
                     quote!((None, 0i128, None)),
                 )

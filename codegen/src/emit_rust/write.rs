@@ -242,6 +242,10 @@ impl<'m> Gen<'m> {
                     let flush = if self.m.pools[pool].dedup {
                         let term = self.dedup_term(pool, &f.path)?;
                         quote!(ctx.flush_dedup(#pool, w, 1, &self.#id, &[#(#term),*])?;)
+                    } else if self.m.pools[pool].keep_order {
+                        let oid = format_ident!("{}_item_order", f.name);
+                        let oname = oid.to_string();
+                        quote!(ctx.flush_ordered(#pool, w, 1, self.#oid.as_deref()).at(#oname)?;)
                     } else {
                         quote!(ctx.flush(#pool, w, 1);)
                     };

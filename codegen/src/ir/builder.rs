@@ -351,6 +351,7 @@ impl Builder {
                     id: id.to_string(),
                     item_align: 1,
                     dedup: false,
+                    keep_order: false,
                 });
                 self.pools.len() - 1
             }

@@ -183,6 +183,9 @@ pub struct PoolDef {
     /// `dedup: true`: a string pool whose equal strings are stored once. Its region is a model field, the strings
     /// it held in file order (a layout choice that also keeps the strings nothing refers to).
     pub dedup: bool,
+    /// `keep-order: true`: the order of the items in the file is a layout choice the model keeps (in the region
+    /// owner's `<region>_item_order`) where it is not the order the writer meets them (AINB's query ranges).
+    pub keep_order: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -280,16 +280,19 @@ impl Builder {
         let mut item_of = None;
         let mut role = Role::Data;
         if let Some(p) = ext_get(&a.ext, "-pool") {
+            let mut keep_order = false;
             let (id, align_field, item_align, dedup) = if p.as_map().is_some() {
-                let dedup = match p.get("dedup").map(|x| &x.value) {
+                let flag = |key: &str, diags: &mut Diags| match p.get(key).map(|x| &x.value) {
                     None | Some(Value::Bool(false)) => false,
                     Some(Value::Bool(true)) => true,
                     Some(_) => {
-                        let n = p.get("dedup").unwrap();
-                        diags.error(n.pos, &n.path, "'dedup' is true or false", None);
+                        let n = p.get(key).unwrap();
+                        diags.error(n.pos, &n.path, format!("'{key}' is true or false"), None);
                         false
                     }
                 };
+                let dedup = flag("dedup", diags);
+                keep_order = flag("keep-order", diags);
                 (
                     p.get("id")
                         .and_then(|x| x.scalar_text())
@@ -318,6 +321,17 @@ impl Builder {
                     );
                 }
                 self.pools[pi].dedup = true;
+            }
+            if keep_order {
+                if is_instance {
+                    diags.error(
+                        p.pos,
+                        &p.path,
+                        "'keep-order' belongs on the pool's region (the seq attribute with '-pool: {id: ...}'), not on an item",
+                        None,
+                    );
+                }
+                self.pools[pi].keep_order = true;
             }
             if is_instance {
                 item_of = Some(pi);

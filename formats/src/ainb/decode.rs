@@ -206,9 +206,6 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
         })
         .collect::<Result<Vec<_>>>()?;
 
-    let no_queries = Vec::new();
-    let query_ids = r.query_element_ids.as_ref().unwrap_or(&no_queries);
-
     // Where the element param region ends: the first section after it.
     let region_end = [
         h.attachment_id_array_ofs,
@@ -239,22 +236,20 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
                 format!("element {i} says it is element {}", e.element_id),
             ));
         }
-        let what = || format!("element {i}");
         let attachments = e.attachments.clone();
-        let queries = range(
-            query_ids,
-            e.base_query_element_id as u32,
-            e.query_element_count as u32,
-            &|| format!("{}'s queries", what()),
-        )?
-        .iter()
-        .map(|q| QueryRef {
-            id: q.query_element_id,
-            unknown: q.unknown_02,
-        })
-        .collect::<Vec<_>>();
+        let queries = e
+            .queries
+            .iter()
+            .map(|q| QueryRef {
+                id: q.query_element_id,
+                unknown: q.unknown_02,
+            })
+            .collect::<Vec<_>>();
         if !queries.is_empty() {
-            query_ranges.push((e.base_query_element_id, i as u32));
+            // The base index as the file has it (the raw model derives it): the writer needs the ranges to tile
+            // the array (checked below).
+            let base = Offsets::element_u32(data, r.commands.len(), version, i, 0x24)? as u16;
+            query_ranges.push((base, i as u32));
         }
         let state_ofs = Offsets::element_u32(data, r.commands.len(), version, i, 0x28)?;
         let state = match &e.state_info {

@@ -36,6 +36,7 @@ feature_modules!(
     layout,
     local_sections,
     nested,
+    ordered_ranges,
     pool,
     process,
     ranges,

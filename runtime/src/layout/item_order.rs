@@ -1,0 +1,191 @@
+//! Pools whose items' order in the file is a layout choice (`-pool: {id: ..., keep-order: true}`): AINB's query
+//! element id array, whose ranges (one per element) are not in element order in Nintendo's files.
+//!
+//! The reader notes each item where it is, in the order it meets them, and once the region is reached gives the
+//! order of the non-empty items in the file, as indices into the order it met them, where it is not that order.
+//! The writer writes the non-empty items in that order, each followed by the empty items it met just after it (an
+//! empty item is where the non-empty one before it ends, as the reader judges it: elsewhere, its offset is kept),
+//! and the empty items met before the first non-empty one at the region's start.
+
+use super::{Body, Item, ReadPools, WriteCtx};
+use crate::error::{Error, Result};
+use crate::write::Writer;
+
+impl ReadPools {
+    /// Records an item of the keep-order pool `pool` at `start..start+len`, in the order the reader meets them.
+    /// Its alignment is not judged (the items of such a pool are one after another, in some order; see
+    /// [`ReadPools::item_order`]), and an item before the ones read earlier does not relay the file.
+    pub fn ordered_item(&mut self, pool: usize, start: u64, len: u64) -> Option<u64> {
+        let end = start + len;
+        self.item_bytes = self.item_bytes.saturating_add(len);
+        self.max_end = self.max_end.max(end);
+        let p = self.pool(pool);
+        if p.prev_end.is_none() {
+            p.first = Some((start, 1));
+        }
+        let prev = p.prev_end.unwrap_or(start);
+        p.prev_end = Some(prev.max(end));
+        p.end = Some(p.end.unwrap_or(0).max(end));
+        match self.ordered.iter_mut().find(|(q, _)| *q == pool) {
+            Some((_, v)) => v.push((start, len)),
+            None => self.ordered.push((pool, vec![(start, len)])),
+        }
+        None
+    }
+
+    /// The order of the non-empty items of the keep-order pool `pool` in the file, whose region starts at
+    /// `region_start`, as indices into the order they were met (counting non-empty items only): `None` where it is
+    /// that order. Items that are not one after another from the region's start (a gap, an overlap) cannot be
+    /// kept so: the file is then laid out anew, in the order the items were met.
+    pub fn item_order(&mut self, pool: usize, region_start: u64) -> Option<Vec<u32>> {
+        let i = self.ordered.iter().position(|(q, _)| *q == pool)?;
+        let (_, items) = self.ordered.swap_remove(i);
+        let mut full: Vec<(u64, u64, u32)> = items
+            .into_iter()
+            .filter(|&(_, len)| len > 0)
+            .enumerate()
+            .map(|(k, (start, len))| (start, len, k as u32))
+            .collect();
+        let in_order = full.windows(2).all(|w| w[0].0 < w[1].0);
+        if !in_order {
+            full.sort_unstable_by_key(|&(start, _, k)| (start, k));
+        }
+        let mut at = region_start;
+        for &(start, len, _) in &full {
+            if start != at {
+                self.relaid = true;
+                return None;
+            }
+            at = start + len;
+        }
+        (!in_order).then(|| full.into_iter().map(|(_, _, k)| k).collect())
+    }
+}
+
+impl WriteCtx {
+    /// Writes the items queued for the keep-order pool `pool` ([`WriteCtx::flush`]), the non-empty ones in
+    /// `order` (indices into the order they were queued, counting non-empty items only; `None` for that order),
+    /// each followed by the empty items queued just after it (those queued before the first non-empty one go
+    /// first). `order` must name each non-empty item once.
+    pub fn flush_ordered(
+        &mut self,
+        pool: usize,
+        w: &mut Writer,
+        start_align: u64,
+        order: Option<&[u32]>,
+    ) -> Result<()> {
+        let Some(order) = order else {
+            self.flush(pool, w, start_align);
+            return Ok(());
+        };
+        let queued = if pool < self.pools.len() {
+            std::mem::take(&mut self.pools[pool])
+        } else {
+            Vec::new()
+        };
+        // Each non-empty item with the empty ones after it; the empty ones before the first at the start.
+        let mut leading: Vec<Item> = Vec::new();
+        let mut runs: Vec<Vec<Item>> = Vec::new();
+        for it in queued {
+            let empty = match &it.body {
+                Body::Shared(b) => b.is_empty(),
+                Body::Arena(s, e) => s == e,
+                Body::Len(n) => *n == 0,
+            };
+            match runs.last_mut() {
+                Some(run) if empty => run.push(it),
+                None if empty => leading.push(it),
+                _ => runs.push(vec![it]),
+            }
+        }
+        let mut seen = vec![false; runs.len()];
+        let valid = order.len() == runs.len()
+            && order.iter().all(|&k| {
+                seen.get_mut(k as usize)
+                    .is_some_and(|s| !std::mem::replace(s, true))
+            });
+        if !valid {
+            return Err(Error::write(format!(
+                "the item order {order:?} does not name each of the {} non-empty items once (indices in the order \
+                 the writer meets them)",
+                runs.len()
+            )));
+        }
+        w.align(start_align);
+        self.set_flushed(pool);
+        for it in leading {
+            self.write_item(it, w);
+        }
+        let mut runs: Vec<Option<Vec<Item>>> = runs.into_iter().map(Some).collect();
+        for &k in order {
+            for it in runs[k as usize].take().unwrap_or_default() {
+                self.write_item(it, w);
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layout::{write_passes, Key};
+
+    #[test]
+    fn the_order_of_items_met_out_of_order_is_kept() {
+        let mut p = ReadPools::new();
+        // Met: 0x10..0x14, an empty one, 0x08..0x10; the region starts at 0x08.
+        p.ordered_item(0, 0x10, 4);
+        p.ordered_item(0, 0x08, 0);
+        p.ordered_item(0, 0x08, 8);
+        assert_eq!(p.item_order(0, 0x08), Some(vec![1, 0]));
+        assert!(!p.relaid());
+        // In the order met: nothing kept.
+        let mut p = ReadPools::new();
+        p.ordered_item(0, 0x08, 8);
+        p.ordered_item(0, 0x10, 4);
+        assert_eq!(p.item_order(0, 0x08), None);
+        assert!(!p.relaid());
+        // A gap: laid out anew.
+        let mut p = ReadPools::new();
+        p.ordered_item(0, 0x10, 4);
+        p.ordered_item(0, 0x08, 4);
+        assert_eq!(p.item_order(0, 0x08), None);
+        assert!(p.relaid());
+    }
+
+    fn write(order: Option<&[u32]>) -> Result<(Vec<u8>, Vec<u64>)> {
+        let mut positions = Vec::new();
+        let out = write_passes(|w, ctx| {
+            // Items a (2 bytes), an empty one, b (1 byte), then an empty one.
+            let items: [&[u8]; 4] = [b"aa", b"", b"b", b""];
+            for (n, b) in items.iter().enumerate() {
+                ctx.push(
+                    0,
+                    Key {
+                        slot: 0,
+                        n: n as u32,
+                    },
+                    b.to_vec(),
+                    1,
+                );
+            }
+            ctx.flush_ordered(0, w, 1, order)?;
+            positions = (0..4).map(|n| ctx.prev_pos(Key { slot: 0, n })).collect();
+            Ok(())
+        })?;
+        Ok((out, positions))
+    }
+
+    #[test]
+    fn items_are_written_in_the_kept_order() {
+        assert_eq!(write(None).unwrap().0, b"aab");
+        let (out, positions) = write(Some(&[1, 0])).unwrap();
+        assert_eq!(out, b"baa");
+        // Each empty item is where the non-empty one met before it ends.
+        assert_eq!(positions, [1, 3, 0, 1]);
+        assert!(write(Some(&[1, 1])).is_err());
+        assert!(write(Some(&[0])).is_err());
+        assert!(write(Some(&[0, 2])).is_err());
+    }
+}
