@@ -37,8 +37,7 @@ doc: |
   model keeps (`sections_order`), and bytes between them that nothing describes are kept where they are. An
   element's queries are a range of the query element id array too, in an order the model keeps where it is not
   element order (`ids_item_order`; an element without queries has base 0 in the files, kept where the writer
-  would put it elsewhere). Still kept as read: the blackboard's section headers, and the end offsets inside each
-  attachment parameter (`unknown_34`). Where the page and the files (Tears of the Kingdom 0x407, Splatoon 3
+  would put it elsewhere). Still kept as read: the blackboard's section headers. Where the page and the files (Tears of the Kingdom 0x407, Splatoon 3
   0x404, and files written by the `ainb` package) differ, it follows the files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
     and make the entry 0x14 bytes; it is at 0xc (the entry is 0x10 bytes, as the page's Input Output Entries table
@@ -62,8 +61,9 @@ doc: |
   * In the Splatoon 3 0x404 file, 8 bytes between the module caller link and the 0x6C section look like a child
     replacement table header with no entries (0, 0, 0, -1, -1), but the header's Child Replacement Table offset is
     0 there; they are not read (the model keeps them as the gap before the 0x6C section).
-  * Attachment params are 0x64 bytes in the files: 0x30 bytes follow the property entries (`unknown_34`): six
-    pairs of (0, the offset of the entry's end) in every file at hand.
+  * Attachment params are 0x64 bytes in the files: 0x30 bytes follow the property entries (`unknown_34` to
+    `end_60`): six pairs of (0, the offset of the entry's end) in every file at hand; the ends are derived from
+    where the entry is.
   * Version 0x404 elements: the u32 at 0x24 (`state_info_ofs` here: the page's 0x58 Section Entry Offset u16 and
     the unnamed u16 after it) is the offset of the element's state info (a desired state string and four u32), as
     the `ainb` package reads it; 0 when there is none. The state infos follow the module caller link.
@@ -1860,11 +1860,51 @@ types:
       - id: property_entries
         type: property_entries
         doc: Property Entries.
+      # The 0x30 bytes after the property entries (every attachment param in the files at hand is 0x64 bytes):
+      # six pairs of (0, the offset of the entry's end). The page's Attachment Param section has two more tables,
+      # both empty; it does not describe these bytes.
       - id: unknown_34
-        size: 0x30
-        doc: |
-          0x30 bytes after the property entries: every attachment param in the files at hand is 0x64 bytes. The
-          page's Attachment Param section has two more tables, both empty; these bytes are not described.
+        type: u4
+        doc: Unknown (0 in every file at hand).
+      - id: end_38
+        type: u4
+        -derive: unknown._pos + 0x64
+        doc: The absolute offset of the end of this parameter entry, in every file at hand.
+      - id: unknown_3c
+        type: u4
+        doc: Unknown (0 in every file at hand).
+      - id: end_40
+        type: u4
+        -derive: unknown._pos + 0x64
+        doc: The absolute offset of the end of this parameter entry, in every file at hand.
+      - id: unknown_44
+        type: u4
+        doc: Unknown (0 in every file at hand).
+      - id: end_48
+        type: u4
+        -derive: unknown._pos + 0x64
+        doc: The absolute offset of the end of this parameter entry, in every file at hand.
+      - id: unknown_4c
+        type: u4
+        doc: Unknown (0 in every file at hand).
+      - id: end_50
+        type: u4
+        -derive: unknown._pos + 0x64
+        doc: The absolute offset of the end of this parameter entry, in every file at hand.
+      - id: unknown_54
+        type: u4
+        doc: Unknown (0 in every file at hand).
+      - id: end_58
+        type: u4
+        -derive: unknown._pos + 0x64
+        doc: The absolute offset of the end of this parameter entry, in every file at hand.
+      - id: unknown_5c
+        type: u4
+        doc: Unknown (0 in every file at hand).
+      - id: end_60
+        type: u4
+        -derive: unknown._pos + 0x64
+        doc: The absolute offset of the end of this parameter entry, in every file at hand.
     instances:
       s32_properties:
         pos: _root.property_table.s32_ofs + property_entries.s32_entries.base_index * 12

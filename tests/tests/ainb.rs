@@ -228,6 +228,12 @@ fn every_corpus_file_parses() {
         }
         if let Some(a) = &f.attachments {
             assert_eq!(a.len() as u32, u32_at(&data, 0x18), "{what}");
+            // The six end offsets of each attachment parameter are where the writer puts its end.
+            for (k, x) in a.iter().enumerate() {
+                let p = x.param.as_ref().unwrap();
+                let ends = [p.end_38, p.end_40, p.end_48, p.end_50, p.end_58, p.end_60];
+                assert_eq!(ends, [None; 6], "{what}: attachment {k}");
+            }
         }
     }
 }
@@ -1056,6 +1062,7 @@ fn sections_move_when_a_parameter_grows() {
     let mut files = files_under(&repo().join("tests/fixtures/ainb"));
     files.retain(|p| p.extension().is_some_and(|e| e == "ainb"));
     let mut edited = 0;
+    let mut attachments_moved = 0;
     for p in &files {
         let (data, mut f) = parse(p);
         let Some(i) = f.elements.iter().position(|e| {
@@ -1091,6 +1098,12 @@ fn sections_move_when_a_parameter_grows() {
             let moved = if was > param_at { grown } else { 0 };
             assert_eq!(is, was + moved, "{}: {name}", p.display());
         }
+        // An attachment parameter that moved has its end offsets where it ends now.
+        for x in again.attachments.iter().flatten() {
+            let param = x.param.as_ref().unwrap();
+            assert_eq!(param.end_38, None, "{}: {}", p.display(), x.name_text);
+            attachments_moved += 1;
+        }
         for j in 0..f.elements.len() {
             let was = element_word(&data, &f, j, 0x14);
             let moved = if was > param_at { grown } else { 0 };
@@ -1103,6 +1116,7 @@ fn sections_move_when_a_parameter_grows() {
         }
         edited += 1;
     }
-    eprintln!("{edited} files edited");
+    eprintln!("{edited} files edited, {attachments_moved} attachment parameters checked");
     assert!(edited > 0, "no fixture has an element with a child plug");
+    assert!(attachments_moved > 0, "no fixture has attachments");
 }
