@@ -232,18 +232,25 @@ impl<'a> Reader<'a> {
 
     /// Checks that `count` elements of at least `min_size` bytes each can still follow, so that no allocation
     /// exceeds what the input can justify. Returns a capacity hint.
+    #[inline]
     pub fn check_count(&self, count: u64, min_size: u64) -> Result<usize> {
         let need = count.saturating_mul(min_size.max(1));
         if min_size > 0 && need > self.remaining() as u64 {
-            return Err(Error::limit(
-                self.abs_pos(),
-                format!(
-                    "count {count} needs at least {need:#x} bytes but only {:#x} remain",
-                    self.remaining()
-                ),
-            ));
+            return Err(self.count_too_large(count, need));
         }
         Ok(count.min(self.remaining() as u64 + 1) as usize)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn count_too_large(&self, count: u64, need: u64) -> Error {
+        Error::limit(
+            self.abs_pos(),
+            format!(
+                "count {count} needs at least {need:#x} bytes but only {:#x} remain",
+                self.remaining()
+            ),
+        )
     }
 
     /// Takes `n` bytes.
