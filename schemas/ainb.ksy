@@ -37,7 +37,8 @@ doc: |
   model keeps (`sections_order`), and bytes between them that nothing describes are kept where they are. An
   element's queries are a range of the query element id array too, in an order the model keeps where it is not
   element order (`ids_item_order`; an element without queries has base 0 in the files, kept where the writer
-  would put it elsewhere). Still kept as read: the blackboard's section headers. Where the page and the files (Tears of the Kingdom 0x407, Splatoon 3
+  would put it elsewhere). The blackboard's section headers are derived from its parameters and defaults of each
+  type. Where the page and the files (Tears of the Kingdom 0x407, Splatoon 3
   0x404, and files written by the `ainb` package) differ, it follows the files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
     and make the entry 0x14 bytes; it is at 0xc (the entry is 0x10 bytes, as the page's Input Output Entries table
@@ -1635,49 +1636,181 @@ types:
   blackboard:
     doc: |
       The local blackboard: one Section Header Entry per type (string, s32, [u32 in 0x408,] f32, bool, vector3f,
-      pointer), the parameter entries in that order, then the default values in that order.
+      pointer; `blackboard_section_header`), the parameter entries in that order, then the default values in that
+      order (pointer parameters have none), then the file references. The headers are read here field by field
+      (`string_count`, `string_first_index`, ...), so that the writer derives each one's first index (the
+      parameters of the types before it) and first offset (where its default values start) from the parameters
+      and defaults the model holds, and each count from the parameters' length.
     seq:
-      - id: headers
-        type: blackboard_section_header
-        repeat: expr
-        repeat-expr: type_count
-        doc: The section header entries, one per type.
-      - id: parameters
+      - id: string_count
+        type: u2
+        doc: Number of Entries of the Corresponding Data Type (String, the Section Header Entry's first field).
+      - id: string_first_index
+        type: u2
+        -derive: "0"
+        doc: Parameter Index of the First Entry of the Corresponding Data Type (String), the parameters of the types before it.
+      - id: string_first_offset
+        type: u2
+        -derive: "0"
+        doc: Relative Offset of the First Entry of the Corresponding Data Type (String) into the default values.
+      - id: string_unknown_06
+        type: u2
+        doc: The Section Header Entry's Unknown field (String; 0 in every file at hand).
+      - id: s32_count
+        type: u2
+        doc: Number of Entries of the Corresponding Data Type (S32, the Section Header Entry's first field).
+      - id: s32_first_index
+        type: u2
+        -derive: "string_params.size"
+        doc: Parameter Index of the First Entry of the Corresponding Data Type (S32), the parameters of the types before it.
+      - id: s32_first_offset
+        type: u2
+        -derive: "s32_defaults._pos - string_defaults._pos"
+        doc: Relative Offset of the First Entry of the Corresponding Data Type (S32) into the default values.
+      - id: s32_unknown_06
+        type: u2
+        doc: The Section Header Entry's Unknown field (S32; 0 in every file at hand).
+      - id: u32_count
+        type: u2
+        if: _root.version >= 0x408
+        doc: Number of Entries of the Corresponding Data Type (U32, the Section Header Entry's first field).
+      - id: u32_first_index
+        type: u2
+        if: _root.version >= 0x408
+        -derive: "string_params.size + s32_params.size"
+        doc: Parameter Index of the First Entry of the Corresponding Data Type (U32), the parameters of the types before it.
+      - id: u32_first_offset
+        type: u2
+        if: _root.version >= 0x408
+        -derive: "u32_defaults._pos - string_defaults._pos"
+        doc: Relative Offset of the First Entry of the Corresponding Data Type (U32) into the default values.
+      - id: u32_unknown_06
+        type: u2
+        if: _root.version >= 0x408
+        doc: The Section Header Entry's Unknown field (U32; 0 in every file at hand).
+      - id: f32_count
+        type: u2
+        doc: Number of Entries of the Corresponding Data Type (F32, the Section Header Entry's first field).
+      - id: f32_first_index
+        type: u2
+        -derive: "string_params.size + s32_params.size + (_root.version >= 0x408 ? u32_params.size : 0)"
+        doc: Parameter Index of the First Entry of the Corresponding Data Type (F32), the parameters of the types before it.
+      - id: f32_first_offset
+        type: u2
+        -derive: "f32_defaults._pos - string_defaults._pos"
+        doc: Relative Offset of the First Entry of the Corresponding Data Type (F32) into the default values.
+      - id: f32_unknown_06
+        type: u2
+        doc: The Section Header Entry's Unknown field (F32; 0 in every file at hand).
+      - id: bool_count
+        type: u2
+        doc: Number of Entries of the Corresponding Data Type (Bool, the Section Header Entry's first field).
+      - id: bool_first_index
+        type: u2
+        -derive: "string_params.size + s32_params.size + (_root.version >= 0x408 ? u32_params.size : 0) + f32_params.size"
+        doc: Parameter Index of the First Entry of the Corresponding Data Type (Bool), the parameters of the types before it.
+      - id: bool_first_offset
+        type: u2
+        -derive: "bool_defaults._pos - string_defaults._pos"
+        doc: Relative Offset of the First Entry of the Corresponding Data Type (Bool) into the default values.
+      - id: bool_unknown_06
+        type: u2
+        doc: The Section Header Entry's Unknown field (Bool; 0 in every file at hand).
+      - id: vector3f_count
+        type: u2
+        doc: Number of Entries of the Corresponding Data Type (Vector3f, the Section Header Entry's first field).
+      - id: vector3f_first_index
+        type: u2
+        -derive: "string_params.size + s32_params.size + (_root.version >= 0x408 ? u32_params.size : 0) + f32_params.size + bool_params.size"
+        doc: Parameter Index of the First Entry of the Corresponding Data Type (Vector3f), the parameters of the types before it.
+      - id: vector3f_first_offset
+        type: u2
+        -derive: "vector3f_defaults._pos - string_defaults._pos"
+        doc: Relative Offset of the First Entry of the Corresponding Data Type (Vector3f) into the default values.
+      - id: vector3f_unknown_06
+        type: u2
+        doc: The Section Header Entry's Unknown field (Vector3f; 0 in every file at hand).
+      - id: pointer_count
+        type: u2
+        doc: Number of Entries of the Corresponding Data Type (Pointer, the Section Header Entry's first field).
+      - id: pointer_first_index
+        type: u2
+        -derive: "string_params.size + s32_params.size + (_root.version >= 0x408 ? u32_params.size : 0) + f32_params.size + bool_params.size + vector3f_params.size"
+        doc: Parameter Index of the First Entry of the Corresponding Data Type (Pointer), the parameters of the types before it.
+      - id: pointer_first_offset
+        type: u2
+        -derive: "file_references._pos - string_defaults._pos"
+        doc: Relative Offset of the First Entry of the Corresponding Data Type (Pointer) into the default values.
+      - id: pointer_unknown_06
+        type: u2
+        doc: The Section Header Entry's Unknown field (Pointer; 0 in every file at hand).
+      - id: string_params
         type: blackboard_parameter
         repeat: expr
-        repeat-expr: parameter_count
-        doc: The parameters.
+        repeat-expr: string_count
+        doc: The string parameters.
+      - id: s32_params
+        type: blackboard_parameter
+        repeat: expr
+        repeat-expr: s32_count
+        doc: The s32 parameters.
+      - id: u32_params
+        type: blackboard_parameter
+        repeat: expr
+        repeat-expr: u32_count
+        if: _root.version >= 0x408
+        doc: The u32 parameters.
+      - id: f32_params
+        type: blackboard_parameter
+        repeat: expr
+        repeat-expr: f32_count
+        doc: The f32 parameters.
+      - id: bool_params
+        type: blackboard_parameter
+        repeat: expr
+        repeat-expr: bool_count
+        doc: The bool parameters.
+      - id: vector3f_params
+        type: blackboard_parameter
+        repeat: expr
+        repeat-expr: vector3f_count
+        doc: The vector3f parameters.
+      - id: pointer_params
+        type: blackboard_parameter
+        repeat: expr
+        repeat-expr: pointer_count
+        doc: The pointer parameters.
       - id: string_defaults
         type: string_ref
         repeat: expr
-        repeat-expr: headers[0].count
+        repeat-expr: string_count
         doc: Default values of the string parameters (offsets into the string pool).
       - id: s32_defaults
         type: s4
         repeat: expr
-        repeat-expr: headers[1].count
-        doc: Default values of the s32 parameters.
+        repeat-expr: s32_count
+        doc: Default values of the S32 parameters.
       - id: u32_defaults
         type: u4
         repeat: expr
-        repeat-expr: headers[2].count
+        repeat-expr: u32_count
         if: _root.version >= 0x408
-        doc: Default values of the u32 parameters (version 0x408).
+        doc: Default values of the U32 parameters.
       - id: f32_defaults
         type: f4
         repeat: expr
-        repeat-expr: headers[first_f32].count
-        doc: Default values of the f32 parameters.
+        repeat-expr: f32_count
+        doc: Default values of the F32 parameters.
       - id: bool_defaults
         type: u4
         repeat: expr
-        repeat-expr: headers[first_f32 + 1].count
+        repeat-expr: bool_count
         doc: Default values of the bool parameters.
       - id: vector3f_defaults
         type: vector3f
         repeat: expr
-        repeat-expr: headers[first_f32 + 2].count
-        doc: Default values of the vector3f parameters (pointer parameters have none).
+        repeat-expr: vector3f_count
+        doc: Default values of the vector3f parameters.
       - id: file_references
         type: file_reference_entry
         repeat: expr
@@ -1691,17 +1824,6 @@ types:
           Where the file references end, the start of the element param region. binspec's model derives the
           element param offsets, so its reader takes this one from the file's bytes
           (`binspec_formats::hooks::ainb::file_reference_end`), as the expression says.
-      type_count:
-        value: "_root.version >= 0x408 ? 7 : 6"
-        doc: The number of types (7 with u32, from 0x408).
-      first_f32:
-        value: "_root.version >= 0x408 ? 3 : 2"
-        doc: The index of the f32 header.
-      parameter_count:
-        value: >-
-          headers[0].count + headers[1].count + headers[2].count + headers[3].count + headers[4].count
-          + headers[5].count + (_root.version >= 0x408 ? headers[6].count : 0)
-        doc: The number of parameters.
   blackboard_section_header:
     doc: Section Header Entry.
     -wiki:

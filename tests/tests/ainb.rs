@@ -238,18 +238,39 @@ fn every_corpus_file_parses() {
     }
 }
 
-fn blackboard_counts(f: &Ainb) -> Vec<(&'static str, usize)> {
+/// The blackboard's parameters of each type, in header order, with the `ainb` package's name for the type.
+fn blackboard_params(
+    f: &Ainb,
+) -> Vec<(
+    &'static str,
+    &[binspec_formats::ainb::raw::BlackboardParameter],
+)> {
     let bb = f.blackboard.as_ref().expect("blackboard");
-    let names: &[&str] = if f.version >= 0x408 {
-        &["String", "S32", "U32", "F32", "Bool", "Vec3f", "VoidPtr"]
+    let mut out = vec![
+        ("String", &bb.string_params[..]),
+        ("S32", &bb.s32_params[..]),
+    ];
+    if f.version >= 0x408 {
+        out.push((
+            "U32",
+            bb.u32_params.as_deref().expect("u32 parameters in 0x408"),
+        ));
     } else {
-        &["String", "S32", "F32", "Bool", "Vec3f", "VoidPtr"]
-    };
-    assert_eq!(bb.headers.len(), names.len());
-    names
-        .iter()
-        .zip(&bb.headers)
-        .map(|(n, h)| (*n, h.count as usize))
+        assert!(bb.u32_params.is_none());
+    }
+    out.extend([
+        ("F32", &bb.f32_params[..]),
+        ("Bool", &bb.bool_params[..]),
+        ("Vec3f", &bb.vector3f_params[..]),
+        ("VoidPtr", &bb.pointer_params[..]),
+    ]);
+    out
+}
+
+fn blackboard_counts(f: &Ainb) -> Vec<(&'static str, usize)> {
+    blackboard_params(f)
+        .into_iter()
+        .map(|(n, ps)| (n, ps.len()))
         .collect()
 }
 
@@ -327,21 +348,34 @@ fn oracle_files_match_their_json() {
         }
         // Blackboard: the count of each type, and the names in header order.
         let jb = &j["Blackboard"];
-        let bb = f.blackboard.as_ref().unwrap();
-        let mut at = 0;
-        for (ty, count) in blackboard_counts(&f) {
+        for (ty, params) in blackboard_params(&f) {
             // A file of another version than its JSON has no u32 parameters.
             let want: Vec<&str> = jb[ty]
                 .as_array()
                 .map(|v| v.iter().map(|p| p["Name"].as_str().unwrap()).collect())
                 .unwrap_or_default();
-            assert_eq!(count, want.len(), "{what}: blackboard {ty}");
-            for name in want {
-                assert_eq!(bb.parameters[at].name_text, name, "{what}: blackboard {ty}");
-                at += 1;
-            }
+            let got: Vec<&str> = params.iter().map(|p| &p.name_text[..]).collect();
+            assert_eq!(got, want, "{what}: blackboard {ty}");
         }
-        assert_eq!(at, bb.parameters.len(), "{what}");
+        // Every header's count, first index and first offset is derived: no file keeps one.
+        let bb = f.blackboard.as_ref().unwrap();
+        let kept = [
+            bb.string_first_index,
+            bb.string_first_offset,
+            bb.s32_first_index,
+            bb.s32_first_offset,
+            bb.u32_first_index,
+            bb.u32_first_offset,
+            bb.f32_first_index,
+            bb.f32_first_offset,
+            bb.bool_first_index,
+            bb.bool_first_offset,
+            bb.vector3f_first_index,
+            bb.vector3f_first_offset,
+            bb.pointer_first_index,
+            bb.pointer_first_offset,
+        ];
+        assert_eq!(kept, [None; 14], "{what}");
     }
 }
 
@@ -359,7 +393,7 @@ fn blackboard_defaults() {
         assert_eq!((p.x, p.y, p.z), (1.0, 2.0, 3.0), "{v}");
         assert_eq!(bb.string_defaults.len(), 1, "{v}");
         assert_eq!(*bb.string_defaults[0].text, *"Link", "{v}");
-        assert_eq!(*bb.parameters[1].notes_text, *"a note", "{v}");
+        assert_eq!(*bb.s32_params[0].notes_text, *"a note", "{v}");
         if v == "408" {
             assert_eq!(bb.u32_defaults, Some(vec![61680]));
         } else {
@@ -384,8 +418,8 @@ fn splatoon3_v404_decodes_completely() {
     assert!(f.elements.iter().all(|e| e.element_flags & 1 != 0));
     assert!(f.elements.iter().all(|e| e.param.is_some()));
     let bb = f.blackboard.as_ref().unwrap();
-    assert_eq!(bb.headers.len(), 6);
-    assert!(bb.parameters.is_empty() && bb.file_references.is_empty());
+    assert!(blackboard_counts(&f).iter().all(|&(_, n)| n == 0));
+    assert!(bb.u32_params.is_none() && bb.file_references.is_empty());
     let params = || f.elements.iter().filter_map(|e| e.param.as_ref());
     assert_eq!(params().map(|p| p.bool_properties.len()).sum::<usize>(), 2);
     assert_eq!(
@@ -489,8 +523,9 @@ fn read_ranges(f: &Ainb, data: &[u8]) -> Vec<(usize, usize)> {
             + bb.u32_defaults.as_ref().map_or(0, Vec::len)
             + bb.f32_defaults.len()
             + bb.bool_defaults.len();
-        let len = 8 * bb.headers.len()
-            + 8 * bb.parameters.len()
+        let params: Vec<_> = blackboard_params(f);
+        let len = 8 * params.len()
+            + 8 * params.iter().map(|(_, ps)| ps.len()).sum::<usize>()
             + 4 * scalars
             + 12 * bb.vector3f_defaults.len()
             + 16 * bb.file_references.len();
@@ -1119,4 +1154,62 @@ fn sections_move_when_a_parameter_grows() {
     eprintln!("{edited} files edited, {attachments_moved} attachment parameters checked");
     assert!(edited > 0, "no fixture has an element with a child plug");
     assert!(attachments_moved > 0, "no fixture has attachments");
+}
+
+/// The blackboard's section headers are derived: one s32 parameter more (with its default) makes the s32 count one
+/// more and moves every later type's first index by one and first offset by four bytes, and the file reads back
+/// with the parameter.
+#[test]
+fn blackboard_headers_are_derived() {
+    let p = repo().join("tests/fixtures/ainb/patrol_v408.ainb");
+    let (data, mut f) = parse(&p);
+    let bb = f.blackboard.as_mut().unwrap();
+    let extra = bb.s32_params[0].clone();
+    bb.s32_params.push(extra);
+    bb.s32_defaults.push(77);
+    let out = f.to_binary().unwrap();
+    let again = Ainb::from_binary(&out).unwrap();
+    assert_eq!(again.blackboard, f.blackboard);
+    let headers = |d: &[u8]| -> Vec<[u16; 4]> {
+        let at = header(d).blackboard_ofs as usize;
+        (0..7)
+            .map(|t| {
+                std::array::from_fn(|k| {
+                    u16::from_le_bytes([d[at + 8 * t + 2 * k], d[at + 8 * t + 2 * k + 1]])
+                })
+            })
+            .collect()
+    };
+    let (before, after) = (headers(&data), headers(&out));
+    for t in 0..7 {
+        let (count, index, offset) = match t {
+            0 => (0, 0, 0),
+            1 => (1, 0, 0),
+            _ => (0, 1, 4),
+        };
+        assert_eq!(after[t][0], before[t][0] + count, "type {t}");
+        assert_eq!(after[t][1], before[t][1] + index, "type {t}");
+        assert_eq!(after[t][2], before[t][2] + offset, "type {t}");
+    }
+    // A parameter without its default is refused: the count would read back the other array otherwise.
+    f.blackboard.as_mut().unwrap().s32_defaults.pop();
+    let e = f.to_binary().unwrap_err().to_string();
+    assert!(e.contains("s32_count"), "{e}");
+}
+
+/// A blackboard section header whose last u16 is not 0 (no file at hand has one) is kept by the raw model and
+/// refused by the document, which has no place for it, rather than lost.
+#[test]
+fn a_blackboard_header_unknown_is_kept_or_refused() {
+    let p = repo().join("tests/fixtures/ainb/patrol_v407.ainb");
+    let mut data = std::fs::read(&p).unwrap();
+    let at = header(&data).blackboard_ofs as usize + 8 + 6;
+    data[at] = 1;
+    let f = Ainb::from_binary(&data).unwrap();
+    assert_eq!(f.blackboard.as_ref().unwrap().s32_unknown_06, 1);
+    assert_eq!(f.to_binary().unwrap(), data);
+    let e = binspec_formats::ainb::Document::from_binary(&data)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("last u16"), "{e}");
 }

@@ -416,10 +416,11 @@ impl<'m> Gen<'m> {
         }
 
         let read_sig = sig("read", quote!(Self));
+        let dead = self.unused_type(ti).then(|| quote!(dead_code,));
         Ok(quote! {
             #endian_of
             #view_fn
-            #[allow(non_snake_case)]
+            #[allow(#dead non_snake_case)]
             #inline
             #read_sig {
                 use ::binspec_runtime::ResultExt as _;
@@ -824,5 +825,26 @@ impl Gen<'_> {
         } else {
             quote!(pools.extent(r.abs_pos(), &[#(#pools),*]))
         }
+    }
+}
+
+impl Gen<'_> {
+    /// Whether no type of the module reads type `ti` (a type a schema transcribes from its page, that the
+    /// schema reads otherwise: AINB's blackboard section header, read field by field): its reader and writer are
+    /// then never called.
+    pub(super) fn unused_type(&self, ti: usize) -> bool {
+        if ti == 0 {
+            return false;
+        }
+        let graph = crate::ir::types_graph(&self.m.types, false);
+        let mut seen = vec![false; graph.len()];
+        let mut stack = vec![0usize];
+        while let Some(t) = stack.pop() {
+            if std::mem::replace(&mut seen[t], true) {
+                continue;
+            }
+            stack.extend(graph[t].iter().copied());
+        }
+        !seen[ti]
     }
 }

@@ -684,7 +684,7 @@ impl<'m> Gen<'m> {
         };
         let inline = self.inline_attr(ti);
         // Unused where every repetition of this type is written as whole records (`to_record`).
-        let dead = if self.read_as_records(ti) {
+        let dead = if self.read_as_records(ti) || self.unused_type(ti) {
             quote!(dead_code,)
         } else {
             quote!()

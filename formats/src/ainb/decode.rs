@@ -89,25 +89,10 @@ impl Strs<'_> {
     }
 }
 
-/// `v[base..base + count]`, or an error naming what the range belongs to.
-fn range<'v, T>(v: &'v [T], base: u32, count: u32, what: &dyn Fn() -> String) -> Result<&'v [T]> {
-    let (b, c) = (base as usize, count as usize);
-    v.get(b..b.saturating_add(c)).ok_or_else(|| {
-        Error::invalid(
-            0,
-            format!(
-                "{}: entries {b}..{} are past the end of the array ({} entries)",
-                what(),
-                b + c,
-                v.len()
-            ),
-        )
-    })
-}
-
 /// The header's section offsets, as the file has them: the raw model derives them (the sections are items of
 /// its `ainb_sections` region), and the document still finds the bytes it reads itself through them.
 struct Offsets {
+    blackboard_ofs: u32,
     string_pool_ofs: u32,
     enum_relocation_array_ofs: u32,
     property_table_ofs: u32,
@@ -140,6 +125,7 @@ impl Offsets {
     }
     fn read(data: &[u8]) -> Result<Self> {
         Ok(Self {
+            blackboard_ofs: at::u32(data, 0x20, 0)?,
             string_pool_ofs: at::u32(data, 0x24, 0)?,
             enum_relocation_array_ofs: at::u32(data, 0x28, 0)?,
             property_table_ofs: at::u32(data, 0x2c, 0)?,
@@ -322,7 +308,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
     let query_order: Vec<u32> = query_ranges.iter().map(|&(_, el)| el).collect();
     let in_element_order = query_order.windows(2).all(|w| w[0] < w[1]);
 
-    let blackboard = blackboard(&r, &strs)?;
+    let blackboard = blackboard(&r, &strs, h.blackboard_ofs as usize)?;
 
     let mut attachments = Vec::new();
     for (k, a) in r.attachments.iter().flatten().enumerate() {
@@ -824,7 +810,7 @@ fn plugs(
     Ok((plugs, trailing))
 }
 
-fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
+fn blackboard(r: &raw::Ainb, s: &Strs, at: usize) -> Result<Blackboard> {
     let Some(b) = &r.blackboard else {
         return Err(bad(
             0x20,
@@ -832,32 +818,35 @@ fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
         ));
     };
     let v408 = r.version >= 0x408;
-    // Header order: string, s32, [u32,] f32, bool, vec3f, pointer.
-    let idx = |t: usize| -> usize {
-        // t in the 0x408 order (0 string, 1 s32, 2 u32, 3 f32, 4 bool, 5 vec3f, 6 pointer).
-        if v408 {
-            t
-        } else {
-            t - (t >= 3) as usize
-        }
-    };
-    let params_of = |t: usize| -> Result<Vec<(String, String, u16)>> {
-        let h = &b.headers[idx(t)];
-        range(&b.parameters, h.first_index as u32, h.count as u32, &|| {
-            format!("blackboard type {t}")
-        })?
-        .iter()
-        .map(|p| {
-            Ok((
-                s.text(&p.name_text)?,
-                s.text(&p.notes_text)?,
-                // Bit fields of 2 and 7 bits (u64 in the model): they fit.
-                (p.inherit_mode
-                    | p.file_reference_index << 2
-                    | u64::from(p.is_file_reference_valid) << 9) as u16,
-            ))
-        })
-        .collect()
+    // The headers' last u16 is 0 in every file at hand; the document has no place for another value.
+    let unknown = [
+        b.string_unknown_06,
+        b.s32_unknown_06,
+        b.u32_unknown_06.unwrap_or(0),
+        b.f32_unknown_06,
+        b.bool_unknown_06,
+        b.vector3f_unknown_06,
+        b.pointer_unknown_06,
+    ];
+    if let Some(v) = unknown.iter().find(|&&v| v != 0) {
+        return Err(bad(
+            at,
+            format!("a blackboard section header's last u16 is {v:#x}, not 0: the document does not keep it"),
+        ));
+    }
+    let params_of = |ps: &[raw::BlackboardParameter]| -> Result<Vec<(String, String, u16)>> {
+        ps.iter()
+            .map(|p| {
+                Ok((
+                    s.text(&p.name_text)?,
+                    s.text(&p.notes_text)?,
+                    // Bit fields of 2 and 7 bits (u64 in the model): they fit.
+                    (p.inherit_mode
+                        | p.file_reference_index << 2
+                        | u64::from(p.is_file_reference_valid) << 9) as u16,
+                ))
+            })
+            .collect()
     };
     fn with<T: Clone>(p: Vec<(String, String, u16)>, d: &[T]) -> Vec<BlackboardParam<T>> {
         p.into_iter()
@@ -886,17 +875,20 @@ fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
         .map(|x| s.text(&x.text))
         .collect::<Result<_>>()?;
     Ok(Blackboard {
-        string: with(params_of(0)?, &strings),
-        s32: with(params_of(1)?, &b.s32_defaults),
+        string: with(params_of(&b.string_params)?, &strings),
+        s32: with(params_of(&b.s32_params)?, &b.s32_defaults),
         u32: if v408 {
-            with(params_of(2)?, b.u32_defaults.as_deref().unwrap_or(&[]))
+            with(
+                params_of(b.u32_params.as_deref().unwrap_or(&[]))?,
+                b.u32_defaults.as_deref().unwrap_or(&[]),
+            )
         } else {
             Vec::new()
         },
-        f32: with(params_of(3)?, &b.f32_defaults),
-        bool: with(params_of(4)?, &bools),
-        vec3f: with(params_of(5)?, &vecs),
-        pointer: params_of(6)?
+        f32: with(params_of(&b.f32_params)?, &b.f32_defaults),
+        bool: with(params_of(&b.bool_params)?, &bools),
+        vec3f: with(params_of(&b.vector3f_params)?, &vecs),
+        pointer: params_of(&b.pointer_params)?
             .into_iter()
             .map(|(name, notes, flags)| BlackboardPointer { name, notes, flags })
             .collect(),
