@@ -38,7 +38,7 @@ impl Io {
         size: None,
     };
     /// `_io.size` while writing: the substream's size, or the size of the whole output from the previous pass.
-    pub fn size(&self, ctx: &WriteCtx) -> u64 {
+    pub fn size(&self, ctx: &WriteCtx<'_>) -> u64 {
         self.size
             .unwrap_or_else(|| ctx.prev_size().saturating_sub(self.start as u64))
     }
@@ -58,17 +58,20 @@ pub struct Key {
 }
 
 #[derive(Debug, Clone)]
-struct Item {
+struct Item<'m> {
     key: Key,
-    body: Body,
+    body: Body<'m>,
     align: u64,
 }
 
 /// A queued pool item's bytes.
 #[derive(Debug, Clone)]
-enum Body {
-    /// Bytes from the model (or made for the item), shared.
+enum Body<'m> {
+    /// Bytes made for the item, shared.
     Shared(crate::Bytes),
+    /// Bytes of the model being written, borrowed for the write (no reference count to touch per item and pass:
+    /// a SARC of many files spent a quarter of its write time counting references).
+    Borrowed(&'m [u8]),
     /// `arena[start..end]`: bytes encoded for the item (a string and its terminator).
     Arena(usize, usize),
     /// Only the length, in a sizing pass.
@@ -123,14 +126,14 @@ type KeptOrder = (Order, Vec<i128>);
 
 /// State shared by one write across passes.
 #[derive(Debug, Default)]
-pub struct WriteCtx {
+pub struct WriteCtx<'m> {
     prev: Positions,
     cur: Positions,
     /// The lengths of items, where something derives a size from them, by the item's key.
     prev_lens: Positions,
     cur_lens: Positions,
     counters: Vec<u32>,
-    pools: Vec<Vec<Item>>,
+    pools: Vec<Vec<Item<'m>>>,
     /// Bytes written at a position the model gives (placed instances), laid over the output when the pass ends.
     placed: Vec<(usize, Vec<u8>)>,
     /// The placement (by its number in the pass) that [`WriteCtx::place`] refuses, with the message: set when a
@@ -194,7 +197,7 @@ fn next_key(counters: &mut Vec<u32>, slot: u32) -> Key {
 /// The most passes a write may take before positions must have settled.
 pub const MAX_PASSES: usize = 4;
 
-impl WriteCtx {
+impl<'m> WriteCtx<'m> {
     /// The context of a write's first pass.
     pub fn new() -> Self {
         Self::default()
@@ -203,8 +206,8 @@ impl WriteCtx {
     /// made once and shared, since computing a key changes nothing in it. (Making one per element cost a fifth of
     /// the time of reading the TotK resource size table.)
     #[inline]
-    pub fn reading() -> &'static WriteCtx {
-        static READING: std::sync::OnceLock<WriteCtx> = std::sync::OnceLock::new();
+    pub fn reading() -> &'static WriteCtx<'static> {
+        static READING: std::sync::OnceLock<WriteCtx<'static>> = std::sync::OnceLock::new();
         READING.get_or_init(WriteCtx::new)
     }
     /// The next key for `slot` in this pass.
@@ -328,7 +331,7 @@ impl WriteCtx {
         }
         self.flushed[pool] = true;
     }
-    fn queue(&mut self, pool: usize, item: Item) {
+    fn queue(&mut self, pool: usize, item: Item<'m>) {
         if self.pools.len() <= pool {
             self.pools.resize_with(pool + 1, Vec::new);
         }
@@ -342,11 +345,11 @@ impl WriteCtx {
     /// Queues bytes of the model for a pool: shared, so queueing them copies nothing (and a sizing pass keeps only
     /// their length).
     #[inline]
-    pub fn push_shared(&mut self, pool: usize, key: Key, bytes: &crate::Bytes, align: u64) {
+    pub fn push_shared(&mut self, pool: usize, key: Key, bytes: &'m crate::Bytes, align: u64) {
         let body = if self.sizing {
             Body::Len(bytes.len())
         } else {
-            Body::Shared(bytes.clone())
+            Body::Borrowed(&bytes[..])
         };
         self.queue(pool, Item { key, body, align });
     }
@@ -431,7 +434,7 @@ impl WriteCtx {
         }
     }
     /// Writes a queued item at the writer's position, aligned, and records where it is and how long.
-    fn write_item(&mut self, it: Item, w: &mut Writer) {
+    fn write_item(&mut self, it: Item<'m>, w: &mut Writer) {
         if !self.item_gaps.is_empty() {
             if let Some((_, g)) = self.item_gaps.iter().find(|(k, _)| *k == it.key) {
                 w.bytes(g);
@@ -442,6 +445,7 @@ impl WriteCtx {
         let start = w.pos();
         match it.body {
             Body::Shared(b) => w.bytes(&b),
+            Body::Borrowed(b) => w.bytes(b),
             Body::Arena(start, end) => w.bytes(&self.arena[start..end]),
             Body::Len(n) => w.fill(n, 0),
         }
@@ -513,8 +517,8 @@ impl WriteCtx {
 /// and it is the output. Where they do change, sizing passes run until a pass reproduces the one before it, and then
 /// one more pass writes the bytes; it must reproduce the positions too (it does unless `write` behaves differently
 /// when it can see its bytes), and if it does not, passes go on writing bytes until they settle.
-pub fn write_passes(
-    mut write: impl FnMut(&mut Writer, &mut WriteCtx) -> Result<()>,
+pub fn write_passes<'m>(
+    mut write: impl FnMut(&mut Writer, &mut WriteCtx<'m>) -> Result<()>,
 ) -> Result<Vec<u8>> {
     let mut ctx = WriteCtx::new();
     // Whether the next pass writes bytes.

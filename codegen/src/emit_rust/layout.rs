@@ -257,7 +257,7 @@ impl<'m> Gen<'m> {
         Ok(quote! {
             #[allow(non_snake_case)]
             #[inline]
-            pub(crate) fn sort_key(&self, ctx: &::binspec_runtime::layout::WriteCtx, endian: ::binspec_runtime::Endian, #(#params),*) -> ::binspec_runtime::Result<#ret> {
+            pub(crate) fn sort_key(&self, ctx: &::binspec_runtime::layout::WriteCtx<'_>, endian: ::binspec_runtime::Endian, #(#params),*) -> ::binspec_runtime::Result<#ret> {
                 #(#pre)*
                 Ok(#conv)
             }

@@ -666,10 +666,10 @@ impl<'m> Gen<'m> {
                 quote! {
                     // Unused where every element of this type is written by a sorted repetition.
                     #[allow(dead_code, non_snake_case)]
-                    pub(crate) fn write(
-                        &self,
+                    pub(crate) fn write<'m>(
+                        &'m self,
                         w: &mut ::binspec_runtime::Writer,
-                        ctx: &mut ::binspec_runtime::layout::WriteCtx,
+                        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
                         io: ::binspec_runtime::layout::Io,
                         #endian_param
                         #(#params),*
@@ -693,10 +693,10 @@ impl<'m> Gen<'m> {
             #wrapper
             #[allow(#dead non_snake_case)]
             #inline
-            pub(crate) fn #body_fn(
-                &self,
+            pub(crate) fn #body_fn<'m>(
+                &'m self,
                 w: &mut ::binspec_runtime::Writer,
-                ctx: &mut ::binspec_runtime::layout::WriteCtx,
+                ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
                 io: ::binspec_runtime::layout::Io,
                 #endian_param
                 #(#params,)*

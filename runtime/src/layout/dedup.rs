@@ -39,7 +39,7 @@ impl Dedup {
     }
 }
 
-impl WriteCtx {
+impl<'m> WriteCtx<'m> {
     /// Queues a UTF-8 string (then `term`) for a deduplicating pool: when equal bytes were queued for the pool
     /// before, nothing is queued and `key` takes the earlier string's position. The bytes are kept even in a
     /// sizing pass, since the region compares them with the strings the file held.

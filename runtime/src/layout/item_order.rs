@@ -62,7 +62,7 @@ impl ReadPools {
     }
 }
 
-impl WriteCtx {
+impl<'m> WriteCtx<'m> {
     /// Writes the items queued for the keep-order pool `pool` ([`WriteCtx::flush`]), the non-empty ones in
     /// `order` (indices into the order they were queued, counting non-empty items only; `None` for that order),
     /// each followed by the empty items queued just after it (those queued before the first non-empty one go
@@ -84,11 +84,12 @@ impl WriteCtx {
             Vec::new()
         };
         // Each non-empty item with the empty ones after it; the empty ones before the first at the start.
-        let mut leading: Vec<Item> = Vec::new();
-        let mut runs: Vec<Vec<Item>> = Vec::new();
+        let mut leading: Vec<Item<'m>> = Vec::new();
+        let mut runs: Vec<Vec<Item<'m>>> = Vec::new();
         for it in queued {
             let empty = match &it.body {
                 Body::Shared(b) => b.is_empty(),
+                Body::Borrowed(b) => b.is_empty(),
                 Body::Arena(s, e) => s == e,
                 Body::Len(n) => *n == 0,
             };
@@ -116,7 +117,7 @@ impl WriteCtx {
         for it in leading {
             self.write_item(it, w);
         }
-        let mut runs: Vec<Option<Vec<Item>>> = runs.into_iter().map(Some).collect();
+        let mut runs: Vec<Option<Vec<Item<'m>>>> = runs.into_iter().map(Some).collect();
         for &k in order {
             for it in runs[k as usize].take().unwrap_or_default() {
                 self.write_item(it, w);

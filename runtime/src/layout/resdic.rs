@@ -34,7 +34,7 @@ pub struct Node {
     pub right: u16,
 }
 
-impl WriteCtx {
+impl<'m> WriteCtx<'m> {
     /// Begins writing a dictionary whose nodes are `nodes` ([`build`]): its node records, written one after
     /// another, take their derived values from [`WriteCtx::dic_next`].
     pub fn dic_begin(&mut self, nodes: Vec<Node>) {

@@ -217,7 +217,7 @@ impl ReadPools {
     }
 }
 
-impl WriteCtx {
+impl<'m> WriteCtx<'m> {
     /// Bytes to write before the item `key` when its pool is written (the gap a reader found before it).
     pub fn gap_before(&mut self, key: Key, bytes: &crate::Bytes) {
         self.item_gaps.push((key, bytes.clone()));

@@ -119,6 +119,8 @@ fn following_is_bounded() {
 fn sizing_passes_then_one_that_writes() {
     // Pass 0 finds positions, pass 1 writes the bytes; a kept order is offered to the passes after the first.
     let mut passes = Vec::new();
+    // The model's bytes, borrowed for the whole write.
+    let s = crate::Bytes::from_static(b"zz");
     let out = write_passes(|w, ctx| {
         passes.push(w.is_sizing());
         let ko = ctx.order_key(3);
@@ -134,7 +136,6 @@ fn sizing_passes_then_one_that_writes() {
             let ki = ctx.key(1);
             ctx.push(0, ki, vec![i as u8], 1);
         }
-        let s = crate::Bytes::from_static(b"zz");
         ctx.push_shared(0, k, &s, 4);
         let ks = ctx.key(2);
         ctx.push_str(0, ks, "é", "UTF-8", &[0], 1)?;
