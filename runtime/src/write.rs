@@ -337,12 +337,13 @@ pub const MAX_PAD: u64 = 1 << 20;
 
 /// Refuses content that holds `term` (a string's terminator, at a position of a whole code unit: every
 /// `term.len()` bytes): it would read back cut short there. Empty `term`: nothing to check.
+#[inline]
 pub fn check_term(content: &[u8], term: &[u8]) -> Result<()> {
     if term.is_empty() {
         return Ok(());
     }
     let found = match term {
-        [t] => content.iter().position(|b| b == t),
+        [t] => memchr::memchr(*t, content),
         _ => content
             .chunks(term.len())
             .position(|c| c == term)
