@@ -93,6 +93,24 @@ fn element_word(d: &[u8], f: &Ainb, i: usize, at: usize) -> u32 {
     u32_at(d, 0x74 + 0x18 * f.commands.len() + size * i + at)
 }
 
+/// An element parameter's plugs of each kind, in kind order (the order of its plug pointer array).
+fn plug_kinds(
+    p: &binspec_formats::ainb::raw::ElementParam,
+) -> [&Vec<binspec_formats::ainb::raw::PlugRef>; 10] {
+    [
+        &p.bool_float_input_source_plugs,
+        &p.unknown_02_plugs,
+        &p.child_plugs,
+        &p.jump_plugs,
+        &p.string_input_source_plugs,
+        &p.int_input_source_plugs,
+        &p.unknown_0c_plugs,
+        &p.unknown_0e_plugs,
+        &p.unknown_10_plugs,
+        &p.unknown_12_plugs,
+    ]
+}
+
 fn parse(path: &Path) -> (Vec<u8>, Ainb) {
     let data = std::fs::read(path).unwrap();
     let file = Ainb::from_binary(&data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -534,18 +552,7 @@ fn read_ranges(f: &Ainb, data: &[u8]) -> Vec<(usize, usize)> {
     for (i, e) in f.elements.iter().enumerate() {
         if let Some(p) = &e.param {
             let param_ofs = element_word(data, f, i, 0x14);
-            let kinds = [
-                &p.bool_float_input_source_plugs,
-                &p.unknown_02_plugs,
-                &p.child_plugs,
-                &p.jump_plugs,
-                &p.string_input_source_plugs,
-                &p.int_input_source_plugs,
-                &p.unknown_0c_plugs,
-                &p.unknown_0e_plugs,
-                &p.unknown_10_plugs,
-                &p.unknown_12_plugs,
-            ];
+            let kinds = plug_kinds(p);
             // The pointer array is the kinds' ranges, one kind after another; the plugs' data follows it, each
             // plug after the one before (the model keeps no plug's alignment: asserted below).
             let plugs = kinds.iter().map(|k| k.len()).sum::<usize>();
@@ -1049,22 +1056,11 @@ fn plug_pointers_are_derived() {
         let param = f.elements[i].param.as_mut().unwrap();
         param.child_plugs.remove(0);
         let plugs = |p: &binspec_formats::ainb::raw::ElementParam| {
-            [
-                &p.bool_float_input_source_plugs,
-                &p.unknown_02_plugs,
-                &p.child_plugs,
-                &p.jump_plugs,
-                &p.string_input_source_plugs,
-                &p.int_input_source_plugs,
-                &p.unknown_0c_plugs,
-                &p.unknown_0e_plugs,
-                &p.unknown_10_plugs,
-                &p.unknown_12_plugs,
-            ]
-            .into_iter()
-            .flatten()
-            .map(|x| x.data.clone())
-            .collect::<Vec<_>>()
+            plug_kinds(p)
+                .into_iter()
+                .flatten()
+                .map(|x| x.data.clone())
+                .collect::<Vec<_>>()
         };
         let want = plugs(param);
         let out = f
