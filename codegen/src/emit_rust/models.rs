@@ -33,9 +33,11 @@ impl<'m> Gen<'m> {
 
     /// The value a new model gives field `f` of type `ti`: its `-default` expression, or the type's default. An
     /// enum field's default is the enum's value; an optional field's is present (`Some`).
-    fn model_default(&self, ti: usize, f: &Field) -> R<TokenStream> {
+    /// A field's value in a new model: `None` for its type's default (what a derived `Default` gives), or the
+    /// schema's `-default`.
+    fn model_default(&self, ti: usize, f: &Field) -> R<Option<TokenStream>> {
         let Some(d) = &f.default else {
-            return Ok(quote!(::std::default::Default::default()));
+            return Ok(None);
         };
         if f.repeat != Repeat::None {
             return err(
@@ -71,11 +73,11 @@ impl<'m> Gen<'m> {
                 );
             }
         };
-        Ok(if f.cond.is_some() {
+        Ok(Some(if f.cond.is_some() {
             quote!(Some(#v))
         } else {
             v
-        })
+        }))
     }
 
     pub(super) fn emit_type(&self, ti: usize) -> R<TokenStream> {
@@ -89,7 +91,10 @@ impl<'m> Gen<'m> {
                 /// Byte order of the file.
                 pub endian: ::binspec_runtime::Endian,
             });
-            defaults.push((quote!(endian), quote!(::binspec_runtime::Endian::Little)));
+            defaults.push((
+                quote!(endian),
+                Some(quote!(::binspec_runtime::Endian::Little)),
+            ));
         }
         for f in t.seq.iter().chain(t.instances.iter()) {
             let id = ident(&f.name);
@@ -110,18 +115,17 @@ impl<'m> Gen<'m> {
                         _ => quote!(),
                     };
                     fields.push(quote!(#doc #serde pub #id: #ty,));
-                    let dv = self.model_default(ti, f)?;
-                    defaults.push((quote!(#id), quote!(#dv)));
+                    defaults.push((quote!(#id), self.model_default(ti, f)?));
                     if let Some(pool) = f.item_of.filter(|&p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
                         let d = format!(" Alignment of `{}` where the default ({:#x}) does not reproduce the file.", f.name, self.m.pools[pool].item_align);
                         fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<u64>,));
-                        defaults.push((quote!(#aid), quote!(None)));
+                        defaults.push((quote!(#aid), None));
                         if let Some((_, _, false)) = self.member_index(ti, f) {
                             let gid = format_ident!("{}_gap", f.name);
                             let d = format!(" Bytes before `{}` that nothing in the file describes, after the item of the same kind before it (kept so that the file reads back the same; usually absent).", f.name);
                             fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #gid: ::std::option::Option<::binspec_runtime::Bytes>,));
-                            defaults.push((quote!(#gid), quote!(None)));
+                            defaults.push((quote!(#gid), None));
                         }
                     }
                 }
@@ -133,6 +137,9 @@ impl<'m> Gen<'m> {
                         f.name
                     );
                     let dv = self.model_default(ti, f)?;
+                    let dv_tok = dv
+                        .clone()
+                        .unwrap_or_else(|| quote!(::std::default::Default::default()));
                     // Left out of the text where it has its default (the usual case), and that default where the
                     // text leaves it out.
                     let dfn = format_ident!("default_{}_{}", t.name, f.name);
@@ -140,10 +147,10 @@ impl<'m> Gen<'m> {
                     let (dfn_s, sfn_s) = (dfn.to_string(), sfn.to_string());
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default = #dfn_s, skip_serializing_if = #sfn_s)] pub #id: #ty,));
                     extra.push(quote! {
-                        fn #dfn() -> #ty { #dv }
+                        fn #dfn() -> #ty { #dv_tok }
                         fn #sfn(v: &#ty) -> bool { *v == #dfn() }
                     });
-                    defaults.push((quote!(#id), quote!(#dv)));
+                    defaults.push((quote!(#id), dv));
                 }
                 Role::Derive(x) => {
                     // An optional derived field (`if:`) is written where its condition holds; the override is the
@@ -157,7 +164,7 @@ impl<'m> Gen<'m> {
                         x.text
                     );
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
-                    defaults.push((quote!(#id), quote!(None)));
+                    defaults.push((quote!(#id), None));
                 }
                 Role::Given => {
                     let ty = self.model_ty(f);
@@ -166,7 +173,7 @@ impl<'m> Gen<'m> {
                              item is empty (it can point anywhere)."
                         .to_string();
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
-                    defaults.push((quote!(#id), quote!(None)));
+                    defaults.push((quote!(#id), None));
                 }
                 Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
                     let of = &t.field(*of).name;
@@ -176,7 +183,7 @@ impl<'m> Gen<'m> {
                          (an empty item's offset can point anywhere)."
                     );
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
-                    defaults.push((quote!(#id), quote!(None)));
+                    defaults.push((quote!(#id), None));
                 }
                 Role::Pool(u) if self.m.pools[u.pool].dedup => {
                     let d = format!(
@@ -186,7 +193,7 @@ impl<'m> Gen<'m> {
                         self.m.pools[u.pool].id
                     );
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Vec::is_empty")] pub #id: ::std::vec::Vec<::std::string::String>,));
-                    defaults.push((quote!(#id), quote!(::std::vec::Vec::new())));
+                    defaults.push((quote!(#id), None));
                 }
                 Role::Pool(u) if self.m.pools[u.pool].keep_order => {
                     let oid = format_ident!("{}_item_order", f.name);
@@ -198,7 +205,7 @@ impl<'m> Gen<'m> {
                         self.m.pools[u.pool].id, f.name
                     );
                     fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #oid: ::std::option::Option<::std::vec::Vec<u32>>,));
-                    defaults.push((quote!(#oid), quote!(None)));
+                    defaults.push((quote!(#oid), None));
                 }
                 Role::Pool(u) if self.ordered_members(ti, u.pool).is_some() => {
                     let members = self.ordered_members(ti, u.pool).unwrap_or_default();
@@ -215,7 +222,7 @@ impl<'m> Gen<'m> {
                         names.join(", ")
                     );
                     fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #oid: ::std::option::Option<::std::vec::Vec<::std::string::String>>,));
-                    defaults.push((quote!(#oid), quote!(None)));
+                    defaults.push((quote!(#oid), None));
                     for mb in &members {
                         let gap = mb.gap_field(&f.name, self.m);
                         let d = format!(
@@ -225,7 +232,7 @@ impl<'m> Gen<'m> {
                             f.name
                         );
                         fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #gap: ::std::option::Option<::binspec_runtime::Bytes>,));
-                        defaults.push((quote!(#gap), quote!(None)));
+                        defaults.push((quote!(#gap), None));
                         if let Some(gid) = mb.group_align(&f.name, self.m) {
                             let d = format!(
                                 " Alignment of the first of the items `{}` in `{}`, where the default ({:#x}) does not \
@@ -235,7 +242,7 @@ impl<'m> Gen<'m> {
                                 self.m.pools[u.pool].item_align
                             );
                             fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #gid: ::std::option::Option<u64>,));
-                            defaults.push((quote!(#gid), quote!(None)));
+                            defaults.push((quote!(#gid), None));
                         }
                     }
                 }
@@ -295,7 +302,7 @@ impl<'m> Gen<'m> {
                 f.name
             );
             fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<::binspec_runtime::Bytes>,));
-            defaults.push((quote!(#id), quote!(None)));
+            defaults.push((quote!(#id), None));
         }
         for l in &t.layout {
             let id = ident(&l.name);
@@ -304,14 +311,19 @@ impl<'m> Gen<'m> {
             let dv = Literal::u64_unsuffixed(l.default as u64);
             let dfn_s = dfn.to_string();
             fields.push(quote!(#doc #[doc = ""] #[doc = " A layout choice: not stored in the file, inferred when reading."] #[serde(default = #dfn_s)] pub #id: u64,));
-            defaults.push((quote!(#id), quote!(#dv)));
+            defaults.push((quote!(#id), (l.default != 0).then(|| quote!(#dv))));
             extra.push(quote!(fn #dfn() -> u64 { #dv }));
         }
         // Derived where every field has its type's default (`clippy::derivable_impls`).
-        let (derive_default, default_impl) = if defaults.iter().all(|(_, v)| is_default_value(v)) {
+        let (derive_default, default_impl) = if defaults.iter().all(|(_, v)| v.is_none()) {
             (quote!(Default,), quote!())
         } else {
-            let inits = defaults.iter().map(|(id, v)| quote!(#id: #v,));
+            let inits = defaults.iter().map(|(id, v)| {
+                let v = v
+                    .clone()
+                    .unwrap_or_else(|| quote!(::std::default::Default::default()));
+                quote!(#id: #v,)
+            });
             (
                 quote!(),
                 quote! {
@@ -349,15 +361,6 @@ impl<'m> Gen<'m> {
             }
         })
     }
-}
-
-/// Whether a field's default in a model's `Default` is its type's default, as a derived `Default` gives it.
-fn is_default_value(v: &TokenStream) -> bool {
-    let s = v.to_string();
-    s == quote!(::std::default::Default::default()).to_string()
-        || s == "None"
-        || s == "0"
-        || s == quote!(::std::vec::Vec::new()).to_string()
 }
 
 /// A Rust enum for a schema enum, with a variant for values the schema does not name (so every file round-trips).
