@@ -484,9 +484,12 @@ impl Cx<'_> {
         let (ExprKind::Int(lo), ExprKind::Int(hi)) = (&lo.kind, &hi.kind) else {
             return Ok(None);
         };
+        // The same operand on both sides, as written (compared as expressions, not as the tokens they become).
+        if !x.eq_ignoring_spans(y) {
+            return Ok(None);
+        }
         let (a, at) = self.tr(x, path)?;
-        let (b, _) = self.tr(y, path)?;
-        if at != T::Int || a.full().to_string() != b.full().to_string() {
+        if at != T::Int {
             return Ok(None);
         }
         let (lo, hi, a) = (int_lit(*lo as i128), int_lit(*hi as i128), a.unary());

@@ -94,6 +94,17 @@ fn translates_model_expressions() {
             "Int",
         ),
         ("flags", "m . flags", "Bool"),
+        // A range test of one operand, written twice, becomes `contains`; two operands stay comparisons.
+        (
+            "count >= 1 and count <= 3",
+            "(1i128 ..= 3i128) . contains (& (m . data . len () as i128))",
+            "Bool",
+        ),
+        (
+            "count >= 1 and twice < 3",
+            "m . data . len () as i128 >= 1i128 && (m . data . len () as i128) . wrapping_mul (2i128) < 3i128",
+            "Bool",
+        ),
         ("kind == kind::two", "m . kind . value () == 2i128", "Bool"),
         ("kind.to_i", "m . kind . value ()", "Int"),
         (
