@@ -760,7 +760,8 @@ impl<'m> Gen<'m> {
         }
         let o = self.cx(ti, Scope::Read).tr(&on.expr, &on.path)?.0.full();
         let mut arms = Vec::new();
-        let mut keys = BTreeSet::new();
+        // The boolean literals among the keys, as written.
+        let mut bools = BTreeSet::new();
         let msg = format!("no byte order is given for {} = {{:?}}", on.text);
         let mut default = quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!(#msg, other))));
         for (k, e) in cases {
@@ -769,13 +770,15 @@ impl<'m> Gen<'m> {
                 default = quote!(_ => #e);
                 continue;
             }
+            if let crate::expr::ExprKind::Bool(b) = k.expr.kind {
+                bools.insert(b);
+            }
             let (kt, _) = self.cx(ti, Scope::Read).tr(&k.expr, &k.path)?;
-            keys.insert(kt.full().to_string());
             let pat = case_pattern(&kt, false);
             arms.push(quote!(#pat => #e,));
         }
         // A switch on a boolean with both cases has no other (`unreachable_patterns`).
-        if keys.contains("true") && keys.contains("false") {
+        if bools.len() == 2 {
             default = quote!();
         }
         Ok(quote!(match #o { #(#arms)* #default }))
