@@ -230,6 +230,8 @@ struct Gen<'m> {
     view: std::cell::Cell<bool>,
     /// [`Gen::view_plan`], worked out once.
     view_plan: std::cell::OnceCell<Option<ViewPlan>>,
+    /// The types the root type reads, by type number (the others' readers and writers are never called).
+    reachable: Vec<bool>,
 }
 
 impl<'m> Gen<'m> {
@@ -600,6 +602,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         slots,
         view: std::cell::Cell::new(false),
         view_plan: std::cell::OnceCell::new(),
+        reachable: crate::ir::reachable_from(&crate::ir::types_graph(&m.types, false), 0),
     };
     let mut items = Vec::new();
     for ti in 0..m.types.len() {

@@ -678,11 +678,7 @@ impl<'m> Gen<'m> {
                 let keep = local("keep", name);
                 body.push(quote!(let mut #keep = false;));
                 let end = self.item_end(f);
-                let record = if self.m.pools[pool].keep_order {
-                    quote!(pools.ordered_item(#pool, (#p) as u64, len))
-                } else {
-                    quote!(pools.item(#pool, (#p) as u64, len, #d))
-                };
+                let record = self.note_item(pool, &p, quote!(len));
                 (
                     quote!({
                         let len = (#end as i128 - #p) as u64;
@@ -698,14 +694,9 @@ impl<'m> Gen<'m> {
                 )
             }
             Some(pool) => {
-                let d = self.m.pools[pool].item_align;
                 let end = self.item_end(f);
                 (
-                    if self.m.pools[pool].keep_order {
-                        quote!(pools.ordered_item(#pool, (#p) as u64, (#end as i128 - #p) as u64))
-                    } else {
-                        quote!(pools.item(#pool, (#p) as u64, (#end as i128 - #p) as u64, #d))
-                    },
+                    self.note_item(pool, &p, quote!((#end as i128 - #p) as u64)),
                     quote!((#v, #p, #la)),
                     quote!((None, 0i128, None)),
                 )
@@ -829,25 +820,22 @@ impl Gen<'_> {
             quote!(pools.extent(r.abs_pos(), &[#(#pools),*]))
         }
     }
-}
 
-impl Gen<'_> {
     /// Whether no type of the module reads type `ti` (a type a schema transcribes from its page, that the
     /// schema reads otherwise: AINB's blackboard section header, read field by field): its reader and writer are
     /// then never called.
     pub(super) fn unused_type(&self, ti: usize) -> bool {
-        if ti == 0 {
-            return false;
+        !self.reachable[ti]
+    }
+
+    /// Notes a pool item read at `p`, `len` bytes long: with the other items of a keep-order pool, whose order is
+    /// judged once all are read; else after the pool's previous item, giving its alignment choice.
+    fn note_item(&self, pool: usize, p: &Ident, len: TokenStream) -> TokenStream {
+        if self.m.pools[pool].keep_order {
+            quote!(pools.ordered_item(#pool, (#p) as u64, #len))
+        } else {
+            let d = self.m.pools[pool].item_align;
+            quote!(pools.item(#pool, (#p) as u64, #len, #d))
         }
-        let graph = crate::ir::types_graph(&self.m.types, false);
-        let mut seen = vec![false; graph.len()];
-        let mut stack = vec![0usize];
-        while let Some(t) = stack.pop() {
-            if std::mem::replace(&mut seen[t], true) {
-                continue;
-            }
-            stack.extend(graph[t].iter().copied());
-        }
-        !seen[ti]
     }
 }

@@ -280,8 +280,7 @@ impl Builder {
         let mut item_of = None;
         let mut role = Role::Data;
         if let Some(p) = ext_get(&a.ext, "-pool") {
-            let mut keep_order = false;
-            let (id, align_field, item_align, dedup) = if p.as_map().is_some() {
+            let (id, align_field, item_align, dedup, keep_order) = if p.as_map().is_some() {
                 let flag = |key: &str, diags: &mut Diags| match p.get(key).map(|x| &x.value) {
                     None | Some(Value::Bool(false)) => false,
                     Some(Value::Bool(true)) => true,
@@ -291,8 +290,6 @@ impl Builder {
                         false
                     }
                 };
-                let dedup = flag("dedup", diags);
-                keep_order = flag("keep-order", diags);
                 (
                     p.get("id")
                         .and_then(|x| x.scalar_text())
@@ -302,37 +299,35 @@ impl Builder {
                         Value::Int(i) => Some(i as u64),
                         _ => None,
                     }),
-                    dedup,
+                    flag("dedup", diags),
+                    flag("keep-order", diags),
                 )
             } else {
-                (p.scalar_text().unwrap_or_default(), None, None, false)
+                (
+                    p.scalar_text().unwrap_or_default(),
+                    None,
+                    None,
+                    false,
+                    false,
+                )
             };
             let pi = self.pool_index(&id);
             if let Some(ia) = item_align {
                 self.pools[pi].item_align = ia;
             }
-            if dedup {
-                if is_instance {
+            // Flags of the pool as a whole, said on its region.
+            for (key, set) in [("dedup", dedup), ("keep-order", keep_order)] {
+                if set && is_instance {
                     diags.error(
                         p.pos,
                         &p.path,
-                        "'dedup' belongs on the pool's region (the seq attribute with '-pool: {id: ...}'), not on an item",
+                        format!("'{key}' belongs on the pool's region (the seq attribute with '-pool: {{id: ...}}'), not on an item"),
                         None,
                     );
                 }
-                self.pools[pi].dedup = true;
             }
-            if keep_order {
-                if is_instance {
-                    diags.error(
-                        p.pos,
-                        &p.path,
-                        "'keep-order' belongs on the pool's region (the seq attribute with '-pool: {id: ...}'), not on an item",
-                        None,
-                    );
-                }
-                self.pools[pi].keep_order = true;
-            }
+            self.pools[pi].dedup |= dedup;
+            self.pools[pi].keep_order |= keep_order;
             if is_instance {
                 item_of = Some(pi);
             } else {
