@@ -78,6 +78,18 @@ enum Body<'m> {
     Len(usize),
 }
 
+impl Body<'_> {
+    /// Whether the item has no bytes.
+    fn is_empty(&self) -> bool {
+        match self {
+            Body::Shared(b) => b.is_empty(),
+            Body::Borrowed(b) => b.is_empty(),
+            Body::Arena(start, end) => start == end,
+            Body::Len(n) => *n == 0,
+        }
+    }
+}
+
 /// Positions recorded in one pass, by slot and occurrence.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 struct Positions(Vec<Vec<u64>>);
@@ -143,7 +155,8 @@ pub struct WriteCtx<'m> {
     /// pass is written again to find the path of such a value. Before that, it is written as 0 and noted in
     /// `unfit`, since positions may still move (an item inside an item settles a pass after its holder).
     strict: bool,
-    /// Whether this pass wrote a derived value that did not fit its field (as 0).
+    /// Whether this pass wrote a derived value that did not fit its field (as 0). Atomic, not a `Cell`, because
+    /// [`WriteCtx::reading`] shares one context between threads and `fit` takes `&self`.
     unfit: std::sync::atomic::AtomicBool,
     /// The bytes of queued strings, one after another (one buffer per pass, not one per string).
     arena: Vec<u8>,
@@ -748,6 +761,14 @@ impl ReadPools {
     /// Records an item of `pool` at `start..start+len` and returns its alignment choice.
     #[inline]
     pub fn item(&mut self, pool: usize, start: u64, len: u64, default: u64) -> Option<u64> {
+        let prev = self.note_item(pool, start, len, default);
+        let a = align_choice(prev, start, default);
+        self.relaid |= a.is_none();
+        a.flatten()
+    }
+    /// Counts an item of `pool` at `start..start+len` (whose default alignment is `default`) and moves where the
+    /// pool has got to past it; returns where the pool had got to before it.
+    fn note_item(&mut self, pool: usize, start: u64, len: u64, default: u64) -> u64 {
         let end = start + len;
         self.item_bytes = self.item_bytes.saturating_add(len);
         self.max_end = self.max_end.max(end);
@@ -759,9 +780,7 @@ impl ReadPools {
         // An item inside or before earlier ones (shared bytes) does not move where the pool has got to.
         p.prev_end = Some(prev.max(end));
         p.end = Some(p.end.unwrap_or(0).max(end));
-        let a = align_choice(prev, start, default);
-        self.relaid |= a.is_none();
-        a.flatten()
+        prev
     }
     /// Whether an empty item of `pool` at `start` is elsewhere than the writer would put it (where the pool has got
     /// to, aligned to `default`). Its offset is then kept in the model, and the pool's bookkeeping is left as it

@@ -7,7 +7,7 @@
 //! empty item is where the non-empty one before it ends, as the reader judges it: elsewhere, its offset is kept),
 //! and the empty items met before the first non-empty one at the region's start.
 
-use super::{Body, Item, ReadPools, WriteCtx};
+use super::{Item, ReadPools, WriteCtx};
 use crate::error::{Error, Result};
 use crate::write::Writer;
 
@@ -16,16 +16,7 @@ impl ReadPools {
     /// Its alignment is not judged (the items of such a pool are one after another, in some order; see
     /// [`ReadPools::item_order`]), and an item before the ones read earlier does not relay the file.
     pub fn ordered_item(&mut self, pool: usize, start: u64, len: u64) -> Option<u64> {
-        let end = start + len;
-        self.item_bytes = self.item_bytes.saturating_add(len);
-        self.max_end = self.max_end.max(end);
-        let p = self.pool(pool);
-        if p.prev_end.is_none() {
-            p.first = Some((start, 1));
-        }
-        let prev = p.prev_end.unwrap_or(start);
-        p.prev_end = Some(prev.max(end));
-        p.end = Some(p.end.unwrap_or(0).max(end));
+        self.note_item(pool, start, len, 1);
         match self.ordered.iter_mut().find(|(q, _)| *q == pool) {
             Some((_, v)) => v.push((start, len)),
             None => self.ordered.push((pool, vec![(start, len)])),
@@ -87,12 +78,7 @@ impl<'m> WriteCtx<'m> {
         let mut leading: Vec<Item<'m>> = Vec::new();
         let mut runs: Vec<Vec<Item<'m>>> = Vec::new();
         for it in queued {
-            let empty = match &it.body {
-                Body::Shared(b) => b.is_empty(),
-                Body::Borrowed(b) => b.is_empty(),
-                Body::Arena(s, e) => s == e,
-                Body::Len(n) => *n == 0,
-            };
+            let empty = it.body.is_empty();
             match runs.last_mut() {
                 Some(run) if empty => run.push(it),
                 None if empty => leading.push(it),
