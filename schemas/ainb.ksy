@@ -17,29 +17,28 @@ doc: |
   after it, and the other sections where the header points. Every string is a u32 offset into the string pool,
   whose position the header gives (0x24).
 
-  This schema is mostly a raw view: offsets, counts and indices are kept as they were read, except the string
-  references that have a text instance here (the file name and category, command names, element type names,
-  attachment names, file reference paths, property, input and output names, string values, class names,
-  blackboard parameter names, notes and string defaults, module and external action strings, enum resolve
-  names, 0x404 state infos' desired states): those are strings of the deduplicated string pool, and their
-  offsets are derived (the packed ones as bit fields). The pool keeps every string the file holds, in order
-  (Nintendo's files hold strings nothing refers to). Only plug values, which are string offsets for some plugs
-  and indices for others, are still kept as numbers. The properties, inputs and outputs are derived too: each
-  element's and attachment's parameters hold their properties of each type (an element's its inputs and outputs
-  too), and the property table's six arrays and the input/output table's twelve are those ranges one after
-  another (the elements' first, then the attachments', as every file at hand has them), so the parameters' base
-  indices and counts and the tables' offsets are computed by the writer. Likewise an element's attachments (ranges
-  of the attachment id array), its plug pointer array (the plugs of each kind, one kind after another) and the
-  plug data the pointers point to (each plug right after the one before, after the pointer array). Every section
-  the header points to, every element and attachment parameter and every 0x404 state info is an item of one
-  region after the element array (`sections`), so the header's section offsets and the elements' and
-  attachments' parameter and state info offsets are derived too; their order in the file is a layout choice the
-  model keeps (`sections_order`), and bytes between them that nothing describes are kept where they are. An
-  element's queries are a range of the query element id array too, in an order the model keeps where it is not
-  element order (`ids_item_order`; an element without queries has base 0 in the files, kept where the writer
-  would put it elsewhere). The blackboard's section headers are derived from its parameters and defaults of each
-  type. Where the page and the files (Tears of the Kingdom 0x407, Splatoon 3
-  0x404, and files written by the `ainb` package) differ, it follows the files:
+  The model holds no offset, count, index or hash that the writer can derive (a file whose value differs keeps
+  it as an override). The string references that have a text instance here (the file name and category, command
+  names, element type names, attachment names, file reference paths, property, input and output names, string
+  values, class names, blackboard parameter names, notes and string defaults, module and external action
+  strings, enum resolve names, 0x404 state infos' desired states) are strings of the deduplicated string pool,
+  their offsets derived (the packed ones as bit fields). The pool keeps every string the file holds, in order
+  (Nintendo's files hold strings nothing refers to). Only plug values, which are string offsets for some plugs and
+  indices for others, are kept as numbers. Each element's and attachment's parameters hold their properties of
+  each type (an element's its inputs and outputs too), and the property table's six arrays and the input/output
+  table's twelve are those ranges one after another (the elements' first, then the attachments', as every file
+  at hand has them), so the parameters' base indices and counts and the tables' offsets are computed by the
+  writer. Likewise an element's attachments (ranges of the attachment id array), its plug pointer array (the
+  plugs of each kind, one kind after another) and the plug data the pointers point to (each plug right after the
+  one before, after the pointer array). Every section the header points to, every element and attachment
+  parameter and every 0x404 state info is an item of one region after the element array (`sections`), so the
+  header's section offsets and the elements' and attachments' parameter and state info offsets are derived too;
+  their order in the file is a layout choice the model keeps (`sections_order`), and bytes between them that
+  nothing describes are kept where they are. An element's queries are a range of the query element id array
+  too, in an order the model keeps where it is not element order (`ids_item_order`; an element without queries
+  has base 0 in the files, kept where the writer would put it elsewhere). The blackboard's section headers are
+  derived from its parameters and defaults of each type. Where the page and the files (Tears of the Kingdom
+  0x407, Splatoon 3 0x404, and files written by the `ainb` package) differ, it follows the files:
   * Input Output Type Entry: the page puts Output Count at 0x10, which would leave a gap after Output Base Index
     and make the entry 0x14 bytes; it is at 0xc (the entry is 0x10 bytes, as the page's Input Output Entries table
     says).

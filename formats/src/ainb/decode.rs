@@ -108,15 +108,12 @@ struct Offsets {
 }
 
 impl Offsets {
-    /// Element `i`'s word at `at` (its offset in version 0x407 and later; 4 less in 0x404, which has no name hash
-    /// at 0xc), as the file has it: the raw model derives the element's parameter and state info offsets.
+    /// Element `i`'s word at `at` (its offset in the 0x407 layout), as the file has it: the raw model derives the
+    /// element's parameter and state info offsets.
     fn element_u32(data: &[u8], commands: usize, version: u32, i: usize, at: usize) -> Result<u32> {
-        let (size, at) = if version >= 0x407 {
-            (0x3c, at)
-        } else {
-            (0x38, at - 4)
-        };
-        at::u32(data, 0x74 + 0x18 * commands + size * i + at, 0)
+        let o = super::element_at(version, commands as u64, i as u64)
+            + super::element_field(version, at as u64);
+        at::u32(data, o as usize, 0)
     }
     /// Attachment `k`'s parameter offset (at 4), as the file has it.
     fn attachment_param(&self, data: &[u8], version: u32, k: usize) -> Result<u32> {
@@ -215,7 +212,7 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
     let mut elements = Vec::with_capacity(r.elements.len());
     let mut query_ranges: Vec<(u16, u32)> = Vec::new();
     for (i, e) in r.elements.iter().enumerate() {
-        let eo = 0x74 + 0x18 * r.commands.len() + i * if version >= 0x407 { 0x3c } else { 0x38 };
+        let eo = super::element_at(version, r.commands.len() as u64, i as u64) as usize;
         if e.element_id as usize != i {
             return Err(bad(
                 eo + 2,

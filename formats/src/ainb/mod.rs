@@ -3,8 +3,9 @@
 //!
 //! [`Document`] is the decoded file as a user edits it: names instead of string-pool offsets, elements and
 //! attachments by index, typed properties, inputs, outputs, plugs and blackboard defaults. Its writer recomputes
-//! every offset, count, base index, string-pool offset and murmur3 name hash. [`raw`] is the reader generated from
-//! `schemas/ainb.ksy` (which imports `schemas/exb.ksy`), the transcription of the wiki page: every offset as read.
+//! every offset, count, base index, string-pool offset and murmur3 name hash. [`raw`] is the reader and writer
+//! generated from `schemas/ainb.ksy` (which imports `schemas/exb.ksy`), the transcription of the wiki page: its
+//! writer derives every offset, count, index and hash, and it writes every file at hand back byte for byte.
 //!
 //! ```no_run
 //! use binspec_formats::ainb::Document;
@@ -29,8 +30,10 @@ use binspec_runtime::{Endian, Info};
 use crate::{Format, Result};
 
 format_module!(
-    /// The reader generated from `schemas/ainb.ksy` and `schemas/exb.ksy`: a raw view of an AINB file's bytes (every
-    /// offset, count and index as read, every section the header points to followed). It derives nothing.
+    /// The reader and writer generated from `schemas/ainb.ksy` and `schemas/exb.ksy`: an AINB file as the page
+    /// describes it, every section the header points to followed. The model holds no offset, count, index or hash
+    /// the writer can derive (only values a file holds otherwise, kept as overrides), and layout choices (the order
+    /// of sections and query ranges, bytes nothing describes) that reproduce the file.
     "ainb",
     raw
 );
@@ -41,6 +44,23 @@ format_module!(
     "ainb",
     "exb" => exb_raw
 );
+
+/// Where element `i` starts in a file of `version` with `commands` commands: the element array follows the
+/// 0x74-byte header and the 0x18-byte commands; an element is 0x3c bytes from version 0x407, 0x38 in 0x404.
+pub(crate) fn element_at(version: u32, commands: u64, i: u64) -> u64 {
+    let size = if version >= 0x407 { 0x3c } else { 0x38 };
+    0x74 + 0x18 * commands + size * i
+}
+
+/// Where an element's field is within it, from its offset `at` in the 0x407 layout: 4 less in 0x404 past 0xc,
+/// where 0x404 has no name hash.
+pub(crate) fn element_field(version: u32, at: u64) -> u64 {
+    if version >= 0x407 || at < 0xc {
+        at
+    } else {
+        at - 4
+    }
+}
 
 impl Format for Document {
     const ID: &'static str = "ainb";

@@ -17,8 +17,9 @@ pub fn file_reference_end(data: &[u8]) -> i128 {
     if word(0x10) == 0 {
         return 0;
     }
-    let at = if word(4) >= 0x407 { 0x14 } else { 0x10 };
-    word(0x74 + 0x18 * word(0xc) + at) as i128
+    let version = word(4) as u32;
+    let first = crate::ainb::element_at(version, word(0xc), 0);
+    word(first + crate::ainb::element_field(version, 0x14)) as i128
 }
 
 #[cfg(test)]
