@@ -193,9 +193,33 @@ seq:
     size-eos: true
     doc: |
       The sections the header points to and the element and attachment parameters, after the element array, in
-      the file's order (a layout choice the model keeps where it is not the declared one).
+      the file's order (a layout choice the model keeps where it is not the default one). The default is the
+      order of Nintendo's files and of the `ainb` package's: blackboard, element parameters, attachment id array,
+      attachments and their parameters, the property and input/output tables, multi-inputs, jumps, query element
+      ids, the EXB, module callers, external actions, the module caller link, the 0x404 state info, the child
+      replacement table, the 0x6c section, the enum resolve array and the string pool last.
     -pool:
       id: ainb_sections
+      order:
+        - blackboard
+        - element.param
+        - attachment_id_array
+        - attachments
+        - attachment.param
+        - property_table
+        - input_output_table
+        - multi_inputs
+        - jumps
+        - query_element_id_array
+        - expression_binary
+        - module_callers
+        - external_actions
+        - module_caller_link
+        - element.state_info
+        - child_replacement_table
+        - section_6c
+        - enum_resolve_array
+        - string_pool
 instances:
   file_name:
     pos: _root.string_pool_ofs + filename

@@ -322,27 +322,20 @@ impl Gen<'_> {
     }
 
     /// The members of a region of `ti` for `pool` whose order is a layout choice (a `<region>_order` field in the
-    /// model, read off their positions): its sections (items `ti` declares), then the items of each instance of
-    /// another type in the pool (a group each). Only for a region with a section and two or more members, in a pool
-    /// that does not deduplicate; other regions write their sections in declared order, then the queued items.
+    /// model, read off their positions), in their default order ([`crate::ir::region_members`]): its sections
+    /// (items `ti` declares) and the items of each instance of another type in the pool (a group each). Other
+    /// regions write their sections in declared order, then the queued items.
     pub(super) fn ordered_members(&self, ti: usize, pool: usize) -> Option<Vec<Member<'_>>> {
-        if self.m.pools[pool].dedup {
-            return None;
-        }
-        let locals = self.local_items(ti, pool);
-        if locals.is_empty() {
-            return None;
-        }
-        let mut out: Vec<Member<'_>> = locals.into_iter().map(Member::Local).collect();
-        for (tj, t) in self.m.types.iter().enumerate() {
-            if tj == ti {
-                continue;
-            }
-            for f in t.instances.iter().filter(|f| f.item_of == Some(pool)) {
-                out.push(Member::Group(tj, f));
-            }
-        }
-        (out.len() >= 2).then_some(out)
+        let m = self.m;
+        Some(
+            crate::ir::region_members(m, ti, pool)?
+                .into_iter()
+                .map(|x| match x {
+                    crate::ir::MemberRef::Section(i) => Member::Local(&m.types[ti].instances[i]),
+                    crate::ir::MemberRef::Group(t, i) => Member::Group(t, &m.types[t].instances[i]),
+                })
+                .collect(),
+        )
     }
 
     /// Where `f`, an instance of `ti` that is a pool item, is a member of an ordered region

@@ -215,8 +215,8 @@ impl<'m> Gen<'m> {
                         .collect();
                     let oid = format_ident!("{}_order", f.name);
                     let d = format!(
-                        " The order of the members of `{}` where the file's is not the declared one ({}): their \
-                         names, in the file's order (a layout choice). Members it does not name follow in the declared \
+                        " The order of the members of `{}` where the file's is not the default one ({}): their \
+                         names, in the file's order (a layout choice). Members it does not name follow in the default \
                          order.",
                         f.name,
                         names.join(", ")

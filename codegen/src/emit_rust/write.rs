@@ -237,7 +237,10 @@ impl<'m> Gen<'m> {
                             Some(_) => quote!(if let Some(val) = &self.#lid #place),
                             None => quote!({ let val = &self.#lid; #place }),
                         };
-                        locals.push(quote!(::binspec_runtime::attempt(|| { #presence #write Ok(()) }).at(#lname)?;));
+                        locals.push((
+                            lname,
+                            quote!(::binspec_runtime::attempt(|| { #presence #write Ok(()) }).at(#lname)?;),
+                        ));
                     }
                     let flush = if self.m.pools[pool].dedup {
                         let term = self.dedup_term(pool, &f.path)?;
@@ -272,8 +275,11 @@ impl<'m> Gen<'m> {
                             for (i, mb) in members.iter().enumerate() {
                                 let gap = mb.gap_field(&f.name, self.m);
                                 let arm = match mb {
-                                    super::layout::Member::Local(_) => {
-                                        let l = &locals[i];
+                                    super::layout::Member::Local(x) => {
+                                        let l = locals
+                                            .iter()
+                                            .find(|(n, _)| *n == x.name)
+                                            .map(|(_, l)| l);
                                         quote!(#l)
                                     }
                                     super::layout::Member::Group(tj, x) => {
@@ -305,7 +311,10 @@ impl<'m> Gen<'m> {
                                 }
                             }
                         }
-                        None => quote!(#(#locals)*),
+                        None => {
+                            let locals = locals.iter().map(|(_, l)| l);
+                            quote!(#(#locals)*)
+                        }
                     };
                     quote!(#check w.align(#align); #rec #locals #flush #rec_end #tail)
                 }

@@ -352,6 +352,8 @@ impl Builder {
                     item_align: 1,
                     dedup: false,
                     keep_order: false,
+                    order: Vec::new(),
+                    order_at: None,
                 });
                 self.pools.len() - 1
             }

@@ -25,7 +25,7 @@ pub use builder::build;
 pub use given::{leaf as given_leaf, replace_chain};
 pub use query::{
     bare_name, children, const_int, count_from_len, dic_part, names_used, reachable_from,
-    reaches_type, solvable_for, types_graph,
+    reaches_type, region_members, solvable_for, types_graph, MemberRef,
 };
 pub use resolve::is_int_type_name;
 
@@ -186,6 +186,11 @@ pub struct PoolDef {
     /// `keep-order: true`: the order of the items in the file is a layout choice the model keeps (in the region
     /// owner's `<region>_item_order`) where it is not the order the writer meets them (AINB's query ranges).
     pub keep_order: bool,
+    /// `order: [NAME, ...]` on the region: the default order of its members (their names as in
+    /// `<region>_order`), where it is not the sections then the groups as declared; members it does not name follow
+    /// in the declared order. With where the key is, for its diagnostics (file, position, YAML path).
+    pub order: Vec<String>,
+    pub order_at: Option<(String, Pos, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -47,6 +47,7 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
             }
         }
     }
+    check_pool_order(m, diags);
     // `-resdic` arrays: their key is a string or bytes of the node type, always present; and a node type's
     // `_dic` values come from such an array.
     check_resdic(m, diags);
@@ -382,5 +383,55 @@ fn check_resdic(m: &Module, diags: &mut Diags) {
                 });
             }
         }
+    }
+}
+
+/// A pool's `order` names each member of its region at most once, and only where the region's order is a layout
+/// choice.
+fn check_pool_order(m: &Module, diags: &mut Diags) {
+    for (pi, p) in m.pools.iter().enumerate() {
+        let Some((file, pos, path)) = &p.order_at else {
+            continue;
+        };
+        let region = m.types.iter().position(|t| {
+            t.seq
+                .iter()
+                .any(|f| matches!(&f.role, Role::Pool(u) if u.pool == pi))
+        });
+        let members = region.and_then(|ti| Some((ti, super::region_members(m, ti, pi)?)));
+        diags.in_file(file, |diags| {
+            let Some((ti, members)) = members else {
+                diags.error(
+                    *pos,
+                    path,
+                    format!(
+                        "'order' of pool '{}' has nothing to order: only a region of a pool that does not deduplicate, \
+                         whose type declares a section (an item of its own) and that has two or more members, has an \
+                         order of its members",
+                        p.id
+                    ),
+                    None,
+                );
+                return;
+            };
+            let names: Vec<String> = members.iter().map(|x| x.name(m, ti)).collect();
+            let mut seen = BTreeSet::new();
+            for n in &p.order {
+                if !names.contains(n) {
+                    diags.error(
+                        *pos,
+                        path,
+                        format!(
+                            "'order' of pool '{}' names '{n}', which is no member of its region (the members: {})",
+                            p.id,
+                            names.join(", ")
+                        ),
+                        crate::diag::did_you_mean(n, names.iter().map(String::as_str)),
+                    );
+                } else if !seen.insert(n.as_str()) {
+                    diags.error(*pos, path, format!("'order' of pool '{}' names '{n}' twice", p.id), None);
+                }
+            }
+        });
     }
 }

@@ -256,3 +256,73 @@ mod tests {
         }
     }
 }
+
+/// A member of a pool region whose order is a layout choice ([`region_members`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemberRef {
+    /// A section: the region type's instance with this index, an item of the pool.
+    Section(usize),
+    /// A group: the items of instance `.1` of type `.0` (another type).
+    Group(usize, usize),
+}
+
+impl MemberRef {
+    /// Its name in `<region>_order` and in the pool's `order`: a section's, or `type.instance` for a group.
+    pub fn name(self, m: &super::Module, region_type: usize) -> String {
+        match self {
+            MemberRef::Section(i) => m.types[region_type].instances[i].name.clone(),
+            MemberRef::Group(t, i) => {
+                format!("{}.{}", m.types[t].name, m.types[t].instances[i].name)
+            }
+        }
+    }
+}
+
+/// The members of the region of type `ti` for `pool` whose order is a layout choice, in their default order: the
+/// pool's `order` names first, then the sections (the items `ti` declares) and the groups (the items of each
+/// instance of another type in the pool) it does not name, as declared. `None` where the order is no layout
+/// choice: a deduplicating pool, a type that is not the pool's region or declares no section, or fewer than two
+/// members. Names of `order` that are no member are left out here (the `classify` pass reports them).
+pub fn region_members(m: &super::Module, ti: usize, pool: usize) -> Option<Vec<MemberRef>> {
+    let t = &m.types[ti];
+    if m.pools[pool].dedup
+        || !t
+            .seq
+            .iter()
+            .any(|f| matches!(&f.role, super::Role::Pool(u) if u.pool == pool))
+    {
+        return None;
+    }
+    let mut declared: Vec<MemberRef> = t
+        .instances
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.item_of == Some(pool))
+        .map(|(i, _)| MemberRef::Section(i))
+        .collect();
+    if declared.is_empty() {
+        return None;
+    }
+    for (tj, u) in m.types.iter().enumerate() {
+        if tj != ti {
+            declared.extend(
+                u.instances
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.item_of == Some(pool))
+                    .map(|(i, _)| MemberRef::Group(tj, i)),
+            );
+        }
+    }
+    if declared.len() < 2 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(declared.len());
+    for name in &m.pools[pool].order {
+        if let Some(k) = declared.iter().position(|x| x.name(m, ti) == *name) {
+            out.push(declared.remove(k));
+        }
+    }
+    out.extend(declared);
+    Some(out)
+}

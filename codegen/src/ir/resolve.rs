@@ -312,6 +312,48 @@ impl Builder {
                 )
             };
             let pi = self.pool_index(&id);
+            if let Some(m) = p.as_map() {
+                const POOL_KEYS: [&str; 6] =
+                    ["id", "align", "item-align", "dedup", "keep-order", "order"];
+                for (k, _) in m {
+                    let key = k.scalar_text().unwrap_or_default();
+                    if !POOL_KEYS.contains(&key.as_str()) {
+                        diags.error(
+                            k.pos,
+                            &p.path,
+                            format!(
+                                "unknown key '{key}' in '-pool' (it takes {})",
+                                POOL_KEYS.join(", ")
+                            ),
+                            did_you_mean(&key, POOL_KEYS),
+                        );
+                    }
+                }
+            }
+            if let Some(o) = p.get("order") {
+                let names: Option<Vec<String>> = match &o.value {
+                    Value::Seq(xs) => xs.iter().map(|x| x.as_str().map(str::to_owned)).collect(),
+                    _ => None,
+                };
+                match names {
+                    Some(names) if !is_instance => {
+                        self.pools[pi].order = names;
+                        self.pools[pi].order_at = Some((diags.file.clone(), o.pos, o.path.clone()));
+                    }
+                    Some(_) => diags.error(
+                        o.pos,
+                        &o.path,
+                        "'order' belongs on the pool's region (the seq attribute with '-pool: {id: ...}'), not on an item",
+                        None,
+                    ),
+                    None => diags.error(
+                        o.pos,
+                        &o.path,
+                        "'order' is a list of the region's member names (sections, and `type.instance` for groups)",
+                        Some("for example 'order: [header, item.data, strings]'".into()),
+                    ),
+                }
+            }
             if let Some(ia) = item_align {
                 self.pools[pi].item_align = ia;
             }

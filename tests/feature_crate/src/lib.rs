@@ -43,6 +43,7 @@ feature_modules!(
     repeat,
     resdic,
     scan,
+    section_order,
     sections,
     sort_by,
     switch,
