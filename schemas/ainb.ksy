@@ -934,11 +934,13 @@ types:
       files differ:
       * Child plugs of Element_S32Selector, Element_StringSelector and Element_RandomSelector: the page says "an
         extra four bytes" store the selection data; the plugs are 16 bytes in the files (8 extra bytes): 4 bytes
-        the page does not mention (`selector_index_and_flags`), then the selection value.
+        the page does not mention (`selector_index_and_flags`), then the selection value (an s32, a string, a
+        float weight).
       * Child plugs of Element_F32Selector: the page says they add 24 bytes, "consisting of four eight-byte
         sub-entries"; they add 32 bytes, four condition entries (the plugs are 0x28 bytes).
       * Input plugs (kinds 0, 4 and 5) of selector elements and of Element_Expression have 8 more bytes
-        (`input_extra`); the page says an expression's vector3f inputs have 16, which the plug alone does not
+        (`input_flags`, then a word that is a value for int inputs and a string for string inputs of the
+        selectors and expressions that take those, as in the files at hand); the page says an expression's vector3f inputs have 16, which the plug alone does not
         tell apart, so only 8 are read. One such plug is at hand (Nintendo's Npc_Gerudo_Queen_Young, element
         1818, the last plug of its element): its other 8 bytes, zeros, are not read (the model keeps them as the
         gap before the next element parameter), and the `ainb` package writes that plug without them.
@@ -957,33 +959,90 @@ types:
       - id: element_id
         type: u4
         doc: Element Id.
-      - id: value
+      - id: name
         type: u4
-        doc: Value (a string offset for most plugs, a jump table index for jump plugs).
+        if: kind != 3
+        doc: Value, for every plug but jump plugs a name (offset into the string pool).
+      - id: jump_index
+        type: u4
+        if: kind == 3
+        doc: Value, for jump plugs a jump table index.
       - id: selector_index_and_flags
         type: u4
         if: kind == 2 and (element_type_id == 1 or element_type_id == 5 or element_type_id == 6)
         doc: |
           Four bytes before the selection value of those child plugs, not on the page (0 in the files at hand);
           they look like the Local Blackboard Parameter Index and Flags of an F32 selector condition entry.
-      - id: selector_value
+      - id: selector_s32
+        type: s4
+        if: kind == 2 and element_type_id == 1
+        doc: The selection data of an Element_S32Selector child plug (an immediate value).
+      - id: selector_string
         type: u4
-        if: kind == 2 and (element_type_id == 1 or element_type_id == 5 or element_type_id == 6)
-        doc: |
-          The selection data of an Element_S32Selector (an immediate value), Element_RandomSelector (a weight) or
-          Element_StringSelector (a string offset) child plug.
+        if: kind == 2 and element_type_id == 5
+        doc: The selection data of an Element_StringSelector child plug (offset into the string pool).
+      - id: selector_weight
+        type: f4
+        if: kind == 2 and element_type_id == 6
+        doc: The selection data of an Element_RandomSelector child plug (a weight).
       - id: conditions
         type: f32_selector_condition_entry
         repeat: expr
         repeat-expr: 4
         if: kind == 2 and element_type_id == 4
         doc: The four condition entries of an Element_F32Selector child plug (minimum, maximum, two unused).
-      - id: input_extra
-        size: 8
+      - id: input_flags
+        type: u4
+        if: has_input_extra
+        doc: |
+          The first of the eight bytes of unknown purpose that input plugs of selector and expression elements add:
+          flags, by their look (0 in most files).
+      - id: input_s32
+        type: s4
+        if: has_input_extra and kind == 5 and (element_type_id == 1 or element_type_id == 20)
+        doc: The second word of an int input plug of an Element_S32Selector or Element_Expression, a value.
+      - id: input_string
+        type: u4
+        if: has_input_extra and kind == 4 and (element_type_id == 5 or element_type_id == 20)
+        doc: |
+          The second word of a string input plug of an Element_StringSelector or Element_Expression (offset into
+          the string pool).
+      - id: input_word
+        type: u4
         if: >-
+          has_input_extra and not (kind == 5 and (element_type_id == 1 or element_type_id == 20))
+          and not (kind == 4 and (element_type_id == 5 or element_type_id == 20))
+        doc: The second word of the other input plugs of selector and expression elements, as read.
+    instances:
+      has_input_extra:
+        value: >-
           (kind == 0 or kind == 4 or kind == 5) and (element_type_id == 1 or element_type_id == 4
           or element_type_id == 5 or element_type_id == 6 or element_type_id == 7 or element_type_id == 20)
-        doc: The eight bytes of unknown purpose that input plugs of selector and expression elements add.
+        doc: Whether the plug is an input plug of a selector or expression element, which adds eight bytes.
+      name_text:
+        pos: _root.string_pool_ofs + name
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        if: kind != 3
+        -pool: ainb_strings
+        doc: The plug's name.
+      selector_string_text:
+        pos: _root.string_pool_ofs + selector_string
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        if: kind == 2 and element_type_id == 5
+        -pool: ainb_strings
+        doc: The string an Element_StringSelector child plug selects on.
+      input_string_text:
+        pos: _root.string_pool_ofs + input_string
+        type: strz
+        encoding: UTF-8
+        io: _root._io
+        if: has_input_extra and kind == 4 and (element_type_id == 5 or element_type_id == 20)
+        -pool: ainb_strings
+        doc: The string of a string input plug of an Element_StringSelector or Element_Expression.
   f32_selector_condition_entry:
     doc: An Element_F32Selector condition.
     -wiki:

@@ -36,6 +36,21 @@ fn pool_len(f: &Ainb) -> usize {
     f.string_pool.strings.iter().map(|s| s.len() + 1).sum()
 }
 
+/// A plug's length in the file: 8 bytes, then what its element type and kind add.
+fn plug_len(d: &binspec_formats::ainb::raw::Plug) -> usize {
+    let words = [
+        d.selector_index_and_flags.is_some(),
+        d.selector_s32.is_some(),
+        d.selector_string_text.is_some(),
+        d.selector_weight.is_some(),
+        d.input_flags.is_some(),
+        d.input_s32.is_some(),
+        d.input_string_text.is_some(),
+        d.input_word.is_some(),
+    ];
+    8 + 4 * words.iter().filter(|&&w| w).count() + d.conditions.as_ref().map_or(0, |c| 8 * c.len())
+}
+
 fn u32_at(d: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(d[at..at + 4].try_into().unwrap())
 }
@@ -108,6 +123,24 @@ fn plug_kinds(
         &p.unknown_0e_plugs,
         &p.unknown_10_plugs,
         &p.unknown_12_plugs,
+    ]
+}
+
+/// [`plug_kinds`], to edit.
+fn plug_kinds_mut(
+    p: &mut binspec_formats::ainb::raw::ElementParam,
+) -> [&mut Vec<binspec_formats::ainb::raw::PlugRef>; 10] {
+    [
+        &mut p.bool_float_input_source_plugs,
+        &mut p.unknown_02_plugs,
+        &mut p.child_plugs,
+        &mut p.jump_plugs,
+        &mut p.string_input_source_plugs,
+        &mut p.int_input_source_plugs,
+        &mut p.unknown_0c_plugs,
+        &mut p.unknown_0e_plugs,
+        &mut p.unknown_10_plugs,
+        &mut p.unknown_12_plugs,
     ]
 }
 
@@ -561,11 +594,7 @@ fn read_ranges(f: &Ainb, data: &[u8]) -> Vec<(usize, usize)> {
             for plug in kinds.into_iter().flatten() {
                 assert_eq!(plug.data_align, None, "plugs are not aligned");
                 let d = &plug.data;
-                let len = 8
-                    + 4 * (d.selector_value.is_some() as usize
-                        + d.selector_index_and_flags.is_some() as usize)
-                    + d.conditions.as_ref().map_or(0, |c| 8 * c.len())
-                    + d.input_extra.as_ref().map_or(0, |b| b.len());
+                let len = plug_len(d);
                 at(cursor, len);
                 cursor += len as u32;
             }
@@ -748,12 +777,7 @@ fn byte_coverage() {
 #[test]
 fn selector_plugs() {
     let Some(corpus) = corpus() else { return };
-    let (data, f) = parse(&corpus.join("real/ainb/Npc_Gerudo_Queen_Young.event.root.ainb"));
-    let h = header(&data);
-    let text = |ofs: u32| {
-        let s = &data[(h.string_pool_ofs + ofs) as usize..];
-        String::from_utf8_lossy(&s[..s.iter().position(|&b| b == 0).unwrap()]).into_owned()
-    };
+    let (_, f) = parse(&corpus.join("real/ainb/Npc_Gerudo_Queen_Young.event.root.ainb"));
     let mut seen = [0usize; 3];
     for e in &f.elements {
         let p = e.param.as_ref().unwrap();
@@ -763,29 +787,29 @@ fn selector_plugs() {
         match e.element_type.value() {
             1 => {
                 seen[0] += 1;
-                assert_eq!(
-                    last.data.selector_value,
-                    Some(0),
-                    "element {}",
-                    e.element_id
-                );
+                assert_eq!(last.data.selector_s32, Some(0), "element {}", e.element_id);
                 assert_eq!(last.data.selector_index_and_flags, Some(0));
             }
             5 => {
                 seen[1] += 1;
-                let v = last.data.selector_value.expect("string selector value");
-                assert_eq!(text(v), "その他", "element {}", e.element_id);
+                assert_eq!(
+                    last.data.selector_string_text.as_deref(),
+                    Some("その他"),
+                    "element {}",
+                    e.element_id
+                );
             }
             4 => {
                 seen[2] += 1;
                 for c in &p.child_plugs {
                     assert_eq!(c.data.conditions.as_ref().map(Vec::len), Some(4));
-                    assert!(c.data.selector_value.is_none());
+                    assert!(c.data.selector_s32.is_none() && c.data.selector_string_text.is_none());
                 }
             }
             _ => {
                 for c in &p.child_plugs {
-                    assert!(c.data.selector_value.is_none() && c.data.conditions.is_none());
+                    assert!(c.data.selector_weight.is_some() || e.element_type.value() != 6);
+                    assert!(c.data.selector_s32.is_none() && c.data.conditions.is_none());
                 }
             }
         }
@@ -967,6 +991,73 @@ fn renamed_strings_are_laid_out_by_the_writer() {
     assert!(!names.is_empty());
 }
 
+/// Plug names, the strings string selectors select on and the strings of string input plugs are the raw model's
+/// data, and their offsets are derived (before, the model kept the offsets, and a renamed plug kept its old name
+/// in the file): every one renamed in every file reads back renamed, through the raw model and the document.
+#[test]
+fn plug_strings_are_laid_out_by_the_writer() {
+    let mut files = files_under(&repo().join("tests/fixtures/ainb"));
+    files.retain(|p| p.extension().is_some_and(|e| e == "ainb"));
+    if let Some(c) = corpus() {
+        files.extend(ainb_files(&c));
+    }
+    let mut seen = [0usize; 3];
+    for p in &files {
+        let (_, mut f) = parse(p);
+        let mut want = Vec::new();
+        for e in &mut f.elements {
+            let Some(param) = e.param.as_mut() else {
+                continue;
+            };
+            for (k, plugs) in plug_kinds_mut(param).into_iter().enumerate() {
+                for plug in plugs {
+                    let d = &mut plug.data;
+                    for (i, s) in [
+                        &mut d.name_text,
+                        &mut d.selector_string_text,
+                        &mut d.input_string_text,
+                    ]
+                    .into_iter()
+                    .enumerate()
+                    {
+                        if let Some(s) = s {
+                            *s = format!("{s}_renamed").as_str().into();
+                            seen[i] += 1;
+                        }
+                    }
+                    want.push((k, d.clone()));
+                }
+            }
+        }
+        let out = f
+            .to_binary()
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let mut again = Ainb::from_binary(&out).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        let mut got = Vec::new();
+        for e in &mut again.elements {
+            let Some(param) = e.param.as_mut() else {
+                continue;
+            };
+            for (k, plugs) in plug_kinds_mut(param).into_iter().enumerate() {
+                got.extend(plugs.iter().map(|x| (k, x.data.clone())));
+            }
+        }
+        assert_eq!(got, want, "{}", p.display());
+        // The document reads the names through the offsets in the bytes.
+        let doc = binspec_formats::ainb::Document::from_binary(&out)
+            .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        for plug in doc.elements.iter().flat_map(|e| &e.plugs) {
+            if let binspec_formats::ainb::PlugName::Name(n) = &plug.name {
+                assert!(n.ends_with("_renamed"), "{}: {n}", p.display());
+            }
+        }
+    }
+    assert!(
+        seen.iter().all(|&n| n > 0),
+        "plug names, selector strings, input strings: {seen:?}"
+    );
+}
+
 /// A pool string that holds its terminator would read back cut short: the writer refuses it and names the field,
 /// rather than changing the value. (So does a string of the pool's own list.)
 #[test]
@@ -1112,11 +1203,7 @@ fn sections_move_when_a_parameter_grows() {
         let param = f.elements[i].param.as_mut().unwrap();
         let plug = param.child_plugs[0].clone();
         let d = &plug.data;
-        let grown = 4
-            + 8
-            + 4 * (d.selector_value.is_some() as u32 + d.selector_index_and_flags.is_some() as u32)
-            + d.conditions.as_ref().map_or(0, |c| 8 * c.len() as u32)
-            + d.input_extra.as_ref().map_or(0, |b| b.len() as u32);
+        let grown = 4 + plug_len(d) as u32;
         param.child_plugs.push(plug);
         let want = f.elements[i].param.clone();
         let out = f

@@ -172,9 +172,10 @@ impl<'m> Gen<'m> {
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
                     let code = self.write_derived(f, quote!(#d))?;
-                    // An optional derived field is written where its condition holds for the values written.
+                    // An optional derived field is written where its condition holds for the values written
+                    // (an optional offset has its item's condition).
                     match (&f.cond, &f.role) {
-                        (Some(c), Role::Derive(_)) => {
+                        (Some(c), Role::Derive(_) | Role::Offset { .. }) => {
                             let ct = self.cx(ti, Scope::Write).tr(&c.expr, &c.path)?.0.full();
                             quote!(if #ct { #code })
                         }

@@ -176,19 +176,31 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
         if f.role != Role::Data {
             continue;
         }
-        // Only a plain integer can be a constant, or derived as a count, size or offset.
+        // Only a plain integer can be a constant, or derived as a count, size or offset; an optional one only
+        // as the offset of an item with the same condition (AINB's plug names, which jump plugs do not have):
+        // it is there exactly when the item is.
         let plain_int = matches!(f.ty, FieldTy::Int { .. } | FieldTy::Bits { .. })
             && f.enum_.is_none()
-            && f.repeat == Repeat::None
-            && f.cond.is_none();
-        if let (Some(Valid::Eq(x)), true) = (&f.valid, plain_int) {
+            && f.repeat == Repeat::None;
+        if let (Some(Valid::Eq(x)), true, None) = (&f.valid, plain_int, &f.cond) {
             if let Some(v) = const_int(&x.expr) {
                 f.role = Role::Const(ConstVal::Int(v));
                 continue;
             }
         }
+        let cond_fits = |r: &Role| match (&f.cond, r) {
+            (None, _) => true,
+            (Some(c), Role::Offset { of }) => t
+                .field(*of)
+                .cond
+                .as_ref()
+                .is_some_and(|ic| ic.expr.eq_ignoring_spans(&c.expr)),
+            _ => false,
+        };
         if let (Some(r), true) = (roles.get(&f.name), plain_int) {
-            f.role = r.clone();
+            if cond_fits(r) {
+                f.role = r.clone();
+            }
         }
     }
     // Instances that decide the byte order or a switch's type are views: the model holds the byte order and

@@ -36,6 +36,7 @@ feature_modules!(
     layout,
     local_sections,
     nested,
+    optional_offset,
     ordered_ranges,
     pool,
     process,
