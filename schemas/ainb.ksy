@@ -2000,8 +2000,17 @@ types:
         type: u4
         -derive: file_path.murmur3(0)
         doc: File Path Hash, murmur3 (x86, 32-bit, seed 0) of the path.
-      - {id: filename_hash, type: u4, doc: Filename Hash (no extension).}
-      - {id: file_extension_hash, type: u4, doc: File Extension Hash (no .).}
+      - id: filename_hash
+        type: u4
+        -derive: file_path.path_stem().murmur3(0)
+        doc: |
+          Filename Hash (no extension): murmur3 (seed 0) of the file name without its directories and extension
+          (`NpcCommon.engine__component__BlackboardParamTable` in Nintendo's Npc_Gerudo_Queen_Young).
+      - id: file_extension_hash
+        type: u4
+        -derive: file_path.path_extension().murmur3(0)
+        doc: |
+          File Extension Hash (no .): murmur3 (seed 0) of the extension after the name's last dot (`gyml`).
     instances:
       file_path:
         pos: _root.string_pool_ofs + file_path_offset

@@ -103,6 +103,18 @@ pub fn decode_lossy(b: &[u8], encoding: &str) -> String {
     decode_as(b, encoding, 0).unwrap_or_else(|_| String::from_utf8_lossy(b).into_owned())
 }
 
+/// The stem and the extension of a path's file name (after its last `/`), split at the last `.` that is not
+/// one of the leading dots of the name (as Python's `os.path.splitext`): `a/b.c.gyml` gives `b.c` and `gyml`;
+/// `a/.hidden` and `a/name` have no extension (`""`). Schemas' `s.path_stem()` and `s.path_extension()`.
+pub fn path_split(s: &str) -> (&str, &str) {
+    let name = s.rsplit('/').next().unwrap_or(s);
+    let lead = name.len() - name.trim_start_matches('.').len();
+    match name[lead..].rfind('.') {
+        Some(d) => (&name[..lead + d], &name[lead + d + 1..]),
+        None => (name, ""),
+    }
+}
+
 /// Encodes a string in the named encoding.
 pub fn encode(s: &str, encoding: &str) -> Result<Vec<u8>> {
     let e = enc(encoding).ok_or_else(|| Error::write(format!("unknown encoding '{encoding}'")))?;
@@ -134,6 +146,26 @@ pub fn encode(s: &str, encoding: &str) -> Result<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn paths_split_at_the_last_dot_after_the_leading_ones() {
+        let cases = [
+            (
+                "Work/A/NpcCommon.engine__component__BlackboardParamTable.gyml",
+                ("NpcCommon.engine__component__BlackboardParamTable", "gyml"),
+            ),
+            ("name", ("name", "")),
+            ("dir.d/name", ("name", "")),
+            (".hidden", (".hidden", "")),
+            ("..two.txt", ("..two", "txt")),
+            ("trailing.", ("trailing", "")),
+            ("", ("", "")),
+            ("a/", ("", "")),
+        ];
+        for (path, want) in cases {
+            assert_eq!(super::path_split(path), want, "{path}");
+        }
+    }
+
     use super::*;
 
     #[test]

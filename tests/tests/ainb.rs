@@ -853,6 +853,14 @@ fn name_hashes_are_derived() {
         }
         for r in f.blackboard.iter().flat_map(|b| &b.file_references) {
             assert_eq!(r.file_path_hash, None, "{}: {}", p.display(), r.file_path);
+            assert_eq!(r.filename_hash, None, "{}: {}", p.display(), r.file_path);
+            assert_eq!(
+                r.file_extension_hash,
+                None,
+                "{}: {}",
+                p.display(),
+                r.file_path
+            );
             refs += 1;
         }
     }
@@ -898,6 +906,42 @@ fn name_hashes_are_derived() {
         binspec_formats::ainb::murmur3(&new),
         binspec_formats::ainb::murmur3(&old)
     );
+}
+
+/// A file reference's three hashes (of the path, of the file name without directories and extension, of the
+/// extension) are derived: a new path gets the hashes of its parts, found in the written bytes as three words in a
+/// row.
+#[test]
+fn file_reference_hashes_follow_the_path() {
+    let Some(corpus) = corpus() else { return };
+    let (_, mut f) = parse(&corpus.join("real/ainb/Npc_Gerudo_Queen_Young.event.root.ainb"));
+    let r = &mut f.blackboard.as_mut().unwrap().file_references[0];
+    assert_eq!(
+        &*r.file_path,
+        "Work/Component/Blackboard/BlackboardParamTable/NpcCommon.engine__component__BlackboardParamTable.gyml"
+    );
+    r.file_path = "Work/Other/Renamed.table.bgyml".into();
+    let out = f.to_binary().unwrap();
+    let m = binspec_formats::ainb::murmur3;
+    let want: Vec<u8> = [
+        m("Work/Other/Renamed.table.bgyml"),
+        m("Renamed.table"),
+        m("bgyml"),
+    ]
+    .iter()
+    .flat_map(|h| h.to_le_bytes())
+    .collect();
+    assert!(
+        out.windows(12).any(|w| w == want),
+        "the new path's hashes are not in the file"
+    );
+    let again = Ainb::from_binary(&out).unwrap();
+    let r = &again.blackboard.as_ref().unwrap().file_references[0];
+    assert_eq!(
+        (r.file_path_hash, r.filename_hash, r.file_extension_hash),
+        (None, None, None)
+    );
+    assert_eq!(&*r.file_path, "Work/Other/Renamed.table.bgyml");
 }
 
 /// The raw model writes every fixture and corpus AINB back byte for byte. The bytes of the Splatoon 3 0x404 file

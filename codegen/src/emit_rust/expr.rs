@@ -188,6 +188,14 @@ impl<'m> Cx<'m> {
                             T::Int,
                         )
                     }
+                    ("path_stem", T::Str) if a.is_empty() => (
+                        Rx::atom(quote!(::binspec_runtime::text::path_split(&#rb).0.to_owned())),
+                        T::Str,
+                    ),
+                    ("path_extension", T::Str) if a.is_empty() => (
+                        Rx::atom(quote!(::binspec_runtime::text::path_split(&#rb).1.to_owned())),
+                        T::Str,
+                    ),
                     ("to_i", T::Bool) => (bx.as_(quote!(i128)), T::Int),
                     ("to_s", T::Bytes) if a.len() == 1 => {
                         let e = a[0].full();

@@ -117,6 +117,16 @@ fn translates_model_expressions() {
             "m . name [..] . chars () . rev () . collect :: < :: std :: string :: String > ()",
             "Str",
         ),
+        (
+            "name.path_stem()",
+            ":: binspec_runtime :: text :: path_split (& m . name [..]) . 0 . to_owned ()",
+            "Str",
+        ),
+        (
+            "name.path_extension().murmur3(0)",
+            ":: binspec_runtime :: hash :: murmur3_32 (:: binspec_runtime :: text :: path_split (& m . name [..]) . 1 . to_owned () . as_bytes () , 0i128 as u32) as i128",
+            "Int",
+        ),
         ("data.size", "m . data [..] . len () as i128", "Int"),
         (
             "data[0]",

@@ -549,6 +549,8 @@ fn binspec_extensions() {
         ("entries.bitmask(_.size > 0)", Ty::Bytes),
         ("header._present ? header._pos - 4 : 0", S8),
         ("_dic.ref_bit", Ty::Any),
+        ("name.path_stem()", Ty::Str),
+        ("name.path_extension().murmur3(0)", S8),
     ];
     for (src, want) in ok {
         let e = parse(src).unwrap();
@@ -574,6 +576,11 @@ fn binspec_extensions() {
             "'bitmask' is a method of arrays, not of str",
         ),
         ("entries.bitmask(_.nope)", "no field 'nope' in type 'entry'"),
+        ("name.path_stem(1)", "'path_stem' takes no argument, got 1"),
+        (
+            "flags.path_extension()",
+            "'path_extension' is a method of strings (a path), not of u1",
+        ),
     ];
     for (src, want) in bad {
         let e = parse(src).unwrap();

@@ -1,5 +1,6 @@
 //! binspec's additions to the type checker, for the expressions of its own `-` keys ([`super::type_of_ext`]):
-//! `xs.bitmask(PRED)` with `_` bound to an element, and the hashes of strings and bytes.
+//! `xs.bitmask(PRED)` with `_` bound to an element, the hashes of strings and bytes, and the stem and extension of
+//! a path.
 
 use super::{Checker, Env, Expr, Span, Ty, TypeError};
 
@@ -86,8 +87,9 @@ impl Checker<'_> {
         Ok(Ty::Bytes)
     }
 
-    /// binspec's hashes of strings and bytes: `murmur3(seed)`, `crc32()`, `sarc_hash(multiplier)` (integers);
-    /// `None` for other methods.
+    /// binspec's hashes of strings and bytes: `murmur3(seed)`, `crc32()`, `sarc_hash(multiplier)` (integers); and
+    /// a path's `path_stem()` and `path_extension()` (strings: its file name split at its last dot, as
+    /// `binspec_runtime::text::path_split` says); `None` for other methods.
     pub(super) fn hash_call(
         &self,
         base: &Ty,
@@ -99,6 +101,21 @@ impl Checker<'_> {
         let arity = match method {
             "murmur3" | "sarc_hash" => 1,
             "crc32" => 0,
+            "path_stem" | "path_extension" => {
+                if !matches!(base, Ty::Str | Ty::Any) {
+                    return Err(TypeError::new(
+                        span,
+                        format!("'{method}' is a method of strings (a path), not of {base}"),
+                    ));
+                }
+                if !args.is_empty() {
+                    return Err(TypeError::new(
+                        span,
+                        format!("'{method}' takes no argument, got {}", args.len()),
+                    ));
+                }
+                return Ok(Some(Ty::Str));
+            }
             _ => return Ok(None),
         };
         if !matches!(base, Ty::Str | Ty::Bytes | Ty::Any) {
