@@ -104,7 +104,8 @@ seq:
     doc: Element Count.
   - id: query_element_count
     type: u4
-    doc: Query Element Count.
+    -derive: elements.count(_.element_flags & 1 != 0)
+    doc: Query Element Count (the elements whose Element Flags have bit 0, query, set).
   - id: attachment_count
     type: u4
     doc: Attachment Count.
@@ -185,7 +186,7 @@ seq:
     repeat-expr: command_count
     doc: The command array, right after the header.
   - id: elements
-    type: element
+    type: element(_index)
     repeat: expr
     repeat-expr: element_count
     doc: The element array, right after the command array.
@@ -394,6 +395,10 @@ types:
       page: AINB
       section: Element Array
       caption: Node Entry
+    params:
+      - id: index
+        type: u4
+        doc: The element's index in the element array.
     seq:
       - id: element_type
         type: u2
@@ -401,7 +406,8 @@ types:
         doc: Element Type.
       - id: element_id
         type: u2
-        doc: Element Id - Index of this element within the element array.
+        -derive: index
+        doc: Element Id - Index of this element within the element array (derived from its place).
       - id: attachment_count
         type: u2
         doc: Attachment Count.

@@ -187,8 +187,20 @@ fn every_corpus_file_parses() {
         assert!([0x404, 0x407, 0x408].contains(&f.version), "{what}");
         assert_eq!(f.commands.len() as u32, u32_at(&data, 0xc), "{what}");
         assert_eq!(f.elements.len() as u32, u32_at(&data, 0x10), "{what}");
+        // The query element count is derived (the elements flagged as queries): no file keeps an override.
+        assert_eq!(f.query_element_count, None, "{what}");
+        let queries = f
+            .elements
+            .iter()
+            .filter(|e| e.element_flags & 1 != 0)
+            .count();
+        assert_eq!(u32_at(&data, 0x14), queries as u32, "{what}");
         for (i, e) in f.elements.iter().enumerate() {
-            assert_eq!(e.element_id as usize, i, "{what}: element {i}");
+            // The element id is its index, derived: no file keeps an override.
+            assert_eq!(e.element_id, None, "{what}: element {i}");
+            let size = if f.version >= 0x407 { 0x3c } else { 0x38 };
+            let at = 0x74 + 0x18 * f.commands.len() + size * i;
+            assert_eq!(u32_at(&data, at) >> 16, i as u32, "{what}: element {i}");
             // Derived from the type name (see `name_hashes_are_derived`): no file keeps an override.
             assert_eq!(e.name_hash, None, "{what}: element {i}");
             // The attachments are a range of the attachment id array, derived where the file has it.
@@ -387,10 +399,10 @@ fn oracle_files_match_their_json() {
         }
         let nodes = j["Nodes"].as_array().unwrap();
         assert_eq!(f.elements.len(), nodes.len(), "{what}");
-        for (e, n) in f.elements.iter().zip(nodes) {
+        for (i, (e, n)) in f.elements.iter().zip(nodes).enumerate() {
             assert_eq!(
-                e.element_id as u64,
-                n["Node Index"].as_u64().unwrap(),
+                (e.element_id, i as u64),
+                (None, n["Node Index"].as_u64().unwrap()),
                 "{what}"
             );
             if n["Node Type"] == "UserDefined" {
@@ -779,7 +791,7 @@ fn selector_plugs() {
     let Some(corpus) = corpus() else { return };
     let (_, f) = parse(&corpus.join("real/ainb/Npc_Gerudo_Queen_Young.event.root.ainb"));
     let mut seen = [0usize; 3];
-    for e in &f.elements {
+    for (i, e) in f.elements.iter().enumerate() {
         let p = e.param.as_ref().unwrap();
         let Some(last) = p.child_plugs.last() else {
             continue;
@@ -787,7 +799,7 @@ fn selector_plugs() {
         match e.element_type.value() {
             1 => {
                 seen[0] += 1;
-                assert_eq!(last.data.selector_s32, Some(0), "element {}", e.element_id);
+                assert_eq!(last.data.selector_s32, Some(0), "element {i}");
                 assert_eq!(last.data.selector_index_and_flags, Some(0));
             }
             5 => {
@@ -795,8 +807,7 @@ fn selector_plugs() {
                 assert_eq!(
                     last.data.selector_string_text.as_deref(),
                     Some("その他"),
-                    "element {}",
-                    e.element_id
+                    "element {i}"
                 );
             }
             4 => {
@@ -831,14 +842,8 @@ fn name_hashes_are_derived() {
     for p in &files {
         let (_, f) = parse(p);
         let v407 = f.version >= 0x407;
-        for e in &f.elements {
-            assert_eq!(
-                e.name_hash,
-                None,
-                "{}: element {}",
-                p.display(),
-                e.element_id
-            );
+        for (i, e) in f.elements.iter().enumerate() {
+            assert_eq!(e.name_hash, None, "{}: element {i}", p.display());
             elements += v407 as usize;
         }
         for a in f.attachments.iter().flatten() {
@@ -906,6 +911,43 @@ fn name_hashes_are_derived() {
         binspec_formats::ainb::murmur3(&new),
         binspec_formats::ainb::murmur3(&old)
     );
+}
+
+/// An element's id is its index in the element array (a type argument, `element(_index)`), derived: swapped
+/// elements get each other's ids. The header's query element count is derived from the elements' flags.
+#[test]
+fn element_ids_are_derived() {
+    let (_, mut f) = parse(&repo().join("tests/fixtures/ainb/patrol_v407.ainb"));
+    assert!(f.elements.len() >= 2);
+    let names: Vec<String> = f
+        .elements
+        .iter()
+        .map(|e| e.type_name_text.to_string())
+        .collect();
+    f.elements.swap(0, 1);
+    let out = f.to_binary().unwrap();
+    for i in 0..2 {
+        assert_eq!(
+            u32_at(&out, 0x74 + 0x18 * f.commands.len() + 0x3c * i) >> 16,
+            i as u32
+        );
+    }
+    let again = Ainb::from_binary(&out).unwrap();
+    assert_eq!(
+        (again.elements[0].element_id, again.elements[1].element_id),
+        (None, None)
+    );
+    assert_eq!(*again.elements[0].type_name_text, names[1]);
+    // Flagging an element as a query counts it in the header.
+    let before = u32_at(&out, 0x14);
+    let e = f
+        .elements
+        .iter_mut()
+        .find(|e| e.element_flags & 1 == 0)
+        .unwrap();
+    e.element_flags |= 1;
+    let out = f.to_binary().unwrap();
+    assert_eq!(u32_at(&out, 0x14), before + 1);
 }
 
 /// A file reference's three hashes (of the path, of the file name without directories and extension, of the

@@ -107,17 +107,17 @@ impl<'m> Cx<'m> {
             ExprKind::Attr { base, name, .. } => self.attr(base, name, path)?,
             ExprKind::Call {
                 base, method, args, ..
-            } if method == "bitmask" => {
+            } if method == "bitmask" || method == "count" => {
                 // `xs.bitmask(PRED)`: one bit per element, set where PRED (with `_` the element) holds; bit `i % 8`
-                // of byte `i / 8`, as many bytes as eight elements need.
+                // of byte `i / 8`, as many bytes as eight elements need. `xs.count(PRED)`: how many hold it.
                 let (b, bt) = self.tr(base, path)?;
                 let T::Array(et) = bt else {
-                    return err(path, "'bitmask' needs an array");
+                    return err(path, format!("'{method}' needs an array"));
                 };
                 let [pred] = &args[..] else {
                     return err(
                         path,
-                        "'bitmask' takes one argument: a condition on '_', the element",
+                        format!("'{method}' takes one argument: a condition on '_', the element"),
                     );
                 };
                 let saved = self.last_t.replace((*et).clone());
@@ -125,9 +125,21 @@ impl<'m> Cx<'m> {
                 self.last_t = saved;
                 let (p, pt) = r?;
                 if pt != T::Bool {
-                    return err(path, "the condition of 'bitmask' must be a boolean");
+                    return err(
+                        path,
+                        format!("the condition of '{method}' must be a boolean"),
+                    );
                 }
                 let (b, p) = (b.unary(), p.full());
+                if method == "count" {
+                    return Ok((
+                        Rx::new(
+                            quote!(#b.iter().filter(|v__| { let v__ = *v__; #p }).count() as i128),
+                            Prec::Cast,
+                        ),
+                        T::Int,
+                    ));
+                }
                 (
                     Rx::new(
                         quote!({

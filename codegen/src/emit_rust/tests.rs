@@ -136,6 +136,11 @@ fn translates_model_expressions() {
         ("opt", "m . opt . unwrap_or_default () as i128", "Int"),
         ("items.size", "m . items . len () as i128", "Int"),
         (
+            "items.count(_.v > 1)",
+            "m . items . iter () . filter (| v__ | { let v__ = * v__ ; v__ . v as i128 > 1i128 }) . count () as i128",
+            "Int",
+        ),
+        (
             "items[1].v",
             "m . items . get (1i128 as usize) . cloned () . unwrap_or_default () . v as i128",
             "Int",

@@ -550,6 +550,7 @@ fn binspec_extensions() {
         ("header._present ? header._pos - 4 : 0", S8),
         ("_dic.ref_bit", Ty::Any),
         ("name.path_stem()", Ty::Str),
+        ("entries.count(_.size > 0)", S8),
         ("name.path_extension().murmur3(0)", S8),
     ];
     for (src, want) in ok {
@@ -577,6 +578,14 @@ fn binspec_extensions() {
         ),
         ("entries.bitmask(_.nope)", "no field 'nope' in type 'entry'"),
         ("name.path_stem(1)", "'path_stem' takes no argument, got 1"),
+        (
+            "entries.count(_.size)",
+            "the condition passed to 'count' must be a boolean, found u4",
+        ),
+        (
+            "name.count(true)",
+            "'count' is a method of arrays, not of str",
+        ),
         (
             "flags.path_extension()",
             "'path_extension' is a method of strings (a path), not of u1",

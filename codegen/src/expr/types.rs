@@ -235,8 +235,8 @@ pub fn type_of(expr: &Expr, env: &dyn Env) -> Result<Ty, TypeError> {
 /// [`type_of`] for binspec's own expressions (the `-` keys), which may also use what binspec adds to Kaitai's
 /// language: `x._pos` (an integer), `x._present` (a boolean), `s.murmur3(seed)`, `s.crc32()` and
 /// `s.sarc_hash(multiplier)` on strings and bytes (integers), `s.path_stem()` and `s.path_extension()` on strings
-/// (strings), `xs.bitmask(PRED)` (bytes; `_` in `PRED` is an element) and `_dic` (a dictionary node's values,
-/// under `-resdic`).
+/// (strings), `xs.bitmask(PRED)` (bytes; `_` in `PRED` is an element), `xs.count(PRED)` (an integer: the
+/// elements where `PRED` holds) and `_dic` (a dictionary node's values, under `-resdic`).
 pub fn type_of_ext(expr: &Expr, env: &dyn Env) -> Result<Ty, TypeError> {
     Checker { env, ext: true }.check(expr, 0)
 }
@@ -509,8 +509,8 @@ impl Checker<'_> {
         d: usize,
     ) -> Result<Ty, TypeError> {
         let bt = self.check(base, d)?;
-        if self.ext && method == "bitmask" {
-            return self.bitmask(e, &bt, method_span, args, d);
+        if self.ext && (method == "bitmask" || method == "count") {
+            return self.bitmask(e, &bt, method, method_span, args, d);
         }
         let mut arg_tys = Vec::with_capacity(args.len());
         for a in args {

@@ -213,11 +213,8 @@ pub(crate) fn decode(data: &[u8]) -> Result<Document> {
     let mut query_ranges: Vec<(u16, u32)> = Vec::new();
     for (i, e) in r.elements.iter().enumerate() {
         let eo = super::element_at(version, r.commands.len() as u64, i as u64) as usize;
-        if e.element_id as usize != i {
-            return Err(bad(
-                eo + 2,
-                format!("element {i} says it is element {}", e.element_id),
-            ));
+        if let Some(id) = e.element_id {
+            return Err(bad(eo + 2, format!("element {i} says it is element {id}")));
         }
         let attachments = e.attachments.clone();
         let queries = e

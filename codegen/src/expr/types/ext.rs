@@ -1,10 +1,10 @@
 //! binspec's additions to the type checker, for the expressions of its own `-` keys ([`super::type_of_ext`]):
-//! `xs.bitmask(PRED)` with `_` bound to an element, the hashes of strings and bytes, and the stem and extension of
+//! `xs.bitmask(PRED)` and `xs.count(PRED)` with `_` bound to an element, the hashes of strings and bytes, and the stem and extension of
 //! a path.
 
 use super::{Checker, Env, Expr, Span, Ty, TypeError};
 
-/// An environment in which `_` is an element of an array (in `bitmask`'s predicate).
+/// An environment in which `_` is an element of an array (in the predicate of `bitmask` and `count`).
 struct Elem<'a> {
     inner: &'a dyn Env,
     elem: Ty,
@@ -40,12 +40,13 @@ impl Env for Elem<'_> {
 
 impl Checker<'_> {
     /// `xs.bitmask(PRED)`: bytes, one bit per element of the array `xs` where `PRED` (a boolean, `_` the element)
-    /// holds.
+    /// holds; `xs.count(PRED)`: how many elements it holds for (an integer).
     #[inline(never)]
     pub(super) fn bitmask(
         &self,
         e: &Expr,
         base: &Ty,
+        method: &str,
         method_span: Span,
         args: &[Expr],
         d: usize,
@@ -56,7 +57,7 @@ impl Checker<'_> {
             other => {
                 return Err(TypeError::new(
                     method_span,
-                    format!("'bitmask' is a method of arrays, not of {other}"),
+                    format!("'{method}' is a method of arrays, not of {other}"),
                 ))
             }
         };
@@ -64,7 +65,7 @@ impl Checker<'_> {
             return Err(TypeError::new(
                 e.span,
                 format!(
-                    "'bitmask' takes 1 argument (a condition on '_'), got {}",
+                    "'{method}' takes 1 argument (a condition on '_'), got {}",
                     args.len()
                 ),
             ));
@@ -81,10 +82,14 @@ impl Checker<'_> {
         if !matches!(t, Ty::Bool | Ty::Any) {
             return Err(TypeError::new(
                 pred.span,
-                format!("the condition passed to 'bitmask' must be a boolean, found {t}"),
+                format!("the condition passed to '{method}' must be a boolean, found {t}"),
             ));
         }
-        Ok(Ty::Bytes)
+        Ok(if method == "count" {
+            Ty::CALC_INT
+        } else {
+            Ty::Bytes
+        })
     }
 
     /// binspec's hashes of strings and bytes: `murmur3(seed)`, `crc32()`, `sarc_hash(multiplier)` (integers); and
