@@ -183,9 +183,12 @@ types:
         doc: Number of entries.
       - id: entries
         size: count * 8
-        doc: The entries, the functions' instructions in order.
+        doc: |
+          The entries: the functions' instruction lists, each function's setup list then its main list, function by
+          function in the files at hand; another order is kept as a layout choice.
         -pool:
           id: instructions
+          keep-order: true
   instruction_entry:
     doc: |
       One instruction. For UserFunction instructions, bytes 0x2-0x4 are a u16 static memory index and bytes 0x4-0x8

@@ -4,7 +4,8 @@ meta:
 doc: |
   Exercises an optional offset (as AINB's plug names, which jump plugs do not have): a record's `name_ofs` is
   there when its kind is not 0, and is the offset of its name, an item with the same condition; it is derived,
-  like any offset. Where the kind is 0, the same four bytes are an index, which is data.
+  like any offset. Where the kind is 0, the same four bytes are an index, which is data. An optional count
+  (`extra_count`, with its repetition's condition) is derived too.
 seq:
   - id: magic
     contents: OPTO
@@ -14,6 +15,16 @@ seq:
     type: record
     repeat: expr
     repeat-expr: count
+  - id: has_extras
+    type: u1
+  - id: extra_count
+    type: u1
+    if: has_extras != 0
+  - id: extras
+    type: u1
+    repeat: expr
+    repeat-expr: extra_count
+    if: has_extras != 0
   - id: heap
     size-eos: true
     -pool:

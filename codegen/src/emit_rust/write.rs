@@ -143,13 +143,21 @@ impl<'m> Gen<'m> {
                     let of = t.field(*of).name.as_str();
                     let opt = find(t, of).is_some_and(|x| x.cond.is_some());
                     let of = ident(of);
-                    if opt {
+                    let code = if opt {
                         self.write_prim(
                             f,
                             quote!(self.#of.as_ref().map_or(0, |v| v.len()) as i128),
                         )?
                     } else {
                         self.write_prim(f, quote!(self.#of.len() as i128))?
+                    };
+                    // An optional count has its repetition's condition.
+                    match &f.cond {
+                        Some(c) => {
+                            let ct = self.cx(ti, Scope::Write).tr(&c.expr, &c.path)?.0.full();
+                            quote!(if #ct { #code })
+                        }
+                        None => code,
                     }
                 }
                 Role::Derive(_) if f.ty == FieldTy::Bytes => {

@@ -177,8 +177,8 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
             continue;
         }
         // Only a plain integer can be a constant, or derived as a count, size or offset; an optional one only
-        // as the offset of an item with the same condition (AINB's plug names, which jump plugs do not have):
-        // it is there exactly when the item is.
+        // as the offset of an item, or the count of a repetition, with the same condition (AINB's plug names,
+        // which jump plugs do not have; its 0x408 blackboard's u32 count): it is there exactly when they are.
         let plain_int = matches!(f.ty, FieldTy::Int { .. } | FieldTy::Bits { .. })
             && f.enum_.is_none()
             && f.repeat == Repeat::None;
@@ -190,7 +190,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
         }
         let cond_fits = |r: &Role| match (&f.cond, r) {
             (None, _) => true,
-            (Some(c), Role::Offset { of }) => t
+            (Some(c), Role::Offset { of } | Role::Count { of }) => t
                 .field(*of)
                 .cond
                 .as_ref()

@@ -5,14 +5,15 @@ use binspec_feature_schemas::optional_offset::OptionalOffset;
 use binspec_runtime::Format;
 
 #[rustfmt::skip]
-const FILE: [u8; 16] = [
+const FILE: [u8; 19] = [
     b'O', b'P', b'T', b'O',
     0x03,
-    0x01, 0x0b,             // a name at 0x0b
+    0x01, 0x0e,             // a name at 0x0e
     0x00, 0x07,             // no name: index 7
-    0x02, 0x0e,             // a name at 0x0e
-    b'a', b'b', 0,          // 0x0b
-    b'c', 0,                // 0x0e
+    0x02, 0x11,             // a name at 0x11
+    0x01, 0x01, 0x09,       // extras: one
+    b'a', b'b', 0,          // 0x0e
+    b'c', 0,                // 0x11
 ];
 
 #[test]
@@ -26,8 +27,18 @@ fn the_offset_is_derived_where_the_item_is_there() {
     // A longer first name moves the second, and its offset follows; the index stays.
     m.records[0].name = Some("abcd".into());
     let out = m.to_binary().unwrap();
-    assert_eq!(&out[5..11], &[0x01, 0x0b, 0x00, 0x07, 0x02, 0x10]);
-    assert_eq!(&out[11..], b"abcd\0c\0");
+    assert_eq!(&out[5..11], &[0x01, 0x0e, 0x00, 0x07, 0x02, 0x13]);
+    assert_eq!(&out[14..], b"abcd\0c\0");
+    // One more extra: its count follows, and the names move.
+    m.extras.as_mut().unwrap().push(8);
+    let out = m.to_binary().unwrap();
+    assert_eq!(&out[11..15], &[0x01, 0x02, 0x09, 0x08]);
+    assert_eq!(&out[5..11], &[0x01, 0x0f, 0x00, 0x07, 0x02, 0x14]);
+    // No extras: no count.
+    m.has_extras = 0;
+    m.extras = None;
+    let out = m.to_binary().unwrap();
+    assert_eq!(&out[11..], b"\x00abcd\0c\0");
 }
 
 #[test]
