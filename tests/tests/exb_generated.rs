@@ -1,6 +1,6 @@
 //! The model generated from `schemas/exb.ksy` alone (`ainb::exb_raw`) reads every EXB section of every AINB fixture
-//! and corpus file and writes it back byte for byte; an edited model writes a section that the hand-written
-//! decoder reads back with the edit.
+//! and corpus file and writes it back byte for byte; an edited model writes a section that a reader of this test's
+//! own (`Decoded`, which follows the page's offsets byte by byte) reads back with the edit.
 //!
 //! A section is cut from its AINB file where the raw AINB reader says it starts (the header's expression binary
 //! offset) and where the next section starts (the module caller array).
@@ -11,6 +11,53 @@ use binspec_formats::ainb::exb_raw::Exb;
 use binspec_formats::ainb::raw::Ainb;
 use binspec_formats::Format;
 use binspec_tests::{difference, files_under, repo};
+
+/// A function's setup list (if any) and main list of instructions, 8 bytes each.
+type Lists = (Option<Vec<[u8; 8]>>, Vec<[u8; 8]>);
+
+/// An EXB section as this test reads it from its bytes, independently of the generated reader: the header's
+/// offsets, each function's setup and main instructions (8 bytes each), the signatures through their string
+/// offsets, the parameter region and the pool's strings.
+#[derive(Debug)]
+struct Decoded {
+    functions: Vec<Lists>,
+    signatures: Vec<String>,
+    parameters: Vec<u8>,
+    strings: Vec<String>,
+}
+
+impl Decoded {
+    fn decode(b: &[u8]) -> Decoded {
+        assert_eq!(&b[..4], b"EXB ");
+        let w = |at: usize| u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+        let (info, instr, sig, param, pool) = (w(24), w(28), w(32), w(36), w(40));
+        let instruction =
+            |i: usize| -> [u8; 8] { b[instr + 4 + 8 * i..instr + 12 + 8 * i].try_into().unwrap() };
+        let list =
+            |base: usize, count: usize| (base..base + count).map(instruction).collect::<Vec<_>>();
+        let functions = (0..w(info))
+            .map(|i| {
+                let at = info + 4 + 0x1c * i;
+                let setup = (w(at) as i32 != -1).then(|| list(w(at), w(at + 4)));
+                (setup, list(w(at + 8), w(at + 12)))
+            })
+            .collect();
+        let string = |at: usize| {
+            let s = &b[pool + at..];
+            String::from_utf8(s[..s.iter().position(|&c| c == 0).unwrap()].to_vec()).unwrap()
+        };
+        Decoded {
+            functions,
+            signatures: (0..w(sig)).map(|i| string(w(sig + 4 + 4 * i))).collect(),
+            parameters: b[param..pool].to_vec(),
+            strings: b[pool..]
+                .split(|&c| c == 0)
+                .take_while(|s| !s.is_empty())
+                .map(|s| String::from_utf8(s.to_vec()).unwrap())
+                .collect(),
+        }
+    }
+}
 
 /// Every AINB file at hand: the fixtures, and the corpus's when it is present (with a message when not).
 fn ainb_files() -> Vec<PathBuf> {
@@ -71,7 +118,6 @@ fn every_exb_section_round_trips() {
 /// pool; the hand-written EXB decoder reads the result with the edits.
 #[test]
 fn edited_sections_keep_their_offsets_consistent() {
-    use binspec_formats::ainb::exb::Exb as Decoded;
     let sections = sections();
     let (name, bytes) = sections
         .iter()
@@ -80,7 +126,7 @@ fn edited_sections_keep_their_offsets_consistent() {
             !e.signatures.signatures.is_empty()
         })
         .expect("an EXB section with signatures");
-    let before = Decoded::decode(bytes, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let before = Decoded::decode(bytes);
     let mut exb = Exb::from_binary(bytes).unwrap();
     let first = exb.signatures.signatures[0].text.clone();
     let mut added = exb.signatures.signatures[0].clone();
@@ -95,7 +141,7 @@ fn edited_sections_keep_their_offsets_consistent() {
     exb.parameter_region = params.into();
     let out = exb.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
 
-    let after = Decoded::decode(&out, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let after = Decoded::decode(&out);
     let n = before.signatures.len();
     assert_eq!(after.signatures.len(), n + 3, "{name}");
     assert_eq!(after.signatures[..n], before.signatures[..], "{name}");
@@ -125,7 +171,6 @@ fn edited_sections_keep_their_offsets_consistent() {
 /// each function's instructions back as the model held them.
 #[test]
 fn instruction_ranges_are_derived_from_each_functions_instructions() {
-    use binspec_formats::ainb::exb::Exb as Decoded;
     let sections = sections();
     let (name, bytes) = sections
         .iter()
@@ -134,26 +179,23 @@ fn instruction_ranges_are_derived_from_each_functions_instructions() {
             e.command_infos.entries.len() >= 2
         })
         .expect("an EXB section with two functions");
-    let before = Decoded::decode(bytes, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let before = Decoded::decode(bytes);
     let mut exb = Exb::from_binary(bytes).unwrap();
     // The model's ranges are the decoder's functions.
     assert_eq!(exb.command_infos.entries.len(), before.functions.len());
     for (m, f) in exb.command_infos.entries.iter().zip(&before.functions) {
-        assert_eq!(m.instructions.len(), f.main.len(), "{name}");
-        assert_eq!(m.setup.is_some(), f.setup.is_some(), "{name}");
+        assert_eq!(m.instructions.len(), f.1.len(), "{name}");
+        assert_eq!(m.setup.is_some(), f.0.is_some(), "{name}");
     }
     let first = exb.command_infos.entries[0].instructions[0].clone();
     exb.command_infos.entries[0].instructions.insert(0, first);
     let out = exb.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(out.len(), bytes.len() + 8, "one instruction more");
-    let after = Decoded::decode(&out, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let after = Decoded::decode(&out);
     assert_eq!(after.functions.len(), before.functions.len());
-    assert_eq!(
-        after.functions[0].main.len(),
-        before.functions[0].main.len() + 1
-    );
-    assert_eq!(after.functions[0].main[1..], before.functions[0].main[..]);
-    assert_eq!(after.functions[0].main[0], before.functions[0].main[0]);
+    assert_eq!(after.functions[0].1.len(), before.functions[0].1.len() + 1);
+    assert_eq!(after.functions[0].1[1..], before.functions[0].1[..]);
+    assert_eq!(after.functions[0].1[0], before.functions[0].1[0]);
     assert_eq!(after.functions[1..], before.functions[1..], "{name}");
     assert_eq!(after.signatures, before.signatures);
     assert_eq!(after.strings, before.strings);
@@ -161,7 +203,7 @@ fn instruction_ranges_are_derived_from_each_functions_instructions() {
     let mut exb = Exb::from_binary(bytes).unwrap();
     exb.command_infos.entries[0].instructions.clear();
     let out = exb.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
-    let after = Decoded::decode(&out, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert!(after.functions[0].main.is_empty());
+    let after = Decoded::decode(&out);
+    assert!(after.functions[0].1.is_empty());
     assert_eq!(after.functions[1..], before.functions[1..], "{name}");
 }

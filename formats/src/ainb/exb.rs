@@ -1,11 +1,10 @@
 //! The decoded EXB (expression binary) section: functions with their instructions, signatures, the parameter region
-//! and the string pool. Offsets and counts are recomputed on write; the section is self-contained (its offsets are
-//! relative to its start, and it has its own string pool).
+//! and the string pool. It converts to and from the raw model generated from `schemas/exb.ksy` (`raw::Exb`), whose
+//! writer derives every offset, count and instruction index; this code lays out no byte.
 
 use serde::{Deserialize, Serialize};
 
-use super::bytes::{at, Out};
-use super::raw::{InstructionType, ParameterSource};
+use super::raw::{self, InstructionType, ParameterSource};
 use crate::Result;
 
 /// A decoded expression binary.
@@ -31,8 +30,9 @@ pub struct Exb {
     /// that signatures use and that are missing here are appended.
     #[serde(default)]
     pub strings: Vec<String>,
-    /// The order of the functions' instruction lists in the instruction table, when it is not each function's setup
-    /// list then its main list, function by function.
+    /// The order of the functions' non-empty instruction lists in the instruction table, when it is not each
+    /// function's setup list then its main list, function by function (empty lists go where the writer meets
+    /// them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub instruction_order: Vec<Segment>,
 }
@@ -158,164 +158,76 @@ mod hex {
     }
 }
 
-const HEADER: usize = 0x2c;
-
 impl Exb {
-    /// Decodes the EXB section `data` (which starts with `EXB `); `base` is its absolute offset, for errors.
-    pub fn decode(data: &[u8], base: usize) -> Result<Exb> {
-        let e = |o: usize, m: &str| crate::Error::invalid((base + o) as u64, format!("EXB: {m}"));
-        if data.get(..4) != Some(b"EXB ") {
-            return Err(e(0, "magic is not \"EXB \""));
-        }
-        let w = |o: usize| at::u32(data, o, base);
-        let (version, static_mem, param_count, s32, s64) = (w(4)?, w(8)?, w(12)?, w(16)?, w(20)?);
-        let (info_ofs, instr_ofs, sig_ofs, param_ofs, pool_ofs) = (
-            w(24)? as usize,
-            w(28)? as usize,
-            w(32)? as usize,
-            w(36)? as usize,
-            w(40)? as usize,
-        );
-        let expect = |got: usize, want: usize, what: &str| {
-            if got != want {
-                Err(e(got, &format!("{what} at {got:#x}, where this reader expects it to follow the previous section ({want:#x})")))
-            } else {
-                Ok(())
-            }
+    /// The section as the raw model read it.
+    pub(crate) fn from_raw(r: &raw::Exb) -> Result<Exb> {
+        let version = r.version;
+        let ty = |v: i128| ExbType::from_raw(v as u16, version);
+        let instruction = |i: &raw::InstructionEntry| Instruction {
+            kind: i.instruction_type,
+            data_type: ty(i.data_type_enum.value()),
+            lhs_source: i.left_hand_side_parameter_source_enum,
+            rhs_source: i.right_hand_side_parameter_source_enum,
+            lhs_value: i.left_hand_side_parameter_value,
+            rhs_value: i.right_hand_side_parameter_value,
         };
-        expect(info_ofs, HEADER, "the command info table")?;
-        let n_info = w(info_ofs)? as usize;
-        at::fits(data, info_ofs + 4, n_info, 0x1c, base)?;
-        expect(
-            instr_ofs,
-            info_ofs + 4 + 0x1c * n_info,
-            "the instruction table",
-        )?;
-        let n_instr = w(instr_ofs)? as usize;
-        at::fits(data, instr_ofs + 4, n_instr, 8, base)?;
-        let mut instructions = Vec::with_capacity(n_instr);
-        for i in 0..n_instr {
-            let o = instr_ofs + 4 + 8 * i;
-            instructions.push(Instruction {
-                kind: InstructionType::from_value(data[o] as i128),
-                data_type: ExbType::from_raw(data[o + 1] as u16, version),
-                lhs_source: ParameterSource::from_value(data[o + 2] as i128),
-                rhs_source: ParameterSource::from_value(data[o + 3] as i128),
-                lhs_value: at::u16(data, o + 4, base)?,
-                rhs_value: at::u16(data, o + 6, base)?,
-            });
-        }
-        expect(sig_ofs, instr_ofs + 4 + 8 * n_instr, "the signature table")?;
-        let n_sig = w(sig_ofs)? as usize;
-        at::fits(data, sig_ofs + 4, n_sig, 4, base)?;
-        expect(param_ofs, sig_ofs + 4 + 4 * n_sig, "the parameter region")?;
-        if pool_ofs < param_ofs || pool_ofs > data.len() {
-            return Err(e(
-                40,
-                "the string pool offset is before the parameter region or past the end",
-            ));
-        }
-        let pool = &data[pool_ofs..];
-        let mut strings = at::pool_strings(pool, base + pool_ofs)?;
-        let mut signatures = Vec::with_capacity(n_sig);
-        for i in 0..n_sig {
-            let s = at::string(pool, w(sig_ofs + 4 + 4 * i)? as usize, base + pool_ofs)?;
-            // A signature at an offset inside another string (sharing its tail) is written as a string of its own.
-            if !strings.contains(&s) {
-                strings.push(s.clone());
+        let functions: Vec<Function> = r
+            .command_infos
+            .entries
+            .iter()
+            .map(|f| Function {
+                output_type: ty(f.output_data_type_enum.value()),
+                input_type: ty(f.input_data_type_enum.value()),
+                static_memory_size: f.static_memory_size,
+                scratch_32_memory_size: f.n32_bit_scratch_memory_size,
+                scratch_64_memory_size: f.n64_bit_scratch_memory_size,
+                setup: f
+                    .setup
+                    .as_ref()
+                    .map(|l| l.iter().map(instruction).collect()),
+                main: f.instructions.iter().map(instruction).collect(),
+            })
+            .collect();
+        let instruction_order = match &r.instructions.entries_item_order {
+            None => Vec::new(),
+            Some(order) => {
+                let lists = non_empty(&functions);
+                order
+                    .iter()
+                    .map(|&k| {
+                        lists.get(k as usize).copied().ok_or_else(|| {
+                            crate::Error::invalid(
+                                0,
+                                format!(
+                                    "EXB: instruction list {k} of the kept order does not exist"
+                                ),
+                            )
+                        })
+                    })
+                    .collect::<Result<_>>()?
             }
-            signatures.push(s);
-        }
-        let mut functions = Vec::with_capacity(n_info);
-        // (first instruction, count, segment): every list, to check that they tile the instruction table.
-        let mut ranges: Vec<(usize, usize, Segment)> = Vec::new();
-        for i in 0..n_info {
-            let o = info_ofs + 4 + 0x1c * i;
-            let (setup_base, setup_count) = (w(o)? as i32, w(o + 4)? as usize);
-            let (main_base, main_count) = (w(o + 8)? as usize, w(o + 12)? as usize);
-            let list = |base: usize, count: usize, what: &str| -> Result<Vec<Instruction>> {
-                instructions.get(base..base.saturating_add(count)).map(<[_]>::to_vec).ok_or_else(|| {
-                    e(o, &format!("function {i}'s {what} instructions {base}..{} are past the table's {n_instr}", base + count))
-                })
-            };
-            let setup = if setup_base == -1 {
-                if setup_count != 0 {
-                    return Err(e(o + 4, &format!("function {i} has no setup list (-1) but a setup count of {setup_count}")));
-                }
-                None
-            } else {
-                let b = usize::try_from(setup_base)
-                    .map_err(|_| e(o, &format!("function {i}'s setup index is {setup_base}")))?;
-                ranges.push((
-                    b,
-                    setup_count,
-                    Segment {
-                        function: i as u32,
-                        setup: true,
-                    },
-                ));
-                Some(list(b, setup_count, "setup")?)
-            };
-            ranges.push((
-                main_base,
-                main_count,
-                Segment {
-                    function: i as u32,
-                    setup: false,
-                },
-            ));
-            functions.push(Function {
-                output_type: ExbType::from_raw(at::u16(data, o + 24, base)?, version),
-                input_type: ExbType::from_raw(at::u16(data, o + 26, base)?, version),
-                static_memory_size: w(o + 16)?,
-                scratch_32_memory_size: at::u16(data, o + 20, base)?,
-                scratch_64_memory_size: at::u16(data, o + 22, base)?,
-                setup,
-                main: list(main_base, main_count, "main")?,
-            });
-        }
-        // The lists must tile the table, each starting where the one before it ends (an empty list starts there too).
-        ranges.sort_by_key(|&(b, c, _)| (b, c != 0));
-        let mut next = 0usize;
-        for &(b, c, seg) in &ranges {
-            if b != next {
-                return Err(e(instr_ofs, &format!(
-                    "function {}'s {} instructions start at {b}, where the lists before them end at {next}: lists \
-                     that overlap or leave gaps are not supported",
-                    seg.function,
-                    if seg.setup { "setup" } else { "main" }
-                )));
-            }
-            next += c;
-        }
-        if next != n_instr {
-            return Err(e(
-                instr_ofs,
-                &format!("{} instructions belong to no function", n_instr - next),
-            ));
-        }
-        let order: Vec<Segment> = ranges.iter().map(|r| r.2).collect();
-        let instruction_order = if order == default_order(&functions) {
-            Vec::new()
-        } else {
-            order
         };
         Ok(Exb {
             version,
-            static_memory_allocation_size: static_mem,
-            parameter_field_entry_count: param_count,
-            scratch_32_allocation_size: s32,
-            scratch_64_allocation_size: s64,
+            static_memory_allocation_size: r.static_memory_allocation_size,
+            parameter_field_entry_count: r.parameter_exb_field_entry_count,
+            scratch_32_allocation_size: r.n32_bit_scratch_allocation_size,
+            scratch_64_allocation_size: r.n64_bit_scratch_allocation_size,
             functions,
-            signatures,
-            parameters: data[param_ofs..pool_ofs].to_vec(),
-            strings,
+            signatures: r
+                .signatures
+                .signatures
+                .iter()
+                .map(|s| s.text.to_string())
+                .collect(),
+            parameters: r.parameter_region.to_vec(),
+            strings: strings(r),
             instruction_order,
         })
     }
 
-    /// Encodes the section.
-    pub fn encode(&self) -> Result<Vec<u8>> {
+    /// The raw model of the section, which its writer lays out.
+    pub(crate) fn to_raw(&self) -> Result<raw::Exb> {
         let Exb {
             version,
             static_memory_allocation_size,
@@ -328,108 +240,8 @@ impl Exb {
             strings,
             instruction_order,
         } = self;
-        let mut pool = super::bytes::Pool::new(strings, true, &[]);
-        for s in signatures {
-            pool.add(s);
-        }
-        let (pool_bytes, offsets) = pool.finish()?;
-        let order = if instruction_order.is_empty() {
-            default_order(functions)
-        } else {
-            instruction_order.clone()
-        };
-        // Where each list starts: (setup, main) per function.
-        let mut starts = vec![(-1i64, 0usize); functions.len()];
-        let mut seq: Vec<&Instruction> = Vec::new();
-        let mut placed = vec![(false, false); functions.len()];
-        for seg in &order {
-            let f = functions.get(seg.function as usize).ok_or_else(|| {
-                crate::Error::write(format!(
-                    "expressions.instruction_order: function {} does not exist",
-                    seg.function
-                ))
-            })?;
-            let done = &mut placed[seg.function as usize];
-            let (list, flag) = if seg.setup {
-                (f.setup.as_deref(), &mut done.0)
-            } else {
-                (Some(&f.main[..]), &mut done.1)
-            };
-            let Some(list) = list else {
-                return Err(crate::Error::write(format!(
-                    "expressions.instruction_order: function {} has no setup list",
-                    seg.function
-                )));
-            };
-            if std::mem::replace(flag, true) {
-                return Err(crate::Error::write(format!(
-                    "expressions.instruction_order: function {}'s {} list is listed twice",
-                    seg.function,
-                    if seg.setup { "setup" } else { "main" }
-                )));
-            }
-            if seg.setup {
-                starts[seg.function as usize].0 = seq.len() as i64;
-            } else {
-                starts[seg.function as usize].1 = seq.len();
-            }
-            seq.extend(list);
-        }
-        if let Some(i) = placed
-            .iter()
-            .zip(functions)
-            .position(|(p, f)| !p.1 || (f.setup.is_some() && !p.0))
-        {
-            return Err(crate::Error::write(format!(
-                "expressions.instruction_order: a list of function {i} is missing"
-            )));
-        }
-        let n_instr = seq.len();
-        let info_ofs = HEADER;
-        let instr_ofs = info_ofs + 4 + 0x1c * functions.len();
-        let sig_ofs = instr_ofs + 4 + 8 * n_instr;
-        let param_ofs = sig_ofs + 4 + 4 * signatures.len();
-        let pool_ofs = param_ofs + parameters.len();
-        let mut o = Out::default();
-        o.bytes(b"EXB ");
-        for v in [
-            *version,
-            *static_memory_allocation_size,
-            *parameter_field_entry_count,
-            *scratch_32_allocation_size,
-            *scratch_64_allocation_size,
-        ] {
-            o.u32(v);
-        }
-        for v in [info_ofs, instr_ofs, sig_ofs, param_ofs, pool_ofs] {
-            o.u32(Out::fit(v, "EXB section offset")?);
-        }
-        o.u32(Out::fit(functions.len(), "EXB function count")?);
-        for (f, &(setup_at, main_at)) in functions.iter().zip(&starts) {
-            let Function {
-                output_type,
-                input_type,
-                static_memory_size,
-                scratch_32_memory_size,
-                scratch_64_memory_size,
-                setup,
-                main,
-            } = f;
-            o.u32(setup_at as i32 as u32);
-            o.u32(Out::fit(
-                setup.as_ref().map_or(0, Vec::len),
-                "EXB setup instruction count",
-            )?);
-            o.u32(Out::fit(main_at, "EXB instruction index")?);
-            o.u32(Out::fit(main.len(), "EXB instruction count")?);
-            o.u32(*static_memory_size);
-            o.u16(*scratch_32_memory_size);
-            o.u16(*scratch_64_memory_size);
-            o.u16(output_type.to_raw(*version)?);
-            o.u16(input_type.to_raw(*version)?);
-        }
-        o.u32(Out::fit(n_instr, "EXB instruction count")?);
-        for i in seq {
+        let version = *version;
+        let instruction = |i: &Instruction| -> Result<raw::InstructionEntry> {
             let Instruction {
                 kind,
                 data_type,
@@ -438,40 +250,139 @@ impl Exb {
                 lhs_value,
                 rhs_value,
             } = i;
-            o.u8(Out::fit8(kind.value(), "EXB instruction type")?);
-            o.u8(Out::fit8(
-                data_type.to_raw(*version)? as i128,
-                "EXB data type",
-            )?);
-            o.u8(Out::fit8(lhs_source.value(), "EXB parameter source")?);
-            o.u8(Out::fit8(rhs_source.value(), "EXB parameter source")?);
-            o.u16(*lhs_value);
-            o.u16(*rhs_value);
-        }
-        o.u32(Out::fit(signatures.len(), "EXB signature count")?);
-        for s in signatures {
-            o.u32(offsets[s.as_str()]);
-        }
-        o.bytes(parameters);
-        o.bytes(&pool_bytes);
-        Ok(o.0)
+            Ok(raw::InstructionEntry {
+                instruction_type: *kind,
+                data_type_enum: raw::ExbInstructionEntryDataType::from_value(
+                    data_type.to_raw(version)?.into(),
+                ),
+                left_hand_side_parameter_source_enum: *lhs_source,
+                right_hand_side_parameter_source_enum: *rhs_source,
+                left_hand_side_parameter_value: *lhs_value,
+                right_hand_side_parameter_value: *rhs_value,
+            })
+        };
+        let entries = functions
+            .iter()
+            .map(|f| {
+                let Function {
+                    output_type,
+                    input_type,
+                    static_memory_size,
+                    scratch_32_memory_size,
+                    scratch_64_memory_size,
+                    setup,
+                    main,
+                } = f;
+                Ok(raw::CommandInfoEntry {
+                    static_memory_size: *static_memory_size,
+                    n32_bit_scratch_memory_size: *scratch_32_memory_size,
+                    n64_bit_scratch_memory_size: *scratch_64_memory_size,
+                    output_data_type_enum: raw::DataType::from_value(
+                        output_type.to_raw(version)?.into(),
+                    ),
+                    input_data_type_enum: raw::DataType::from_value(
+                        input_type.to_raw(version)?.into(),
+                    ),
+                    setup: setup
+                        .as_ref()
+                        .map(|l| l.iter().map(instruction).collect::<Result<_>>())
+                        .transpose()?,
+                    instructions: main.iter().map(instruction).collect::<Result<_>>()?,
+                    ..Default::default()
+                })
+            })
+            .collect::<Result<_>>()?;
+        let item_order = if instruction_order.is_empty() {
+            None
+        } else {
+            let lists = non_empty(functions);
+            let mut order = Vec::with_capacity(lists.len());
+            for seg in instruction_order {
+                let f = functions.get(seg.function as usize).ok_or_else(|| {
+                    crate::Error::write(format!(
+                        "expressions.instruction_order: function {} does not exist",
+                        seg.function
+                    ))
+                })?;
+                let len = if seg.setup {
+                    f.setup.as_ref().map(Vec::len)
+                } else {
+                    Some(f.main.len())
+                };
+                match len {
+                    None => {
+                        return Err(crate::Error::write(format!(
+                            "expressions.instruction_order: function {} has no setup list",
+                            seg.function
+                        )))
+                    }
+                    // An empty list goes where the writer meets it.
+                    Some(0) => {}
+                    Some(_) => {
+                        order.push(lists.iter().position(|l| l == seg).unwrap_or(usize::MAX) as u32)
+                    }
+                }
+            }
+            Some(order)
+        };
+        Ok(raw::Exb {
+            version,
+            static_memory_allocation_size: *static_memory_allocation_size,
+            parameter_exb_field_entry_count: *parameter_field_entry_count,
+            n32_bit_scratch_allocation_size: *scratch_32_allocation_size,
+            n64_bit_scratch_allocation_size: *scratch_64_allocation_size,
+            command_infos: raw::CommandInfoTable { entries },
+            instructions: raw::InstructionTable {
+                entries_item_order: item_order,
+            },
+            signatures: raw::SignatureTable {
+                signatures: signatures
+                    .iter()
+                    .map(|s| raw::Signature {
+                        text: s.as_str().into(),
+                    })
+                    .collect(),
+            },
+            parameter_region: parameters.clone().into(),
+            string_pool: raw::ExbStringPool {
+                strings: strings.clone(),
+            },
+            ..Default::default()
+        })
     }
 }
 
-/// Each function's setup list (if any), then its main list, function by function.
-fn default_order(functions: &[Function]) -> Vec<Segment> {
+/// The pool's strings, then each signature's that the pool does not hold as a string of its own (an offset into the
+/// middle of another shares its tail), as the writer adds them: the signatures in order.
+fn strings(r: &raw::Exb) -> Vec<String> {
+    let mut strings = r.string_pool.strings.clone();
+    let mut known: rustc_hash::FxHashSet<String> = strings.iter().cloned().collect();
+    for s in &r.signatures.signatures {
+        if !known.contains(&*s.text) {
+            known.insert(s.text.to_string());
+            strings.push(s.text.to_string());
+        }
+    }
+    strings
+}
+
+/// The functions' non-empty instruction lists, in the order the writer meets them: each function's setup list,
+/// then its main list.
+fn non_empty(functions: &[Function]) -> Vec<Segment> {
     let mut v = Vec::new();
     for (i, f) in functions.iter().enumerate() {
-        if f.setup.is_some() {
+        if f.setup.as_ref().is_some_and(|l| !l.is_empty()) {
             v.push(Segment {
                 function: i as u32,
                 setup: true,
             });
         }
-        v.push(Segment {
-            function: i as u32,
-            setup: false,
-        });
+        if !f.main.is_empty() {
+            v.push(Segment {
+                function: i as u32,
+                setup: false,
+            });
+        }
     }
     v
 }

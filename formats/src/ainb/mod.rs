@@ -2,10 +2,10 @@
 //! expression binary they embed.
 //!
 //! [`Document`] is the decoded file as a user edits it: names instead of string-pool offsets, elements and
-//! attachments by index, typed properties, inputs, outputs, plugs and blackboard defaults. Its writer recomputes
-//! every offset, count, base index, string-pool offset and murmur3 name hash. [`raw`] is the reader and writer
-//! generated from `schemas/ainb.ksy` (which imports `schemas/exb.ksy`), the transcription of the wiki page: its
-//! writer derives every offset, count, index and hash, and it writes every file at hand back byte for byte.
+//! attachments by index, typed properties, inputs, outputs, plugs and blackboard defaults. [`raw`] is the reader and
+//! writer generated from `schemas/ainb.ksy` (which imports `schemas/exb.ksy`), the transcription of the wiki page:
+//! its writer derives every offset, count, index and hash, and it writes every file at hand back byte for byte. The
+//! document converts to and from it (`from_raw`, `to_raw`) and lays out no byte itself.
 //!
 //! ```no_run
 //! use binspec_formats::ainb::Document;
@@ -16,18 +16,40 @@
 //! std::fs::write("PlayerCamera.root.ainb", doc.to_binary().unwrap()).unwrap();
 //! ```
 
-mod bytes;
-mod decode;
-mod encode;
-pub mod exb;
-mod model;
+/// The six property ranges of `$p`, an element's or an attachment's raw parameters.
+macro_rules! property_ranges {
+    ($p:expr) => {
+        PropertyRanges {
+            s32: &$p.s32_properties,
+            bool: &$p.bool_properties,
+            f32: &$p.float_properties,
+            string: &$p.string_properties,
+            vec3f: &$p.vector3f_properties,
+            pointer: &$p.pointer_properties,
+        }
+    };
+}
 
-pub use encode::murmur3;
+pub mod exb;
+mod from_raw;
+mod model;
+mod places;
+mod to_raw;
+
 pub use model::*;
 
 use binspec_runtime::{Endian, Info};
+use places::{
+    after_params, after_state_info, plug_lists, plug_lists_mut, plug_slot, PlugSlot,
+    UNLINKED_REPLACEMENT_HEADER,
+};
 
 use crate::{Format, Result};
+
+/// murmur3 (x86, 32-bit, seed 0), the hash AINB uses for names and paths (the raw model derives every one).
+pub fn murmur3(s: &str) -> u32 {
+    binspec_runtime::hash::murmur3_32(s.as_bytes(), 0)
+}
 
 format_module!(
     /// The reader and writer generated from `schemas/ainb.ksy` and `schemas/exb.ksy`: an AINB file as the page
@@ -72,10 +94,10 @@ impl Format for Document {
         data.starts_with(b"AIB ")
     }
     fn from_binary(data: &[u8]) -> Result<Self> {
-        decode::decode(data)
+        places::decode(data)
     }
     fn to_binary(&self) -> Result<Vec<u8>> {
-        encode::encode(self)
+        to_raw::raw(self)?.to_binary()
     }
     fn info(&self) -> Info {
         Info {
