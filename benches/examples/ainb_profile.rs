@@ -1,7 +1,8 @@
 //! Reads or writes `Npc_Gerudo_Queen_Young.event.root.ainb` in a loop, for a profiler (`perf record -g`):
 //! `cargo run --release -p binspec-benches --features peers --example ainb_profile -- parse|raw|write
 //! ours|tomolib|pair [iterations]`. `parse` reads the document (`ainb::Document`), `raw` only the generated model
-//! (`ainb::raw::Ainb`, tomolib parsing the file as for `parse`), `write` writes the document. With `pair`, it
+//! (`ainb::raw::Ainb`, tomolib parsing the file as for `parse`), `write` writes the document, `raw-write` only the
+//! generated model (tomolib writing as for `write`). With `pair`, it
 //! alternates rounds of ours and tomolib and prints the median ratio ours/tomolib, and the median time of each.
 
 #[path = "common/pair.rs"]
@@ -28,6 +29,7 @@ fn main() {
         }
     };
     let ours = ainb::Document::from_binary(&bytes).expect("ours reads the file");
+    let ours_raw = ainb::raw::Ainb::from_binary(&bytes).expect("ours reads the file");
     let theirs = Theirs::parse(&bytes).expect("tomolib reads the file");
     let run_ours = || match op.as_str() {
         "write" => {
@@ -36,12 +38,15 @@ fn main() {
         "raw" => {
             black_box(ainb::raw::Ainb::from_binary(black_box(&bytes)).expect("ours reads"));
         }
+        "raw-write" => {
+            black_box(black_box(&ours_raw).to_binary().expect("ours writes"));
+        }
         _ => {
             black_box(ainb::Document::from_binary(black_box(&bytes)).expect("ours reads"));
         }
     };
     let run_theirs = || match op.as_str() {
-        "write" => {
+        "write" | "raw-write" => {
             black_box(black_box(&theirs).to_binary());
         }
         _ => {

@@ -180,6 +180,14 @@ pub struct WriteCtx<'m> {
     dic: (Vec<resdic::Node>, usize),
     /// Bytes to write before a queued item, by its key ([`WriteCtx::gap_before`]): few, so a list.
     item_gaps: Vec<(Key, crate::Bytes)>,
+    /// Positions recorded in this pass, counted: an item written out of line recorded some where this changed.
+    records: u64,
+    /// For each item being written out of line ([`WriteCtx::item_origin`]), the records count when it began, or
+    /// `None` where its origin is known from the previous pass.
+    open_items: Vec<Option<u64>>,
+    /// Whether this pass wrote an item whose origin it did not know and that recorded positions inside it: those
+    /// positions are off by where the item went, so the next pass cannot write the final bytes yet.
+    blind: bool,
 }
 
 /// The place of `k` in a table by slot and occurrence, grown with `fill` to reach it.
@@ -276,7 +284,16 @@ impl<'m> WriteCtx<'m> {
     /// Records where `key` is placed in this pass.
     #[inline]
     pub fn record(&mut self, key: Key, pos: u64) {
+        self.records += 1;
         self.cur.set(key, pos);
+    }
+    /// Where an item written out of line is written ([`Writer::for_item`]): its position in the previous pass (0 in
+    /// the first). [`WriteCtx::push_written`] ends it.
+    #[inline]
+    pub fn item_origin(&mut self, key: Key) -> usize {
+        let prev = self.prev.get(key);
+        self.open_items.push(prev.is_none().then_some(self.records));
+        prev.unwrap_or(0) as usize
     }
     /// Whether this is the first pass (positions from earlier passes are not known yet).
     pub fn first_pass(&self) -> bool {
@@ -370,6 +387,9 @@ impl<'m> WriteCtx<'m> {
     /// length. A record or an array of records is written so, at the position it had in the previous pass, so
     /// that positions and alignments inside it are the final ones once passes settle.
     pub fn push_written(&mut self, pool: usize, key: Key, item: Writer, origin: usize, align: u64) {
+        if let Some(Some(at_start)) = self.open_items.pop() {
+            self.blind |= self.records > at_start;
+        }
         let len = item.pos() - origin;
         let body = if self.sizing {
             Body::Len(len)
@@ -454,6 +474,7 @@ impl<'m> WriteCtx<'m> {
             }
         }
         w.align(it.align);
+        self.records += 1;
         self.cur.set(it.key, w.pos() as u64);
         let start = w.pos();
         match it.body {
@@ -520,6 +541,8 @@ impl<'m> WriteCtx<'m> {
         self.flushed.iter_mut().for_each(|f| *f = false);
         self.arena.clear();
         self.arena.reserve(std::mem::take(&mut self.arena_len));
+        self.records = 0;
+        self.open_items.clear();
         self.pass += 1;
         same
     }
@@ -529,13 +552,18 @@ impl<'m> WriteCtx<'m> {
 /// The second writes the bytes: where every field has a fixed size, as in most formats, positions no longer change
 /// and it is the output. Where they do change, sizing passes run until a pass reproduces the one before it, and then
 /// one more pass writes the bytes; it must reproduce the positions too (it does unless `write` behaves differently
-/// when it can see its bytes), and if it does not, passes go on writing bytes until they settle.
+/// when it can see its bytes), and if it does not, passes go on writing bytes until they settle. Where the first
+/// pass wrote items out of line that record positions inside them (AINB's element parameters and their plugs), it
+/// could not know where they go: a second sizing pass finds those positions, and the third writes the bytes (before,
+/// the second wrote bytes that were then thrown away, and two more passes followed).
 pub fn write_passes<'m>(
     mut write: impl FnMut(&mut Writer, &mut WriteCtx<'m>) -> Result<()>,
 ) -> Result<Vec<u8>> {
     let mut ctx = WriteCtx::new();
     // Whether the next pass writes bytes.
     let mut real = false;
+    // Whether the pass before the last was blind ([`WriteCtx::blind`]).
+    let mut was_blind = false;
     for pass in 0..=MAX_PASSES {
         ctx.sizing = !real;
         let mut w = if real {
@@ -553,6 +581,7 @@ pub fn write_passes<'m>(
         let overlap = ctx.apply_placed(&mut w);
         let size = w.pos() as u64;
         let unfit = ctx.unfit.swap(false, std::sync::atomic::Ordering::Relaxed);
+        let blind = std::mem::take(&mut ctx.blind);
         let same = ctx.end_pass(size);
         if same && real && unfit {
             // Written again, strictly, so that the value that does not fit comes back through the writers that
@@ -578,8 +607,11 @@ pub fn write_passes<'m>(
             }
             return Ok(w.into_inner());
         }
-        // After the first pass, try writing at once; after that, only once a sizing pass has settled.
-        real = pass == 0 || same || (real && pass > 1);
+        // After the first pass, try writing at once; after that, only once a sizing pass has settled. A pass that
+        // placed items blind (the first, where items record positions inside them) is followed by a sizing pass,
+        // and that one by the bytes.
+        real = !blind && (pass == 0 || was_blind || same || (real && pass > 1));
+        was_blind = blind;
     }
     Err(Error::write(format!(
         "the layout did not settle after {MAX_PASSES} passes"

@@ -636,7 +636,7 @@ impl<'m> Gen<'m> {
                             }
                         };
                         quote!({
-                            let origin = ctx.prev_pos(#k) as usize;
+                            let origin = ctx.item_origin(#k);
                             let mut item = w.for_item(origin);
                             {
                                 let w = &mut item;

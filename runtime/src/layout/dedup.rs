@@ -3,7 +3,7 @@
 //! held (the model's list, in file order) come first, so that their order and the strings nothing refers to are
 //! kept (a layout choice); a queued string equal to one of them takes its position.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{Body, Item, Key, WriteCtx};
 use crate::write::Writer;
@@ -12,8 +12,10 @@ use crate::ResultExt as _;
 /// The strings queued so far for each deduplicating pool, and the keys that share another key's position.
 #[derive(Debug, Default)]
 pub(super) struct Dedup {
-    /// (pool, encoded bytes with terminator) -> the key of the first string queued with them.
-    first: HashMap<(usize, Vec<u8>), Key>,
+    /// By pool: encoded bytes with terminator -> the key of the first string queued with them.
+    first: Vec<HashMap<Vec<u8>, Key>>,
+    /// A string's bytes and terminator, to look it up without allocating.
+    scratch: Vec<u8>,
     /// (a later key, the first key): set to the first key's position when the pass ends.
     aliases: Vec<(Key, Key)>,
     /// pool -> (encoded bytes -> position), for the pools whose region this pass has written: a string queued
@@ -29,7 +31,7 @@ pub(super) struct Dedup {
 
 impl Dedup {
     pub(super) fn clear(&mut self) {
-        self.first.clear();
+        self.first.iter_mut().for_each(HashMap::clear);
         self.aliases.clear();
         self.written.clear();
         self.end.clear();
@@ -55,36 +57,55 @@ impl<'m> WriteCtx<'m> {
         align: u64,
     ) -> crate::Result<()> {
         crate::write::check_term(s.as_bytes(), term)?;
-        let id = (pool, encoded(s, term));
+        let mut bytes = std::mem::take(&mut self.dedup.scratch);
+        bytes.clear();
+        bytes.extend_from_slice(s.as_bytes());
+        bytes.extend_from_slice(term);
+        let r = self.dedup_bytes(pool, key, &bytes, align);
+        self.dedup.scratch = bytes;
+        r
+    }
+
+    /// [`WriteCtx::push_utf8_dedup`] for a string's encoded bytes with their terminator.
+    fn dedup_bytes(
+        &mut self,
+        pool: usize,
+        key: Key,
+        bytes: &[u8],
+        align: u64,
+    ) -> crate::Result<()> {
         if self.is_flushed(pool) {
             let written = self.dedup.written.entry(pool).or_default();
-            let pos = match written.get(&id.1) {
+            let pos = match written.get(bytes) {
                 Some(&pos) => pos,
                 None => {
                     // Not in the region: from the next pass on it is written at the region's end, where this
                     // pass would have put it, so that the offsets written meanwhile are already the right ones.
                     let end = self.dedup.end.entry(pool).or_insert(0);
                     let pos = *end;
-                    *end += id.1.len() as u64;
+                    *end += bytes.len() as u64;
                     // (Once per string: later passes write it in the region, so `written` has it.)
-                    written.insert(id.1.clone(), pos);
-                    self.dedup.late.push(id);
+                    written.insert(bytes.to_vec(), pos);
+                    self.dedup.late.push((pool, bytes.to_vec()));
                     pos
                 }
             };
             self.cur.set(key, pos);
             return Ok(());
         }
-        if let Some(&first) = self.dedup.first.get(&id) {
+        if self.dedup.first.len() <= pool {
+            self.dedup.first.resize_with(pool + 1, HashMap::default);
+        }
+        if let Some(&first) = self.dedup.first[pool].get(bytes) {
             self.dedup.aliases.push((key, first));
             return Ok(());
         }
         let start = self.arena.len();
-        self.arena.extend_from_slice(&id.1);
-        self.arena_len += id.1.len();
+        self.arena.extend_from_slice(bytes);
+        self.arena_len += bytes.len();
         let body = Body::Arena(start, self.arena.len());
         self.queue(pool, Item { key, body, align });
-        self.dedup.first.insert(id, key);
+        self.dedup.first[pool].insert(bytes.to_vec(), key);
         Ok(())
     }
 
@@ -105,7 +126,8 @@ impl<'m> WriteCtx<'m> {
     ) -> crate::Result<()> {
         w.align(start_align);
         self.set_flushed(pool);
-        let mut at: HashMap<Vec<u8>, u64> = HashMap::with_capacity(recorded.len());
+        let mut at: HashMap<Vec<u8>, u64> =
+            HashMap::with_capacity_and_hasher(recorded.len(), Default::default());
         for (i, s) in recorded.iter().enumerate() {
             crate::write::check_term(s.as_bytes(), term).at_index(i)?;
             let pos = w.pos() as u64;

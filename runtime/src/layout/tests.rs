@@ -162,6 +162,32 @@ fn passes_settle() {
     assert_eq!(out, vec![8, 0, 0, 0, 0, 0, 0, 0, 9, 9]);
 }
 
+/// An item written out of line that records a position inside it (a record holding a pointer to its own field,
+/// as AINB's element parameters hold their plugs' offsets) does not know in the first pass where it goes: that
+/// pass is followed by a sizing pass, which knows, and then by the pass that writes the bytes. Before, the second
+/// pass wrote bytes with the first pass's wrong inner position, and two more passes followed.
+#[test]
+fn an_item_that_records_inside_it_takes_a_sizing_pass_then_the_bytes() {
+    let mut passes = Vec::new();
+    let out = write_passes(|w, ctx| {
+        passes.push(w.is_sizing());
+        // A 4-byte header, then the region with one item: a u8 that is the offset of its own second byte.
+        w.u32(0xaaaa_aaaa, crate::Endian::Little);
+        let (item_key, inner) = (WriteCtx::first(0), WriteCtx::first(1));
+        let origin = ctx.item_origin(item_key);
+        let mut item = w.for_item(origin);
+        item.u8(ctx.prev_pos(inner) as u8);
+        ctx.record(inner, item.pos() as u64);
+        item.u8(7);
+        ctx.push_written(0, item_key, item, origin, 1);
+        ctx.flush(0, w, 1);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(passes, vec![true, true, false]);
+    assert_eq!(out, vec![0xaa, 0xaa, 0xaa, 0xaa, 5, 7]);
+}
+
 /// A pool whose region is written more than once in a pass (one region per record of a repeated type: AINB's
 /// plug data, after each element parameter's pointers) writes at each region the items queued since the last.
 #[test]
