@@ -1084,9 +1084,7 @@ fn renamed_strings_are_laid_out_by_the_writer() {
 fn plug_strings_are_laid_out_by_the_writer() {
     let mut files = files_under(&repo().join("tests/fixtures/ainb"));
     files.retain(|p| p.extension().is_some_and(|e| e == "ainb"));
-    if let Some(c) = corpus() {
-        files.extend(ainb_files(&c));
-    }
+    let have_corpus = corpus().inspect(|c| files.extend(ainb_files(c))).is_some();
     let mut seen = [0usize; 3];
     for p in &files {
         let (_, mut f) = parse(p);
@@ -1138,8 +1136,10 @@ fn plug_strings_are_laid_out_by_the_writer() {
             }
         }
     }
+    // The fixtures have plug names; the selectors' and input plugs' strings are in the corpus's Nintendo file.
+    let need = if have_corpus { 3 } else { 1 };
     assert!(
-        seen.iter().all(|&n| n > 0),
+        seen[..need].iter().all(|&n| n > 0),
         "plug names, selector strings, input strings: {seen:?}"
     );
 }
