@@ -77,7 +77,7 @@ impl<'m> Cx<'m> {
         Ok(match &e.kind {
             ExprKind::Int(v) => (Rx::int(*v as i128), T::Int),
             ExprKind::Float(f) => (Rx::float(*f), T::Float),
-            ExprKind::Bool(b) => (Rx::atom(quote!(#b)), T::Bool),
+            ExprKind::Bool(b) => (Rx::bool(*b), T::Bool),
             ExprKind::Str(s) => (Rx::atom(quote!(#s)), T::Str),
             ExprKind::Array(items) => {
                 let bytes: Option<Vec<u8>> = items
@@ -89,7 +89,7 @@ impl<'m> Cx<'m> {
                     .collect();
                 match bytes {
                     Some(bytes) if !items.is_empty() => {
-                        (Rx::new(quote!(&[#(#bytes),*][..]), Prec::Unary), T::Bytes)
+                        (Rx::borrow(quote!([#(#bytes),*][..])), T::Bytes)
                     }
                     _ => {
                         let mut toks = Vec::new();

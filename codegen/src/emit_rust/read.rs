@@ -505,7 +505,7 @@ impl<'m> Gen<'m> {
         let val = match t {
             T::Int => Rx::cast(quote!(v__ as i128)),
             T::Float => Rx::cast(quote!(v__ as f64)),
-            T::Str | T::Bytes => Rx::new(quote!(&v__[..]), Prec::Unary),
+            T::Str | T::Bytes => Rx::borrow(quote!(v__[..])),
             _ => Rx::atom(quote!(v__)),
         };
         cx.last_t = Some(t);

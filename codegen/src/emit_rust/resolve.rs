@@ -15,8 +15,8 @@ impl<'m> Cx<'m> {
                 let t = self.last_t.clone().unwrap_or(T::Int);
                 return Ok(match t {
                     T::Int => (Rx::cast(quote!(v__ as i128)), T::Int),
-                    T::Str => (Rx::new(quote!(&v__[..]), Prec::Unary), T::Str),
-                    T::Bytes => (Rx::new(quote!(&v__[..]), Prec::Unary), T::Bytes),
+                    T::Str => (Rx::borrow(quote!(v__[..])), T::Str),
+                    T::Bytes => (Rx::borrow(quote!(v__[..])), T::Bytes),
                     t => (Rx::atom(quote!(v__)), t),
                 });
             }
@@ -89,7 +89,7 @@ impl<'m> Cx<'m> {
                     T::Str if f.cond.is_some() => {
                         (Rx::atom(quote!(#v.as_deref().unwrap_or(""))), T::Str)
                     }
-                    T::Str => (Rx::new(quote!(&#v[..]), Prec::Unary), T::Str),
+                    T::Str => (Rx::borrow(quote!(#v[..])), T::Str),
                     T::Bytes if f.cond.is_some() => {
                         (Rx::atom(quote!(#v.as_deref().unwrap_or(&[][..]))), T::Bytes)
                     }
@@ -127,7 +127,7 @@ impl<'m> Cx<'m> {
                     Role::Const(ConstVal::Int(v)) => Ok((Rx::int(*v), T::Int)),
                     Role::Const(ConstVal::Bytes(b)) => {
                         let b = b.clone();
-                        Ok((Rx::new(quote!(&[#(#b),*][..]), Prec::Unary), T::Bytes))
+                        Ok((Rx::borrow(quote!([#(#b),*][..])), T::Bytes))
                     }
                     Role::Count { of } if super::layout::count_expr_in(t, n, *of).is_some() => {
                         match super::layout::count_expr_in(t, n, *of) {
@@ -168,7 +168,7 @@ impl<'m> Cx<'m> {
                     }
                     Role::Derive(_) if self.scope == Scope::Write && ft == T::Bytes => {
                         let d = local("d", n);
-                        Ok((Rx::new(quote!(&#d[..]), Prec::Unary), T::Bytes))
+                        Ok((Rx::borrow(quote!(#d[..])), T::Bytes))
                     }
                     Role::Length { .. } | Role::Offset { .. } | Role::Derive(_)
                         if self.scope == Scope::Write =>
@@ -189,12 +189,12 @@ impl<'m> Cx<'m> {
                         T::Str if f.cond.is_some() => {
                             (Rx::atom(quote!(#me.#id.as_deref().unwrap_or(""))), T::Str)
                         }
-                        T::Str => (Rx::new(quote!(&#me.#id[..]), Prec::Unary), T::Str),
+                        T::Str => (Rx::borrow(quote!(#me.#id[..])), T::Str),
                         T::Bytes if f.cond.is_some() => (
                             Rx::atom(quote!(#me.#id.as_deref().unwrap_or(&[][..]))),
                             T::Bytes,
                         ),
-                        T::Bytes => (Rx::new(quote!(&#me.#id[..]), Prec::Unary), T::Bytes),
+                        T::Bytes => (Rx::borrow(quote!(#me.#id[..])), T::Bytes),
                         T::Float if f.cond.is_some() => (
                             Rx::cast(quote!(#me.#id.unwrap_or_default() as f64)),
                             T::Float,

@@ -41,13 +41,19 @@ impl Prec {
     }
 }
 
-/// A translated expression: its tokens, unparenthesised, and how tightly they bind.
+/// A translated expression: its tokens, unparenthesised, how tightly they bind, and what the emitters ask of it
+/// (whether it is a literal a pattern can match, and the place a borrowed slice borrows), set where the
+/// translator builds it rather than read back from the tokens.
 #[derive(Clone, Debug)]
 pub(super) struct Rx {
     tok: TokenStream,
     prec: Prec,
     /// Whether the tokens may end in a cast (`a + b as i128`), which Rust cannot read left of `<` or `<<`.
     tail_cast: bool,
+    /// A literal usable as a match pattern: a non-negative `i128` literal or a boolean.
+    literal: bool,
+    /// For `&X[..]` ([`Rx::borrow`]): the place `X[..]`.
+    place: Option<TokenStream>,
 }
 
 impl Rx {
@@ -58,7 +64,35 @@ impl Rx {
             tok,
             prec,
             tail_cast,
+            literal: false,
+            place: None,
         }
+    }
+
+    /// A boolean literal.
+    pub(super) fn bool(b: bool) -> Rx {
+        Rx {
+            literal: true,
+            ..Rx::atom(quote!(#b))
+        }
+    }
+
+    /// `&X[..]`, a borrowed slice or string of the place `X[..]` (`place`, a path or call chain with `[..]`).
+    pub(super) fn borrow(place: TokenStream) -> Rx {
+        Rx {
+            place: Some(place.clone()),
+            ..Rx::new(quote!(&#place), Prec::Unary)
+        }
+    }
+
+    /// Whether it is a literal a match pattern can hold (a non-negative integer or a boolean).
+    pub(super) fn is_literal(&self) -> bool {
+        self.literal
+    }
+
+    /// The place a borrowed slice borrows ([`Rx::borrow`]), for a method or comparison that borrows it itself.
+    pub(super) fn place(&self) -> Option<&TokenStream> {
+        self.place.as_ref()
     }
 
     /// A name, literal, path, call or method call.
@@ -74,7 +108,10 @@ impl Rx {
     /// An `i128` literal (negative ones bind as a unary minus).
     pub(super) fn int(v: i128) -> Rx {
         let l = Literal::i128_suffixed(v);
-        Rx::new(quote!(#l), if v < 0 { Prec::Unary } else { Prec::Postfix })
+        Rx {
+            literal: v >= 0,
+            ..Rx::new(quote!(#l), if v < 0 { Prec::Unary } else { Prec::Postfix })
+        }
     }
 
     /// An `f64` literal (negative ones bind as a unary minus).
@@ -148,9 +185,8 @@ impl Rx {
         let (rt, bare) = operand(r, tighter);
         let tail_cast = r.tail_cast && bare;
         Rx {
-            tok: quote!(#lt #op #rt),
-            prec: p,
             tail_cast,
+            ..Rx::new(quote!(#lt #op #rt), p)
         }
     }
 }

@@ -1,8 +1,8 @@
-//! Token-level helpers that keep the generated code free of style lints without changing what it does: a read
-//! given its error context without a closure around a single call (`clippy::needless_question_mark`), and a
-//! switch case on a literal matched by the literal (`clippy::redundant_guards`), and the place a borrowed slice
-//! borrows, for a method or comparison that borrows it itself. Parentheses are not tidied here: the translator
-//! decides them from the expression (`rx`).
+//! Helpers that keep the generated code free of style lints without changing what it does: a read given its error
+//! context without a closure around a single call (`clippy::needless_question_mark`, still decided from the read's
+//! tokens), a switch case on a literal matched by the literal (`clippy::redundant_guards`), and the place a
+//! borrowed slice borrows, for a method or comparison that borrows it itself (both from what the translator
+//! records in [`Rx`]). Parentheses are not tidied here: the translator decides them from the expression (`rx`).
 
 use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;
@@ -57,37 +57,19 @@ fn exits(tokens: &TokenStream) -> bool {
 /// when `deref`, `x` then a reference): the key itself where it is a literal (an integer, which translates to an
 /// `i128` literal, or a boolean), else a guard comparing with it.
 pub(super) fn case_pattern(kt: &Rx, deref: bool) -> TokenStream {
-    let full = kt.full();
-    let toks: Vec<TokenTree> = full.clone().into_iter().collect();
-    let literal = match &toks[..] {
-        [TokenTree::Literal(l)] => l.to_string().ends_with("i128"),
-        [TokenTree::Ident(i)] => i == "true" || i == "false",
-        _ => false,
-    };
     // The key is the right operand of `==`.
-    let kt = kt.at(Prec::BitOr);
-    match (literal, deref) {
-        (true, _) => full,
-        (false, false) => quote!(x if x == #kt),
-        (false, true) => quote!(x if *x == #kt),
+    let k = kt.at(Prec::BitOr);
+    match (kt.is_literal(), deref) {
+        (true, _) => kt.full(),
+        (false, false) => quote!(x if x == #k),
+        (false, true) => quote!(x if *x == #k),
     }
 }
 
 /// The place `X[..]` that a borrowed slice or string `(&X[..])` borrows, for a method call or a comparison, which
 /// borrow it themselves (`clippy::needless_borrow`, `clippy::op_ref`); `None` for any other expression.
 pub(super) fn place(b: &Rx) -> Option<TokenStream> {
-    let toks: Vec<TokenTree> = b.full().into_iter().collect();
-    let [TokenTree::Punct(amp), x @ .., TokenTree::Group(all)] = &toks[..] else {
-        return None;
-    };
-    let full = all.delimiter() == Delimiter::Bracket && all.stream().to_string() == "..";
-    let chain = !x.is_empty()
-        && x.iter().all(|t| match t {
-            TokenTree::Ident(i) => i != "as",
-            TokenTree::Group(_) | TokenTree::Literal(_) => true,
-            TokenTree::Punct(p) => matches!(p.as_char(), '.' | ':'),
-        });
-    (amp.as_char() == '&' && full && chain).then(|| quote!(#(#x)* #all))
+    b.place().cloned()
 }
 
 /// A method call's receiver: the place of a borrowed slice or string, else the expression itself.
