@@ -180,14 +180,39 @@ pub struct WriteCtx<'m> {
     dic: (Vec<resdic::Node>, usize),
     /// Bytes to write before a queued item, by its key ([`WriteCtx::gap_before`]): few, so a list.
     item_gaps: Vec<(Key, crate::Bytes)>,
-    /// Positions recorded in this pass, counted: an item written out of line recorded some where this changed.
-    records: u64,
-    /// For each item being written out of line ([`WriteCtx::item_origin`]), the records count when it began, or
-    /// `None` where its origin is known from the previous pass.
-    open_items: Vec<Option<u64>>,
-    /// Whether this pass wrote an item whose origin it did not know and that recorded positions inside it: those
-    /// positions are off by where the item went, so the next pass cannot write the final bytes yet.
-    blind: bool,
+    /// Items written out of line whose origin the pass does not know (the first pass knows none): positions
+    /// recorded inside one are off by where it goes, and are moved when it is placed ([`Blind`]).
+    blind: Blind,
+}
+
+/// The bookkeeping that moves the positions recorded inside an item written out of line, where the pass did not
+/// know where it would go (its position in the previous pass): once the item is placed, everything recorded while
+/// it was written moves by the difference, except what belongs to items it queued that are placed elsewhere. So
+/// the first pass's positions are the final ones where sizes do not change, and the second pass can write the
+/// bytes.
+#[derive(Debug, Default)]
+struct Blind {
+    /// The keys recorded while such an item was being written, in order.
+    log: Vec<Key>,
+    /// For each item being written out of line ([`WriteCtx::item_origin`]): where its records start in `log`,
+    /// where its origin is not known.
+    open: Vec<Option<usize>>,
+    /// How many of `open` are such items (records are logged only while one is).
+    depth: usize,
+    /// Such items queued and not placed yet: (key, their records in `log`).
+    pending: Vec<(Key, usize, usize)>,
+    /// For each of `pending`: the origin it was written at, and the parts of `log` that move with it.
+    moves: rustc_hash::FxHashMap<Key, (u64, Vec<(usize, usize)>)>,
+}
+
+impl Blind {
+    fn clear(&mut self) {
+        self.log.clear();
+        self.open.clear();
+        self.depth = 0;
+        self.pending.clear();
+        self.moves.clear();
+    }
 }
 
 /// The place of `k` in a table by slot and occurrence, grown with `fill` to reach it.
@@ -284,16 +309,77 @@ impl<'m> WriteCtx<'m> {
     /// Records where `key` is placed in this pass.
     #[inline]
     pub fn record(&mut self, key: Key, pos: u64) {
-        self.records += 1;
         self.cur.set(key, pos);
+        if self.blind.depth > 0 {
+            self.blind.log.push(key);
+        }
     }
     /// Where an item written out of line is written ([`Writer::for_item`]): its position in the previous pass (0 in
-    /// the first). [`WriteCtx::push_written`] ends it.
+    /// the first, where the positions recorded inside it move once it is placed). [`WriteCtx::push_written`] ends
+    /// it.
     #[inline]
     pub fn item_origin(&mut self, key: Key) -> usize {
         let prev = self.prev.get(key);
-        self.open_items.push(prev.is_none().then_some(self.records));
+        let b = &mut self.blind;
+        if prev.is_none() {
+            b.open.push(Some(b.log.len()));
+            b.depth += 1;
+        } else {
+            b.open.push(None);
+        }
         prev.unwrap_or(0) as usize
+    }
+    /// Ends an item [`WriteCtx::item_origin`] began: where its origin was not known, notes which of the positions
+    /// recorded meanwhile move with it (not those of the items it queued that are not placed yet).
+    fn close_item(&mut self, key: Key, origin: usize) {
+        let b = &mut self.blind;
+        let Some(Some(start)) = b.open.pop() else {
+            return;
+        };
+        b.depth -= 1;
+        let end = b.log.len();
+        if end == start {
+            return;
+        }
+        let mut inner: Vec<(usize, usize)> = b
+            .pending
+            .iter()
+            .filter(|&&(_, s, e)| s >= start && e <= end)
+            .map(|&(_, s, e)| (s, e))
+            .collect();
+        inner.sort_unstable();
+        let mut parts = Vec::new();
+        let mut at = start;
+        for (s, e) in inner {
+            if s > at {
+                parts.push((at, s));
+            }
+            at = at.max(e);
+        }
+        if at < end {
+            parts.push((at, end));
+        }
+        b.pending.push((key, start, end));
+        b.moves.insert(key, (origin as u64, parts));
+    }
+    /// Moves the positions recorded inside the item `key`, placed at `pos`, by where it went ([`Blind`]).
+    fn placed_blind(&mut self, key: Key, pos: u64) {
+        let Some((origin, parts)) = self.blind.moves.remove(&key) else {
+            return;
+        };
+        self.blind.pending.retain(|&(k, _, _)| k != key);
+        let delta = pos.wrapping_sub(origin);
+        if delta == 0 {
+            return;
+        }
+        for (s, e) in parts {
+            for i in s..e {
+                let k = self.blind.log[i];
+                if let Some(p) = self.cur.get(k) {
+                    self.cur.set(k, p.wrapping_add(delta));
+                }
+            }
+        }
     }
     /// Whether this is the first pass (positions from earlier passes are not known yet).
     pub fn first_pass(&self) -> bool {
@@ -387,9 +473,7 @@ impl<'m> WriteCtx<'m> {
     /// length. A record or an array of records is written so, at the position it had in the previous pass, so
     /// that positions and alignments inside it are the final ones once passes settle.
     pub fn push_written(&mut self, pool: usize, key: Key, item: Writer, origin: usize, align: u64) {
-        if let Some(Some(at_start)) = self.open_items.pop() {
-            self.blind |= self.records > at_start;
-        }
+        self.close_item(key, origin);
         let len = item.pos() - origin;
         let body = if self.sizing {
             Body::Len(len)
@@ -474,8 +558,11 @@ impl<'m> WriteCtx<'m> {
             }
         }
         w.align(it.align);
-        self.records += 1;
-        self.cur.set(it.key, w.pos() as u64);
+        let pos = w.pos() as u64;
+        self.record(it.key, pos);
+        if !self.blind.moves.is_empty() {
+            self.placed_blind(it.key, pos);
+        }
         let start = w.pos();
         match it.body {
             Body::Shared(b) => w.bytes(&b),
@@ -541,8 +628,7 @@ impl<'m> WriteCtx<'m> {
         self.flushed.iter_mut().for_each(|f| *f = false);
         self.arena.clear();
         self.arena.reserve(std::mem::take(&mut self.arena_len));
-        self.records = 0;
-        self.open_items.clear();
+        self.blind.clear();
         self.pass += 1;
         same
     }
@@ -552,18 +638,16 @@ impl<'m> WriteCtx<'m> {
 /// The second writes the bytes: where every field has a fixed size, as in most formats, positions no longer change
 /// and it is the output. Where they do change, sizing passes run until a pass reproduces the one before it, and then
 /// one more pass writes the bytes; it must reproduce the positions too (it does unless `write` behaves differently
-/// when it can see its bytes), and if it does not, passes go on writing bytes until they settle. Where the first
-/// pass wrote items out of line that record positions inside them (AINB's element parameters and their plugs), it
-/// could not know where they go: a second sizing pass finds those positions, and the third writes the bytes (before,
-/// the second wrote bytes that were then thrown away, and two more passes followed).
+/// when it can see its bytes), and if it does not, passes go on writing bytes until they settle. Items written out
+/// of line that record positions inside them (AINB's element parameters and their plugs) do not know in the first
+/// pass where they go: those positions move once the item is placed ([`Blind`]), so that the second pass can still
+/// write the bytes (before, it wrote bytes with the wrong positions, and two more passes followed).
 pub fn write_passes<'m>(
     mut write: impl FnMut(&mut Writer, &mut WriteCtx<'m>) -> Result<()>,
 ) -> Result<Vec<u8>> {
     let mut ctx = WriteCtx::new();
     // Whether the next pass writes bytes.
     let mut real = false;
-    // Whether the pass before the last was blind ([`WriteCtx::blind`]).
-    let mut was_blind = false;
     for pass in 0..=MAX_PASSES {
         ctx.sizing = !real;
         let mut w = if real {
@@ -581,7 +665,6 @@ pub fn write_passes<'m>(
         let overlap = ctx.apply_placed(&mut w);
         let size = w.pos() as u64;
         let unfit = ctx.unfit.swap(false, std::sync::atomic::Ordering::Relaxed);
-        let blind = std::mem::take(&mut ctx.blind);
         let same = ctx.end_pass(size);
         if same && real && unfit {
             // Written again, strictly, so that the value that does not fit comes back through the writers that
@@ -607,11 +690,8 @@ pub fn write_passes<'m>(
             }
             return Ok(w.into_inner());
         }
-        // After the first pass, try writing at once; after that, only once a sizing pass has settled. A pass that
-        // placed items blind (the first, where items record positions inside them) is followed by a sizing pass,
-        // and that one by the bytes.
-        real = !blind && (pass == 0 || was_blind || same || (real && pass > 1));
-        was_blind = blind;
+        // After the first pass, try writing at once; after that, only once a sizing pass has settled.
+        real = pass == 0 || same || (real && pass > 1);
     }
     Err(Error::write(format!(
         "the layout did not settle after {MAX_PASSES} passes"

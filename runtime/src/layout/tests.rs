@@ -163,11 +163,11 @@ fn passes_settle() {
 }
 
 /// An item written out of line that records a position inside it (a record holding a pointer to its own field,
-/// as AINB's element parameters hold their plugs' offsets) does not know in the first pass where it goes: that
-/// pass is followed by a sizing pass, which knows, and then by the pass that writes the bytes. Before, the second
+/// as AINB's element parameters hold their plugs' offsets) does not know in the first pass where it goes: the
+/// position recorded inside it moves when it is placed, so the second pass writes the bytes. Before, the second
 /// pass wrote bytes with the first pass's wrong inner position, and two more passes followed.
 #[test]
-fn an_item_that_records_inside_it_takes_a_sizing_pass_then_the_bytes() {
+fn an_item_that_records_inside_it_is_written_in_the_second_pass() {
     let mut passes = Vec::new();
     let out = write_passes(|w, ctx| {
         passes.push(w.is_sizing());
@@ -184,8 +184,55 @@ fn an_item_that_records_inside_it_takes_a_sizing_pass_then_the_bytes() {
         Ok(())
     })
     .unwrap();
-    assert_eq!(passes, vec![true, true, false]);
+    assert_eq!(passes, vec![true, false]);
     assert_eq!(out, vec![0xaa, 0xaa, 0xaa, 0xaa, 5, 7]);
+}
+
+/// Items inside an item: one it flushes inside itself (its positions move with it) and one it queues for a region
+/// written later elsewhere (whose positions must not move with it, only with itself). Both are right after the
+/// first pass, so the second writes the bytes.
+#[test]
+fn nested_items_move_with_the_item_they_are_placed_in() {
+    let mut passes = Vec::new();
+    let out = write_passes(|w, ctx| {
+        passes.push(w.is_sizing());
+        // Header: the offsets of the inner item's second byte and of the far item's second byte.
+        w.u8(ctx.prev_pos(WriteCtx::first(11)) as u8);
+        w.u8(ctx.prev_pos(WriteCtx::first(21)) as u8);
+        // Pool 0 (the outer items' region) holds one item, which holds the region of pool 1 (its inner item) and
+        // queues an item for pool 2 (written after pool 0's region).
+        let (outer, inner, far) = (WriteCtx::first(0), WriteCtx::first(10), WriteCtx::first(20));
+        let o = ctx.item_origin(outer);
+        let mut item = w.for_item(o);
+        item.u8(0xee);
+        {
+            let i = ctx.item_origin(inner);
+            let mut b = item.for_item(i);
+            b.u8(1);
+            ctx.record(WriteCtx::first(11), b.pos() as u64);
+            b.u8(2);
+            ctx.push_written(1, inner, b, i, 1);
+        }
+        {
+            let f = ctx.item_origin(far);
+            let mut b = item.for_item(f);
+            b.u8(3);
+            ctx.record(WriteCtx::first(21), b.pos() as u64);
+            b.u8(4);
+            ctx.push_written(2, far, b, f, 1);
+        }
+        ctx.flush(1, &mut item, 1);
+        ctx.push_written(0, outer, item, o, 1);
+        w.u8(0xff);
+        ctx.flush(0, w, 1);
+        w.u8(0xdd);
+        ctx.flush(2, w, 1);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(passes, vec![true, false]);
+    // 0: header (5, 8); 2: 0xff; 3: outer item 0xee, then its inner item 1, 2 at 4; 6: 0xdd; 7: far item 3, 4.
+    assert_eq!(out, vec![5, 8, 0xff, 0xee, 1, 2, 0xdd, 3, 4]);
 }
 
 /// A pool whose region is written more than once in a pass (one region per record of a repeated type: AINB's
