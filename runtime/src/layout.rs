@@ -199,9 +199,9 @@ struct Blind {
     open: Vec<Option<usize>>,
     /// How many of `open` are such items (records are logged only while one is).
     depth: usize,
-    /// Such items queued and not placed yet: (key, their records in `log`).
+    /// Such items, in the order they were queued (each after the ones it holds): (key, their records in `log`).
     pending: Vec<(Key, usize, usize)>,
-    /// For each of `pending`: the origin it was written at, and the parts of `log` that move with it.
+    /// For each of `pending` not placed yet: the origin it was written at, and the parts of `log` that move with it.
     moves: rustc_hash::FxHashMap<Key, (u64, Vec<(usize, usize)>)>,
 }
 
@@ -341,16 +341,19 @@ impl<'m> WriteCtx<'m> {
         if end == start {
             return;
         }
-        let mut inner: Vec<(usize, usize)> = b
-            .pending
+        // The items closed since this one began are the last of `pending` (items close in order, each after the
+        // ones it holds); those not placed yet keep their records.
+        let first = b.pending.partition_point(|&(_, _, e)| e <= start);
+        let mut kept: Vec<(usize, usize)> = b.pending[first..]
             .iter()
-            .filter(|&&(_, s, e)| s >= start && e <= end)
+            .filter(|(k, _, _)| b.moves.contains_key(k))
             .map(|&(_, s, e)| (s, e))
             .collect();
-        inner.sort_unstable();
+        // (By start: an item closes after the items it holds, so the order queued is not.)
+        kept.sort_unstable();
         let mut parts = Vec::new();
         let mut at = start;
-        for (s, e) in inner {
+        for (s, e) in kept {
             if s > at {
                 parts.push((at, s));
             }
@@ -367,7 +370,6 @@ impl<'m> WriteCtx<'m> {
         let Some((origin, parts)) = self.blind.moves.remove(&key) else {
             return;
         };
-        self.blind.pending.retain(|&(k, _, _)| k != key);
         let delta = pos.wrapping_sub(origin);
         if delta == 0 {
             return;

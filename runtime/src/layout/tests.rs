@@ -235,6 +235,61 @@ fn nested_items_move_with_the_item_they_are_placed_in() {
     assert_eq!(out, vec![5, 8, 0xff, 0xee, 1, 2, 0xdd, 3, 4]);
 }
 
+/// An item queued elsewhere by an item that is itself queued elsewhere by the outer one: none of their positions
+/// moves with an item they are not placed in.
+#[test]
+fn items_queued_elsewhere_at_two_depths_keep_their_own_positions() {
+    let mut passes = Vec::new();
+    let out = write_passes(|w, ctx| {
+        passes.push(w.is_sizing());
+        let (r1, r2, r3) = (
+            WriteCtx::first(11),
+            WriteCtx::first(21),
+            WriteCtx::first(31),
+        );
+        w.u8(ctx.prev_pos(r1) as u8);
+        w.u8(ctx.prev_pos(r2) as u8);
+        w.u8(ctx.prev_pos(r3) as u8);
+        let (x, z, y) = (
+            WriteCtx::first(10),
+            WriteCtx::first(20),
+            WriteCtx::first(30),
+        );
+        let ox = ctx.item_origin(x);
+        let mut bx = w.for_item(ox);
+        bx.u8(1);
+        ctx.record(r1, bx.pos() as u64);
+        bx.u8(2);
+        {
+            let oz = ctx.item_origin(z);
+            let mut bz = bx.for_item(oz);
+            bz.u8(3);
+            {
+                let oy = ctx.item_origin(y);
+                let mut by = bz.for_item(oy);
+                ctx.record(r3, by.pos() as u64);
+                by.u8(5);
+                ctx.push_written(3, y, by, oy, 1);
+            }
+            ctx.record(r2, bz.pos() as u64);
+            bz.u8(4);
+            ctx.push_written(2, z, bz, oz, 1);
+        }
+        ctx.push_written(0, x, bx, ox, 1);
+        w.u8(0xa0);
+        ctx.flush(0, w, 1);
+        w.u8(0xb0);
+        ctx.flush(2, w, 1);
+        w.u8(0xc0);
+        ctx.flush(3, w, 1);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(passes, vec![true, false]);
+    // 3: 0xa0; 4: x (1, 2); 6: 0xb0; 7: z (3, 4); 9: 0xc0; 10: y (5).
+    assert_eq!(out, vec![5, 8, 10, 0xa0, 1, 2, 0xb0, 3, 4, 0xc0, 5]);
+}
+
 /// A pool whose region is written more than once in a pass (one region per record of a repeated type: AINB's
 /// plug data, after each element parameter's pointers) writes at each region the items queued since the last.
 #[test]
