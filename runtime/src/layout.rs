@@ -415,6 +415,12 @@ impl<'m> WriteCtx<'m> {
     /// the file would read back with another index. In the first pass positions are not known yet (0).
     #[inline]
     pub fn exact_div(&self, a: i128, b: i128, field: &'static str) -> Result<i128> {
+        // (Positions and sizes fit in 64 bits: dividing those is much cheaper than 128-bit division.)
+        if let (Ok(x), Ok(y)) = (i64::try_from(a), i64::try_from(b)) {
+            if let (Some(0), Some(q)) = (x.checked_rem(y), x.checked_div(y)) {
+                return Ok(q.into());
+            }
+        }
         match (a.checked_rem(b), a.checked_div(b)) {
             (Some(0), Some(q)) => Ok(q),
             _ => self.unfit(|| {

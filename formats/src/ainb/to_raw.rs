@@ -15,17 +15,16 @@ fn bad(m: impl Into<String>) -> Error {
     Error::write(m.into())
 }
 
-/// The strings the document uses, as the raw model's texts (the pool keeps the listed ones nothing uses only where
-/// the document says so).
+/// The strings the document uses, as the raw model's texts, each made once (a name used over and over shares one;
+/// the pool keeps the listed strings nothing uses only where the document says so).
 #[derive(Default)]
 struct Texts<'d> {
-    used: FxHashSet<&'d str>,
+    used: rustc_hash::FxHashMap<&'d str, Str>,
 }
 
 impl<'d> Texts<'d> {
     fn s(&mut self, s: &'d str) -> Str {
-        self.used.insert(s);
-        s.into()
+        self.used.entry(s).or_insert_with(|| s.into()).clone()
     }
 }
 
@@ -191,7 +190,7 @@ pub(super) fn raw(doc: &Document) -> Result<raw::Ainb> {
     let strings = layout
         .strings
         .iter()
-        .filter(|s| t.used.contains(s.as_str()) || unreferenced.contains(s.as_str()))
+        .filter(|s| t.used.contains_key(s.as_str()) || unreferenced.contains(s.as_str()))
         .cloned()
         .collect();
     let mut r = raw::Ainb {
