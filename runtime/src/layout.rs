@@ -466,6 +466,18 @@ impl<'m> WriteCtx<'m> {
         let body = Body::Shared(bytes.into());
         self.queue(pool, Item { key, body, align });
     }
+    /// Queues an item with no bytes (an empty array), for its position.
+    #[inline]
+    pub fn push_empty(&mut self, pool: usize, key: Key, align: u64) {
+        self.queue(
+            pool,
+            Item {
+                key,
+                body: Body::Len(0),
+                align,
+            },
+        );
+    }
     /// Queues bytes of the model for a pool: shared, so queueing them copies nothing (and a sizing pass keeps only
     /// their length).
     #[inline]

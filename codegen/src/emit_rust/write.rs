@@ -635,7 +635,7 @@ impl<'m> Gen<'m> {
                                 quote!(#check for (i, x) in x.iter().enumerate() { ::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i)?; })
                             }
                         };
-                        quote!({
+                        let written = quote!({
                             let origin = ctx.item_origin(#k);
                             let mut item = w.for_item(origin);
                             {
@@ -643,7 +643,16 @@ impl<'m> Gen<'m> {
                                 ::binspec_runtime::attempt(|| { #each Ok(()) }).at(#fname)?;
                             }
                             ctx.push_written(#pool, #k, item, origin, self.#aid.unwrap_or(#d));
-                        })
+                        });
+                        // An empty array (most of AINB's property and input/output ranges) is an item with no
+                        // bytes: queued as such, without a writer of its own.
+                        match f.repeat {
+                            Repeat::None => written,
+                            _ if !check.is_empty() => written,
+                            _ => {
+                                quote!(if x.is_empty() { ctx.push_empty(#pool, #k, self.#aid.unwrap_or(#d)); } else #written)
+                            }
+                        }
                     }
                     _ => {
                         return err(
