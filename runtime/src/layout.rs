@@ -67,8 +67,8 @@ struct Item<'m> {
 /// A queued pool item's bytes.
 #[derive(Debug, Clone)]
 enum Body<'m> {
-    /// Bytes made for the item, shared.
-    Shared(crate::Bytes),
+    /// Bytes made for the item, shared (rare: boxed, so that every queued item is smaller).
+    Shared(Box<crate::Bytes>),
     /// Bytes of the model being written, borrowed for the write (no reference count to touch per item and pass:
     /// a SARC of many files spent a quarter of its write time counting references).
     Borrowed(&'m [u8]),
@@ -463,7 +463,7 @@ impl<'m> WriteCtx<'m> {
     }
     /// Queues an item for a pool.
     pub fn push(&mut self, pool: usize, key: Key, bytes: impl Into<crate::Bytes>, align: u64) {
-        let body = Body::Shared(bytes.into());
+        let body = Body::Shared(Box::new(bytes.into()));
         self.queue(pool, Item { key, body, align });
     }
     /// Queues an item with no bytes (an empty array), for its position.
@@ -521,7 +521,7 @@ impl<'m> WriteCtx<'m> {
         let mut b = crate::text::encode(s, encoding)?;
         crate::write::check_term(&b, term)?;
         b.extend_from_slice(term);
-        let body = Body::Shared(b.into());
+        let body = Body::Shared(Box::new(b.into()));
         self.queue(pool, Item { key, body, align });
         Ok(())
     }
