@@ -146,6 +146,8 @@ pub fn encode(s: &str, encoding: &str) -> Result<Vec<u8>> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn paths_split_at_the_last_dot_after_the_leading_ones() {
         let cases = [
@@ -162,11 +164,9 @@ mod tests {
             ("a/", ("", "")),
         ];
         for (path, want) in cases {
-            assert_eq!(super::path_split(path), want, "{path}");
+            assert_eq!(path_split(path), want, "{path}");
         }
     }
-
-    use super::*;
 
     #[test]
     fn round_trips() {

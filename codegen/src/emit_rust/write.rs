@@ -152,13 +152,7 @@ impl<'m> Gen<'m> {
                         self.write_prim(f, quote!(self.#of.len() as i128))?
                     };
                     // An optional count has its repetition's condition.
-                    match &f.cond {
-                        Some(c) => {
-                            let ct = self.cx(ti, Scope::Write).tr(&c.expr, &c.path)?.0.full();
-                            quote!(if #ct { #code })
-                        }
-                        None => code,
-                    }
+                    self.where_cond(ti, f, code)?
                 }
                 Role::Derive(_) if f.ty == FieldTy::Bytes => {
                     // Derived bytes go into their slot like data: padded or checked against the size.
@@ -181,14 +175,8 @@ impl<'m> Gen<'m> {
                     let d = local("d", &f.name);
                     let code = self.write_derived(f, quote!(#d))?;
                     // An optional derived field is written where its condition holds for the values written
-                    // (an optional offset has its item's condition).
-                    match (&f.cond, &f.role) {
-                        (Some(c), Role::Derive(_) | Role::Offset { .. }) => {
-                            let ct = self.cx(ti, Scope::Write).tr(&c.expr, &c.path)?.0.full();
-                            quote!(if #ct { #code })
-                        }
-                        _ => code,
-                    }
+                    // (an optional offset has its item's condition; `classify` gives no length one).
+                    self.where_cond(ti, f, code)?
                 }
                 Role::Pool(u) => {
                     let pool = u.pool;
@@ -734,6 +722,18 @@ impl<'m> Gen<'m> {
                 #(#body)*
                 Ok(())
             }
+        })
+    }
+
+    /// `code`, which writes the derived field `f` of `ti`, under `f`'s condition where it has one: it is written
+    /// where the condition holds for the values written.
+    fn where_cond(&self, ti: usize, f: &Field, code: TokenStream) -> R<TokenStream> {
+        Ok(match &f.cond {
+            Some(c) => {
+                let ct = self.cx(ti, Scope::Write).tr(&c.expr, &c.path)?.0.full();
+                quote!(if #ct { #code })
+            }
+            None => code,
         })
     }
 

@@ -194,7 +194,6 @@ pub fn types_graph(types: &[TypeDef], inline_only: bool) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// Whether a field of type `ty` can lead back to type `to`.
 /// Which types of `graph` (from [`types_graph`]) `root` reads, itself included.
 pub fn reachable_from(graph: &[Vec<usize>], root: usize) -> Vec<bool> {
     let mut seen = vec![false; graph.len()];
@@ -207,6 +206,7 @@ pub fn reachable_from(graph: &[Vec<usize>], root: usize) -> Vec<bool> {
     seen
 }
 
+/// Whether a field of type `ty` can lead back to type `to`.
 pub fn reaches_type(graph: &[Vec<usize>], ty: &FieldTy, to: usize) -> bool {
     let mut stack: Vec<usize> = match ty {
         FieldTy::User { ty, .. } => vec![*ty],

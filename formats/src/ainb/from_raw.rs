@@ -3,7 +3,7 @@
 //! the query ranges' order, bytes after an element's parameters, the unlinked child replacement header). It reads
 //! no byte: the raw reader found every section and item. Whatever else the raw model holds that the document has
 //! no place for (another section order, an alignment, bytes nothing describes elsewhere) is refused by
-//! [`super::decode`], which converts the document back and compares, so that nothing is lost.
+//! [`super::places::decode`], which converts the document back and compares, so that nothing is lost.
 
 use super::exb::Exb;
 use super::model::*;
@@ -11,6 +11,20 @@ use super::raw;
 use super::PlugSlot;
 use crate::{Error, Result};
 use binspec_runtime::ErrorKind;
+
+/// The six property ranges of `$p`, an element's or an attachment's raw parameters.
+macro_rules! property_ranges {
+    ($p:expr) => {
+        PropertyRanges {
+            s32: &$p.s32_properties,
+            bool: &$p.bool_properties,
+            f32: &$p.float_properties,
+            string: &$p.string_properties,
+            vec3f: &$p.vector3f_properties,
+            pointer: &$p.pointer_properties,
+        }
+    };
+}
 
 /// A value the document cannot take. (The raw model holds no positions, so the error names the value, not an
 /// offset.)
@@ -356,13 +370,13 @@ fn vec3(v: &[f32], what: &dyn Fn() -> String) -> Result<[f32; 3]> {
 }
 
 /// The six property ranges of an element's or an attachment's parameters, as the raw model holds them.
-pub(super) struct PropertyRanges<'r> {
-    pub(super) s32: &'r [raw::PropertyS32],
-    pub(super) bool: &'r [raw::PropertyBool],
-    pub(super) f32: &'r [raw::PropertyFloat],
-    pub(super) string: &'r [raw::PropertyString],
-    pub(super) vec3f: &'r [raw::PropertyVector3f],
-    pub(super) pointer: &'r [raw::PropertyPointer],
+struct PropertyRanges<'r> {
+    s32: &'r [raw::PropertyS32],
+    bool: &'r [raw::PropertyBool],
+    f32: &'r [raw::PropertyFloat],
+    string: &'r [raw::PropertyString],
+    vec3f: &'r [raw::PropertyVector3f],
+    pointer: &'r [raw::PropertyPointer],
 }
 
 fn properties(r: PropertyRanges<'_>, s: &Strs, what: &dyn Fn() -> String) -> Result<Properties> {

@@ -16,20 +16,6 @@
 //! std::fs::write("PlayerCamera.root.ainb", doc.to_binary().unwrap()).unwrap();
 //! ```
 
-/// The six property ranges of `$p`, an element's or an attachment's raw parameters.
-macro_rules! property_ranges {
-    ($p:expr) => {
-        PropertyRanges {
-            s32: &$p.s32_properties,
-            bool: &$p.bool_properties,
-            f32: &$p.float_properties,
-            string: &$p.string_properties,
-            vec3f: &$p.vector3f_properties,
-            pointer: &$p.pointer_properties,
-        }
-    };
-}
-
 pub mod exb;
 mod from_raw;
 mod model;
