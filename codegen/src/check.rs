@@ -502,6 +502,11 @@ fn typecheck_type(
         if let Some(x) = &f.default {
             check(&scope, x, Want::Any, "-default", diags);
         }
+        if let Some(r) = &f.relocations {
+            for x in r.from.iter().chain(&r.size) {
+                check(&scope, x, Want::Int, "-relocations", diags);
+            }
+        }
         // A sort key is an expression of the element.
         if let (Some(x), FieldTy::User { ty, .. }) = (&f.sort_by, &f.ty) {
             let elem = Scope {

@@ -13,6 +13,7 @@ use crate::write::{align_up, Writer};
 mod dedup;
 mod item_order;
 mod order;
+mod pointers;
 mod sections;
 pub use dedup::{pool_strings, split_pool};
 pub use order::Order;
@@ -183,6 +184,10 @@ pub struct WriteCtx<'m> {
     /// Items written out of line whose origin the pass does not know (the first pass knows none): positions
     /// recorded inside one are off by where it goes, and are moved when it is placed ([`Blind`]).
     blind: Blind,
+    /// The values of the pointers a relocation table lists ([`WriteCtx::pointer`]), by the key that holds their
+    /// positions, in the previous pass and this one.
+    prev_pointers: Positions,
+    cur_pointers: Positions,
 }
 
 /// The bookkeeping that moves the positions recorded inside an item written out of line, where the pass did not
@@ -633,9 +638,12 @@ impl<'m> WriteCtx<'m> {
         self.dedup.clear();
         let same = self.cur.same(&self.prev)
             && self.cur_lens.same(&self.prev_lens)
+            && self.cur_pointers.same(&self.prev_pointers)
             && size == self.prev_size;
         std::mem::swap(&mut self.prev, &mut self.cur);
         std::mem::swap(&mut self.prev_lens, &mut self.cur_lens);
+        std::mem::swap(&mut self.prev_pointers, &mut self.cur_pointers);
+        self.cur_pointers.clear();
         self.cur_lens.clear();
         self.cur.clear();
         self.cur.reserve_like(&self.prev);

@@ -507,6 +507,10 @@ impl Gen<'_> {
     /// Whether the model's `item` (an instance of the writing type, maybe optional) is empty.
     pub(super) fn item_is_empty(item: &Field) -> TokenStream {
         let iid = ident(&item.name);
+        if item.relocations.is_some() {
+            let rel = local("rel", &item.name);
+            return quote!(#rel.is_empty());
+        }
         match item.cond {
             Some(_) => quote!(self.#iid.as_ref().is_none_or(|v| v.is_empty())),
             None => quote!(self.#iid.is_empty()),

@@ -31,6 +31,7 @@ mod probe;
 mod read;
 mod read_field;
 mod records;
+mod relocations;
 mod resolve;
 mod rx;
 mod tidy;
@@ -554,6 +555,15 @@ pub fn emit(m: &Module) -> R<TokenStream> {
     for (ti, t) in m.types.iter().enumerate() {
         for e in exprs_of(t) {
             collect_pos_refs(e, ti, &mut pos_refs);
+        }
+        // Relocated pointers: a slot for where each is written.
+        for f in &t.seq {
+            if f.relocate.is_some() {
+                pos_refs
+                    .entry(ti)
+                    .or_default()
+                    .insert(relocations::pointer_slot(&f.name));
+            }
         }
         // Pool items always get a slot.
         for f in &t.instances {

@@ -114,8 +114,24 @@ impl<'m> Gen<'m> {
                         }
                         _ => quote!(),
                     };
-                    fields.push(quote!(#doc #serde pub #id: #ty,));
-                    defaults.push((quote!(#id), self.model_default(ti, f)?));
+                    if let Some(r) = &f.relocations {
+                        // Derived from the pointers: the file's entries only where they differ.
+                        let d = format!(
+                            " Derived by the writer from where it puts the pointers of table `{}`; set only where a file's entries are not grouped as the writer groups them (kept so that the file reads back the same).",
+                            r.id
+                        );
+                        let serde = match f.ty {
+                            FieldTy::Bytes => {
+                                quote!(#[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")])
+                            }
+                            _ => quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
+                        };
+                        fields.push(quote!(#doc #[doc = ""] #[doc = #d] #serde pub #id: ::std::option::Option<#ty>,));
+                        defaults.push((quote!(#id), None));
+                    } else {
+                        fields.push(quote!(#doc #serde pub #id: #ty,));
+                        defaults.push((quote!(#id), self.model_default(ti, f)?));
+                    }
                     if let Some(pool) = f.item_of.filter(|&p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
                         let d = format!(" Alignment of `{}` where the default ({:#x}) does not reproduce the file.", f.name, self.m.pools[pool].item_align);

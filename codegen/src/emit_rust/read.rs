@@ -242,7 +242,12 @@ impl<'m> Gen<'m> {
                 // The holder of this record decides whether the file's value is kept.
                 Role::Given => inits.push(quote!(#id: Some(#v),)),
                 Role::Data | Role::Placed => {
-                    inits.push(quote!(#id: #v,));
+                    if f.relocations.is_some() {
+                        let kept = self.relocation_keep(f, &v)?;
+                        inits.push(quote!(#id: #kept,));
+                    } else {
+                        inits.push(quote!(#id: #v,));
+                    }
                     if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
                         let la = match (self.member_index(ti, f), f.item_of) {

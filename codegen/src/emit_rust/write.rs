@@ -31,6 +31,8 @@ impl<'m> Gen<'m> {
                 body.push(quote!(let #k = ctx.key(#s);));
             }
         }
+        // Relocation entries, derived from the pointers before anything counts them.
+        body.extend(self.relocation_binds(ti)?);
         // Derived values: offsets (one whose item's position names another after it: AINB's string offsets
         // count from the string pool's offset), lengths, then `-derive` expressions.
         let mut order: Vec<&Field> = offsets_in_order(t);
@@ -62,8 +64,11 @@ impl<'m> Gen<'m> {
                     let of = t.field(*of).name.as_str();
                     let target = find(t, of).ok_or_else(|| internal(&f.path))?;
                     let sz = target.size.as_ref().ok_or_else(|| internal(&f.path))?;
-                    let len = if target.item_of.is_some()
-                        && matches!(target.ty, FieldTy::User { .. })
+                    let len = if target.relocations.is_some() {
+                        // Relocation bytes, derived above.
+                        let rel = local("rel", of);
+                        Rx::cast(quote!(#rel.len() as i128))
+                    } else if target.item_of.is_some() && matches!(target.ty, FieldTy::User { .. })
                     {
                         // A record written as a pool item: its length in the previous pass.
                         let k = local("k", of);
@@ -127,6 +132,11 @@ impl<'m> Gen<'m> {
             }
             let fname = f.name.as_str();
             let code = match &f.role {
+                // A BINA offset table, derived above.
+                Role::Data if f.relocations.is_some() => {
+                    let rel = local("rel", &f.name);
+                    quote!(w.bytes(&#rel);)
+                }
                 Role::Const(ConstVal::Bytes(b)) => {
                     let b = b.clone();
                     quote!(w.bytes(&[#(#b),*]);)
@@ -142,8 +152,12 @@ impl<'m> Gen<'m> {
                 Role::Count { of } => {
                     let of = t.field(*of).name.as_str();
                     let opt = find(t, of).is_some_and(|x| x.cond.is_some());
+                    let rel = find(t, of).is_some_and(|x| x.relocations.is_some());
+                    let rel_id = local("rel", of);
                     let of = ident(of);
-                    let code = if opt {
+                    let code = if rel {
+                        self.write_prim(f, quote!(#rel_id.len() as i128))?
+                    } else if opt {
                         self.write_prim(
                             f,
                             quote!(self.#of.as_ref().map_or(0, |v| v.len()) as i128),
@@ -174,6 +188,24 @@ impl<'m> Gen<'m> {
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
                     let code = self.write_derived(f, quote!(#d))?;
+                    // A relocated pointer: where it goes and what it holds, for the table that lists it.
+                    let code = if f.relocate.is_some() {
+                        let k = local("k", &relocations::pointer_slot(&f.name));
+                        let Role::Offset { of } = &f.role else {
+                            return Err(internal(&f.path));
+                        };
+                        let item = t.field(*of);
+                        let iid = ident(&item.name);
+                        let ki = local("k", &item.name);
+                        match item.cond {
+                            Some(_) => {
+                                quote!(if self.#iid.is_some() { ctx.pointer(#k, w.pos() as u64, #ki); } #code)
+                            }
+                            None => quote!(ctx.pointer(#k, w.pos() as u64, #ki); #code),
+                        }
+                    } else {
+                        code
+                    };
                     // An optional derived field is written where its condition holds for the values written
                     // (an optional offset has its item's condition; `classify` gives no length one).
                     self.where_cond(ti, f, code)?
@@ -610,7 +642,11 @@ impl<'m> Gen<'m> {
                     }
                     // A record or an array: written out of line, where the item was in the previous pass.
                     FieldTy::User { .. } | FieldTy::Int { .. } | FieldTy::Float { .. } => {
-                        let one = self.write_one(ti, f, quote!(x))?;
+                        let one = if f.relocations.is_some() {
+                            self.relocation_write_one(f)?
+                        } else {
+                            self.write_one(ti, f, quote!(x))?
+                        };
                         let check = self.count_check(ti, f)?;
                         let check = if check.is_empty() {
                             check
@@ -663,8 +699,10 @@ impl<'m> Gen<'m> {
                 } else {
                     push
                 };
+                let rel = local("rel", &f.name);
                 body.push(match &f.cond {
                     Some(_) => quote!(if let Some(x) = &self.#id { #push }),
+                    None if f.relocations.is_some() => quote!({ let x = &#rel[..]; #push }),
                     None => quote!({ let x = &self.#id; #push }),
                 });
             }

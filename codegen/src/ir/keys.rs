@@ -11,8 +11,19 @@ pub(super) fn ext_get<'a>(ext: &'a [(String, Node)], key: &str) -> Option<&'a No
 }
 
 pub(super) const FIELD_EXT: &[&str] = &[
-    "-derive", "-pool", "-sort-by", "-default", "-orig-id", "-eager", "-scan", "-view", "-data",
-    "-hook", "-resdic",
+    "-derive",
+    "-pool",
+    "-sort-by",
+    "-default",
+    "-orig-id",
+    "-eager",
+    "-scan",
+    "-view",
+    "-data",
+    "-hook",
+    "-resdic",
+    "-relocate",
+    "-relocations",
 ];
 
 /// Reads `-scan`, reporting what is wrong with it.

@@ -18,6 +18,7 @@ mod keys;
 mod names;
 mod passes;
 mod query;
+mod relocations;
 mod resolve;
 
 pub use binspec_meta::crate_spec;
@@ -241,6 +242,36 @@ pub struct Field {
     /// whose keys are their field `KEY`; the node fields that `-derive` from `_dic.ref_bit`, `_dic.left` and
     /// `_dic.right` are computed from the keys in their order (node 0 is the root).
     pub resdic: Option<String>,
+    /// `-relocate: ID` on an offset the writer derives: the field is a pointer that relocation table `ID` lists
+    /// (where it is not null).
+    pub relocate: Option<String>,
+    /// `-relocations: {id, from, size}` on a repeated pool item of relocation entries: the entries are derived
+    /// from the positions of table `id`'s pointers whose values lie in `[from, from + size)`.
+    pub relocations: Option<Relocations>,
+}
+
+/// `-relocations: {id: ID, from: EXPR, size: EXPR, encoding: nn-util | bina}`: a repeated pool item whose records (an `nn::util`
+/// relocation entry each: u4 position, u2 struct count, u1 offset count, u1 padding count) the writer derives
+/// from where it wrote the pointers marked `-relocate: ID` whose values lie in `[from, from + size)` (every one
+/// where `from` and `size` are absent). The model keeps a file's entries only where they are not the ones the
+/// writer would derive. With `encoding: bina`, the bytes of a BINA offset table instead (a seq attribute whose
+/// `size` is a field).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relocations {
+    pub id: String,
+    pub from: Option<Ex>,
+    pub size: Option<Ex>,
+    /// How the table lists the pointers (`encoding:`).
+    pub encoding: RelocEncoding,
+}
+
+/// How a relocation table lists pointers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RelocEncoding {
+    /// `nn-util` (the default): on a repeated pool item of `nn::util` entries.
+    NnUtil,
+    /// `bina`: on a bytes attribute sized by a field, a BINA offset table.
+    Bina,
 }
 
 /// `-scan: {tag: BYTES | tags: [BYTES...], step: N, or-eos: BOOL}` on a `repeat: eos` attribute: the attribute's

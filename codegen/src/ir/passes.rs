@@ -51,6 +51,8 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
     // `-resdic` arrays: their key is a string or bytes of the node type, always present; and a node type's
     // `_dic` values come from such an array.
     check_resdic(m, diags);
+    // `-relocate` pointers and the `-relocations` entries that list them.
+    super::relocations::check_relocations(m, diags);
     // A deduplicating pool holds strings: UTF-8, each ending in its terminator.
     for t in &m.types {
         for f in &t.instances {

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::diag::{did_you_mean, Diags, Pos};
-use crate::syntax::{ExprSrc, RawAttr, RawRepeat, RawType, RawTypeRef, RawValid, Value};
+use crate::syntax::{ExprSrc, Node, RawAttr, RawRepeat, RawType, RawTypeRef, RawValid, Value};
 
 use super::builder::{node_ex, parse_ex, Builder};
 use super::keys::{check_ext, ext_get, parse_scan, FIELD_EXT};
@@ -400,6 +400,22 @@ impl Builder {
                 }
             },
         };
+        let relocate = match ext_get(&a.ext, "-relocate") {
+            None => None,
+            Some(n) => match &n.value {
+                Value::Str(id) if !is_instance && !id.is_empty() => Some(id.clone()),
+                _ => {
+                    diags.error(
+                        n.pos,
+                        &n.path,
+                        "'-relocate' takes the id of the relocation table that lists the pointer, on a seq attribute",
+                        Some("for example '-relocate: main'".into()),
+                    );
+                    None
+                }
+            },
+        };
+        let relocations = ext_get(&a.ext, "-relocations").and_then(|n| parse_relocations(n, diags));
         let derive = ext_get(&a.ext, "-derive").and_then(|n| node_ex(n, diags));
         if let Some(d) = derive {
             role = Role::Derive(d);
@@ -458,6 +474,8 @@ impl Builder {
             },
             scan,
             resdic,
+            relocate,
+            relocations,
             view: match ext_get(&a.ext, "-view") {
                 None => false,
                 Some(n) => match (&n.value, is_instance) {
@@ -499,6 +517,75 @@ impl Builder {
             },
         })
     }
+}
+
+/// Reads `-relocations: {id: ID, from: EXPR, size: EXPR, encoding: NAME}`, reporting what is wrong with it
+/// (where it may go is checked with the roles, in `classify`).
+fn parse_relocations(n: &Node, diags: &mut Diags) -> Option<super::Relocations> {
+    let usage = "'-relocations' takes a map {id: ID, from: EXPR, size: EXPR, encoding: nn-util | bina} (from, size and encoding optional)";
+    let Some(map) = n.as_map() else {
+        diags.error(n.pos, &n.path, usage, None);
+        return None;
+    };
+    let mut out = super::Relocations {
+        id: String::new(),
+        from: None,
+        size: None,
+        encoding: super::RelocEncoding::NnUtil,
+    };
+    for (k, v) in map {
+        let key = k.scalar_text().unwrap_or_default();
+        match key.as_str() {
+            "id" => match &v.value {
+                Value::Str(id) if !id.is_empty() => out.id = id.clone(),
+                _ => diags.error(
+                    v.pos,
+                    &v.path,
+                    "'-relocations/id' takes the table's id",
+                    None,
+                ),
+            },
+            "encoding" => match v.scalar_text().as_deref() {
+                Some("nn-util") => out.encoding = super::RelocEncoding::NnUtil,
+                Some("bina") => out.encoding = super::RelocEncoding::Bina,
+                other => {
+                    let other = other.unwrap_or_default();
+                    diags.error(
+                        v.pos,
+                        &v.path,
+                        format!("'-relocations/encoding': unknown encoding '{other}' (it takes nn-util or bina)"),
+                        did_you_mean(other, ["nn-util", "bina"]),
+                    );
+                    // (The table stays, so that its pointers are not reported as listed by none.)
+                }
+            },
+            "from" => out.from = node_ex(v, diags),
+            "size" => out.size = node_ex(v, diags),
+            _ => {
+                diags.error(
+                    k.pos,
+                    &n.path,
+                    format!("unknown key '{key}' in '-relocations'"),
+                    did_you_mean(&key, ["id", "from", "size", "encoding"]),
+                );
+                return None;
+            }
+        }
+    }
+    if out.id.is_empty() {
+        diags.error(
+            n.pos,
+            &n.path,
+            "'-relocations' needs 'id': the table whose pointers it lists",
+            Some("for example '-relocations: {id: main}'".into()),
+        );
+        return None;
+    }
+    if out.from.is_some() != out.size.is_some() {
+        diags.error(n.pos, &n.path, "'-relocations' takes 'from' and 'size' together (the region whose pointers it lists), or neither", None);
+        return None;
+    }
+    Some(out)
 }
 
 const PRIMS: &[&str] = &[

@@ -205,6 +205,95 @@ pub fn positions(entries: &[Entry], size: u64) -> Result<Vec<u32>> {
     Ok(out)
 }
 
+/// What a reader keeps of a relocation table's entries (`entries`, each seen as an [`Entry`] through `as_entry`):
+/// nothing where they are the ones [`group`] makes of the pointers they list (the writer derives those), or else
+/// the entries as the file has them. `size` is the file's size, which bounds the pointers they may list.
+pub fn kept<E>(entries: Vec<E>, size: u64, as_entry: impl Fn(&E) -> Entry) -> Option<Vec<E>> {
+    let es: Vec<Entry> = entries.iter().map(as_entry).collect();
+    let derived = positions(&es, size).and_then(|ps| group(&ps));
+    match derived {
+        Ok(d) if d == es => None,
+        _ => Some(entries),
+    }
+}
+
+/// A BINA (version 2) offset table: the positions of a file's pointers, from the start of its data, each as
+/// the distance from the one before (from 0 for the first) in units of 4 bytes, in 1, 2 or 4 bytes whose top two
+/// bits say which (`01`, `10`, `11`: 6, 14 or 30 bits, big-endian), then zeros up to a multiple of 4 bytes. The
+/// PXD page of the HedgeDocs seed says the table follows the last ACL chunk; the encoding is read off the real
+/// files of the shared corpus (every one decodes to pointers inside its data).
+///
+/// Fails when the positions are not increasing multiples of 4, or two are more than 2^32 bytes apart.
+///
+/// ```
+/// use binspec_runtime::layout::reloc::{bina_decode, bina_encode};
+/// let t = bina_encode(&[0x10, 0x28, 0x30]).unwrap();
+/// assert_eq!(t, [0x44, 0x46, 0x42, 0]);
+/// assert_eq!(bina_decode(&t).unwrap(), [0x10, 0x28, 0x30]);
+/// ```
+pub fn bina_encode(positions: &[u32]) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(positions.len() + 3);
+    let mut prev = 0u32;
+    for (i, &p) in positions.iter().enumerate() {
+        let d = p.wrapping_sub(prev);
+        if (i > 0 && p <= prev) || p % 4 != 0 {
+            return Err(Error::write(format!(
+                "a BINA offset table lists pointers at increasing multiples of 4: {p:#x} comes after {prev:#x}"
+            )));
+        }
+        let d = d / 4;
+        match d {
+            0..0x40 => out.push(0x40 | d as u8),
+            0x40..0x4000 => out.extend_from_slice(&(0x8000 | d as u16).to_be_bytes()),
+            _ => out.extend_from_slice(&(0xc000_0000 | d).to_be_bytes()),
+        }
+        prev = p;
+    }
+    while out.len() % 4 != 0 {
+        out.push(0);
+    }
+    Ok(out)
+}
+
+/// The positions a BINA offset table lists ([`bina_encode`]), up to its first zero byte or its end. Fails when
+/// a position does not fit in 32 bits.
+pub fn bina_decode(table: &[u8]) -> Result<Vec<u32>> {
+    let mut out = Vec::new();
+    let (mut i, mut pos) = (0usize, 0u32);
+    while let Some(&b) = table.get(i) {
+        let (len, first) = match b >> 6 {
+            0 => break,
+            1 => (1, u32::from(b & 0x3f)),
+            2 => (2, u32::from(b & 0x3f)),
+            _ => (4, u32::from(b & 0x3f)),
+        };
+        let Some(rest) = table.get(i + 1..i + len) else {
+            return Err(Error::invalid(
+                i as u64,
+                "a BINA offset table ends inside an entry",
+            ));
+        };
+        let d = rest.iter().fold(first, |v, &x| (v << 8) | u32::from(x));
+        pos = d
+            .checked_mul(4)
+            .and_then(|d| pos.checked_add(d))
+            .ok_or_else(|| {
+                Error::invalid(i as u64, "a BINA offset table lists a pointer past 4 GiB")
+            })?;
+        out.push(pos);
+        i += len;
+    }
+    Ok(out)
+}
+
+/// What a reader keeps of a BINA offset table: nothing where [`bina_encode`] of what it lists gives it back,
+/// else its bytes.
+pub fn bina_kept(table: &[u8]) -> bool {
+    !bina_decode(table)
+        .and_then(|ps| bina_encode(&ps))
+        .is_ok_and(|t| t == table)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,6 +399,39 @@ mod tests {
             .to_string()
             .contains("0x0 comes after 0x8"));
         assert!(group(&[8, 8]).is_err());
+    }
+
+    #[test]
+    fn a_reader_keeps_only_entries_grouped_otherwise() {
+        let id = |e: &Entry| *e;
+        assert_eq!(kept(vec![e(0, 2, 1, 1)], 0x100, id), None);
+        // The same pointers as two entries: kept, as is.
+        let split = vec![e(0, 1, 1, 0), e(16, 1, 1, 0)];
+        assert_eq!(kept(split.clone(), 0x100, id), Some(split));
+        // Entries that list nothing a file could hold are kept too (the writer would list other pointers).
+        let past = vec![e(0xff8, 2, 1, 0)];
+        assert_eq!(kept(past.clone(), 0x100, id), Some(past));
+    }
+
+    #[test]
+    fn bina_tables_round_trip() {
+        let ps = [0x50, 0x68, 0x70, 0x70 + 0x100, 0x70 + 0x100 + 0x10_0000];
+        let t = bina_encode(&ps).unwrap();
+        // 1 + 1 + 1 + 2 + 4 bytes, padded to 12.
+        assert_eq!(t.len(), 12);
+        assert_eq!(&t[..5], &[0x54, 0x46, 0x42, 0x80, 0x40]);
+        assert_eq!(&t[5..9], &0xc004_0000u32.to_be_bytes());
+        assert_eq!(bina_decode(&t).unwrap(), ps);
+        assert!(!bina_kept(&t));
+        assert_eq!(bina_encode(&[]).unwrap(), Vec::<u8>::new());
+        // Nonzero padding, or more padding than needed, is not what the writer makes: kept.
+        assert!(bina_kept(&[0x54, 0x46, 0x0e, 0xf0]));
+        assert!(bina_kept(&[0x54, 0, 0, 0, 0, 0, 0, 0]));
+        // Refused: unsorted, repeated, unaligned; an entry cut short.
+        assert!(bina_encode(&[8, 4]).is_err());
+        assert!(bina_encode(&[8, 8]).is_err());
+        assert!(bina_encode(&[6]).is_err());
+        assert!(bina_decode(&[0xc0, 1]).is_err());
     }
 
     #[test]

@@ -23,6 +23,7 @@ macro_rules! feature_modules {
 }
 
 feature_modules!(
+    bina_offsets,
     bits,
     cross,
     data,
@@ -41,6 +42,7 @@ feature_modules!(
     pool,
     process,
     ranges,
+    relocations,
     repeat,
     resdic,
     scan,

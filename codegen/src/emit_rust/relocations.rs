@@ -1,0 +1,130 @@
+//! Relocation tables (`-relocate`, `-relocations`, see [`crate::ir::Relocations`]): the writer records where it
+//! writes each pointer and the value it writes, and derives the entries of the tables that list them from the
+//! previous pass's record; the reader keeps a file's entries only where they are grouped otherwise.
+
+use super::*;
+use crate::ir::RelocEncoding;
+
+/// The name of the slot that records where pointer `name` is written (apart from its own `_pos` slot, which
+/// records it whether or not it is null).
+pub(super) fn pointer_slot(name: &str) -> String {
+    format!("{name}__ptr")
+}
+
+impl<'m> Gen<'m> {
+    /// The slots of the pointers that table `id` lists.
+    fn pointer_slots(&self, id: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (ti, t) in self.m.types.iter().enumerate() {
+            for f in &t.seq {
+                if f.relocate.as_deref() == Some(id) {
+                    out.push(self.slot(ti, &pointer_slot(&f.name)));
+                }
+            }
+        }
+        out
+    }
+
+    /// The element type of a `-relocations` item and its four fields' names (checked by the `classify` pass).
+    fn entry_fields(&self, f: &Field) -> R<(Ident, [Ident; 4])> {
+        let FieldTy::User { ty, .. } = &f.ty else {
+            return Err(internal(&f.path));
+        };
+        let et = &self.m.types[*ty];
+        let names: Vec<Ident> = et.seq.iter().map(|x| ident(&x.name)).collect();
+        let names: [Ident; 4] = names.try_into().map_err(|_| internal(&f.path))?;
+        Ok((ty_ident(&et.rust), names))
+    }
+
+    /// Writing `ti`: binds `rel_NAME` for each `-relocations` item of `ti` to its entries, the model's where it
+    /// keeps a file's, else those derived from the pointers of the previous pass.
+    pub(super) fn relocation_binds(&self, ti: usize) -> R<Vec<TokenStream>> {
+        let mut out = Vec::new();
+        let t = &self.m.types[ti];
+        for f in t.seq.iter().chain(&t.instances) {
+            let Some(r) = &f.relocations else { continue };
+            let id = ident(&f.name);
+            let rel = local("rel", &f.name);
+            let slots = self.pointer_slots(&r.id);
+            let region = match (&r.from, &r.size) {
+                (Some(from), Some(size)) => {
+                    let from = self
+                        .cx(ti, Scope::Write)
+                        .tr(&from.expr, &from.path)?
+                        .0
+                        .full();
+                    let size = self
+                        .cx(ti, Scope::Write)
+                        .tr(&size.expr, &size.path)?
+                        .0
+                        .full();
+                    quote!(Some((#from, #size)))
+                }
+                _ => quote!(None),
+            };
+            let fname = f.name.as_str();
+            if r.encoding == RelocEncoding::Bina {
+                out.push(quote! {
+                    let #rel: ::std::borrow::Cow<'_, [u8]> = match &self.#id {
+                        Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
+                        None => ::std::borrow::Cow::Owned(
+                            ctx.bina_offsets(&[#(#slots),*], io.start, #region).at(#fname)?,
+                        ),
+                    };
+                });
+                continue;
+            }
+            let (et, [p, s, o, pad]) = self.entry_fields(f)?;
+            out.push(quote! {
+                let #rel: ::std::borrow::Cow<'_, [#et]> = match &self.#id {
+                    Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
+                    None => ::std::borrow::Cow::Owned(
+                        ctx.relocations(&[#(#slots),*], io.start, #region)
+                            .at(#fname)?
+                            .into_iter()
+                            .map(|e| #et { #p: e.position, #s: e.struct_count, #o: e.offset_count, #pad: e.padding_count })
+                            .collect(),
+                    ),
+                };
+            });
+        }
+        Ok(out)
+    }
+
+    /// Writing one entry `x` of the `-relocations` item `f`: its four integers, in place (not through the entry
+    /// type's writer, which would borrow entries the writer derived for as long as the model).
+    pub(super) fn relocation_write_one(&self, f: &Field) -> R<TokenStream> {
+        let FieldTy::User { ty, .. } = &f.ty else {
+            return Err(internal(&f.path));
+        };
+        let mut out = Vec::new();
+        for ef in &self.m.types[*ty].seq {
+            let id = ident(&ef.name);
+            out.push(self.write_prim(ef, quote!(x.#id as i128))?);
+        }
+        Ok(quote!(#(#out)*))
+    }
+
+    /// Reading: what the model keeps of the entries `v` of the `-relocations` item `f` (see the module's doc).
+    pub(super) fn relocation_keep(&self, f: &Field, v: &Ident) -> R<TokenStream> {
+        if f.relocations
+            .as_ref()
+            .is_some_and(|r| r.encoding == RelocEncoding::Bina)
+        {
+            return Ok(quote! {
+                if ::binspec_runtime::layout::reloc::bina_kept(&#v[..]) { Some(#v) } else { None }
+            });
+        }
+        let (_, [p, s, o, pad]) = self.entry_fields(f)?;
+        Ok(quote! {
+            ::binspec_runtime::layout::reloc::kept(#v, root_io.buf().len() as u64, |e| {
+                ::binspec_runtime::layout::reloc::Entry {
+                    position: e.#p,
+                    struct_count: e.#s,
+                    offset_count: e.#o,
+                    padding_count: e.#pad,
+                }
+            })
+        })
+    }
+}
