@@ -85,7 +85,7 @@ impl Scope<'_> {
                     return Ty::Any;
                 }
                 let t = f
-                    .value
+                    .value()
                     .as_ref()
                     .and_then(|v| type_of(&v.expr, &self.at(ty)).ok())
                     .unwrap_or(Ty::Any);
@@ -489,10 +489,10 @@ fn typecheck_type(
         if let Some(x) = &f.size {
             check(&inner, x, Want::Int, "size", diags);
         }
-        if let Some(x) = &f.pos_expr {
+        if let Some(x) = f.pos_expr() {
             check(&scope, x, Want::Int, "pos", diags);
         }
-        if let Some(x) = &f.value {
+        if let Some(x) = f.value() {
             check(&scope, x, Want::Any, "value", diags);
         }
         // binspec's own expressions (`-` keys), in the scope of the type they are written in.
@@ -630,7 +630,8 @@ fn typecheck_type(
         {
             diags.error(f.pos, &f.path, "'enum' needs an integer type", None);
         }
-        if f.value.is_some() && (f.size.is_some() || !(f.data || matches!(f.ty, FieldTy::Value))) {
+        if f.value().is_some() && (f.size.is_some() || !(f.data || matches!(f.ty, FieldTy::Value)))
+        {
             diags.error(
                 f.pos,
                 &f.path,

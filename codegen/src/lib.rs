@@ -208,13 +208,13 @@ fn position_of(m: &ir::Module, path: &str) -> diag::Pos {
         for f in t.seq.iter().chain(t.instances.iter()) {
             consider(&f.path, f.pos);
             let exprs = [
-                &f.size,
-                &f.cond,
-                &f.pos_expr,
-                &f.value,
-                &f.io,
-                &f.sort_by,
-                &f.default,
+                f.size.as_ref(),
+                f.cond.as_ref(),
+                f.pos_expr(),
+                f.value(),
+                f.io(),
+                f.sort_by.as_ref(),
+                f.default.as_ref(),
             ];
             for x in exprs.into_iter().flatten() {
                 consider(&x.path, x.pos);

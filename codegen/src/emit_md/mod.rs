@@ -109,7 +109,7 @@ fn diagram(m: &Module, out: &mut String) {
                 _ => {}
             }
             for c in to {
-                let label = if f.is_instance {
+                let label = if f.is_instance() {
                     format!("{} (instance)", f.name)
                 } else {
                     f.name.clone()
@@ -214,13 +214,13 @@ fn emit_type(m: &Module, ti: usize, out: &mut String) {
         out.push_str("| Name | Where | Type | Description |\n|---|---|---|---|\n");
         for f in &t.instances {
             let mut wh = Vec::new();
-            if let Some(p) = &f.pos_expr {
+            if let Some(p) = f.pos_expr() {
                 wh.push(format!("pos `{}`", esc(&p.text)));
             }
-            if let Some(v) = &f.value {
+            if let Some(v) = f.value() {
                 wh.push(format!("value `{}`", esc(&v.text)));
             }
-            if let Some(io) = &f.io {
+            if let Some(io) = f.io() {
                 wh.push(format!("in `{}`", esc(&io.text)));
             }
             if let Some(pi) = f.item_of {

@@ -35,7 +35,7 @@ fn version_deps(f: &Field) -> Vec<(Dep, &Ex)> {
         Repeat::Expr(x) | Repeat::Until(x) => v.push((Dep::Count, x)),
         _ => {}
     }
-    if let Some(p) = &f.pos_expr {
+    if let Some(p) = f.pos_expr() {
         v.push((Dep::Position, p));
     }
     v.retain(|(_, x)| !version_names(&x.expr).is_empty());

@@ -21,7 +21,7 @@ impl<'m> Cx<'m> {
             return Ok(None);
         };
         let (Some(pos), FieldTy::User { ty, .. }, Repeat::None, None) =
-            (&a.pos_expr, &a.ty, &a.repeat, &a.value)
+            (a.pos_expr(), &a.ty, &a.repeat, a.value())
         else {
             return Ok(None);
         };
@@ -68,7 +68,7 @@ impl<'m> Cx<'m> {
                 let e = endian_tokens(endian.or(u.fixed_endian()));
                 let n = *bytes as usize;
                 let at = self.tr(&pos.expr, &pos.path)?.0;
-                let io = match &a.io {
+                let io = match a.io() {
                     Some(x) if x.text == "_root._io" => quote!(root_io),
                     Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
                     None => quote!(r),
@@ -96,13 +96,10 @@ impl<'m> Cx<'m> {
                     );
                 };
                 let item = u.field(*of);
-                let bare = item
-                    .pos_expr
-                    .as_ref()
-                    .and_then(|p| crate::ir::bare_name(&p.expr))
-                    == Some(name);
+                let bare =
+                    item.pos_expr().and_then(|p| crate::ir::bare_name(&p.expr)) == Some(name);
                 let in_root_stream =
-                    self.ty == 0 || a.io.as_ref().is_some_and(|x| x.text == "_root._io");
+                    self.ty == 0 || a.io().as_ref().is_some_and(|x| x.text == "_root._io");
                 if !bare || item.item_of.is_none() || a.size.is_some() || !in_root_stream {
                     return err(
                         path,

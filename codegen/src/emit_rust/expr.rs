@@ -37,7 +37,7 @@ impl<'m> Cx<'m> {
             .types
             .iter()
             .position(|t| t.instances.iter().any(|x| std::ptr::eq(x, f)));
-        let (Some(owner), Some(v)) = (owner, &f.value) else {
+        let (Some(owner), Some(v)) = (owner, f.value()) else {
             return T::Int;
         };
         if self.depth > 32 {

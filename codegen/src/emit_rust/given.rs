@@ -35,7 +35,7 @@ impl<'m> Gen<'m> {
                     quote!(match #place { Some(v) => v as i128, None => #len as i128 })
                 }
                 GivenKind::Offset => {
-                    let pos = item.pos_expr.as_ref().ok_or_else(|| internal(&item.path))?;
+                    let pos = item.pos_expr().ok_or_else(|| internal(&item.path))?;
                     let rhs = Self::item_prev_pos(item);
                     let e = crate::ir::replace_chain(&pos.expr, &g.chain, &name);
                     let solved = self.solve(ti, &e, &name, rhs, &pos.path)?.full();

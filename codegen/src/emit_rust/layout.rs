@@ -131,7 +131,7 @@ impl<'m> Gen<'m> {
             Role::Data | Role::Placed | Role::Const(_) | Role::Count { .. } | Role::Kept => false,
             Role::Derive(x) => self.reads_layout(ty, &x.expr, &|_| false, depth + 1),
             Role::Computed => f
-                .value
+                .value()
                 .as_ref()
                 .is_none_or(|v| self.reads_layout(ty, &v.expr, &|_| false, depth + 1)),
             _ => true,
@@ -416,11 +416,11 @@ impl Gen<'_> {
                 && f.valid.is_none()
                 && f.contents.is_none()
                 && !is_blob(f)
-                && f.value.is_none()
+                && f.value().is_none()
                 && f.hook.is_none()
                 && f.scan.is_none()
                 && f.pad_right.is_none()
-                && !f.is_instance;
+                && !f.is_instance();
             match f.ty {
                 FieldTy::Int { bytes, .. } | FieldTy::Float { bytes, .. } if ok => {
                     Some(u64::from(bytes))
@@ -495,7 +495,7 @@ impl Gen<'_> {
     /// writing type's own, unless it reads from `_root._io`): the right side of its `pos`, to solve for an offset.
     pub(super) fn item_prev_pos(item: &Field) -> Rx {
         let k = local("k", &item.name);
-        match &item.io {
+        match item.io() {
             Some(_) => Rx::cast(quote!(ctx.prev_pos(#k) as i128)),
             None => Rx::new(
                 quote!(ctx.prev_pos(#k) as i128 - io.start as i128),

@@ -12,9 +12,15 @@ pub(super) fn exprs_of(t: &TypeDef) -> Vec<&Expr> {
         out.push(&on.expr);
     }
     for f in t.seq.iter().chain(t.instances.iter()) {
-        for x in [&f.size, &f.cond, &f.pos_expr, &f.value, &f.sort_by]
-            .into_iter()
-            .flatten()
+        for x in [
+            f.size.as_ref(),
+            f.cond.as_ref(),
+            f.pos_expr(),
+            f.value(),
+            f.sort_by.as_ref(),
+        ]
+        .into_iter()
+        .flatten()
         {
             out.push(&x.expr);
         }

@@ -49,7 +49,7 @@ impl<'m> Gen<'m> {
                     return false;
                 }
                 match t.instances.iter().find(|f| f.name == n) {
-                    Some(f) => [&f.pos_expr, &f.size, &f.cond, &f.value]
+                    Some(f) => [f.pos_expr(), f.size.as_ref(), f.cond.as_ref(), f.value()]
                         .into_iter()
                         .flatten()
                         .all(|x| only_instances(t, &x.expr, seen)),

@@ -309,7 +309,7 @@ impl<'m> Gen<'m> {
                     inits.push(quote!(#id: #v,));
                 }
                 Role::Kept => {
-                    let Some(x) = &f.value else {
+                    let Some(x) = f.value() else {
                         return err(&f.path, "internal: a kept value instance without a value");
                     };
                     let vt = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full();
@@ -593,10 +593,10 @@ impl<'m> Gen<'m> {
         let Some(f) = t.instances.iter().find(|f| f.name == name) else {
             return Ok(());
         };
-        if done.contains(name) || f.value.is_some() {
+        if done.contains(name) || f.value().is_some() {
             // Value instances are inlined where used; make sure what they use exists (a `-hook` reads the stream
             // itself: what its expression names for Kaitai's tools is not read).
-            if let Some(v) = f.value.as_ref().filter(|_| f.hook.is_none()) {
+            if let Some(v) = f.value().as_ref().filter(|_| f.hook.is_none()) {
                 if done.insert(name.to_string()) {
                     let mut needed = BTreeSet::new();
                     crate::ir::names_used(&v.expr, &mut needed);
@@ -609,7 +609,10 @@ impl<'m> Gen<'m> {
         }
         done.insert(name.to_string());
         let mut needed = BTreeSet::new();
-        for x in [&f.pos_expr, &f.size, &f.cond].into_iter().flatten() {
+        for x in [f.pos_expr(), f.size.as_ref(), f.cond.as_ref()]
+            .into_iter()
+            .flatten()
+        {
             crate::ir::names_used(&x.expr, &mut needed);
         }
         for n in needed {
@@ -618,11 +621,11 @@ impl<'m> Gen<'m> {
         let v = local("v", name);
         let p = local("pos", name);
         let fname = f.name.as_str();
-        let Some(pos) = &f.pos_expr else {
+        let Some(pos) = f.pos_expr() else {
             return err(&f.path, "an instance needs 'pos' or 'value'");
         };
         let pt = self.cx(ti, Scope::Read).tr(&pos.expr, &pos.path)?.0.full();
-        let io = match &f.io {
+        let io = match f.io() {
             Some(x) if x.text == "_root._io" => quote!(root_io.clone()),
             Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
             None => quote!(r.clone()),

@@ -57,8 +57,8 @@ impl<'m> Cx<'m> {
         match self.scope {
             Scope::Read => {
                 let v = local("v", n);
-                if let Some(val) = &f.value {
-                    if f.is_instance {
+                if let Some(val) = f.value() {
+                    if f.is_instance() {
                         if let Some(h) = &f.hook {
                             // `-hook`: the hand-written function of the stream's bytes, of the expression's type
                             // (the expression, for Kaitai's tools, may name what binspec's model derives).
@@ -113,7 +113,7 @@ impl<'m> Cx<'m> {
                     // The model's value, not the expression (which names what is derived from it).
                     return Ok((Rx::cast(quote!(#me.#id as i128)), T::Int));
                 }
-                if let Some(val) = &f.value {
+                if let Some(val) = f.value() {
                     if f.hook.is_some() {
                         return err(
                             &val.path,
@@ -217,7 +217,7 @@ impl<'m> Cx<'m> {
                              to that type's writer"
                         ),
                     ),
-                    Role::View if f.is_instance => match self.endian_view(n)? {
+                    Role::View if f.is_instance() => match self.endian_view(n)? {
                         Some(tok) => Ok((tok, T::Int)),
                         None => err(
                             path,

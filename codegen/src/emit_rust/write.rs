@@ -48,7 +48,7 @@ impl<'m> Gen<'m> {
             let val = match &f.role {
                 Role::Offset { of } => {
                     let inst = t.field(*of);
-                    let pos = inst.pos_expr.as_ref().ok_or_else(|| internal(&f.path))?;
+                    let pos = inst.pos_expr().ok_or_else(|| internal(&f.path))?;
                     let rhs = Self::item_prev_pos(inst);
                     let solved = self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?.full();
                     if let Some(item) = self.empty_item_of(ti, f) {
@@ -560,10 +560,10 @@ impl<'m> Gen<'m> {
         for f in t.instances.iter().filter(|f| f.role == Role::Placed) {
             let id = ident(&f.name);
             let fname = f.name.as_str();
-            let Some(pos) = &f.pos_expr else { continue };
+            let Some(pos) = f.pos_expr() else { continue };
             let p = self.cx(ti, Scope::Write).tr(&pos.expr, &pos.path)?.0.full();
             // Positions in `_root._io` are the output's; in the type's own stream, they start where it does.
-            let rebase = match &f.io {
+            let rebase = match f.io() {
                 Some(x) if x.text == "_root._io" => {
                     quote!(let io = ::binspec_runtime::layout::Io::ROOT;)
                 }
@@ -922,7 +922,7 @@ fn offsets_in_order(t: &TypeDef) -> Vec<&Field> {
         .filter_map(|f| match f.role {
             Role::Offset { of } => {
                 let mut used = std::collections::BTreeSet::new();
-                if let Some(pos) = &t.field(of).pos_expr {
+                if let Some(pos) = &t.field(of).pos_expr() {
                     names(&pos.expr, &mut used);
                 }
                 used.remove(&f.name);

@@ -25,7 +25,7 @@ pub(super) fn check(m: &Module, diags: &mut Diags) {
             let Some(f) = t.seq.iter().chain(&t.instances).find(|f| f.name == n) else {
                 continue;
             };
-            if let Some(v) = &f.value {
+            if let Some(v) = f.value() {
                 names_used(&v.expr, &mut todo);
                 continue;
             }

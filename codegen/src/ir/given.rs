@@ -21,7 +21,7 @@ pub(super) fn given(m: &mut Module, diags: &mut Diags) {
                 continue;
             }
             let of = FieldId(t.seq.len() + ii);
-            if let Some(p) = &f.pos_expr {
+            if let Some(p) = f.pos_expr() {
                 for chain in own_chains(&p.expr) {
                     if leaf(m, ti, &chain).is_none() {
                         continue;
@@ -250,7 +250,7 @@ fn check_covered(m: &Module, diags: &mut Diags) {
     };
     for (ti, t) in m.types.iter().enumerate() {
         for f in t.seq.iter().chain(t.instances.iter()) {
-            let plain = !f.is_instance && f.repeat == Repeat::None && f.cond.is_none();
+            let plain = !f.is_instance() && f.repeat == Repeat::None && f.cond.is_none();
             match &f.ty {
                 FieldTy::User { ty, .. } if !plain => report(diags, ti, f, *ty),
                 FieldTy::Switch { cases, .. } => {

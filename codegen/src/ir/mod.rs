@@ -214,10 +214,8 @@ pub struct Field {
     pub eos_error: bool,
     pub pad_right: Option<u8>,
     pub contents: Option<Vec<u8>>,
-    pub is_instance: bool,
-    pub pos_expr: Option<Ex>,
-    pub io: Option<Ex>,
-    pub value: Option<Ex>,
+    /// A seq attribute, a parse instance or a value instance.
+    pub kind: FieldKind,
     /// `-pool` on an instance: placed as an item of this pool.
     pub item_of: Option<usize>,
     pub sort_by: Option<Ex>,
@@ -272,6 +270,46 @@ pub enum RelocEncoding {
     NnUtil,
     /// `bina`: on a bytes attribute sized by a field, a BINA offset table.
     Bina,
+}
+
+/// What a field is: Kaitai's seq attribute, parse instance or value instance, each with only what it can have.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldKind {
+    /// A seq attribute: read where the one before it ends.
+    Attr,
+    /// A parse instance: read at `pos` (where the stream is, without one) of the stream `io` (the type's own,
+    /// without one).
+    Parse { pos: Option<Ex>, io: Option<Ex> },
+    /// A value instance: computed from `value`, not read.
+    Value(Ex),
+}
+
+impl Field {
+    /// Whether the field is an instance (parse or value), not a seq attribute.
+    pub fn is_instance(&self) -> bool {
+        !matches!(self.kind, FieldKind::Attr)
+    }
+    /// A parse instance's `pos`.
+    pub fn pos_expr(&self) -> Option<&Ex> {
+        match &self.kind {
+            FieldKind::Parse { pos, .. } => pos.as_ref(),
+            _ => None,
+        }
+    }
+    /// A parse instance's `io`.
+    pub fn io(&self) -> Option<&Ex> {
+        match &self.kind {
+            FieldKind::Parse { io, .. } => io.as_ref(),
+            _ => None,
+        }
+    }
+    /// A value instance's `value`.
+    pub fn value(&self) -> Option<&Ex> {
+        match &self.kind {
+            FieldKind::Value(v) => Some(v),
+            _ => None,
+        }
+    }
 }
 
 /// `-scan: {tag: BYTES | tags: [BYTES...], step: N, or-eos: BOOL}` on a `repeat: eos` attribute: the attribute's

@@ -125,7 +125,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
             && f.repeat == Repeat::None
             && f.process.is_none();
         if let (Some(sz), true) = (&f.size, content_sized || sized_item) {
-            if f.is_instance && f.item_of.is_none() {
+            if f.is_instance() && f.item_of.is_none() {
                 continue;
             }
             let mut used = BTreeSet::new();
@@ -138,7 +138,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
                 }
             }
         }
-        if let (Some(p), Some(_)) = (&f.pos_expr, f.item_of) {
+        if let (Some(p), Some(_)) = (f.pos_expr(), f.item_of) {
             let mut used = BTreeSet::new();
             names_used(&p.expr, &mut used);
             let offsets: Vec<String> = used
@@ -221,7 +221,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
     loop {
         let mut more = BTreeSet::new();
         for f in tm.instances.iter().filter(|f| views.contains(&f.name)) {
-            if let Some(v) = &f.value {
+            if let Some(v) = f.value() {
                 names_used(&v.expr, &mut more);
             }
         }
@@ -232,16 +232,16 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
         }
     }
     for f in tm.instances.iter_mut() {
-        f.role = if f.value.is_some() && f.data {
+        f.role = if f.value().is_some() && f.data {
             Role::Kept
-        } else if f.value.is_some() {
+        } else if f.value().is_some() {
             Role::Computed
         } else if f.item_of.is_some() {
             Role::Data
         } else if views.contains(&f.name)
             || f.view
-            || f.pos_expr.is_none()
-            || f.io.as_ref().is_some_and(|io| io.text != "_root._io")
+            || f.pos_expr().is_none()
+            || f.io().as_ref().is_some_and(|io| io.text != "_root._io")
             || passes_object(&f.ty)
             || (reaches_type(&snapshot, &f.ty, ti) && !f.eager)
         {
@@ -262,7 +262,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
                     None,
                 );
         }
-        if f.item_of.is_some() && f.pos_expr.is_none() {
+        if f.item_of.is_some() && f.pos_expr().is_none() {
             diags.error(
                 f.pos,
                 &f.path,

@@ -92,7 +92,7 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
                             .iter()
                             .any(|l| l.name == n && matches!(l.role, Role::Length { .. }))
                     });
-                let ok = !f.is_instance
+                let ok = !f.is_instance()
                     && f.ty == FieldTy::Bytes
                     && sized
                     && f.role == Role::Data

@@ -9,7 +9,8 @@ use crate::syntax::{ExprSrc, Node, RawAttr, RawRepeat, RawType, RawTypeRef, RawV
 use super::builder::{node_ex, parse_ex, Builder};
 use super::keys::{check_ext, ext_get, parse_scan, FIELD_EXT};
 use super::{
-    camel, Endian, Field, FieldTy, Param, PoolUse, Process, Repeat, Role, SwitchCase, Valid,
+    camel, Endian, Field, FieldKind, FieldTy, Param, PoolUse, Process, Repeat, Role, SwitchCase,
+    Valid,
 };
 
 /// Pass `resolve_fields`: every collected type's params, `seq` and instances, in the order they were collected.
@@ -420,6 +421,27 @@ impl Builder {
         if let Some(d) = derive {
             role = Role::Derive(d);
         }
+        let kind = match (is_instance, e(&a.value, diags)) {
+            (false, _) => FieldKind::Attr,
+            (true, Some(v)) => {
+                if let Some(x) = a.pos_expr.as_ref().or(a.io.as_ref()) {
+                    diags.error(
+                        x.pos,
+                        &x.path,
+                        "a value instance is computed, not read: it takes no 'pos' or 'io'",
+                        Some(
+                            "drop 'value' to read the instance, or 'pos' and 'io' to compute it"
+                                .into(),
+                        ),
+                    );
+                }
+                FieldKind::Value(v)
+            }
+            (true, None) => FieldKind::Parse {
+                pos: e(&a.pos_expr, diags),
+                io: e(&a.io, diags),
+            },
+        };
         Some(Field {
             name: a.id.clone(),
             doc: a.doc.clone(),
@@ -445,10 +467,7 @@ impl Builder {
             eos_error: a.eos_error.unwrap_or(true),
             pad_right: a.pad_right,
             contents: a.contents.clone(),
-            is_instance,
-            pos_expr: e(&a.pos_expr, diags),
-            io: e(&a.io, diags),
-            value: e(&a.value, diags),
+            kind,
             item_of,
             sort_by: ext_get(&a.ext, "-sort-by").and_then(|n| node_ex(n, diags)),
             process: a.process.as_ref().and_then(|p| parse_process(p, diags)),
