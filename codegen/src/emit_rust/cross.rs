@@ -79,6 +79,7 @@ impl<'m> Cx<'m> {
                     Rx::binary(&at, quote!(+), Prec::Add, &Rx::int(off as i128)).full()
                 };
                 let peek = quote!(#io.peek_uint(#at, #n, #e)? as i128);
+                self.exits = true;
                 let v = match &a.cond {
                     Some(c) => {
                         let c = self.tr(&c.expr, &c.path)?.0.full();

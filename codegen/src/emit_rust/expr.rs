@@ -52,6 +52,7 @@ impl<'m> Cx<'m> {
             depth: self.depth + 1,
             reading: true,
             slots: self.slots,
+            exits: false,
         };
         match cx.tr(&v.expr, &v.path) {
             Ok((_, t @ (T::Bool | T::Float | T::Str | T::Bytes))) => t,
@@ -536,6 +537,7 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
         depth: 0,
         reading: false,
         slots: None,
+        exits: false,
     };
     let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
     Ok((t.full().to_string(), format!("{ty:?}")))

@@ -57,7 +57,7 @@ use models::{doc_attr, emit_enum};
 use passes::{collect_chains, collect_pos_refs, exprs_of, implicit_params, recursive_fields};
 use resolve::rebase;
 use rx::{Prec, Rx};
-use tidy::{case_pattern, fallible, place, recv};
+use tidy::{case_pattern, fallible, place, recv, Read};
 
 /// Why code could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,6 +159,9 @@ struct Cx<'m> {
     reading: bool,
     /// The position slots, by type and name (for the positions of another type's items: see `cross.rs`).
     slots: Option<&'m BTreeMap<(usize, String), u32>>,
+    /// Set when the translation may leave the function early (`?`: a derived field of a section peeked from the
+    /// file), so that a read whose arguments hold it is given its error context in a closure.
+    exits: bool,
 }
 
 fn int_lit(v: i128) -> TokenStream {
@@ -246,6 +249,7 @@ impl<'m> Gen<'m> {
             depth: 0,
             reading: scope == Scope::Read,
             slots: Some(&self.slots),
+            exits: false,
         }
     }
 
@@ -323,6 +327,19 @@ impl<'m> Gen<'m> {
         scope: Scope,
         path: &str,
     ) -> R<TokenStream> {
+        Ok(self.args_exits(caller, child, user_args, scope, path)?.0)
+    }
+
+    /// [`Gen::args_for`], and whether computing the arguments may leave the function early ([`Cx::exits`]).
+    fn args_exits(
+        &self,
+        caller: usize,
+        child: usize,
+        user_args: &[crate::ir::Ex],
+        scope: Scope,
+        path: &str,
+    ) -> R<(TokenStream, bool)> {
+        let mut exits = false;
         let mut out = Vec::new();
         let params = &self.m.types[child].params;
         if user_args.len() != params.len() {
@@ -337,7 +354,9 @@ impl<'m> Gen<'m> {
             );
         }
         for (a, p) in user_args.iter().zip(params) {
-            let (t, at) = self.cx(caller, scope).tr(&a.expr, &a.path)?;
+            let mut cx = self.cx(caller, scope);
+            let (t, at) = cx.tr(&a.expr, &a.path)?;
+            exits |= cx.exits;
             out.push(match (&p.ty, at) {
                 (FieldTy::Str { .. } | FieldTy::Bytes | FieldTy::User { .. }, _) => {
                     t.prefix(quote!(&)).full()
@@ -352,7 +371,9 @@ impl<'m> Gen<'m> {
         for Param { key: k, by_ref, .. } in self.param_list(child) {
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself; other types pass it along.
             let t = if k[0] == "_parent" || caller == 0 {
-                let t = self.cx(caller, scope).tr(&rebase(&k[1..]), path)?.0;
+                let mut cx = self.cx(caller, scope);
+                let t = cx.tr(&rebase(&k[1..]), path)?.0;
+                exits |= cx.exits;
                 if by_ref {
                     t.prefix(quote!(&)).full()
                 } else {
@@ -365,11 +386,12 @@ impl<'m> Gen<'m> {
             out.push(t);
         }
         // One tuple (see `fn_params`), or nothing.
-        Ok(if out.is_empty() {
+        let args = if out.is_empty() {
             quote!()
         } else {
             quote!((#(#out,)*))
-        })
+        };
+        Ok((args, exits))
     }
 
     fn model_ty(&self, f: &Field) -> TokenStream {

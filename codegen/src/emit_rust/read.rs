@@ -98,7 +98,7 @@ impl<'m> Gen<'m> {
             let read = self.read_repeated(ti, f)?;
             let read = if let Some(c) = &f.cond {
                 let ct = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?.0.full();
-                quote!(if #ct { Some(#read) } else { None })
+                Read::Expr(quote!(if #ct { Some(#read) } else { None }))
             } else {
                 read
             };

@@ -5,19 +5,19 @@ use super::*;
 use crate::ir::Process;
 
 impl<'m> Gen<'m> {
-    fn read_prim(&self, f: &Field, ti: usize) -> R<Rx> {
-        let _ = ti;
-        Ok(Rx::atom(match &f.ty {
+    /// The call that reads primitive `f` (a `Result` of its value), for all but a one-bit boolean.
+    fn prim_call(&self, f: &Field) -> R<Option<TokenStream>> {
+        Ok(Some(match &f.ty {
             FieldTy::Int {
                 bytes: 1,
                 signed: false,
                 ..
-            } => quote!(r.u8()?),
+            } => quote!(r.u8()),
             FieldTy::Int {
                 bytes: 1,
                 signed: true,
                 ..
-            } => quote!(r.i8()?),
+            } => quote!(r.i8()),
             FieldTy::Int {
                 bytes,
                 signed,
@@ -25,35 +25,42 @@ impl<'m> Gen<'m> {
             } => {
                 let e = endian_tokens(*endian);
                 let m = format_ident!("{}{}", if *signed { "i" } else { "u" }, *bytes as u32 * 8);
-                quote!(r.#m(#e)?)
+                quote!(r.#m(#e))
             }
             FieldTy::Float { bytes, endian } => {
                 let e = endian_tokens(*endian);
                 let m = format_ident!("f{}", *bytes as u32 * 8);
-                quote!(r.#m(#e)?)
+                quote!(r.#m(#e))
             }
-            FieldTy::Bits { n: 1, le } => {
-                let m = if *le {
-                    quote!(bits_le)
-                } else {
-                    quote!(bits_be)
-                };
-                return Ok(Rx::new(quote!(r.#m(1)? != 0), Prec::Cmp));
-            }
+            FieldTy::Bits { n: 1, .. } => return Ok(None),
             FieldTy::Bits { n, le: true } => {
                 let n = *n as u32;
-                quote!(r.bits_le(#n)?)
+                quote!(r.bits_le(#n))
             }
             FieldTy::Bits { n, le: false } => {
                 let n = *n as u32;
-                quote!(r.bits_be(#n)?)
+                quote!(r.bits_be(#n))
             }
             _ => return err(&f.path, "internal: not a primitive"),
         }))
     }
 
-    /// Code that reads one value of a field (not its repetition) into an expression.
-    fn read_one(&self, ti: usize, f: &Field) -> R<TokenStream> {
+    /// Reading primitive `f`, as an expression of its value.
+    fn read_prim(&self, f: &Field) -> R<Rx> {
+        if let FieldTy::Bits { n: 1, le } = &f.ty {
+            let m = if *le {
+                quote!(bits_le)
+            } else {
+                quote!(bits_be)
+            };
+            return Ok(Rx::new(quote!(r.#m(1)? != 0), Prec::Cmp));
+        }
+        let call = self.prim_call(f)?.ok_or_else(|| internal(&f.path))?;
+        Ok(Rx::atom(quote!(#call?)))
+    }
+
+    /// Code that reads one value of a field (not its repetition).
+    fn read_one(&self, ti: usize, f: &Field) -> R<Read> {
         let cx = || self.cx(ti, Scope::Read);
         let sized = |inner: TokenStream| -> R<TokenStream> {
             if let Some(sz) = &f.size {
@@ -70,23 +77,28 @@ impl<'m> Gen<'m> {
         match &f.ty {
             FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
                 let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
-                let p = self.read_prim(f, ti)?.as_(quote!(i128)).full();
-                Ok(quote!(#n::from_value(#p)))
+                let p = self.read_prim(f)?.as_(quote!(i128)).full();
+                Ok(Read::Expr(quote!(#n::from_value(#p))))
             }
             FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. } => {
-                Ok(self.read_prim(f, ti)?.full())
+                Ok(match self.prim_call(f)? {
+                    Some(call) => Read::Call { call, exits: false },
+                    None => Read::Expr(self.read_prim(f)?.full()),
+                })
             }
-            FieldTy::Bytes | FieldTy::Str { .. } => self.read_blob(ti, f),
-            FieldTy::User { .. } if is_blob(f) => self.read_blob(ti, f),
+            FieldTy::Bytes | FieldTy::Str { .. } => Ok(Read::Expr(self.read_blob(ti, f)?)),
+            FieldTy::User { .. } if is_blob(f) => Ok(Read::Expr(self.read_blob(ti, f)?)),
             FieldTy::User { ty, args } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
-                let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
-                let call = if self.boxed.contains(&f.path) {
-                    quote!(::std::boxed::Box::new(#n::read(r, endian, pools, root_io, #a)?))
+                let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, &f.path)?;
+                let call = quote!(#n::read(r, endian, pools, root_io, #a));
+                if self.boxed.contains(&f.path) {
+                    Ok(Read::Expr(sized(quote!(::std::boxed::Box::new(#call?)))?))
+                } else if f.size.is_some() || f.size_eos {
+                    Ok(Read::Expr(sized(quote!(#call?))?))
                 } else {
-                    quote!(#n::read(r, endian, pools, root_io, #a)?)
-                };
-                sized(call)
+                    Ok(Read::Call { call, exits })
+                }
             }
             FieldTy::Switch { on, cases } => {
                 let o = cx().tr(&on.expr, &on.path)?.0.full();
@@ -111,7 +123,7 @@ impl<'m> Gen<'m> {
                 if !has_default {
                     arms.push(quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("no case for {:?}", other))),));
                 }
-                Ok(quote!(match #o { #(#arms)* }))
+                Ok(Read::Expr(quote!(match #o { #(#arms)* })))
             }
             FieldTy::Value => err(&f.path, "internal: value instance read"),
         }
@@ -246,16 +258,19 @@ impl<'m> Gen<'m> {
     /// Reads a field with its repetition (a `Vec` for `repeat`). A repetition the writer sorts (`-sort-by`) is put
     /// in that order as it is read: the order is derived, so a file whose entries are out of order decodes to the
     /// same value as the file the writer makes of it.
-    pub(super) fn read_repeated(&self, ti: usize, f: &Field) -> R<TokenStream> {
+    pub(super) fn read_repeated(&self, ti: usize, f: &Field) -> R<Read> {
         let read = self.read_repeated_as_stored(ti, f)?;
         let (Some(_), FieldTy::User { ty, args }, false) =
             (&f.sort_by, &f.ty, matches!(f.repeat, Repeat::None))
         else {
             return Ok(read);
         };
-        let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+        let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, &f.path)?;
         let n = ty_ident(&self.m.types[*ty].rust);
-        let keyed = fallible(&quote!(#n::read_keyed(r, endian, pools, root_io, #a)?));
+        let keyed = fallible(&Read::Call {
+            call: quote!(#n::read_keyed(r, endian, pools, root_io, #a)),
+            exits,
+        });
         // Elements read as whole records: their keys are compared once they are all read, in the key field's own
         // type where it is one.
         let records_key = self
@@ -308,7 +323,7 @@ impl<'m> Gen<'m> {
                 }
             },
         };
-        Ok(quote!({
+        Ok(Read::Expr(quote!({
             #read_keyed
             if !in_order {
                 // The writer puts the elements in order, so what they point at moves.
@@ -321,15 +336,15 @@ impl<'m> Gen<'m> {
                 out = keyed.into_iter().filter_map(|(_, i)| slots[i].take()).collect();
             }
             out
-        }))
+        })))
     }
 
     /// Reads a field with its repetition, in the order of the file.
-    fn read_repeated_as_stored(&self, ti: usize, f: &Field) -> R<TokenStream> {
+    fn read_repeated_as_stored(&self, ti: usize, f: &Field) -> R<Read> {
         let one = self.read_one(ti, f)?;
         let one_r = fallible(&one);
         Ok(match &f.repeat {
-            Repeat::None => quote!(#one),
+            Repeat::None => one,
             Repeat::Expr(x) => {
                 let n = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full();
                 let min = min_size(self.m, f);
@@ -347,14 +362,14 @@ impl<'m> Gen<'m> {
                     }
                     _ => each,
                 };
-                quote!({
+                Read::Expr(quote!({
                     let n = #n;
                     if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
                     let cap = r.check_count(n as u64, #min)?;
                     let mut out = ::std::vec::Vec::with_capacity(cap);
                     #each
                     out
-                })
+                }))
             }
             Repeat::Eos => {
                 // `-scan`: the elements end where a tag is found; read them from a substream of that length.
@@ -381,12 +396,12 @@ impl<'m> Gen<'m> {
                     }
                     _ => each,
                 };
-                quote!({
+                Read::Expr(quote!({
                     #sub
                     let mut out = ::std::vec::Vec::new();
                     #each
                     out
-                })
+                }))
             }
             Repeat::Until(x) => {
                 let mut cx = self.cx(ti, Scope::Read);
@@ -398,7 +413,7 @@ impl<'m> Gen<'m> {
                     cx.last_t = Some(T::Opaque);
                 }
                 let c = cx.tr(&x.expr, &x.path)?.0.full();
-                quote!({
+                Read::Expr(quote!({
                     let mut out = ::std::vec::Vec::new();
                     let mut i = 0usize;
                     loop {
@@ -409,7 +424,7 @@ impl<'m> Gen<'m> {
                         if stop { break; }
                     }
                     out
-                })
+                }))
             }
         })
     }
