@@ -62,7 +62,26 @@ pub struct Key {
 struct Item<'m> {
     key: Key,
     body: Body<'m>,
-    align: u64,
+    /// The item's alignment (at most [`MAX_ALIGN`], which generated writers check before queueing; a u32, so
+    /// that an item stays small).
+    align: u32,
+    /// Whether the item was written where the pass did not know its place ([`Blind`]): positions recorded in it
+    /// move once it is placed.
+    blind: bool,
+}
+
+impl<'m> Item<'m> {
+    fn new(key: Key, body: Body<'m>, align: u64) -> Self {
+        Item {
+            key,
+            body,
+            align: u32::try_from(align).unwrap_or(u32::MAX),
+            blind: false,
+        }
+    }
+    fn align(&self) -> u64 {
+        u64::from(self.align)
+    }
 }
 
 /// A queued pool item's bytes.
@@ -336,15 +355,15 @@ impl<'m> WriteCtx<'m> {
     }
     /// Ends an item [`WriteCtx::item_origin`] began: where its origin was not known, notes which of the positions
     /// recorded meanwhile move with it (not those of the items it queued that are not placed yet).
-    fn close_item(&mut self, key: Key, origin: usize) {
+    fn close_item(&mut self, key: Key, origin: usize) -> bool {
         let b = &mut self.blind;
         let Some(Some(start)) = b.open.pop() else {
-            return;
+            return false;
         };
         b.depth -= 1;
         let end = b.log.len();
         if end == start {
-            return;
+            return false;
         }
         // The items closed since this one began are the last of `pending` (items close in order, each after the
         // ones it holds); those not placed yet keep their records.
@@ -369,6 +388,7 @@ impl<'m> WriteCtx<'m> {
         }
         b.pending.push((key, start, end));
         b.moves.insert(key, (origin as u64, parts));
+        true
     }
     /// Moves the positions recorded inside the item `key`, placed at `pos`, by where it went ([`Blind`]).
     fn placed_blind(&mut self, key: Key, pos: u64) {
@@ -469,19 +489,12 @@ impl<'m> WriteCtx<'m> {
     /// Queues an item for a pool.
     pub fn push(&mut self, pool: usize, key: Key, bytes: impl Into<crate::Bytes>, align: u64) {
         let body = Body::Shared(Box::new(bytes.into()));
-        self.queue(pool, Item { key, body, align });
+        self.queue(pool, Item::new(key, body, align));
     }
     /// Queues an item with no bytes (an empty array), for its position.
     #[inline]
     pub fn push_empty(&mut self, pool: usize, key: Key, align: u64) {
-        self.queue(
-            pool,
-            Item {
-                key,
-                body: Body::Len(0),
-                align,
-            },
-        );
+        self.queue(pool, Item::new(key, Body::Len(0), align));
     }
     /// Queues bytes of the model for a pool: shared, so queueing them copies nothing (and a sizing pass keeps only
     /// their length).
@@ -492,13 +505,13 @@ impl<'m> WriteCtx<'m> {
         } else {
             Body::Borrowed(&bytes[..])
         };
-        self.queue(pool, Item { key, body, align });
+        self.queue(pool, Item::new(key, body, align));
     }
     /// Queues an item that was written out of line ([`Writer::for_item`]): its bytes, or in a sizing pass its
     /// length. A record or an array of records is written so, at the position it had in the previous pass, so
     /// that positions and alignments inside it are the final ones once passes settle.
     pub fn push_written(&mut self, pool: usize, key: Key, item: Writer, origin: usize, align: u64) {
-        self.close_item(key, origin);
+        let blind = self.close_item(key, origin);
         let len = item.pos() - origin;
         let body = if self.sizing {
             Body::Len(len)
@@ -508,7 +521,13 @@ impl<'m> WriteCtx<'m> {
             Body::Arena(start, self.arena.len())
         };
         self.arena_len += len;
-        self.queue(pool, Item { key, body, align });
+        self.queue(
+            pool,
+            Item {
+                blind,
+                ..Item::new(key, body, align)
+            },
+        );
     }
     /// Queues a string for a pool: encoded in `encoding`, then `term`.
     pub fn push_str(
@@ -527,7 +546,7 @@ impl<'m> WriteCtx<'m> {
         crate::write::check_term(&b, term)?;
         b.extend_from_slice(term);
         let body = Body::Shared(Box::new(b.into()));
-        self.queue(pool, Item { key, body, align });
+        self.queue(pool, Item::new(key, body, align));
         Ok(())
     }
     /// [`WriteCtx::push_str`] for a schema whose encoding is UTF-8 (a string's own bytes: no encoding to fail).
@@ -554,7 +573,7 @@ impl<'m> WriteCtx<'m> {
             self.arena.extend_from_slice(term);
             Body::Arena(start, self.arena.len())
         };
-        self.queue(pool, Item { key, body, align });
+        self.queue(pool, Item::new(key, body, align));
         Ok(())
     }
     /// Writes a pool's queued items at the writer's position: the region first aligned to `start_align`, then
@@ -582,10 +601,10 @@ impl<'m> WriteCtx<'m> {
                 w.bytes(g);
             }
         }
-        w.align(it.align);
+        w.align(it.align());
         let pos = w.pos() as u64;
         self.record(it.key, pos);
-        if !self.blind.moves.is_empty() {
+        if it.blind {
             self.placed_blind(it.key, pos);
         }
         let start = w.pos();
@@ -595,7 +614,12 @@ impl<'m> WriteCtx<'m> {
             Body::Arena(start, end) => w.bytes(&self.arena[start..end]),
             Body::Len(n) => w.fill(n, 0),
         }
-        self.cur_lens.set(it.key, (w.pos() - start) as u64);
+        // An empty item (most of AINB's ranges) records no length: `prev_len` gives 0 for a length not recorded.
+        // (Whether a pass sizes or writes, so that passes compare equal.)
+        let len = w.pos() - start;
+        if len != 0 {
+            self.cur_lens.set(it.key, len as u64);
+        }
     }
     /// Queues bytes to be written at absolute position `at` of the output once the pass has written everything
     /// else (over what is there, and past the end with zeros in between). Placing them at the end keeps what the

@@ -104,7 +104,7 @@ impl<'m> WriteCtx<'m> {
         self.arena.extend_from_slice(bytes);
         self.arena_len += bytes.len();
         let body = Body::Arena(start, self.arena.len());
-        self.queue(pool, Item { key, body, align });
+        self.queue(pool, Item::new(key, body, align));
         self.dedup.first[pool].insert(bytes.to_vec(), key);
         Ok(())
     }
@@ -148,7 +148,7 @@ impl<'m> WriteCtx<'m> {
             match at.get(bytes) {
                 Some(&pos) => self.cur.set(it.key, pos),
                 None => {
-                    w.align(it.align);
+                    w.align(it.align());
                     let pos = w.pos() as u64;
                     self.cur.set(it.key, pos);
                     w.bytes(bytes);
