@@ -129,3 +129,22 @@ fn entries_grouped_otherwise_are_kept() {
     m.table.sections[1].entries = None;
     assert_eq!(m.to_binary().unwrap(), FILE);
 }
+
+#[test]
+fn a_hostile_entry_is_kept_without_listing_its_pointers() {
+    // The first entry claims 65,535 repetitions of 255 pointers: more than the file holds. Reading does not
+    // list them (which would take gigabytes); it keeps the entry as the file has it, and writes it back.
+    let mut file = FILE.to_vec();
+    file[0x6d + 4..0x6d + 8].copy_from_slice(&[0xff, 0xff, 0xff, 0xff]);
+    let m = Relocations::from_binary(&file).unwrap();
+    let kept = m.table.sections[0].entries.as_deref().unwrap();
+    assert_eq!(
+        (
+            kept[0].struct_count,
+            kept[0].offset_count,
+            kept[0].padding_count
+        ),
+        (0xffff, 0xff, 0xff)
+    );
+    assert_eq!(m.to_binary().unwrap(), file);
+}
