@@ -18,8 +18,24 @@ struct Scope<'m> {
     index: bool,
     /// The type of `_` (repeat-until, valid).
     last: Option<Ty>,
-    /// Value instances being typed, to stop cycles.
-    visiting: &'m RefCell<BTreeSet<(usize, String)>>,
+    /// What the checks of one module share.
+    shared: &'m Shared,
+}
+
+/// What the checks of one module share: the value instances being typed (to stop cycles), and the type found for
+/// each expression checked, by its address in the module (stored into it once every check is done).
+#[derive(Default)]
+struct Shared {
+    visiting: RefCell<BTreeSet<(usize, String)>>,
+    found: RefCell<Vec<(usize, Ty)>>,
+}
+
+impl Shared {
+    fn found(&self, x: &Ex, t: &Ty) {
+        self.found
+            .borrow_mut()
+            .push((x as *const Ex as usize, t.clone()));
+    }
 }
 
 fn type_path(m: &Module, ty: usize) -> String {
@@ -38,7 +54,7 @@ impl Scope<'_> {
             ty,
             index: false,
             last: None,
-            visiting: self.visiting,
+            shared: self.shared,
         }
     }
 
@@ -81,7 +97,7 @@ impl Scope<'_> {
             }
             FieldTy::Value => {
                 let key = (ty, f.name.clone());
-                if !self.visiting.borrow_mut().insert(key.clone()) {
+                if !self.shared.visiting.borrow_mut().insert(key.clone()) {
                     return Ty::Any;
                 }
                 let t = f
@@ -89,7 +105,7 @@ impl Scope<'_> {
                     .as_ref()
                     .and_then(|v| type_of(&v.expr, &self.at(ty)).ok())
                     .unwrap_or(Ty::Any);
-                self.visiting.borrow_mut().remove(&key);
+                self.shared.visiting.borrow_mut().remove(&key);
                 match (f.enum_, t) {
                     (Some(e), Ty::Int { .. }) => Ty::Enum(enum_key(self.m, e)),
                     (_, t) => t,
@@ -303,6 +319,7 @@ fn check(scope: &Scope<'_>, x: &Ex, want: Want, key: &str, diags: &mut Diags) {
             None,
         ),
         Ok(t) => {
+            scope.shared.found(x, &t);
             let ok = match want {
                 Want::Bool => matches!(t, Ty::Bool | Ty::Any),
                 Want::Int => matches!(t, Ty::Int { .. } | Ty::Any),
@@ -331,6 +348,8 @@ fn check_comparable(scope: &Scope<'_>, a: &Ex, b: &Ex, what: &str, diags: &mut D
     let (Ok(ta), Ok(tb)) = (type_of(&a.expr, scope), type_of(&b.expr, scope)) else {
         return;
     };
+    scope.shared.found(a, &ta);
+    scope.shared.found(b, &tb);
     let eq = crate::expr::Expr {
         kind: crate::expr::ExprKind::Binary {
             op: crate::expr::BinOp::Eq,
@@ -416,11 +435,19 @@ fn check_args(scope: &Scope<'_>, ty: usize, args: &[Ex], f: &Field, diags: &mut 
     }
 }
 
-/// Pass `typecheck`.
-pub fn typecheck(m: &Module, diags: &mut Diags) {
-    let visiting = RefCell::new(BTreeSet::new());
-    for (ti, t) in m.types.iter().enumerate() {
-        diags.in_file(&t.file, |diags| typecheck_type(m, ti, t, &visiting, diags));
+/// Pass `typecheck`: checks every expression, and stores the type of each one that checks in it ([`Ex::ty`]).
+pub fn typecheck(m: &mut Module, diags: &mut Diags) {
+    let shared = Shared::default();
+    {
+        let m: &Module = m;
+        for (ti, t) in m.types.iter().enumerate() {
+            diags.in_file(&t.file, |diags| typecheck_type(m, ti, t, &shared, diags));
+        }
+    }
+    let found: std::collections::HashMap<usize, Ty> =
+        shared.found.into_inner().into_iter().collect();
+    for x in crate::ir::exprs_mut(m) {
+        x.ty = found.get(&(&*x as *const Ex as usize)).cloned();
     }
 }
 
@@ -429,7 +456,7 @@ fn typecheck_type(
     m: &Module,
     ti: usize,
     t: &crate::ir::TypeDef,
-    visiting: &RefCell<BTreeSet<(usize, String)>>,
+    shared: &Shared,
     diags: &mut Diags,
 ) {
     // Parameter names must be unique and not clash with fields or instances.
@@ -469,10 +496,13 @@ fn typecheck_type(
         ty: ti,
         index: false,
         last: None,
-        visiting,
+        shared,
     };
-    if let crate::ir::EndianSpec::Switch { on, .. } = &t.endian {
+    if let crate::ir::EndianSpec::Switch { on, cases } = &t.endian {
         check(&scope, on, Want::Any, "switch-on", diags);
+        for (k, _) in cases {
+            check_comparable(&scope, on, k, "byte-order case", diags);
+        }
     }
     for f in t.seq.iter().chain(t.instances.iter()) {
         let repeated = f.repeat != Repeat::None;
@@ -481,7 +511,7 @@ fn typecheck_type(
             ty: ti,
             index: repeated,
             last: None,
-            visiting,
+            shared,
         };
         if let Some(x) = &f.cond {
             check(&scope, x, Want::Bool, "if", diags);
@@ -494,6 +524,16 @@ fn typecheck_type(
         }
         if let Some(x) = f.value() {
             check(&scope, x, Want::Any, "value", diags);
+        }
+        if let Some(x) = f.io() {
+            check(&scope, x, Want::Any, "io", diags);
+        }
+        if let Some(
+            crate::ir::Process::Xor(x) | crate::ir::Process::Rol(x) | crate::ir::Process::Ror(x),
+        ) = &f.process
+        {
+            // (Each element of a repetition is processed with its own key, so `_index` may be in it.)
+            check(&inner, x, Want::Any, "process", diags);
         }
         // binspec's own expressions (`-` keys), in the scope of the type they are written in.
         if let crate::ir::Role::Derive(x) = &f.role {
@@ -514,7 +554,7 @@ fn typecheck_type(
                 ty: *ty,
                 index: false,
                 last: None,
-                visiting,
+                shared,
             };
             check(&elem, x, Want::Any, "-sort-by", diags);
         }
@@ -530,7 +570,7 @@ fn typecheck_type(
                     ty: ti,
                     index: true,
                     last: Some(elem),
-                    visiting,
+                    shared,
                 };
                 check(&s, x, Want::Bool, "repeat-until", diags);
             }
@@ -586,7 +626,7 @@ fn typecheck_type(
                 ty: ti,
                 index: repeated,
                 last: Some(elem),
-                visiting,
+                shared,
             };
             let xs: Vec<&Ex> = match v {
                 Valid::InEnum => {
@@ -609,6 +649,7 @@ fn typecheck_type(
                 }
             };
             let under = Ex {
+                ty: None,
                 expr: crate::expr::Expr {
                     kind: crate::expr::ExprKind::Name("_".into()),
                     span: Default::default(),

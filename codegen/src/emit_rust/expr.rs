@@ -29,33 +29,15 @@ impl<'m> Cx<'m> {
         }
     }
 
-    /// The type of a value instance's expression, translated where the instance is defined (an integer when it
-    /// cannot be told).
+    /// The type of a value instance's expression, as the `typecheck` pass found it (an integer where it could not
+    /// tell: an enum's value, a type or nothing the checker knows).
     fn value_t(&self, f: &Field) -> T {
-        let owner = self
-            .m
-            .types
-            .iter()
-            .position(|t| t.instances.iter().any(|x| std::ptr::eq(x, f)));
-        let (Some(owner), Some(v)) = (owner, f.value()) else {
-            return T::Int;
-        };
-        if self.depth > 32 {
-            return T::Int;
-        }
-        let mut cx = Cx {
-            m: self.m,
-            last_t: None,
-            base: None,
-            ty: owner,
-            scope: Scope::Read,
-            depth: self.depth + 1,
-            reading: true,
-            slots: self.slots,
-            exits: false,
-        };
-        match cx.tr(&v.expr, &v.path) {
-            Ok((_, t @ (T::Bool | T::Float | T::Str | T::Bytes))) => t,
+        use crate::expr::Ty;
+        match f.value().and_then(|v| v.ty.as_ref()) {
+            Some(Ty::Bool) => T::Bool,
+            Some(Ty::Float) => T::Float,
+            Some(Ty::Str) => T::Str,
+            Some(Ty::Bytes) => T::Bytes,
             _ => T::Int,
         }
     }

@@ -16,6 +16,7 @@ use super::{
 pub(super) fn parse_ex(src: &ExprSrc, diags: &mut Diags) -> Option<Ex> {
     match expr::parse(&src.text) {
         Ok(e) => Some(Ex {
+            ty: None,
             expr: e,
             text: src.text.clone(),
             pos: src.pos,
@@ -201,7 +202,10 @@ impl Builder {
                     })
                     .collect();
                 match on {
-                    Some(on) => EndianSpec::Switch { on, cases },
+                    Some(on) => EndianSpec::Switch {
+                        on: Box::new(on),
+                        cases,
+                    },
                     None => EndianSpec::Inherit,
                 }
             }

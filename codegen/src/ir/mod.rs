@@ -25,21 +25,23 @@ pub use binspec_meta::crate_spec;
 pub use builder::build;
 pub use given::{leaf as given_leaf, replace_chain};
 pub use query::{
-    bare_name, children, const_int, count_from_len, dic_part, names_used, reachable_from,
-    reaches_type, region_members, solvable_for, types_graph, MemberRef,
+    bare_name, children, const_int, count_from_len, dic_part, exprs_mut, names_used,
+    reachable_from, reaches_type, region_members, solvable_for, types_graph, MemberRef,
 };
 pub use resolve::is_int_type_name;
 
 use crate::diag::Pos;
 use crate::expr::Expr;
 
-/// A parsed expression with its source text and position.
+/// A parsed expression with its source text and position, and its type once the `typecheck` pass has checked
+/// it (emitters read it there instead of typing the expression again).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ex {
     pub expr: Expr,
     pub text: String,
     pub pos: Pos,
     pub path: String,
+    pub ty: Option<crate::expr::Ty>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +58,7 @@ pub enum EndianSpec {
     Fixed(Endian),
     /// Chosen by an expression when read; a model field when written.
     Switch {
-        on: Ex,
+        on: Box<Ex>,
         cases: Vec<(Ex, Endian)>,
     },
 }

@@ -326,3 +326,62 @@ pub fn region_members(m: &super::Module, ti: usize, pool: usize) -> Option<Vec<M
     out.extend(declared);
     Some(out)
 }
+
+/// Every expression of the module that the `typecheck` pass checks, mutably (for it to store their types): each
+/// type's byte-order switch, and each field's condition, size, position, stream, value, `-derive`, `-default`,
+/// `-sort-by`, `-relocations` region, repetition, arguments, switch (its subject, cases' keys and arguments),
+/// `valid` and `process` key.
+pub fn exprs_mut(m: &mut super::Module) -> Vec<&mut super::Ex> {
+    use super::{FieldKind, Process, Role, Valid};
+    let mut out = Vec::new();
+    for t in &mut m.types {
+        if let super::EndianSpec::Switch { on, cases } = &mut t.endian {
+            out.push(&mut **on);
+            out.extend(cases.iter_mut().map(|(k, _)| k));
+        }
+        for f in t.seq.iter_mut().chain(t.instances.iter_mut()) {
+            out.extend(f.cond.as_mut());
+            out.extend(f.size.as_mut());
+            match &mut f.kind {
+                FieldKind::Attr => {}
+                FieldKind::Parse { pos, io } => {
+                    out.extend(pos.as_mut().into_iter().chain(io.as_mut()))
+                }
+                FieldKind::Value(v) => out.push(v),
+            }
+            if let Role::Derive(x) = &mut f.role {
+                out.push(x);
+            }
+            out.extend(f.default.as_mut());
+            out.extend(f.sort_by.as_mut());
+            if let Some(r) = &mut f.relocations {
+                out.extend(r.from.as_mut().into_iter().chain(r.size.as_mut()));
+            }
+            match &mut f.repeat {
+                Repeat::Expr(x) | Repeat::Until(x) => out.push(x),
+                Repeat::None | Repeat::Eos => {}
+            }
+            match &mut f.ty {
+                FieldTy::User { args, .. } => out.extend(args.iter_mut()),
+                FieldTy::Switch { on, cases } => {
+                    out.push(on);
+                    for c in cases {
+                        out.extend(c.key.as_mut());
+                        out.extend(c.args.iter_mut());
+                    }
+                }
+                _ => {}
+            }
+            match &mut f.valid {
+                Some(Valid::Eq(x) | Valid::Min(x) | Valid::Max(x) | Valid::Expr(x)) => out.push(x),
+                Some(Valid::Range(a, b)) => out.extend(a.as_mut().into_iter().chain(b.as_mut())),
+                Some(Valid::AnyOf(xs)) => out.extend(xs.iter_mut()),
+                Some(Valid::InEnum) | None => {}
+            }
+            if let Some(Process::Xor(x) | Process::Rol(x) | Process::Ror(x)) = &mut f.process {
+                out.push(x);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,33 @@
+//! The `typecheck` pass stores the type of every expression it checks in the IR (`Ex::ty`), for the emitters to
+//! read instead of typing expressions again. Every expression of every schema of the repository (the formats'
+//! and the per-feature ones) has its type once compiled.
+
+use binspec_tests::{files_under, repo};
+
+#[test]
+fn every_expression_has_its_type() {
+    let mut missing = Vec::new();
+    let mut counted = 0;
+    for dir in ["schemas", "tests/feature_schemas"] {
+        for path in files_under(&repo().join(dir)) {
+            if path.extension().and_then(|e| e.to_str()) != Some("ksy") {
+                continue;
+            }
+            let mut c = binspec_codegen::compile_file(&path)
+                .unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+            for x in binspec_codegen::ir::exprs_mut(&mut c.module) {
+                counted += 1;
+                if x.ty.is_none() {
+                    missing.push(format!("{}: {} '{}'", path.display(), x.path, x.text));
+                }
+            }
+        }
+    }
+    assert!(counted > 500, "only {counted} expressions");
+    assert!(
+        missing.is_empty(),
+        "{} of {counted} expressions have no type:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
+}
