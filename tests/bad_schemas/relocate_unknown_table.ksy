@@ -1,4 +1,4 @@
-# expect: relocate_unknown_table.ksy:6:5: error: /seq/0/-relocate: '-relocate: mian': no '-relocations' table has id 'mian' (did you mean 'main'?)
+# expect: relocate_unknown_table.ksy:8:16: error: /seq/0/-relocate: '-relocate: mian': no '-relocations' table has id 'mian' (did you mean 'main'?)
 meta:
   id: relocate_unknown_table
   endian: le

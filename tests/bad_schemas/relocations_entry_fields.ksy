@@ -1,4 +1,4 @@
-# expect: relocations_entry_fields.ksy:22:5: error: /instances/entries/-relocations: '-relocations' goes on a pool item repeated by 'repeat-expr', with no 'if', whose type has exactly these fields, plain data: u4 position, u2 struct count, u1 offset count, u1 padding count (or, with 'encoding: bina', on bytes)
+# expect: relocations_entry_fields.ksy:28:7: error: /instances/entries/-relocations: '-relocations' goes on a pool item repeated by 'repeat-expr', with no 'if', whose type has exactly these fields, plain data: u4 position, u2 struct count, u1 offset count, u1 padding count (or, with 'encoding: bina', on bytes)
 meta:
   id: relocations_entry_fields
   endian: le

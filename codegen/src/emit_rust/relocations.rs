@@ -17,7 +17,7 @@ impl<'m> Gen<'m> {
         let mut out = Vec::new();
         for (ti, t) in self.m.types.iter().enumerate() {
             for f in &t.seq {
-                if f.relocate.as_deref() == Some(id) {
+                if f.relocate.as_ref().is_some_and(|r| r.id == id) {
                     out.push(self.slot(ti, &pointer_slot(&f.name)));
                 }
             }

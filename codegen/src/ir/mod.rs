@@ -244,10 +244,17 @@ pub struct Field {
     pub resdic: Option<String>,
     /// `-relocate: ID` on an offset the writer derives: the field is a pointer that relocation table `ID` lists
     /// (where it is not null).
-    pub relocate: Option<String>,
+    pub relocate: Option<Relocate>,
     /// `-relocations: {id, from, size}` on a repeated pool item of relocation entries: the entries are derived
     /// from the positions of table `id`'s pointers whose values lie in `[from, from + size)`.
     pub relocations: Option<Relocations>,
+}
+
+/// `-relocate: ID`: the table's id, and where the key is (for errors).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relocate {
+    pub id: String,
+    pub pos: Pos,
 }
 
 /// `-relocations: {id: ID, from: EXPR, size: EXPR, encoding: nn-util | bina}`: a repeated pool item whose records (an `nn::util`
@@ -263,6 +270,8 @@ pub struct Relocations {
     pub size: Option<Ex>,
     /// How the table lists the pointers (`encoding:`).
     pub encoding: RelocEncoding,
+    /// Where the key is (for errors).
+    pub pos: Pos,
 }
 
 /// How a relocation table lists pointers.

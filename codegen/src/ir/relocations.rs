@@ -27,21 +27,23 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
             if let Some(r) = &f.relocations {
                 tables.insert(r.id.as_str(), ());
             }
-            if let Some(id) = &f.relocate {
-                pointers.insert(id.as_str());
+            if let Some(r) = &f.relocate {
+                pointers.insert(r.id.as_str());
             }
         }
     }
     for t in &m.types {
         for f in &t.seq {
-            let Some(id) = &f.relocate else { continue };
+            let Some(super::Relocate { id, pos }) = &f.relocate else {
+                continue;
+            };
             let pointer = matches!(f.role, Role::Offset { .. })
                 && matches!(f.ty, FieldTy::Int { bytes: 8, .. })
                 && f.repeat == Repeat::None;
             if !pointer {
                 diags.in_file(&t.file, |diags| {
                     diags.error(
-                        f.pos,
+                        *pos,
                         &format!("{}/-relocate", f.path),
                         format!(
                             "'-relocate: {id}' marks a pointer: an 8-byte offset that the writer derives (named by the 'pos' of a pool item), not repeated"
@@ -54,7 +56,7 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
                 let ids: Vec<&str> = tables.keys().copied().collect();
                 diags.in_file(&t.file, |diags| {
                     diags.error(
-                        f.pos,
+                        *pos,
                         &format!("{}/-relocate", f.path),
                         format!("'-relocate: {id}': no '-relocations' table has id '{id}'"),
                         did_you_mean(id, ids.iter().copied()).or_else(|| {
@@ -72,7 +74,7 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
             if !pointers.contains(r.id.as_str()) {
                 diags.in_file(&t.file, |diags| {
                     diags.error(
-                        f.pos,
+                        r.pos,
                         &at,
                         format!(
                             "'-relocations: {{id: {}}}': no field is marked '-relocate: {}'",
@@ -101,7 +103,7 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
                 if !ok {
                     diags.in_file(&t.file, |diags| {
                         diags.error(
-                            f.pos,
+                            r.pos,
                             &at,
                             "'-relocations' with 'encoding: bina' goes on a seq attribute of bytes whose 'size' is a field (the table's length, derived), with no 'if' or 'repeat'",
                             None,
@@ -134,7 +136,7 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
                     .collect();
                 diags.in_file(&t.file, |diags| {
                     diags.error(
-                        f.pos,
+                        r.pos,
                         &at,
                         format!(
                             "'-relocations' goes on a pool item repeated by 'repeat-expr', with no 'if', whose type has exactly these fields, plain data: {} (or, with 'encoding: bina', on bytes)",

@@ -404,7 +404,10 @@ impl Builder {
         let relocate = match ext_get(&a.ext, "-relocate") {
             None => None,
             Some(n) => match &n.value {
-                Value::Str(id) if !is_instance && !id.is_empty() => Some(id.clone()),
+                Value::Str(id) if !is_instance && !id.is_empty() => Some(super::Relocate {
+                    id: id.clone(),
+                    pos: n.pos,
+                }),
                 _ => {
                     diags.error(
                         n.pos,
@@ -551,6 +554,7 @@ fn parse_relocations(n: &Node, diags: &mut Diags) -> Option<super::Relocations> 
         from: None,
         size: None,
         encoding: super::RelocEncoding::NnUtil,
+        pos: n.pos,
     };
     for (k, v) in map {
         let key = k.scalar_text().unwrap_or_default();
