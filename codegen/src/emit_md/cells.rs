@@ -255,6 +255,37 @@ pub(super) fn describe(m: &Module, f: &Field) -> String {
     if let Some(n) = note {
         push_sentence(&mut d, &n);
     }
+    if let Some(r) = &f.relocate {
+        push_sentence(
+            &mut d,
+            &format!(
+                "A pointer: relocation table `{}` lists it where it is not null.",
+                r.id
+            ),
+        );
+    }
+    if let Some(r) = &f.relocations {
+        let region = match (&r.from, &r.size) {
+            (Some(a), Some(b)) => format!(
+                " whose targets lie in `{}` .. `{}` + `{}`",
+                esc(&a.text),
+                esc(&a.text),
+                esc(&b.text)
+            ),
+            _ => String::new(),
+        };
+        let what = match r.encoding {
+            crate::ir::RelocEncoding::NnUtil => "`nn::util` relocation entries",
+            crate::ir::RelocEncoding::Bina => "a BINA offset table",
+        };
+        push_sentence(
+            &mut d,
+            &format!(
+                "Derived: {what} of the pointers of table `{}`{region} (a file's own kept only where they differ).",
+                r.id
+            ),
+        );
+    }
     if let Some(n) = version_row_note(f) {
         push_sentence(&mut d, &n);
     }

@@ -408,3 +408,28 @@ types:
             &["(#type-x)"],
         )]);
 }
+
+#[test]
+fn relocated_pointers_and_their_table_say_so() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/feature_schemas/relocations.ksy");
+    let text = std::fs::read_to_string(&path).expect("the feature schema");
+    let c = crate::compile_str("relocations.ksy", &text).expect("compiles");
+    let page = super::emit(&c.module);
+    assert!(
+        row(&page, "name_ofs")
+            .contains("A pointer: relocation table `main` lists it where it is not null."),
+        "{page}"
+    );
+    // (The section's `entries` instance; the table's pool region of the same name comes first.)
+    let entries = page
+        .lines()
+        .find(|l| l.starts_with("| `entries` | pos "))
+        .unwrap_or_else(|| panic!("no entries instance in\n{page}"));
+    assert!(
+        entries.contains(
+            "Derived: `nn::util` relocation entries of the pointers of table `main` whose targets lie in `region_ofs`"
+        ),
+        "{entries}"
+    );
+}
