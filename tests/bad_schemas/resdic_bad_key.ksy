@@ -1,4 +1,4 @@
-# expect: resdic_bad_key.ksy:6:5: error: /seq/0/-resdic: '-resdic: kye': type 'node' has no field 'kye'
+# expect: resdic_bad_key.ksy:9:14: error: /seq/0/-resdic: '-resdic: kye': type 'node' has no field 'kye'
 meta:
   id: resdic_bad_key
   endian: le

@@ -377,7 +377,8 @@ impl Gen<'_> {
     /// For a `-resdic` array `f` of `ti`: its element type and the element's key as bytes (`n` is an element). The
     /// `classify` pass has checked that the key is a string or bytes every node has (`check_resdic`).
     pub(super) fn dic_keys(&self, f: &Field) -> R<(usize, TokenStream)> {
-        let (Some(key), FieldTy::User { ty, .. }) = (&f.resdic, &f.ty) else {
+        let (Some(crate::ir::ResdicKey { key, .. }), FieldTy::User { ty, .. }) = (&f.resdic, &f.ty)
+        else {
             return Err(internal(&f.path));
         };
         let id = ident(key);

@@ -241,13 +241,20 @@ pub struct Field {
     /// `-resdic: KEY` on a repeated attribute of records: the records are the nodes of an `nn::util` dictionary
     /// whose keys are their field `KEY`; the node fields that `-derive` from `_dic.ref_bit`, `_dic.left` and
     /// `_dic.right` are computed from the keys in their order (node 0 is the root).
-    pub resdic: Option<String>,
+    pub resdic: Option<ResdicKey>,
     /// `-relocate: ID` on an offset the writer derives: the field is a pointer that relocation table `ID` lists
     /// (where it is not null).
     pub relocate: Option<Relocate>,
     /// `-relocations: {id, from, size}` on a repeated pool item of relocation entries: the entries are derived
     /// from the positions of table `id`'s pointers whose values lie in `[from, from + size)`.
     pub relocations: Option<Relocations>,
+}
+
+/// `-resdic: KEY`: the nodes' key field, and where the key is (for errors).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResdicKey {
+    pub key: String,
+    pub pos: Pos,
 }
 
 /// `-relocate: ID`: the table's id, and where the key is (for errors).

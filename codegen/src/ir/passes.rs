@@ -321,7 +321,9 @@ fn check_resdic(m: &Module, diags: &mut Diags) {
     let mut node_types = BTreeSet::new();
     for t in &m.types {
         for f in t.seq.iter().filter(|f| f.resdic.is_some()) {
-            let (Some(key), FieldTy::User { ty, .. }) = (&f.resdic, &f.ty) else {
+            let (Some(super::ResdicKey { key, pos }), FieldTy::User { ty, .. }) =
+                (&f.resdic, &f.ty)
+            else {
                 continue;
             };
             node_types.insert(*ty);
@@ -345,7 +347,7 @@ fn check_resdic(m: &Module, diags: &mut Diags) {
                     .collect();
                 diags.in_file(&t.file, |diags| {
                     diags.error(
-                        f.pos,
+                        *pos,
                         &format!("{}/-resdic", f.path),
                         match ok {
                             None => format!("'-resdic: {key}': type '{}' has no field '{key}'", nt.name),

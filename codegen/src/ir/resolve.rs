@@ -389,7 +389,10 @@ impl Builder {
                     Value::Str(k),
                     Repeat::Expr(_) | Repeat::Eos | Repeat::Until(_),
                     FieldTy::User { .. },
-                ) if !is_instance => Some(k.clone()),
+                ) if !is_instance => Some(super::ResdicKey {
+                    key: k.clone(),
+                    pos: n.pos,
+                }),
                 _ => {
                     diags.error(
                         n.pos,
