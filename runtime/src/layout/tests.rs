@@ -338,3 +338,47 @@ fn unfit_values_wait_for_the_final_pass() {
 fn queued_items_stay_small() {
     assert!(std::mem::size_of::<super::Item<'static>>() <= 40);
 }
+
+/// A pointer recorded inside an item written where the pass did not know its place moves with the item, so the
+/// relocation table lists where it ends up from the next pass on; a table after everything (as `nn::util`'s is)
+/// settles in the passes.
+#[test]
+fn relocated_pointers_inside_items_move_with_them() {
+    let (item_key, target, ptr) = (WriteCtx::first(0), WriteCtx::first(1), WriteCtx::first(2));
+    let pass = |w: &mut crate::Writer, ctx: &mut WriteCtx<'_>| -> crate::Result<()> {
+        // 8 bytes, then the item (pool 0), the target (pool 1) and, last, the relocation entries.
+        w.u64(0, crate::Endian::Little);
+        let origin = ctx.item_origin(item_key);
+        let mut item = w.for_item(origin);
+        // The item: 8 bytes, then a pointer to the target.
+        item.u64(0x1111_1111_1111_1111, crate::Endian::Little);
+        ctx.pointer(ptr, item.pos() as u64, target);
+        item.u64(ctx.prev_pos(target), crate::Endian::Little);
+        ctx.push_written(0, item_key, item, origin, 1);
+        ctx.flush(0, w, 1);
+        ctx.push(1, target, vec![0xaa; 4], 1);
+        ctx.flush(1, w, 1);
+        for e in ctx.relocations(&[2], 0, None)? {
+            w.u32(e.position, crate::Endian::Little);
+            w.u32(u32::from(e.offset_count), crate::Endian::Little);
+        }
+        Ok(())
+    };
+    // One pass by hand: the item was written at 0 (its place unknown) and placed at 8, so its pointer, written at
+    // 8 inside it, is at 0x10.
+    let mut ctx = WriteCtx::new();
+    let mut w = crate::Writer::sizing();
+    pass(&mut w, &mut ctx).unwrap();
+    ctx.end_pass(w.pos() as u64);
+    let listed: Vec<u32> = ctx
+        .relocations(&[2], 0, None)
+        .unwrap()
+        .iter()
+        .map(|e| e.position)
+        .collect();
+    assert_eq!(listed, [0x10]);
+    // The whole write: the pointer holds 0x18, where the target went, and the table lists it.
+    let out = write_passes(pass).unwrap();
+    assert_eq!(&out[0x10..0x18], &0x18u64.to_le_bytes());
+    assert_eq!(&out[0x1c..], &[0x10, 0, 0, 0, 1, 0, 0, 0]);
+}
