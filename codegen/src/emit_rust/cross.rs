@@ -99,8 +99,7 @@ impl<'m> Cx<'m> {
                 let item = u.field(*of);
                 let bare =
                     item.pos_expr().and_then(|p| crate::ir::bare_name(&p.expr)) == Some(name);
-                let in_root_stream =
-                    self.ty == 0 || a.io().as_ref().is_some_and(|x| x.text == "_root._io");
+                let in_root_stream = self.ty == 0 || a.io().is_some_and(|x| x.text == "_root._io");
                 if !bare || item.item_of.is_none() || a.size.is_some() || !in_root_stream {
                     return err(
                         path,

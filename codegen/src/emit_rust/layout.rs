@@ -132,7 +132,6 @@ impl<'m> Gen<'m> {
             Role::Derive(x) => self.reads_layout(ty, &x.expr, &|_| false, depth + 1),
             Role::Computed => f
                 .value()
-                .as_ref()
                 .is_none_or(|v| self.reads_layout(ty, &v.expr, &|_| false, depth + 1)),
             _ => true,
         };

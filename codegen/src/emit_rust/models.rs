@@ -149,7 +149,7 @@ impl<'m> Gen<'m> {
                     let ty = self.model_ty(f);
                     let d = format!(
                         " Kept in the model: read as `{}`; when writing, this value is used where `{}` is named.",
-                        f.value().as_ref().map_or("", |v| v.text.as_str()),
+                        f.value().map_or("", |v| v.text.as_str()),
                         f.name
                     );
                     let dv = self.model_default(ti, f)?;

@@ -596,7 +596,7 @@ impl<'m> Gen<'m> {
         if done.contains(name) || f.value().is_some() {
             // Value instances are inlined where used; make sure what they use exists (a `-hook` reads the stream
             // itself: what its expression names for Kaitai's tools is not read).
-            if let Some(v) = f.value().as_ref().filter(|_| f.hook.is_none()) {
+            if let Some(v) = f.value().filter(|_| f.hook.is_none()) {
                 if done.insert(name.to_string()) {
                     let mut needed = BTreeSet::new();
                     crate::ir::names_used(&v.expr, &mut needed);

@@ -1,12 +1,12 @@
 //! Relocation tables (`-relocate`, `-relocations`, see [`crate::ir::Relocations`]): the writer records where it
-//! writes each pointer and the value it writes, and derives the entries of the tables that list them from the
-//! previous pass's record; the reader keeps a file's entries only where they are grouped otherwise.
+//! writes each pointer and the item it points to, and derives the tables that list them from the previous pass's
+//! record; the reader keeps a file's table only where it is not what the writer would derive.
 
 use super::*;
 use crate::ir::RelocEncoding;
 
-/// The name of the slot that records where pointer `name` is written (apart from its own `_pos` slot, which
-/// records it whether or not it is null).
+/// The name of the slot that records where pointer `name` is written, where it is not null (a slot of its own,
+/// apart from the one `name._pos` may have, which records it null or not).
 pub(super) fn pointer_slot(name: &str) -> String {
     format!("{name}__ptr")
 }
@@ -46,18 +46,12 @@ impl<'m> Gen<'m> {
             let id = ident(&f.name);
             let rel = local("rel", &f.name);
             let slots = self.pointer_slots(&r.id);
+            let tr = |x: &crate::ir::Ex| -> R<TokenStream> {
+                Ok(self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?.0.full())
+            };
             let region = match (&r.from, &r.size) {
                 (Some(from), Some(size)) => {
-                    let from = self
-                        .cx(ti, Scope::Write)
-                        .tr(&from.expr, &from.path)?
-                        .0
-                        .full();
-                    let size = self
-                        .cx(ti, Scope::Write)
-                        .tr(&size.expr, &size.path)?
-                        .0
-                        .full();
+                    let (from, size) = (tr(from)?, tr(size)?);
                     quote!(Some((#from, #size)))
                 }
                 _ => quote!(None),

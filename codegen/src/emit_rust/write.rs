@@ -150,12 +150,11 @@ impl<'m> Gen<'m> {
                     self.write_prim(f, v.full())?
                 }
                 Role::Count { of } => {
-                    let of = t.field(*of).name.as_str();
-                    let opt = find(t, of).is_some_and(|x| x.cond.is_some());
-                    let rel = find(t, of).is_some_and(|x| x.relocations.is_some());
-                    let rel_id = local("rel", of);
-                    let of = ident(of);
-                    let code = if rel {
+                    let target = t.field(*of);
+                    let opt = target.cond.is_some();
+                    let rel_id = local("rel", &target.name);
+                    let of = ident(&target.name);
+                    let code = if target.relocations.is_some() {
                         self.write_prim(f, quote!(#rel_id.len() as i128))?
                     } else if opt {
                         self.write_prim(
@@ -188,7 +187,7 @@ impl<'m> Gen<'m> {
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
                     let code = self.write_derived(f, quote!(#d))?;
-                    // A relocated pointer: where it goes and what it holds, for the table that lists it.
+                    // A relocated pointer: where it is and the item it points to, for the table that lists it.
                     let code = if f.relocate.is_some() {
                         let k = local("k", &relocations::pointer_slot(&f.name));
                         let Role::Offset { of } = &f.role else {

@@ -241,7 +241,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
         } else if views.contains(&f.name)
             || f.view
             || f.pos_expr().is_none()
-            || f.io().as_ref().is_some_and(|io| io.text != "_root._io")
+            || f.io().is_some_and(|io| io.text != "_root._io")
             || passes_object(&f.ty)
             || (reaches_type(&snapshot, &f.ty, ti) && !f.eager)
         {

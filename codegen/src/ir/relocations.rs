@@ -1,7 +1,7 @@
 //! Checks relocation tables: the pointers marked `-relocate: ID` and the entry arrays marked `-relocations` that
 //! list them (see [`super::Relocations`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use crate::diag::{did_you_mean, Diags};
 
@@ -19,13 +19,13 @@ const ENTRY: [(u8, &str); 4] = [
 /// pointers and a table, that a `-relocations` item is a repeated record of the four entry fields, and that its
 /// region names no value the writer derives (the writer computes the entries before those).
 pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
-    // Table id -> where a table lists it; and the ids pointers name.
-    let mut tables: BTreeMap<&str, ()> = BTreeMap::new();
+    // The ids tables list, and the ids pointers name.
+    let mut tables: BTreeSet<&str> = BTreeSet::new();
     let mut pointers: BTreeSet<&str> = BTreeSet::new();
     for t in &m.types {
         for f in t.seq.iter().chain(&t.instances) {
             if let Some(r) = &f.relocations {
-                tables.insert(r.id.as_str(), ());
+                tables.insert(r.id.as_str());
             }
             if let Some(r) = &f.relocate {
                 pointers.insert(r.id.as_str());
@@ -52,14 +52,13 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
                     )
                 });
             }
-            if !tables.contains_key(id.as_str()) {
-                let ids: Vec<&str> = tables.keys().copied().collect();
+            if !tables.contains(id.as_str()) {
                 diags.in_file(&t.file, |diags| {
                     diags.error(
                         *pos,
                         &format!("{}/-relocate", f.path),
                         format!("'-relocate: {id}': no '-relocations' table has id '{id}'"),
-                        did_you_mean(id, ids.iter().copied()).or_else(|| {
+                        did_you_mean(id, tables.iter().copied()).or_else(|| {
                             Some(format!(
                                 "mark the relocation entries with '-relocations: {{id: {id}}}'"
                             ))
