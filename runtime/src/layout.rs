@@ -203,8 +203,8 @@ pub struct WriteCtx<'m> {
     /// Items written out of line whose origin the pass does not know (the first pass knows none): positions
     /// recorded inside one are off by where it goes, and are moved when it is placed ([`Blind`]).
     blind: Blind,
-    /// The values of the pointers a relocation table lists ([`WriteCtx::pointer`]), by the key that holds their
-    /// positions, in the previous pass and this one.
+    /// The targets of the pointers a relocation table lists ([`WriteCtx::pointer`]: each target's key, packed in a
+    /// u64), by the key that holds the pointer's position, in the previous pass and this one.
     prev_pointers: Positions,
     cur_pointers: Positions,
 }

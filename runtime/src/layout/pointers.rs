@@ -11,8 +11,7 @@ impl WriteCtx<'_> {
     #[inline]
     pub fn pointer(&mut self, key: Key, pos: u64, target: Key) {
         self.record(key, pos);
-        self.cur_pointers
-            .set(key, (u64::from(target.slot) << 32) | u64::from(target.n));
+        self.cur_pointers.set(key, pack(target));
     }
     /// The relocation entries of the pointers recorded under `slots` in the previous pass ([`WriteCtx::pointer`])
     /// whose targets lie in `region` (`[from, from + size)` from `base`; every one where `None`), their positions
@@ -56,11 +55,7 @@ impl WriteCtx<'_> {
                 if p == Positions::NONE || t == Positions::NONE {
                     continue;
                 }
-                let target = Key {
-                    slot: (t >> 32) as u32,
-                    n: t as u32,
-                };
-                let Some(tp) = self.prev.get(target) else {
+                let Some(tp) = self.prev.get(unpack(t)) else {
                     continue;
                 };
                 let inside = region.is_none_or(|(from, size)| {
@@ -82,5 +77,18 @@ impl WriteCtx<'_> {
         }
         at.sort_unstable();
         Ok(at)
+    }
+}
+
+/// A key as one u64, for a [`Positions`] table of pointer targets.
+fn pack(k: Key) -> u64 {
+    (u64::from(k.slot) << 32) | u64::from(k.n)
+}
+
+/// The key [`pack`] made.
+fn unpack(v: u64) -> Key {
+    Key {
+        slot: (v >> 32) as u32,
+        n: v as u32,
     }
 }

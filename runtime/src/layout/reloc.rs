@@ -223,7 +223,7 @@ pub fn kept<E>(entries: Vec<E>, size: u64, as_entry: impl Fn(&E) -> Entry) -> Op
 /// PXD page of the HedgeDocs seed says the table follows the last ACL chunk; the encoding is read off the real
 /// files of the shared corpus (every one decodes to pointers inside its data).
 ///
-/// Fails when the positions are not increasing multiples of 4, or two are more than 2^32 bytes apart.
+/// Fails when the positions are not increasing multiples of 4 (a distance always fits: positions are 32-bit).
 ///
 /// ```
 /// use binspec_runtime::layout::reloc::{bina_decode, bina_encode};
