@@ -102,7 +102,6 @@ impl Scope<'_> {
                 }
                 let t = f
                     .value()
-                    .as_ref()
                     .and_then(|v| type_of(&v.expr, &self.at(ty)).ok())
                     .unwrap_or(Ty::Any);
                 self.shared.visiting.borrow_mut().remove(&key);
