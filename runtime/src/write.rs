@@ -76,7 +76,13 @@ impl Writer {
     /// does and only counts them where this one is a sizing writer.
     #[doc(hidden)]
     pub fn for_item(&self, origin: usize) -> Self {
+        self.for_item_in(origin, Vec::new())
+    }
+    /// [`Writer::for_item`] writing into `buf` (emptied first), a buffer an earlier item gave back.
+    pub(crate) fn for_item_in(&self, origin: usize, mut buf: Vec<u8>) -> Self {
+        buf.clear();
         Writer {
+            buf,
             origin,
             sizing: self.sizing,
             ..Self::default()

@@ -659,8 +659,7 @@ impl<'m> Gen<'m> {
                             }
                         };
                         let written = quote!({
-                            let origin = ctx.item_origin(#k);
-                            let mut item = w.for_item(origin);
+                            let (origin, mut item) = ctx.item_writer(#k, w);
                             {
                                 let w = &mut item;
                                 ::binspec_runtime::attempt(|| { #each Ok(()) }).at(#fname)?;

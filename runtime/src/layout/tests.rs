@@ -382,3 +382,23 @@ fn relocated_pointers_inside_items_move_with_them() {
     assert_eq!(&out[0x10..0x18], &0x18u64.to_le_bytes());
     assert_eq!(&out[0x1c..], &[0x10, 0, 0, 0, 1, 0, 0, 0]);
 }
+
+/// An item's writer takes the buffer an earlier item gave back: it starts empty, so a shorter item written after a
+/// longer one holds only its own bytes.
+#[test]
+fn an_item_writer_reusing_a_buffer_starts_empty() {
+    let out = write_passes(|w, ctx| {
+        for (i, len) in [(0u32, 3usize), (1, 1)] {
+            let key = WriteCtx::first(i);
+            let (origin, mut item) = ctx.item_writer(key, w);
+            for _ in 0..len {
+                item.u8(0x10 + i as u8);
+            }
+            ctx.push_written(0, key, item, origin, 1);
+        }
+        ctx.flush(0, w, 1);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(out, vec![0x10, 0x10, 0x10, 0x11]);
+}
