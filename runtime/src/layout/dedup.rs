@@ -3,17 +3,56 @@
 //! held (the model's list, in file order) come first, so that their order and the strings nothing refers to are
 //! kept (a layout choice); a queued string equal to one of them takes its position.
 
+use std::hash::Hasher as _;
+
+use hashbrown::HashTable;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Body, Item, Key, WriteCtx};
 use crate::write::Writer;
 use crate::ResultExt as _;
 
+/// Strings by their bytes, each held as a range of the pass's arena (`WriteCtx::arena`) with a value: looking one up
+/// or adding one allocates nothing per string (a map keyed by owned bytes allocated once per string and pass, a
+/// fifth of the time of writing a small AINB file went to the allocator).
+#[derive(Debug)]
+struct Strings<V>(HashTable<(usize, usize, V)>);
+
+impl<V> Default for Strings<V> {
+    fn default() -> Self {
+        Strings(HashTable::new())
+    }
+}
+
+fn hash(bytes: &[u8]) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(bytes);
+    h.finish()
+}
+
+impl<V: Copy> Strings<V> {
+    fn get(&self, arena: &[u8], bytes: &[u8]) -> Option<V> {
+        self.0
+            .find(hash(bytes), |&(s, e, _)| &arena[s..e] == bytes)
+            .map(|&(_, _, v)| v)
+    }
+    /// Adds `arena[start..end]`, which [`Strings::get`] did not find.
+    fn insert(&mut self, arena: &[u8], start: usize, end: usize, v: V) {
+        self.0
+            .insert_unique(hash(&arena[start..end]), (start, end, v), |&(s, e, _)| {
+                hash(&arena[s..e])
+            });
+    }
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
 /// The strings queued so far for each deduplicating pool, and the keys that share another key's position.
 #[derive(Debug, Default)]
 pub(super) struct Dedup {
     /// By pool: encoded bytes with terminator -> the key of the first string queued with them.
-    first: Vec<HashMap<Vec<u8>, Key>>,
+    first: Vec<Strings<Key>>,
     /// A string's bytes and terminator, to look it up without allocating.
     scratch: Vec<u8>,
     /// (a later key, the first key): set to the first key's position when the pass ends.
@@ -21,7 +60,7 @@ pub(super) struct Dedup {
     /// pool -> (encoded bytes -> position), for the pools whose region this pass has written: a string queued
     /// after its region (by something written after it, as AINB's attachments after its string pool) takes its
     /// position from here.
-    written: HashMap<usize, HashMap<Vec<u8>, u64>>,
+    written: HashMap<usize, Strings<u64>>,
     /// Strings queued after their region that it did not hold: written in the region from the next pass on (they
     /// stay for the rest of the write, so that passes settle).
     late: Vec<(usize, Vec<u8>)>,
@@ -31,7 +70,7 @@ pub(super) struct Dedup {
 
 impl Dedup {
     pub(super) fn clear(&mut self) {
-        self.first.iter_mut().for_each(HashMap::clear);
+        self.first.iter_mut().for_each(Strings::clear);
         self.aliases.clear();
         self.written.clear();
         self.end.clear();
@@ -66,6 +105,14 @@ impl<'m> WriteCtx<'m> {
         r
     }
 
+    /// Copies `bytes` to the end of the arena, and gives their range there.
+    fn copy_to_arena(&mut self, bytes: &[u8]) -> (usize, usize) {
+        let start = self.arena.len();
+        self.arena.extend_from_slice(bytes);
+        self.arena_len += bytes.len();
+        (start, self.arena.len())
+    }
+
     /// [`WriteCtx::push_utf8_dedup`] for a string's encoded bytes with their terminator.
     fn dedup_bytes(
         &mut self,
@@ -75,9 +122,13 @@ impl<'m> WriteCtx<'m> {
         align: u64,
     ) -> crate::Result<()> {
         if self.is_flushed(pool) {
-            let written = self.dedup.written.entry(pool).or_default();
-            let pos = match written.get(bytes) {
-                Some(&pos) => pos,
+            let found = self
+                .dedup
+                .written
+                .get(&pool)
+                .and_then(|w| w.get(&self.arena, bytes));
+            let pos = match found {
+                Some(pos) => pos,
                 None => {
                     // Not in the region: from the next pass on it is written at the region's end, where this
                     // pass would have put it, so that the offsets written meanwhile are already the right ones.
@@ -85,7 +136,12 @@ impl<'m> WriteCtx<'m> {
                     let pos = *end;
                     *end += bytes.len() as u64;
                     // (Once per string: later passes write it in the region, so `written` has it.)
-                    written.insert(bytes.to_vec(), pos);
+                    let (s, e) = self.copy_to_arena(bytes);
+                    self.dedup
+                        .written
+                        .entry(pool)
+                        .or_default()
+                        .insert(&self.arena, s, e, pos);
                     self.dedup.late.push((pool, bytes.to_vec()));
                     pos
                 }
@@ -94,18 +150,16 @@ impl<'m> WriteCtx<'m> {
             return Ok(());
         }
         if self.dedup.first.len() <= pool {
-            self.dedup.first.resize_with(pool + 1, HashMap::default);
+            self.dedup.first.resize_with(pool + 1, Strings::default);
         }
-        if let Some(&first) = self.dedup.first[pool].get(bytes) {
+        if let Some(first) = self.dedup.first[pool].get(&self.arena, bytes) {
             self.dedup.aliases.push((key, first));
             return Ok(());
         }
-        let start = self.arena.len();
-        self.arena.extend_from_slice(bytes);
-        self.arena_len += bytes.len();
-        let body = Body::Arena(start, self.arena.len());
+        let (start, end) = self.copy_to_arena(bytes);
+        let body = Body::Arena(start, end);
         self.queue(pool, Item::new(key, body, align));
-        self.dedup.first[pool].insert(bytes.to_vec(), key);
+        self.dedup.first[pool].insert(&self.arena, start, end, key);
         Ok(())
     }
 
@@ -126,14 +180,21 @@ impl<'m> WriteCtx<'m> {
     ) -> crate::Result<()> {
         w.align(start_align);
         self.set_flushed(pool);
-        let mut at: HashMap<Vec<u8>, u64> =
-            HashMap::with_capacity_and_hasher(recorded.len(), Default::default());
+        // Every string of the region is looked up by its bytes in the arena (the recorded ones are copied there).
+        let mut at = self.dedup.written.remove(&pool).unwrap_or_default();
+        at.clear();
         for (i, s) in recorded.iter().enumerate() {
             crate::write::check_term(s.as_bytes(), term).at_index(i)?;
             let pos = w.pos() as u64;
-            let bytes = encoded(s, term);
-            w.bytes(&bytes);
-            at.entry(bytes).or_insert(pos);
+            let start = self.arena.len();
+            self.arena.extend_from_slice(s.as_bytes());
+            self.arena.extend_from_slice(term);
+            let end = self.arena.len();
+            self.arena_len += end - start;
+            w.bytes(&self.arena[start..end]);
+            if at.get(&self.arena, &self.arena[start..end]).is_none() {
+                at.insert(&self.arena, start, end, pos);
+            }
         }
         let items = if pool < self.pools.len() {
             std::mem::take(&mut self.pools[pool])
@@ -144,25 +205,28 @@ impl<'m> WriteCtx<'m> {
             let Body::Arena(start, end) = it.body else {
                 continue;
             };
-            let bytes = &self.arena[start..end];
-            match at.get(bytes) {
-                Some(&pos) => self.cur.set(it.key, pos),
+            match at.get(&self.arena, &self.arena[start..end]) {
+                Some(pos) => self.cur.set(it.key, pos),
                 None => {
                     w.align(it.align());
                     let pos = w.pos() as u64;
                     self.cur.set(it.key, pos);
-                    w.bytes(bytes);
-                    at.insert(bytes.to_vec(), pos);
+                    w.bytes(&self.arena[start..end]);
+                    at.insert(&self.arena, start, end, pos);
                 }
             }
         }
         // Strings queued after the region in an earlier pass, at its end (where that pass expected them).
-        for (p, bytes) in &self.dedup.late {
-            if *p == pool && !at.contains_key(bytes) {
-                at.insert(bytes.clone(), w.pos() as u64);
+        let late = std::mem::take(&mut self.dedup.late);
+        for (p, bytes) in &late {
+            if *p == pool && at.get(&self.arena, bytes).is_none() {
+                let pos = w.pos() as u64;
                 w.bytes(bytes);
+                let (s, e) = self.copy_to_arena(bytes);
+                at.insert(&self.arena, s, e, pos);
             }
         }
+        self.dedup.late = late;
         self.dedup.end.insert(pool, w.pos() as u64);
         self.dedup.written.insert(pool, at);
         if pool < self.pools.len() {
@@ -206,14 +270,6 @@ pub fn pool_strings(region: &[u8], term: &[u8], at: u64) -> crate::Result<Vec<St
         ));
     }
     Ok(out)
-}
-
-/// A string's bytes and its terminator.
-fn encoded(s: &str, term: &[u8]) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(s.len() + term.len());
-    bytes.extend_from_slice(s.as_bytes());
-    bytes.extend_from_slice(term);
-    bytes
 }
 
 /// The strings of a pool region, in order: the region split after each terminator (`term`, one or more bytes).
