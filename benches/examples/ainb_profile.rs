@@ -15,12 +15,16 @@ use tomolib::formats::ainb::Ainb as Theirs;
 
 const FILE: &str = "../shared/corpus/real/ainb/Npc_Gerudo_Queen_Young.event.root.ainb";
 
+fn file() -> String {
+    std::env::var("AINB_FILE").unwrap_or_else(|_| FILE.into())
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let op = args.next().unwrap_or_else(|| "parse".into());
     let which = args.next().unwrap_or_else(|| "ours".into());
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(100);
-    let path = format!("{}/../{FILE}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../{}", env!("CARGO_MANIFEST_DIR"), file());
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) => {
