@@ -68,6 +68,13 @@ pub enum ErrorKind {
         /// Why, with the line and column where known.
         message: String,
     },
+    /// Writing the output failed ([`Format::write_to`](crate::Format::write_to)).
+    Io {
+        /// What the output said.
+        message: String,
+        /// Its kind.
+        kind: std::io::ErrorKind,
+    },
     /// Anything else.
     Other {
         /// What happened.
@@ -259,7 +266,8 @@ impl Error {
             }
             ErrorKind::Write { message }
             | ErrorKind::Text { message }
-            | ErrorKind::Other { message } => message.clone(),
+            | ErrorKind::Other { message }
+            | ErrorKind::Io { message, .. } => message.clone(),
         }
     }
 }

@@ -65,6 +65,22 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
     /// [`ErrorKind::Write`](crate::ErrorKind::Write) when a value does not fit its field or the model contradicts
     /// itself.
     fn to_binary(&self) -> Result<Vec<u8>>;
+    /// Writes the model to `out`, as [`Format::to_binary`] makes it. A generated format whose model keeps large raw
+    /// bytes (an archive's files) writes them to `out` from the model, without a copy of the whole file in memory;
+    /// an error of `out` is [`ErrorKind::Io`](crate::ErrorKind::Io). What `out` has received when an error comes
+    /// is not a whole file: write to a temporary file and rename it.
+    fn write_to(&self, out: &mut dyn std::io::Write) -> Result<()> {
+        let bytes = self.to_binary()?;
+        out.write_all(&bytes).map_err(|e| {
+            crate::Error::new(
+                crate::ErrorKind::Io {
+                    message: e.to_string(),
+                    kind: e.kind(),
+                },
+                None,
+            )
+        })
+    }
     /// A short description, for `binspec info`.
     fn info(&self) -> Info;
 

@@ -91,7 +91,7 @@ enum Body<'m> {
     Shared(Box<crate::Bytes>),
     /// Bytes of the model being written, borrowed for the write (no reference count to touch per item and pass:
     /// a SARC of many files spent a quarter of its write time counting references).
-    Borrowed(&'m [u8]),
+    Borrowed(&'m crate::Bytes),
     /// `arena[start..end]`: bytes encoded for the item (a string and its terminator).
     Arena(usize, usize),
     /// Only the length, in a sizing pass.
@@ -518,7 +518,7 @@ impl<'m> WriteCtx<'m> {
         let body = if self.sizing {
             Body::Len(bytes.len())
         } else {
-            Body::Borrowed(&bytes[..])
+            Body::Borrowed(bytes)
         };
         self.queue(pool, Item::new(key, body, align));
     }
@@ -626,8 +626,8 @@ impl<'m> WriteCtx<'m> {
         }
         let start = w.pos();
         match it.body {
-            Body::Shared(b) => w.bytes(&b),
-            Body::Borrowed(b) => w.bytes(b),
+            Body::Shared(b) => w.shared(&b),
+            Body::Borrowed(b) => w.shared(b),
             Body::Arena(start, end) => w.bytes(&self.arena[start..end]),
             Body::Len(n) => w.fill(n, 0),
         }
@@ -659,10 +659,10 @@ impl<'m> WriteCtx<'m> {
     /// model. Bytes that agree may overlap (a node that two references share is placed twice). A writer that
     /// keeps no bytes is not checked against.
     pub fn apply_placed(&mut self, w: &mut Writer) -> Option<(usize, String)> {
-        let overlap = if w.is_sizing() {
+        let overlap = if w.is_sizing() || self.placed.is_empty() {
             None
         } else {
-            first_overlap(&self.placed, w.as_slice())
+            first_overlap(&self.placed, w.contents())
         };
         for (at, b) in std::mem::take(&mut self.placed) {
             w.write_at(at, &b);
@@ -712,14 +712,27 @@ impl<'m> WriteCtx<'m> {
 /// pass where they go: those positions move once the item is placed ([`Blind`]), so that the second pass can still
 /// write the bytes (before, it wrote bytes with the wrong positions, and two more passes followed).
 pub fn write_passes<'m>(
-    mut write: impl FnMut(&mut Writer, &mut WriteCtx<'m>) -> Result<()>,
+    write: impl FnMut(&mut Writer, &mut WriteCtx<'m>) -> Result<()>,
 ) -> Result<Vec<u8>> {
+    write_passes_writer(write, false).map(Writer::into_inner)
+}
+
+/// [`write_passes`], giving the last pass's writer; with `stream`, a [`Writer::streaming`] one: large shared bytes
+/// of the model (an archive's files) are not copied into it, and [`Writer::write_to`] writes them from the model.
+pub fn write_passes_writer<'m>(
+    mut write: impl FnMut(&mut Writer, &mut WriteCtx<'m>) -> Result<()>,
+    stream: bool,
+) -> Result<Writer> {
     let mut ctx = WriteCtx::new();
     // Whether the next pass writes bytes.
     let mut real = false;
     for pass in 0..=MAX_PASSES {
         ctx.sizing = !real;
-        let mut w = if real {
+        let mut w = if real && stream {
+            // (Most of a streamed output is usually in its holes.)
+            let size = usize::try_from(ctx.prev_size()).unwrap_or(0);
+            Writer::with_capacity(size.min(1 << 20)).streaming()
+        } else if real {
             Writer::with_capacity(usize::try_from(ctx.prev_size()).unwrap_or(0))
         } else {
             Writer::sizing()
@@ -757,7 +770,7 @@ pub fn write_passes<'m>(
                     Ok(()) => Error::write(message),
                 });
             }
-            return Ok(w.into_inner());
+            return Ok(w);
         }
         // After the first pass, try writing at once; after that, only once a sizing pass has settled.
         real = pass == 0 || same || (real && pass > 1);

@@ -20,6 +20,13 @@ pub struct Writer {
     sizing: bool,
     /// What a sizing writer would have written so far.
     len: usize,
+    /// Whether large shared bytes may be left out of `buf` as holes ([`Writer::streaming`]).
+    stream: bool,
+    /// Shared bytes that follow `buf[..i]` in the output but are not copied into `buf` (each `(i, bytes)`, in
+    /// order): [`Writer::write_to`] writes them from where they are.
+    holes: Vec<(usize, crate::Bytes)>,
+    /// The length of all holes.
+    hole_len: usize,
 }
 
 macro_rules! wprim {
@@ -42,6 +49,7 @@ macro_rules! wprim {
             if self.sizing {
                 return;
             }
+            self.fill_holes();
             let b = match e {
                 Endian::Little => v.to_le_bytes(),
                 Endian::Big => v.to_be_bytes(),
@@ -108,8 +116,90 @@ impl Writer {
         if self.sizing {
             self.len
         } else {
-            self.buf.len()
+            self.buf.len() + self.hole_len
         }
+    }
+    /// This writer, allowed to leave large shared bytes ([`Writer::shared`]) out of its buffer, to be written from
+    /// where they are by [`Writer::write_to`]: writing an archive to a file then copies its files' data once, not
+    /// twice, and holds no second copy of it in memory.
+    pub fn streaming(mut self) -> Self {
+        self.stream = true;
+        self
+    }
+    /// Writes bytes that are shared: a streaming writer ([`Writer::streaming`]) keeps a reference to large ones
+    /// instead of copying them.
+    #[inline]
+    pub fn shared(&mut self, b: &crate::Bytes) {
+        if self.stream && !self.sizing && b.len() >= HOLE_MIN {
+            self.flush_bits();
+            self.holes.push((self.buf.len(), b.clone()));
+            self.hole_len += b.len();
+        } else {
+            self.bytes(b);
+        }
+    }
+    /// Copies the holes' bytes into the buffer, where they belong: for what needs the bytes written so far in one
+    /// piece (a patch, [`Writer::contents`]). A writer that patches after its holes copies as a plain writer would.
+    #[inline]
+    fn fill_holes(&mut self) {
+        if !self.holes.is_empty() {
+            self.fill_holes_slow();
+        }
+    }
+    #[cold]
+    fn fill_holes_slow(&mut self) {
+        let mut buf = Vec::with_capacity(self.buf.len() + self.hole_len);
+        let mut from = 0;
+        for (at, b) in std::mem::take(&mut self.holes) {
+            buf.extend_from_slice(&self.buf[from..at]);
+            buf.extend_from_slice(&b);
+            from = at;
+        }
+        buf.extend_from_slice(&self.buf[from..]);
+        self.buf = buf;
+        self.hole_len = 0;
+    }
+    /// The bytes before the first hole (all of them for a writer without holes): what is written there is final.
+    pub fn head(&self) -> &[u8] {
+        match self.holes.first() {
+            Some(&(at, _)) => &self.buf[..at],
+            None => &self.buf,
+        }
+    }
+    /// What has been written, in one piece (holes copied in first; nothing for a sizing writer).
+    pub fn contents(&mut self) -> &[u8] {
+        self.fill_holes();
+        &self.buf
+    }
+    /// `f` of what has been written: of the bytes before the first hole ([`Writer::head`]) if it succeeds there,
+    /// else of all of them ([`Writer::contents`]). For checks that read a file's first bytes (its byte order mark),
+    /// so that a streaming writer copies nothing for them.
+    pub fn with_contents<R>(&mut self, f: impl Fn(&[u8]) -> Result<R>) -> Result<R> {
+        match f(self.head()) {
+            Ok(r) => Ok(r),
+            Err(_) if !self.holes.is_empty() => f(self.contents()),
+            Err(e) => Err(e),
+        }
+    }
+    /// Writes what has been written to `out`: the buffer, and each hole's bytes from where they are.
+    pub fn write_to(mut self, out: &mut dyn std::io::Write) -> Result<()> {
+        self.flush_bits();
+        let io = |e: std::io::Error| {
+            Error::new(
+                crate::ErrorKind::Io {
+                    message: e.to_string(),
+                    kind: e.kind(),
+                },
+                None,
+            )
+        };
+        let mut from = 0;
+        for (at, b) in &self.holes {
+            out.write_all(&self.buf[from..*at]).map_err(io)?;
+            out.write_all(b).map_err(io)?;
+            from = *at;
+        }
+        out.write_all(&self.buf[from..]).map_err(io)
     }
     /// Grows what is written by `n` bytes of `fill`.
     #[inline]
@@ -125,13 +215,16 @@ impl Writer {
     pub fn pos(&self) -> usize {
         self.origin + self.written()
     }
-    /// What has been written (nothing for a sizing writer).
+    /// What has been written (nothing for a sizing writer), for a writer without holes ([`Writer::streaming`]);
+    /// use [`Writer::contents`] for one that may have them.
     pub fn as_slice(&self) -> &[u8] {
+        debug_assert!(self.holes.is_empty(), "as_slice of a writer with holes");
         &self.buf
     }
-    /// The bytes written, with a partly written bit field completed.
+    /// The bytes written, with a partly written bit field completed (and holes copied in).
     pub fn into_inner(mut self) -> Vec<u8> {
         self.flush_bits();
+        self.fill_holes();
         self.buf
     }
     /// Writes a byte.
@@ -174,6 +267,7 @@ impl Writer {
         if self.sizing {
             return;
         }
+        self.fill_holes();
         let at = at - self.origin;
         for i in 0..n {
             let byte = (v >> (8 * i)) as u8;
@@ -268,6 +362,7 @@ impl Writer {
             self.len = self.len.max(end);
             return;
         }
+        self.fill_holes();
         if self.buf.len() < end {
             self.buf.resize(end, 0);
         }
@@ -278,6 +373,7 @@ impl Writer {
         if self.sizing {
             return;
         }
+        self.fill_holes();
         let at = at - self.origin;
         self.buf[at..at + b.len()].copy_from_slice(b);
     }
@@ -336,6 +432,10 @@ impl Writer {
         }
     }
 }
+
+/// The smallest shared bytes a streaming writer leaves out of its buffer ([`Writer::shared`]): smaller ones cost
+/// less to copy than to keep apart.
+const HOLE_MIN: usize = 512;
 
 /// The most padding [`write_slot`] adds after a field's content (1 MiB): a size that asks for more
 /// (`path_size: 4294967295`) is refused before anything that large is allocated.
@@ -602,5 +702,49 @@ mod tests {
             w.into_inner(),
             vec![9, 0, 0, 0, 0, 0x11, 0x22, 0xcc, 0xdd, 0, 0, 7, 7]
         );
+    }
+
+    /// A streaming writer leaves large shared bytes out of its buffer, and writes, patches and reads them as a
+    /// plain writer does: its head stops at the first hole, a patch after a hole sees the whole output, and
+    /// `with_contents` retries a check that needs more than the head.
+    #[test]
+    fn a_streaming_writer_writes_what_a_plain_one_does() {
+        let big = crate::Bytes::from(vec![0xabu8; HOLE_MIN]);
+        let small = crate::Bytes::from(vec![0xcdu8; HOLE_MIN - 1]);
+        let write = |w: &mut Writer| {
+            w.u32(7, Endian::Little);
+            w.shared(&big);
+            w.shared(&small);
+            w.u16(0, Endian::Big);
+            w.shared(&big);
+            w.u8(1);
+        };
+        let mut plain = Writer::new();
+        write(&mut plain);
+        let mut s = Writer::new().streaming();
+        write(&mut s);
+        assert_eq!(s.pos(), plain.pos());
+        assert_eq!(s.head(), &plain.as_slice()[..4]);
+        assert_eq!(s.holes.len(), 2, "the small bytes are copied");
+        let mut out = Vec::new();
+        s.clone().write_to(&mut out).unwrap();
+        assert_eq!(out, plain.as_slice());
+        // A check that reads past the head gets the whole output.
+        let last = s
+            .with_contents(|b| {
+                b.last()
+                    .copied()
+                    .filter(|_| b.len() > 4)
+                    .ok_or_else(|| Error::write("short"))
+            })
+            .unwrap();
+        assert_eq!(last, 1);
+        // A patch after the holes lands where it would in the plain writer.
+        let at = 4 + HOLE_MIN + HOLE_MIN - 1;
+        let mut s = Writer::new().streaming();
+        write(&mut s);
+        s.patch_u16(at, 0x1234, Endian::Big);
+        plain.patch_u16(at, 0x1234, Endian::Big);
+        assert_eq!(s.into_inner(), plain.into_inner());
     }
 }

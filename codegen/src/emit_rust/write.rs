@@ -537,18 +537,14 @@ impl<'m> Gen<'m> {
         // `-scan` fields: now that what follows them is written, check that each reads back with its length.
         if scanned {
             // (A sizing pass keeps no bytes to look at; the pass that writes them checks.)
-            body.push(quote!(for (start, end, tags, step, or_eos, name) in
-                scans__.into_iter().filter(|_| !w.is_sizing())
+            body.push(quote!(let sizing__ = w.is_sizing();
+            for (start, end, tags, step, or_eos, name) in
+                scans__.into_iter().filter(|_| !sizing__)
             {
-                ::binspec_runtime::check_scan(
-                    w.as_slice(),
-                    start - (w.pos() - w.as_slice().len()),
-                    end - (w.pos() - w.as_slice().len()),
-                    tags,
-                    step,
-                    or_eos,
-                )
-                .at(name)?;
+                let pos = w.pos();
+                let buf = w.contents();
+                let base = pos - buf.len();
+                ::binspec_runtime::check_scan(buf, start - base, end - base, tags, step, or_eos).at(name)?;
             }));
         }
         // Instances written back where their `pos` says (relative to their stream): written by a writer whose
