@@ -60,7 +60,11 @@ const PAIRS: &[Pair] = &[
     },
     Pair {
         group: "tomolib_sarc_write",
-        title: "SARC write (archive -> binary)",
+        title: "SARC write (archive -> binary; ours `to_binary` into a Vec)",
+    },
+    Pair {
+        group: "tomolib_sarc_write_to",
+        title: "SARC write to a writer (`io::sink()`: ours `write_to`, files written from the model; tomolib `write`)",
     },
 ];
 
@@ -413,6 +417,18 @@ fn sarc(run: &mut Run) {
         "tomolib_sarc_write",
         bytes.len() as u64,
         || black_box(&ours).to_binary(),
+        Some(|| write_theirs(&mut std::io::sink()).ok()),
+    );
+    // The same API on both sides: a model written to an `io::Write`. Ours streams the files' data from the model
+    // (`Format::write_to`); tomolib builds the archive in a Vec first.
+    let mut streamed = Vec::new();
+    ours.write_to(&mut streamed)
+        .expect("ours writes the archive");
+    assert_eq!(streamed, ours_bin, "write_to writes what to_binary makes");
+    run.group(
+        "tomolib_sarc_write_to",
+        bytes.len() as u64,
+        || black_box(&ours).write_to(&mut std::io::sink()),
         Some(|| write_theirs(&mut std::io::sink()).ok()),
     );
 }

@@ -3,7 +3,8 @@
 //! [open] ours|tomolib [iterations]`. With `pair` instead, it alternates rounds of ours (`Sarc::to_binary`) and
 //! tomolib (`sarc::write` into `io::sink()`, as in the tomolib bench) and prints the median ratio ours/tomolib, and
 //! the median time of each. With `open` first, it reads the archive and visits every file instead, as the tomolib
-//! bench's `tomolib_sarc_open_iterate` does (ours `Sarc::from_binary`, tomolib `Sarc::parse` of a copy).
+//! bench's `tomolib_sarc_open_iterate` does (ours `Sarc::from_binary`, tomolib `Sarc::parse` of a copy). With
+//! `stream` first, ours writes with `Format::write_to` into `io::sink()` instead, as tomolib does.
 
 #[path = "common/pair.rs"]
 mod pair;
@@ -18,6 +19,7 @@ use tomolib::formats::sarc as tomo;
 fn main() {
     let mut args = std::env::args().skip(1).peekable();
     let open = args.next_if(|a| a == "open").is_some();
+    let stream = args.next_if(|a| a == "stream").is_some();
     let which = args.next().unwrap_or_else(|| "ours".into());
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(100);
     let mut w = roead::sarc::SarcWriter::new(roead::Endian::Little);
@@ -64,7 +66,13 @@ fn main() {
         return;
     }
     let run_ours = || {
-        black_box(black_box(&ours).to_binary().expect("ours writes"));
+        if stream {
+            black_box(&ours)
+                .write_to(&mut std::io::sink())
+                .expect("ours writes");
+        } else {
+            black_box(black_box(&ours).to_binary().expect("ours writes"));
+        }
     };
     let run_theirs = || {
         tomo::write(
