@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 use binspec_runtime::EntryKey;
 
 use crate::args::CompressArgs;
-use crate::doc::{compress_as_asked, load_binary};
+use crate::doc::{compress_as_asked, load_binary, note_uncompressed};
 use crate::{files, formats, CliError, Ctx};
 
 /// The settings document that `extract` writes next to the files.
@@ -446,11 +446,25 @@ pub fn pack(
         list.push((key, data));
     }
     let n = list.len();
-    let bytes = f
-        .pack(&settings, list)
-        .map_err(|e| CliError::file(dir, e))?;
-    let bytes = compress_as_asked(ctx, &settings_path, bytes, compress, &header)?;
-    files::write_output(ctx.out, output, &bytes)?;
+    if compress.compress.is_none() {
+        // Written as it is made: the files go to the output from the model, with no copy of the whole archive in
+        // memory (a failure of the model comes before any byte, and a file is replaced only once it is whole).
+        note_uncompressed(ctx, &settings_path, &header);
+        let mut list = Some(list);
+        files::write_output_with(ctx.out, output, &mut |w| {
+            let files = list.take().unwrap_or_default();
+            f.pack_to(&settings, files, w).map_err(|e| match e.to_io() {
+                Some(io) => files::WriteFail::Io(io),
+                None => files::WriteFail::Cli(CliError::file(dir, e)),
+            })
+        })?;
+    } else {
+        let bytes = f
+            .pack(&settings, list)
+            .map_err(|e| CliError::file(dir, e))?;
+        let bytes = compress_as_asked(ctx, &settings_path, bytes, compress, &header)?;
+        files::write_output(ctx.out, output, &bytes)?;
+    }
     let _ = writeln!(
         ctx.err,
         "packed {n} files into {}",

@@ -170,6 +170,16 @@ pub fn encode(
     } else {
         DocFormat::Yaml
     };
+    if !normalize && compress.compress.is_none() {
+        // Written as it is made: an archive's files go to the output from the model (see `pack`).
+        note_uncompressed(ctx, doc_path, &header);
+        return files::write_output_with(ctx.out, output, &mut |w| {
+            f.encode_to(&text, doc, w).map_err(|e| match e.to_io() {
+                Some(io) => files::WriteFail::Io(io),
+                None => files::WriteFail::Cli(CliError::file(doc_path, e)),
+            })
+        });
+    }
     let mut bytes = f
         .encode(&text, doc)
         .map_err(|e| CliError::file(doc_path, e))?;
@@ -213,18 +223,24 @@ pub fn compress_as_asked(
             files::compress_output(bytes, Some(k.into()), align)
         }
         None => {
-            if let Some(c) = header.compression {
-                note(
-                    ctx,
-                    &format!(
-                        "{} came from a {c}-compressed file; the output is not compressed (pass --compress {c} \
-                         to compress it)",
-                        doc_path.display()
-                    ),
-                );
-            }
+            note_uncompressed(ctx, doc_path, header);
             Ok(bytes)
         }
+    }
+}
+
+/// Where no compression is asked for and the document came from a compressed file, says that the output is not
+/// compressed.
+pub fn note_uncompressed(ctx: &mut Ctx<'_>, doc_path: &Path, header: &files::DocHeader) {
+    if let Some(c) = header.compression {
+        note(
+            ctx,
+            &format!(
+                "{} came from a {c}-compressed file; the output is not compressed (pass --compress {c} \
+                 to compress it)",
+                doc_path.display()
+            ),
+        );
     }
 }
 

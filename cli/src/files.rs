@@ -202,13 +202,38 @@ pub fn output_name(path: &Path) -> String {
     }
 }
 
+/// Why writing an output's bytes stopped: the output failed, or what makes the bytes did.
+pub enum WriteFail {
+    /// The output (a file, standard output) failed.
+    Io(std::io::Error),
+    /// What makes the bytes failed, before they were whole.
+    Cli(CliError),
+}
+
+/// What writes an output's bytes to where they go.
+pub type WriteBytes<'a> = dyn FnMut(&mut dyn Write) -> Result<(), WriteFail> + 'a;
+
 /// Writes an output: `-` to `out` (standard output), anything else as [`write_atomic`] does.
 pub fn write_output(out: &mut dyn Write, path: &Path, data: &[u8]) -> Result<(), CliError> {
+    write_output_with(out, path, &mut |w| w.write_all(data).map_err(WriteFail::Io))
+}
+
+/// [`write_output`] of the bytes that `write` writes: to standard output as they come, to a file through a
+/// temporary file that replaces it only once `write` succeeded (so that an output written as it is made, an
+/// archive's files streamed from the model, is never left half-written).
+pub fn write_output_with(
+    out: &mut dyn Write,
+    path: &Path,
+    write: &mut WriteBytes<'_>,
+) -> Result<(), CliError> {
     if is_stdout(path) {
-        out.write_all(data).map_err(CliError::out)?;
+        write(out).map_err(|e| match e {
+            WriteFail::Io(e) => CliError::out(e),
+            WriteFail::Cli(e) => e,
+        })?;
         return out.flush().map_err(CliError::out);
     }
-    write_atomic(path, data)
+    write_atomic_with(path, write)
 }
 
 /// Writes `data` to `path`, never replacing anything but a regular file:
@@ -221,12 +246,17 @@ pub fn write_output(out: &mut dyn Write, path: &Path, data: &[u8]) -> Result<(),
 ///   and a regular file reached through /dev/stdout, /dev/stderr, /dev/fd/N or /proc/PID/fd/N is appended to
 ///   (it is an open file of the shell's, as in `binspec decode x -o /dev/stdout >> log`).
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CliError> {
+    write_atomic_with(path, &mut |w| w.write_all(data).map_err(WriteFail::Io))
+}
+
+/// [`write_atomic`] of the bytes that `write` writes.
+pub fn write_atomic_with(path: &Path, write: &mut WriteBytes<'_>) -> Result<(), CliError> {
     let fail =
         |e: &dyn std::fmt::Display| CliError::Fail(format!("cannot write {}: {e}", path.display()));
     let is_link = match std::fs::symlink_metadata(path) {
         Ok(m) => m.file_type().is_symlink(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return replace_file(path, data, true);
+            return replace_file_with(path, write, true);
         }
         Err(e) => return Err(fail(&e)),
     };
@@ -252,15 +282,24 @@ pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CliError> {
         } else {
             path.to_path_buf()
         };
-        return replace_file(&real, data, true);
+        return replace_file_with(&real, write, true);
     }
-    let mut f = std::fs::OpenOptions::new()
+    let f = std::fs::OpenOptions::new()
         .write(true)
         .append(target.is_file())
         .open(path)
         .map_err(|e| fail(&e))?;
-    f.write_all(data).map_err(|e| fail(&e))?;
-    f.flush().map_err(|e| fail(&e))
+    let mut w = std::io::BufWriter::new(f);
+    write(&mut w).map_err(|e| write_fail(e, &fail))?;
+    w.flush().map_err(|e| fail(&e))
+}
+
+/// A [`WriteFail`] as the error of writing to a path (`fail` words an output's error).
+fn write_fail(e: WriteFail, fail: &dyn Fn(&dyn std::fmt::Display) -> CliError) -> CliError {
+    match e {
+        WriteFail::Io(e) => fail(&e),
+        WriteFail::Cli(e) => e,
+    }
 }
 
 /// Whether `path`, or a link on the way from it, names a file that a process has open (/dev/stdout, /dev/stderr,
@@ -294,6 +333,19 @@ fn reached_through_open_file(path: &Path) -> bool {
 /// Replaces the regular file `path` (a link at `path` is itself replaced, not followed) through a temporary
 /// file in its folder, after removing stale temporary files there when `clean`.
 pub fn replace_file(path: &Path, data: &[u8], clean: bool) -> Result<(), CliError> {
+    replace_file_with(
+        path,
+        &mut |w| w.write_all(data).map_err(WriteFail::Io),
+        clean,
+    )
+}
+
+/// [`replace_file`] with the bytes that `write` writes: the temporary file is removed if it fails.
+pub fn replace_file_with(
+    path: &Path,
+    write: &mut WriteBytes<'_>,
+    clean: bool,
+) -> Result<(), CliError> {
     let fail =
         |e: &dyn std::fmt::Display| CliError::Fail(format!("cannot write {}: {e}", path.display()));
     let dir = match path.parent() {
@@ -320,8 +372,11 @@ pub fn replace_file(path: &Path, data: &[u8], clean: bool) -> Result<(), CliErro
         b.permissions(std::fs::Permissions::from_mode(0o666));
     }
     let mut tmp = b.tempfile_in(dir).map_err(|e| fail(&e))?;
-    tmp.write_all(data).map_err(|e| fail(&e))?;
-    tmp.flush().map_err(|e| fail(&e))?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        write(&mut w).map_err(|e| write_fail(e, &fail))?;
+        w.flush().map_err(|e| fail(&e))?;
+    }
     if let Ok(meta) = std::fs::symlink_metadata(path) {
         if meta.is_file() {
             // Keep the permissions of a file being replaced.

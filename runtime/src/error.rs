@@ -123,6 +123,25 @@ impl Error {
             Some(offset),
         )
     }
+    /// A failure of the output being written to ([`ErrorKind::Io`]).
+    #[cold]
+    pub fn io(e: std::io::Error) -> Self {
+        Self::new(
+            ErrorKind::Io {
+                message: e.to_string(),
+                kind: e.kind(),
+            },
+            None,
+        )
+    }
+    /// The [`std::io::Error`] of an [`ErrorKind::Io`] (its kind and message), for code that passes output errors
+    /// on as such; `None` for any other kind.
+    pub fn to_io(&self) -> Option<std::io::Error> {
+        match self.kind() {
+            ErrorKind::Io { message, kind } => Some(std::io::Error::new(*kind, message.clone())),
+            _ => None,
+        }
+    }
     /// A limit against hostile input ([`ErrorKind::Limit`]) reached at `offset`.
     pub fn limit(offset: u64, message: impl Into<String>) -> Self {
         Self::new(

@@ -71,15 +71,7 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
     /// is not a whole file: write to a temporary file and rename it.
     fn write_to(&self, out: &mut dyn std::io::Write) -> Result<()> {
         let bytes = self.to_binary()?;
-        out.write_all(&bytes).map_err(|e| {
-            crate::Error::new(
-                crate::ErrorKind::Io {
-                    message: e.to_string(),
-                    kind: e.kind(),
-                },
-                None,
-            )
-        })
+        out.write_all(&bytes).map_err(crate::Error::io)
     }
     /// A short description, for `binspec info`.
     fn info(&self) -> Info;
@@ -216,6 +208,14 @@ pub trait DynFormat: Send + Sync {
     /// A document in text form to bytes.
     #[cfg(feature = "text")]
     fn encode(&self, text: &str, doc: DocFormat) -> Result<Vec<u8>>;
+    /// [`DynFormat::encode`], writing the bytes to `out` as [`Format::write_to`] does (an archive's files go to
+    /// `out` from the model). A failure of the model comes before anything is written; one of `out` is
+    /// [`ErrorKind::Io`](crate::ErrorKind::Io).
+    #[cfg(feature = "text")]
+    fn encode_to(&self, text: &str, doc: DocFormat, out: &mut dyn std::io::Write) -> Result<()> {
+        let bytes = self.encode(text, doc)?;
+        out.write_all(&bytes).map_err(crate::Error::io)
+    }
     /// Bytes to the model and straight back, as `check` does.
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>>;
     /// For archives: the files inside, and the document with no files (the archive's settings).
@@ -227,6 +227,14 @@ pub trait DynFormat: Send + Sync {
     /// For archives: a new archive from files and the settings document that `extract` gave.
     #[cfg(feature = "text")]
     fn pack(&self, settings: &str, files: Entries) -> Result<Vec<u8>>;
+    /// [`DynFormat::pack`], writing the archive to `out` ([`Format::write_to`]: the files go to `out` from the
+    /// model, without a copy of the whole archive in memory). A failure of the model comes before anything is
+    /// written; one of `out` is [`ErrorKind::Io`](crate::ErrorKind::Io).
+    #[cfg(feature = "text")]
+    fn pack_to(&self, settings: &str, files: Entries, out: &mut dyn std::io::Write) -> Result<()> {
+        let bytes = self.pack(settings, files)?;
+        out.write_all(&bytes).map_err(crate::Error::io)
+    }
 }
 
 /// Implements [`DynFormat`] for a [`Format`] that also implements [`MaybeArchive`]: keep one in a `static` and
@@ -300,6 +308,14 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
         };
         m.to_binary()
     }
+    #[cfg(feature = "text")]
+    fn encode_to(&self, text: &str, doc: DocFormat, out: &mut dyn std::io::Write) -> Result<()> {
+        let m = match doc {
+            DocFormat::Yaml => T::from_text(text)?,
+            DocFormat::Json => T::from_json(text)?,
+        };
+        m.write_to(out)
+    }
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         T::from_binary(data)?.to_binary()
     }
@@ -323,6 +339,14 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
             return Err(Error::other(format!("{} is not an archive format", T::ID)));
         }
         m.to_binary()
+    }
+    #[cfg(feature = "text")]
+    fn pack_to(&self, settings: &str, files: Entries, out: &mut dyn std::io::Write) -> Result<()> {
+        let mut m = T::from_text(settings)?;
+        if !m.replace_files(files)? {
+            return Err(Error::other(format!("{} is not an archive format", T::ID)));
+        }
+        m.write_to(out)
     }
 }
 

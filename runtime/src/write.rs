@@ -184,15 +184,7 @@ impl Writer {
     /// Writes what has been written to `out`: the buffer, and each hole's bytes from where they are.
     pub fn write_to(mut self, out: &mut dyn std::io::Write) -> Result<()> {
         self.flush_bits();
-        let io = |e: std::io::Error| {
-            Error::new(
-                crate::ErrorKind::Io {
-                    message: e.to_string(),
-                    kind: e.kind(),
-                },
-                None,
-            )
-        };
+        let io = Error::io;
         let mut from = 0;
         for (at, b) in &self.holes {
             out.write_all(&self.buf[from..*at]).map_err(io)?;

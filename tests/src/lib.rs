@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 pub struct Run {
     pub code: u8,
     pub out: String,
+    /// Standard output's bytes, for binary output (`-o -`).
+    pub out_bytes: Vec<u8>,
     pub err: String,
 }
 
@@ -19,6 +21,7 @@ pub fn run(args: &[&str]) -> Run {
     Run {
         code,
         out: String::from_utf8_lossy(&out).into_owned(),
+        out_bytes: out,
         err: String::from_utf8_lossy(&err).into_owned(),
     }
 }

@@ -136,6 +136,69 @@ fn extract_then_pack_is_byte_identical() {
     assert!(n >= 20, "only {n} fixtures");
 }
 
+/// `pack` and `encode` write the archive as it is made (its files streamed from the model): to standard output
+/// the same bytes as to a file, and a model that cannot be written (an alignment over the 1 MiB limit) leaves the
+/// existing output as it was, with no temporary file beside it.
+#[test]
+fn pack_and_encode_stream_and_leave_nothing_half_written() {
+    let p = fixtures().join("sarc/oead_be_legacy_min80.sarc");
+    let original = std::fs::read(&p).unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("x");
+    assert_eq!(run(&["extract", s(&p), "-o", s(&dir)]).code, 0);
+    let r = run(&["pack", s(&dir), "-o", "-"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.out_bytes == original,
+        "pack to standard output gave other bytes"
+    );
+
+    let out = d.path().join("out.sarc");
+    std::fs::write(&out, b"keep").unwrap();
+    let settings = dir.join(".binspec-archive.yaml");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(text.contains("data_align: 2048"), "{text}");
+    std::fs::write(
+        &settings,
+        text.replace("data_align: 2048", "data_align: 4194304"),
+    )
+    .unwrap();
+    let r = run(&["pack", s(&dir), "-o", s(&out)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.err.contains("data_align"), "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), b"keep");
+    let left: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+
+    // `encode` streams too: the same bytes as the original, and nothing written when the model fails.
+    let doc = d.path().join("doc.yaml");
+    assert_eq!(run(&["decode", s(&p), "-o", s(&doc)]).code, 0);
+    let back = d.path().join("back.sarc");
+    let r = run(&["encode", s(&doc), "-o", s(&back)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        std::fs::read(&back).unwrap() == original,
+        "encode gave other bytes"
+    );
+    let text = std::fs::read_to_string(&doc).unwrap();
+    std::fs::write(
+        &doc,
+        text.replace("data_align: 2048", "data_align: 4194304"),
+    )
+    .unwrap();
+    let r = run(&["encode", s(&doc), "-o", s(&back)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(
+        std::fs::read(&back).unwrap() == original,
+        "a failed encode changed the output"
+    );
+}
+
 /// `binspec check` over the bundled fixtures and, when present, the shared corpus: every file identical.
 #[test]
 fn check_reports_identical_bytes() {
