@@ -175,14 +175,15 @@ macro_rules! impl_binrw {
                 _args: (),
             ) -> ::binrw::BinResult<()> {
                 let pos = writer.stream_position()?;
-                let bytes = <$t as $crate::Format>::to_binary(self).map_err(|e| {
-                    ::binrw::Error::Custom {
+                // Written as `Format::write_to` writes it (an archive's files from the model); an error of the
+                // writer stays an I/O error.
+                <$t as $crate::Format>::write_to(self, writer).map_err(|e| match e.to_io() {
+                    Some(io) => ::binrw::Error::Io(io),
+                    None => ::binrw::Error::Custom {
                         pos,
                         err: ::std::boxed::Box::new(e),
-                    }
-                })?;
-                writer.write_all(&bytes)?;
-                Ok(())
+                    },
+                })
             }
         }
     };

@@ -119,3 +119,56 @@ fn a_failing_output_is_an_io_error() {
     );
     assert!(e.to_string().contains("disk full"), "{e}");
 }
+
+/// The binrw traits every generated format implements: `BinRead` reads what `from_binary` does, `BinWrite` writes
+/// what `to_binary` makes (streamed, as `write_to`), and an output that fails is binrw's I/O error.
+#[test]
+fn binrw_reads_and_writes_as_the_format_does() {
+    use binrw::{BinRead, BinWrite};
+    let mut n = 0;
+    for p in files_under(&repo().join("tests/fixtures/sarc")) {
+        let data = std::fs::read(&p).unwrap();
+        if !binspec_formats::sarc::Sarc::sniff(&data) {
+            continue;
+        }
+        let m = binspec_formats::sarc::Sarc::read_le(&mut std::io::Cursor::new(&data)).unwrap();
+        assert!(
+            m == binspec_formats::sarc::Sarc::from_binary(&data).unwrap(),
+            "{}",
+            p.display()
+        );
+        let mut out = std::io::Cursor::new(Vec::new());
+        m.write_le(&mut out).unwrap();
+        assert!(
+            out.into_inner() == data,
+            "{}: BinWrite gave other bytes",
+            p.display()
+        );
+        n += 1;
+    }
+    assert!(n >= 20, "only {n} fixtures");
+
+    struct Full(u64);
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::StorageFull,
+                "disk full",
+            ))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    impl std::io::Seek for Full {
+        fn seek(&mut self, _: std::io::SeekFrom) -> std::io::Result<u64> {
+            Ok(self.0)
+        }
+    }
+    let data = std::fs::read(repo().join("tests/fixtures/sarc/oead_be_legacy_min80.sarc")).unwrap();
+    let m = binspec_formats::sarc::Sarc::from_binary(&data).unwrap();
+    match m.write_le(&mut Full(0)) {
+        Err(binrw::Error::Io(e)) => assert_eq!(e.kind(), std::io::ErrorKind::StorageFull),
+        other => panic!("{other:?}"),
+    }
+}
