@@ -8,6 +8,27 @@ use binspec_formats::Format;
 use binspec_runtime::compress;
 use binspec_tests::{difference, files_under, repo};
 
+/// An output whose disk is full (and that seeks nowhere, for binrw's `BinWrite`).
+struct Full;
+
+impl std::io::Write for Full {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::StorageFull,
+            "disk full",
+        ))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl std::io::Seek for Full {
+    fn seek(&mut self, _: std::io::SeekFrom) -> std::io::Result<u64> {
+        Ok(0)
+    }
+}
+
 /// For a file of format `F`: reads it, writes it both ways, and compares. `None` when it is not `F` (or not read).
 fn check<F: Format>(data: &[u8]) -> Option<Result<(), String>> {
     if !F::sniff(data) {
@@ -85,18 +106,6 @@ fn corpus_writes_to_a_writer_as_to_binary() {
 /// A writer whose output fails is an `Io` error, not a panic or a silent stop.
 #[test]
 fn a_failing_output_is_an_io_error() {
-    struct Full;
-    impl std::io::Write for Full {
-        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
-            Err(std::io::Error::new(
-                std::io::ErrorKind::StorageFull,
-                "disk full",
-            ))
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
     let path = files_under(&repo().join("tests/fixtures"))
         .into_iter()
         .find(|p| {
@@ -148,26 +157,9 @@ fn binrw_reads_and_writes_as_the_format_does() {
     }
     assert!(n >= 20, "only {n} fixtures");
 
-    struct Full(u64);
-    impl std::io::Write for Full {
-        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
-            Err(std::io::Error::new(
-                std::io::ErrorKind::StorageFull,
-                "disk full",
-            ))
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    impl std::io::Seek for Full {
-        fn seek(&mut self, _: std::io::SeekFrom) -> std::io::Result<u64> {
-            Ok(self.0)
-        }
-    }
     let data = std::fs::read(repo().join("tests/fixtures/sarc/oead_be_legacy_min80.sarc")).unwrap();
     let m = binspec_formats::sarc::Sarc::from_binary(&data).unwrap();
-    match m.write_le(&mut Full(0)) {
+    match m.write_le(&mut Full) {
         Err(binrw::Error::Io(e)) => assert_eq!(e.kind(), std::io::ErrorKind::StorageFull),
         other => panic!("{other:?}"),
     }
