@@ -249,9 +249,22 @@ impl Writer {
         if n < 8 && v >> (n * 8) != 0 {
             return Err(Error::write(format!("{v:#x} does not fit in {n} bytes")));
         }
-        let at = self.pos();
-        self.grow(n, 0);
-        self.patch_uint_n(at, v, n, e);
+        if !(1..=8).contains(&n) {
+            return Err(Error::write(format!(
+                "an integer of {n} bytes (1 to 8 are written)"
+            )));
+        }
+        if self.sizing {
+            self.len += n;
+            return Ok(());
+        }
+        // (Appended, not patched: a patch would copy a streaming writer's holes in.)
+        let le = v.to_le_bytes();
+        let bytes = &le[..n];
+        match e {
+            Endian::Little => self.buf.extend_from_slice(bytes),
+            Endian::Big => self.buf.extend(bytes.iter().rev()),
+        }
         Ok(())
     }
     /// Overwrites an `n`-byte unsigned integer written earlier at absolute position `at`.
@@ -710,6 +723,8 @@ mod tests {
             w.u16(0, Endian::Big);
             w.shared(&big);
             w.u8(1);
+            w.uint_n(0x0a0b0c, 3, Endian::Big).unwrap();
+            w.uint_n(0x0a0b0c, 3, Endian::Little).unwrap();
         };
         let mut plain = Writer::new();
         write(&mut plain);
@@ -717,7 +732,11 @@ mod tests {
         write(&mut s);
         assert_eq!(s.pos(), plain.pos());
         assert_eq!(s.head(), &plain.as_slice()[..4]);
-        assert_eq!(s.holes.len(), 2, "the small bytes are copied");
+        assert_eq!(
+            s.holes.len(),
+            2,
+            "the small bytes are copied, and nothing after the holes fills them"
+        );
         let mut out = Vec::new();
         s.clone().write_to(&mut out).unwrap();
         assert_eq!(out, plain.as_slice());
@@ -730,7 +749,7 @@ mod tests {
                     .ok_or_else(|| Error::write("short"))
             })
             .unwrap();
-        assert_eq!(last, 1);
+        assert_eq!(last, 0x0a, "the last byte of the little-endian u24");
         // A patch after the holes lands where it would in the plain writer.
         let at = 4 + HOLE_MIN + HOLE_MIN - 1;
         let mut s = Writer::new().streaming();
