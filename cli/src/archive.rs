@@ -453,10 +453,8 @@ pub fn pack(
         let mut list = Some(list);
         files::write_output_with(ctx.out, output, &mut |w| {
             let files = list.take().unwrap_or_default();
-            f.pack_to(&settings, files, w).map_err(|e| match e.to_io() {
-                Some(io) => files::WriteFail::Io(io),
-                None => files::WriteFail::Cli(CliError::file(dir, e)),
-            })
+            f.pack_to(&settings, files, w)
+                .map_err(|e| files::WriteFail::of_model(e, dir))
         })?;
     } else {
         let bytes = f

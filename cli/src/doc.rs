@@ -174,10 +174,8 @@ pub fn encode(
         // Written as it is made: an archive's files go to the output from the model (see `pack`).
         note_uncompressed(ctx, doc_path, &header);
         return files::write_output_with(ctx.out, output, &mut |w| {
-            f.encode_to(&text, doc, w).map_err(|e| match e.to_io() {
-                Some(io) => files::WriteFail::Io(io),
-                None => files::WriteFail::Cli(CliError::file(doc_path, e)),
-            })
+            f.encode_to(&text, doc, w)
+                .map_err(|e| files::WriteFail::of_model(e, doc_path))
         });
     }
     let mut bytes = f

@@ -210,6 +210,16 @@ pub enum WriteFail {
     Cli(CliError),
 }
 
+impl WriteFail {
+    /// A failure of writing a model made from `input`: the output's, or the model's (named with `input`).
+    pub fn of_model(e: binspec_runtime::Error, input: &Path) -> Self {
+        match e.to_io() {
+            Some(io) => WriteFail::Io(io),
+            None => WriteFail::Cli(CliError::file(input, e)),
+        }
+    }
+}
+
 /// What writes an output's bytes to where they go.
 pub type WriteBytes<'a> = dyn FnMut(&mut dyn Write) -> Result<(), WriteFail> + 'a;
 

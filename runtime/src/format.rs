@@ -302,19 +302,11 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
     }
     #[cfg(feature = "text")]
     fn encode(&self, text: &str, doc: DocFormat) -> Result<Vec<u8>> {
-        let m = match doc {
-            DocFormat::Yaml => T::from_text(text)?,
-            DocFormat::Json => T::from_json(text)?,
-        };
-        m.to_binary()
+        Self::model_of(text, doc)?.to_binary()
     }
     #[cfg(feature = "text")]
     fn encode_to(&self, text: &str, doc: DocFormat, out: &mut dyn std::io::Write) -> Result<()> {
-        let m = match doc {
-            DocFormat::Yaml => T::from_text(text)?,
-            DocFormat::Json => T::from_json(text)?,
-        };
-        m.write_to(out)
+        Self::model_of(text, doc)?.write_to(out)
     }
     fn roundtrip(&self, data: &[u8]) -> Result<Vec<u8>> {
         T::from_binary(data)?.to_binary()
@@ -334,19 +326,30 @@ impl<T: Format + MaybeArchive> DynFormat for FormatHandle<T> {
     }
     #[cfg(feature = "text")]
     fn pack(&self, settings: &str, files: Entries) -> Result<Vec<u8>> {
-        let mut m = T::from_text(settings)?;
-        if !m.replace_files(files)? {
-            return Err(Error::other(format!("{} is not an archive format", T::ID)));
-        }
-        m.to_binary()
+        Self::packed(settings, files)?.to_binary()
     }
     #[cfg(feature = "text")]
     fn pack_to(&self, settings: &str, files: Entries, out: &mut dyn std::io::Write) -> Result<()> {
+        Self::packed(settings, files)?.write_to(out)
+    }
+}
+
+#[cfg(feature = "text")]
+impl<T: Format + MaybeArchive> FormatHandle<T> {
+    /// The model a document in text form describes (`encode`, `encode_to`).
+    fn model_of(text: &str, doc: DocFormat) -> Result<T> {
+        match doc {
+            DocFormat::Yaml => T::from_text(text),
+            DocFormat::Json => T::from_json(text),
+        }
+    }
+    /// The archive of a settings document with `files` in it (`pack`, `pack_to`).
+    fn packed(settings: &str, files: Entries) -> Result<T> {
         let mut m = T::from_text(settings)?;
         if !m.replace_files(files)? {
             return Err(Error::other(format!("{} is not an archive format", T::ID)));
         }
-        m.write_to(out)
+        Ok(m)
     }
 }
 

@@ -580,18 +580,25 @@ impl<'m> WriteCtx<'m> {
         align: u64,
     ) -> Result<()> {
         crate::write::check_term(s.as_bytes(), term)?;
-        let len = s.len() + term.len();
-        self.arena_len += len;
         let body = if self.sizing {
+            let len = s.len() + term.len();
+            self.arena_len += len;
             Body::Len(len)
         } else {
-            let start = self.arena.len();
-            self.arena.extend_from_slice(s.as_bytes());
-            self.arena.extend_from_slice(term);
-            Body::Arena(start, self.arena.len())
+            let (start, end) = self.copy_to_arena(s.as_bytes(), term);
+            Body::Arena(start, end)
         };
         self.queue(pool, Item::new(key, body, align));
         Ok(())
+    }
+    /// Copies `bytes` and then `term` to the end of the arena (counted for the next pass's reservation), and gives
+    /// their range there.
+    fn copy_to_arena(&mut self, bytes: &[u8], term: &[u8]) -> (usize, usize) {
+        let start = self.arena.len();
+        self.arena.extend_from_slice(bytes);
+        self.arena.extend_from_slice(term);
+        self.arena_len += bytes.len() + term.len();
+        (start, self.arena.len())
     }
     /// Writes a pool's queued items at the writer's position: the region first aligned to `start_align`, then
     /// each item aligned to its own alignment. Records each item's position.

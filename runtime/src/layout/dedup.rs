@@ -105,14 +105,6 @@ impl<'m> WriteCtx<'m> {
         r
     }
 
-    /// Copies `bytes` to the end of the arena, and gives their range there.
-    fn copy_to_arena(&mut self, bytes: &[u8]) -> (usize, usize) {
-        let start = self.arena.len();
-        self.arena.extend_from_slice(bytes);
-        self.arena_len += bytes.len();
-        (start, self.arena.len())
-    }
-
     /// [`WriteCtx::push_utf8_dedup`] for a string's encoded bytes with their terminator.
     fn dedup_bytes(
         &mut self,
@@ -136,7 +128,7 @@ impl<'m> WriteCtx<'m> {
                     let pos = *end;
                     *end += bytes.len() as u64;
                     // (Once per string: later passes write it in the region, so `written` has it.)
-                    let (s, e) = self.copy_to_arena(bytes);
+                    let (s, e) = self.copy_to_arena(bytes, &[]);
                     self.dedup
                         .written
                         .entry(pool)
@@ -156,7 +148,7 @@ impl<'m> WriteCtx<'m> {
             self.dedup.aliases.push((key, first));
             return Ok(());
         }
-        let (start, end) = self.copy_to_arena(bytes);
+        let (start, end) = self.copy_to_arena(bytes, &[]);
         let body = Body::Arena(start, end);
         self.queue(pool, Item::new(key, body, align));
         self.dedup.first[pool].insert(&self.arena, start, end, key);
@@ -186,11 +178,7 @@ impl<'m> WriteCtx<'m> {
         for (i, s) in recorded.iter().enumerate() {
             crate::write::check_term(s.as_bytes(), term).at_index(i)?;
             let pos = w.pos() as u64;
-            let start = self.arena.len();
-            self.arena.extend_from_slice(s.as_bytes());
-            self.arena.extend_from_slice(term);
-            let end = self.arena.len();
-            self.arena_len += end - start;
+            let (start, end) = self.copy_to_arena(s.as_bytes(), term);
             w.bytes(&self.arena[start..end]);
             if at.get(&self.arena, &self.arena[start..end]).is_none() {
                 at.insert(&self.arena, start, end, pos);
@@ -222,7 +210,7 @@ impl<'m> WriteCtx<'m> {
             if *p == pool && at.get(&self.arena, bytes).is_none() {
                 let pos = w.pos() as u64;
                 w.bytes(bytes);
-                let (s, e) = self.copy_to_arena(bytes);
+                let (s, e) = self.copy_to_arena(bytes, &[]);
                 at.insert(&self.arena, s, e, pos);
             }
         }
