@@ -132,8 +132,21 @@ fn doc_format(
             ))
         });
     }
-    if let Some(f) = formats::by_extension(ctx.registry, output) {
-        return Ok(f);
+    let (ext, by_ext) = formats::with_extension(ctx.registry, output);
+    match by_ext[..] {
+        [] => {}
+        [f] => return Ok(f),
+        ref several => {
+            let ids: Vec<_> = several.iter().map(|f| f.id()).collect();
+            let ids = match ids.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => ids.join(""),
+            };
+            return Err(CliError::Usage(format!(
+                "cannot tell the format of {}: `.{ext}` is the extension of {ids}; pass --format ID",
+                doc_path.display()
+            )));
+        }
     }
     let why = if json {
         "JSON documents carry no `# binspec:` line and the output file's extension names no format"

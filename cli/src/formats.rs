@@ -38,25 +38,41 @@ pub fn sniff(registry: Registry<'_>, data: &[u8]) -> Option<&'static dyn DynForm
     registry.iter().copied().find(|f| f.sniff(data))
 }
 
-/// The format whose extensions include the file's (`x.pack.zs`: `zs` first, then `pack`).
+/// The format whose extensions include the file's (`x.pack.zs`: `zs` first, then `pack`), when exactly one
+/// format uses that extension ([`with_extension`] gives them all).
 pub fn by_extension(registry: Registry<'_>, path: &Path) -> Option<&'static dyn DynFormat> {
-    let name = path.file_name()?.to_str()?;
+    match with_extension(registry, path).1[..] {
+        [f] => Some(f),
+        _ => None,
+    }
+}
+
+/// Every format whose extensions include the file's (`x.pack.zs`: `zs` first, then `pack`); more than one where
+/// formats share an extension (`.panim`), which then says nothing about the format. With the extension matched.
+pub fn with_extension<'p>(
+    registry: Registry<'_>,
+    path: &'p Path,
+) -> (&'p str, Vec<&'static dyn DynFormat>) {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return ("", Vec::new());
+    };
     let mut parts = name.split('.').skip(1).collect::<Vec<_>>();
     parts.reverse();
     for (i, ext) in parts.iter().enumerate() {
-        if let Some(f) = registry
+        let found: Vec<_> = registry
             .iter()
             .copied()
-            .find(|f| f.extensions().iter().any(|e| e.eq_ignore_ascii_case(ext)))
-        {
-            return Some(f);
+            .filter(|f| f.extensions().iter().any(|e| e.eq_ignore_ascii_case(ext)))
+            .collect();
+        if !found.is_empty() {
+            return (ext, found);
         }
         // Look past a compression extension only.
         if !(i == 0 && is_compression_extension(ext)) {
             break;
         }
     }
-    None
+    ("", Vec::new())
 }
 
 /// `zs`, `zst`, `zstd`, `yaz0`.

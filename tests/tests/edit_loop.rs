@@ -409,3 +409,54 @@ fn perro_change_a_key_in_the_text() {
     let r = run(&["check", s(&out)]);
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
 }
+
+/// A Pluto clip decoded to JSON and encoded to `g.panim` without `--format`: two formats use `.panim`, so the
+/// extension does not say which, and the command must ask instead of picking one (it picked Perro, whose
+/// document read the Pluto fields as nothing and wrote an empty file with exit 0).
+#[test]
+fn an_extension_two_formats_share_asks_for_the_format() {
+    let d = tempfile::tempdir().unwrap();
+    let src = repo().join("tests/fixtures/panim_pluto/pluto_dance_11bones_multibyte_mask.panim");
+    let doc = d.path().join("d.json");
+    let r = run(&["decode", "--json", s(&src), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let out = d.path().join("g.panim");
+    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(
+        r.err
+            .contains("`.panim` is the extension of panim-perro and panim-pluto")
+            && r.err.contains("--format"),
+        "{}",
+        r.err
+    );
+    assert!(!out.exists(), "nothing is written");
+    let r = run(&["encode", s(&doc), "-o", s(&out), "--format", "panim-pluto"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&src).unwrap());
+}
+
+/// A document of another format given to Perro: its fields are unknown to a clip and are refused, rather than
+/// read as an empty clip (every field of a clip has a default).
+#[test]
+fn a_document_of_another_format_is_not_an_empty_perro_clip() {
+    let d = tempfile::tempdir().unwrap();
+    let src = repo().join("tests/fixtures/panim_pluto/pluto_dance_11bones_multibyte_mask.panim");
+    for json in [false, true] {
+        let doc = d.path().join(if json { "d.json" } else { "d.yaml" });
+        let mut args = vec!["decode", s(&src), "-o", s(&doc)];
+        if json {
+            args.push("--json");
+        }
+        assert_eq!(run(&args).code, 0);
+        let out = d.path().join("g.panim");
+        let r = run(&["encode", s(&doc), "-o", s(&out), "--format", "panim-perro"]);
+        assert_eq!(r.code, 1, "json {json}: {}", r.err);
+        assert!(
+            r.err.contains("unknown field `name`"),
+            "json {json}: {}",
+            r.err
+        );
+        assert!(!out.exists(), "json {json}: nothing is written");
+    }
+}

@@ -831,10 +831,17 @@ fn open_and_closed_blocks_round_trip_through_the_cli() {
     let norm = std::fs::read_to_string(s("norm.panim")).unwrap();
     assert_eq!(norm, Clip::parse(OPEN_AND_CLOSED).unwrap().normalize());
     assert!(norm.contains("[Frame0?]\n@Hand {") && norm.contains("[Frame0]\n@Arm {"));
-    // The same through JSON.
+    // The same through JSON, which names no format (`.panim` is Pluto's extension too).
     let r = binspec_tests::run(&["decode", &s("clip.panim"), "--json", "-o", &s("clip.json")]);
     assert_eq!(r.code, 0, "{}", r.err);
-    let r = binspec_tests::run(&["encode", &s("clip.json"), "-o", &s("json.panim")]);
+    let r = binspec_tests::run(&[
+        "encode",
+        &s("clip.json"),
+        "-o",
+        &s("json.panim"),
+        "--format",
+        "panim-perro",
+    ]);
     assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(
         std::fs::read_to_string(s("json.panim")).unwrap(),

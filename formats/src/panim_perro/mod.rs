@@ -48,6 +48,7 @@ pub use syntax::{Bone, FieldPath, Reference, Value};
 /// The layout of one line (or one multi-line entry): what was written before it and how it was written. The
 /// default (both `None`) prints canonically.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Lay {
     /// The blank and comment lines before the item, verbatim with their line ends (`None`: the canonical
     /// spacing).
@@ -68,6 +69,7 @@ impl Lay {
 
 /// The layout of a block: its opening and closing lines.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BlockLayout {
     /// The opening line (`[Frame0]`, `@Hero {`).
     #[serde(default, skip_serializing_if = "Lay::is_default")]
@@ -86,6 +88,7 @@ impl BlockLayout {
 
 /// The layout of the whole file.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ClipLayout {
     /// The blank and comment lines after the last item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -191,12 +194,11 @@ impl Ease {
 
 /// A whole clip: its top-level items in file order, and the file's layout.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(from = "ClipDoc")]
 pub struct Clip {
     /// `[Animation]`, `[Objects]`, `@variables` and frames, in file order.
-    #[serde(default)]
     pub items: Vec<Item>,
     /// The end of the file.
-    #[serde(default)]
     pub layout: ClipLayout,
 }
 
@@ -216,6 +218,7 @@ pub enum Item {
 
 /// The `[Animation]` block: its settings in written order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Animation {
     /// The settings.
     #[serde(default)]
@@ -267,6 +270,7 @@ pub struct Settings {
 
 /// The `[Objects]` block.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Objects {
     /// The declarations, in written order.
     #[serde(default)]
@@ -278,6 +282,7 @@ pub struct Objects {
 
 /// `Name = NodeType`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ObjectDecl {
     /// The object's name (the track key used for bindings).
     pub name: String,
@@ -290,6 +295,7 @@ pub struct ObjectDecl {
 
 /// `@name = value` at the top level.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Variable {
     /// The name, without `@`.
     pub name: String,
@@ -303,6 +309,7 @@ pub struct Variable {
 /// A `[FrameN]` block, or an open `[FrameN?]` one. Several blocks may have one index (an open and a closed one
 /// key different tracks at that frame); a track is keyed at most once per frame.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Frame {
     /// N.
     pub index: u32,
@@ -329,6 +336,7 @@ pub enum FrameEntry {
 
 /// `@Object { ... }` in a frame.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ObjectBlock {
     /// The declared object's name, without `@`.
     pub object: String,
@@ -354,6 +362,7 @@ pub enum ObjectEntry {
 
 /// A field keyframe.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Key {
     /// The field.
     pub field: FieldPath,
@@ -422,6 +431,7 @@ impl EventKind {
 
 /// An event: `kind = { name = "...", params = [...] }` (or `value = ...` for `set_var`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Event {
     /// Which event.
     pub kind: EventKind,
@@ -452,6 +462,30 @@ struct ClipView<'a> {
     layout: &'a ClipLayout,
     tracks: Vec<Track>,
     events: Vec<FrameEvent<'a>>,
+}
+
+/// What `binspec encode` reads: [`ClipView`], whose computed parts are ignored, and nothing else (a field no
+/// clip has, such as a document of another format, is an error rather than an empty clip).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClipDoc {
+    #[serde(default)]
+    items: Vec<Item>,
+    #[serde(default)]
+    layout: ClipLayout,
+    #[serde(default)]
+    settings: serde::de::IgnoredAny,
+    #[serde(default)]
+    tracks: serde::de::IgnoredAny,
+    #[serde(default)]
+    events: serde::de::IgnoredAny,
+}
+
+impl From<ClipDoc> for Clip {
+    fn from(doc: ClipDoc) -> Clip {
+        let ClipDoc { items, layout, .. } = doc;
+        Clip { items, layout }
+    }
 }
 
 /// One event with its frame, for the decoded document.

@@ -15,6 +15,7 @@ use super::{ClipLayout, Lay};
 
 /// A retarget bake file.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Retarget {
     /// The rows, in file order.
     #[serde(default)]
@@ -63,6 +64,7 @@ impl Translation {
 
 /// A rest transform: local position, rotation quaternion, and scale (`None`: omitted, `(1, 1, 1)`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Rest {
     /// Local position.
     pub position: [f64; 3],
