@@ -473,12 +473,12 @@ struct ClipDoc {
     items: Vec<Item>,
     #[serde(default)]
     layout: ClipLayout,
-    #[serde(default)]
-    settings: serde::de::IgnoredAny,
-    #[serde(default)]
-    tracks: serde::de::IgnoredAny,
-    #[serde(default)]
-    events: serde::de::IgnoredAny,
+    #[serde(default, rename = "settings")]
+    _settings: serde::de::IgnoredAny,
+    #[serde(default, rename = "tracks")]
+    _tracks: serde::de::IgnoredAny,
+    #[serde(default, rename = "events")]
+    _events: serde::de::IgnoredAny,
 }
 
 impl From<ClipDoc> for Clip {
