@@ -123,7 +123,20 @@ impl Positions {
             _ => None,
         }
     }
+    #[inline]
     fn set(&mut self, k: Key, pos: u64) {
+        // (Occurrences are mostly recorded in order: the next one is pushed, with no resizing to work out.)
+        if let Some(v) = self.0.get_mut(k.slot as usize) {
+            let n = k.n as usize;
+            if n < v.len() {
+                v[n] = pos;
+                return;
+            }
+            if n == v.len() {
+                v.push(pos);
+                return;
+            }
+        }
         *entry(&mut self.0, k, Self::NONE) = pos;
     }
     /// Empties the table and keeps its allocations (a pass records about as many positions as the last).
@@ -461,6 +474,11 @@ impl<'m> WriteCtx<'m> {
                 return Ok(q.into());
             }
         }
+        self.exact_div_wide(a, b, field)
+    }
+    /// [`WriteCtx::exact_div`] past 64 bits, or for a position that is not a multiple (rare: kept out of line).
+    #[cold]
+    fn exact_div_wide(&self, a: i128, b: i128, field: &'static str) -> Result<i128> {
         match (a.checked_rem(b), a.checked_div(b)) {
             (Some(0), Some(q)) => Ok(q),
             _ => self.unfit(|| {

@@ -268,19 +268,23 @@ impl Writer {
         Ok(())
     }
     /// Overwrites an `n`-byte unsigned integer written earlier at absolute position `at`.
+    ///
+    /// # Panics
+    /// If `n` is over 8 or the bytes were not written yet (a generator bug: derived fields are patched after
+    /// their placeholders are written).
+    #[inline]
     pub fn patch_uint_n(&mut self, at: usize, v: u64, n: usize, e: Endian) {
         if self.sizing {
             return;
         }
         self.fill_holes();
         let at = at - self.origin;
-        for i in 0..n {
-            let byte = (v >> (8 * i)) as u8;
-            let idx = match e {
-                Endian::Little => at + i,
-                Endian::Big => at + n - 1 - i,
-            };
-            self.buf[idx] = byte;
+        // (One copy of the value's bytes in order: a loop over the bytes, with a bounds check and a byte-order
+        // branch per byte, was 7% of AINB's write.)
+        let dst = &mut self.buf[at..at + n];
+        match e {
+            Endian::Little => dst.copy_from_slice(&v.to_le_bytes()[..n]),
+            Endian::Big => dst.copy_from_slice(&v.to_be_bytes()[8 - n..]),
         }
     }
     /// Writes bytes.
@@ -640,6 +644,28 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("at byte 2"), "{e}");
+    }
+
+    /// A patch overwrites the `n` bytes an append of the same value would have written, in either byte order, and
+    /// nothing around them.
+    #[test]
+    fn a_patch_writes_what_an_append_writes() {
+        let v = 0x0102_0304_0506_0708u64;
+        for e in [Endian::Little, Endian::Big] {
+            for n in 1..=8 {
+                let masked = if n == 8 { v } else { v & ((1 << (8 * n)) - 1) };
+                let mut want = Writer::new();
+                want.bytes(&[0xaa]);
+                want.uint_n(masked, n, e).unwrap();
+                want.bytes(&[0xbb]);
+                let mut got = Writer::new();
+                got.bytes(&[0xaa]);
+                got.uint_n(0, n, e).unwrap();
+                got.bytes(&[0xbb]);
+                got.patch_uint_n(1, v, n, e);
+                assert_eq!(got.into_inner(), want.into_inner(), "{e:?} {n}");
+            }
+        }
     }
 
     #[test]
