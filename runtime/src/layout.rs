@@ -137,6 +137,12 @@ impl Positions {
                 return;
             }
         }
+        self.set_grown(k, pos);
+    }
+    /// [`Positions::set`] where the table must grow first (out of line, so that the common case inlines).
+    #[cold]
+    #[inline(never)]
+    fn set_grown(&mut self, k: Key, pos: u64) {
         *entry(&mut self.0, k, Self::NONE) = pos;
     }
     /// Empties the table and keeps its allocations (a pass records about as many positions as the last).
