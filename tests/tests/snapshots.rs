@@ -54,3 +54,42 @@ fn decoded_documents() {
         insta::assert_snapshot!(format!("decoded_{name}"), yaml);
     }
 }
+
+/// The generated Rust of every schema allows no lint but the naming one (`non_snake_case`: names follow the
+/// schemas): a function nothing calls is not emitted rather than allowed as dead code (issue 20, part 4).
+#[test]
+fn generated_code_allows_no_lint_but_naming() {
+    let mut dirs = vec![repo().join("schemas"), repo().join("tests/feature_schemas")];
+    let mut checked = 0;
+    while let Some(dir) = dirs.pop() {
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        paths.sort();
+        for p in paths {
+            if p.is_dir() {
+                dirs.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|e| e != "ksy") {
+                continue;
+            }
+            let c = binspec_codegen::compile_file(&p)
+                .unwrap_or_else(|d| panic!("{}: {d:?}", p.display()));
+            checked += 1;
+            for (n, line) in c.rust.lines().enumerate() {
+                let Some(at) = line.find("allow(") else {
+                    continue;
+                };
+                let lints = &line[at + "allow(".len()..];
+                let lints = &lints[..lints.find(')').unwrap_or(lints.len())];
+                for lint in lints.split(',').map(str::trim) {
+                    assert_eq!(lint, "non_snake_case", "{}:{}: {line}", p.display(), n + 1);
+                }
+            }
+        }
+    }
+    assert!(checked > 30, "{checked} schemas");
+}

@@ -248,6 +248,8 @@ impl<'m> Gen<'m> {
             let names = m.pools.iter().map(|p| format!("`{}`", p.id));
             quote!(pools.check_expansion(root_io.size() as u64, &[#(#names),*]).map_err(|e| e.in_format(#id))?;)
         };
+        self.note_call(0, Fun::Read);
+        self.note_call(0, Fun::Write);
         Ok(quote! {
             impl #name {
                 #view_files

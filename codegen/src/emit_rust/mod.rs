@@ -53,7 +53,7 @@ use crate::ir::{is_utf8, ConstVal, Endian, Field, FieldTy, Module, Repeat, Role,
 
 pub use expr::translate_model_expr;
 
-use models::{doc_attr, emit_enum};
+use models::emit_enum;
 use passes::{collect_chains, collect_pos_refs, exprs_of, implicit_params, recursive_fields};
 use resolve::rebase;
 use rx::{Prec, Rx};
@@ -234,11 +234,82 @@ struct Gen<'m> {
     view: std::cell::Cell<bool>,
     /// [`Gen::view_plan`], worked out once.
     view_plan: std::cell::OnceCell<Option<ViewPlan>>,
-    /// The types the root type reads, by type number (the others' readers and writers are never called).
-    reachable: Vec<bool>,
+    /// The calls between the types' functions, noted where the call is generated ([`Gen::note_call`]): (the
+    /// function being generated, `None` for code that is always emitted; the function it calls).
+    calls: std::cell::RefCell<BTreeSet<Call>>,
+    /// The function whose body is being generated ([`Gen::in_fn`]).
+    current: std::cell::Cell<Option<(usize, Fun)>>,
+    /// The functions that a first emission of the module found called from code that is always emitted, directly
+    /// or through other such functions: the ones to emit ([`Gen::called`]); `None` in that first emission, which
+    /// emits every function.
+    called: Option<BTreeSet<(usize, Fun)>>,
+}
+
+/// A call noted by [`Gen::note_call`]: (the function making it, `None` for code always emitted; the function of
+/// a type it calls).
+type Call = (Option<(usize, Fun)>, (usize, Fun));
+
+/// A function of a type's model that generated code may call, emitted only where something calls it (so that
+/// the generated code needs no `dead_code` allowance).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Fun {
+    /// `read` (for a type a sorted repetition holds, the wrapper around `read_keyed`).
+    Read,
+    /// `write` (for a type a sorted repetition holds, the wrapper around `write_keyed`).
+    Write,
+    /// `read_keyed`: an element of a sorted repetition (the body of its `read`).
+    ReadKeyed,
+    /// `write_keyed`: an element of a sorted repetition (the body of its `write`).
+    WriteKeyed,
+    /// `from_record`: an element of a repetition read as whole records.
+    FromRecord,
+    /// `to_record`: an element of a repetition written as whole records.
+    ToRecord,
 }
 
 impl<'m> Gen<'m> {
+    /// Notes that the code being generated calls `fun` of type `ty`.
+    fn note_call(&self, ty: usize, fun: Fun) {
+        self.calls
+            .borrow_mut()
+            .insert((self.current.get(), (ty, fun)));
+    }
+
+    /// `gen()`, noting the calls it generates as made by `fun` of type `ty` (`None`: by code always emitted).
+    fn in_fn<T>(&self, f: Option<(usize, Fun)>, gen: impl FnOnce() -> T) -> T {
+        let outer = self.current.replace(f);
+        let r = gen();
+        self.current.set(outer);
+        r
+    }
+
+    /// The functions reached from code that is always emitted, following the calls noted.
+    fn reached(&self) -> BTreeSet<(usize, Fun)> {
+        let calls = self.calls.borrow();
+        let mut reached = BTreeSet::new();
+        let mut todo: Vec<(usize, Fun)> = calls
+            .iter()
+            .filter(|(from, _)| from.is_none())
+            .map(|&(_, to)| to)
+            .collect();
+        while let Some(f) = todo.pop() {
+            if reached.insert(f) {
+                todo.extend(
+                    calls
+                        .iter()
+                        .filter(|(from, _)| *from == Some(f))
+                        .map(|&(_, to)| to),
+                );
+            }
+        }
+        reached
+    }
+
+    /// Whether `fun` of type `ty` is emitted: something calls it (every function, in the first emission).
+    fn called(&self, ty: usize, fun: Fun) -> bool {
+        self.called.as_ref().is_none_or(|c| c.contains(&(ty, fun)))
+    }
+
     fn cx(&self, ty: usize, scope: Scope) -> Cx<'_> {
         Cx {
             m: self.m,
@@ -626,7 +697,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
             slots.insert((*ti, n.clone()), s);
         }
     }
-    let g = Gen {
+    let mut g = Gen {
         m,
         boxed: recursive_fields(m),
         params,
@@ -634,19 +705,31 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         slots,
         view: std::cell::Cell::new(false),
         view_plan: std::cell::OnceCell::new(),
-        reachable: crate::ir::reachable_from(&crate::ir::types_graph(&m.types, false), 0),
+        calls: Default::default(),
+        current: std::cell::Cell::new(None),
+        called: None,
     };
-    let mut items = Vec::new();
-    for ti in 0..m.types.len() {
-        items.push(g.emit_type(ti)?);
-    }
-    for e in &m.enums {
-        items.push(emit_enum(e));
-    }
-    items.push(g.emit_root_impl()?);
-    let doc = doc_attr(&m.doc);
-    let _ = doc;
+    // Emitted twice: the first emission notes which functions the generated code calls, the second emits only
+    // those (the calls it generates are the same).
+    g.emit_items()?;
+    g.called = Some(g.reached());
+    let items = g.emit_items()?;
     Ok(quote!(#(#items)*))
+}
+
+impl Gen<'_> {
+    /// Every item of the module: the types, the enums, the root's format glue.
+    fn emit_items(&self) -> R<Vec<TokenStream>> {
+        let mut items = Vec::new();
+        for ti in 0..self.m.types.len() {
+            items.push(self.emit_type(ti)?);
+        }
+        for e in &self.m.enums {
+            items.push(emit_enum(e));
+        }
+        items.push(self.emit_root_impl()?);
+        Ok(items)
+    }
 }
 
 /// Formats generated tokens as a file, with the `@generated` header.

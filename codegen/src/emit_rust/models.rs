@@ -350,14 +350,37 @@ impl<'m> Gen<'m> {
             )
         };
         let doc = doc_attr(&t.doc);
-        let mut read = self.emit_read(ti)?;
+        // (The calls in a sorted repetition's element are made by its `read_keyed`/`write_keyed`, which its
+        // `read`/`write` call.)
+        let sorted = self.sort_key_of(ti).is_some();
+        let read_fn = if sorted { Fun::ReadKeyed } else { Fun::Read };
+        let mut read = self.in_fn(Some((ti, read_fn)), || self.emit_read(ti))?;
         if self.view_plan().is_some_and(|(_, entry)| *entry == ti) {
             self.view.set(true);
-            let view = self.emit_read(ti);
+            let view = self.in_fn(None, || self.emit_read(ti));
             self.view.set(false);
             read.extend(view?);
         }
-        let write = self.emit_write(ti)?;
+        let write_keyed = self.keyed_field(ti).is_some();
+        let write = self.in_fn(
+            Some((
+                ti,
+                if write_keyed {
+                    Fun::WriteKeyed
+                } else {
+                    Fun::Write
+                },
+            )),
+            || self.emit_write(ti),
+        )?;
+        if sorted {
+            self.in_fn(Some((ti, Fun::Read)), || self.note_call(ti, Fun::ReadKeyed));
+        }
+        if write_keyed {
+            self.in_fn(Some((ti, Fun::Write)), || {
+                self.note_call(ti, Fun::WriteKeyed)
+            });
+        }
         let sort_keys = self.emit_sort_keys(ti)?;
         let records = self.emit_record_fns(ti);
         let args = self.args_alias(ti)?;

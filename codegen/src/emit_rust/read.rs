@@ -396,13 +396,19 @@ impl<'m> Gen<'m> {
             let (before, after) = body.split_at(split);
             let read_sig = sig("read", quote!(Self));
             let keyed_sig = sig("read_keyed", quote!((Self, #key_ty)));
+            // (Only where something reads it outside a sorted repetition.)
+            let read = self.called(ti, Fun::Read).then(|| {
+                quote! {
+                    #[allow(non_snake_case)]
+                    #read_sig {
+                        Ok(Self::read_keyed(r, endian, pools, root_io, #fwd)?.0)
+                    }
+                }
+            });
             return Ok(quote! {
                 #endian_of
                 #view_fn
-                #[allow(non_snake_case, dead_code)]
-                #read_sig {
-                    Ok(Self::read_keyed(r, endian, pools, root_io, #fwd)?.0)
-                }
+                #read
                 #[allow(non_snake_case)]
                 #inline
                 #keyed_sig {
@@ -421,11 +427,13 @@ impl<'m> Gen<'m> {
         }
 
         let read_sig = sig("read", quote!(Self));
-        let dead = self.unused_type(ti).then(|| quote!(dead_code,));
+        if !self.called(ti, Fun::Read) {
+            return Ok(quote!(#endian_of #view_fn));
+        }
         Ok(quote! {
             #endian_of
             #view_fn
-            #[allow(#dead non_snake_case)]
+            #[allow(non_snake_case)]
             #inline
             #read_sig {
                 use ::binspec_runtime::ResultExt as _;
@@ -827,13 +835,6 @@ impl Gen<'_> {
         } else {
             quote!(pools.extent(r.abs_pos(), &[#(#pools),*]))
         }
-    }
-
-    /// Whether no type of the module reads type `ti` (a type a schema transcribes from its page, that the
-    /// schema reads otherwise: AINB's blackboard section header, read field by field): its reader and writer are
-    /// then never called.
-    pub(super) fn unused_type(&self, ti: usize) -> bool {
-        !self.reachable[ti]
     }
 
     /// Notes a pool item read at `p`, `len` bytes long: with the other items of a keep-order pool, whose order is

@@ -91,6 +91,7 @@ impl<'m> Gen<'m> {
             FieldTy::User { ty, args } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
                 let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, &f.path)?;
+                self.note_call(*ty, Fun::Read);
                 let call = quote!(#n::read(r, endian, pools, root_io, #a));
                 if self.boxed.contains(&f.path) {
                     Ok(Read::Expr(sized(quote!(::std::boxed::Box::new(#call?)))?))
@@ -232,6 +233,7 @@ impl<'m> Gen<'m> {
             FieldTy::User { ty, args } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
                 let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+                self.note_call(*ty, Fun::Read);
                 let call = quote!(#n::read(r, endian, pools, root_io, #a)?);
                 let call = if self.boxed.contains(&f.path) {
                     quote!(::std::boxed::Box::new(#call))
@@ -259,11 +261,10 @@ impl<'m> Gen<'m> {
     /// in that order as it is read: the order is derived, so a file whose entries are out of order decodes to the
     /// same value as the file the writer makes of it.
     pub(super) fn read_repeated(&self, ti: usize, f: &Field) -> R<Read> {
-        let read = self.read_repeated_as_stored(ti, f)?;
         let (Some(_), FieldTy::User { ty, args }, false) =
             (&f.sort_by, &f.ty, matches!(f.repeat, Repeat::None))
         else {
-            return Ok(read);
+            return self.read_repeated_as_stored(ti, f);
         };
         let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, &f.path)?;
         let n = ty_ident(&self.m.types[*ty].rust);
@@ -280,6 +281,7 @@ impl<'m> Gen<'m> {
         let read_keyed = match &f.repeat {
             _ if records_key.is_some() => {
                 let id = ident(records_key.map_or("", |(k, _)| k.name.as_str()));
+                let read = self.read_repeated_as_stored(ti, f)?;
                 quote! {
                     let mut out = #read;
                     let in_order = out.is_sorted_by(|a, b| a.#id <= b.#id);
@@ -293,6 +295,7 @@ impl<'m> Gen<'m> {
             {
                 let cnt = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full();
                 let min = min_size(self.m, f);
+                self.note_call(*ty, Fun::ReadKeyed);
                 // Keys are compared as they come; only an archive out of order needs them all (computed again).
                 quote! {
                     let n = #cnt;
@@ -311,7 +314,9 @@ impl<'m> Gen<'m> {
                     }
                 }
             }
-            _ => quote! {
+            _ => {
+                let read = self.read_repeated_as_stored(ti, f)?;
+                quote! {
                 let mut out = #read;
                 let ctx__ = ::binspec_runtime::layout::WriteCtx::reading();
                 let mut in_order = true;
@@ -321,7 +326,8 @@ impl<'m> Gen<'m> {
                     in_order &= last__.as_ref().is_none_or(|l| *l <= k);
                     last__ = Some(k);
                 }
-            },
+                }
+            }
         };
         Ok(Read::Expr(quote!({
             #read_keyed

@@ -96,25 +96,29 @@ impl<'m> Gen<'m> {
             gets.push(quote!(#id: ::binspec_runtime::records::get(b, #at, #e),));
             puts.push(quote!(::binspec_runtime::records::put(&mut b, #at, self.#id, #e);));
         }
-        quote! {
-            /// The element from its bytes in the file (a repetition of these records read at once).
-            #[allow(dead_code)]
-            #[inline(always)]
-            pub(crate) fn from_record(b: &[u8; #n], endian: ::binspec_runtime::Endian) -> Self {
-                #own
-                #name { #(#gets)* }
+        let from = self.called(ti, Fun::FromRecord).then(|| {
+            quote! {
+                /// The element from its bytes in the file (a repetition of these records read at once).
+                #[inline(always)]
+                pub(crate) fn from_record(b: &[u8; #n], endian: ::binspec_runtime::Endian) -> Self {
+                    #own
+                    #name { #(#gets)* }
+                }
             }
-            /// The element's bytes in the file (a repetition of these records written at once; unused where the
-            /// repetition is a pool's item, written where the pool is).
-            #[allow(dead_code)]
-            #[inline(always)]
-            pub(crate) fn to_record(&self, endian: ::binspec_runtime::Endian) -> [u8; #n] {
-                #own
-                let mut b = [0u8; #n];
-                #(#puts)*
-                b
+        });
+        let to = self.called(ti, Fun::ToRecord).then(|| {
+            quote! {
+                /// The element's bytes in the file (a repetition of these records written at once).
+                #[inline(always)]
+                pub(crate) fn to_record(&self, endian: ::binspec_runtime::Endian) -> [u8; #n] {
+                    #own
+                    let mut b = [0u8; #n];
+                    #(#puts)*
+                    b
+                }
             }
-        }
+        });
+        quote!(#from #to)
     }
 
     /// The function that decodes one element of the repetition `f` from its record, for
@@ -123,6 +127,7 @@ impl<'m> Gen<'m> {
         self.record_size(f)?;
         Some(match &f.ty {
             FieldTy::User { ty, .. } => {
+                self.note_call(*ty, Fun::FromRecord);
                 let n = ty_ident(&self.m.types[*ty].rust);
                 quote!(#n::from_record)
             }

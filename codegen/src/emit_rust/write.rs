@@ -348,6 +348,9 @@ impl<'m> Gen<'m> {
                 }
                 Role::Data => {
                     let one_ref = quote!(x);
+                    // (The calls noted before the element's writer: where the repetition does not use it, what it
+                    // noted is taken back.)
+                    let before_one = self.calls.borrow().clone();
                     let one = self.write_one(ti, f, one_ref)?;
                     // `val` is the model value (inside an `if`, the value that is present).
                     let inner = match &f.repeat {
@@ -450,8 +453,19 @@ impl<'m> Gen<'m> {
                                 }
                             });
                             // A sizing pass only needs the elements' bytes: where each is a few numbers, count them.
+                            // Written by `write_keyed` or as whole records, the element's own writer is not called.
+                            let records = records.filter(|_| keyed_args.is_none());
+                            if keyed_args.is_some() || records.is_some() {
+                                *self.calls.borrow_mut() = before_one;
+                                if let (Some(_), FieldTy::User { ty, .. }) = (&keyed_args, &f.ty) {
+                                    self.note_call(*ty, Fun::WriteKeyed);
+                                }
+                            }
+                            if let (Some(_), FieldTy::User { ty, .. }) = (&records, &f.ty) {
+                                self.note_call(*ty, Fun::ToRecord);
+                            }
                             let each = match (records, self.plain_element_size(f)) {
-                                (Some(records), _) if keyed_args.is_none() => records,
+                                (Some(records), _) => records,
                                 (_, None) => each,
                                 (_, Some(n)) => {
                                     let len = if n == 1 {
@@ -707,38 +721,42 @@ impl<'m> Gen<'m> {
         // `write` passes none.
         let (body_fn, key_param, wrapper) = if keyed.is_some() {
             let fwd = self.args_fwd(ti);
+            // (Only where something writes it outside a sorted repetition.)
+            let wrapper = self.called(ti, Fun::Write).then(|| {
+                quote! {
+                        #[allow(non_snake_case)]
+                        pub(crate) fn write<'m>(
+                            &'m self,
+                            w: &mut ::binspec_runtime::Writer,
+                            ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+                            io: ::binspec_runtime::layout::Io,
+                            #endian_param
+                            #(#params),*
+                        ) -> ::binspec_runtime::Result<()> {
+                            self.write_keyed(w, ctx, io, endian, #fwd None)
+                        }
+                }
+            });
             (
                 quote!(write_keyed),
                 quote!(key__: ::std::option::Option<i128>,),
                 quote! {
-                    // Unused where every element of this type is written by a sorted repetition.
-                    #[allow(dead_code, non_snake_case)]
-                    pub(crate) fn write<'m>(
-                        &'m self,
-                        w: &mut ::binspec_runtime::Writer,
-                        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-                        io: ::binspec_runtime::layout::Io,
-                        #endian_param
-                        #(#params),*
-                    ) -> ::binspec_runtime::Result<()> {
-                        self.write_keyed(w, ctx, io, endian, #fwd None)
-                    }
+                    #wrapper
                     /// `write`, given the sort key that the repetition holding this element computed for it.
                 },
             )
         } else {
+            // Nothing to emit where nothing writes the type (every repetition of it is written as whole records,
+            // or the root does not reach it).
+            if !self.called(ti, Fun::Write) {
+                return Ok(quote!());
+            }
             (quote!(write), quote!(), quote!())
         };
         let inline = self.inline_attr(ti);
-        // Unused where every repetition of this type is written as whole records (`to_record`).
-        let dead = if self.read_as_records(ti) || self.unused_type(ti) {
-            quote!(dead_code,)
-        } else {
-            quote!()
-        };
         Ok(quote! {
             #wrapper
-            #[allow(#dead non_snake_case)]
+            #[allow(non_snake_case)]
             #inline
             pub(crate) fn #body_fn<'m>(
                 &'m self,

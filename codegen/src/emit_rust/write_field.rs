@@ -20,6 +20,7 @@ impl<'m> Gen<'m> {
             }
             FieldTy::User { ty, args } => {
                 let a = self.args_for(ti, *ty, args, scope, &f.path)?;
+                self.note_call(*ty, Fun::Write);
                 quote!({ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
             }
             _ => quote!(#v[..]),
@@ -136,6 +137,7 @@ impl<'m> Gen<'m> {
             }
             FieldTy::User { ty, args } => {
                 let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
+                self.note_call(*ty, Fun::Write);
                 match &f.size {
                     // A substream of a given size: the type's bytes, then padding up to the size.
                     Some(sz) => {
