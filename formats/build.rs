@@ -130,12 +130,13 @@ fn formats_rs(heads: &[(&Path, binspec_codegen::Head)]) -> String {
         writeln!(s).unwrap();
         if let Some((layer, name)) = module.split_once("::") {
             // The hand-written layer declares the module (it includes the generated file with `format_module!`):
-            // this fails to compile when it does not.
+            // this fails to compile when it does not (naming its root type, so that nothing goes unused).
             writeln!(
                 s,
                 "// schemas/{file}: `{module}`, declared by the hand-written module `{layer}`.\n\
-                 #[cfg(feature = {:?})]\nconst _: () = {{\n    #[allow(unused_imports)]\n    use crate::{layer}::{name};\n}};",
-                spec.feature
+                 #[cfg(feature = {:?})]\nconst _: Option<crate::{layer}::{name}::{root}> = None;",
+                spec.feature,
+                root = h.root
             )
             .unwrap();
             continue;
@@ -174,24 +175,23 @@ fn formats_rs(heads: &[(&Path, binspec_codegen::Head)]) -> String {
     s.push_str(
         "\n/// Every format compiled into this crate (by cargo feature), in the order of their schema files (the \
          types each\n/// schema's `-binspec: register` names, or its generated root type).\n\
-         #[allow(unused_mut)]\n\
          pub fn registry() -> Vec<&'static dyn binspec_runtime::DynFormat> {\n    \
-         let mut v: Vec<&'static dyn binspec_runtime::DynFormat> = Vec::new();\n",
+         vec![\n",
     );
     for (p, h) in heads {
         let spec = &h.crate_spec;
         for r in &spec.register {
             writeln!(
                 s,
-                "    // schemas/{}\n    #[cfg(feature = {:?})]\n    {{\n        \
-                 static H: binspec_runtime::FormatHandle<crate::{r}> = binspec_runtime::FormatHandle::new();\n        \
-                 v.push(&H);\n    }}",
+                "        // schemas/{}\n        #[cfg(feature = {:?})]\n        {{\n            \
+                 static H: binspec_runtime::FormatHandle<crate::{r}> = binspec_runtime::FormatHandle::new();\n            \
+                 &H as &'static dyn binspec_runtime::DynFormat\n        }},",
                 file_name(p),
                 spec.feature
             )
             .unwrap();
         }
     }
-    s.push_str("    v\n}\n");
+    s.push_str("    ]\n}\n");
     s
 }
