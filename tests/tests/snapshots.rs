@@ -3,7 +3,7 @@
 
 use binspec_runtime::Format;
 
-use binspec_tests::repo;
+use binspec_tests::{files_under, repo};
 
 #[test]
 fn generated_code() {
@@ -59,20 +59,9 @@ fn decoded_documents() {
 /// schemas): a function nothing calls is not emitted rather than allowed as dead code (issue 20, part 4).
 #[test]
 fn generated_code_allows_no_lint_but_naming() {
-    let mut dirs = vec![repo().join("schemas"), repo().join("tests/feature_schemas")];
     let mut checked = 0;
-    while let Some(dir) = dirs.pop() {
-        let mut paths: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .collect();
-        paths.sort();
-        for p in paths {
-            if p.is_dir() {
-                dirs.push(p);
-                continue;
-            }
+    for dir in ["schemas", "tests/feature_schemas"] {
+        for p in files_under(&repo().join(dir)) {
             if p.extension().is_none_or(|e| e != "ksy") {
                 continue;
             }
