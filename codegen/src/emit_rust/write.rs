@@ -452,7 +452,6 @@ impl<'m> Gen<'m> {
                                     quote!(w.records(val.iter(), endian, #enc);)
                                 }
                             });
-                            // A sizing pass only needs the elements' bytes: where each is a few numbers, count them.
                             // Written by `write_keyed` or as whole records, the element's own writer is not called.
                             let records = records.filter(|_| keyed_args.is_none());
                             if keyed_args.is_some() || records.is_some() {
@@ -464,6 +463,7 @@ impl<'m> Gen<'m> {
                             if let (Some(_), FieldTy::User { ty, .. }) = (&records, &f.ty) {
                                 self.note_call(*ty, Fun::ToRecord);
                             }
+                            // A sizing pass only needs the elements' bytes: where each is a few numbers, count them.
                             let each = match (records, self.plain_element_size(f)) {
                                 (Some(records), _) => records,
                                 (_, None) => each,
