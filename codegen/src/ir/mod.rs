@@ -25,8 +25,8 @@ pub use binspec_meta::crate_spec;
 pub use builder::build;
 pub use given::{leaf as given_leaf, replace_chain};
 pub use query::{
-    bare_name, children, const_int, count_from_len, dic_part, exprs_mut, names_used,
-    reachable_from, reaches_type, region_members, solvable_for, types_graph, MemberRef,
+    bare_name, children, const_int, count_from_len, dic_part, exprs_mut, names_used, reaches_type,
+    region_members, solvable_for, types_graph, MemberRef,
 };
 pub use resolve::is_int_type_name;
 

@@ -194,18 +194,6 @@ pub fn types_graph(types: &[TypeDef], inline_only: bool) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// Which types of `graph` (from [`types_graph`]) `root` reads, itself included.
-pub fn reachable_from(graph: &[Vec<usize>], root: usize) -> Vec<bool> {
-    let mut seen = vec![false; graph.len()];
-    let mut stack = vec![root];
-    while let Some(t) = stack.pop() {
-        if t < seen.len() && !std::mem::replace(&mut seen[t], true) {
-            stack.extend(graph[t].iter().copied());
-        }
-    }
-    seen
-}
-
 /// Whether a field of type `ty` can lead back to type `to`.
 pub fn reaches_type(graph: &[Vec<usize>], ty: &FieldTy, to: usize) -> bool {
     let mut stack: Vec<usize> = match ty {
@@ -228,14 +216,6 @@ pub fn reaches_type(graph: &[Vec<usize>], ty: &FieldTy, to: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// What a type reads, itself included: through cycles, and not what only an unread type reads.
-    #[test]
-    fn types_reachable_from_the_root() {
-        let graph = vec![vec![1], vec![2, 0], vec![], vec![2]];
-        assert_eq!(reachable_from(&graph, 0), [true, true, true, false]);
-        assert_eq!(reachable_from(&graph, 3), [false, false, true, true]);
-    }
 
     /// A count solved from its repetition's length: sums and differences only.
     #[test]
