@@ -223,9 +223,14 @@ impl WriteFail {
 /// What writes an output's bytes to where they go.
 pub type WriteBytes<'a> = dyn FnMut(&mut dyn Write) -> Result<(), WriteFail> + 'a;
 
+/// The [`WriteBytes`] of bytes made already.
+fn all_of(data: &[u8]) -> impl FnMut(&mut dyn Write) -> Result<(), WriteFail> + '_ {
+    |w| w.write_all(data).map_err(WriteFail::Io)
+}
+
 /// Writes an output: `-` to `out` (standard output), anything else as [`write_atomic`] does.
 pub fn write_output(out: &mut dyn Write, path: &Path, data: &[u8]) -> Result<(), CliError> {
-    write_output_with(out, path, &mut |w| w.write_all(data).map_err(WriteFail::Io))
+    write_output_with(out, path, &mut all_of(data))
 }
 
 /// [`write_output`] of the bytes that `write` writes: to standard output as they come, to a file through a
@@ -256,7 +261,7 @@ pub fn write_output_with(
 ///   and a regular file reached through /dev/stdout, /dev/stderr, /dev/fd/N or /proc/PID/fd/N is appended to
 ///   (it is an open file of the shell's, as in `binspec decode x -o /dev/stdout >> log`).
 pub fn write_atomic(path: &Path, data: &[u8]) -> Result<(), CliError> {
-    write_atomic_with(path, &mut |w| w.write_all(data).map_err(WriteFail::Io))
+    write_atomic_with(path, &mut all_of(data))
 }
 
 /// [`write_atomic`] of the bytes that `write` writes.
@@ -343,11 +348,7 @@ fn reached_through_open_file(path: &Path) -> bool {
 /// Replaces the regular file `path` (a link at `path` is itself replaced, not followed) through a temporary
 /// file in its folder, after removing stale temporary files there when `clean`.
 pub fn replace_file(path: &Path, data: &[u8], clean: bool) -> Result<(), CliError> {
-    replace_file_with(
-        path,
-        &mut |w| w.write_all(data).map_err(WriteFail::Io),
-        clean,
-    )
+    replace_file_with(path, &mut all_of(data), clean)
 }
 
 /// [`replace_file`] with the bytes that `write` writes: the temporary file is removed if it fails.
