@@ -28,6 +28,8 @@ struct Scope<'m> {
 struct Shared {
     visiting: RefCell<BTreeSet<(usize, String)>>,
     found: RefCell<Vec<(usize, Ty)>>,
+    /// The type of every node of those expressions, by the node's address.
+    nodes: crate::expr::types::Recorded,
 }
 
 impl Shared {
@@ -204,6 +206,12 @@ impl Env for Scope<'_> {
         }
     }
 
+    fn parent_of(&self, user_type: &str) -> Option<Ty> {
+        let ty = self.type_by_path(user_type)?;
+        let p = self.m.owners.get(ty).copied().flatten()?;
+        Some(Ty::User(type_path(self.m, p)))
+    }
+
     fn field_of(&self, user_type: &str, field: &str) -> Option<Ty> {
         let ty = self.type_by_path(user_type)?;
         let t = &self.m.types[ty];
@@ -305,11 +313,8 @@ fn check(scope: &Scope<'_>, x: &Ex, want: Want, key: &str, diags: &mut Diags) {
         col: x.pos.col + start,
     };
     // binspec's own keys may use what binspec adds to the expression language.
-    let typed = if key.starts_with('-') {
-        crate::expr::types::type_of_ext(&x.expr, scope)
-    } else {
-        type_of(&x.expr, scope)
-    };
+    let ext = key.starts_with('-');
+    let typed = crate::expr::types::types_of(&x.expr, scope, ext, &scope.shared.nodes);
     match typed {
         Err(e) => diags.error(
             at(e.span.start),
@@ -344,7 +349,8 @@ fn check(scope: &Scope<'_>, x: &Ex, want: Want, key: &str, diags: &mut Diags) {
 /// Checks that `a == b` is a valid comparison (switch cases against their switch-on, `valid` values against the
 /// field).
 fn check_comparable(scope: &Scope<'_>, a: &Ex, b: &Ex, what: &str, diags: &mut Diags) {
-    let (Ok(ta), Ok(tb)) = (type_of(&a.expr, scope), type_of(&b.expr, scope)) else {
+    let typed = |x: &Ex| crate::expr::types::types_of(&x.expr, scope, false, &scope.shared.nodes);
+    let (Ok(ta), Ok(tb)) = (typed(a), typed(b)) else {
         return;
     };
     scope.shared.found(a, &ta);
@@ -356,6 +362,7 @@ fn check_comparable(scope: &Scope<'_>, a: &Ex, b: &Ex, what: &str, diags: &mut D
             rhs: Box::new(b.expr.clone()),
         },
         span: Default::default(),
+        ty: None,
     };
     if type_of(&eq, scope).is_err() {
         diags.error(
@@ -445,9 +452,30 @@ pub fn typecheck(m: &mut Module, diags: &mut Diags) {
     }
     let found: std::collections::HashMap<usize, Ty> =
         shared.found.into_inner().into_iter().collect();
+    let nodes: std::collections::HashMap<usize, Ty> =
+        shared.nodes.into_inner().into_iter().collect();
     for x in crate::ir::exprs_mut(m) {
         x.ty = found.get(&(&*x as *const Ex as usize)).cloned();
+        crate::expr::types::annotate(&mut x.expr, &nodes);
     }
+}
+
+/// Type-checks `e`, an expression over type `ti` of `m` written outside the schema (a test's expectation over a
+/// decoded file), and stores the type of each of its nodes in it, as the `typecheck` pass does for the schema's.
+/// With `ext`, what binspec adds to the language is allowed, as in its `-` keys.
+pub fn annotate(m: &Module, ti: usize, e: &mut crate::expr::Expr, ext: bool) -> Result<Ty, String> {
+    let shared = Shared::default();
+    let scope = Scope {
+        m,
+        ty: ti,
+        index: false,
+        last: None,
+        shared: &shared,
+    };
+    let t = crate::expr::types::types_of(e, &scope, ext, &shared.nodes).map_err(|e| e.message)?;
+    let nodes = shared.nodes.into_inner().into_iter().collect();
+    crate::expr::types::annotate(e, &nodes);
+    Ok(t)
 }
 
 /// [`typecheck`] for one type.
@@ -652,6 +680,7 @@ fn typecheck_type(
                 expr: crate::expr::Expr {
                     kind: crate::expr::ExprKind::Name("_".into()),
                     span: Default::default(),
+                    ty: None,
                 },
                 text: "_".into(),
                 pos: f.pos,

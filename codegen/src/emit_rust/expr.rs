@@ -56,12 +56,61 @@ impl<'m> Cx<'m> {
         r
     }
 
+    /// The translator's type for a type the checker found (`None` for a stream or a type it could not tell).
+    pub(super) fn checked_t(&self, ty: &crate::expr::Ty) -> Option<T> {
+        use crate::expr::Ty;
+        Some(match ty {
+            Ty::Int { .. } | Ty::Enum(_) => T::Int,
+            Ty::Float => T::Float,
+            Ty::Bool => T::Bool,
+            Ty::Str => T::Str,
+            Ty::Bytes => T::Bytes,
+            Ty::Array(inner) => T::Array(Box::new(self.checked_t(inner)?)),
+            Ty::User(path) => T::User(
+                self.m
+                    .types
+                    .iter()
+                    .position(|t| t.path.join("::") == *path)?,
+            ),
+            Ty::Io | Ty::Any => return None,
+        })
+    }
+
+    /// Translates one node. A name or an attribute has the type of what it resolves to (which also decides how
+    /// the value is reached); every other node has the type the `typecheck` pass stored in it (or, where that is
+    /// `any`, the type of the operand whose value it is).
     fn tr_inner(&mut self, e: &Expr, path: &str) -> R<(Rx, T)> {
-        Ok(match &e.kind {
-            ExprKind::Int(v) => (Rx::int(*v as i128), T::Int),
-            ExprKind::Float(f) => (Rx::float(*f), T::Float),
-            ExprKind::Bool(b) => (Rx::bool(*b), T::Bool),
-            ExprKind::Str(s) => (Rx::atom(quote!(#s)), T::Str),
+        let (rx, operand_t) = match &e.kind {
+            ExprKind::Name(n) => return self.name(n, path),
+            ExprKind::Attr { base, name, .. } => return self.attr(base, name, path),
+            _ => self.tr_op(e, path)?,
+        };
+        // (Where the checker could not tell, as for two branches of different user types, an element of a
+        // switch's repetition or an empty array, the value is that of an operand: its type is the operand's.)
+        let t =
+            e.ty.as_deref()
+                .and_then(|ty| self.checked_t(ty))
+                .or(operand_t)
+                .ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!(
+                        "the type of '{e}' is not known (the checker found {})",
+                        e.ty.as_ref().map_or("none".into(), |t| t.to_string())
+                    ),
+                })?;
+        Ok((rx, t))
+    }
+
+    /// Translates a node that is not a name or an attribute.
+    fn tr_op(&mut self, e: &Expr, path: &str) -> R<(Rx, Option<T>)> {
+        // Where the value is one of an operand's (a branch, an element), that operand's type, for a node whose
+        // type the checker could not tell.
+        let mut operand_t = None;
+        let rx = match &e.kind {
+            ExprKind::Int(v) => Rx::int(*v as i128),
+            ExprKind::Float(f) => Rx::float(*f),
+            ExprKind::Bool(b) => Rx::bool(*b),
+            ExprKind::Str(s) => Rx::atom(quote!(#s)),
             ExprKind::Array(items) => {
                 let bytes: Option<Vec<u8>> = items
                     .iter()
@@ -71,23 +120,23 @@ impl<'m> Cx<'m> {
                     })
                     .collect();
                 match bytes {
-                    Some(bytes) if !items.is_empty() => {
-                        (Rx::borrow(quote!([#(#bytes),*][..])), T::Bytes)
-                    }
+                    Some(bytes) if !items.is_empty() => Rx::borrow(quote!([#(#bytes),*][..])),
                     _ => {
                         let mut toks = Vec::new();
                         let mut et = T::Int;
                         for i in items {
-                            let (t, ty) = self.tr(i, path)?;
-                            et = ty;
-                            toks.push(t.full());
+                            let (x, t) = self.tr(i, path)?;
+                            toks.push(x.full());
+                            et = t;
                         }
-                        (Rx::atom(quote!(vec![#(#toks),*])), T::Array(Box::new(et)))
+                        operand_t = Some(T::Array(Box::new(et)));
+                        Rx::atom(quote!(vec![#(#toks),*]))
                     }
                 }
             }
-            ExprKind::Name(n) => self.name(n, path)?,
-            ExprKind::Attr { base, name, .. } => self.attr(base, name, path)?,
+            ExprKind::Name(_) | ExprKind::Attr { .. } => {
+                return err(path, "internal: a name in tr_op")
+            }
             ExprKind::Call {
                 base, method, args, ..
             } if method == "bitmask" || method == "count" => {
@@ -106,36 +155,26 @@ impl<'m> Cx<'m> {
                 let saved = self.last_t.replace((*et).clone());
                 let r = self.tr(pred, path);
                 self.last_t = saved;
-                let (p, pt) = r?;
-                if pt != T::Bool {
-                    return err(
-                        path,
-                        format!("the condition of '{method}' must be a boolean"),
-                    );
-                }
-                let (b, p) = (b.unary(), p.full());
+                let (b, p) = (b.unary(), r?.0.full());
                 if method == "count" {
                     return Ok((
                         Rx::new(
                             quote!(#b.iter().filter(|v__| { let v__ = *v__; #p }).count() as i128),
                             Prec::Cast,
                         ),
-                        T::Int,
+                        None,
                     ));
                 }
-                (
-                    Rx::new(
-                        quote!({
-                            let xs__ = &#b;
-                            let mut m__ = ::std::vec![0u8; xs__.len().div_ceil(8)];
-                            for (j__, v__) in xs__.iter().enumerate() {
-                                if #p { m__[j__ / 8] |= 1u8 << (j__ % 8); }
-                            }
-                            m__
-                        }),
-                        Prec::Block,
-                    ),
-                    T::Bytes,
+                Rx::new(
+                    quote!({
+                        let xs__ = &#b;
+                        let mut m__ = ::std::vec![0u8; xs__.len().div_ceil(8)];
+                        for (j__, v__) in xs__.iter().enumerate() {
+                            if #p { m__[j__ / 8] |= 1u8 << (j__ % 8); }
+                        }
+                        m__
+                    }),
+                    Prec::Block,
                 )
             }
             ExprKind::Call {
@@ -152,74 +191,48 @@ impl<'m> Cx<'m> {
                 match (method.as_str(), bt) {
                     ("sarc_hash", T::Str) if a.len() == 1 => {
                         let m = a[0].as_(quote!(u32)).full();
-                        (
-                            hash(quote!(sarc_name_hash(#rb.as_bytes(), #m))).as_(quote!(i128)),
-                            T::Int,
-                        )
+                        hash(quote!(sarc_name_hash(#rb.as_bytes(), #m))).as_(quote!(i128))
                     }
                     ("sarc_hash", T::Bytes) if a.len() == 1 => {
                         let m = a[0].as_(quote!(u32)).full();
-                        (
-                            hash(quote!(sarc_name_hash(#b, #m))).as_(quote!(i128)),
-                            T::Int,
-                        )
+                        hash(quote!(sarc_name_hash(#b, #m))).as_(quote!(i128))
                     }
-                    ("crc32", T::Str) => (
-                        hash(quote!(crc32(#rb.as_bytes()))).as_(quote!(i128)),
-                        T::Int,
-                    ),
-                    ("crc32", T::Bytes) => (hash(quote!(crc32(#b))).as_(quote!(i128)), T::Int),
+                    ("crc32", T::Str) => hash(quote!(crc32(#rb.as_bytes()))).as_(quote!(i128)),
+                    ("crc32", T::Bytes) => hash(quote!(crc32(#b))).as_(quote!(i128)),
                     ("murmur3", T::Str) if a.len() == 1 => {
                         let seed = a[0].as_(quote!(u32)).full();
-                        (
-                            hash(quote!(murmur3_32(#rb.as_bytes(), #seed))).as_(quote!(i128)),
-                            T::Int,
-                        )
+                        hash(quote!(murmur3_32(#rb.as_bytes(), #seed))).as_(quote!(i128))
                     }
                     ("murmur3", T::Bytes) if a.len() == 1 => {
                         let seed = a[0].as_(quote!(u32)).full();
-                        (
-                            hash(quote!(murmur3_32(#b, #seed))).as_(quote!(i128)),
-                            T::Int,
-                        )
+                        hash(quote!(murmur3_32(#b, #seed))).as_(quote!(i128))
                     }
-                    ("path_stem", T::Str) if a.is_empty() => (
-                        Rx::atom(quote!(::binspec_runtime::text::path_split(&#rb).0.to_owned())),
-                        T::Str,
-                    ),
-                    ("path_extension", T::Str) if a.is_empty() => (
-                        Rx::atom(quote!(::binspec_runtime::text::path_split(&#rb).1.to_owned())),
-                        T::Str,
-                    ),
-                    ("to_i", T::Bool) => (bx.as_(quote!(i128)), T::Int),
+                    ("path_stem", T::Str) if a.is_empty() => {
+                        Rx::atom(quote!(::binspec_runtime::text::path_split(&#rb).0.to_owned()))
+                    }
+                    ("path_extension", T::Str) if a.is_empty() => {
+                        Rx::atom(quote!(::binspec_runtime::text::path_split(&#rb).1.to_owned()))
+                    }
+                    ("to_i", T::Bool) => bx.as_(quote!(i128)),
                     ("to_s", T::Bytes) if a.len() == 1 => {
                         let e = a[0].full();
-                        (
-                            Rx::atom(quote!(::binspec_runtime::text::decode_lossy(#b, #e))),
-                            T::Str,
-                        )
+                        Rx::atom(quote!(::binspec_runtime::text::decode_lossy(#b, #e)))
                     }
                     ("to_i", T::Str) if a.len() == 1 => {
                         let radix = a[0].as_(quote!(u32)).full();
-                        (
-                            Rx::atom(quote!(i128::from_str_radix(#b, #radix).unwrap_or(0))),
-                            T::Int,
-                        )
+                        Rx::atom(quote!(i128::from_str_radix(#b, #radix).unwrap_or(0)))
                     }
                     ("substring", T::Str) if a.len() == 2 => {
                         let (from, to) = (&a[0], &a[1]);
                         let len = Rx::binary(to, quote!(-), Prec::Add, from);
                         let (from, len) = (from.recv(), len.recv());
-                        (
-                            Rx::atom(
-                                quote!(#rb.chars().skip(#from.max(0) as usize).take(#len.max(0) as usize).collect::<::std::string::String>()),
-                            ),
-                            T::Str,
+                        Rx::atom(
+                            quote!(#rb.chars().skip(#from.max(0) as usize).take(#len.max(0) as usize).collect::<::std::string::String>()),
                         )
                     }
                     ("to_s", T::Int) if a.is_empty() => {
                         let b = bx.recv();
-                        (Rx::atom(quote!(#b.to_string())), T::Str)
+                        Rx::atom(quote!(#b.to_string()))
                     }
                     (m, t) => {
                         return err(path, format!("method '{m}' on {t:?} is not supported yet"))
@@ -231,33 +244,26 @@ impl<'m> Cx<'m> {
                 let b = recv(&b);
                 let i = self.tr(index, path)?.0.as_(quote!(usize)).full();
                 match bt {
-                    T::Bytes => (
-                        Rx::atom(quote!(#b.get(#i).copied().unwrap_or(0))).as_(quote!(i128)),
-                        T::Int,
-                    ),
-                    T::Array(et) => match *et {
-                        T::Int => (
-                            Rx::atom(quote!(#b.get(#i).map_or(0, |x| *x as i128))),
-                            T::Int,
-                        ),
-                        T::Float => (
-                            Rx::atom(quote!(#b.get(#i).map_or(0.0, |x| *x as f64))),
-                            T::Float,
-                        ),
-                        other => (
-                            Rx::atom(quote!(#b.get(#i).cloned().unwrap_or_default())),
-                            other,
-                        ),
-                    },
+                    T::Bytes => {
+                        Rx::atom(quote!(#b.get(#i).copied().unwrap_or(0))).as_(quote!(i128))
+                    }
+                    T::Array(et) => {
+                        let x = match *et {
+                            T::Int => Rx::atom(quote!(#b.get(#i).map_or(0, |x| *x as i128))),
+                            T::Float => Rx::atom(quote!(#b.get(#i).map_or(0.0, |x| *x as f64))),
+                            _ => Rx::atom(quote!(#b.get(#i).cloned().unwrap_or_default())),
+                        };
+                        operand_t = Some(*et);
+                        x
+                    }
                     _ => return err(path, "indexing needs bytes or an array"),
                 }
             }
             ExprKind::Unary { op, expr } => {
-                let (x, t) = self.tr(expr, path)?;
+                let x = self.tr(expr, path)?.0;
                 match op {
-                    UnOp::Neg => (x.prefix(quote!(-)), t),
-                    UnOp::Not => (x.prefix(quote!(!)), T::Bool),
-                    UnOp::BitNot => (x.prefix(quote!(!)), t),
+                    UnOp::Neg => x.prefix(quote!(-)),
+                    UnOp::Not | UnOp::BitNot => x.prefix(quote!(!)),
                 }
             }
             ExprKind::Binary { op, lhs, rhs } => {
@@ -285,18 +291,18 @@ impl<'m> Cx<'m> {
                 };
                 if lt == T::Str && rt == T::Str && *op == BinOp::Add {
                     let (l, r) = (l.full(), r.full());
-                    return Ok((Rx::atom(quote!(format!("{}{}", #l, #r))), T::Str));
+                    return Ok((Rx::atom(quote!(format!("{}{}", #l, #r))), None));
                 }
                 // Slices and strings compare as places, which the operator borrows (`clippy::op_ref`).
                 if op.is_comparison() && matches!(lt, T::Str | T::Bytes) && lt == rt {
                     if let (Some(pl), Some(pr)) = (place(&l), place(&r)) {
                         let (pl, pr) = (Rx::atom(pl), Rx::atom(pr));
-                        return Ok((Rx::binary(&pl, o, p, &pr), T::Bool));
+                        return Ok((Rx::binary(&pl, o, p, &pr), None));
                     }
                 }
                 // `lo <= x && x <= hi` (or `< hi`) as a range's `contains` (`clippy::manual_range_contains`).
                 if let Some(c) = self.range_contains(*op, lhs, rhs, path)? {
-                    return Ok((c, T::Bool));
+                    return Ok((c, None));
                 }
                 let float = lt == T::Float || rt == T::Float;
                 let (l, r) = if float {
@@ -314,17 +320,15 @@ impl<'m> Cx<'m> {
                 } else {
                     (l, r)
                 };
-                let num = if float { T::Float } else { T::Int };
                 // Integer arithmetic is on i128 and never panics: sums of values read from files cannot overflow
                 // it, products wrap, and division by zero gives 0 (Kaitai's division and modulo round towards
                 // negative infinity).
                 match op {
-                    BinOp::Div if float => (Rx::binary(&l, o, p, &r), T::Float),
                     BinOp::Mod if float => {
                         let (l, r) = (l.recv(), r.full());
-                        (Rx::atom(quote!(#l.rem_euclid(#r))), T::Float)
+                        Rx::atom(quote!(#l.rem_euclid(#r)))
                     }
-                    BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr => {
+                    BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr if !float => {
                         let f = match op {
                             BinOp::Div => quote!(div),
                             BinOp::Mod => quote!(modulo),
@@ -332,62 +336,42 @@ impl<'m> Cx<'m> {
                             _ => quote!(shr),
                         };
                         let (l, r) = (l.full(), r.full());
-                        (
-                            Rx::atom(quote!(::binspec_runtime::expr::#f(#l, #r))),
-                            T::Int,
-                        )
+                        Rx::atom(quote!(::binspec_runtime::expr::#f(#l, #r)))
                     }
                     BinOp::Mul if !float => {
                         let (l, r) = (l.recv(), r.full());
-                        (Rx::atom(quote!(#l.wrapping_mul(#r))), T::Int)
+                        Rx::atom(quote!(#l.wrapping_mul(#r)))
                     }
-                    _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => {
-                        (Rx::binary(&l, o, p, &r), T::Bool)
-                    }
-                    _ if matches!(lt, T::Bool) => (Rx::binary(&l, o, p, &r), T::Bool),
-                    _ => (Rx::binary(&l, o, p, &r), num),
+                    _ => Rx::binary(&l, o, p, &r),
                 }
             }
             ExprKind::Ternary { cond, then, else_ } => {
                 let c = self.tr(cond, path)?.0.full();
                 let (a, at) = self.tr(then, path)?;
                 let (b, bt) = self.tr(else_, path)?;
+                operand_t = Some(at.clone());
                 let block = |t: TokenStream| Rx::new(t, Prec::Block);
                 match (&at, &bt) {
                     // Branches may be borrowed or owned: both become owned.
-                    (T::Str, T::Str) => (
-                        {
-                            let (a, b) = (recv(&a), recv(&b));
-                            block(quote!(if #c { #a.to_string() } else { #b.to_string() }))
-                        },
-                        T::Str,
-                    ),
-                    (T::Bytes, T::Bytes) => (
-                        {
-                            let (a, b) = (recv(&a), recv(&b));
-                            block(quote!(if #c { #a.to_vec() } else { #b.to_vec() }))
-                        },
-                        T::Bytes,
-                    ),
+                    (T::Str, T::Str) => {
+                        let (a, b) = (recv(&a), recv(&b));
+                        block(quote!(if #c { #a.to_string() } else { #b.to_string() }))
+                    }
+                    (T::Bytes, T::Bytes) => {
+                        let (a, b) = (recv(&a), recv(&b));
+                        block(quote!(if #c { #a.to_vec() } else { #b.to_vec() }))
+                    }
                     (T::Int, T::Float) => {
                         let (a, b) = (a.as_(quote!(f64)).full(), b.full());
-                        (block(quote!(if #c { #a } else { #b })), T::Float)
+                        block(quote!(if #c { #a } else { #b }))
                     }
                     (T::Float, T::Int) => {
                         let (a, b) = (a.full(), b.as_(quote!(f64)).full());
-                        (block(quote!(if #c { #a } else { #b })), T::Float)
-                    }
-                    (T::Bool, T::Int) => {
-                        let (a, b) = (a.as_(quote!(i128)).full(), b.full());
-                        (block(quote!(if #c { #a } else { #b })), T::Int)
-                    }
-                    (T::Int, T::Bool) => {
-                        let (a, b) = (a.full(), b.as_(quote!(i128)).full());
-                        (block(quote!(if #c { #a } else { #b })), T::Int)
+                        block(quote!(if #c { #a } else { #b }))
                     }
                     _ => {
                         let (a, b) = (a.full(), b.full());
-                        (block(quote!(if #c { #a } else { #b })), at)
+                        block(quote!(if #c { #a } else { #b }))
                     }
                 }
             }
@@ -408,50 +392,33 @@ impl<'m> Cx<'m> {
                         path: path.into(),
                         message: format!("enum '{ename}' has no value '{value}'"),
                     })?;
-                (Rx::int(v), T::Int)
+                Rx::int(v)
             }
             ExprKind::Cast { base, ty } => {
                 let (b, bt) = self.tr(base, path)?;
-                let name = ty.path.join("::");
-                match name.as_str() {
-                    n if crate::ir::is_int_type_name(n) => (b, T::Int),
-                    "f4" | "f8" | "f4le" | "f4be" | "f8le" | "f8be" => (b, T::Float),
-                    "bytes" => (b, T::Bytes),
-                    "str" => (b, T::Str),
-                    _ => {
-                        // The type named by the path (its last names must match the type's own path).
-                        let want: Vec<&String> = ty.path.iter().filter(|p| !p.is_empty()).collect();
-                        let target = self.m.types.iter().position(|t| {
-                            t.path.len() >= want.len()
-                                && t.path[t.path.len() - want.len()..]
-                                    .iter()
-                                    .zip(want.iter())
-                                    .all(|(a, b)| a == *b)
-                        });
-                        match (target, bt) {
-                            (Some(t), T::Switch(owner, field)) if !ty.array => {
-                                // A downcast of a switch: the case that holds that type.
-                                let (sw, cases, en) = self.switch_field(owner, &field, path)?;
-                                let Some(c) = cases.iter().find(|c| c.user() == Some(t)) else {
-                                    return err(
-                                        path,
-                                        format!("'{}' cannot hold a '{name}'", sw.name),
-                                    );
-                                };
-                                let v = ty_ident(&c.variant);
-                                let b = b.unary();
-                                (
-                                    Rx::new(
-                                        quote!(match &#b { #en::#v(x) => (*x).clone(), _ => ::std::default::Default::default() }),
-                                        Prec::Block,
-                                    ),
-                                    T::User(t),
-                                )
-                            }
-                            (Some(t), _) if !ty.array => (b, T::User(t)),
-                            _ => return err(path, format!("cannot cast to '{name}'")),
-                        }
+                // The type cast to, as the checker resolved it: a user type's case of a switch is taken out of
+                // it; anything else is already a value of that type.
+                let target = e.ty.as_deref().and_then(|t| self.checked_t(t));
+                match (target, bt) {
+                    (Some(T::User(t)), T::Switch(owner, field)) if !ty.array => {
+                        let (sw, cases, en) = self.switch_field(owner, &field, path)?;
+                        let Some(c) = cases.iter().find(|c| c.user() == Some(t)) else {
+                            return err(
+                                path,
+                                format!("'{}' cannot hold a '{}'", sw.name, ty.path.join("::")),
+                            );
+                        };
+                        let v = ty_ident(&c.variant);
+                        let b = b.unary();
+                        Rx::new(
+                            quote!(match &#b { #en::#v(x) => (*x).clone(), _ => ::std::default::Default::default() }),
+                            Prec::Block,
+                        )
                     }
+                    (Some(T::Array(t)), _) if matches!(*t, T::User(_)) => {
+                        return err(path, format!("cannot cast to '{}[]'", ty.path.join("::")))
+                    }
+                    _ => b,
                 }
             }
             ExprKind::SizeOf { .. } => {
@@ -460,7 +427,8 @@ impl<'m> Cx<'m> {
                     format!("'{e}' is not supported by the Rust emitter yet"),
                 )
             }
-        })
+        };
+        Ok((rx, operand_t))
     }
 }
 
@@ -508,7 +476,8 @@ impl Cx<'_> {
 /// value (`Int`, `Float`, `Bool`, `Str`, `Bytes`, `Array(..)`, `User(..)`). Used by tools that check decoded
 /// files against expectations, such as Kaitai's conformance suite.
 pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String, String), String> {
-    let e = crate::expr::parse(src).map_err(|e| e.message)?;
+    let mut e = crate::expr::parse(src).map_err(|e| e.message)?;
+    crate::check::annotate(m, 0, &mut e, true)?;
     let b: TokenStream = base.parse().map_err(|_| format!("bad base '{base}'"))?;
     let mut cx = Cx {
         m,

@@ -292,6 +292,7 @@ impl<'m> Cx<'m> {
                 name_span: Default::default(),
             },
             span: Default::default(),
+            ty: None,
         }) {
             if chain[0] == "_root" && self.ty == 0 {
                 let inner = rebase(&chain[1..]);
@@ -588,6 +589,7 @@ pub(super) fn rebase(chain: &[String]) -> Expr {
     let mut e = Expr {
         kind: ExprKind::Name(chain[0].clone()),
         span: Default::default(),
+        ty: None,
     };
     for c in &chain[1..] {
         e = Expr {
@@ -597,6 +599,7 @@ pub(super) fn rebase(chain: &[String]) -> Expr {
                 name_span: Default::default(),
             },
             span: Default::default(),
+            ty: None,
         };
     }
     e

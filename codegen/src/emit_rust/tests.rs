@@ -497,15 +497,15 @@ fn eager_needs_a_placed_instance() {
     );
 }
 
-/// Expressions the translator refuses, with why.
+/// Expressions refused, with why (by the type checker, which runs first and types each node for the translator).
 #[test]
 fn refuses_what_it_cannot_translate() {
     let c = crate::compile_str("t.ksy", SCHEMA).unwrap();
     for (src, msg) in [
-        ("nope", "no field, instance or parameter 'nope'"),
-        ("kind::three", "enum 'kind' has no value 'three'"),
-        ("data.frobnicate(1)", "method 'frobnicate'"),
-        ("items.first.w", "no field 'w'"),
+        ("nope", "unknown name 'nope'"),
+        ("kind::three", "unknown enum value 'kind::three'"),
+        ("data.frobnicate(1)", "bytes has no member 'frobnicate'"),
+        ("items.first.w", "no field 'w' in type 't::item'"),
     ] {
         let e = translate_model_expr(&c.module, "m", src).unwrap_err();
         assert!(e.contains(msg), "{src}: {e}");

@@ -44,6 +44,9 @@ pub struct Expr {
     /// Source bytes of the whole node (for a parenthesised expression this
     /// includes the parentheses).
     pub span: Span,
+    /// The node's type, once the `typecheck` pass has checked the expression it is part of (`None` before, and
+    /// for a node no check reached). Emitters read it instead of typing the node again.
+    pub ty: Option<Box<super::types::Ty>>,
 }
 
 /// A reference to a type, as written in `.as<...>`, `sizeof<...>` and
@@ -329,7 +332,11 @@ pub(crate) mod prec {
 impl Expr {
     /// Creates a node.
     pub fn new(kind: ExprKind, span: Span) -> Self {
-        Expr { kind, span }
+        Expr {
+            kind,
+            span,
+            ty: None,
+        }
     }
 
     /// Binding power of this node's outermost construct.

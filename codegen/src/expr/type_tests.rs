@@ -597,3 +597,71 @@ fn binspec_extensions() {
         assert!(got.starts_with(want), "{src}: {got}");
     }
 }
+
+/// `types_of` records the type of every node it checks, and `annotate` stores each in its node: the operands of
+/// an operator keep their own types (the translator reads them there instead of typing the node again).
+#[test]
+fn every_node_keeps_its_type() {
+    use super::types::{annotate, types_of, Recorded};
+    let cases: Vec<(&str, Vec<(&str, Ty)>)> = vec![
+        (
+            "len_body + 1.5 > 2 ? 'a' : 'b'",
+            vec![
+                ("len_body + 1.5 > 2 ? 'a' : 'b'", Ty::Str),
+                ("len_body + 1.5 > 2", Ty::Bool),
+                ("len_body + 1.5", Ty::Float),
+                ("len_body", U4),
+                ("1.5", Ty::Float),
+                ("2", S8),
+                ("'a'", Ty::Str),
+                ("'b'", Ty::Str),
+            ],
+        ),
+        (
+            "entries[flags].size * 2",
+            vec![
+                ("entries[flags].size * 2", S8),
+                ("entries[flags].size", U4),
+                ("entries[flags]", user("entry")),
+                ("entries", arr(user("entry"))),
+                ("flags", U1),
+                ("2", S8),
+            ],
+        ),
+        (
+            "entries.count(_.size > 0)",
+            vec![
+                ("entries.count(_.size > 0)", S8),
+                ("entries", arr(user("entry"))),
+                ("_.size > 0", Ty::Bool),
+                ("_.size", U4),
+                ("_", user("entry")),
+                ("0", S8),
+            ],
+        ),
+    ];
+    for (src, want) in cases {
+        let mut e = parse(src).unwrap();
+        let rec = Recorded::default();
+        let t = types_of(&e, &TestEnv, true, &rec).unwrap();
+        let found = rec.into_inner().into_iter().collect();
+        annotate(&mut e, &found);
+        assert_eq!(e.ty.as_deref(), Some(&t), "{src}");
+        let mut got = Vec::new();
+        let mut stack = vec![&e];
+        while let Some(n) = stack.pop() {
+            got.push((
+                src[n.span.start..n.span.end].to_string(),
+                n.ty.as_deref().cloned(),
+            ));
+            let mut kids = crate::ir::children(n);
+            kids.reverse();
+            stack.extend(kids);
+        }
+        let want: Vec<(String, Option<Ty>)> = want
+            .into_iter()
+            .map(|(s, t)| (s.to_string(), Some(t)))
+            .collect();
+        assert_eq!(got, want, "{src}");
+    }
+}

@@ -43,7 +43,7 @@
 //! arrays: `size` → `s8`, `first`, `last`, `min`, `max` → element type;
 //! `_io`: `size`, `pos` → `s8`, `eof` → bool;
 //! user types: their fields (via [`Env::field_of`]) plus `_io` → io,
-//! `_root` → [`Env::special`]`("_root")`, `_parent` → `Any`, `_sizeof` → `s8`.
+//! `_root` → [`Env::special`]`("_root")`, `_parent` → [`Env::parent_of`] (unknown → `Any`), `_sizeof` → `s8`.
 //! Indexing: `Array(T)[int]` → `T`, `bytes[int]` → `u1`.
 //!
 //! *Names.* `_root`/`_parent` come from [`Env::special`] (unknown → `Any`);
@@ -156,6 +156,11 @@ impl fmt::Display for Ty {
 }
 
 mod ext;
+mod names;
+mod nodes;
+use names::hint;
+pub use names::{builtin_type, did_you_mean};
+pub use nodes::{annotate, types_of, Recorded};
 
 /// What the type checker needs to know about the schema around an
 /// expression.
@@ -173,6 +178,12 @@ pub trait Env {
     /// Type of attribute `field` on user type `user_type` (`None` = no such
     /// field).
     fn field_of(&self, user_type: &str, field: &str) -> Option<Ty>;
+    /// Type of `_parent` on a value of user type `user_type`: the one type that holds it, where there is one
+    /// (`None` = not known, treated as [`Ty::Any`]).
+    fn parent_of(&self, user_type: &str) -> Option<Ty> {
+        let _ = user_type;
+        None
+    }
     /// If an enum with this (possibly qualified, as written) name exists and
     /// has the label `value`, returns the resolved enum name.
     fn enum_value(&self, path: &[String], value: &str) -> Option<String>;
@@ -229,7 +240,12 @@ impl std::error::Error for TypeError {}
 ///
 /// See the [module documentation](self) for the rules.
 pub fn type_of(expr: &Expr, env: &dyn Env) -> Result<Ty, TypeError> {
-    Checker { env, ext: false }.check(expr, 0)
+    Checker {
+        env,
+        ext: false,
+        record: None,
+    }
+    .check(expr, 0)
 }
 
 /// [`type_of`] for binspec's own expressions (the `-` keys), which may also use what binspec adds to Kaitai's
@@ -238,68 +254,12 @@ pub fn type_of(expr: &Expr, env: &dyn Env) -> Result<Ty, TypeError> {
 /// (strings), `xs.bitmask(PRED)` (bytes; `_` in `PRED` is an element), `xs.count(PRED)` (an integer: the
 /// elements where `PRED` holds) and `_dic` (a dictionary node's values, under `-resdic`).
 pub fn type_of_ext(expr: &Expr, env: &dyn Env) -> Result<Ty, TypeError> {
-    Checker { env, ext: true }.check(expr, 0)
-}
-
-/// Built-in type names usable in `.as<>`, `sizeof<>` and `bitsizeof<>`.
-pub fn builtin_type(name: &str) -> Option<Ty> {
-    let base = name
-        .strip_suffix("le")
-        .or_else(|| name.strip_suffix("be"))
-        .filter(|b| b.len() >= 2)
-        .unwrap_or(name);
-    match base {
-        "str" | "strz" if base == name => return Some(Ty::Str),
-        "bytes" if base == name => return Some(Ty::Bytes),
-        "f4" | "f8" => return Some(Ty::Float),
-        _ => {}
+    Checker {
+        env,
+        ext: true,
+        record: None,
     }
-    let mut chars = base.chars();
-    let kind = chars.next()?;
-    let digits = chars.as_str();
-    let n: u8 = digits
-        .parse()
-        .ok()
-        .filter(|_| !digits.starts_with(['0', '+']))?;
-    match (kind, n) {
-        ('u' | 's', 1 | 2 | 4 | 8) => Some(Ty::Int {
-            signed: kind == 's',
-            width: n,
-        }),
-        ('b', 1) => Some(Ty::Bool),
-        ('b', 2..=64) => Some(Ty::Int {
-            signed: false,
-            width: n.div_ceil(8).next_power_of_two(),
-        }),
-        _ => None,
-    }
-}
-
-/// Picks the candidate most similar to `name` (Jaro-Winkler similarity of
-/// the lowercased strings, at least 0.8), for "did you mean" hints.
-pub fn did_you_mean<'a, I>(name: &str, candidates: I) -> Option<String>
-where
-    I: IntoIterator<Item = &'a str>,
-{
-    let lower = name.to_lowercase();
-    let mut best: Option<(f64, &str)> = None;
-    for cand in candidates {
-        if cand == name {
-            continue;
-        }
-        let score = strsim::jaro_winkler(&lower, &cand.to_lowercase());
-        if score >= 0.8 && best.is_none_or(|(s, _)| score > s) {
-            best = Some((score, cand));
-        }
-    }
-    best.map(|(_, c)| c.to_owned())
-}
-
-fn hint(name: &str, candidates: &[String]) -> String {
-    match did_you_mean(name, candidates.iter().map(String::as_str)) {
-        Some(c) => format!("; did you mean '{c}'?"),
-        None => String::new(),
-    }
+    .check(expr, 0)
 }
 
 /// Whether a member is read as a property, called as a method, or both.
@@ -437,6 +397,8 @@ struct Checker<'e> {
     env: &'e dyn Env,
     /// Whether binspec's additions are allowed ([`type_of_ext`]).
     ext: bool,
+    /// Where the type of every node checked goes, by the node's address ([`types_of`]).
+    record: Option<&'e Recorded>,
 }
 
 impl Checker<'_> {
@@ -448,7 +410,7 @@ impl Checker<'_> {
             return Err(too_deep(e.span));
         }
         let d = depth + 1;
-        match &e.kind {
+        let t = match &e.kind {
             ExprKind::Attr {
                 base,
                 name,
@@ -467,7 +429,11 @@ impl Checker<'_> {
             ExprKind::Ternary { cond, then, else_ } => self.check_ternary(e, cond, then, else_, d),
             ExprKind::Array(items) => self.array(items, d),
             _ => self.leaf(e),
+        }?;
+        if let Some(r) = self.record {
+            r.borrow_mut().push((e as *const Expr as usize, t.clone()));
         }
+        Ok(t)
     }
 
     #[inline(never)]
@@ -676,7 +642,7 @@ impl Checker<'_> {
             Ty::User(t) => match name {
                 "_io" => Ok(Ty::Io),
                 "_root" => Ok(self.env.special("_root").unwrap_or(Ty::Any)),
-                "_parent" => Ok(Ty::Any),
+                "_parent" => Ok(self.env.parent_of(t).unwrap_or(Ty::Any)),
                 "_sizeof" => Ok(Ty::CALC_INT),
                 _ => self.env.field_of(t, name).ok_or_else(|| {
                     TypeError::new(

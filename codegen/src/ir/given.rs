@@ -139,6 +139,7 @@ pub fn replace_chain(e: &Expr, chain: &[String], with: &str) -> Expr {
         return Expr {
             kind: ExprKind::Name(with.to_string()),
             span: e.span,
+            ty: e.ty.clone(),
         };
     }
     let r = |x: &Expr| Box::new(replace_chain(x, chain, with));
@@ -159,7 +160,12 @@ pub fn replace_chain(e: &Expr, chain: &[String], with: &str) -> Expr {
         },
         other => other.clone(),
     };
-    Expr { kind, span: e.span }
+    // (The same value as `e`, of the same type.)
+    Expr {
+        kind,
+        span: e.span,
+        ty: e.ty.clone(),
+    }
 }
 
 /// Where `chain` ends, from type `ti`: the type and seq index of an integer field reached through plain fields of

@@ -95,6 +95,7 @@ pub fn solvable_for(e: &Expr, name: &str) -> bool {
 /// `e` solved for `unknown` where `e` equals `rhs`, for sums and differences (`count + 1 = n` gives `n - 1`).
 /// `None` where `e` is not of that form.
 pub fn invert(e: &Expr, unknown: &str, rhs: Expr) -> Option<Expr> {
+    // (A sum or difference of integers: `e` is a count's expression, which the checker requires to be one.)
     let bin = |op, lhs: Expr, rhs: Expr| Expr {
         kind: ExprKind::Binary {
             op,
@@ -102,6 +103,7 @@ pub fn invert(e: &Expr, unknown: &str, rhs: Expr) -> Option<Expr> {
             rhs: Box::new(rhs),
         },
         span: Default::default(),
+        ty: Some(Box::new(crate::expr::Ty::CALC_INT)),
     };
     match &e.kind {
         ExprKind::Name(n) if n == unknown => Some(rhs),
@@ -136,11 +138,13 @@ pub fn count_from_len(x: &Expr, count: &str, of: &str) -> Option<Expr> {
             base: Box::new(Expr {
                 kind: ExprKind::Name(of.to_string()),
                 span: Default::default(),
+                ty: None,
             }),
             name: "size".into(),
             name_span: Default::default(),
         },
         span: Default::default(),
+        ty: Some(Box::new(crate::expr::Ty::CALC_INT)),
     };
     invert(x, count, size)
 }

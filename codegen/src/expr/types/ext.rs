@@ -77,6 +77,7 @@ impl Checker<'_> {
         let t = Checker {
             env: &env,
             ext: true,
+            record: self.record,
         }
         .check(pred, d)?;
         if !matches!(t, Ty::Bool | Ty::Any) {
