@@ -442,6 +442,18 @@ impl<'m> Gen<'m> {
         for Param { key: k, by_ref, .. } in self.param_list(child) {
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself; other types pass it along.
             let t = if k[0] == "_parent" || caller == 0 {
+                // (A key is a value reached through the object: the object itself is not passed down.)
+                if k.len() < 2 {
+                    return err(
+                        path,
+                        format!(
+                            "'{}' is used as a whole object (a cast, or a value passed on), which binspec \
+                             cannot pass down to '{}'; use its fields",
+                            k.join("."),
+                            self.m.types[child].name
+                        ),
+                    );
+                }
                 let mut cx = self.cx(caller, scope);
                 let t = cx.tr(&rebase(&k[1..]), path)?.0;
                 exits |= cx.exits;

@@ -589,3 +589,44 @@ types:
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A type that reads a whole object two levels up (`_parent._parent`, here to cast it) is refused with a message,
+/// where the emitter once panicked building the argument that passes it down (Kaitai's `nav_parent_switch_cast`).
+#[test]
+fn a_whole_grandparent_is_refused_not_a_panic() {
+    let schema = "
+meta:
+  id: t
+seq:
+  - id: main
+    type: foo
+types:
+  foo:
+    seq:
+      - id: kind
+        type: u1
+      - id: flag
+        type: u1
+      - id: buf
+        size: 4
+        type:
+          switch-on: kind
+          cases:
+            0: zero
+    types:
+      zero:
+        seq:
+          - id: branch
+            type: common
+      common:
+        instances:
+          flag:
+            value: '_parent._parent.as<foo>.flag'
+";
+    let e = match std::panic::catch_unwind(|| crate::compile_str("t.ksy", schema)) {
+        Ok(r) => r.map(|_| ()).unwrap_err(),
+        Err(_) => panic!("the emitter panicked"),
+    };
+    let text = format!("{e:?}");
+    assert!(text.contains("_parent"), "{text}");
+}
