@@ -25,7 +25,7 @@ struct Toy {
     files: Vec<ToyFile>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 struct ToyFile {
     name: String,
     data: Vec<u8>,
@@ -97,19 +97,28 @@ impl Format for Toy {
     }
 }
 
-impl Archive for Toy {
-    fn files(&self) -> Vec<(&str, &[u8])> {
-        self.files
-            .iter()
-            .map(|f| (f.name.as_str(), f.data.as_slice()))
-            .collect()
+impl binspec_runtime::ArchiveEntry for ToyFile {
+    fn name(&self) -> Option<&str> {
+        Some(&self.name)
     }
-    fn set_files(&mut self, files: Vec<(String, Vec<u8>)>) -> binspec_runtime::Result<()> {
-        self.files = files
-            .into_iter()
-            .map(|(name, data)| ToyFile { name, data })
-            .collect();
-        Ok(())
+    fn set_name(&mut self, name: &str) {
+        self.name = name.to_string();
+    }
+    fn data(&self) -> &[u8] {
+        &self.data
+    }
+    fn set_data(&mut self, data: binspec_runtime::Bytes) -> binspec_runtime::Bytes {
+        std::mem::replace(&mut self.data, data.to_vec()).into()
+    }
+}
+
+impl Archive for Toy {
+    type Entry = ToyFile;
+    fn entries(&self) -> &[ToyFile] {
+        &self.files
+    }
+    fn entries_mut(&mut self) -> &mut Vec<ToyFile> {
+        &mut self.files
     }
 }
 

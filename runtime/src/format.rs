@@ -4,7 +4,9 @@ use std::marker::PhantomData;
 
 use serde::{de::DeserializeOwned, Serialize};
 
-use crate::{Endian, Error, Result};
+#[cfg(feature = "text")]
+use crate::Error;
+use crate::{Endian, Result};
 
 /// A short description of a decoded file, for `binspec info`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -31,7 +33,7 @@ pub enum DocFormat {
 
 /// A format whose model can be read from and written to bytes, and (with the `text` feature) to and from text.
 ///
-/// Every method that fails returns an [`Error`] whose `Display` is `path: message`: reads name the field and the
+/// Every method that fails returns an [`Error`](crate::Error) whose `Display` is `path: message`: reads name the field and the
 /// byte offset, writes name the field whose value cannot be written, text names the line and column.
 pub trait Format: Sized + Serialize + DeserializeOwned {
     /// Short id, as used by `--format` and printed by `info` (`sarc`).
@@ -130,57 +132,7 @@ pub fn check_value_round_trip<F: Format + PartialEq + std::fmt::Debug>(
     Ok(true)
 }
 
-/// How an archive's file is known: by its name, or, for an entry the archive stores without a name, by the hash
-/// the archive keeps in its place (SARC's name hash).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum EntryKey {
-    /// The entry's name (its path in the archive).
-    Name(String),
-    /// The hash an entry without a name is stored under.
-    Hash(u64),
-}
-
-/// A format that holds named files.
-pub trait Archive: Format {
-    /// The files, in the archive's order (an entry without a name has the name "").
-    fn files(&self) -> Vec<(&str, &[u8])>;
-    /// Replaces the files, keeping the archive's other settings (byte order, alignment, seeds). A file whose name
-    /// matches an existing entry keeps that entry's layout choices (its alignment); new names get the defaults.
-    /// Generated archives do not fail here: a name or size the format cannot store fails in
-    /// [`Format::to_binary`].
-    fn set_files(&mut self, files: Vec<(String, Vec<u8>)>) -> Result<()>;
-    /// Each file's key, in the order of [`files`](Archive::files): its name, or the hash of an entry stored
-    /// without one. Formats whose entries always have names keep this default.
-    fn keys(&self) -> Vec<EntryKey> {
-        self.files()
-            .into_iter()
-            .map(|(n, _)| EntryKey::Name(n.to_string()))
-            .collect()
-    }
-    /// Replaces the files as [`set_files`](Archive::set_files) does, where a file keyed by a hash is the entry
-    /// stored without a name that has that hash: it stays unnamed and keeps its layout choices (an error if the
-    /// archive has no such entry).
-    fn set_entries(&mut self, files: Vec<(EntryKey, Vec<u8>)>) -> Result<()> {
-        let mut named = Vec::with_capacity(files.len());
-        for (k, d) in files {
-            match k {
-                EntryKey::Name(n) => named.push((n, d)),
-                EntryKey::Hash(h) => {
-                    return Err(Error::other(format!(
-                        "the archive has no entry stored without a name whose hash is {h:#010x}"
-                    )))
-                }
-            }
-        }
-        self.set_files(named)
-    }
-    /// Empties every file's data but keeps the entries and their layout choices: the archive's settings, as
-    /// `extract` saves them for `pack`.
-    fn strip_data(&mut self) -> Result<()> {
-        let keys = self.keys().into_iter().map(|k| (k, Vec::new())).collect();
-        self.set_entries(keys)
-    }
-}
+pub use crate::archive::{Archive, ArchiveEntry, EntryKey};
 
 /// Named files, as an archive holds them.
 pub type Files = Vec<(String, Vec<u8>)>;

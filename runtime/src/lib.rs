@@ -8,7 +8,8 @@
 //! - [`Format`]: what every format implements (`from_binary`, `to_binary`, `info`, and the text methods);
 //!   [`Archive`] for formats that hold named files; [`DynFormat`], the object-safe face that tools use to treat
 //!   all formats alike (`binspec_formats::registry()`).
-//! - `compress` (feature `compress`): Yaz0 and zstd, which game files come wrapped in, safe on hostile input.
+//! - `compress` (feature `compress`): Yaz0 and zstd, which game files come wrapped in, safe on hostile input;
+//!   [`Packed`], a format's value with the compression of its file ([`Packing`]), read and written back alike.
 //! - The text forms (feature `text`): a model as YAML or JSON through `Format::to_text` and its siblings,
 //!   `DocFormat`, and the `doc` module's loaders, whose limits grow with the document.
 //! - [`Bytes`], [`Str`] and [`Endian`], which models hold, and [`ViewFiles`], an archive's files borrowed from
@@ -30,6 +31,7 @@
 
 // Hidden modules: generated code names them (`::binspec_runtime::layout::WriteCtx`, `#[serde(with =
 // "::binspec_runtime::bytes")]`, ...), so they are public, but a user never needs them.
+mod archive;
 #[doc(hidden)]
 pub mod bytes;
 #[cfg(feature = "compress")]
@@ -42,6 +44,8 @@ pub mod format;
 pub mod hash;
 #[doc(hidden)]
 pub mod layout;
+#[cfg(feature = "compress")]
+mod packed;
 #[doc(hidden)]
 pub mod process;
 #[doc(hidden)]
@@ -57,10 +61,13 @@ pub use ::bytes::Bytes;
 /// The string type of generated models: immutable UTF-8 that shares the input's buffer the way [`Bytes`] does
 /// (`bytestring::ByteString`). It dereferences to `str`; make one with `"name".into()` or `String::into()`.
 pub use ::bytestring::ByteString as Str;
+pub use archive::{Archive, ArchiveEntry, ArchiveFile, ArchiveFiles, EntryKey};
 pub use error::{Error, ErrorKind, Result, ResultExt, Seg};
 #[cfg(feature = "text")]
 pub use format::DocFormat;
-pub use format::{Archive, DynFormat, EntryKey, Format, FormatHandle, Info, MaybeArchive};
+pub use format::{DynFormat, Format, FormatHandle, Info, MaybeArchive};
+#[cfg(feature = "compress")]
+pub use packed::{Packed, Packing};
 pub use read::ViewFiles;
 // Generated code only: the stream it reads from and the writer it writes to.
 #[doc(hidden)]

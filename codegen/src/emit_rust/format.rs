@@ -109,48 +109,49 @@ impl<'m> Gen<'m> {
                         }
                     }
                 };
+                // A name the schema reads under a condition is optional in the model (SARC's, absent in archives
+                // that store only hashes).
+                let hash_fn = match &a.hash {
+                    None => quote!(),
+                    Some(_) => quote! {
+                        fn hash(&self) -> ::std::option::Option<u64> {
+                            let e = self;
+                            #hash
+                        }
+                    },
+                };
+                let optional = find(&m.types[entry_ti], &a.name).is_some_and(|f| f.cond.is_some());
+                let (get_name, set_name) = if optional {
+                    (
+                        quote!(self.#nm.as_deref()),
+                        quote!(self.#nm = Some(name.into());),
+                    )
+                } else {
+                    (quote!(Some(&self.#nm[..])), quote!(self.#nm = name.into();))
+                };
                 quote! {
+                    impl ::binspec_runtime::ArchiveEntry for #entry_ty {
+                        fn name(&self) -> ::std::option::Option<&str> {
+                            #get_name
+                        }
+                        fn set_name(&mut self, name: &str) {
+                            #set_name
+                        }
+                        fn data(&self) -> &[u8] {
+                            &self.#dt[..]
+                        }
+                        fn set_data(&mut self, data: ::binspec_runtime::Bytes) -> ::binspec_runtime::Bytes {
+                            ::std::mem::replace(&mut self.#dt, data)
+                        }
+                        #hash_fn
+                    }
                     impl ::binspec_runtime::Archive for #name {
-                        fn files(&self) -> ::std::vec::Vec<(&str, &[u8])> {
-                            self.#(#path).*.iter().map(|e| (e.#nm.as_deref().unwrap_or_default(), &e.#dt[..])).collect()
+                        type Entry = #entry_ty;
+                        fn entries(&self) -> &[#entry_ty] {
+                            &self.#(#path).*
                         }
-                        fn set_files(&mut self, files: ::std::vec::Vec<(::std::string::String, ::std::vec::Vec<u8>)>) -> ::binspec_runtime::Result<()> {
-                            self.set_entries(files.into_iter().map(|(n, d)| (::binspec_runtime::EntryKey::Name(n), d)).collect())
-                        }
-                        fn keys(&self) -> ::std::vec::Vec<::binspec_runtime::EntryKey> {
-                            self.#(#path).*.iter().map(|e| {
-                                let hash: ::std::option::Option<u64> = #hash;
-                                match (&e.#nm, hash) {
-                                    (None, Some(h)) => ::binspec_runtime::EntryKey::Hash(h),
-                                    (n, _) => ::binspec_runtime::EntryKey::Name(n.as_deref().unwrap_or_default().to_string()),
-                                }
-                            }).collect()
-                        }
-                        fn set_entries(&mut self, files: ::std::vec::Vec<(::binspec_runtime::EntryKey, ::std::vec::Vec<u8>)>) -> ::binspec_runtime::Result<()> {
-                            // Entries that keep their key keep their layout choices.
-                            let keys = ::binspec_runtime::Archive::keys(self);
-                            let mut old: ::std::collections::HashMap<::binspec_runtime::EntryKey, ::std::vec::Vec<#entry_ty>> = ::std::collections::HashMap::new();
-                            for (k, e) in keys.into_iter().zip(::std::mem::take(&mut self.#(#path).*)) {
-                                old.entry(k).or_default().push(e);
-                            }
-                            let mut entries = ::std::vec::Vec::with_capacity(files.len());
-                            for (k, d) in files {
-                                let kept = old.get_mut(&k).and_then(|v| (!v.is_empty()).then(|| v.remove(0)));
-                                entries.push(match (kept, k) {
-                                    (Some(mut e), _) => {
-                                        e.#dt = d.into();
-                                        e
-                                    }
-                                    (None, ::binspec_runtime::EntryKey::Name(n)) => #entry_ty { #nm: Some(n.into()), #dt: d.into(), ..::std::default::Default::default() },
-                                    (None, ::binspec_runtime::EntryKey::Hash(h)) => {
-                                        return Err(::binspec_runtime::Error::other(format!(
-                                            "the archive has no entry stored without a name whose hash is {h:#010x}"
-                                        )));
-                                    }
-                                });
-                            }
-                            self.#(#path).* = entries;
-                            Ok(())
+                        fn entries_mut(&mut self) -> &mut ::std::vec::Vec<#entry_ty> {
+                            &mut self.#(#path).*
                         }
                     }
                     ::binspec_runtime::impl_archive_dyn!(#name);

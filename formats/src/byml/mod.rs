@@ -400,7 +400,8 @@ impl std::ops::Index<usize> for Byml {
 }
 
 impl std::ops::IndexMut<&str> for Byml {
-    /// The value under `key`, inserted as null if missing. Panics if this is not a dictionary.
+    /// The value under `key`, inserted as null if missing (as `serde_json::Value` does): a misspelt key adds a
+    /// key. [`Byml::get_mut`] only finds an existing one. Panics if this is not a dictionary.
     fn index_mut(&mut self, key: &str) -> &mut Byml {
         match self {
             Byml::Map(m) | Byml::RemapMap(m) => m.entry(key).or_default(),
