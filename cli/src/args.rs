@@ -135,7 +135,10 @@ pub enum Command {
     Track {
         /// The clip (.panim, text).
         file: PathBuf,
-        /// The track: @Object.field (@Hero.position, @Rig.bones[0].rotation, @Door.rotation_deg).
+        // (In `help`, not a doc comment: rustdoc would take `[0]` for a link.)
+        #[arg(
+            help = "The track: @Object.field (@Hero.position, @Rig.bones[0].rotation, @Door.rotation_deg)"
+        )]
         track: String,
         /// First frame (default: the track's first key).
         #[arg(long, allow_hyphen_values = true)]
@@ -152,8 +155,11 @@ pub enum Command {
 /// `binspec wiki ...`.
 #[derive(Debug, Clone, Subcommand)]
 pub enum WikiCommand {
-    /// Report tables that contradict themselves, one finding per line (page | section [caption] | row (field):
-    /// what). Exit status 0 whatever is found; 1 only for unreadable input.
+    // (In `about`, not a doc comment: rustdoc would take `[caption]` for a link.)
+    #[command(
+        about = "Report tables that contradict themselves, one finding per line (page | section [caption] | row \
+                 (field): what). Exit status 0 whatever is found; 1 only for unreadable input."
+    )]
     Lint {
         /// A page text or a dump.
         file: PathBuf,

@@ -77,20 +77,23 @@ macro_rules! format_module {
 // registry by their schemas' `-binspec: register`.
 include!(concat!(env!("OUT_DIR"), "/formats.rs"));
 
-/// Bone count, translations and scales of Pluto's `.panim` as floats ([`panim_pluto::PanimPluto::translation`] and
-/// the rest).
+// (The hand-written modules below are documented by their own `//!` text: an outer doc comment here would be
+// joined to it, and rustdoc would resolve its links from this crate's root instead of the module.)
+
+// Bone count, translations and scales of Pluto's `.panim` as floats ([`panim_pluto::PanimPluto::translation`] and
+// the rest).
 #[cfg(feature = "panim-pluto")]
 pub mod panim_pluto_api;
 
-/// BYML (binary YAML), versions 1-10: a typed tree with ergonomic access, and its binary and text forms.
+// BYML (binary YAML), versions 1-10: a typed tree with ergonomic access, and its binary and text forms.
 #[cfg(feature = "byml")]
 pub mod byml;
 
-/// Perro's text keyframe clips (`.panim`) and retarget bakes (`.pretarget`), with tables from
-/// `schemas/panim_perro.ksy`.
+// Perro's text keyframe clips (`.panim`) and retarget bakes (`.pretarget`), with tables from
+// `schemas/panim_perro.ksy`.
 #[cfg(feature = "panim-perro")]
 pub mod panim_perro;
 
-/// AINB (AI, logic and sequence node graphs, versions 0x404, 0x407, 0x408), with the EXB expression binary.
+// AINB (AI, logic and sequence node graphs, versions 0x404, 0x407, 0x408), with the EXB expression binary.
 #[cfg(feature = "ainb")]
 pub mod ainb;

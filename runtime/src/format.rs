@@ -33,7 +33,7 @@ pub enum DocFormat {
 
 /// A format whose model can be read from and written to bytes, and (with the `text` feature) to and from text.
 ///
-/// Every method that fails returns an [`Error`](crate::Error) whose `Display` is `path: message`: reads name the field and the
+/// Every method that fails returns an [error](crate::Error) whose `Display` is `path: message`: reads name the field and the
 /// byte offset, writes name the field whose value cannot be written, text names the line and column.
 pub trait Format: Sized + Serialize + DeserializeOwned {
     /// Short id, as used by `--format` and printed by `info` (`sarc`).

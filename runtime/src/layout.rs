@@ -740,7 +740,7 @@ impl<'m> WriteCtx<'m> {
 /// one more pass writes the bytes; it must reproduce the positions too (it does unless `write` behaves differently
 /// when it can see its bytes), and if it does not, passes go on writing bytes until they settle. Items written out
 /// of line that record positions inside them (AINB's element parameters and their plugs) do not know in the first
-/// pass where they go: those positions move once the item is placed ([`Blind`]), so that the second pass can still
+/// pass where they go: those positions move once the item is placed (`Blind`), so that the second pass can still
 /// write the bytes (before, it wrote bytes with the wrong positions, and two more passes followed).
 pub fn write_passes<'m>(
     write: impl FnMut(&mut Writer, &mut WriteCtx<'m>) -> Result<()>,

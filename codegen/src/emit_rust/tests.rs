@@ -630,3 +630,27 @@ types:
     let text = format!("{e:?}");
     assert!(text.contains("_parent"), "{text}");
 }
+
+/// Schema text in rustdoc: a `<` of wiki text is escaped outside code spans and fenced blocks (rustdoc took
+/// `Input<T>` for an HTML tag and hid the rest of the line), and everything else is left as written.
+#[test]
+fn schema_text_is_escaped_for_rustdoc() {
+    for (text, want) in [
+        ("Input<T> array", "Input&lt;T> array"),
+        ("Property<s32>.", "Property&lt;s32>."),
+        ("`Input<T>` and Output<T>", "`Input<T>` and Output&lt;T>"),
+        ("``a ` <b>`` <c>", "``a ` <b>`` &lt;c>"),
+        (
+            "```\nVec<u8>\n```\nVec<u8>",
+            "```\nVec<u8>\n```\nVec&lt;u8>",
+        ),
+        (
+            "an unclosed `span\n\nthen <x>",
+            "an unclosed `span\n\nthen &lt;x>",
+        ),
+        ("a -> b, 1 < 2", "a -> b, 1 &lt; 2"),
+        ("nothing to do", "nothing to do"),
+    ] {
+        assert_eq!(super::models::rustdoc_text(text), want, "{text:?}");
+    }
+}
