@@ -40,7 +40,7 @@
 pub use binspec_runtime::compress;
 pub use binspec_runtime::{
     Archive, ArchiveEntry, ArchiveFile, ArchiveFiles, Bytes, Endian, EntryKey, Error, ErrorKind,
-    Format, Result, Str, ViewFiles,
+    Format, Result, Str,
 };
 #[cfg(feature = "compress")]
 pub use binspec_runtime::{Packed, Packing};

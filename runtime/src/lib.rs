@@ -12,7 +12,7 @@
 //!   [`Packed`], a format's value with the compression of its file ([`Packing`]), read and written back alike.
 //! - The text forms (feature `text`): a model as YAML or JSON through `Format::to_text` and its siblings,
 //!   `DocFormat`, and the `doc` module's loaders, whose limits grow with the document.
-//! - [`Bytes`], [`Str`] and [`Endian`], which models hold, and [`ViewFiles`], an archive's files borrowed from
+//! - [`Bytes`], [`Str`] and [`Endian`], which models hold; an archive's `view_files`, its files borrowed from
 //!   the input without building the model.
 //!
 //! Everything else is public only because generated code in other crates calls it, and is hidden from these
@@ -68,6 +68,8 @@ pub use format::DocFormat;
 pub use format::{DynFormat, Format, FormatHandle, Info, MaybeArchive};
 #[cfg(feature = "compress")]
 pub use packed::{Packed, Packing};
+// Generated code only: what a format's `view_files` returns (as `impl ExactSizeIterator`).
+#[doc(hidden)]
 pub use read::ViewFiles;
 // Generated code only: the stream it reads from and the writer it writes to.
 #[doc(hidden)]

@@ -174,14 +174,13 @@ impl<'m> Gen<'m> {
             quote!()
         };
         let view_files = match self.view_plan() {
-            Some(&(_, entry)) => {
-                let args_ty = self.view_args_ty(entry);
+            Some(_) => {
                 quote! {
                     /// The archive's files, read one entry at a time from `data` without building the model: each
                     /// name and data borrow `data`, in the order of the file. Only what reading needs is checked
                     /// (not the derived values, such as name hashes, nor the order); to edit or write the archive,
                     /// read it with `from_binary` or `from_bytes`.
-                    pub fn view_files(data: &[u8]) -> ::binspec_runtime::Result<::binspec_runtime::ViewFiles<'_, #args_ty>> {
+                    pub fn view_files(data: &[u8]) -> ::binspec_runtime::Result<impl ::std::iter::ExactSizeIterator<Item = ::binspec_runtime::Result<(&str, &[u8])>> + '_> {
                         let root_io = ::binspec_runtime::Reader::new(data);
                         let mut r = root_io.clone();
                         let mut pools = ::binspec_runtime::layout::ReadPools::new();
