@@ -85,6 +85,10 @@ include!(concat!(env!("OUT_DIR"), "/formats.rs"));
 #[cfg(feature = "panim-pluto")]
 pub mod panim_pluto_api;
 
+// Sizes by file path on the resource size table.
+#[cfg(feature = "rsizetable")]
+pub mod rsizetable_api;
+
 // BYML (binary YAML), versions 1-10: a typed tree with ergonomic access, and its binary and text forms.
 #[cfg(feature = "byml")]
 pub mod byml;

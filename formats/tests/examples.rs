@@ -97,3 +97,97 @@ fn edit_byml_in_szs_on_a_real_archive() {
     check_edit(&input, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(rel)
+}
+
+fn run_ok(name: &str, args: &[&Path]) -> String {
+    let run = run_example(name, args);
+    assert!(
+        run.status.success(),
+        "{name}: {}\n{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    String::from_utf8(run.stdout).unwrap()
+}
+
+/// `update_restbl` on the `restbl` package's zstd table: a new path added, then changed, the table still zstd.
+#[test]
+fn update_restbl_on_a_fixture() {
+    use binspec_formats::rsizetable::Rsizetable;
+    let dir = temp_dir("restbl");
+    let (a, b) = (dir.join("a.rsizetable.zs"), dir.join("b.rsizetable.zs"));
+    let path = Path::new("Actor/New.bgyml");
+    let input = fixture("rsizetable/restbl_crc.rsizetable.zs");
+    let said = run_ok("update_restbl", &[&input, &a, path, Path::new("0x100")]);
+    assert_eq!(said.trim(), "Actor/New.bgyml: added, 256");
+    let said = run_ok("update_restbl", &[&a, &b, path, Path::new("300")]);
+    assert_eq!(said.trim(), "Actor/New.bgyml: 256 -> 300");
+    let t: Packed<Rsizetable> = Packed::from_binary(&std::fs::read(&b).unwrap()).unwrap();
+    assert!(matches!(t.packing, Packing::Zstd { .. }));
+    assert_eq!(t.size("Actor/New.bgyml"), Some(300));
+    let before: Packed<Rsizetable> = Packed::from_binary(&std::fs::read(&input).unwrap()).unwrap();
+    assert_eq!(t.entries().0.len(), before.entries().0.len() + 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `rename_ainb_node` on a fixture written from the wiki page: the node renamed, nothing else changed.
+#[test]
+fn rename_ainb_node_on_a_fixture() {
+    use binspec_formats::ainb::Document;
+    let input = fixture("ainb/patrol_v407.ainb");
+    let before = Document::from_binary(&std::fs::read(&input).unwrap()).unwrap();
+    let i = before
+        .elements
+        .iter()
+        .position(|e| !e.name.is_empty())
+        .unwrap();
+    let old = before.elements[i].name.clone();
+    let dir = temp_dir("ainb");
+    let out = dir.join("out.ainb");
+    let said = run_ok(
+        "rename_ainb_node",
+        &[&input, &out, Path::new(&old), Path::new("Renamed")],
+    );
+    assert!(said.starts_with("renamed "), "{said}");
+    let mut after = Document::from_binary(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(after.elements[i].name, "Renamed");
+    for e in after.elements.iter_mut().filter(|e| e.name == "Renamed") {
+        e.name = old.clone();
+    }
+    // The string pool (a layout choice: file order) takes the new name at its end, and drops the old one, which
+    // nothing names any more.
+    assert_eq!(
+        after.layout.strings.last().map(String::as_str),
+        Some("Renamed")
+    );
+    assert!(!after.layout.strings.contains(&old));
+    after.layout = before.layout.clone();
+    assert_eq!(after, before);
+    let missing = run_example(
+        "rename_ainb_node",
+        &[&input, &out, Path::new("NoSuchNode"), Path::new("X")],
+    );
+    assert!(!missing.status.success());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `list_archive` on oead's nested SARC: the files of the archives inside, plain and Yaz0, are listed under them.
+#[test]
+fn list_archive_on_a_nested_fixture() {
+    let said = run_ok("list_archive", &[&fixture("sarc/oead_le_nested_new.sarc")]);
+    for path in [
+        "  a.txt",
+        "  Pack/inner.sarc",
+        "  Pack/inner.sarc/inner/b.bin",
+        "  Pack/inner_yaz0.ssarc/inner/a.txt",
+        "  z.bin",
+    ] {
+        assert!(said.lines().any(|l| l.ends_with(path)), "{path}: {said}");
+    }
+    assert_eq!(said.lines().count(), 10, "{said}");
+}

@@ -163,3 +163,33 @@ fn unnamed_entries_are_found_by_hash_and_a_bad_list_changes_nothing() {
     assert!(e.to_string().contains("0xdeadbeef"), "{e}");
     assert_eq!(arc, before);
 }
+
+/// The resource size table by path, on the `restbl` package's table with names: a name entry is found by its
+/// path, a CRC entry by the path's CRC-32; a new path gets a CRC entry, which the writer sorts in.
+#[test]
+fn a_resource_size_table_is_read_and_edited_by_path() {
+    use binspec_formats::rsizetable_api::path_crc;
+    let mut t = Rsizetable::from_binary(&fixture("rsizetable/restbl_names.rsizetable")).unwrap();
+    let (crcs, names) = t.entries();
+    assert!(!crcs.is_empty() && !names.is_empty());
+    let named = names[0].name.to_string();
+    let named_size = names[0].size;
+    assert_eq!(t.size(&named), Some(named_size));
+    assert_eq!(t.size("Actor/No/Such.bgyml"), None);
+
+    assert_eq!(t.set_size(&named, named_size + 1), Some(named_size));
+    assert_eq!(t.set_size("Actor/New.bgyml", 0x1234), None);
+    assert_eq!(t.set_size("Actor/New.bgyml", 0x2345), Some(0x1234));
+    let back = Rsizetable::from_binary(&t.to_binary().unwrap()).unwrap();
+    assert_eq!(back.size(&named), Some(named_size + 1));
+    assert_eq!(back.size("Actor/New.bgyml"), Some(0x2345));
+    let crcs: Vec<u32> = back.entries().0.iter().map(|e| e.crc).collect();
+    assert!(crcs.contains(&path_crc("Actor/New.bgyml")));
+    assert!(crcs.windows(2).all(|w| w[0] <= w[1]), "{crcs:x?}");
+
+    let mut back = back;
+    assert_eq!(back.remove("Actor/New.bgyml"), Some(0x2345));
+    assert_eq!(back.remove(&named), Some(named_size + 1));
+    assert_eq!(back.size("Actor/New.bgyml"), None);
+    assert_eq!(back.size(&named), None);
+}
