@@ -1,4 +1,5 @@
-//! Generates the format modules from `../schemas` at build time: edit a schema, `cargo build`, done.
+//! Generates the format modules from the repository's `schemas/` (through the link `formats/schemas`) at build
+//! time: edit a schema, `cargo build`, done.
 //!
 //! Every `schemas/*.ksy` is a format or part of one, and nothing here names one: each schema's `meta` says where
 //! it goes (`binspec_codegen::read_head`: the format id, cargo feature, module and registered types of
@@ -11,7 +12,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
-    let schemas = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("../schemas");
+    // `formats/schemas` is a link to the repository's `schemas/`, so that `cargo package` puts the schemas into
+    // the crate it packs (a packed crate cannot reach outside itself).
+    let schemas = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("schemas");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed={}", schemas.display());
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&schemas)

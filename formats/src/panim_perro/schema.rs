@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 /// The schema's text, as compiled into the crate.
-pub const SCHEMA_TEXT: &str = include_str!("../../../schemas/panim_perro.ksy");
+pub const SCHEMA_TEXT: &str = include_str!("../../schemas/panim_perro.ksy");
 
 /// One name of an enum (`interp`, `ease`) with its aliases.
 #[derive(Debug, Clone, Deserialize)]
