@@ -594,3 +594,39 @@ fn write_str_literal(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
     }
     f.write_char('"')
 }
+
+/// The direct sub-expressions of an expression.
+pub fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Attr { base, .. } | ExprKind::Cast { base, .. } => vec![base],
+        ExprKind::Call { base, args, .. } => std::iter::once(&**base).chain(args.iter()).collect(),
+        ExprKind::Index { base, index } => vec![base, index],
+        ExprKind::Unary { expr, .. } => vec![expr],
+        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Ternary { cond, then, else_ } => vec![cond, then, else_],
+        ExprKind::Array(items) => items.iter().collect(),
+        ExprKind::Int(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_)
+        | ExprKind::Bool(_)
+        | ExprKind::Name(_)
+        | ExprKind::EnumValue { .. }
+        | ExprKind::SizeOf { .. } => Vec::new(),
+    }
+}
+
+/// [`children`], mutably (leaves have none, as there).
+pub fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
+    match &mut e.kind {
+        ExprKind::Attr { base, .. } | ExprKind::Cast { base, .. } => vec![base],
+        ExprKind::Call { base, args, .. } => std::iter::once(&mut **base)
+            .chain(args.iter_mut())
+            .collect(),
+        ExprKind::Index { base, index } => vec![base, index],
+        ExprKind::Unary { expr, .. } => vec![expr],
+        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Ternary { cond, then, else_ } => vec![cond, then, else_],
+        ExprKind::Array(items) => items.iter_mut().collect(),
+        _ => Vec::new(),
+    }
+}

@@ -57,7 +57,7 @@ mod type_tests;
 
 use std::fmt;
 
-pub use ast::{BinOp, Expr, ExprKind, Span, TypeRef, UnOp};
+pub use ast::{children, children_mut, BinOp, Expr, ExprKind, Span, TypeRef, UnOp};
 pub use types::{type_of, Env, Ty, TypeError};
 
 /// Maximum nesting depth accepted by [`parse`] (and by [`types::type_of`]).

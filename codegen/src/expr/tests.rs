@@ -585,3 +585,30 @@ fn error_rendering() {
         .is_some_and(|l| l.starts_with("  ^^ '&&' is not an operator")));
     assert!(err.to_string().ends_with("(at 2..4)"));
 }
+
+/// `children_mut` reaches the nodes `children` does, for every kind of node (its leaves fall under a wildcard).
+#[test]
+fn children_and_children_mut_agree() {
+    for src in [
+        "1",
+        "1.5",
+        "'s'",
+        "true",
+        "a",
+        "e::v",
+        "a.b",
+        "a.f(1, 2)",
+        "a[1]",
+        "a.as<u4>",
+        "sizeof<u4>",
+        "-a",
+        "a + b",
+        "a ? b : c",
+        "[1, a, 3]",
+    ] {
+        let mut e = parse(src).unwrap();
+        let shown: Vec<String> = children(&e).iter().map(|c| c.to_string()).collect();
+        let reached: Vec<String> = children_mut(&mut e).iter().map(|c| c.to_string()).collect();
+        assert_eq!(shown, reached, "{src}");
+    }
+}

@@ -15,25 +15,7 @@ pub fn bare_name(e: &Expr) -> Option<&str> {
     }
 }
 
-/// The direct sub-expressions of an expression.
-pub fn children(e: &Expr) -> Vec<&Expr> {
-    match &e.kind {
-        ExprKind::Attr { base, .. } | ExprKind::Cast { base, .. } => vec![base],
-        ExprKind::Call { base, args, .. } => std::iter::once(&**base).chain(args.iter()).collect(),
-        ExprKind::Index { base, index } => vec![base, index],
-        ExprKind::Unary { expr, .. } => vec![expr],
-        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-        ExprKind::Ternary { cond, then, else_ } => vec![cond, then, else_],
-        ExprKind::Array(items) => items.iter().collect(),
-        ExprKind::Int(_)
-        | ExprKind::Float(_)
-        | ExprKind::Str(_)
-        | ExprKind::Bool(_)
-        | ExprKind::Name(_)
-        | ExprKind::EnumValue { .. }
-        | ExprKind::SizeOf { .. } => Vec::new(),
-    }
-}
+pub use crate::expr::children;
 
 /// Every bare name the expression uses at its top level (not attributes of other values).
 pub fn names_used(e: &Expr, out: &mut BTreeSet<String>) {

@@ -2,7 +2,7 @@
 //! does and records the type of each node it checks, by the node's address; [`annotate`] stores those in the
 //! nodes (`Expr::ty`), where the emitters read them instead of typing the nodes again.
 
-use super::{Checker, Env, Expr, ExprKind, Ty, TypeError};
+use super::{Checker, Env, Expr, Ty, TypeError};
 
 /// The types [`types_of`] found, by the address of their node.
 pub type Recorded = std::cell::RefCell<Vec<(usize, Ty)>>;
@@ -25,34 +25,6 @@ pub fn annotate(expr: &mut Expr, found: &std::collections::HashMap<usize, Ty>) {
         if let Some(t) = found.get(&(&*e as *const Expr as usize)) {
             e.ty = Some(Box::new(t.clone()));
         }
-        match &mut e.kind {
-            ExprKind::Attr { base, .. } | ExprKind::Cast { base, .. } => stack.push(base),
-            ExprKind::Call { base, args, .. } => {
-                stack.push(base);
-                stack.extend(args.iter_mut());
-            }
-            ExprKind::Index { base, index } => {
-                stack.push(base);
-                stack.push(index);
-            }
-            ExprKind::Unary { expr, .. } => stack.push(expr),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                stack.push(lhs);
-                stack.push(rhs);
-            }
-            ExprKind::Ternary { cond, then, else_ } => {
-                stack.push(cond);
-                stack.push(then);
-                stack.push(else_);
-            }
-            ExprKind::Array(items) => stack.extend(items.iter_mut()),
-            ExprKind::Int(_)
-            | ExprKind::Float(_)
-            | ExprKind::Str(_)
-            | ExprKind::Bool(_)
-            | ExprKind::Name(_)
-            | ExprKind::EnumValue { .. }
-            | ExprKind::SizeOf { .. } => {}
-        }
+        stack.extend(super::super::ast::children_mut(e));
     }
 }
