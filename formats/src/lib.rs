@@ -30,10 +30,10 @@
 //! every format compiled in. Every format implements [`binspec_runtime::Format`] (`from_binary`/`to_binary`,
 //! `from_text`/`to_text`), serde, and binrw's `BinRead`/`BinWrite`.
 //!
-//! Two features pass through to the runtime, both on by default: `text` (the YAML and JSON forms, `from_text`
-//! and the rest; `byml` and `panim-perro` turn it on) and `compress` (`binspec_runtime::compress`, Yaz0 and
-//! zstd). Without them, `byml` and `panim-perro`, the crate builds none of serde-saphyr, serde_json, zstd and
-//! flate2.
+//! Three features pass through to the runtime, all on by default: `text` (the YAML and JSON forms, `from_text`
+//! and the rest; `byml` and `panim-perro` turn it on), `compress` ([`compress`] and [`Packed`]: Yaz0 and zstd)
+//! and `encodings` (strings in Shift-JIS and other encodings no format here uses). Without them, `byml` and
+//! `panim-perro`, the crate builds none of serde-saphyr, serde_json, zstd, flate2, encoding_rs and oem_cp.
 
 /// Yaz0 and zstd, which game files come wrapped in ([`Packed`] reads and writes them for you).
 #[cfg(feature = "compress")]

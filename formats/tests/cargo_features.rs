@@ -9,7 +9,7 @@ use std::path::PathBuf;
 const SCHEMAS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/schema_features.rs"));
 
 /// The features that are not formats: `default`, and the runtime's, which this crate passes through.
-const NOT_FORMATS: &[&str] = &["default", "compress", "text"];
+const NOT_FORMATS: &[&str] = &["default", "compress", "text", "encodings"];
 
 /// The `[features]` table of `formats/Cargo.toml`: each feature with what it turns on, in file order.
 fn features() -> Vec<(String, Vec<String>)> {

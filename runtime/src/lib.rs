@@ -27,6 +27,9 @@
 //! - `text` (default): YAML and JSON (the `doc` module, `DocFormat`, and the methods of [`Format`] and
 //!   [`DynFormat`] that read or write text, which do not exist without it); builds serde-saphyr, serde_json and
 //!   strsim.
+//! - `encodings` (default): string encodings other than UTF-8, UTF-16 and Latin-1 (Shift-JIS, code page 437, the
+//!   Windows code pages); builds encoding_rs and oem_cp. Without it, such a string fails to read or write with
+//!   an error that names the feature.
 #![warn(missing_docs)]
 
 // Hidden modules: generated code names them (`::binspec_runtime::layout::WriteCtx`, `#[serde(with =

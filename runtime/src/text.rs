@@ -13,8 +13,35 @@ enum Enc {
     Utf16Le,
     Utf16Be,
     /// IBM code page 437 (the original PC character set).
+    #[cfg(feature = "encodings")]
     Cp437,
+    #[cfg(feature = "encodings")]
     Other(&'static encoding_rs::Encoding),
+    /// An encoding other than UTF-8, UTF-16 and Latin-1, without the feature `encodings` that brings them.
+    #[cfg(not(feature = "encodings"))]
+    NotBuilt,
+}
+
+/// The encoding `name` names from encoding_rs's labels (Shift-JIS, Windows code pages, ...).
+#[cfg(feature = "encodings")]
+fn other(name: &str) -> Option<Enc> {
+    Some(Enc::Other(encoding_rs::Encoding::for_label(
+        name.as_bytes(),
+    )?))
+}
+
+#[cfg(not(feature = "encodings"))]
+fn other(_: &str) -> Option<Enc> {
+    Some(Enc::NotBuilt)
+}
+
+/// The error for an encoding this build does not have.
+#[cfg(not(feature = "encodings"))]
+fn not_built(encoding: &str) -> String {
+    format!(
+        "the encoding '{encoding}' is not built in: binspec-runtime's feature `encodings` (encoding_rs) adds \
+         Shift-JIS, code page 437 and the other encodings it knows"
+    )
 }
 
 fn enc(name: &str) -> Option<Enc> {
@@ -27,9 +54,7 @@ fn enc(name: &str) -> Option<Enc> {
     let mut n = 0;
     for b in name.bytes().filter(|b| !matches!(b, b'-' | b'_')) {
         if n == buf.len() {
-            return Some(Enc::Other(encoding_rs::Encoding::for_label(
-                name.as_bytes(),
-            )?));
+            return other(name);
         }
         buf[n] = b.to_ascii_uppercase();
         n += 1;
@@ -39,9 +64,11 @@ fn enc(name: &str) -> Option<Enc> {
         b"ASCII" | b"ISO88591" | b"LATIN1" => Enc::Latin1,
         b"UTF16LE" => Enc::Utf16Le,
         b"UTF16BE" => Enc::Utf16Be,
+        #[cfg(feature = "encodings")]
         b"SJIS" | b"SHIFTJIS" => Enc::Other(encoding_rs::SHIFT_JIS),
+        #[cfg(feature = "encodings")]
         b"IBM437" | b"CP437" => Enc::Cp437,
-        _ => Enc::Other(encoding_rs::Encoding::for_label(name.as_bytes())?),
+        _ => other(name)?,
     })
 }
 
@@ -81,10 +108,14 @@ pub fn decode_as(b: &[u8], encoding: &str, at: u64) -> Result<String> {
                 .collect::<std::result::Result<String, _>>()
                 .map_err(|err| Error::invalid(at, format!("string is not valid UTF-16: {err}")))
         }
+        #[cfg(feature = "encodings")]
         Enc::Cp437 => Ok(oem_cp::decode_string_complete_table(
             b,
             &oem_cp::code_table::DECODING_TABLE_CP437,
         )),
+        #[cfg(not(feature = "encodings"))]
+        Enc::NotBuilt => Err(Error::invalid(at, not_built(encoding))),
+        #[cfg(feature = "encodings")]
         Enc::Other(enc) => {
             let (s, had_errors) = enc.decode_without_bom_handling(b);
             if had_errors {
@@ -129,8 +160,12 @@ pub fn encode(s: &str, encoding: &str) -> Result<Vec<u8>> {
             .collect(),
         Enc::Utf16Le => Ok(s.encode_utf16().flat_map(|u| u.to_le_bytes()).collect()),
         Enc::Utf16Be => Ok(s.encode_utf16().flat_map(|u| u.to_be_bytes()).collect()),
+        #[cfg(feature = "encodings")]
         Enc::Cp437 => oem_cp::encode_string_checked(s, &oem_cp::code_table::ENCODING_TABLE_CP437)
             .ok_or_else(|| Error::write(format!("the string cannot be written in {encoding}"))),
+        #[cfg(not(feature = "encodings"))]
+        Enc::NotBuilt => Err(Error::write(not_built(encoding))),
+        #[cfg(feature = "encodings")]
         Enc::Other(enc) => {
             let (b, _, had_errors) = enc.encode(s);
             if had_errors {
@@ -169,6 +204,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "encodings")]
     fn round_trips() {
         for (enc, bytes) in [
             ("UTF-8", "héllo".as_bytes().to_vec()),
@@ -194,5 +230,26 @@ mod tests {
             decode_as(&[0xe9], "iso-ir-100-and-more-letters", 0).ok(),
             None
         );
+    }
+
+    /// Without the feature, an encoding it would bring is an error that says which feature to turn on; the
+    /// built-in ones still round-trip.
+    #[test]
+    #[cfg(not(feature = "encodings"))]
+    fn encodings_without_the_feature() {
+        let e = decode_as(&[0x82, 0xa0], "SJIS", 7).unwrap_err().to_string();
+        assert!(e.contains("`encodings`") && e.contains("0x7"), "{e}");
+        assert!(encode("a", "IBM437")
+            .unwrap_err()
+            .to_string()
+            .contains("`encodings`"));
+        for (enc, bytes) in [
+            ("UTF-8", "héllo".as_bytes().to_vec()),
+            ("ASCII", vec![0x41, 0xff, 0x80]),
+            ("UTF-16LE", vec![0x41, 0x00, 0xe9, 0x00]),
+        ] {
+            let s = decode_as(&bytes, enc, 0).unwrap();
+            assert_eq!(encode(&s, enc).unwrap(), bytes, "{enc}");
+        }
     }
 }
