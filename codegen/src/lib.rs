@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod diag;
+pub mod doc_text;
 pub mod emit_md;
 pub mod emit_rust;
 pub mod emit_wiki;

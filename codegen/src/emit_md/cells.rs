@@ -302,7 +302,9 @@ pub(super) fn push_sentence(d: &mut String, s: &str) {
 /// The first paragraph of a doc, on one line, safe in a table cell.
 pub(super) fn first_par(doc: &str) -> String {
     let p = doc.trim().split("\n\n").next().unwrap_or("");
-    esc(&p.split_whitespace().collect::<Vec<_>>().join(" "))
+    esc(&crate::doc_text::escape_tags(
+        &p.split_whitespace().collect::<Vec<_>>().join(" "),
+    ))
 }
 
 /// Escapes `|` for a table cell.

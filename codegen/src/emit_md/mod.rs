@@ -43,7 +43,7 @@ pub fn emit(m: &Module) -> String {
         m.file
     );
     if let Some(doc) = &m.doc {
-        let _ = writeln!(out, "{}\n", doc.trim_end());
+        let _ = writeln!(out, "{}\n", crate::doc_text::escape_tags(doc.trim_end()));
     }
     let mut facts = Vec::new();
     if !m.doc_ref.is_empty() {
@@ -143,7 +143,7 @@ fn emit_type(m: &Module, ti: usize, out: &mut String) {
     // The root's doc is usually the schema's doc, already shown at the top.
     let repeats_top = ti == 0 && t.doc == m.doc;
     if let Some(doc) = t.doc.as_ref().filter(|_| !repeats_top) {
-        let _ = writeln!(out, "{}\n", doc.trim_end());
+        let _ = writeln!(out, "{}\n", crate::doc_text::escape_tags(doc.trim_end()));
     }
     let refs_repeat_top = ti == 0 && t.doc_ref == m.doc_ref;
     if !t.doc_ref.is_empty() && !refs_repeat_top {

@@ -20,6 +20,9 @@ seq:
     repeat-expr: count
   - id: tail
     type: u1
+  - id: tail_ofs
+    type: u1
+    doc: Offset of the Input<T> array (`Input<T>` in code stays as written).
 types:
   item:
     seq:
@@ -39,6 +42,18 @@ fn row(page: &str, name: &str) -> String {
         .find(|l| l.contains(&format!("| `{name}` |")))
         .unwrap_or_else(|| panic!("no row for {name} in\n{page}"))
         .to_string()
+}
+
+/// Wiki text such as `Input<T>` is escaped outside code (GitHub's markdown took it for an HTML tag and hid it),
+/// and stays as written inside a code span.
+#[test]
+fn angle_brackets_of_wiki_text_show() {
+    let p = page();
+    let r = row(&p, "tail_ofs");
+    assert!(
+        r.contains("Offset of the Input&lt;T> array (`Input<T>` in code stays as written)."),
+        "{r}"
+    );
 }
 
 #[test]

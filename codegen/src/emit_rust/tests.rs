@@ -651,6 +651,6 @@ fn schema_text_is_escaped_for_rustdoc() {
         ("a -> b, 1 < 2", "a -> b, 1 &lt; 2"),
         ("nothing to do", "nothing to do"),
     ] {
-        assert_eq!(super::models::rustdoc_text(text), want, "{text:?}");
+        assert_eq!(crate::doc_text::escape_tags(text), want, "{text:?}");
     }
 }
