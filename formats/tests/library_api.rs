@@ -193,3 +193,22 @@ fn a_resource_size_table_is_read_and_edited_by_path() {
     assert_eq!(back.size("Actor/New.bgyml"), None);
     assert_eq!(back.size(&named), None);
 }
+
+/// Hostile compressed input through `Packed`: a Yaz0 header that claims 1 GiB for a few bytes is refused by the
+/// default limit before anything that size is allocated, a truncated zstd frame is an error, and neither panics.
+#[test]
+fn packed_refuses_what_would_exhaust_memory_or_is_cut_short() {
+    let mut bomb = b"Yaz0".to_vec();
+    bomb.extend_from_slice(&0x4000_0000u32.to_be_bytes());
+    bomb.extend_from_slice(&[0; 8]);
+    bomb.extend_from_slice(&[0xff; 64]);
+    let e = Packed::<Sarc>::from_binary(&bomb).unwrap_err();
+    assert!(
+        matches!(e.kind(), binspec_formats::ErrorKind::Limit { .. }),
+        "{e}"
+    );
+    let zs = fixture("rsizetable/restbl_crc.rsizetable.zs");
+    for n in [5, zs.len() / 2, zs.len() - 1] {
+        assert!(Packed::<Rsizetable>::from_binary(&zs[..n]).is_err(), "{n}");
+    }
+}
