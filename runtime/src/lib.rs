@@ -61,9 +61,10 @@ pub mod write;
 /// The shared byte buffer that generated models keep bytes in: decoding from a [`Bytes`] input
 /// ([`Format::from_bytes`]) shares it instead of copying, and cloning one is cheap.
 pub use ::bytes::Bytes;
-/// The string type of generated models: immutable UTF-8 that shares the input's buffer the way [`Bytes`] does
-/// (`bytestring::ByteString`). It dereferences to `str`; make one with `"name".into()` or `String::into()`.
-pub use ::bytestring::ByteString as Str;
+/// The string type of every model (generated ones and BYML's tree): `compact_str::CompactString`, which keeps up
+/// to 24 bytes inline, without an allocation (most names in game files are that short). It dereferences to `str`;
+/// make one with `"name".into()` or `String::into()`.
+pub use ::compact_str::CompactString as Str;
 pub use archive::{Archive, ArchiveEntry, ArchiveFile, ArchiveFiles, EntryKey};
 pub use error::{Error, ErrorKind, Result, ResultExt, Seg};
 #[cfg(feature = "text")]

@@ -83,30 +83,29 @@ impl<'a> Reader<'a> {
             .unwrap_or_else(|| crate::Bytes::copy_from_slice(raw))
     }
 
-    /// A string read from `raw` (at `at` in the file, for errors) in the named encoding: UTF-8 from the file's
-    /// shared buffer is shared, anything else is decoded into a string of its own.
+    /// A string read from `raw` (at `at` in the file, for errors) in the named encoding.
     #[inline]
-    pub fn share_str(&self, raw: &[u8], encoding: &str, at: u64) -> Result<crate::Str> {
+    pub fn read_str(&self, raw: &[u8], encoding: &str, at: u64) -> Result<crate::Str> {
         if crate::text::is_utf8(encoding) {
-            self.share_utf8(raw, at)
+            self.read_utf8(raw, at)
         } else {
             crate::text::decode_as(raw, encoding, at).map(crate::Str::from)
         }
     }
 
-    /// [`Reader::share_str`] for a schema whose encoding is UTF-8: shared from the file's buffer where there is
-    /// one, an ASCII string (most names) without the full UTF-8 validation.
+    /// [`Reader::read_str`] for a schema whose encoding is UTF-8: an ASCII string (most names) without the full
+    /// UTF-8 validation, kept inline when it is short.
     #[inline]
-    pub fn share_utf8(&self, raw: &[u8], at: u64) -> Result<crate::Str> {
-        match self.shared_slice(raw) {
-            Some(b) if b.is_ascii() => {
-                // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is valid UTF-8.
-                Ok(unsafe { crate::Str::from_bytes_unchecked(b) })
-            }
-            Some(b) => crate::Str::try_from(b)
-                .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}"))),
-            None => crate::text::decode(raw, at).map(crate::Str::from),
+    pub fn read_utf8(&self, raw: &[u8], at: u64) -> Result<crate::Str> {
+        if raw.is_ascii() {
+            // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is valid UTF-8.
+            return Ok(crate::Str::from(unsafe {
+                std::str::from_utf8_unchecked(raw)
+            }));
         }
+        std::str::from_utf8(raw)
+            .map(crate::Str::from)
+            .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}")))
     }
 
     /// A string borrowed from the input (for [`ViewFiles`]): UTF-8 (or ASCII) only.
@@ -881,26 +880,28 @@ mod tests {
     }
 
     #[test]
-    fn shared_strings() {
-        let buf = crate::Bytes::from_static(b"name\0M\xc3\xbcll\0ab\xff\0");
+    fn strings_are_read_into_their_own() {
+        let buf =
+            crate::Bytes::from_static(b"name\0M\xc3\xbcll\0ab\xff\0a_name_longer_than_24_bytes");
         let r = Reader::shared(&buf);
-        // ASCII and other UTF-8 from the buffer share it; bytes that are not UTF-8 are an error at `at`.
-        let a = r.share_utf8(&buf[0..4], 0).unwrap();
+        // ASCII and other UTF-8 are read into a string of their own, inline when short (no allocation); bytes that
+        // are not UTF-8 are an error at `at`.
+        let a = r.read_utf8(&buf[0..4], 0).unwrap();
         assert_eq!(&*a, "name");
-        assert_eq!(a.as_bytes().as_ptr(), buf.as_ptr());
-        let m = r.share_utf8(&buf[5..10], 5).unwrap();
-        assert_eq!(&*m, "Müll");
-        assert_eq!(m.as_bytes().as_ptr(), buf[5..].as_ptr());
-        let e = r.share_utf8(&buf[11..14], 11).unwrap_err();
+        assert!(!a.is_heap_allocated());
+        let m = r.read_utf8(&buf[5..10], 5).unwrap();
+        assert_eq!(&*m, "M\u{fc}ll");
+        assert!(!m.is_heap_allocated());
+        let long = r.read_utf8(&buf[15..], 15).unwrap();
+        assert_eq!(&*long, "a_name_longer_than_24_bytes");
+        assert!(long.is_heap_allocated());
+        let e = r.read_utf8(&buf[11..14], 11).unwrap_err();
         assert_eq!(e.offset(), Some(11));
-        // Bytes from elsewhere are copied (and checked the same way).
-        let owned = r.share_utf8(b"other", 0).unwrap();
-        assert_eq!(&*owned, "other");
-        assert!(r.share_utf8(b"\xc3", 3).is_err());
+        assert!(r.read_utf8(b"\xc3", 3).is_err());
         // A reader without a shared buffer, and the encoding looked up by name.
         let plain = Reader::new(b"");
-        assert_eq!(&*plain.share_str(b"abc", "utf8", 0).unwrap(), "abc");
-        assert_eq!(&*plain.share_str(&[0xe9], "latin1", 0).unwrap(), "\u{e9}");
+        assert_eq!(&*plain.read_str(b"abc", "utf8", 0).unwrap(), "abc");
+        assert_eq!(&*plain.read_str(&[0xe9], "latin1", 0).unwrap(), "\u{e9}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Decoding from a shared buffer (`Format::from_bytes`): the model's bytes and strings share the input instead of
-//! copying it, and the model is the one `from_binary` gives.
+//! Decoding from a shared buffer (`Format::from_bytes`): the model's bytes share the input instead of copying it,
+//! its strings are their own (inline up to 24 bytes: sharing them cost more than copying), and the model is the
+//! one `from_binary` gives.
 
 use binspec_formats::rsizetable::Rsizetable;
 use binspec_formats::sarc::Sarc;
@@ -33,9 +34,11 @@ fn sarc_from_bytes_shares_the_input() {
                 shared_files += 1;
             }
             if let Some(n) = &e.name {
-                assert!(
-                    inside(&buf, n.as_bytes()),
-                    "{}: name not shared",
+                assert!(!inside(&buf, n.as_bytes()), "{}", path.display());
+                assert_eq!(
+                    n.is_heap_allocated(),
+                    n.len() > 24,
+                    "{}: {n}",
                     path.display()
                 );
             }
@@ -54,8 +57,8 @@ fn sarc_from_bytes_shares_the_input() {
 }
 
 #[test]
-fn strings_in_a_slot_share_the_input_too() {
-    // RSTB names sit in fixed-size slots: the padding is cut off, and what is left is shared.
+fn strings_in_a_slot_lose_their_padding() {
+    // RSTB names sit in fixed-size slots: the padding is cut off, and what is left is the string.
     let path = repo().join("tests/fixtures/rsizetable/rstb_le.rsizetable");
     let data = std::fs::read(&path).unwrap();
     let buf = Bytes::from(data.clone());
@@ -66,6 +69,7 @@ fn strings_in_a_slot_share_the_input_too() {
     };
     assert!(!r.name_entries.is_empty());
     for n in &r.name_entries {
-        assert!(inside(&buf, n.name.as_bytes()), "{:?}", n.name);
+        assert!(!n.name.is_empty() && !n.name.contains('\0'), "{:?}", n.name);
+        assert!(!inside(&buf, n.name.as_bytes()), "{:?}", n.name);
     }
 }

@@ -222,9 +222,9 @@ impl<'m> Gen<'m> {
             }
             FieldTy::Str { encoding, .. } if kept => {
                 if is_utf8(encoding) {
-                    quote!(r.share_utf8(raw, start)?)
+                    quote!(r.read_utf8(raw, start)?)
                 } else {
-                    quote!(r.share_str(raw, #encoding, start)?)
+                    quote!(r.read_str(raw, #encoding, start)?)
                 }
             }
             FieldTy::Str { encoding, .. } => {

@@ -35,9 +35,10 @@ use binspec_runtime::{Error, Format, Info, Result};
 
 pub use map::Map;
 
-/// The string type of keys and string values: up to 24 bytes are stored inline, without an allocation (the keys
-/// and names of game files mostly are that short). It derefs to `str` and converts from `&str` and `String`.
-pub type Str = compact_str::CompactString;
+/// The string type of keys and string values: the one every model of the crate uses ([`crate::Str`]), which keeps
+/// up to 24 bytes inline, without an allocation (the keys and names of game files mostly are that short). It derefs
+/// to `str` and converts from `&str` and `String`.
+pub type Str = binspec_runtime::Str;
 
 /// One BYML node.
 ///
