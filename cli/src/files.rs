@@ -158,12 +158,18 @@ pub fn compress_output(
     c: Option<Compression>,
     yaz0_alignment: u32,
 ) -> Result<Vec<u8>, CliError> {
-    let r = match c {
+    let packing = match c {
         None | Some(Compression::None) => return Ok(data),
-        Some(Compression::Yaz0) => compress::compress_yaz0(&data, yaz0_alignment),
-        Some(Compression::Zstd) => compress::compress(&data, Compression::Zstd),
+        Some(Compression::Yaz0) => binspec_runtime::Packing::Yaz0 {
+            alignment: yaz0_alignment,
+        },
+        Some(Compression::Zstd) => binspec_runtime::Packing::Zstd {
+            level: compress::ZSTD_LEVEL,
+        },
     };
-    r.map_err(|e| CliError::Fail(format!("cannot compress the output: {e}")))
+    packing
+        .pack(&data)
+        .map_err(|e| CliError::Fail(format!("cannot compress the output: {e}")))
 }
 
 /// Whether two paths name the same existing file.

@@ -121,7 +121,7 @@ impl Scope<'_> {
     }
 
     fn type_by_path(&self, path: &str) -> Option<usize> {
-        self.m.types.iter().position(|t| t.path.join("::") == path)
+        self.m.type_by_path(path)
     }
 }
 

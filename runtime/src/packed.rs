@@ -39,15 +39,6 @@ impl Packing {
         }
     }
 
-    /// The kind of compression, without its settings.
-    pub fn compression(self) -> Compression {
-        match self {
-            Packing::None => Compression::None,
-            Packing::Yaz0 { .. } => Compression::Yaz0,
-            Packing::Zstd { .. } => Compression::Zstd,
-        }
-    }
-
     /// Undoes the compression [`Packing::detect`] finds in `data`, within the default limit on the decompressed
     /// size ([`compress::default_limit`]): the bytes, and how to compress them again. Data that is not compressed
     /// comes back as it is (copied).

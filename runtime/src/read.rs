@@ -97,15 +97,7 @@ impl<'a> Reader<'a> {
     /// UTF-8 validation, kept inline when it is short.
     #[inline]
     pub fn read_utf8(&self, raw: &[u8], at: u64) -> Result<crate::Str> {
-        if raw.is_ascii() {
-            // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is valid UTF-8.
-            return Ok(crate::Str::from(unsafe {
-                std::str::from_utf8_unchecked(raw)
-            }));
-        }
-        std::str::from_utf8(raw)
-            .map(crate::Str::from)
-            .map_err(|err| Error::invalid(at, format!("string is not valid UTF-8: {err}")))
+        Self::view_utf8(raw, at).map(crate::Str::from)
     }
 
     /// A string borrowed from the input (for [`ViewFiles`]): UTF-8 (or ASCII) only.
@@ -124,7 +116,7 @@ impl<'a> Reader<'a> {
     /// of a schema whose encoding is UTF-8. Names in archives are short and nearly always ASCII, which
     /// is checked a word at a time before the full UTF-8 validation.
     #[inline]
-    pub fn view_utf8(raw: &'a [u8], at: u64) -> Result<&'a str> {
+    pub fn view_utf8(raw: &[u8], at: u64) -> Result<&str> {
         if raw.is_ascii() {
             // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is valid UTF-8.
             return Ok(unsafe { std::str::from_utf8_unchecked(raw) });

@@ -66,12 +66,7 @@ impl<'m> Cx<'m> {
             Ty::Str => T::Str,
             Ty::Bytes => T::Bytes,
             Ty::Array(inner) => T::Array(Box::new(self.checked_t(inner)?)),
-            Ty::User(path) => T::User(
-                self.m
-                    .types
-                    .iter()
-                    .position(|t| t.path.join("::") == *path)?,
-            ),
+            Ty::User(path) => T::User(self.m.type_by_path(path)?),
             Ty::Io | Ty::Any => return None,
         })
     }

@@ -556,6 +556,14 @@ pub struct Module {
 const MAX_STATIC_DEPTH: usize = 16;
 
 impl Module {
+    /// The type whose path, its names joined with `::`, is `path` (`png::chunk`): how the type checker names a user
+    /// type (`Ty::User`), turned back into the type.
+    pub fn type_by_path(&self, path: &str) -> Option<usize> {
+        self.types
+            .iter()
+            .position(|t| t.path.iter().map(String::as_str).eq(path.split("::")))
+    }
+
     /// Bytes one element of a field takes, when known without reading.
     pub fn static_elem_size(&self, f: &Field) -> Option<u64> {
         self.elem_size_at(f, 0)
