@@ -110,6 +110,60 @@ impl Body<'_> {
     }
 }
 
+/// A pool's queued items. Empty items (AINB queues about 34,000 per pass: the empty property, input and plug ranges
+/// of element parameters, queued only for the position their base index is derived from) are kept apart, as the
+/// number of items queued before each: they take no room, and most pools write them where they were queued.
+#[derive(Debug, Default)]
+struct Queue<'m> {
+    items: Vec<Item<'m>>,
+    empties: Vec<Empty>,
+}
+
+/// An empty item: its key, its alignment, and how many items of its pool were queued before it.
+#[derive(Debug, Clone, Copy)]
+struct Empty {
+    at: u32,
+    key: Key,
+    align: u32,
+}
+
+impl<'m> Queue<'m> {
+    fn is_empty(&self) -> bool {
+        self.items.is_empty() && self.empties.is_empty()
+    }
+    fn clear(&mut self) {
+        self.items.clear();
+        self.empties.clear();
+    }
+    /// The items in the order they were queued, the empty ones among them; the queue keeps its allocations.
+    fn take_all(&mut self) -> Vec<Item<'m>> {
+        if self.empties.is_empty() {
+            return std::mem::take(&mut self.items);
+        }
+        let mut out = Vec::with_capacity(self.items.len() + self.empties.len());
+        let mut empties = self.empties.drain(..).peekable();
+        for (i, it) in self.items.drain(..).enumerate() {
+            while let Some(e) = empties.next_if(|e| e.at as usize <= i) {
+                out.push(e.item());
+            }
+            out.push(it);
+        }
+        out.extend(empties.map(|e| e.item()));
+        out
+    }
+}
+
+impl Empty {
+    fn item<'m>(self) -> Item<'m> {
+        Item {
+            key: self.key,
+            body: Body::Len(0),
+            align: self.align,
+            blind: false,
+        }
+    }
+}
+
 /// Positions recorded in one pass, by slot and occurrence.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 struct Positions(Vec<Vec<u64>>);
@@ -184,7 +238,7 @@ pub struct WriteCtx<'m> {
     prev_lens: Positions,
     cur_lens: Positions,
     counters: Vec<u32>,
-    pools: Vec<Vec<Item<'m>>>,
+    pools: Vec<Queue<'m>>,
     /// Bytes written at a position the model gives (placed instances), laid over the output when the pass ends.
     placed: Vec<(usize, Vec<u8>)>,
     /// The placement (by its number in the pass) that [`WriteCtx::place`] refuses, with the message: set when a
@@ -519,11 +573,22 @@ impl<'m> WriteCtx<'m> {
         }
         self.flushed[pool] = true;
     }
-    fn queue(&mut self, pool: usize, item: Item<'m>) {
+    #[inline]
+    fn pool_queue(&mut self, pool: usize) -> &mut Queue<'m> {
         if self.pools.len() <= pool {
-            self.pools.resize_with(pool + 1, Vec::new);
+            self.pools.resize_with(pool + 1, Queue::default);
         }
-        self.pools[pool].push(item);
+        &mut self.pools[pool]
+    }
+    fn queue(&mut self, pool: usize, item: Item<'m>) {
+        self.pool_queue(pool).items.push(item);
+    }
+    /// The items queued for `pool`, in order, the empty ones among them (the queue keeps its allocations).
+    fn take_queue(&mut self, pool: usize) -> Vec<Item<'m>> {
+        match self.pools.get_mut(pool) {
+            Some(q) => q.take_all(),
+            None => Vec::new(),
+        }
     }
     /// Queues an item for a pool.
     pub fn push(&mut self, pool: usize, key: Key, bytes: impl Into<crate::Bytes>, align: u64) {
@@ -533,7 +598,13 @@ impl<'m> WriteCtx<'m> {
     /// Queues an item with no bytes (an empty array), for its position.
     #[inline]
     pub fn push_empty(&mut self, pool: usize, key: Key, align: u64) {
-        self.queue(pool, Item::new(key, Body::Len(0), align));
+        let q = self.pool_queue(pool);
+        let at = u32::try_from(q.items.len()).unwrap_or(u32::MAX);
+        q.empties.push(Empty {
+            at,
+            key,
+            align: u32::try_from(align).unwrap_or(u32::MAX),
+        });
     }
     /// Queues bytes of the model for a pool: shared, so queueing them copies nothing (and a sizing pass keeps only
     /// their length).
@@ -629,18 +700,37 @@ impl<'m> WriteCtx<'m> {
     pub fn flush(&mut self, pool: usize, w: &mut Writer, start_align: u64) {
         w.align(start_align);
         self.set_flushed(pool);
-        let mut items = if pool < self.pools.len() {
-            std::mem::take(&mut self.pools[pool])
-        } else {
-            Vec::new()
+        let Some(q) = self.pools.get_mut(pool) else {
+            return;
         };
-        for it in items.drain(..) {
+        let mut items = std::mem::take(&mut q.items);
+        let mut empties = std::mem::take(&mut q.empties);
+        let mut next = 0;
+        for (i, it) in items.drain(..).enumerate() {
+            while let Some(&e) = empties.get(next).filter(|e| e.at as usize <= i) {
+                self.write_empty(e, w);
+                next += 1;
+            }
             self.write_item(it, w);
         }
-        // The emptied queue keeps its allocation for the next pass.
-        if pool < self.pools.len() {
-            self.pools[pool] = items;
+        for &e in &empties[next..] {
+            self.write_empty(e, w);
         }
+        empties.clear();
+        // The emptied queue keeps its allocations for the next pass.
+        let q = &mut self.pools[pool];
+        q.items = items;
+        q.empties = empties;
+    }
+    /// [`WriteCtx::write_item`] for an empty item: its position only.
+    #[inline]
+    fn write_empty(&mut self, e: Empty, w: &mut Writer) {
+        if !self.item_gaps.is_empty() {
+            self.write_item(e.item(), w);
+            return;
+        }
+        w.align(u64::from(e.align));
+        self.record(e.key, w.pos() as u64);
     }
     /// Writes a queued item at the writer's position, aligned, and records where it is and how long.
     fn write_item(&mut self, it: Item<'m>, w: &mut Writer) {
@@ -722,7 +812,7 @@ impl<'m> WriteCtx<'m> {
         self.prev_size = size;
         self.counters.clear();
         self.order_counters.clear();
-        self.pools.iter_mut().for_each(Vec::clear);
+        self.pools.iter_mut().for_each(Queue::clear);
         self.placed.clear();
         self.item_gaps.clear();
         self.flushed.iter_mut().for_each(|f| *f = false);

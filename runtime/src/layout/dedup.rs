@@ -184,11 +184,7 @@ impl<'m> WriteCtx<'m> {
                 at.insert(&self.arena, start, end, pos);
             }
         }
-        let items = if pool < self.pools.len() {
-            std::mem::take(&mut self.pools[pool])
-        } else {
-            Vec::new()
-        };
+        let items = self.take_queue(pool);
         for it in &items {
             let Body::Arena(start, end) = it.body else {
                 continue;
@@ -217,10 +213,10 @@ impl<'m> WriteCtx<'m> {
         self.dedup.late = late;
         self.dedup.end.insert(pool, w.pos() as u64);
         self.dedup.written.insert(pool, at);
-        if pool < self.pools.len() {
+        if let Some(q) = self.pools.get_mut(pool) {
             let mut items = items;
             items.clear();
-            self.pools[pool] = items;
+            q.items = items;
         }
         Ok(())
     }

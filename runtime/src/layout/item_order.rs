@@ -69,11 +69,7 @@ impl<'m> WriteCtx<'m> {
             self.flush(pool, w, start_align);
             return Ok(());
         };
-        let queued = if pool < self.pools.len() {
-            std::mem::take(&mut self.pools[pool])
-        } else {
-            Vec::new()
-        };
+        let queued = self.take_queue(pool);
         // Each non-empty item with the empty ones after it; the empty ones before the first at the start.
         let mut leading: Vec<Item<'m>> = Vec::new();
         let mut runs: Vec<Vec<Item<'m>>> = Vec::new();

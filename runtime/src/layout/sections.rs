@@ -225,13 +225,14 @@ impl<'m> WriteCtx<'m> {
     /// Writes the items queued for `pool` by the place `slot` (one instance of another type: a member of an ordered
     /// region), in the order they were queued, the first aligned to `align`; the pool's other items stay queued.
     pub fn flush_slot(&mut self, pool: usize, slot: u32, w: &mut Writer, align: u64) {
-        let Some(q) = self.pools.get_mut(pool) else {
+        if pool >= self.pools.len() {
             return;
-        };
-        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(q)
+        }
+        let (mine, rest): (Vec<_>, Vec<_>) = self
+            .take_queue(pool)
             .into_iter()
             .partition(|it| it.key.slot == slot);
-        self.pools[pool] = rest;
+        self.pools[pool].items = rest;
         if mine.is_empty() {
             return;
         }

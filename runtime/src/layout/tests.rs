@@ -402,3 +402,41 @@ fn an_item_writer_reusing_a_buffer_starts_empty() {
     .unwrap();
     assert_eq!(out, vec![0x10, 0x10, 0x10, 0x11]);
 }
+
+#[test]
+fn empty_items_take_their_place_among_the_others() {
+    // Empty items are kept apart from the others (they take no room); each is placed where it was queued:
+    // before, between and after the non-empty ones, aligned to its own alignment, in a plain flush and in a
+    // flush in a kept order (each non-empty item with the empty ones queued after it).
+    for ordered in [false, true] {
+        let out = write_passes(|w, ctx| {
+            let keys: Vec<Key> = (0..6).map(|_| ctx.key(1)).collect();
+            for k in &keys {
+                w.u8(ctx.prev_pos(*k) as u8);
+            }
+            ctx.push_empty(0, keys[0], 1);
+            ctx.push(0, keys[1], vec![0xaa], 1);
+            ctx.push_empty(0, keys[2], 4);
+            ctx.push_empty(0, keys[3], 1);
+            ctx.push(0, keys[4], vec![0xbb, 0xbb], 1);
+            ctx.push_empty(0, keys[5], 2);
+            if ordered {
+                ctx.flush_ordered(0, w, 1, Some(&[1, 0]))?;
+            } else {
+                ctx.flush(0, w, 1);
+            }
+            Ok(())
+        })
+        .unwrap();
+        if ordered {
+            // 0xbb 0xbb at 6, the empty one after it at 8; 0xaa at 8, the two after it at 12.
+            assert_eq!(
+                out,
+                vec![6, 8, 12, 12, 6, 8, 0xbb, 0xbb, 0xaa, 0, 0, 0],
+                "ordered"
+            );
+        } else {
+            assert_eq!(out, vec![6, 6, 8, 8, 8, 10, 0xaa, 0, 0xbb, 0xbb], "plain");
+        }
+    }
+}
