@@ -1,200 +1,72 @@
-//! Generates the format modules from the repository's `schemas/` (through the link `formats/schemas`) at build
-//! time: edit a schema, `cargo build`, done.
+//! Where the generated modules come from. With the `codegen` feature (the workspace's CLI and tests turn it on),
+//! they are generated from the repository's `schemas/` (through the link `formats/schemas`) at build time, into
+//! Cargo's `OUT_DIR`: edit a schema, `cargo build`, done. Without it (a tool that depends on this crate), the
+//! crate builds the same files checked in under `generated/rust/` (through the link `formats/generated`), and
+//! does not compile the generator.
 //!
-//! Every `schemas/*.ksy` is a format or part of one, and nothing here names one: each schema's `meta` says where
-//! it goes (`binspec_codegen::read_head`: the format id, cargo feature, module and registered types of
-//! `-binspec`, see docs/schema-language.md). Each schema whose cargo feature is on is compiled into
-//! `$OUT_DIR/<format id>.rs`. `$OUT_DIR/formats.rs`, which `src/lib.rs` includes, declares each schema's module
-//! of its own (`format_module!`, documented by the schema's title and doc) and `registry()`, in the order of the
-//! schema files. `$OUT_DIR/schema_features.rs` lists each schema with its feature, for `tests/cargo_features.rs`.
-
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+//! `binspec_codegen::crate_files` makes the files: a `<format id>.rs` per schema whose cargo feature is on,
+//! `formats.rs` (which `src/lib.rs` includes: a module per schema that has one of its own, and `registry()`) and
+//! `schema_features.rs` (each schema with its feature, for `tests/cargo_features.rs`). This script only says which
+//! folder `src/lib.rs` includes them from (`BINSPEC_GENERATED`).
 
 fn main() {
-    // `formats/schemas` is a link to the repository's `schemas/`, so that `cargo package` puts the schemas into
-    // the crate it packs (a packed crate cannot reach outside itself).
-    let schemas = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap()).join("schemas");
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    let manifest = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    #[cfg(feature = "codegen")]
+    let dir = generate(&manifest);
+    #[cfg(not(feature = "codegen"))]
+    let dir = manifest.join("generated");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rustc-env=BINSPEC_GENERATED={}", dir.display());
+}
+
+/// Generates the files of every schema whose feature is on into `OUT_DIR`, and warns when the checked-in copies
+/// differ from them (a schema edited since they were refreshed).
+#[cfg(feature = "codegen")]
+fn generate(manifest: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Path;
+    let schemas = manifest.join("schemas");
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed={}", schemas.display());
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&schemas)
-        .unwrap_or_else(|e| panic!("{}: {e}", schemas.display()))
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ksy"))
-        .collect();
-    paths.sort();
-
-    let mut failed = false;
-    let mut heads = Vec::new();
-    for path in &paths {
-        println!("cargo:rerun-if-changed={}", path.display());
-        match binspec_codegen::read_head(path) {
-            Ok(h) => heads.push((path.as_path(), h)),
-            Err(diags) => failed |= report(diags),
-        }
-    }
-    assert!(!failed, "schemas have errors (see the warnings above)");
-    check_unique(&heads);
-
-    for (path, h) in &heads {
-        let spec = &h.crate_spec;
-        if h.text_format || !feature_on(&spec.feature) {
-            continue;
-        }
-        // An import is compiled into the importing schema's file.
-        for import in &h.imports {
-            let p = path.parent().unwrap().join(format!("{import}.ksy"));
-            println!("cargo:rerun-if-changed={}", p.display());
-        }
-        match binspec_codegen::compile_file(path) {
-            Ok(c) => write(&out.join(format!("{}.rs", spec.format_id)), &c.rust),
-            Err(diags) => failed |= report(diags),
-        }
-    }
-    assert!(!failed, "schemas have errors (see the warnings above)");
-
-    write(&out.join("formats.rs"), &formats_rs(&heads));
-    let list: Vec<String> = heads
-        .iter()
-        .map(|(p, h)| format!("({:?}, {:?})", file_name(p), h.crate_spec.feature))
-        .collect();
-    write(
-        &out.join("schema_features.rs"),
-        &format!("&[{}]\n", list.join(", ")),
-    );
-}
-
-/// Prints the diagnostics as cargo warnings; whether there was an error.
-fn report(diags: Vec<binspec_codegen::diag::Diagnostic>) -> bool {
-    for d in &diags {
-        println!("cargo:warning={d}");
-    }
-    diags.iter().any(|d| d.is_error())
-}
-
-fn feature_on(feature: &str) -> bool {
-    let var = format!("CARGO_FEATURE_{}", feature.to_uppercase().replace('-', "_"));
-    std::env::var_os(var).is_some()
-}
-
-fn file_name(p: &Path) -> String {
-    p.file_name().unwrap().to_string_lossy().into_owned()
-}
-
-/// Writes a file unless it already holds `text` (so that an unchanged file does not rebuild the crate).
-fn write(path: &Path, text: &str) {
-    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-}
-
-/// Two schemas may share a feature (a schema that is part of another's format), but not a generated file, a
-/// module or a registered type.
-fn check_unique(heads: &[(&Path, binspec_codegen::Head)]) {
-    let mut seen: Vec<(String, String)> = Vec::new();
-    let mut clash = |what: &str, value: &str, p: &Path| {
-        let key = format!("{what} `{value}`");
-        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
-            panic!(
-                "schemas/{first} and schemas/{} both give the {key}: change one's `-binspec` (see \
-                 docs/schema-language.md)",
-                file_name(p)
-            );
-        }
-        seen.push((key, file_name(p)));
+    let feature_on = |feature: &str| {
+        let var = format!("CARGO_FEATURE_{}", feature.to_uppercase().replace('-', "_"));
+        std::env::var_os(var).is_some()
     };
-    for (p, h) in heads {
-        let spec = &h.crate_spec;
-        if !h.text_format {
-            clash("generated file", &format!("{}.rs", spec.format_id), p);
-        }
-        if let Some(m) = &spec.module {
-            clash("module", m, p);
-        }
-        for r in &spec.register {
-            clash("registered type", r, p);
-        }
+    let made = binspec_codegen::crate_files::crate_files(&schemas, &feature_on);
+    for p in &made.inputs {
+        println!("cargo:rerun-if-changed={}", p.display());
     }
-}
-
-/// `$OUT_DIR/formats.rs`: the modules of their own and `registry()`.
-fn formats_rs(heads: &[(&Path, binspec_codegen::Head)]) -> String {
-    let mut s = String::from(
-        "// @generated by formats/build.rs from schemas/*.ksy (their `meta: -binspec`). Do not edit: edit the \
-         schemas.\n",
+    for e in &made.errors {
+        println!("cargo:warning={e}");
+    }
+    assert!(
+        made.errors.is_empty(),
+        "schemas have errors (see the warnings above)"
     );
-    for (p, h) in heads {
-        let spec = &h.crate_spec;
-        let file = file_name(p);
-        let Some(module) = &spec.module else {
-            continue;
-        };
-        writeln!(s).unwrap();
-        if let Some((layer, name)) = module.split_once("::") {
-            // The hand-written layer declares the module (it includes the generated file with `format_module!`):
-            // this fails to compile when it does not (naming its root type, so that nothing goes unused).
-            writeln!(
-                s,
-                "// schemas/{file}: `{module}`, declared by the hand-written module `{layer}`.\n\
-                 #[cfg(feature = {:?})]\nconst _: Option<crate::{layer}::{name}::{root}> = None;",
-                spec.feature,
-                root = h.root
-            )
-            .unwrap();
-            continue;
-        }
-        writeln!(s, "format_module!(").unwrap();
-        let title = h.title.as_deref().unwrap_or(&spec.format_id);
-        writeln!(
-            s,
-            "    /// {title}, read and written by [`{root}`](crate::{module}::{root}) (generated from `schemas/{file}`).",
-            root = h.root
-        )
-        .unwrap();
-        // The doc's first paragraph.
-        let para: Vec<&str> = h
-            .doc
+    let checked_in = manifest.join("generated");
+    let mut stale = Vec::new();
+    for (name, text) in &made.files {
+        write(&out.join(name), text);
+        if std::fs::read_to_string(checked_in.join(name))
+            .ok()
             .as_deref()
-            .unwrap_or("")
-            .lines()
-            .map(str::trim)
-            .skip_while(|l| l.is_empty())
-            .take_while(|l| !l.is_empty())
-            .collect();
-        if !para.is_empty() {
-            writeln!(s, "    ///").unwrap();
-            for l in para {
-                writeln!(s, "    /// {l}").unwrap();
-            }
-        }
-        writeln!(
-            s,
-            "    {:?},\n    {:?} => {module}\n);",
-            spec.feature, spec.format_id
-        )
-        .unwrap();
-    }
-    s.push_str(
-        "\n/// Every format compiled into this crate (by cargo feature), in the order of their schema files (the \
-         types each\n/// schema's `-binspec: register` names, or its generated root type).\n\
-         pub fn registry() -> Vec<&'static dyn binspec_runtime::DynFormat> {\n    \
-         vec![\n",
-    );
-    for (p, h) in heads {
-        let spec = &h.crate_spec;
-        for r in &spec.register {
-            writeln!(
-                s,
-                "        // schemas/{}\n        #[cfg(feature = {:?})]\n        {{\n            \
-                 static H: binspec_runtime::FormatHandle<crate::{r}> = binspec_runtime::FormatHandle::new();\n            \
-                 &H as &'static dyn binspec_runtime::DynFormat\n        }},",
-                file_name(p),
-                spec.feature
-            )
-            .unwrap();
+            != Some(text.as_str())
+        {
+            stale.push(name.as_str());
         }
     }
-    s.push_str("    ]\n}\n");
-    s
+    if !stale.is_empty() {
+        println!(
+            "cargo:warning=generated/rust/ differs from the schemas ({}): this build uses the schemas; refresh \
+             the checked-in copies with `BINSPEC_UPDATE_GENERATED=1 cargo test -p binspec-tests --test \
+             generated_rust`",
+            stale.join(", ")
+        );
+    }
+    /// Writes a file unless it already holds `text` (so that an unchanged file does not rebuild the crate).
+    fn write(path: &Path, text: &str) {
+        if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+            std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+    out
 }

@@ -4,6 +4,7 @@
 //! checked by named passes), and the emitters ([`emit_rust`], [`emit_md`]), which never read YAML.
 
 pub mod check;
+pub mod crate_files;
 pub mod diag;
 pub mod doc_text;
 pub mod emit_md;

@@ -6,10 +6,12 @@
 use std::path::PathBuf;
 
 /// Every schema `build.rs` found (file name, cargo feature), as it found them.
-const SCHEMAS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/schema_features.rs"));
+const SCHEMAS: &[(&str, &str)] =
+    include!(concat!(env!("BINSPEC_GENERATED"), "/schema_features.rs"));
 
-/// The features that are not formats: `default`, and the runtime's, which this crate passes through.
-const NOT_FORMATS: &[&str] = &["default", "compress", "text", "encodings"];
+/// The features that are not formats: `default`, the runtime's, which this crate passes through, and `codegen`
+/// (the generator as a build dependency).
+const NOT_FORMATS: &[&str] = &["default", "compress", "text", "encodings", "codegen"];
 
 /// The `[features]` table of `formats/Cargo.toml`: each feature with what it turns on, in file order.
 fn features() -> Vec<(String, Vec<String>)> {

@@ -1,13 +1,14 @@
 //! The tree says what is generated and what is written by hand: `generated/` holds only what a generator writes
-//! (the pages `binspec docs` makes), and the hand-written crates stay under their size limit.
+//! (the pages `binspec docs` makes, and the Rust `binspec_codegen::crate_files` makes for `binspec-formats`), and
+//! the hand-written crates stay under their size limit.
 
 use std::path::PathBuf;
 
 use binspec_cli::docs;
 use binspec_tests::{files_under, repo};
 
-/// Every file under `generated/` is a page that a generator writes (`binspec docs`, and Perro's page): nothing
-/// written by hand lives there.
+/// Every file under `generated/` is a page that a generator writes (`binspec docs`, and Perro's page) or the
+/// generated Rust of `binspec-formats` (`generated/rust/`): nothing written by hand lives there.
 #[test]
 fn generated_holds_only_generator_output() {
     let registry = binspec_formats::registry();
@@ -24,6 +25,12 @@ fn generated_holds_only_generator_output() {
     // Perro's page is made by its hand-written text format from the schema's tables (tests/tests/panim_perro.rs
     // checks that it is fresh).
     .chain([dir.join("panim_perro.md")])
+    .chain(
+        binspec_codegen::crate_files::crate_files(&repo().join("schemas"), &|_| true)
+            .files
+            .into_iter()
+            .map(|(name, _)| repo().join("generated/rust").join(name)),
+    )
     .collect();
     let found = files_under(&repo().join("generated"));
     assert!(!found.is_empty(), "generated/ is empty");

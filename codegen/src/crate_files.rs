@@ -1,0 +1,197 @@
+//! The files of the `binspec-formats` crate that come from its schemas: one `<format id>.rs` per schema (its
+//! imports compiled into it), `formats.rs` (a module per schema that has one of its own, and `registry()`) and
+//! `schema_features.rs` (each schema with its cargo feature). `formats/build.rs` writes them into Cargo's `OUT_DIR`
+//! when the crate's `codegen` feature is on; the copies checked in under `generated/rust/` (which consumers build
+//! from, without the generator) are the same files for every feature, kept fresh by a test.
+//!
+//! Nothing here names a format: each schema's `meta` says where it goes (`-binspec`, see
+//! docs/schema-language.md).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::{compile_file, read_head, Head};
+
+/// The crate's files made from a folder of schemas.
+#[derive(Debug, Default)]
+pub struct CrateFiles {
+    /// (file name, contents), in the order of the schema files, then `formats.rs` and `schema_features.rs`.
+    pub files: Vec<(String, String)>,
+    /// Every file read (for `cargo:rerun-if-changed`): the schemas and their imports.
+    pub inputs: Vec<PathBuf>,
+    /// What went wrong, one message each (the diagnostics of a schema that does not compile, a clash between
+    /// schemas): the files are then incomplete.
+    pub errors: Vec<String>,
+}
+
+/// Makes the crate's files from every `*.ksy` in `schemas`: a format file for each schema whose cargo feature
+/// `feature_on` accepts (all of them for the checked-in copies), and the two lists for all.
+pub fn crate_files(schemas: &Path, feature_on: &dyn Fn(&str) -> bool) -> CrateFiles {
+    let mut out = CrateFiles::default();
+    let mut paths: Vec<PathBuf> = match std::fs::read_dir(schemas) {
+        Ok(rd) => rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "ksy"))
+            .collect(),
+        Err(e) => {
+            out.errors.push(format!("{}: {e}", schemas.display()));
+            return out;
+        }
+    };
+    paths.sort();
+    let mut heads = Vec::new();
+    for path in &paths {
+        out.inputs.push(path.clone());
+        match read_head(path) {
+            Ok(h) => heads.push((path.as_path(), h)),
+            Err(diags) => out.errors.extend(diags.iter().map(ToString::to_string)),
+        }
+    }
+    if !out.errors.is_empty() {
+        return out;
+    }
+    if let Err(e) = check_unique(&heads) {
+        out.errors.push(e);
+        return out;
+    }
+    for (path, h) in &heads {
+        let spec = &h.crate_spec;
+        if h.text_format || !feature_on(&spec.feature) {
+            continue;
+        }
+        // An import is compiled into the importing schema's file.
+        for import in &h.imports {
+            if let Some(dir) = path.parent() {
+                out.inputs.push(dir.join(format!("{import}.ksy")));
+            }
+        }
+        match compile_file(path) {
+            Ok(c) => out.files.push((format!("{}.rs", spec.format_id), c.rust)),
+            Err(diags) => out.errors.extend(diags.iter().map(ToString::to_string)),
+        }
+    }
+    out.files.push(("formats.rs".into(), formats_rs(&heads)));
+    let list: Vec<String> = heads
+        .iter()
+        .map(|(p, h)| format!("({:?}, {:?})", file_name(p), h.crate_spec.feature))
+        .collect();
+    out.files.push((
+        "schema_features.rs".into(),
+        format!("&[{}]\n", list.join(", ")),
+    ));
+    out
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Two schemas may share a feature (a schema that is part of another's format), but not a generated file, a
+/// module or a registered type.
+fn check_unique(heads: &[(&Path, Head)]) -> Result<(), String> {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for (p, h) in heads {
+        let spec = &h.crate_spec;
+        let mut keys = Vec::new();
+        if !h.text_format {
+            keys.push(format!("generated file `{}.rs`", spec.format_id));
+        }
+        if let Some(m) = &spec.module {
+            keys.push(format!("module `{m}`"));
+        }
+        for r in &spec.register {
+            keys.push(format!("registered type `{r}`"));
+        }
+        for key in keys {
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                return Err(format!(
+                    "schemas/{first} and schemas/{} both give the {key}: change one's `-binspec` (see \
+                     docs/schema-language.md)",
+                    file_name(p)
+                ));
+            }
+            seen.push((key, file_name(p)));
+        }
+    }
+    Ok(())
+}
+
+/// `formats.rs`: the modules of their own and `registry()`, each behind its schema's cargo feature.
+fn formats_rs(heads: &[(&Path, Head)]) -> String {
+    let mut s = String::from(
+        "// @generated by binspec-codegen (`crate_files`) from schemas/*.ksy (their `meta: -binspec`). Do not edit: \
+         edit the schemas.\n",
+    );
+    for (p, h) in heads {
+        let spec = &h.crate_spec;
+        let file = file_name(p);
+        let Some(module) = &spec.module else {
+            continue;
+        };
+        s.push('\n');
+        if let Some((layer, name)) = module.split_once("::") {
+            // The hand-written layer declares the module (it includes the generated file with `format_module!`):
+            // this fails to compile when it does not (naming its root type, so that nothing goes unused).
+            let _ = writeln!(
+                s,
+                "// schemas/{file}: `{module}`, declared by the hand-written module `{layer}`.\n\
+                 #[cfg(feature = {:?})]\nconst _: Option<crate::{layer}::{name}::{root}> = None;",
+                spec.feature,
+                root = h.root
+            );
+            continue;
+        }
+        s.push_str("format_module!(\n");
+        let title = h.title.as_deref().unwrap_or(&spec.format_id);
+        let _ = writeln!(
+            s,
+            "    /// {title}, read and written by [`{root}`](crate::{module}::{root}) (generated from `schemas/{file}`).",
+            root = h.root
+        );
+        // The doc's first paragraph.
+        let para: Vec<&str> = h
+            .doc
+            .as_deref()
+            .unwrap_or("")
+            .lines()
+            .map(str::trim)
+            .skip_while(|l| l.is_empty())
+            .take_while(|l| !l.is_empty())
+            .collect();
+        if !para.is_empty() {
+            s.push_str("    ///\n");
+            for l in para {
+                let _ = writeln!(s, "    /// {l}");
+            }
+        }
+        let _ = writeln!(
+            s,
+            "    {:?},\n    {:?} => {module}\n);",
+            spec.feature, spec.format_id
+        );
+    }
+    s.push_str(
+        "\n/// Every format compiled into this crate (by cargo feature), in the order of their schema files (the \
+         types each\n/// schema's `-binspec: register` names, or its generated root type).\n\
+         pub fn registry() -> Vec<&'static dyn binspec_runtime::DynFormat> {\n    \
+         vec![\n",
+    );
+    for (p, h) in heads {
+        let spec = &h.crate_spec;
+        for r in &spec.register {
+            let _ = writeln!(
+                s,
+                "        // schemas/{}\n        #[cfg(feature = {:?})]\n        {{\n            \
+                 static H: binspec_runtime::FormatHandle<crate::{r}> = binspec_runtime::FormatHandle::new();\n            \
+                 &H as &'static dyn binspec_runtime::DynFormat\n        }},",
+                file_name(p),
+                spec.feature
+            );
+        }
+    }
+    s.push_str("    ]\n}\n");
+    s
+}
