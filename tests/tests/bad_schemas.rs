@@ -59,3 +59,84 @@ fn errors_in_imported_schemas_name_their_file() {
         got.join("\n  ")
     );
 }
+
+/// Keys of Kaitai Struct's own tools (gallery schemas carry them: `-orig-id` 1,302 times, `-webide-representation`
+/// 132, `-webide-parse-mode` 35, `-affected-by` 7, `-license` once) are accepted wherever they occur, and the
+/// schema compiles without a message about them; any other key that is far from binspec's own is a warning (Kaitai's
+/// compiler ignores every `-` key), and one close to binspec's own is still an error with a hint.
+#[test]
+fn kaitai_tool_keys_are_accepted() {
+    let schema = r#"
+meta:
+  id: tool_keys
+  endian: le
+-license: CC0-1.0
+doc: A schema with the keys of Kaitai's Web IDE and gallery.
+seq:
+  - id: header
+    type: header
+    -orig-id: Header
+    -affected-by: 188
+  - id: body
+    size: header.len
+instances:
+  doubled:
+    value: header.len * 2
+    -webide-parse-mode: eager
+types:
+  header:
+    -webide-representation: "{len:dec}"
+    -orig-id: HDR
+    seq:
+      - id: len
+        type: u4
+        -webide-anything-else: 1
+enums:
+  kind:
+    0:
+      id: none
+      -orig-id: KIND_NONE
+      -affected-by: 90
+"#;
+    let c = binspec_codegen::compile_str("tool_keys.ksy", schema).unwrap_or_else(|d| {
+        panic!(
+            "rejected: {}",
+            d.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    });
+    assert!(
+        c.warnings.is_empty(),
+        "{}",
+        c.warnings
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+
+    // A key of some other tool: compiled, with a warning that names it and says it is ignored.
+    let other = schema.replace("-affected-by: 188", "-my-tool-note: 188");
+    let c = binspec_codegen::compile_str("tool_keys.ksy", &other).expect("accepted with a warning");
+    let w: Vec<String> = c.warnings.iter().map(|d| d.to_string()).collect();
+    assert!(
+        w.iter().any(|m| m.contains("/seq/0/-my-tool-note")
+            && m.contains("'-my-tool-note' is not a binspec key; ignored")),
+        "{w:?}"
+    );
+
+    // A misspelt binspec key is still an error, with a hint.
+    let typo = schema.replace("-affected-by: 188", "-sort-bye: len");
+    let Err(d) = binspec_codegen::compile_str("tool_keys.ksy", &typo) else {
+        panic!("a misspelt binspec key was accepted");
+    };
+    let d: Vec<String> = d.iter().map(|d| d.to_string()).collect();
+    assert!(
+        d.iter().any(|m| m.contains(
+            "unknown binspec key '-sort-bye' on a seq attribute (did you mean '-sort-by'?)"
+        )),
+        "{d:?}"
+    );
+}

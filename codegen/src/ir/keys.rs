@@ -193,14 +193,60 @@ pub(super) fn parse_wiki(n: &Node, diags: &mut Diags) -> Vec<WikiRef> {
 
 pub(super) const META_EXT: &[&str] = &["-binspec"];
 
+/// The `-` keys of Kaitai Struct's own tools (the Web IDE, the format gallery's conventions), which schemas from
+/// the Kaitai world carry: accepted anywhere and ignored, as Kaitai's compiler ignores them (`-orig-id` is also a
+/// binspec key on fields and types, with the same meaning). Every other `-webide-` key is accepted too.
+pub(super) const KAITAI_TOOL_KEYS: &[&str] = &[
+    "-orig-id",
+    "-webide-representation",
+    "-webide-parse-mode",
+    "-affected-by",
+    "-license",
+];
+
+/// Every `-` key binspec reads, wherever it goes (a place's own keys among them): a key close to one of them is
+/// taken for a misspelling.
+fn binspec_keys() -> impl Iterator<Item = &'static str> {
+    FIELD_EXT
+        .iter()
+        .chain(TYPE_EXT)
+        .chain(META_EXT)
+        .copied()
+        .filter(|k| !KAITAI_TOOL_KEYS.contains(k))
+}
+
+/// Checks the `-` keys of one place (`allowed` there, `what` names the place). A binspec key that belongs
+/// elsewhere, or a key close to one (a misspelling), is an error with a hint. A key of Kaitai's tools is accepted;
+/// any other key is a warning, and ignored: Kaitai's compiler ignores every key that starts with `-`, so schemas
+/// from elsewhere may carry keys of their own tools.
 pub(super) fn check_ext(ext: &[(String, Node)], allowed: &[&str], what: &str, diags: &mut Diags) {
     for (k, v) in ext {
-        if !allowed.contains(&k.as_str()) {
+        if allowed.contains(&k.as_str())
+            || KAITAI_TOOL_KEYS.contains(&k.as_str())
+            || k.starts_with("-webide-")
+        {
+            continue;
+        }
+        if binspec_keys().any(|b| b == k) {
+            diags.error(
+                v.pos,
+                &v.path,
+                format!("binspec key '{k}' does not go on {what}"),
+                Some(format!("on {what}, binspec reads {}", allowed.join(", "))),
+            );
+        } else if let Some(hint) = did_you_mean(k, binspec_keys()) {
             diags.error(
                 v.pos,
                 &v.path,
                 format!("unknown binspec key '{k}' on {what}"),
-                did_you_mean(k, allowed.iter().copied()),
+                Some(hint),
+            );
+        } else {
+            diags.warning(
+                v.pos,
+                &v.path,
+                format!("'{k}' is not a binspec key; ignored, as Kaitai's compiler ignores keys that start with '-'"),
+                None,
             );
         }
     }
