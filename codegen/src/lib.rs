@@ -105,15 +105,31 @@ pub fn compile_with_imports(
 }
 
 /// Compiles a schema file.
+///
+/// An import is read from beside the schema (`header`, `../common/header`). An absolute import (`/common/header`,
+/// as the schemas of Kaitai's format gallery write them) names a file under a root of schemas: the nearest folder
+/// above the schema that holds it, as Kaitai's compiler finds it under the import path it is given.
 pub fn compile_file(path: &Path) -> Result<Compiled, Vec<Diagnostic>> {
     let (name, text) = read_schema(path)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let load = move |import: &str| -> Option<(String, String)> {
-        let p = dir.join(format!("{import}.ksy"));
+        let p = import_path(&dir, import)?;
         let text = std::fs::read_to_string(&p).ok()?;
         Some((p.file_name()?.to_string_lossy().into_owned(), text))
     };
     compile_with_imports(&name, &text, &load)
+}
+
+/// Where the import `import` of a schema in `dir` is: beside it, or for an absolute import, under the nearest
+/// folder above it (itself first) that holds it.
+fn import_path(dir: &Path, import: &str) -> Option<std::path::PathBuf> {
+    match import.strip_prefix('/') {
+        None => Some(dir.join(format!("{import}.ksy"))),
+        Some(rel) => dir
+            .ancestors()
+            .map(|a| a.join(format!("{rel}.ksy")))
+            .find(|p| p.is_file()),
+    }
 }
 
 /// What `formats/build.rs` needs of a schema before it decides whether to compile it, read without compiling

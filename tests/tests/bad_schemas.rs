@@ -140,3 +140,42 @@ enums:
         "{d:?}"
     );
 }
+
+/// An absolute import (`/common/le_u16_pair`, as the schemas of Kaitai's format gallery write them) is found under
+/// the nearest folder above the importing schema that holds it; one that no folder above holds is an error that
+/// names it.
+#[test]
+fn absolute_imports_are_found_under_a_root_above() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("import_roots");
+    let c = binspec_codegen::compile_file(&root.join("formats/deep/uses_pair.ksy")).unwrap_or_else(
+        |d| {
+            panic!(
+                "{}",
+                d.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )
+        },
+    );
+    assert!(
+        c.rust.contains("pub struct LeU16Pair"),
+        "the imported type is generated"
+    );
+
+    let text = std::fs::read_to_string(root.join("formats/deep/uses_pair.ksy"))
+        .unwrap()
+        .replace("/common/le_u16_pair", "/nowhere/le_u16_pair");
+    let dir = tempfile::tempdir().unwrap();
+    let moved = dir.path().join("uses_pair.ksy");
+    std::fs::write(&moved, text).unwrap();
+    let Err(d) = binspec_codegen::compile_file(&moved) else {
+        panic!("an import no folder holds was accepted");
+    };
+    assert!(
+        d.iter().any(|d| d
+            .to_string()
+            .contains("cannot find imported schema '/nowhere/le_u16_pair'")),
+        "{d:?}"
+    );
+}
