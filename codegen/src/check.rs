@@ -324,6 +324,7 @@ fn check(scope: &Scope<'_>, x: &Ex, want: Want, key: &str, diags: &mut Diags) {
         ),
         Ok(t) => {
             scope.shared.found(x, &t);
+            sizes_known(scope, x, diags);
             let ok = match want {
                 Want::Bool => matches!(t, Ty::Bool | Ty::Any),
                 Want::Int => matches!(t, Ty::Int { .. } | Ty::Any),
@@ -343,6 +344,26 @@ fn check(scope: &Scope<'_>, x: &Ex, want: Want, key: &str, diags: &mut Diags) {
                 );
             }
         }
+    }
+}
+
+/// Reports every size `x` asks for (`sizeof<T>`, `a._sizeof`, `_sizeof`) that is not known without reading, as
+/// Kaitai's compiler does.
+fn sizes_known(scope: &Scope<'_>, x: &Ex, diags: &mut Diags) {
+    let mut stack = vec![&x.expr];
+    while let Some(e) = stack.pop() {
+        if let Some(Err(message)) = scope.m.size_asked(scope.ty, e) {
+            diags.error(
+                Pos {
+                    line: x.pos.line,
+                    col: x.pos.col + e.span.start,
+                },
+                &x.path,
+                format!("in '{}': {message}", x.text),
+                None,
+            );
+        }
+        stack.extend(crate::expr::children(e));
     }
 }
 

@@ -416,12 +416,10 @@ impl<'m> Cx<'m> {
                     _ => b,
                 }
             }
-            ExprKind::SizeOf { .. } => {
-                return err(
-                    path,
-                    format!("'{e}' is not supported by the Rust emitter yet"),
-                )
-            }
+            ExprKind::SizeOf { .. } => match self.size_asked(e, path) {
+                Some(r) => r?.0,
+                None => return err(path, format!("internal error: '{e}' asks for no size")),
+            },
         };
         Ok((rx, operand_t))
     }

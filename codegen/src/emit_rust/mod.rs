@@ -34,6 +34,7 @@ mod records;
 mod relocations;
 mod resolve;
 mod rx;
+mod sizeof;
 mod tidy;
 mod unused;
 mod views;

@@ -11,6 +11,16 @@ impl<'m> Cx<'m> {
         let t = self.t();
         match n {
             "_index" => return Ok((Rx::cast(quote!(i as i128)), T::Int)),
+            "_sizeof" => {
+                let e = Expr {
+                    kind: ExprKind::Name(n.to_string()),
+                    span: Default::default(),
+                    ty: None,
+                };
+                if let Some(r) = self.size_asked(&e, path) {
+                    return r;
+                }
+            }
             "_" => {
                 let t = self.last_t.clone().unwrap_or(T::Int);
                 return Ok(match t {
@@ -267,6 +277,20 @@ impl<'m> Cx<'m> {
     }
 
     pub(super) fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(Rx, T)> {
+        if name == "_sizeof" {
+            let e = Expr {
+                kind: ExprKind::Attr {
+                    base: Box::new(base.clone()),
+                    name: name.to_string(),
+                    name_span: Default::default(),
+                },
+                span: Default::default(),
+                ty: None,
+            };
+            if let Some(r) = self.size_asked(&e, path) {
+                return r;
+            }
+        }
         let me = self.me();
         // A dictionary node's derived values (`-resdic`): known when writing, from the node the writer is at;
         // when reading, the array's reader compares the nodes with them once it has all the keys, so a node reads

@@ -128,6 +128,16 @@ fn translates_model_expressions() {
             "Int",
         ),
         ("data.size", "m . data [..] . len () as i128", "Int"),
+        // Sizes known without reading are literals: a built-in type, a user type of fixed size, a field (through
+        // fields of user types too), bits for `bitsizeof`.
+        ("sizeof<u2be>", "2i128", "Int"),
+        ("sizeof<f8>", "8i128", "Int"),
+        ("bitsizeof<b12>", "12i128", "Int"),
+        ("sizeof<b12>", "2i128", "Int"),
+        ("sizeof<item>", "4i128", "Int"),
+        ("count._sizeof", "2i128", "Int"),
+        ("items._sizeof", "8i128", "Int"),
+        ("items[0].v._sizeof + x._sizeof", "4i128 + 4i128", "Int"),
         (
             "data[0]",
             "m . data [..] . get (0i128 as usize) . copied () . unwrap_or (0) as i128",
@@ -506,6 +516,12 @@ fn refuses_what_it_cannot_translate() {
         ("kind::three", "unknown enum value 'kind::three'"),
         ("data.frobnicate(1)", "bytes has no member 'frobnicate'"),
         ("items.first.w", "no field 'w' in type 't::item'"),
+        // A size that depends on the data is not known without reading.
+        ("data._sizeof", "the size of 'data' depends on the data"),
+        ("name._sizeof", "the size of 'name' depends on the data"),
+        ("sizeof<t>", "the size of 't' depends on the data"),
+        ("sizeof<nope>", "unknown type 'nope'"),
+        ("(count + 1)._sizeof", "does not name a field"),
     ] {
         let e = translate_model_expr(&c.module, "m", src).unwrap_err();
         assert!(e.contains(msg), "{src}: {e}");

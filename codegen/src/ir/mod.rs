@@ -20,6 +20,7 @@ mod passes;
 mod query;
 mod relocations;
 mod resolve;
+mod sizes;
 
 pub use binspec_meta::crate_spec;
 pub use builder::build;
