@@ -179,3 +179,46 @@ fn absolute_imports_are_found_under_a_root_above() {
         "{d:?}"
     );
 }
+
+/// Kaitai's dialect as the format gallery writes it compiles: an enum key `0x0253_f200` (YAML 1.1 reads digits
+/// grouped by `_` as an integer), a type with arguments in a block over several lines, an imported schema's own
+/// `meta: encoding`, and `_root._io.size` inside a nested type (the input's size when reading, the output's when
+/// writing).
+#[test]
+fn kaitai_dialect_of_the_gallery_compiles() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("import_roots");
+    let c = binspec_codegen::compile_file(&root.join("formats/deep/kaitai_dialect.ksy"))
+        .unwrap_or_else(|d| {
+            panic!(
+                "{}",
+                d.iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            )
+        });
+    let kind = c
+        .module
+        .enums
+        .iter()
+        .find(|e| e.name == "kind")
+        .expect("enum kind");
+    let values: Vec<i128> = kind.values.iter().map(|(v, _, _)| *v).collect();
+    assert_eq!(values, vec![0x0253_f200, 1000]);
+    let tag = c
+        .module
+        .types
+        .iter()
+        .find(|t| t.name == "ascii_tag")
+        .expect("the imported type");
+    assert!(
+        matches!(&tag.seq[0].ty, binspec_codegen::ir::FieldTy::Str { encoding, .. } if encoding == "ASCII"),
+        "{:?}",
+        tag.seq[0].ty
+    );
+    assert!(c.rust.contains("root_io.size()"), "read: the input's size");
+    assert!(
+        c.rust.contains("Io::ROOT.size(ctx)"),
+        "write: the output's size"
+    );
+}

@@ -322,6 +322,20 @@ impl<'m> Cx<'m> {
                 let inner = rebase(&chain[1..]);
                 return self.tr(&inner, path);
             }
+            // The size of the whole input (or output) from inside another type.
+            if chain == ["_root", "_io", "size"] {
+                return match self.scope {
+                    Scope::Read => Ok((Rx::cast(quote!(root_io.size() as i128)), T::Int)),
+                    Scope::Write => Ok((
+                        Rx::cast(quote!(::binspec_runtime::layout::Io::ROOT.size(ctx) as i128)),
+                        T::Int,
+                    )),
+                    _ => err(
+                        path,
+                        "'_root._io.size' is not known in the model".to_string(),
+                    ),
+                };
+            }
             // A constant of an outer type folds to a literal.
             if let Some(f) = self.resolve_chain(&chain) {
                 if let Role::Const(ConstVal::Int(v)) = f.role {

@@ -335,6 +335,27 @@ impl Builder {
         None
     }
 
+    /// The default string encoding of a type's fields: `meta: encoding` on it or an enclosing type, up to the root
+    /// of the schema it comes from (an imported schema's own, for its types).
+    pub(super) fn default_encoding(&self, idx: usize) -> Option<String> {
+        let mut scope = Some(idx);
+        while let Some(s) = scope {
+            if let Some(e) = self.raw_types[s]
+                .meta
+                .as_ref()
+                .and_then(|m| m.encoding.clone())
+            {
+                return Some(e);
+            }
+            scope = self.types[s].parent;
+        }
+        // (A type of the main schema without an encoding of its own: the root's.)
+        self.raw_types
+            .first()
+            .and_then(|r| r.meta.as_ref())
+            .and_then(|m| m.encoding.clone())
+    }
+
     /// Whether bit fields of a type are little-endian (`meta: bit-endian: le` on it or an enclosing type).
     pub(super) fn bit_le(&self, idx: usize) -> bool {
         let mut scope = Some(idx);

@@ -78,8 +78,12 @@ impl Builder {
         encoding: Option<&str>,
         diags: &mut Diags,
     ) -> Option<FieldTy> {
+        // (A type with arguments may be a block over several lines, which ends in a line break.)
+        let text = text.trim();
         let (name, args) = match text.find('(') {
-            Some(i) if text.ends_with(')') => (&text[..i], Some(&text[i + 1..text.len() - 1])),
+            Some(i) if text.ends_with(')') => {
+                (text[..i].trim_end(), Some(&text[i + 1..text.len() - 1]))
+            }
             _ => (text, None),
         };
         if let Some(t) = prim_type(name, encoding) {
@@ -124,7 +128,7 @@ impl Builder {
     fn resolve_attr(
         &mut self,
         idx: usize,
-        rt: &RawType,
+        _rt: &RawType,
         a: &RawAttr,
         is_instance: bool,
         diags: &mut Diags,
@@ -139,17 +143,7 @@ impl Builder {
             },
             diags,
         );
-        let enc = a
-            .encoding
-            .clone()
-            .or_else(|| rt.meta.as_ref().and_then(|m| m.encoding.clone()))
-            .or_else(|| {
-                // Inherit the root's default encoding.
-                self.raw_types
-                    .first()
-                    .and_then(|r| r.meta.as_ref())
-                    .and_then(|m| m.encoding.clone())
-            });
+        let enc = a.encoding.clone().or_else(|| self.default_encoding(idx));
         // `-data: TYPE` on a value instance: an integer kept in the model.
         let data_ty = match ext_get(&a.ext, "-data") {
             None => None,

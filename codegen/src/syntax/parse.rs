@@ -79,6 +79,27 @@ fn check_keys(n: &Node, allowed: &[&str], what: &str, diags: &mut Diags) -> Ext 
     ext
 }
 
+/// An integer written with `_` between digits (`0x0253_f200`, `1_000`), as YAML 1.1 reads it; `None` for any other
+/// text.
+fn grouped_int(s: &str) -> Option<i128> {
+    if !s.contains('_') || s.starts_with('_') || s.ends_with('_') {
+        return None;
+    }
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let digits = s.replace('_', "");
+    let (radix, digits) = match digits.get(..2) {
+        Some("0x" | "0X") => (16, &digits[2..]),
+        Some("0o" | "0O") => (8, &digits[2..]),
+        Some("0b" | "0B") => (2, &digits[2..]),
+        _ => (10, &digits[..]),
+    };
+    let v = i128::from_str_radix(digits, radix).ok()?;
+    Some(if neg { -v } else { v })
+}
+
 fn str_of(n: &Node, diags: &mut Diags) -> Option<String> {
     match &n.value {
         Value::Str(s) => Some(s.clone()),
@@ -391,6 +412,8 @@ fn parse_enum(name: &str, n: &Node, diags: &mut Diags) -> RawEnum {
         let value = match &k.value {
             Value::Int(i) => *i,
             Value::Bool(b) => *b as i128,
+            // `0x0253_f200`: YAML 1.1 (Kaitai's) reads digits grouped with `_` as an integer; YAML 1.2 a string.
+            Value::Str(s) if grouped_int(s).is_some() => grouped_int(s).unwrap_or_default(),
             _ => {
                 diags.error(
                     k.pos,
