@@ -3,7 +3,9 @@ meta:
   endian: le
 doc: |
   Exercises `enum:`: an enum on a u1 and on a u2 field (values the enum does not name are kept), an enum on a bit
-  field, an enum value compared in an `if`, an enum-typed parameter and a repeated enum field.
+  field, an enum value compared in an `if`, an enum-typed parameter and a repeated enum field. `level` names a value
+  `unknown`, as Windows' `cpu_archs` in Kaitai's gallery does: its variant for values the schema does not name is
+  then `UnknownValue`.
 seq:
   - id: kind
     type: u1
@@ -42,6 +44,7 @@ enums:
   level:
     0: low
     7: high
+    0xf: unknown
 types:
   tail:
     params:

@@ -403,9 +403,23 @@ impl<'m> Gen<'m> {
     }
 }
 
+/// The variant of an enum's Rust type for values the schema does not name: `Unknown`, or where the schema names a
+/// value `unknown` (Kaitai's gallery does, as Windows' `cpu_archs`), the first of `UnknownValue`,
+/// `UnknownValue2`, ... that no value takes.
+pub(super) fn catch_all(e: &crate::ir::EnumDef) -> Ident {
+    let taken = |n: &str| e.values.iter().any(|(_, id, _)| crate::ir::camel(id) == n);
+    let name = std::iter::once("Unknown".to_string())
+        .chain(std::iter::once("UnknownValue".to_string()))
+        .chain((2..).map(|i| format!("UnknownValue{i}")))
+        .find(|n| !taken(n))
+        .unwrap_or_default();
+    ty_ident(&name)
+}
+
 /// A Rust enum for a schema enum, with a variant for values the schema does not name (so every file round-trips).
 pub(super) fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
     let name = ty_ident(&e.rust);
+    let catch = catch_all(e);
     let mut vars = Vec::new();
     let mut from = Vec::new();
     let mut to = Vec::new();
@@ -429,21 +443,21 @@ pub(super) fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
             #(#vars)*
             /// A value the schema does not name.
             #[serde(untagged)]
-            Unknown(i64),
+            #catch(i64),
         }
         impl #name {
             /// The enum for a value read from a file.
             pub fn from_value(v: i128) -> Self {
                 match v {
                     #(#from)*
-                    other => #name::Unknown(other as i64),
+                    other => #name::#catch(other as i64),
                 }
             }
             /// The value written to a file.
             pub fn value(self) -> i128 {
                 match self {
                     #(#to)*
-                    #name::Unknown(v) => v as i128,
+                    #name::#catch(v) => v as i128,
                 }
             }
         }

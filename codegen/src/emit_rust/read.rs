@@ -465,7 +465,8 @@ impl<'m> Gen<'m> {
                     return err(&f.path, "'valid: in-enum' needs 'enum'");
                 };
                 let en = ty_ident(&self.m.enums[e].rust);
-                Some(quote!(!matches!(v__, #en::Unknown(_))))
+                let other = super::models::catch_all(&self.m.enums[e]);
+                Some(quote!(!matches!(v__, #en::#other(_))))
             }
             _ => self.valid_check(ti, f, valid)?.map(|check| {
                 if valued(f) {

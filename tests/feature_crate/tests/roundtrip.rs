@@ -640,9 +640,15 @@ fn enums() {
     let mut s: Enums = round_trip(&small);
     assert_eq!(
         (s.color, s.level, s.unused),
-        (Color::Unknown(0x99), Level::Unknown(3), 5)
+        (Color::Unknown(0x99), Level::UnknownValue(3), 5)
     );
     assert_eq!(s.tail.extra, Some(0x42));
+    // A value the schema names `unknown` is a variant of its own.
+    let mut named = small;
+    named[3] = 0xf5;
+    let n: Enums = round_trip(&named);
+    assert_eq!(n.level, Level::Unknown);
+    assert_eq!(n.level.value(), 0xf);
 
     // A model whose presence contradicts the condition is refused.
     s.big_only = Some(1);
