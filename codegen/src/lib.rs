@@ -122,7 +122,7 @@ pub fn compile_file(path: &Path) -> Result<Compiled, Vec<Diagnostic>> {
 
 /// Where the import `import` of a schema in `dir` is: beside it, or for an absolute import, under the nearest
 /// folder above it (itself first) that holds it.
-fn import_path(dir: &Path, import: &str) -> Option<std::path::PathBuf> {
+pub fn import_path(dir: &Path, import: &str) -> Option<std::path::PathBuf> {
     match import.strip_prefix('/') {
         None => Some(dir.join(format!("{import}.ksy"))),
         Some(rel) => dir

@@ -1,0 +1,161 @@
+//! Generates Rust readers and writers from your own `.ksy` schemas at build time, as `prost-build` does for
+//! protobuf. Put it in `[build-dependencies]`, and `binspec-runtime`, `serde` (with `derive`) and `binrw` in
+//! `[dependencies]` (the generated code uses them):
+//!
+//! ```no_run
+//! // build.rs, in `fn main`:
+//! binspec_build::Builder::new()
+//!     .schema("schemas/riff.ksy")
+//!     .compile()
+//!     .unwrap();
+//! ```
+//!
+//! ```ignore
+//! // src/lib.rs: one module per schema, named by its `meta: id`
+//! pub mod riff {
+//!     include!(concat!(env!("OUT_DIR"), "/riff.rs"));
+//! }
+//! ```
+//!
+//! Each schema becomes `$OUT_DIR/<meta id>.rs`, its imports (beside it, or `/absolute` under a folder above it)
+//! compiled into it. Cargo is told to run the build again when a schema or an import changes. A schema error
+//! fails the build with the file, YAML path, line:column and what was probably meant; warnings are passed to Cargo.
+//! To check the generated code in instead (and read it), `binspec gen SCHEMA -o FILE.rs` writes the same file.
+
+use std::path::{Path, PathBuf};
+
+/// What went wrong: the schemas' diagnostics (each names its file, YAML path and line:column), or a file that
+/// could not be written.
+#[derive(Debug)]
+pub struct Error(String);
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The schemas to compile and where to put the Rust.
+#[derive(Debug, Default, Clone)]
+pub struct Builder {
+    schemas: Vec<PathBuf>,
+    out_dir: Option<PathBuf>,
+    cargo: bool,
+}
+
+impl Builder {
+    /// A builder for a build script: it writes into `$OUT_DIR` and prints `cargo:` lines.
+    pub fn new() -> Self {
+        Builder {
+            cargo: true,
+            ..Builder::default()
+        }
+    }
+    /// Adds a schema (`.ksy`).
+    pub fn schema(mut self, path: impl AsRef<Path>) -> Self {
+        self.schemas.push(path.as_ref().to_path_buf());
+        self
+    }
+    /// Adds every `.ksy` of a folder (not its subfolders), in name order.
+    ///
+    /// # Errors
+    /// A folder that cannot be read.
+    pub fn schemas_in(mut self, dir: impl AsRef<Path>) -> Result<Self, Error> {
+        let dir = dir.as_ref();
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(|e| Error(format!("{}: {e}", dir.display())))?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ksy"))
+            .collect();
+        found.sort();
+        if self.cargo {
+            println!("cargo:rerun-if-changed={}", dir.display());
+        }
+        self.schemas.extend(found);
+        Ok(self)
+    }
+    /// Writes the Rust into `dir` instead of `$OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
+        self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+    /// Whether to print `cargo:rerun-if-changed` and `cargo:warning` lines (on by default; off outside a build
+    /// script).
+    pub fn emit_cargo_lines(mut self, on: bool) -> Self {
+        self.cargo = on;
+        self
+    }
+    /// Compiles every schema into `<out dir>/<meta id>.rs`, and gives the files written. A file that already holds
+    /// the same code is left alone, so that an unchanged schema does not rebuild the crate.
+    ///
+    /// # Errors
+    /// A schema that does not compile (every schema's errors, together), no output folder (outside a build
+    /// script, without [`Builder::out_dir`]), or a file that cannot be written.
+    pub fn compile(self) -> Result<Vec<PathBuf>, Error> {
+        let out = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => PathBuf::from(std::env::var_os("OUT_DIR").ok_or_else(|| {
+                Error(
+                    "OUT_DIR is not set: call this from a build script, or give Builder::out_dir"
+                        .into(),
+                )
+            })?),
+        };
+        let mut errors = Vec::new();
+        let mut written = Vec::new();
+        for path in &self.schemas {
+            if self.cargo {
+                println!("cargo:rerun-if-changed={}", path.display());
+                for import in imports_of(path) {
+                    println!("cargo:rerun-if-changed={}", import.display());
+                }
+            }
+            match binspec_codegen::compile_file(path) {
+                Ok(c) => {
+                    if self.cargo {
+                        for w in &c.warnings {
+                            println!("cargo:warning={w}");
+                        }
+                    }
+                    let id = c.module.types[0].name.clone();
+                    let file = out.join(format!("{id}.rs"));
+                    if std::fs::read_to_string(&file).ok().as_deref() != Some(c.rust.as_str()) {
+                        std::fs::write(&file, &c.rust)
+                            .map_err(|e| Error(format!("{}: {e}", file.display())))?;
+                    }
+                    written.push(file);
+                }
+                Err(diags) => errors.extend(diags.iter().map(ToString::to_string)),
+            }
+        }
+        if errors.is_empty() {
+            Ok(written)
+        } else {
+            Err(Error(errors.join("\n")))
+        }
+    }
+}
+
+/// The files a schema imports, where they are found (for `rerun-if-changed`), transitively.
+fn imports_of(path: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    let mut queue = vec![path.to_path_buf()];
+    while let Some(p) = queue.pop() {
+        let Ok(head) = binspec_codegen::read_head(&p) else {
+            continue;
+        };
+        let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
+        for import in &head.imports {
+            if let Some(found) = binspec_codegen::import_path(&dir, import) {
+                if !out.contains(&found) && out.len() < 256 {
+                    out.push(found.clone());
+                    queue.push(found);
+                }
+            }
+        }
+    }
+    out
+}
