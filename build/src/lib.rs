@@ -43,6 +43,7 @@ pub struct Builder {
     schemas: Vec<PathBuf>,
     out_dir: Option<PathBuf>,
     cargo: bool,
+    runtime: Option<String>,
 }
 
 impl Builder {
@@ -80,6 +81,13 @@ impl Builder {
     /// Writes the Rust into `dir` instead of `$OUT_DIR`.
     pub fn out_dir(mut self, dir: impl AsRef<Path>) -> Self {
         self.out_dir = Some(dir.as_ref().to_path_buf());
+        self
+    }
+    /// The path the generated code reaches the runtime by, where the tool does not depend on `binspec-runtime`
+    /// under that name (it renames it, or re-exports it from one of its own crates): `"::my_deps::binspec_runtime"`
+    /// or `"crate::rt"`. The default is `::binspec_runtime`.
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.runtime = Some(path.into());
         self
     }
     /// Whether to print `cargo:rerun-if-changed` and `cargo:warning` lines (on by default; off outside a build
@@ -122,8 +130,17 @@ impl Builder {
                     }
                     let id = c.module.types[0].name.clone();
                     let file = out.join(format!("{id}.rs"));
-                    if std::fs::read_to_string(&file).ok().as_deref() != Some(c.rust.as_str()) {
-                        std::fs::write(&file, &c.rust)
+                    let rust = match &self.runtime {
+                        // (The generated code names the runtime only by this absolute path, in code and in
+                        // serde's `with` strings.)
+                        Some(p) => c.rust.replace(
+                            "::binspec_runtime::",
+                            &format!("{}::", p.trim_end_matches("::")),
+                        ),
+                        None => c.rust,
+                    };
+                    if std::fs::read_to_string(&file).ok().as_deref() != Some(rust.as_str()) {
+                        std::fs::write(&file, &rust)
                             .map_err(|e| Error(format!("{}: {e}", file.display())))?;
                     }
                     written.push(file);

@@ -37,6 +37,24 @@ fn compiles_schemas_into_the_folder_given() {
     assert!(pair.starts_with("// @generated"), "{}", &pair[..80]);
     assert!(pair.contains("pub struct Pair") && pair.contains("pub struct Tiny"));
 
+    // The runtime reached by another path (a tool that re-exports it).
+    let renamed = Builder::new()
+        .emit_cargo_lines(false)
+        .schema(schemas.join("tiny.ksy"))
+        .out_dir(&out)
+        .runtime_path("crate::rt")
+        .compile()
+        .expect("compiles");
+    let tiny = std::fs::read_to_string(&renamed[0]).unwrap();
+    assert!(
+        tiny.contains("crate::rt::Reader"),
+        "the reader by the path given"
+    );
+    assert!(
+        !tiny.contains("binspec_runtime"),
+        "no other path to the runtime"
+    );
+
     // Every schema's errors, together, with where they are.
     std::fs::write(
         schemas.join("bad.ksy"),

@@ -6,4 +6,12 @@ pub mod riff {
     include!(concat!(env!("OUT_DIR"), "/riff.rs"));
 }
 
+/// The same, generated with `runtime_path("crate::rt")`: it reaches the runtime through [`rt`], as a tool does
+/// that re-exports its dependencies from one place.
+pub mod riff_through_rt {
+    include!(concat!(env!("OUT_DIR"), "/rt/riff.rs"));
+}
+
+/// The runtime, re-exported for [`riff_through_rt`].
+pub use binspec_runtime as rt;
 pub use binspec_runtime::Format;

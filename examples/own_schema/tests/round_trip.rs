@@ -37,3 +37,13 @@ fn reads_edits_and_writes_a_wav() {
     let back = Riff::from_binary(&out).expect("reads back");
     assert_eq!(&back.body.chunks[1].data[..], &[0x80, 0x90, 0xa0, 0xb0]);
 }
+
+/// The copy generated with another path to the runtime reads and writes the same.
+#[test]
+fn the_copy_through_a_reexport_is_the_same() {
+    use binspec_example_own_schema::riff_through_rt::Riff as Riff2;
+    let bytes = wav();
+    let r = Riff2::from_binary(&bytes).expect("reads");
+    assert_eq!(r.body.chunks.len(), 2);
+    assert_eq!(r.to_binary().expect("writes"), bytes);
+}
