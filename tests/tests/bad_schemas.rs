@@ -3,6 +3,16 @@
 
 use std::path::PathBuf;
 
+use binspec_codegen::diag::Diagnostic;
+
+/// Diagnostics as text, one a line.
+fn text(d: &[Diagnostic]) -> String {
+    d.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn bad_schemas_get_their_messages() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bad_schemas");
@@ -98,24 +108,9 @@ enums:
       -orig-id: KIND_NONE
       -affected-by: 90
 "#;
-    let c = binspec_codegen::compile_str("tool_keys.ksy", schema).unwrap_or_else(|d| {
-        panic!(
-            "rejected: {}",
-            d.iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join("\n")
-        )
-    });
-    assert!(
-        c.warnings.is_empty(),
-        "{}",
-        c.warnings
-            .iter()
-            .map(|d| d.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    let c = binspec_codegen::compile_str("tool_keys.ksy", schema)
+        .unwrap_or_else(|d| panic!("rejected: {}", text(&d)));
+    assert!(c.warnings.is_empty(), "{}", text(&c.warnings));
 
     // A key of some other tool: compiled, with a warning that names it and says it is ignored.
     let other = schema.replace("-affected-by: 188", "-my-tool-note: 188");
@@ -147,28 +142,19 @@ enums:
 #[test]
 fn absolute_imports_are_found_under_a_root_above() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("import_roots");
-    let c = binspec_codegen::compile_file(&root.join("formats/deep/uses_pair.ksy")).unwrap_or_else(
-        |d| {
-            panic!(
-                "{}",
-                d.iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            )
-        },
-    );
+    let c = binspec_codegen::compile_file(&root.join("formats/deep/uses_pair.ksy"))
+        .unwrap_or_else(|d| panic!("{}", text(&d)));
     assert!(
         c.rust.contains("pub struct LeU16Pair"),
         "the imported type is generated"
     );
 
-    let text = std::fs::read_to_string(root.join("formats/deep/uses_pair.ksy"))
+    let schema = std::fs::read_to_string(root.join("formats/deep/uses_pair.ksy"))
         .unwrap()
         .replace("/common/le_u16_pair", "/nowhere/le_u16_pair");
     let dir = tempfile::tempdir().unwrap();
     let moved = dir.path().join("uses_pair.ksy");
-    std::fs::write(&moved, text).unwrap();
+    std::fs::write(&moved, schema).unwrap();
     let Err(d) = binspec_codegen::compile_file(&moved) else {
         panic!("an import no folder holds was accepted");
     };
@@ -188,15 +174,7 @@ fn absolute_imports_are_found_under_a_root_above() {
 fn kaitai_dialect_of_the_gallery_compiles() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("import_roots");
     let c = binspec_codegen::compile_file(&root.join("formats/deep/kaitai_dialect.ksy"))
-        .unwrap_or_else(|d| {
-            panic!(
-                "{}",
-                d.iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            )
-        });
+        .unwrap_or_else(|d| panic!("{}", text(&d)));
     let kind = c
         .module
         .enums

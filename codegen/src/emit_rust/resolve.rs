@@ -277,19 +277,18 @@ impl<'m> Cx<'m> {
     }
 
     pub(super) fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(Rx, T)> {
-        if name == "_sizeof" {
-            let e = Expr {
-                kind: ExprKind::Attr {
-                    base: Box::new(base.clone()),
-                    name: name.to_string(),
-                    name_span: Default::default(),
-                },
-                span: Default::default(),
-                ty: None,
-            };
-            if let Some(r) = self.size_asked(&e, path) {
-                return r;
-            }
+        // The whole `base.name`, for what looks at it as one: a size asked for, a `_root`/`_parent` chain.
+        let whole = Expr {
+            kind: ExprKind::Attr {
+                base: Box::new(base.clone()),
+                name: name.to_string(),
+                name_span: Default::default(),
+            },
+            span: Default::default(),
+            ty: None,
+        };
+        if let Some(r) = self.size_asked(&whole, path) {
+            return r;
         }
         let me = self.me();
         // A dictionary node's derived values (`-resdic`): known when writing, from the node the writer is at;
@@ -309,15 +308,7 @@ impl<'m> Cx<'m> {
             });
         }
         // Outer values.
-        if let Some(chain) = chain_of(&Expr {
-            kind: ExprKind::Attr {
-                base: Box::new(base.clone()),
-                name: name.to_string(),
-                name_span: Default::default(),
-            },
-            span: Default::default(),
-            ty: None,
-        }) {
+        if let Some(chain) = chain_of(&whole) {
             if chain[0] == "_root" && self.ty == 0 {
                 let inner = rebase(&chain[1..]);
                 return self.tr(&inner, path);
