@@ -76,17 +76,34 @@ fn children(t: &TypeDef) -> Vec<usize> {
     out
 }
 
+/// The part of an outer chain that names a field: the chain itself, or without a last step that is a member of
+/// the field before it (`_parent.items.size`, `_root.header.name.length`).
+fn field_of_chain(m: &Module, ti: usize, c: Vec<String>) -> Vec<String> {
+    let n = c.len();
+    if n > 2
+        && !c[n - 1].starts_with('_')
+        && m.chain_field(ti, &c).is_none()
+        && m.chain_field(ti, &c[..n - 1]).is_some()
+    {
+        c[..n - 1].to_vec()
+    } else {
+        c
+    }
+}
+
 /// Pass `implicit_params`: the outer values each type needs, as `_root...`/`_parent...` chains.
 pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
     let mut direct: Vec<BTreeSet<Vec<String>>> = m
         .types
         .iter()
-        .map(|t| {
+        .enumerate()
+        .map(|(ti, t)| {
             let mut s = BTreeSet::new();
             for e in exprs_of(t) {
                 collect_chains(e, &mut s);
             }
-            s
+            // `_parent.items.size`: the outer value is the field, `.size` is taken of it here.
+            s.into_iter().map(|c| field_of_chain(m, ti, c)).collect()
         })
         .collect();
     // The root resolves `_root` chains itself; constants fold.

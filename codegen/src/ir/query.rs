@@ -351,3 +351,36 @@ pub fn exprs_mut(m: &mut super::Module) -> Vec<&mut super::Ex> {
     }
     out
 }
+
+impl super::Module {
+    /// The field a `_root.a.b` or `_parent(._parent)*.a.b` chain names from type `ti`, following fields of user
+    /// types; `None` where a step is not a field (a member such as `.size`, `_io`, `_pos`).
+    pub fn chain_field(&self, ti: usize, chain: &[String]) -> Option<&super::Field> {
+        let mut parts = chain.iter().map(String::as_str).peekable();
+        let mut ty = match parts.next()? {
+            "_root" => 0,
+            "_parent" => {
+                let mut t = self.owners[ti]?;
+                while parts.next_if_eq(&"_parent").is_some() {
+                    t = self.owners[t]?;
+                }
+                t
+            }
+            _ => return None,
+        };
+        let mut field = None;
+        for part in parts {
+            let t = &self.types[ty];
+            let f = t
+                .seq
+                .iter()
+                .chain(t.instances.iter())
+                .find(|f| f.name == part)?;
+            field = Some(f);
+            if let FieldTy::User { ty: u, .. } = f.ty {
+                ty = u;
+            }
+        }
+        field
+    }
+}
