@@ -200,3 +200,65 @@ fn kaitai_dialect_of_the_gallery_compiles() {
         "write: the output's size"
     );
 }
+
+/// Two schema names with one Rust name (`foo_bar` and `foo__bar`, a type and an enum, or a type named like the
+/// enum of a switch field) are not refused: the later one is named after its enclosing types (the switch's enum
+/// gets `Switch` after its name), with a warning that names both. Schemas of Kaitai's gallery have such names
+/// (lvm2, elf, windows_evt_log), and renaming is no option there.
+#[test]
+fn clashing_rust_names_are_renamed_with_a_warning() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("name_clashes");
+    let compile = |name: &str| {
+        binspec_codegen::compile_file(&dir.join(format!("{name}.ksy")))
+            .unwrap_or_else(|d| panic!("{name}: {}", text(&d)))
+    };
+    let rust_of = |c: &binspec_codegen::Compiled| -> Vec<String> {
+        c.module
+            .types
+            .iter()
+            .map(|t| t.rust.clone())
+            .chain(c.module.enums.iter().map(|e| e.rust.clone()))
+            .collect()
+    };
+
+    let c = compile("camel_clash");
+    assert_eq!(rust_of(&c), ["CamelClash", "FooBar", "CamelClashFooBar"]);
+    assert!(
+        text(&c.warnings).contains(
+            "warning: /types/foo__bar: type 'foo__bar' and type 'foo_bar' (camel_clash.ksy:11:5, /types/foo_bar) both \
+             become the Rust name 'FooBar': the later is named after its enclosing types"
+        ),
+        "{}",
+        text(&c.warnings)
+    );
+
+    let c = compile("camel_clash_enum");
+    // (Types first, then enums: the root's enum `foo__bar` is named before the type `foo_bar` inside it.)
+    assert_eq!(
+        rust_of(&c),
+        ["CamelClashEnum", "CamelClashEnumFooBar", "FooBar"]
+    );
+    assert!(
+        text(&c.warnings).contains("type 'foo_bar' and enum 'foo__bar'"),
+        "{}",
+        text(&c.warnings)
+    );
+
+    let c = compile("camel_clash_switch");
+    assert!(
+        c.rust.contains("pub enum CamelClashSwitchBodySwitch"),
+        "the switch's enum steps aside"
+    );
+    assert!(
+        c.rust.contains("pub struct CamelClashSwitchBody"),
+        "the type keeps its name"
+    );
+    assert!(
+        text(&c.warnings).contains(
+            "the enum generated for switch field 'body' of type 'camel_clash_switch' would have the Rust name \
+             'CamelClashSwitchBody', as type 'camel_clash_switch_body' does: it is named 'CamelClashSwitchBodySwitch'"
+        ),
+        "{}",
+        text(&c.warnings)
+    );
+}

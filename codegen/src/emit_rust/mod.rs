@@ -679,14 +679,17 @@ impl<'m> Gen<'m> {
 }
 
 fn switch_enum_name(m: &Module, f: &Field) -> Ident {
-    // Owner type name + field name, e.g. `RsizetableTable`.
-    let owner = m.types.iter().find(|t| {
+    // As the `names` pass named it; else owner type name + field name, e.g. `RsizetableTable`.
+    let owner = m.types.iter().position(|t| {
         t.seq
             .iter()
             .chain(t.instances.iter())
             .any(|x| std::ptr::eq(x, f))
     });
-    let o = owner.map(|t| t.rust.clone()).unwrap_or_default();
+    if let Some(n) = owner.and_then(|o| m.switch_enums.get(&(o, f.name.clone()))) {
+        return format_ident!("{}", n);
+    }
+    let o = owner.map(|t| m.types[t].rust.clone()).unwrap_or_default();
     format_ident!("{}{}", o, crate::ir::camel(&f.name))
 }
 

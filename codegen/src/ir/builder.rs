@@ -98,6 +98,7 @@ pub fn build(raw: &RawSchema, imports: &[RawSchema], diags: &mut Diags) -> Optio
         magics: Vec::new(),
         magic_at: 0,
         format_id: raw.root.name.clone(),
+        switch_enums: Default::default(),
         text_format: None,
         crate_spec: CrateSpec::default(),
         owners: Vec::new(),

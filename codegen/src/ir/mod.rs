@@ -551,6 +551,8 @@ pub struct Module {
     pub crate_spec: CrateSpec,
     /// For each type, the one type that reads it (Kaitai's `_parent`), if exactly one does.
     pub owners: Vec<Option<usize>>,
+    /// The Rust name of the enum generated for each switch field, by its type and name (the `names` pass).
+    pub switch_enums: std::collections::BTreeMap<(usize, String), String>,
 }
 
 /// How deep the static-size functions follow user types before giving up.

@@ -1,9 +1,11 @@
-//! The Rust names of a schema's models: two different schema names that become the same CamelCase name
-//! (`foo_bar` and `foo__bar`, as types, enums or one of each), and a type or enum named like the enum generated
-//! for a switch field, are refused, naming both and suggesting a rename, rather than generating code that does
-//! not compile or quietly renaming one of them. The same name twice (types or enums in different scopes, which
-//! is Kaitai's scoping, or a type and an enum, as `binspec wiki import` drafts an enum table) is not a clash: the
-//! builder gives the later one its enclosing types' names in front.
+//! The Rust names of a schema's models. The same name twice (types or enums in different scopes, which is Kaitai's
+//! scoping, or a type and an enum, as `binspec wiki import` drafts an enum table) is not a clash: the builder gives
+//! the later one its enclosing types' names in front. Two different schema names that become the same CamelCase
+//! name (`foo_bar` and `foo__bar`, as types, enums or one of each) get the same treatment, with a warning naming
+//! both, and so does the enum generated for a switch field that a type or enum already names (`Switch` after its
+//! name): schemas of Kaitai's gallery have both (lvm2's `label_header_` in `label_header`, elf's switch field
+//! `flags` beside a type `section_header_flags`), and renaming one is no option there. Names that still meet after
+//! that are refused.
 
 use crate::diag::{Diags, Pos};
 use crate::ir::{camel, FieldTy, Module};
@@ -26,7 +28,8 @@ impl NameUse {
     }
 }
 
-/// Records `new`, refusing it if an earlier type or enum of another name has the same CamelCase name.
+/// Records `new`, warning when an earlier type or enum of another name has the same CamelCase name (the builder
+/// names the later one after its enclosing types).
 pub(super) fn claim(uses: &mut Vec<NameUse>, new: NameUse, diags: &mut Diags) {
     let rust = camel(&new.name);
     if let Some(old) = uses
@@ -34,23 +37,24 @@ pub(super) fn claim(uses: &mut Vec<NameUse>, new: NameUse, diags: &mut Diags) {
         .find(|u| camel(&u.name) == rust && u.name != new.name)
     {
         let message = format!(
-            "{} '{}' and {} both become the Rust name '{rust}'",
+            "{} '{}' and {} both become the Rust name '{rust}': the later is named after its enclosing types",
             new.kind,
             new.name,
             old.describe()
         );
         let help = Some(format!(
-            "rename one of them, e.g. {} '{}' to '{}_{}'",
+            "to choose the name, rename one of them, e.g. {} '{}' to '{}_{}'",
             new.kind, new.name, new.name, new.kind
         ));
-        diags.in_file(&new.file, |d| d.error(new.pos, &new.path, message, help));
+        diags.in_file(&new.file, |d| d.warning(new.pos, &new.path, message, help));
     }
     uses.push(new);
 }
 
-/// Refuses a switch field whose generated enum (its type's Rust name and its own, in CamelCase) has the Rust name
-/// of a type, an enum or another switch's enum.
-pub(super) fn check_switch_enums(m: &Module, diags: &mut Diags) {
+/// Names the enum generated for each switch field (its type's Rust name and its own, in CamelCase), in
+/// [`Module::switch_enums`]: where a type, an enum or another switch's enum has that name, `Switch` (then a number)
+/// follows it, with a warning. Refuses types and enums that still share a Rust name.
+pub(super) fn check_switch_enums(m: &mut Module, diags: &mut Diags) {
     let mut taken: Vec<(String, String)> = m
         .types
         .iter()
@@ -73,26 +77,44 @@ pub(super) fn check_switch_enums(m: &Module, diags: &mut Diags) {
             diags.in_file(&t.file, |d| d.error(t.pos, "", message, help));
         }
     }
-    for t in &m.types {
+    let mut names = std::collections::BTreeMap::new();
+    for (ti, t) in m.types.iter().enumerate() {
         for f in t.seq.iter().chain(&t.instances) {
             if !matches!(f.ty, FieldTy::Switch { .. }) {
                 continue;
             }
-            let rust = format!("{}{}", t.rust, camel(&f.name));
-            if let Some((_, other)) = taken.iter().find(|(r, _)| *r == rust) {
+            let base = format!("{}{}", t.rust, camel(&f.name));
+            let free = |n: &str| !taken.iter().any(|(r, _)| r == n);
+            let rust = std::iter::once(base.clone())
+                .chain(std::iter::once(format!("{base}Switch")))
+                .chain((2..).map(|i| format!("{base}Switch{i}")))
+                .find(|n| free(n))
+                .unwrap_or_default();
+            if rust != base {
+                let other = taken
+                    .iter()
+                    .find(|(r, _)| *r == base)
+                    .map(|(_, o)| o.clone())
+                    .unwrap_or_default();
                 let message = format!(
-                    "the enum generated for switch field '{}' of type '{}' has the Rust name '{rust}', as {other} does",
+                    "the enum generated for switch field '{}' of type '{}' would have the Rust name '{base}', as \
+                     {other} does: it is named '{rust}'",
                     f.name, t.name
                 );
-                let help = Some(format!("rename the field '{}' or the {other}", f.name));
-                diags.in_file(&t.file, |d| d.error(f.pos, &f.path, message, help));
+                let help = Some(format!(
+                    "to choose the name, rename the field '{}' or the {other}",
+                    f.name
+                ));
+                diags.in_file(&t.file, |d| d.warning(f.pos, &f.path, message, help));
             }
             taken.push((
-                rust,
+                rust.clone(),
                 format!("the switch field '{}' of type '{}'", f.name, t.name),
             ));
+            names.insert((ti, f.name.clone()), rust);
         }
     }
+    m.switch_enums = names;
 }
 
 #[cfg(test)]
