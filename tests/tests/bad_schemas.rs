@@ -168,8 +168,9 @@ fn absolute_imports_are_found_under_a_root_above() {
 
 /// Kaitai's dialect as the format gallery writes it compiles: an enum key `0x0253_f200` (YAML 1.1 reads digits
 /// grouped by `_` as an integer), a type with arguments in a block over several lines, an imported schema's own
-/// `meta: encoding`, and `_root._io.size` inside a nested type (the input's size when reading, the output's when
-/// writing).
+/// `meta: encoding`, `_root._io.size` inside a nested type (the input's size when reading, the output's when
+/// writing), an outer value in a `valid` check, and `_root.head._sizeof` inside `head` (a number, not a value to
+/// pass down).
 #[test]
 fn kaitai_dialect_of_the_gallery_compiles() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("import_roots");
@@ -195,6 +196,10 @@ fn kaitai_dialect_of_the_gallery_compiles() {
         tag.seq[0].ty
     );
     assert!(c.rust.contains("root_io.size()"), "read: the input's size");
+    assert!(
+        c.rust.contains("x_root__limit"),
+        "the outer value of a valid check is passed down"
+    );
     assert!(
         c.rust.contains("Io::ROOT.size(ctx)"),
         "write: the output's size"

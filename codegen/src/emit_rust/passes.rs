@@ -31,6 +31,16 @@ pub(super) fn exprs_of(t: &TypeDef) -> Vec<&Expr> {
         if let Role::Derive(x) = &f.role {
             out.push(&x.expr);
         }
+        // `valid` checks may name outer values too (`max: _root.header.len_file`).
+        match &f.valid {
+            Some(crate::ir::Valid::Eq(x) | crate::ir::Valid::Min(x) | crate::ir::Valid::Max(x))
+            | Some(crate::ir::Valid::Expr(x)) => out.push(&x.expr),
+            Some(crate::ir::Valid::Range(lo, hi)) => {
+                out.extend(lo.iter().chain(hi.iter()).map(|x| &x.expr))
+            }
+            Some(crate::ir::Valid::AnyOf(xs)) => out.extend(xs.iter().map(|x| &x.expr)),
+            Some(crate::ir::Valid::InEnum) | None => {}
+        }
         match &f.ty {
             FieldTy::User { args, .. } => out.extend(args.iter().map(|a| &a.expr)),
             FieldTy::Switch { on, .. } => out.push(&on.expr),
@@ -42,6 +52,10 @@ pub(super) fn exprs_of(t: &TypeDef) -> Vec<&Expr> {
 
 pub(super) fn collect_chains(e: &Expr, out: &mut BTreeSet<Vec<String>>) {
     if let Some(c) = chain_of(e) {
+        // (`_root.header._sizeof` is a number known without reading: nothing is passed down for it.)
+        if c.last().is_some_and(|l| l == "_sizeof") {
+            return;
+        }
         if c.len() >= 2 {
             out.insert(c);
             return;
