@@ -200,6 +200,27 @@ fn kaitai_dialect_of_the_gallery_compiles() {
         c.rust.contains("x_root__limit"),
         "the outer value of a valid check is passed down"
     );
+    let head = c
+        .module
+        .types
+        .iter()
+        .position(|t| t.name == "head")
+        .expect("head");
+    assert_eq!(c.module.root_alias(head), Some("head"));
+    assert!(
+        !c.rust.contains("x_root__head__n"),
+        "`_root.head.n` under `head` is head's own `n`, not passed down from the root"
+    );
+    let num_marks = c.module.types[0]
+        .seq
+        .iter()
+        .find(|f| f.name == "num_marks")
+        .expect("num_marks");
+    assert_eq!(
+        num_marks.role,
+        binspec_codegen::ir::Role::Data,
+        "the count of a view stays data"
+    );
     assert!(
         c.rust.contains("Io::ROOT.size(ctx)"),
         "write: the output's size"

@@ -479,8 +479,23 @@ impl<'m> Gen<'m> {
             });
         }
         for Param { key: k, by_ref, .. } in self.param_list(child) {
-            // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself; other types pass it along.
-            let t = if k[0] == "_parent" || caller == 0 {
+            // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself, and the type it reads as its
+            // field `a` resolves `_root.a.x` (its own `x`); other types pass it along.
+            let aliased =
+                k[0] == "_root" && k.len() > 2 && self.m.root_alias(caller) == Some(k[1].as_str());
+            let t = if aliased {
+                if scope == Scope::Read {
+                    self.read_before(caller, &k[1..], child, path)?;
+                }
+                let mut cx = self.cx(caller, scope);
+                let t = cx.tr(&rebase(&k[2..]), path)?.0;
+                exits |= cx.exits;
+                if by_ref {
+                    t.prefix(quote!(&)).full()
+                } else {
+                    t.full()
+                }
+            } else if k[0] == "_parent" || caller == 0 {
                 // (A key is a value reached through the object: the object itself is not passed down.)
                 if k.len() < 2 {
                     return err(

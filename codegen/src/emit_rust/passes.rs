@@ -120,9 +120,13 @@ pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
             s.into_iter().map(|c| field_of_chain(m, ti, c)).collect()
         })
         .collect();
-    // The root resolves `_root` chains itself; constants fold.
+    // The root resolves `_root` chains itself, and so does a type the root reads as its field `a` for
+    // `_root.a.x` (its own `x`, see `Module::root_alias`); constants fold.
+    let resolves = |ti: usize, c: &[String]| {
+        c[0] == "_root" && (ti == 0 || (c.len() > 2 && m.root_alias(ti) == Some(c[1].as_str())))
+    };
     for (i, s) in direct.iter_mut().enumerate() {
-        s.retain(|c| !(i == 0 && c[0] == "_root"));
+        s.retain(|c| !resolves(i, c));
     }
     loop {
         let mut changed = false;
@@ -132,7 +136,7 @@ pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
                 let needs: Vec<Vec<String>> = direct[c]
                     .iter()
                     .filter_map(|k| {
-                        if k[0] == "_root" && ti != 0 {
+                        if k[0] == "_root" && !resolves(ti, k) {
                             Some(k.clone())
                         } else if k[0] == "_parent" && k.get(1).is_some_and(|p| p == "_parent") {
                             Some(k[1..].to_vec())

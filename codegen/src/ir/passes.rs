@@ -251,6 +251,24 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
             Role::Placed
         };
     }
+    // A count, length or offset of an instance that is only read (a view: the model does not hold it) cannot be
+    // derived from it: it stays data (ds_store's `num_directories`, the count of a view that reads the root's
+    // stream where it is).
+    let n_seq = tm.seq.len();
+    let views_at: BTreeSet<usize> = tm
+        .instances
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.role == Role::View)
+        .map(|(i, _)| n_seq + i)
+        .collect();
+    for f in tm.seq.iter_mut() {
+        if let Role::Count { of } | Role::Length { of } | Role::Offset { of } = &f.role {
+            if views_at.contains(&of.0) {
+                f.role = Role::Data;
+            }
+        }
+    }
     // Checks: a pool item needs a pos; a pool region needs a known pool; `-eager` needs a placed instance.
     for f in tm.instances.iter() {
         if f.eager && f.role != Role::Placed {

@@ -353,6 +353,26 @@ pub fn exprs_mut(m: &mut super::Module) -> Vec<&mut super::Ex> {
 }
 
 impl super::Module {
+    /// The field `a` of the root through which type `ti` is read, where that is the only way it is read (its one
+    /// owner is the root, and no other field of the root has its type): then `_root.a.x` inside it is its own `x`,
+    /// which it has read itself where the field that needs it comes after `x` (`_root.header.len` in a child of
+    /// `header` that `header` reads after `len`).
+    pub fn root_alias(&self, ti: usize) -> Option<&str> {
+        if ti == 0 || self.owners.get(ti).copied().flatten() != Some(0) {
+            return None;
+        }
+        let root = &self.types[0];
+        let mut fields = root
+            .seq
+            .iter()
+            .chain(root.instances.iter())
+            .filter(|f| matches!(f.ty, FieldTy::User { ty, .. } if ty == ti));
+        match (fields.next(), fields.next()) {
+            (Some(f), None) => Some(f.name.as_str()),
+            _ => None,
+        }
+    }
+
     /// The field a `_root.a.b` or `_parent(._parent)*.a.b` chain names from type `ti`, following fields of user
     /// types; `None` where a step is not a field (a member such as `.size`, `_io`, `_pos`).
     pub fn chain_field(&self, ti: usize, chain: &[String]) -> Option<&super::Field> {
