@@ -483,21 +483,17 @@ impl<'m> Gen<'m> {
             // field `a` resolves `_root.a.x` (its own `x`); other types pass it along.
             let aliased =
                 k[0] == "_root" && k.len() > 2 && self.m.root_alias(caller) == Some(k[1].as_str());
-            let t = if aliased {
-                if scope == Scope::Read {
-                    self.read_before(caller, &k[1..], child, path)?;
-                }
-                let mut cx = self.cx(caller, scope);
-                let t = cx.tr(&rebase(&k[2..]), path)?.0;
-                exits |= cx.exits;
-                if by_ref {
-                    t.prefix(quote!(&)).full()
-                } else {
-                    t.full()
-                }
+            // How many leading steps name the caller itself: the rest is read in its own scope.
+            let own = if aliased {
+                Some(2)
             } else if k[0] == "_parent" || caller == 0 {
+                Some(1)
+            } else {
+                None
+            };
+            let t = if let Some(skip) = own {
                 // (A key is a value reached through the object: the object itself is not passed down.)
-                if k.len() < 2 {
+                if k.len() <= skip {
                     return err(
                         path,
                         format!(
@@ -509,10 +505,10 @@ impl<'m> Gen<'m> {
                     );
                 }
                 if scope == Scope::Read {
-                    self.read_before(caller, &k, child, path)?;
+                    self.read_before(caller, &k[skip - 1..], child, path)?;
                 }
                 let mut cx = self.cx(caller, scope);
-                let t = cx.tr(&rebase(&k[1..]), path)?.0;
+                let t = cx.tr(&rebase(&k[skip..]), path)?.0;
                 exits |= cx.exits;
                 if by_ref {
                     t.prefix(quote!(&)).full()
