@@ -249,12 +249,6 @@ fn build_one(
                     short(actual)
                 )));
             };
-            if expected.trim() == "null" {
-                return Err(skip(format!(
-                    "expects null: `{}` (absent optional value)",
-                    short(actual)
-                )));
-            }
             let tr = |e: &str| {
                 catch_unwind(AssertUnwindSafe(|| {
                     binspec_codegen::emit_rust::translate_model_expr(module, "m", e)
@@ -266,6 +260,29 @@ fn build_one(
                     ))
                 })
             };
+            if expected.trim() == "null" {
+                // An absent optional value: binspec's `x._present` says whether the model holds it.
+                let (p, kp) = tr(&format!("{}._present", actual.trim())).map_err(|e| {
+                    skip(format!(
+                        "expects null: `{}` (absent optional value): {}",
+                        short(actual),
+                        short(&e)
+                    ))
+                })?;
+                if kp != "Bool" {
+                    return Err(skip(format!(
+                        "expects null: `{}`: `_present` is {kp}",
+                        short(actual)
+                    )));
+                }
+                writeln!(
+                    check,
+                    "    if ({p}) {{\n        return Err(::std::format!(\"assert {i}: {{}}: present, expected null\", {:?}));\n    }}",
+                    actual.trim()
+                )
+                .unwrap();
+                continue;
+            }
             let (a, ka) = tr(actual).map_err(|e| {
                 skip(format!(
                     "assert untranslatable: `{}`: {}",

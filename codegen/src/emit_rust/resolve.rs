@@ -396,6 +396,12 @@ impl<'m> Cx<'m> {
                         (Rx::atom(quote!(#v.is_some())), T::Bool)
                     }
                     _ => {
+                        if not_in_model(f) {
+                            return err(
+                                path,
+                                format!("'{b}._present': '{b}' is not kept in the model"),
+                            );
+                        }
                         let id = ident(b);
                         if f.cond.is_some() {
                             (Rx::atom(quote!(#me.#id.is_some())), T::Bool)
@@ -422,6 +428,12 @@ impl<'m> Cx<'m> {
                     path: path.into(),
                     message: format!("no field '{fname}'"),
                 })?;
+                if not_in_model(f) {
+                    return err(
+                        path,
+                        format!("'{fname}._present': '{fname}' is not kept in the model"),
+                    );
+                }
                 let id = ident(fname);
                 return Ok(if f.cond.is_some() {
                     (Rx::atom(quote!(#ib.#id.is_some())), T::Bool)
@@ -624,6 +636,12 @@ impl<'m> Cx<'m> {
         }
         field
     }
+}
+
+/// Whether the model holds no value for `f` (a value instance it computes, or a read-only view), so that
+/// `f._present` cannot be asked of it.
+fn not_in_model(f: &Field) -> bool {
+    matches!(f.role, Role::Computed | Role::View)
 }
 
 pub(super) fn rebase(chain: &[String]) -> Expr {

@@ -522,6 +522,8 @@ fn refuses_what_it_cannot_translate() {
         ("sizeof<t>", "the size of 't' depends on the data"),
         ("sizeof<nope>", "unknown type 'nope'"),
         ("(count + 1)._sizeof", "does not name a field"),
+        // A value instance is computed, not held: the model cannot say whether it is there.
+        ("twice._present", "'twice' is not kept in the model"),
     ] {
         let e = translate_model_expr(&c.module, "m", src).unwrap_err();
         assert!(e.contains(msg), "{src}: {e}");
