@@ -44,6 +44,8 @@ pub struct Builder {
     out_dir: Option<PathBuf>,
     cargo: bool,
     runtime: Option<String>,
+    struct_attributes: Vec<String>,
+    enum_attributes: Vec<String>,
 }
 
 impl Builder {
@@ -88,6 +90,19 @@ impl Builder {
     /// or `"crate::rt"`. The default is `::binspec_runtime`.
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.runtime = Some(path.into());
+        self
+    }
+    /// An attribute for every generated struct (a model of a type), such as `#[derive(Eq, Hash)]` where every
+    /// field allows it (each struct already derives `Debug`, `Clone`, `PartialEq` and serde's traits).
+    pub fn struct_attribute(mut self, attr: impl Into<String>) -> Self {
+        self.struct_attributes.push(attr.into());
+        self
+    }
+    /// An attribute for every generated enum (the schema's enums, and the enum of each switch field); enums
+    /// already derive `Debug`, `Clone`, `PartialEq` and serde's traits, and the schema's enums also `Copy`, `Eq`
+    /// and `Hash`.
+    pub fn enum_attribute(mut self, attr: impl Into<String>) -> Self {
+        self.enum_attributes.push(attr.into());
         self
     }
     /// Whether to print `cargo:rerun-if-changed` and `cargo:warning` lines (on by default; off outside a build
@@ -139,6 +154,7 @@ impl Builder {
                         ),
                         None => c.rust,
                     };
+                    let rust = self.with_attributes(rust);
                     if std::fs::read_to_string(&file).ok().as_deref() != Some(rust.as_str()) {
                         std::fs::write(&file, &rust)
                             .map_err(|e| Error(format!("{}: {e}", file.display())))?;
@@ -153,6 +169,33 @@ impl Builder {
         } else {
             Err(Error(errors.join("\n")))
         }
+    }
+}
+
+impl Builder {
+    /// `rust` with the attributes asked for before each struct and enum it declares (items start a line of their
+    /// own, unindented, in the generated code).
+    fn with_attributes(&self, rust: String) -> String {
+        if self.struct_attributes.is_empty() && self.enum_attributes.is_empty() {
+            return rust;
+        }
+        let none = Vec::new();
+        let mut out = String::with_capacity(rust.len());
+        for line in rust.split_inclusive('\n') {
+            let attrs = if line.starts_with("pub struct ") {
+                &self.struct_attributes
+            } else if line.starts_with("pub enum ") {
+                &self.enum_attributes
+            } else {
+                &none
+            };
+            for a in attrs {
+                out.push_str(a);
+                out.push('\n');
+            }
+            out.push_str(line);
+        }
+        out
     }
 }
 

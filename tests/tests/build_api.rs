@@ -43,9 +43,14 @@ fn compiles_schemas_into_the_folder_given() {
         .schema(schemas.join("tiny.ksy"))
         .out_dir(&out)
         .runtime_path("crate::rt")
+        .struct_attribute("#[derive(Eq, Hash)]")
         .compile()
         .expect("compiles");
     let tiny = std::fs::read_to_string(&renamed[0]).unwrap();
+    assert!(
+        tiny.contains("#[derive(Eq, Hash)]\npub struct Tiny"),
+        "the attribute before the struct"
+    );
     assert!(
         tiny.contains("crate::rt::Reader"),
         "the reader by the path given"

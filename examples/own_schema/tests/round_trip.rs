@@ -46,4 +46,7 @@ fn the_copy_through_a_reexport_is_the_same() {
     let r = Riff2::from_binary(&bytes).expect("reads");
     assert_eq!(r.body.chunks.len(), 2);
     assert_eq!(r.to_binary().expect("writes"), bytes);
+    // Its structs derive `Eq` too (`struct_attribute`).
+    fn is_eq<T: Eq>(_: &T) {}
+    is_eq(&r);
 }
