@@ -91,15 +91,10 @@ fn children(t: &TypeDef) -> Vec<usize> {
 }
 
 /// The part of an outer chain that names a field: the chain itself, or without a last step that is a member of
-/// the field before it (`_parent.items.size`, `_root.header.name.length`).
+/// the field before it (`Module::member_of_outer_field`).
 fn field_of_chain(m: &Module, ti: usize, c: Vec<String>) -> Vec<String> {
-    let n = c.len();
-    if n > 2
-        && !c[n - 1].starts_with('_')
-        && m.chain_field(ti, &c).is_none()
-        && m.chain_field(ti, &c[..n - 1]).is_some()
-    {
-        c[..n - 1].to_vec()
+    if m.member_of_outer_field(ti, &c) {
+        c[..c.len() - 1].to_vec()
     } else {
         c
     }

@@ -341,10 +341,7 @@ impl<'m> Cx<'m> {
                 }
             }
             // `_parent.items.size`: a member of an outer field, taken below of the field passed in.
-            let member_of_outer = chain.len() > 2
-                && !name.starts_with('_')
-                && self.resolve_chain(&chain).is_none()
-                && self.resolve_chain(&chain[..chain.len() - 1]).is_some();
+            let member_of_outer = self.m.member_of_outer_field(self.ty, &chain);
             if chain.len() >= 2 && !member_of_outer {
                 let id = param_ident(&chain);
                 let t = match chain.last().map(|s| s.as_str()) {

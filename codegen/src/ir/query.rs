@@ -376,27 +376,54 @@ impl super::Module {
     /// The field a `_root.a.b` or `_parent(._parent)*.a.b` chain names from type `ti`, following fields of user
     /// types; `None` where a step is not a field (a member such as `.size`, `_io`, `_pos`).
     pub fn chain_field(&self, ti: usize, chain: &[String]) -> Option<&super::Field> {
-        let mut parts = chain.iter().map(String::as_str).peekable();
-        let mut ty = match parts.next()? {
+        let (head, rest) = chain.split_first()?;
+        let ty = match head.as_str() {
             "_root" => 0,
-            "_parent" => {
-                let mut t = self.owners[ti]?;
-                while parts.next_if_eq(&"_parent").is_some() {
-                    t = self.owners[t]?;
-                }
-                t
-            }
+            "_parent" => self.owners[ti]?,
             _ => return None,
         };
+        self.walk_fields(ty, rest.iter().map(|s| (s.as_str(), false)))
+            .map(|(f, _)| f)
+    }
+
+    /// Whether the outer chain names a member of a field (`_parent.items.size`, `_root.header.name.length`): the
+    /// chain itself names no field, the chain without its last step does. The field is what is passed down, and
+    /// the member is taken of it where the chain is used (the `implicit_params` pass and the translator agree on
+    /// this here).
+    pub fn member_of_outer_field(&self, ti: usize, chain: &[String]) -> bool {
+        let n = chain.len();
+        n > 2
+            && !chain[n - 1].starts_with('_')
+            && self.chain_field(ti, chain).is_none()
+            && self.chain_field(ti, &chain[..n - 1]).is_some()
+    }
+
+    /// Follows `steps` from type `ty`: each a field name (into the field's user type) or `_parent` (to the type
+    /// that reads the current one), and whether one element of a repetition is taken (`a[i]`). Gives the last
+    /// field and whether it is one element; `None` where a step names no field, or indexes one that is not
+    /// repeated.
+    pub(super) fn walk_fields<'s>(
+        &self,
+        mut ty: usize,
+        steps: impl IntoIterator<Item = (&'s str, bool)>,
+    ) -> Option<(&super::Field, bool)> {
         let mut field = None;
-        for part in parts {
+        for (n, indexed) in steps {
+            if n == "_parent" && !indexed {
+                ty = self.owners[ty]?;
+                field = None;
+                continue;
+            }
             let t = &self.types[ty];
             let f = t
                 .seq
                 .iter()
                 .chain(t.instances.iter())
-                .find(|f| f.name == part)?;
-            field = Some(f);
+                .find(|f| f.name == n)?;
+            if indexed && f.repeat == Repeat::None {
+                return None;
+            }
+            field = Some((f, indexed));
             if let FieldTy::User { ty: u, .. } = f.ty {
                 ty = u;
             }

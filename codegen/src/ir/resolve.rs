@@ -614,7 +614,7 @@ const PRIMS: &[&str] = &[
     "str", "strz", "b1",
 ];
 
-fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
+pub(super) fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
     let (base, endian) = if let Some(b) = name.strip_suffix("le") {
         (b, Some(Endian::Le))
     } else if let Some(b) = name.strip_suffix("be") {

@@ -6,7 +6,7 @@
 
 use crate::expr::{Expr, ExprKind, TypeRef};
 
-use super::{FieldTy, Module, Repeat};
+use super::{FieldTy, Module};
 
 impl Module {
     /// The size `e` asks for, where `e` is such a node in an expression over type `ti` (bits for `bitsizeof`,
@@ -49,7 +49,7 @@ impl Module {
         let mut steps = Vec::new();
         let mut at = e;
         let mut indexed = false;
-        let mut ty = loop {
+        let ty = loop {
             match &at.kind {
                 ExprKind::Index { base, .. } if !indexed => {
                     indexed = true;
@@ -68,29 +68,7 @@ impl Module {
                 _ => return None,
             }
         };
-        steps.reverse();
-        let mut field = None;
-        for (n, indexed) in steps {
-            if n == "_parent" && !indexed {
-                ty = self.owners[ty]?;
-                field = None;
-                continue;
-            }
-            let f = self.types[ty]
-                .seq
-                .iter()
-                .chain(self.types[ty].instances.iter())
-                .find(|f| f.name == n)?;
-            // An index applies to a repetition only.
-            if indexed && f.repeat == Repeat::None {
-                return None;
-            }
-            field = Some((f, indexed));
-            if let FieldTy::User { ty: t, .. } = f.ty {
-                ty = t;
-            }
-        }
-        field
+        self.walk_fields(ty, steps.into_iter().rev())
     }
 
     fn sizeof_type_ref(&self, ti: usize, r: &TypeRef, bits: bool) -> Result<u64, String> {
@@ -137,18 +115,13 @@ impl Module {
     }
 }
 
-/// The bits of a built-in type (`u4`, `s2be`, `f8le`, `b12`), or `None` for any other name.
+/// The bits of a built-in type of fixed size (`u4`, `s2be`, `f8le`, `b12`), as the schema's types read them;
+/// `None` for any other name.
 fn builtin_bits(path: &[String]) -> Option<u64> {
     let [name] = path else { return None };
-    let name = name
-        .strip_suffix("le")
-        .or_else(|| name.strip_suffix("be"))
-        .unwrap_or(name);
-    let (kind, n) = name.split_at_checked(1)?;
-    let n: u64 = n.parse().ok()?;
-    match (kind, n) {
-        ("u" | "s", 1 | 2 | 4 | 8) | ("f", 4 | 8) => Some(n * 8),
-        ("b", 1..=64) => Some(n),
+    match super::resolve::prim_type(name, None)? {
+        FieldTy::Int { bytes, .. } | FieldTy::Float { bytes, .. } => Some(u64::from(bytes) * 8),
+        FieldTy::Bits { n, .. } => Some(u64::from(n)),
         _ => None,
     }
 }

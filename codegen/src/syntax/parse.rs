@@ -80,24 +80,24 @@ fn check_keys(n: &Node, allowed: &[&str], what: &str, diags: &mut Diags) -> Ext 
 }
 
 /// An integer written with `_` between digits (`0x0253_f200`, `1_000`), as YAML 1.1 reads it; `None` for any other
-/// text.
+/// text. The expression language writes integers the same way, so its parser reads them.
 fn grouped_int(s: &str) -> Option<i128> {
-    if !s.contains('_') || s.starts_with('_') || s.ends_with('_') {
+    use crate::expr::{ExprKind, UnOp};
+    if !s.contains('_') {
         return None;
     }
-    let (neg, s) = match s.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, s.strip_prefix('+').unwrap_or(s)),
-    };
-    let digits = s.replace('_', "");
-    let (radix, digits) = match digits.get(..2) {
-        Some("0x" | "0X") => (16, &digits[2..]),
-        Some("0o" | "0O") => (8, &digits[2..]),
-        Some("0b" | "0B") => (2, &digits[2..]),
-        _ => (10, &digits[..]),
-    };
-    let v = i128::from_str_radix(digits, radix).ok()?;
-    Some(if neg { -v } else { v })
+    let e = crate::expr::parse(s).ok()?;
+    match e.kind {
+        ExprKind::Int(v) => Some(i128::from(v)),
+        ExprKind::Unary {
+            op: UnOp::Neg,
+            expr,
+        } => match expr.kind {
+            ExprKind::Int(v) => Some(-i128::from(v)),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn str_of(n: &Node, diags: &mut Diags) -> Option<String> {
