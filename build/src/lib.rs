@@ -132,7 +132,7 @@ impl Builder {
         for path in &self.schemas {
             if self.cargo {
                 println!("cargo:rerun-if-changed={}", path.display());
-                for import in imports_of(path) {
+                for import in binspec_codegen::imports_of(path) {
                     println!("cargo:rerun-if-changed={}", import.display());
                 }
             }
@@ -197,25 +197,4 @@ impl Builder {
         }
         out
     }
-}
-
-/// The files a schema imports, where they are found (for `rerun-if-changed`), transitively.
-fn imports_of(path: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    let mut queue = vec![path.to_path_buf()];
-    while let Some(p) = queue.pop() {
-        let Ok(head) = binspec_codegen::read_head(&p) else {
-            continue;
-        };
-        let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
-        for import in &head.imports {
-            if let Some(found) = binspec_codegen::import_path(&dir, import) {
-                if !out.contains(&found) && out.len() < 256 {
-                    out.push(found.clone());
-                    queue.push(found);
-                }
-            }
-        }
-    }
-    out
 }

@@ -61,11 +61,7 @@ pub fn crate_files(schemas: &Path, feature_on: &dyn Fn(&str) -> bool) -> CrateFi
             continue;
         }
         // An import is compiled into the importing schema's file.
-        for import in &h.imports {
-            if let Some(dir) = path.parent() {
-                out.inputs.push(dir.join(format!("{import}.ksy")));
-            }
-        }
+        out.inputs.extend(crate::imports_of(path));
         match compile_file(path) {
             Ok(c) => out.files.push((format!("{}.rs", spec.format_id), c.rust)),
             Err(diags) => out.errors.extend(diags.iter().map(ToString::to_string)),

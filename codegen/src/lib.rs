@@ -120,9 +120,31 @@ pub fn compile_file(path: &Path) -> Result<Compiled, Vec<Diagnostic>> {
     compile_with_imports(&name, &text, &load)
 }
 
+/// The files a schema imports, transitively, where they are found (each import beside the schema that names
+/// it), for a build that reruns when one changes.
+pub fn imports_of(path: &Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<std::path::PathBuf> = Vec::new();
+    let mut queue = vec![path.to_path_buf()];
+    while let Some(p) = queue.pop() {
+        let Ok(head) = read_head(&p) else {
+            continue;
+        };
+        let dir = p.parent().map(Path::to_path_buf).unwrap_or_default();
+        for import in &head.imports {
+            if let Some(found) = import_path(&dir, import) {
+                if !out.contains(&found) && out.len() < 256 {
+                    out.push(found.clone());
+                    queue.push(found);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Where the import `import` of a schema in `dir` is: beside it, or for an absolute import, under the nearest
 /// folder above it (itself first) that holds it.
-pub fn import_path(dir: &Path, import: &str) -> Option<std::path::PathBuf> {
+fn import_path(dir: &Path, import: &str) -> Option<std::path::PathBuf> {
     match import.strip_prefix('/') {
         None => Some(dir.join(format!("{import}.ksy"))),
         Some(rel) => dir
