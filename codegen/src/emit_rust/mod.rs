@@ -481,8 +481,7 @@ impl<'m> Gen<'m> {
         for Param { key: k, by_ref, .. } in self.param_list(child) {
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself, and the type it reads as its
             // field `a` resolves `_root.a.x` (its own `x`); other types pass it along.
-            let aliased =
-                k[0] == "_root" && k.len() > 2 && self.m.root_alias(caller) == Some(k[1].as_str());
+            let aliased = self.m.is_own_root_chain(caller, &k);
             // How many leading steps name the caller itself: the rest is read in its own scope.
             let own = if aliased {
                 Some(2)

@@ -314,10 +314,7 @@ impl<'m> Cx<'m> {
                 return self.tr(&inner, path);
             }
             // `_root.a.x` in the type the root reads as its field `a`: its own `x`.
-            if chain[0] == "_root"
-                && chain.len() > 2
-                && self.m.root_alias(self.ty) == Some(chain[1].as_str())
-            {
+            if self.m.is_own_root_chain(self.ty, &chain) {
                 return self.tr(&rebase(&chain[2..]), path);
             }
             // The size of the whole input (or output) from inside another type.

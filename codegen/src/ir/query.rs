@@ -373,6 +373,12 @@ impl super::Module {
         }
     }
 
+    /// Whether the outer chain is `_root.a.x...` where `ti` is the type read as the root's field `a`
+    /// ([`Module::root_alias`]): `ti` then resolves it as its own `x...`.
+    pub fn is_own_root_chain(&self, ti: usize, chain: &[String]) -> bool {
+        chain.len() > 2 && chain[0] == "_root" && self.root_alias(ti) == Some(chain[1].as_str())
+    }
+
     /// The field a `_root.a.b` or `_parent(._parent)*.a.b` chain names from type `ti`, following fields of user
     /// types; `None` where a step is not a field (a member such as `.size`, `_io`, `_pos`).
     pub fn chain_field(&self, ti: usize, chain: &[String]) -> Option<&super::Field> {
