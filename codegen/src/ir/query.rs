@@ -374,7 +374,7 @@ impl super::Module {
     }
 
     /// Whether the outer chain is `_root.a.x...` where `ti` is the type read as the root's field `a`
-    /// ([`Module::root_alias`]): `ti` then resolves it as its own `x...`.
+    /// ([`Self::root_alias`]): `ti` then resolves it as its own `x...`.
     pub fn is_own_root_chain(&self, ti: usize, chain: &[String]) -> bool {
         chain.len() > 2 && chain[0] == "_root" && self.root_alias(ti) == Some(chain[1].as_str())
     }
