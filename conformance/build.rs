@@ -200,7 +200,9 @@ fn build_one(
     if !ksy.is_file() {
         return Err(skip(format!("schema missing: formats/{}.ksy", t.id)));
     }
-    let compiled = match catch_unwind(|| binspec_codegen::compile_file(&ksy)) {
+    // (Absolute imports are looked for under `formats/ks_path`, as Kaitai's runner passes it as the import path.)
+    let ks_path = vec![suite.join("formats").join("ks_path")];
+    let compiled = match catch_unwind(|| binspec_codegen::compile_file_in(&ksy, &ks_path)) {
         Ok(Ok(c)) => c,
         Ok(Err(diags)) => {
             let first = diags

@@ -54,7 +54,14 @@ pub fn compile_with_imports(
                 Some((ifile, itext)) => {
                     let mut idiags = Diags::new(&ifile);
                     if let Some(ir) = syntax::parse_schema(&ifile, &itext, &mut idiags) {
-                        queue.extend(ir.root.meta.iter().flat_map(|m| m.imports.clone()));
+                        // (An import's own relative imports are beside it, not beside this schema.)
+                        queue.extend(
+                            ir.root
+                                .meta
+                                .iter()
+                                .flat_map(|m| m.imports.clone())
+                                .map(|(n, p)| (join_import(&name, &n), p)),
+                        );
                         if ir.root.name != r.root.name
                             && !imports.iter().any(|x| x.root.name == ir.root.name)
                         {
@@ -104,16 +111,62 @@ pub fn compile_with_imports(
     })
 }
 
+/// The import `child`, named by the schema imported as `parent`, as the top schema would name it: an absolute
+/// import as it is, a relative one from `parent`'s folder (`a/b` importing `../c` is `c`; `/x/y` importing `z` is
+/// `/x/z`).
+fn join_import(parent: &str, child: &str) -> String {
+    if child.starts_with('/') {
+        return child.to_string();
+    }
+    let abs = parent.starts_with('/');
+    let mut parts: Vec<&str> = parent.split('/').filter(|p| !p.is_empty()).collect();
+    parts.pop();
+    for c in child.split('/') {
+        match c {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|l| *l != "..") => {
+                parts.pop();
+            }
+            // (Above the top schema's folder, or above an import root: kept for the loader to resolve.)
+            ".." if !abs => parts.push(".."),
+            ".." => {}
+            c => parts.push(c),
+        }
+    }
+    let joined = parts.join("/");
+    if abs {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
 /// Compiles a schema file.
 ///
 /// An import is read from beside the schema (`header`, `../common/header`). An absolute import (`/common/header`,
 /// as the schemas of Kaitai's format gallery write them) names a file under a root of schemas: the nearest folder
 /// above the schema that holds it, as Kaitai's compiler finds it under the import path it is given.
 pub fn compile_file(path: &Path) -> Result<Compiled, Vec<Diagnostic>> {
+    compile_file_in(path, &[])
+}
+
+/// [`compile_file`], with folders an absolute import is also looked for in, after the folders above the schema
+/// (Kaitai's compiler's `--import-path`).
+pub fn compile_file_in(
+    path: &Path,
+    import_paths: &[std::path::PathBuf],
+) -> Result<Compiled, Vec<Diagnostic>> {
     let (name, text) = read_schema(path)?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let roots = import_paths.to_vec();
     let load = move |import: &str| -> Option<(String, String)> {
-        let p = import_path(&dir, import)?;
+        let p = import_path(&dir, import).or_else(|| {
+            let rel = import.strip_prefix('/')?;
+            roots
+                .iter()
+                .map(|r| r.join(format!("{rel}.ksy")))
+                .find(|p| p.is_file())
+        })?;
         let text = std::fs::read_to_string(&p).ok()?;
         Some((p.file_name()?.to_string_lossy().into_owned(), text))
     };
@@ -269,4 +322,26 @@ fn position_of(m: &ir::Module, path: &str) -> diag::Pos {
         }
     }
     best.map(|(_, p)| p).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod import_tests {
+    use super::join_import;
+
+    #[test]
+    fn imports_of_imports_are_named_from_the_importing_schema() {
+        for (parent, child, want) in [
+            ("header", "footer", "footer"),
+            ("common/header", "bits", "common/bits"),
+            ("common/header", "../other", "other"),
+            ("../common/header", "x", "../common/x"),
+            ("a", "../up", "../up"),
+            ("/for_abs/imported", "../root", "/root"),
+            ("/for_abs/imported", "sibling", "/for_abs/sibling"),
+            ("/top", "../../beyond", "/beyond"),
+            ("anything", "/abs/path", "/abs/path"),
+        ] {
+            assert_eq!(join_import(parent, child), want, "{parent} + {child}");
+        }
+    }
 }
