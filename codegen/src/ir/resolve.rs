@@ -87,8 +87,13 @@ impl Builder {
             _ => (text, None),
         };
         if let Some(t) = prim_type(name, encoding) {
+            // A bit type's own `le`/`be` suffix (`b6be`) wins over `meta: bit-endian`.
+            let own = bit_suffix(name);
             return Some(match t {
-                FieldTy::Bits { n, .. } => FieldTy::Bits { n, le: bit_le },
+                FieldTy::Bits { n, .. } => FieldTy::Bits {
+                    n,
+                    le: own.unwrap_or(bit_le),
+                },
                 t => t,
             });
         }
@@ -652,9 +657,24 @@ pub(super) fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
             })
         }
         'f' if [4, 8].contains(&n) => Some(FieldTy::Float { bytes: n, endian }),
-        'b' if (1..=64).contains(&n) && endian.is_none() => Some(FieldTy::Bits { n, le: false }),
+        // (`b6le`, `b6be`: bit order from the suffix; see `bit_suffix`.)
+        'b' if (1..=64).contains(&n) => Some(FieldTy::Bits {
+            n,
+            le: endian == Some(Endian::Le),
+        }),
         _ => None,
     }
+}
+
+/// For a bit type with a bit-endian suffix (`b12le`, `b3be`), whether it is little-endian.
+fn bit_suffix(name: &str) -> Option<bool> {
+    let rest = name.strip_prefix('b')?;
+    let (digits, le) = match (rest.strip_suffix("le"), rest.strip_suffix("be")) {
+        (Some(d), _) => (d, true),
+        (_, Some(d)) => (d, false),
+        _ => return None,
+    };
+    (!digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())).then_some(le)
 }
 
 fn split_args(s: &str) -> Vec<String> {
@@ -721,4 +741,29 @@ pub fn is_int_type_name(name: &str) -> bool {
         prim_type(name, None),
         Some(FieldTy::Int { .. } | FieldTy::Bits { .. })
     )
+}
+
+#[cfg(test)]
+mod prim_tests {
+    use super::*;
+
+    #[test]
+    fn bit_types_take_a_bit_endian_suffix() {
+        for (name, want) in [
+            ("b6be", Some(FieldTy::Bits { n: 6, le: false })),
+            ("b12le", Some(FieldTy::Bits { n: 12, le: true })),
+            ("b1", Some(FieldTy::Bits { n: 1, le: false })),
+            ("b64le", Some(FieldTy::Bits { n: 64, le: true })),
+            ("b65le", None),
+            ("b0be", None),
+            ("bxle", None),
+        ] {
+            assert_eq!(prim_type(name, None), want, "{name}");
+        }
+        assert_eq!(bit_suffix("b3le"), Some(true));
+        assert_eq!(bit_suffix("b3be"), Some(false));
+        assert_eq!(bit_suffix("b3"), None);
+        assert_eq!(bit_suffix("u4le"), None);
+        assert_eq!(bit_suffix("ble"), None);
+    }
 }
