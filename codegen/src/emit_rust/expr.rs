@@ -295,6 +295,20 @@ impl<'m> Cx<'m> {
                         return Ok((Rx::binary(&pl, o, p, &pr), None));
                     }
                 }
+                // Otherwise (one owned, as a concatenation or a decoded string is), both as `&str`.
+                let borrowed = |x: &Rx| place(x).is_some() || is_str_literal(x);
+                if op.is_comparison()
+                    && lt == T::Str
+                    && rt == T::Str
+                    && !(borrowed(&l) && borrowed(&r))
+                {
+                    let ty = quote!(str);
+                    let (l, r) = (l.full(), r.full());
+                    let as_ref = |x: TokenStream| {
+                        Rx::atom(quote!(::std::convert::AsRef::<#ty>::as_ref(&#x)))
+                    };
+                    return Ok((Rx::binary(&as_ref(l), o, p, &as_ref(r)), None));
+                }
                 // `lo <= x && x <= hi` (or `< hi`) as a range's `contains` (`clippy::manual_range_contains`).
                 if let Some(c) = self.range_contains(*op, lhs, rhs, path)? {
                     return Ok((c, None));
@@ -374,7 +388,7 @@ impl<'m> Cx<'m> {
                 path: epath, value, ..
             } => {
                 let ename = epath.last().cloned().unwrap_or_default();
-                let en = self.find_enum(&ename).ok_or_else(|| EmitError {
+                let en = self.find_enum_path(epath).ok_or_else(|| EmitError {
                     path: path.into(),
                     message: format!("unknown enum '{ename}'"),
                 })?;
@@ -485,4 +499,13 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
     };
     let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
     Ok((t.full().to_string(), format!("{ty:?}")))
+}
+
+/// Whether `x` is a string literal (a `&'static str`).
+fn is_str_literal(x: &Rx) -> bool {
+    let mut it = x.full().into_iter();
+    matches!(
+        (it.next(), it.next()),
+        (Some(proc_macro2::TokenTree::Literal(l)), None) if l.to_string().starts_with('"')
+    )
 }

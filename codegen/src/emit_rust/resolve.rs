@@ -472,6 +472,20 @@ impl<'m> Cx<'m> {
                 };
                 Ok((Rx::atom(quote!(#it.unwrap_or(0))), T::Int))
             }
+            ("min" | "max", T::Array(et)) if **et == T::Float => {
+                let m = format_ident!("{}", name);
+                Ok((
+                    Rx::atom(quote!(#b.iter().map(|x| *x as f64).reduce(f64::#m).unwrap_or(0.0))),
+                    T::Float,
+                ))
+            }
+            ("min" | "max", T::Array(et)) if matches!(**et, T::Str | T::Bytes) => {
+                let m = format_ident!("{}", name);
+                Ok((
+                    Rx::atom(quote!(#b.iter().#m().cloned().unwrap_or_default())),
+                    (**et).clone(),
+                ))
+            }
             ("first" | "last", T::Array(et)) => {
                 let m = format_ident!("{}", name);
                 Ok((
@@ -577,6 +591,32 @@ impl<'m> Cx<'m> {
     }
 
     /// An enum by name, looking from this type outwards, then anywhere.
+    /// The enum an `a::b::animal` path names (`animal` in type `b` of type `a`): the types looked up from this
+    /// type's scope outwards, then from the root (a path may start with the schema's own id), as `enum:` resolves.
+    pub(super) fn find_enum_path(&self, epath: &[String]) -> Option<usize> {
+        let (name, owner) = epath.split_last()?;
+        if owner.is_empty() {
+            return self.find_enum(name);
+        }
+        let types = &self.m.types;
+        let mut scope = Some(self.ty);
+        let mut found = None;
+        while let Some(s) = scope {
+            let mut want = types[s].path.clone();
+            want.extend(owner.iter().cloned());
+            if let Some(i) = types.iter().position(|t| t.path == want) {
+                found = Some(i);
+                break;
+            }
+            scope = types[s].parent;
+        }
+        let owner = found.or_else(|| types.iter().position(|t| t.path == owner))?;
+        self.m
+            .enums
+            .iter()
+            .position(|e| e.owner == owner && e.name == *name)
+    }
+
     pub(super) fn find_enum(&self, name: &str) -> Option<usize> {
         let mut scope = Some(self.ty);
         while let Some(s) = scope {
