@@ -390,7 +390,19 @@ impl<'m> Cx<'m> {
                         (Rx::atom(quote!(#v.is_some())), T::Bool)
                     }
                     _ => {
-                        if not_in_model(f) {
+                        // A value instance: whether its condition holds, or where it has none, whether its value
+                        // is there (`t ? maybe : other`).
+                        if let Some(v) = f.value() {
+                            let e = match &f.cond {
+                                Some(c) => c.clone(),
+                                None => crate::ir::Ex {
+                                    expr: presence_of(&v.expr),
+                                    ..v.clone()
+                                },
+                            };
+                            return self.tr(&e.expr, &e.path);
+                        }
+                        if not_in_model(f) && f.value().is_none() {
                             return err(
                                 path,
                                 format!("'{b}._present': '{b}' is not kept in the model"),
@@ -422,14 +434,32 @@ impl<'m> Cx<'m> {
                     path: path.into(),
                     message: format!("no field '{fname}'"),
                 })?;
-                if not_in_model(f) {
+                // A value instance: as above, in its own type, reached through `ib`.
+                if let Some(v) = f.value() {
+                    let c = match &f.cond {
+                        Some(c) => c.clone(),
+                        None => crate::ir::Ex {
+                            expr: presence_of(&v.expr),
+                            ..v.clone()
+                        },
+                    };
+                    let saved = (self.ty, self.scope, self.base.replace(ib));
+                    self.ty = uti;
+                    self.scope = Scope::Model;
+                    let r = self.tr(&c.expr, &c.path);
+                    self.ty = saved.0;
+                    self.scope = saved.1;
+                    self.base = saved.2;
+                    return r;
+                }
+                if not_in_model(f) && f.value().is_none() {
                     return err(
                         path,
                         format!("'{fname}._present': '{fname}' is not kept in the model"),
                     );
                 }
                 let id = ident(fname);
-                return Ok(if f.cond.is_some() {
+                return Ok(if f.cond.is_some() && !not_in_model(f) {
                     (Rx::atom(quote!(#ib.#id.is_some())), T::Bool)
                 } else {
                     (Rx::atom(quote!(true)), T::Bool)
@@ -696,4 +726,27 @@ pub(super) fn rebase(chain: &[String]) -> Expr {
         };
     }
     e
+}
+
+/// Whether the value of `e` is there (Kaitai's null): for a name, its `_present`; for `c ? a : b`, that of the
+/// branch taken; anything else always is.
+fn presence_of(e: &Expr) -> Expr {
+    let node = |kind| Expr {
+        kind,
+        span: e.span,
+        ty: Some(Box::new(crate::expr::Ty::Bool)),
+    };
+    match &e.kind {
+        ExprKind::Name(n) if !n.starts_with('_') => node(ExprKind::Attr {
+            base: Box::new(e.clone()),
+            name: "_present".into(),
+            name_span: Default::default(),
+        }),
+        ExprKind::Ternary { cond, then, else_ } => node(ExprKind::Ternary {
+            cond: cond.clone(),
+            then: Box::new(presence_of(then)),
+            else_: Box::new(presence_of(else_)),
+        }),
+        _ => node(ExprKind::Bool(true)),
+    }
 }
