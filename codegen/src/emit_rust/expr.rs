@@ -243,7 +243,15 @@ impl<'m> Cx<'m> {
                         Rx::atom(quote!(#b.get(#i).copied().unwrap_or(0))).as_(quote!(i128))
                     }
                     T::Array(et) => {
+                        // (Enum values are read through `value()`: every enum has a variant for unnamed values.)
+                        let enums = matches!(
+                            base.ty.as_deref(),
+                            Some(crate::expr::Ty::Array(inner)) if matches!(**inner, crate::expr::Ty::Enum(_))
+                        );
                         let x = match *et {
+                            T::Int if enums => {
+                                Rx::atom(quote!(#b.get(#i).map_or(0, |x| x.value())))
+                            }
                             T::Int => Rx::atom(quote!(#b.get(#i).map_or(0, |x| *x as i128))),
                             T::Float => Rx::atom(quote!(#b.get(#i).map_or(0.0, |x| *x as f64))),
                             _ => Rx::atom(quote!(#b.get(#i).cloned().unwrap_or_default())),
