@@ -392,14 +392,7 @@ impl<'m> Cx<'m> {
                     _ => {
                         // A value instance: whether its condition holds, or where it has none, whether its value
                         // is there (`t ? maybe : other`).
-                        if let Some(v) = f.value() {
-                            let e = match &f.cond {
-                                Some(c) => c.clone(),
-                                None => crate::ir::Ex {
-                                    expr: presence_of(&v.expr),
-                                    ..v.clone()
-                                },
-                            };
+                        if let Some(e) = value_presence(f) {
                             return self.tr(&e.expr, &e.path);
                         }
                         if not_in_model(f) && f.value().is_none() {
@@ -435,14 +428,7 @@ impl<'m> Cx<'m> {
                     message: format!("no field '{fname}'"),
                 })?;
                 // A value instance: as above, in its own type, reached through `ib`.
-                if let Some(v) = f.value() {
-                    let c = match &f.cond {
-                        Some(c) => c.clone(),
-                        None => crate::ir::Ex {
-                            expr: presence_of(&v.expr),
-                            ..v.clone()
-                        },
-                    };
+                if let Some(c) = value_presence(f) {
                     let saved = (self.ty, self.scope, self.base.replace(ib));
                     self.ty = uti;
                     self.scope = Scope::Model;
@@ -726,6 +712,19 @@ pub(super) fn rebase(chain: &[String]) -> Expr {
         };
     }
     e
+}
+
+/// For a value instance, the expression that says whether it is there: its condition, or where it has none,
+/// whether its value is ([`presence_of`]).
+fn value_presence(f: &Field) -> Option<crate::ir::Ex> {
+    let v = f.value()?;
+    Some(match &f.cond {
+        Some(c) => c.clone(),
+        None => crate::ir::Ex {
+            expr: presence_of(&v.expr),
+            ..v.clone()
+        },
+    })
 }
 
 /// Whether the value of `e` is there (Kaitai's null): for a name, its `_present`; for `c ? a : b`, that of the
