@@ -576,12 +576,19 @@ fn typecheck_type(
         if let Some(x) = f.io() {
             check(&scope, x, Want::Any, "io", diags);
         }
-        if let Some(
-            crate::ir::Process::Xor(x) | crate::ir::Process::Rol(x) | crate::ir::Process::Ror(x),
-        ) = &f.process
-        {
-            // (Each element of a repetition is processed with its own key, so `_index` may be in it.)
-            check(&inner, x, Want::Any, "process", diags);
+        // (Each element of a repetition is processed with its own key, so `_index` may be in it.)
+        match &f.process {
+            Some(
+                crate::ir::Process::Xor(x)
+                | crate::ir::Process::Rol(x)
+                | crate::ir::Process::Ror(x),
+            ) => check(&inner, x, Want::Any, "process", diags),
+            Some(crate::ir::Process::Custom { args, .. }) => {
+                for x in args {
+                    check(&inner, x, Want::Any, "process", diags);
+                }
+            }
+            Some(crate::ir::Process::Zlib) | None => {}
         }
         // binspec's own expressions (`-` keys), in the scope of the type they are written in.
         if let crate::ir::Role::Derive(x) = &f.role {

@@ -164,4 +164,7 @@ pub mod cmp {
     }
 }
 
+#[doc(hidden)]
+pub mod hooks;
+
 include!(concat!(env!("OUT_DIR"), "/suite.rs"));

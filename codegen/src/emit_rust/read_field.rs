@@ -160,6 +160,28 @@ impl<'m> Gen<'m> {
                 let t = if left { t } else { t.prefix(quote!(-)) }.full();
                 quote!(#rt::rol(#data, #t))
             }
+            Some(Process::Custom { path, args }) => {
+                // `crate::hooks::<schema id>::<path>::decode(data, args...)`, or `encode` to write.
+                let module = format_ident!("{}", self.m.id.replace('-', "_"));
+                let path: Vec<Ident> = path.iter().map(|p| format_ident!("{}", p)).collect();
+                let fun = if inverse {
+                    quote!(encode)
+                } else {
+                    quote!(decode)
+                };
+                let mut a = Vec::new();
+                for x in args {
+                    a.push(match arg(x)? {
+                        (t, T::Bytes) => quote!(::binspec_runtime::expr::bytes(&#t)),
+                        (t, T::Str) => {
+                            let t = t.recv();
+                            quote!(&#t[..])
+                        }
+                        (t, _) => t.full(),
+                    });
+                }
+                quote!(crate::hooks::#module::#(#path)::*::#fun(#data #(, #a)*)?)
+            }
             Some(Process::Zlib) if inverse => quote!(#rt::zlib(#data)),
             Some(Process::Zlib) => {
                 quote!(#rt::unzlib(#data, start, ((#data).len() as u64).saturating_mul(1032).max(1 << 20))?)

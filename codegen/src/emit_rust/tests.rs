@@ -93,6 +93,8 @@ fn translates_model_expressions() {
             "(m . data . len () as i128) . wrapping_mul (2i128)",
             "Int",
         ),
+        // A value instance without a condition is there when its value is: a product always is.
+        ("twice._present", "true", "Bool"),
         ("flags", "m . flags", "Bool"),
         // A range test of one operand, written twice, becomes `contains`; two operands stay comparisons.
         (
@@ -522,8 +524,6 @@ fn refuses_what_it_cannot_translate() {
         ("sizeof<t>", "the size of 't' depends on the data"),
         ("sizeof<nope>", "unknown type 'nope'"),
         ("(count + 1)._sizeof", "does not name a field"),
-        // A value instance is computed, not held: the model cannot say whether it is there.
-        ("twice._present", "'twice' is not kept in the model"),
     ] {
         let e = translate_model_expr(&c.module, "m", src).unwrap_err();
         assert!(e.contains(msg), "{src}: {e}");
@@ -671,4 +671,35 @@ fn schema_text_is_escaped_for_rustdoc() {
     ] {
         assert_eq!(crate::doc_text::escape_tags(text), want, "{text:?}");
     }
+}
+
+/// A custom process calls the schema's hooks: `decode` to read, `encode` to write, with its arguments; a name that
+/// is not one is refused with what binspec knows.
+#[test]
+fn custom_processes_call_hooks() {
+    let schema = |process: &str| {
+        format!(
+            "meta:\n  id: t\nseq:\n  - id: key\n    type: u1\n  - id: buf\n    size: 4\n    process: {process}\n"
+        )
+    };
+    let c = crate::compile_str("t.ksy", &schema("a.b.my_fx(key, true, [1, 2])")).unwrap();
+    let code = c.rust.replace(char::is_whitespace, "");
+    assert!(
+        code.contains("crate::hooks::t::a::b::my_fx::decode(raw,v_keyasi128,true,"),
+        "{}",
+        c.rust
+    );
+    assert!(
+        code.contains("crate::hooks::t::a::b::my_fx::encode("),
+        "{}",
+        c.rust
+    );
+    let d = crate::compile_str("t.ksy", &schema("My-Fx(1)")).unwrap_err();
+    assert!(
+        d.iter().any(|d| {
+            let t = d.to_string();
+            t.contains("unknown process 'My-Fx(1)'") && t.contains("a custom process is a name")
+        }),
+        "{d:?}"
+    );
 }

@@ -352,6 +352,9 @@ pub enum Process {
     Ror(Ex),
     /// zlib-compressed data.
     Zlib,
+    /// A process the schema's user writes (`my_custom_fx(7, true, [0x20])`, `nested.deeply.custom_fx(7)`): the
+    /// hand-written `decode` and `encode` of module `hooks::<schema id>::<path>`, given the arguments.
+    Custom { path: Vec<String>, args: Vec<Ex> },
 }
 
 #[derive(Debug, Clone, PartialEq)]

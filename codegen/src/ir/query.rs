@@ -344,8 +344,10 @@ pub fn exprs_mut(m: &mut super::Module) -> Vec<&mut super::Ex> {
                 Some(Valid::AnyOf(xs)) => out.extend(xs.iter_mut()),
                 Some(Valid::InEnum) | None => {}
             }
-            if let Some(Process::Xor(x) | Process::Rol(x) | Process::Ror(x)) = &mut f.process {
-                out.push(x);
+            match &mut f.process {
+                Some(Process::Xor(x) | Process::Rol(x) | Process::Ror(x)) => out.push(x),
+                Some(Process::Custom { args, .. }) => out.extend(args.iter_mut()),
+                Some(Process::Zlib) | None => {}
             }
         }
     }

@@ -723,16 +723,51 @@ fn parse_process(src: &ExprSrc, diags: &mut Diags) -> Option<Process> {
         ("rol", Some(_)) => arg_ex(diags).map(Process::Rol),
         ("ror", Some(_)) => arg_ex(diags).map(Process::Ror),
         ("zlib", None) => Some(Process::Zlib),
+        // A custom process: a dotted path of names, with arguments or without.
+        (name, _) if is_process_path(name) && !["xor", "rol", "ror", "zlib"].contains(&name) => {
+            let mut args = Vec::new();
+            for a in arg.map(split_args).unwrap_or_default() {
+                let x = parse_ex(
+                    &ExprSrc {
+                        text: a,
+                        pos: src.pos,
+                        path: src.path.clone(),
+                    },
+                    diags,
+                )?;
+                args.push(x);
+            }
+            Some(Process::Custom {
+                path: name.split('.').map(str::to_string).collect(),
+                args,
+            })
+        }
         _ => {
             diags.error(
                 src.pos,
                 &src.path,
                 format!("unknown process '{text}'"),
-                Some("binspec knows xor(key), rol(n), ror(n) and zlib".into()),
+                Some(
+                    "binspec knows xor(key), rol(n), ror(n) and zlib; a custom process is a name \
+                     (my_fx(args), or a.b.my_fx(args)) of hand-written hooks"
+                        .into(),
+                ),
             );
             None
         }
     }
+}
+
+/// Whether `name` is a custom process's name: snake_case names joined by dots (`nested.deeply.custom_fx`).
+fn is_process_path(name: &str) -> bool {
+    !name.is_empty()
+        && name.split('.').all(|p| {
+            p.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_lowercase() || c == '_')
+                && p.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        })
 }
 
 /// Whether a name is a built-in integer type (`u4`, `s2be`, `b12`).
