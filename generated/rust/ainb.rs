@@ -2439,7 +2439,7 @@ impl Ainb {
                                                                 .at("attachment_id_array"),
                                                         );
                                                     }
-                                                    w.fill(size.saturating_sub(used), 0);
+                                                    w.fill(size.saturating_sub(used), 0u8);
                                                 }
                                             }
                                         }
@@ -2857,7 +2857,7 @@ impl Ainb {
                                                                 .at("query_element_id_array"),
                                                         );
                                                     }
-                                                    w.fill(size.saturating_sub(used), 0);
+                                                    w.fill(size.saturating_sub(used), 0u8);
                                                 }
                                             }
                                         }
@@ -2943,7 +2943,7 @@ impl Ainb {
                                                                 .at("expression_binary"),
                                                         );
                                                     }
-                                                    w.fill(size.saturating_sub(used), 0);
+                                                    w.fill(size.saturating_sub(used), 0u8);
                                                 }
                                             }
                                         }
@@ -11162,7 +11162,7 @@ impl PropertyTable {
                                                                     .at("s32_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -11222,7 +11222,7 @@ impl PropertyTable {
                                                                     .at("bool_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -11282,7 +11282,7 @@ impl PropertyTable {
                                                                     .at("float_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -11342,7 +11342,7 @@ impl PropertyTable {
                                                                     .at("string_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -11402,7 +11402,7 @@ impl PropertyTable {
                                                                     .at("vector3f_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -11463,7 +11463,7 @@ impl PropertyTable {
                                                                     .at("pointer_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -13704,7 +13704,7 @@ impl InputOutputTable {
                                                                     .at("s32_inputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -13767,7 +13767,7 @@ impl InputOutputTable {
                                                                     .at("s32_outputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -13830,7 +13830,7 @@ impl InputOutputTable {
                                                                     .at("bool_inputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -13893,7 +13893,7 @@ impl InputOutputTable {
                                                                     .at("bool_outputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -13956,7 +13956,7 @@ impl InputOutputTable {
                                                                     .at("float_inputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -14019,7 +14019,7 @@ impl InputOutputTable {
                                                                     .at("float_outputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -14082,7 +14082,7 @@ impl InputOutputTable {
                                                                     .at("string_inputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -14146,7 +14146,7 @@ impl InputOutputTable {
                                                                     .at("string_outputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -14210,7 +14210,7 @@ impl InputOutputTable {
                                                                     .at("vector3f_inputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -14274,7 +14274,7 @@ impl InputOutputTable {
                                                                     .at("vector3f_outputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }
@@ -14338,7 +14338,7 @@ impl InputOutputTable {
                                                                     .at("pointer_inputs_array"),
                                                             );
                                                         }
-                                                        w.fill(size.saturating_sub(used), 0);
+                                                        w.fill(size.saturating_sub(used), 0u8);
                                                     }
                                                 }
                                             }

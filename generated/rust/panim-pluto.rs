@@ -18,8 +18,22 @@
 pub struct PanimPluto {
     /// Name, UTF-8, padded with NULs to 64 bytes.
     pub name: ::binspec_runtime::Str,
+    /// The bytes of `name`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub name_filler: ::std::option::Option<::binspec_runtime::Bytes>,
     /// Author, UTF-8, padded with NULs to 32 bytes.
     pub author: ::binspec_runtime::Str,
+    /// The bytes of `author`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub author_filler: ::std::option::Option<::binspec_runtime::Bytes>,
     /// Whether the animation loops.
     pub looping: LoopMode,
     /// Frame count (exclusive end), the loop end.
@@ -49,6 +63,7 @@ impl PanimPluto {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
         let endian = ::binspec_runtime::Endian::Big;
+        let slot_start__ = r.pos();
         let v_name = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
@@ -74,6 +89,16 @@ impl PanimPluto {
             })
         })()
             .at("name")?;
+        let filler_name = ::binspec_runtime::read::slot_filler(
+                &r.buf()[slot_start__..r.pos()],
+                None,
+                Some(&[0u8][..]),
+                false,
+                &[0u8],
+                Some(0u8),
+            )
+            .map(|b| r.share(b));
+        let slot_start__ = r.pos();
         let v_author = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
@@ -99,6 +124,15 @@ impl PanimPluto {
             })
         })()
             .at("author")?;
+        let filler_author = ::binspec_runtime::read::slot_filler(
+                &r.buf()[slot_start__..r.pos()],
+                None,
+                Some(&[0u8][..]),
+                false,
+                &[0u8],
+                Some(0u8),
+            )
+            .map(|b| r.share(b));
         let v_looping = (|| -> ::binspec_runtime::Result<_> {
             Ok(LoopMode::from_value(r.u8()? as i128))
         })()
@@ -213,7 +247,9 @@ impl PanimPluto {
         r.leave();
         Ok(PanimPluto {
             name: v_name,
+            name_filler: filler_name,
             author: v_author,
+            author_filler: filler_author,
             looping: v_looping,
             length: v_length,
             node_count: v_node_count,
@@ -245,13 +281,14 @@ impl PanimPluto {
                                 "UTF-8",
                             )?;
                             ::binspec_runtime::check_term(content, &[0u8])?;
-                            ::binspec_runtime::write_slot(
+                            ::binspec_runtime::write_slot_filled(
                                 w,
                                 content,
                                 Some(64i128),
                                 &[0u8],
                                 0u8,
                                 ctx.first_pass(),
+                                self.name_filler.as_deref(),
                             )?;
                         }
                     }
@@ -270,13 +307,14 @@ impl PanimPluto {
                                 "UTF-8",
                             )?;
                             ::binspec_runtime::check_term(content, &[0u8])?;
-                            ::binspec_runtime::write_slot(
+                            ::binspec_runtime::write_slot_filled(
                                 w,
                                 content,
                                 Some(32i128),
                                 &[0u8],
                                 0u8,
                                 ctx.first_pass(),
+                                self.author_filler.as_deref(),
                             )?;
                         }
                     }

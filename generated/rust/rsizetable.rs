@@ -1313,6 +1313,13 @@ impl CrcEntry {
 pub struct NameEntry {
     /// The file path, padded with zeros to the slot size (the wiki's "Fixed size file path").
     pub name: ::binspec_runtime::Str,
+    /// The bytes of `name`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub name_filler: ::std::option::Option<::binspec_runtime::Bytes>,
     /// Size the resource needs.
     pub size: u32,
 }
@@ -1330,6 +1337,7 @@ impl NameEntry {
         use ::binspec_runtime::ResultExt as _;
         let (p_path_size,) = args;
         r.enter()?;
+        let slot_start__ = r.pos();
         let v_name = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
@@ -1355,10 +1363,20 @@ impl NameEntry {
             })
         })()
             .at("name")?;
+        let filler_name = ::binspec_runtime::read::slot_filler(
+                &r.buf()[slot_start__..r.pos()],
+                None,
+                Some(&[0u8][..]),
+                false,
+                &[0u8],
+                Some(0u8),
+            )
+            .map(|b| r.share(b));
         let v_size = r.u32(endian).at("size")?;
         r.leave();
         let out__ = NameEntry {
             name: v_name,
+            name_filler: filler_name,
             size: v_size,
         };
         let k__ = out__
@@ -1387,13 +1405,14 @@ impl NameEntry {
                                 "UTF-8",
                             )?;
                             ::binspec_runtime::check_term(content, &[0u8])?;
-                            ::binspec_runtime::write_slot(
+                            ::binspec_runtime::write_slot_filled(
                                 w,
                                 content,
                                 Some(p_path_size),
                                 &[0u8],
                                 0u8,
                                 ctx.first_pass(),
+                                self.name_filler.as_deref(),
                             )?;
                         }
                     }

@@ -597,6 +597,29 @@ pub fn slot_content<'b>(
     }
 }
 
+/// The bytes of a sized slot after its content (`slot_content`), where they are not what the writer puts there
+/// ([`crate::write::write_slot`]: the terminator when `append` is set and it fits, then `fill` up to the end, or
+/// for a slot to the end of the stream, `fill` `None`, nothing): bytes after a terminator that are not padding,
+/// which a file may hold (garbage from the tool that made it). `None` where the writer would reproduce the slot.
+pub fn slot_filler<'b>(
+    slot: &'b [u8],
+    pad: Option<u8>,
+    term: Option<&[u8]>,
+    include: bool,
+    append: &[u8],
+    fill: Option<u8>,
+) -> Option<&'b [u8]> {
+    let content = slot_content(slot, pad, term, include).len();
+    let rest = &slot[content..];
+    let (t, padding) = if rest.len() >= append.len() {
+        rest.split_at(append.len())
+    } else {
+        (&rest[..0], rest)
+    };
+    let written = t == append && padding.iter().all(|&b| Some(b) == fill);
+    (!written).then_some(rest)
+}
+
 /// Drops trailing `pad` bytes (`pad-right`).
 pub fn strip_right(b: &[u8], pad: u8) -> &[u8] {
     let mut n = b.len();
@@ -708,6 +731,47 @@ impl<A: Copy> ExactSizeIterator for ViewFiles<'_, A> {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slot_filler_keeps_what_the_writer_would_not_write() {
+        let term = Some(&[0x40u8][..]);
+        // Content, terminator, then the writer's fill (the terminator again, with no pad-right): nothing kept.
+        assert_eq!(
+            slot_filler(b"ab@@@@", None, term, false, b"@", Some(b'@')),
+            None
+        );
+        // Other bytes after the terminator: kept, from the terminator on.
+        assert_eq!(
+            slot_filler(b"ab@+++", None, term, false, b"@", Some(b'@')),
+            Some(&b"@+++"[..])
+        );
+        // Padding stripped first (pad-right 0x2b), then cut at the terminator.
+        assert_eq!(
+            slot_filler(b"ab@+++", Some(b'+'), term, false, b"@", Some(b'+')),
+            None
+        );
+        // No terminator in the slot: the writer would add one where it fits.
+        assert_eq!(
+            slot_filler(b"abcd++", Some(b'+'), term, false, b"@", Some(b'+')),
+            Some(&b"++"[..])
+        );
+        // A slot to the end of the stream ends with the content and the terminator.
+        assert_eq!(slot_filler(b"ab@", None, term, false, b"@", None), None);
+        assert_eq!(
+            slot_filler(b"ab@x", None, term, false, b"@", None),
+            Some(&b"@x"[..])
+        );
+        // Kept bytes are written back while the content has its length; otherwise the slot is padded.
+        let write = |content: &[u8], filler: Option<&[u8]>| {
+            let mut w = crate::Writer::new();
+            crate::write::write_slot_filled(&mut w, content, Some(6), b"@", b'@', false, filler)
+                .unwrap();
+            w.into_inner()
+        };
+        assert_eq!(write(b"ab", Some(b"@+++")), b"ab@+++");
+        assert_eq!(write(b"abc", Some(b"@+++")), b"abc@@@");
+        assert_eq!(write(b"ab", None), b"ab@@@@");
+    }
 
     #[test]
     fn peek_reads_without_moving_and_names_the_end() {

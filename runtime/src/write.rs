@@ -528,6 +528,35 @@ pub fn write_slot(
     Ok(())
 }
 
+/// [`write_slot`] for a slot whose bytes after the content a file had its own way (`filler`, read by
+/// `read::slot_filler`): those bytes instead of the terminator and padding, where they still fill the slot
+/// (content of the length it was read with); otherwise as `write_slot` writes it.
+pub fn write_slot_filled(
+    w: &mut Writer,
+    content: &[u8],
+    size: Option<i128>,
+    term: &[u8],
+    pad: u8,
+    lenient: bool,
+    filler: Option<&[u8]>,
+) -> Result<()> {
+    match (filler, size) {
+        (Some(f), Some(size)) if i128::try_from(content.len() + f.len()).ok() == Some(size) => {
+            w.bytes(content);
+            w.bytes(f);
+            return Ok(());
+        }
+        // (A slot to the end of the stream.)
+        (Some(f), None) => {
+            w.bytes(content);
+            w.bytes(f);
+            return Ok(());
+        }
+        _ => {}
+    }
+    write_slot(w, content, size, term, pad, lenient)
+}
+
 /// Rounds `v` up to a multiple of `align` (`align` of 0 or 1 leaves it).
 #[inline]
 /// `-scan` on write: the field written at `buf[start..end]` must read back with the same length. A reader that

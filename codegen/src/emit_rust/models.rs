@@ -133,6 +133,12 @@ impl<'m> Gen<'m> {
                         fields.push(quote!(#doc #serde pub #id: #ty,));
                         defaults.push((quote!(#id), self.model_default(ti, f)?));
                     }
+                    if has_filler(f) {
+                        let fid = format_ident!("{}_filler", f.name);
+                        let d = format!(" The bytes of `{}`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.", f.name);
+                        fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #fid: ::std::option::Option<::binspec_runtime::Bytes>,));
+                        defaults.push((quote!(#fid), None));
+                    }
                     if let Some(pool) = f.item_of.filter(|&p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
                         let d = format!(" Alignment of `{}` where the default ({:#x}) does not reproduce the file.", f.name, self.m.pools[pool].item_align);

@@ -109,7 +109,33 @@ impl<'m> Gen<'m> {
             }
             // A single call is made directly; anything else in a closure, so that its errors get the field's name.
             let call = fallible(&read);
+            let filler = has_filler(f).then(|| local("filler", &f.name));
+            if filler.is_some() {
+                body.push(quote!(let slot_start__ = r.pos();));
+            }
             body.push(quote!(let #v = #call.at(#fname)?;));
+            if let Some(fl) = &filler {
+                // The slot's bytes after the content, where the writer would not reproduce them.
+                let pad = match f.pad_right {
+                    Some(p) => quote!(Some(#p)),
+                    None => quote!(None),
+                };
+                let term = match term_bytes(f) {
+                    Some(t) => quote!(Some(&[#(#t),*][..])),
+                    None => quote!(None),
+                };
+                let inc = f.include;
+                let (append, fill) = slot_writing(f);
+                // (The writer pads a slot of a given size; one to the end of the stream ends with the content.)
+                let fill = if f.size.is_some() {
+                    quote!(Some(#fill))
+                } else {
+                    quote!(None)
+                };
+                body.push(quote! {
+                    let #fl = ::binspec_runtime::read::slot_filler(&r.buf()[slot_start__..r.pos()], #pad, #term, #inc, &[#(#append),*], #fill).map(|b| r.share(b));
+                });
+            }
             if f.resdic.is_some() {
                 body.push(self.dic_keep(f, &v)?);
             }
@@ -247,6 +273,11 @@ impl<'m> Gen<'m> {
                         inits.push(quote!(#id: #kept,));
                     } else {
                         inits.push(quote!(#id: #v,));
+                    }
+                    if has_filler(f) {
+                        let fid = format_ident!("{}_filler", f.name);
+                        let fl = local("filler", &f.name);
+                        inits.push(quote!(#fid: #fl,));
                     }
                     if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);

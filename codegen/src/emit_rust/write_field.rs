@@ -37,10 +37,7 @@ impl<'m> Gen<'m> {
     fn write_blob(&self, ti: usize, f: &Field, v: TokenStream) -> R<TokenStream> {
         let content = self.content(ti, f, v, Scope::Write)?;
         let term = term_bytes(f);
-        let append: Vec<u8> = match &term {
-            Some(t) if f.consume && !f.include => t.clone(),
-            _ => Vec::new(),
-        };
+        let (append, pad) = slot_writing(f);
         let size = match &f.size {
             Some(sz) => {
                 let s = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?.0.full();
@@ -48,16 +45,21 @@ impl<'m> Gen<'m> {
             }
             None => quote!(None),
         };
-        let pad = f.pad_right.or(f.terminator).unwrap_or(0);
         // Content that holds its terminator would read back cut short there.
         let check = match &term {
             Some(t) if !f.include => quote!(::binspec_runtime::check_term(content, &[#(#t),*])?;),
             _ => quote!(),
         };
+        let write = if let Some(fid) = self.filler_of(ti, f) {
+            // The bytes the file had after the content, where it had its own.
+            quote!(::binspec_runtime::write_slot_filled(w, content, #size, &[#(#append),*], #pad, ctx.first_pass(), self.#fid.as_deref())?;)
+        } else {
+            quote!(::binspec_runtime::write_slot(w, content, #size, &[#(#append),*], #pad, ctx.first_pass())?;)
+        };
         Ok(quote!({
             let content: &[u8] = &#content;
             #check
-            ::binspec_runtime::write_slot(w, content, #size, &[#(#append),*], #pad, ctx.first_pass())?;
+            #write
         }))
     }
 
@@ -121,6 +123,14 @@ impl<'m> Gen<'m> {
         })
     }
 
+    /// The model's field that holds the bytes after `f`'s content in its slot (see [`has_filler`]), where `f` is
+    /// the field type `ti` declares (not one case of a switch, or one element of a repetition, written as a field).
+    fn filler_of(&self, ti: usize, f: &Field) -> Option<Ident> {
+        let declared = self.m.types[ti].seq.iter().find(|s| s.name == f.name)?;
+        (has_filler(declared) && declared.ty == f.ty && f.repeat == Repeat::None)
+            .then(|| format_ident!("{}_filler", f.name))
+    }
+
     /// Code that writes one value (`v`, a reference to the model value) of a data field.
     pub(super) fn write_one(&self, ti: usize, f: &Field, v: TokenStream) -> R<TokenStream> {
         let cx = || self.cx(ti, Scope::Write);
@@ -139,9 +149,19 @@ impl<'m> Gen<'m> {
                 let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
                 self.note_call(*ty, Fun::Write);
                 match &f.size {
-                    // A substream of a given size: the type's bytes, then padding up to the size.
+                    // A substream of a given size: the type's bytes, then padding up to the size (`pad-right`, or
+                    // the bytes the file had there).
                     Some(sz) => {
                         let s = cx().tr(&sz.expr, &sz.path)?.0.full();
+                        let pad = f.pad_right.unwrap_or(0);
+                        let fill = if let Some(fid) = self.filler_of(ti, f) {
+                            quote!(match self.#fid.as_deref() {
+                                Some(b) if used + b.len() == size => w.bytes(b),
+                                _ => w.fill(size.saturating_sub(used), #pad),
+                            })
+                        } else {
+                            quote!(w.fill(size.saturating_sub(used), #pad);)
+                        };
                         Ok(quote!({
                             let start = w.pos();
                             let size: i128 = #s;
@@ -157,9 +177,19 @@ impl<'m> Gen<'m> {
                                 if used > size && !ctx.first_pass() {
                                     return Err(::binspec_runtime::Error::write(format!("{used:#x} bytes do not fit in its size ({size:#x})")).at(#fname));
                                 }
-                                w.fill(size.saturating_sub(used), 0);
+                                #fill
                             }
                         }))
+                    }
+                    // To the end of the stream: the bytes the file had after the content, where it had any.
+                    None if self.filler_of(ti, f).is_some() => {
+                        let fid = self.filler_of(ti, f);
+                        Ok(quote! {
+                            #v.write(w, ctx, io, endian, #a)?;
+                            if let Some(b) = self.#fid.as_deref() {
+                                w.bytes(b);
+                            }
+                        })
                     }
                     None => Ok(quote!(#v.write(w, ctx, io, endian, #a)?;)),
                 }

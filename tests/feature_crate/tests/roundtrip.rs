@@ -226,7 +226,13 @@ fn sort_by() {
         name_hash: None,
         name: "c".into(),
     });
-    m.tags.insert(0, Tag { text: "b".into() });
+    m.tags.insert(
+        0,
+        Tag {
+            text: "b".into(),
+            ..Default::default()
+        },
+    );
     #[rustfmt::skip]
     let want = [
         0x00, 0x00, 0x00, 0x65,
