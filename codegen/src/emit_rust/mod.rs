@@ -861,10 +861,11 @@ fn term_bytes(f: &Field) -> Option<Vec<u8>> {
 }
 
 /// Whether a field's sized slot may hold bytes after its content that the writer would not put there (after a
-/// terminator or before padding): a data field read once (not repeated, not a pool item), whose model keeps
+/// terminator or before padding): a data field of the `seq` read once (not repeated, not a pool item), whose model keeps
 /// those bytes beside it (`<name>_filler`, see `binspec_runtime::read::slot_filler`).
 fn has_filler(f: &Field) -> bool {
     matches!(f.role, Role::Data)
+        && !f.is_instance()
         && (f.size.is_some() || f.size_eos)
         && (f.pad_right.is_some() || f.terminator.is_some())
         && f.repeat == Repeat::None
