@@ -529,6 +529,12 @@ impl<'m> Gen<'m> {
         Ok((args, exits))
     }
 
+    /// Whether the model holds `f`'s value in a `Box` (a recursive field; a repetition's `Vec` already holds its
+    /// elements apart).
+    fn is_boxed(&self, f: &Field) -> bool {
+        f.repeat == Repeat::None && self.boxed.contains(&f.path)
+    }
+
     fn model_ty(&self, f: &Field) -> TokenStream {
         let base = match &f.ty {
             FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
@@ -544,7 +550,7 @@ impl<'m> Gen<'m> {
             FieldTy::Str { .. } => quote!(::binspec_runtime::Str),
             FieldTy::User { ty, .. } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
-                if f.repeat == Repeat::None && self.boxed.contains(&f.path) {
+                if self.is_boxed(f) {
                     quote!(::std::boxed::Box<#n>)
                 } else {
                     quote!(#n)
@@ -794,7 +800,11 @@ impl Gen<'_> {
         for e in &self.m.enums {
             items.push(emit_enum(e));
         }
-        items.push(self.emit_root_impl()?);
+        // A root with params (Kaitai's `common/bcd`) is read only as another schema's type, with its arguments:
+        // no file is one on its own, so it gets no `Format`.
+        if self.m.root().params.is_empty() {
+            items.push(self.emit_root_impl()?);
+        }
         Ok(items)
     }
 }

@@ -413,13 +413,31 @@ impl<'m> Gen<'m> {
 /// value `unknown` (Kaitai's gallery does, as Windows' `cpu_archs`), the first of `UnknownValue`,
 /// `UnknownValue2`, ... that no value takes.
 pub(super) fn catch_all(e: &crate::ir::EnumDef) -> Ident {
-    let taken = |n: &str| e.values.iter().any(|(_, id, _)| crate::ir::camel(id) == n);
+    let names = variant_names(e);
+    let taken = |n: &str| names.iter().any(|v| v == n);
     let name = std::iter::once("Unknown".to_string())
         .chain(std::iter::once("UnknownValue".to_string()))
         .chain((2..).map(|i| format!("UnknownValue{i}")))
         .find(|n| !taken(n))
         .unwrap_or_default();
     ty_ident(&name)
+}
+
+/// The Rust names of an enum's values, in order: each value's name in CamelCase, and where two names come out the
+/// same (`gsm610` and `gsm_610` in Kaitai's `wav`), the later one with `Alt` (then `Alt2`, ...) after it. (The text
+/// form keeps the schema's names.)
+fn variant_names(e: &crate::ir::EnumDef) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (_, id, _) in &e.values {
+        let base = crate::ir::camel(id);
+        let name = std::iter::once(base.clone())
+            .chain(std::iter::once(format!("{base}Alt")))
+            .chain((2..).map(|i| format!("{base}Alt{i}")))
+            .find(|n| !out.contains(n))
+            .unwrap_or(base);
+        out.push(name);
+    }
+    out
 }
 
 /// A Rust enum for a schema enum, with a variant for values the schema does not name (so every file round-trips).
@@ -430,8 +448,8 @@ pub(super) fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
     let mut from = Vec::new();
     let mut to = Vec::new();
     let mut seen = BTreeSet::new();
-    for (v, id, doc) in &e.values {
-        let var = ty_ident(&crate::ir::camel(id));
+    for ((v, id, doc), var) in e.values.iter().zip(variant_names(e)) {
+        let var = ty_ident(&var);
         let lit = int_lit(*v);
         let d = doc_attr(doc);
         vars.push(quote!(#d #[serde(rename = #id)] #var,));

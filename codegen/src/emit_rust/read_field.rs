@@ -93,7 +93,7 @@ impl<'m> Gen<'m> {
                 let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, &f.path)?;
                 self.note_call(*ty, Fun::Read);
                 let call = quote!(#n::read(r, endian, pools, root_io, #a));
-                if self.boxed.contains(&f.path) {
+                if self.is_boxed(f) {
                     Ok(Read::Expr(sized(quote!(::std::boxed::Box::new(#call?)))?))
                 } else if f.size.is_some() || f.size_eos {
                     Ok(Read::Expr(sized(quote!(#call?))?))
@@ -257,7 +257,7 @@ impl<'m> Gen<'m> {
                 let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
                 self.note_call(*ty, Fun::Read);
                 let call = quote!(#n::read(r, endian, pools, root_io, #a)?);
-                let call = if self.boxed.contains(&f.path) {
+                let call = if self.is_boxed(f) {
                     quote!(::std::boxed::Box::new(#call))
                 } else {
                     call

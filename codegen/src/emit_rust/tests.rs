@@ -703,3 +703,23 @@ fn custom_processes_call_hooks() {
         "{d:?}"
     );
 }
+
+/// Two values whose names come out the same in CamelCase (`gsm610`, `gsm_610`) get two variants; the text form
+/// keeps the schema's names.
+#[test]
+fn enum_values_with_the_same_rust_name_get_two_variants() {
+    let c = crate::compile_str(
+        "t.ksy",
+        "meta:\n  id: t\nseq:\n  - id: f\n    type: u1\n    enum: fmt\nenums:\n  fmt:\n    1: gsm610\n    2: gsm_610\n    3: gsm_610_alt\n",
+    )
+    .unwrap();
+    let code = c.rust.replace(char::is_whitespace, "");
+    for want in [
+        "#[serde(rename=\"gsm610\")]Gsm610,",
+        "#[serde(rename=\"gsm_610\")]Gsm610Alt,",
+        "#[serde(rename=\"gsm_610_alt\")]Gsm610AltAlt,",
+        "2i128=>Fmt::Gsm610Alt,",
+    ] {
+        assert!(code.contains(want), "{want}\n{}", c.rust);
+    }
+}
