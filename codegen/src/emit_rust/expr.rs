@@ -33,11 +33,21 @@ impl<'m> Cx<'m> {
     /// tell: an enum's value, a type or nothing the checker knows).
     fn value_t(&self, f: &Field) -> T {
         use crate::expr::Ty;
-        match f.value().and_then(|v| v.ty.as_ref()) {
+        let ty = f.value().and_then(|v| v.ty.as_ref());
+        match ty {
             Some(Ty::Bool) => T::Bool,
             Some(Ty::Float) => T::Float,
             Some(Ty::Str) => T::Str,
             Some(Ty::Bytes) => T::Bytes,
+            // An array of numbers, booleans, strings or bytes (`[8.18, 8.66]`), as its expression makes it.
+            Some(t @ Ty::Array(inner))
+                if matches!(
+                    **inner,
+                    Ty::Int { .. } | Ty::Float | Ty::Bool | Ty::Str | Ty::Bytes
+                ) =>
+            {
+                self.checked_t(t).unwrap_or(T::Int)
+            }
             _ => T::Int,
         }
     }

@@ -362,6 +362,18 @@ impl<'m> Gen<'m> {
                             let n = ty_ident(&self.m.types[t].rust);
                             quote!(#n)
                         }
+                        // A value instance's array, as its expression makes it (`vec![8.18f64, ...]`).
+                        Some(T::Array(et))
+                            if cx.resolve_chain(k).is_some_and(|f| f.value().is_some()) =>
+                        {
+                            match *et {
+                                T::Float => quote!([f64]),
+                                T::Bool => quote!([bool]),
+                                T::Str => quote!([::std::string::String]),
+                                T::Bytes => quote!([::std::vec::Vec<u8>]),
+                                _ => quote!([i128]),
+                            }
+                        }
                         Some(T::Array(_)) => {
                             // An array is passed as a slice of its model elements.
                             let f = cx.resolve_chain(k).cloned().map(|mut f| {

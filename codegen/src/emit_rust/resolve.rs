@@ -84,7 +84,10 @@ impl<'m> Cx<'m> {
                 Ok(match ft {
                     T::Int if valued(f) => {
                         if f.cond.is_some() {
-                            (Rx::atom(quote!(#v.map_or(0, |e| e.value()))), T::Int)
+                            (
+                                Rx::atom(quote!(#v.as_ref().map_or(0, |e| e.value()))),
+                                T::Int,
+                            )
                         } else {
                             (Rx::atom(quote!(#v.value())), T::Int)
                         }
@@ -188,7 +191,7 @@ impl<'m> Cx<'m> {
                     }
                     Role::Data | Role::Placed => Ok(match ft {
                         T::Int if valued(f) && f.cond.is_some() => {
-                            (Rx::atom(quote!(#me.#id.map_or(0, |e| e.value()))), T::Int)
+                            (Rx::atom(quote!(#me.#id.as_ref().map_or(0, |e| e.value()))), T::Int)
                         }
                         T::Int if valued(f) => (Rx::atom(quote!(#me.#id.value())), T::Int),
                         T::Int if f.cond.is_some() => (
