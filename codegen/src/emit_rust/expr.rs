@@ -39,15 +39,9 @@ impl<'m> Cx<'m> {
             Some(Ty::Float) => T::Float,
             Some(Ty::Str) => T::Str,
             Some(Ty::Bytes) => T::Bytes,
-            // An array of numbers, booleans, strings or bytes (`[8.18, 8.66]`), as its expression makes it.
-            Some(t @ Ty::Array(inner))
-                if matches!(
-                    **inner,
-                    Ty::Int { .. } | Ty::Float | Ty::Bool | Ty::Str | Ty::Bytes
-                ) =>
-            {
-                self.checked_t(t).unwrap_or(T::Int)
-            }
+            // An array of numbers, booleans, strings or bytes, or of such arrays (`[8.18, 8.66]`), as its expression
+            // makes it.
+            Some(t @ Ty::Array(_)) if plain_array(t) => self.checked_t(t).unwrap_or(T::Int),
             _ => T::Int,
         }
     }
@@ -526,4 +520,17 @@ fn is_str_literal(x: &Rx) -> bool {
         (it.next(), it.next()),
         (Some(proc_macro2::TokenTree::Literal(l)), None) if l.to_string().starts_with('"')
     )
+}
+
+/// Whether a type is an array of numbers, booleans, strings or bytes, or of such arrays.
+fn plain_array(t: &crate::expr::Ty) -> bool {
+    use crate::expr::Ty;
+    match t {
+        Ty::Array(inner) => match &**inner {
+            Ty::Int { .. } | Ty::Float | Ty::Bool | Ty::Str | Ty::Bytes => true,
+            a @ Ty::Array(_) => plain_array(a),
+            _ => false,
+        },
+        _ => false,
+    }
 }

@@ -366,13 +366,8 @@ impl<'m> Gen<'m> {
                         Some(T::Array(et))
                             if cx.resolve_chain(k).is_some_and(|f| f.value().is_some()) =>
                         {
-                            match *et {
-                                T::Float => quote!([f64]),
-                                T::Bool => quote!([bool]),
-                                T::Str => quote!([::std::string::String]),
-                                T::Bytes => quote!([::std::vec::Vec<u8>]),
-                                _ => quote!([i128]),
-                            }
+                            let et = value_rust_ty(&et);
+                            quote!([#et])
                         }
                         Some(T::Array(_)) => {
                             // An array is passed as a slice of its model elements.
@@ -860,6 +855,21 @@ fn case_field(f: &Field, c: &crate::ir::SwitchCase) -> Field {
     cf.repeat = Repeat::None;
     cf.cond = None;
     cf
+}
+
+/// The Rust type of a value the translator makes of type `t` (an array literal's elements: `vec![...]`).
+fn value_rust_ty(t: &T) -> TokenStream {
+    match t {
+        T::Float => quote!(f64),
+        T::Bool => quote!(bool),
+        T::Str => quote!(::std::string::String),
+        T::Bytes => quote!(::std::vec::Vec<u8>),
+        T::Array(inner) => {
+            let i = value_rust_ty(inner);
+            quote!(::std::vec::Vec<#i>)
+        }
+        _ => quote!(i128),
+    }
 }
 
 /// The terminator of a field as bytes: two zero bytes for a UTF-16 `strz`.
