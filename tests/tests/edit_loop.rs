@@ -460,3 +460,49 @@ fn a_document_of_another_format_is_not_an_empty_perro_clip() {
         assert!(!out.exists(), "json {json}: nothing is written");
     }
 }
+
+/// Bytes after a name's terminator in its fixed-size slot (garbage a tool left there) come through the text form:
+/// the file reads back byte for byte. A name edited to another length drops them: the slot is padded again.
+#[test]
+fn rsizetable_garbage_after_a_name_survives_the_text() {
+    let d = tempfile::tempdir().unwrap();
+    let mut data =
+        std::fs::read(repo().join("tests/fixtures/rsizetable/rstb_le.rsizetable")).unwrap();
+    // 12 bytes of header and 7 CRC entries of 8 bytes; then 3 name entries of a 128-byte path and a size. The
+    // first whose name leaves room in its slot.
+    let (first, slot) = (12 + 7 * 8, 128);
+    let (start, term) = (0..3)
+        .map(|i| first + i * (slot + 4))
+        .map(|at| (at, at + data[at..].iter().position(|&b| b == 0).unwrap()))
+        .find(|&(at, term)| term + 10 < at + slot)
+        .expect("a name shorter than its slot");
+    data[term + 3..term + 10].copy_from_slice(b"GARBAGE");
+    let name = String::from_utf8(data[start..term].to_vec()).unwrap();
+    let src = d.path().join("g.rsizetable");
+    std::fs::write(&src, &data).unwrap();
+    let doc = d.path().join("g.yaml");
+    let r = run(&["decode", s(&src), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(text.contains("name_filler"), "{text}");
+    let out = d.path().join("out.rsizetable");
+    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), data);
+
+    let longer = format!("{name}X");
+    std::fs::write(&doc, text.replacen(&name, &longer, 1)).unwrap();
+    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let written = std::fs::read(&out).unwrap();
+    let at = written
+        .windows(longer.len())
+        .position(|w| w == longer.as_bytes())
+        .expect("the new name is written");
+    let slot_end = first + (at - first) / (slot + 4) * (slot + 4) + slot;
+    assert!(
+        written[at + longer.len()..slot_end].iter().all(|&b| b == 0),
+        "{:?}",
+        &written[at..slot_end]
+    );
+}
