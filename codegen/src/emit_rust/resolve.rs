@@ -432,14 +432,7 @@ impl<'m> Cx<'m> {
                 })?;
                 // A value instance: as above, in its own type, reached through `ib`.
                 if let Some(c) = value_presence(f) {
-                    let saved = (self.ty, self.scope, self.base.replace(ib));
-                    self.ty = uti;
-                    self.scope = Scope::Model;
-                    let r = self.tr(&c.expr, &c.path);
-                    self.ty = saved.0;
-                    self.scope = saved.1;
-                    self.base = saved.2;
-                    return r;
+                    return self.in_model_of(uti, ib, |cx| cx.tr(&c.expr, &c.path));
                 }
                 if not_in_model(f) && f.value().is_none() {
                     return err(
@@ -521,14 +514,8 @@ impl<'m> Cx<'m> {
                     message: format!("no field '{name}' in '{}'", self.m.types[*ty].name),
                 })?;
                 // Translate the field in the model scope of that type, reached through `#b`.
-                let saved = (self.ty, self.scope, self.base.replace(bx));
-                self.ty = *ty;
-                self.scope = Scope::Model;
-                let inner = self.name(&f.name.clone(), path);
-                self.ty = saved.0;
-                self.scope = saved.1;
-                self.base = saved.2;
-                inner
+                let fname = f.name.clone();
+                self.in_model_of(*ty, bx, |cx| cx.name(&fname, path))
             }
             (_, T::Switch(owner, field)) => {
                 // The field of whichever type the switch holds: every case type must have it.
@@ -552,14 +539,8 @@ impl<'m> Cx<'m> {
                             format!("'{}' has no field '{name}'", self.m.types[ct].name),
                         );
                     }
-                    let saved = (self.ty, self.scope, self.base.replace(Rx::atom(quote!(x))));
-                    self.ty = ct;
-                    self.scope = Scope::Model;
-                    let inner = self.name(name, path);
-                    self.ty = saved.0;
-                    self.scope = saved.1;
-                    self.base = saved.2;
-                    let (tok, t) = inner?;
+                    let (tok, t) =
+                        self.in_model_of(ct, Rx::atom(quote!(x)), |cx| cx.name(name, path))?;
                     let v = ty_ident(&c.variant);
                     // Values that borrow from `x` are turned into owned ones.
                     let tok = match t {
@@ -609,33 +590,32 @@ impl<'m> Cx<'m> {
         }
     }
 
-    /// An enum by name, looking from this type outwards, then anywhere.
-    /// The enum an `a::b::animal` path names (`animal` in type `b` of type `a`): the types looked up from this
-    /// type's scope outwards, then from the root (a path may start with the schema's own id), as `enum:` resolves.
+    /// `f` translating in the model scope of type `ty`, its fields reached through `base` (a field of a record
+    /// the expression holds, `x.field`).
+    fn in_model_of<V>(&mut self, ty: usize, base: Rx, f: impl FnOnce(&mut Self) -> V) -> V {
+        let saved = (self.ty, self.scope, self.base.replace(base));
+        self.ty = ty;
+        self.scope = Scope::Model;
+        let r = f(self);
+        (self.ty, self.scope, self.base) = saved;
+        r
+    }
+
+    /// The enum an `a::b::animal` path names (`animal` in type `b` of type `a`), its owner found as `enum:` finds
+    /// it (`Module::find_type`: a path may start with the schema's own id).
     pub(super) fn find_enum_path(&self, epath: &[String]) -> Option<usize> {
         let (name, owner) = epath.split_last()?;
         if owner.is_empty() {
             return self.find_enum(name);
         }
-        let types = &self.m.types;
-        let mut scope = Some(self.ty);
-        let mut found = None;
-        while let Some(s) = scope {
-            let mut want = types[s].path.clone();
-            want.extend(owner.iter().cloned());
-            if let Some(i) = types.iter().position(|t| t.path == want) {
-                found = Some(i);
-                break;
-            }
-            scope = types[s].parent;
-        }
-        let owner = found.or_else(|| types.iter().position(|t| t.path == owner))?;
+        let owner = self.m.find_type(self.ty, &owner.join("::"))?;
         self.m
             .enums
             .iter()
             .position(|e| e.owner == owner && e.name == *name)
     }
 
+    /// An enum by name, looking from this type outwards, then anywhere.
     pub(super) fn find_enum(&self, name: &str) -> Option<usize> {
         let mut scope = Some(self.ty);
         while let Some(s) = scope {

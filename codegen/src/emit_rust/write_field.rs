@@ -182,16 +182,15 @@ impl<'m> Gen<'m> {
                         }))
                     }
                     // To the end of the stream: the bytes the file had after the content, where it had any.
-                    None if self.filler_of(ti, f).is_some() => {
-                        let fid = self.filler_of(ti, f);
-                        Ok(quote! {
+                    None => Ok(match self.filler_of(ti, f) {
+                        Some(fid) => quote! {
                             #v.write(w, ctx, io, endian, #a)?;
                             if let Some(b) = self.#fid.as_deref() {
                                 w.bytes(b);
                             }
-                        })
-                    }
-                    None => Ok(quote!(#v.write(w, ctx, io, endian, #a)?;)),
+                        },
+                        None => quote!(#v.write(w, ctx, io, endian, #a)?;),
+                    }),
                 }
             }
             FieldTy::Switch { on, cases } => {

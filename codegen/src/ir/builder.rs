@@ -294,24 +294,9 @@ impl Builder {
         idx
     }
 
-    /// Finds a type by name as seen from type `from` (its own nested types, then its ancestors').
+    /// Finds a type by name as seen from type `from` ([`super::find_type_in`]).
     pub(super) fn find_type(&self, from: usize, name: &str) -> Option<usize> {
-        let parts: Vec<&str> = name.split("::").collect();
-        let mut scope = Some(from);
-        while let Some(s) = scope {
-            let base = &self.types[s].path;
-            let mut want = base.clone();
-            want.extend(parts.iter().map(|p| p.to_string()));
-            if let Some(i) = self.types.iter().position(|t| t.path == want) {
-                return Some(i);
-            }
-            scope = self.types[s].parent;
-        }
-        // A type named at the root level (the root's own name, or an imported schema's), or a full path from one.
-        self.types
-            .iter()
-            .position(|t| t.name == name && t.parent.is_none())
-            .or_else(|| self.types.iter().position(|t| t.path == parts))
+        super::find_type_in(&self.types, from, name)
     }
 
     pub(super) fn find_enum(&self, from: usize, name: &str) -> Option<usize> {

@@ -562,6 +562,12 @@ pub struct Module {
 const MAX_STATIC_DEPTH: usize = 16;
 
 impl Module {
+    /// A type by name (`a::b`) as seen from type `from`, as `type:` and `enum:` name them: its own nested types, then
+    /// its ancestors'; then a type at the root level by name, or a full path.
+    pub fn find_type(&self, from: usize, name: &str) -> Option<usize> {
+        find_type_in(&self.types, from, name)
+    }
+
     /// The type whose path, its names joined with `::`, is `path` (`png::chunk`): how the type checker names a user
     /// type (`Ty::User`), turned back into the type.
     pub fn type_by_path(&self, path: &str) -> Option<usize> {
@@ -674,4 +680,23 @@ pub fn is_utf8(encoding: &str) -> bool {
         .filter(|c| !matches!(c, '-' | '_'))
         .collect();
     bare.eq_ignore_ascii_case("UTF8")
+}
+
+/// Finds a type by name (`a::b`) as seen from type `from`: its own nested types, then its ancestors'; then a type
+/// named at the root level (the root's own name, or an imported schema's), or a full path from one.
+pub(crate) fn find_type_in(types: &[TypeDef], from: usize, name: &str) -> Option<usize> {
+    let parts: Vec<&str> = name.split("::").collect();
+    let mut scope = Some(from);
+    while let Some(s) = scope {
+        let mut want = types[s].path.clone();
+        want.extend(parts.iter().map(|p| p.to_string()));
+        if let Some(i) = types.iter().position(|t| t.path == want) {
+            return Some(i);
+        }
+        scope = types[s].parent;
+    }
+    types
+        .iter()
+        .position(|t| t.name == name && t.parent.is_none())
+        .or_else(|| types.iter().position(|t| t.path == parts))
 }

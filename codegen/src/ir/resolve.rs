@@ -666,15 +666,13 @@ pub(super) fn prim_type(name: &str, encoding: Option<&str>) -> Option<FieldTy> {
     }
 }
 
-/// For a bit type with a bit-endian suffix (`b12le`, `b3be`), whether it is little-endian.
+/// For a bit type with a bit-endian suffix (`b12le`, `b3be`), whether it is little-endian (as `prim_type` reads
+/// the suffix).
 fn bit_suffix(name: &str) -> Option<bool> {
-    let rest = name.strip_prefix('b')?;
-    let (digits, le) = match (rest.strip_suffix("le"), rest.strip_suffix("be")) {
-        (Some(d), _) => (d, true),
-        (_, Some(d)) => (d, false),
-        _ => return None,
-    };
-    (!digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())).then_some(le)
+    match prim_type(name, None)? {
+        FieldTy::Bits { le, .. } if name.ends_with("le") || name.ends_with("be") => Some(le),
+        _ => None,
+    }
 }
 
 fn split_args(s: &str) -> Vec<String> {
