@@ -125,6 +125,21 @@ impl Scope<'_> {
     }
 }
 
+/// The type a param is declared with: its enum, its user type, an array of either.
+fn declared_param_ty(m: &Module, p: &crate::ir::Param) -> Ty {
+    let one = match (p.enum_, &p.ty) {
+        _ if p.any_struct => Ty::Any,
+        (Some(e), _) => Ty::Enum(enum_key(m, e)),
+        (None, FieldTy::User { ty, .. }) => Ty::User(type_path(m, *ty)),
+        (None, other) => param_ty(other),
+    };
+    if p.array {
+        Ty::Array(Box::new(one))
+    } else {
+        one
+    }
+}
+
 fn param_ty(f: &FieldTy) -> Ty {
     match f {
         FieldTy::Int { bytes, signed, .. } => Ty::Int {
@@ -157,10 +172,7 @@ impl Env for Scope<'_> {
         }
         let t = &self.m.types[self.ty];
         if let Some(p) = t.params.iter().find(|p| p.name == name) {
-            return Some(match p.enum_ {
-                Some(e) => Ty::Enum(enum_key(self.m, e)),
-                None => param_ty(&p.ty),
-            });
+            return Some(declared_param_ty(self.m, p));
         }
         if name == "_sizeof" {
             return Some(Ty::Int {
@@ -216,7 +228,7 @@ impl Env for Scope<'_> {
         let ty = self.type_by_path(user_type)?;
         let t = &self.m.types[ty];
         if let Some(p) = t.params.iter().find(|p| p.name == field) {
-            return Some(param_ty(&p.ty));
+            return Some(declared_param_ty(self.m, p));
         }
         let f = t
             .seq
@@ -433,19 +445,17 @@ fn check_args(scope: &Scope<'_>, ty: usize, args: &[Ex], f: &Field, diags: &mut 
         let Ok(at) = type_of(&a.expr, scope) else {
             continue;
         };
-        let pt = match p.enum_ {
-            Some(e) => Ty::Enum(enum_key(scope.m, e)),
-            None => match &p.ty {
-                FieldTy::User { ty, .. } => Ty::User(type_path(scope.m, *ty)),
-                other => param_ty(other),
-            },
-        };
-        let fits = match (&pt, &at) {
-            (Ty::Any, _) | (_, Ty::Any) => true,
-            (Ty::Int { .. }, Ty::Int { .. }) => true,
-            (Ty::Float, Ty::Float | Ty::Int { .. }) => true,
-            (a, b) => a == b,
-        };
+        let pt = declared_param_ty(scope.m, p);
+        fn fits(pt: &Ty, at: &Ty) -> bool {
+            match (pt, at) {
+                (Ty::Any, _) | (_, Ty::Any) => true,
+                (Ty::Int { .. }, Ty::Int { .. }) => true,
+                (Ty::Float, Ty::Float | Ty::Int { .. }) => true,
+                (Ty::Array(p), Ty::Array(a)) => fits(p, a),
+                (a, b) => a == b,
+            }
+        }
+        let fits = fits(&pt, &at);
         if !fits {
             diags.error(
                 a.pos,

@@ -1865,6 +1865,20 @@ impl Ainb {
                 Ok(())
             })
             .at("magic")?;
+        if !{
+            let v__ = self.version;
+            v__ as i128 == 1028i128 || v__ as i128 == 1031i128 || v__ as i128 == 1032i128
+        } {
+            return Err(
+                ::binspec_runtime::Error::write(
+                        format!(
+                            "value {:?} is not valid (must be one of 1028, 1031, 1032)",
+                            self.version
+                        ),
+                    )
+                    .at("version"),
+            );
+        }
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.version;
@@ -10333,6 +10347,27 @@ impl Plug {
                 Ok(())
             })
             .at("name")?;
+        if !ctx.first_pass() {
+            match (p_kind == 3i128, self.jump_index.is_some()) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `kind == 3` is false for the values written: the file would not have it",
+                            )
+                            .at("jump_index"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `kind == 3` is true for the values written: the file would have one",
+                            )
+                            .at("jump_index"),
+                    );
+                }
+                _ => {}
+            }
+        }
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.jump_index {
                     {
@@ -10346,6 +10381,32 @@ impl Plug {
                 Ok(())
             })
             .at("jump_index")?;
+        if !ctx.first_pass() {
+            match (
+                p_kind == 2i128
+                    && (p_element_type_id == 1i128 || p_element_type_id == 5i128
+                        || p_element_type_id == 6i128),
+                self.selector_index_and_flags.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `kind == 2 and (element_type_id == 1 or element_type_id == 5 or element_type_id == 6)` is false for the values written: the file would not have it",
+                            )
+                            .at("selector_index_and_flags"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `kind == 2 and (element_type_id == 1 or element_type_id == 5 or element_type_id == 6)` is true for the values written: the file would have one",
+                            )
+                            .at("selector_index_and_flags"),
+                    );
+                }
+                _ => {}
+            }
+        }
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.selector_index_and_flags {
                     {
@@ -10361,6 +10422,30 @@ impl Plug {
                 Ok(())
             })
             .at("selector_index_and_flags")?;
+        if !ctx.first_pass() {
+            match (
+                p_kind == 2i128 && p_element_type_id == 1i128,
+                self.selector_s32.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `kind == 2 and element_type_id == 1` is false for the values written: the file would not have it",
+                            )
+                            .at("selector_s32"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `kind == 2 and element_type_id == 1` is true for the values written: the file would have one",
+                            )
+                            .at("selector_s32"),
+                    );
+                }
+                _ => {}
+            }
+        }
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.selector_s32 {
                     {
@@ -10381,6 +10466,30 @@ impl Plug {
                 Ok(())
             })
             .at("selector_string")?;
+        if !ctx.first_pass() {
+            match (
+                p_kind == 2i128 && p_element_type_id == 6i128,
+                self.selector_weight.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `kind == 2 and element_type_id == 6` is false for the values written: the file would not have it",
+                            )
+                            .at("selector_weight"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `kind == 2 and element_type_id == 6` is true for the values written: the file would have one",
+                            )
+                            .at("selector_weight"),
+                    );
+                }
+                _ => {}
+            }
+        }
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.selector_weight {
                     {
@@ -10391,6 +10500,30 @@ impl Plug {
                 Ok(())
             })
             .at("selector_weight")?;
+        if !ctx.first_pass() {
+            match (
+                p_kind == 2i128 && p_element_type_id == 4i128,
+                self.conditions.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `kind == 2 and element_type_id == 4` is false for the values written: the file would not have it",
+                            )
+                            .at("conditions"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `kind == 2 and element_type_id == 4` is true for the values written: the file would have one",
+                            )
+                            .at("conditions"),
+                    );
+                }
+                _ => {}
+            }
+        }
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.conditions {
                     {
@@ -10453,6 +10586,35 @@ impl Plug {
                 Ok(())
             })
             .at("input_flags")?;
+        if !ctx.first_pass() {
+            match (
+                (p_kind == 0i128 || p_kind == 4i128 || p_kind == 5i128)
+                    && (p_element_type_id == 1i128 || p_element_type_id == 4i128
+                        || p_element_type_id == 5i128 || p_element_type_id == 6i128
+                        || p_element_type_id == 7i128 || p_element_type_id == 20i128)
+                    && p_kind == 5i128
+                    && (p_element_type_id == 1i128 || p_element_type_id == 20i128),
+                self.input_s32.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `has_input_extra and kind == 5 and (element_type_id == 1 or element_type_id == 20)` is false for the values written: the file would not have it",
+                            )
+                            .at("input_s32"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `has_input_extra and kind == 5 and (element_type_id == 1 or element_type_id == 20)` is true for the values written: the file would have one",
+                            )
+                            .at("input_s32"),
+                    );
+                }
+                _ => {}
+            }
+        }
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.input_s32 {
                     {
@@ -10479,6 +10641,37 @@ impl Plug {
                 Ok(())
             })
             .at("input_string")?;
+        if !ctx.first_pass() {
+            match (
+                (p_kind == 0i128 || p_kind == 4i128 || p_kind == 5i128)
+                    && (p_element_type_id == 1i128 || p_element_type_id == 4i128
+                        || p_element_type_id == 5i128 || p_element_type_id == 6i128
+                        || p_element_type_id == 7i128 || p_element_type_id == 20i128)
+                    && !(p_kind == 5i128
+                        && (p_element_type_id == 1i128 || p_element_type_id == 20i128))
+                    && !(p_kind == 4i128
+                        && (p_element_type_id == 5i128 || p_element_type_id == 20i128)),
+                self.input_word.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `has_input_extra and not (kind == 5 and (element_type_id == 1 or element_type_id == 20)) and not (kind == 4 and (element_type_id == 5 or element_type_id == 20))` is false for the values written: the file would not have it",
+                            )
+                            .at("input_word"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `has_input_extra and not (kind == 5 and (element_type_id == 1 or element_type_id == 20)) and not (kind == 4 and (element_type_id == 5 or element_type_id == 20))` is true for the values written: the file would have one",
+                            )
+                            .at("input_word"),
+                    );
+                }
+                _ => {}
+            }
+        }
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.input_word {
                     {
@@ -10492,12 +10685,86 @@ impl Plug {
                 Ok(())
             })
             .at("input_word")?;
+        if !ctx.first_pass() {
+            match (p_kind != 3i128, self.name_text.is_some()) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `kind != 3` is false for the values written: the file would not have it",
+                            )
+                            .at("name_text"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `kind != 3` is true for the values written: the file would have one",
+                            )
+                            .at("name_text"),
+                    );
+                }
+                _ => {}
+            }
+        }
         if let Some(x) = &self.name_text {
             ctx.push_utf8_dedup(1usize, k_name_text, x, &[0u8], 1u64).at("name_text")?;
+        }
+        if !ctx.first_pass() {
+            match (
+                p_kind == 2i128 && p_element_type_id == 5i128,
+                self.selector_string_text.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `kind == 2 and element_type_id == 5` is false for the values written: the file would not have it",
+                            )
+                            .at("selector_string_text"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `kind == 2 and element_type_id == 5` is true for the values written: the file would have one",
+                            )
+                            .at("selector_string_text"),
+                    );
+                }
+                _ => {}
+            }
         }
         if let Some(x) = &self.selector_string_text {
             ctx.push_utf8_dedup(1usize, k_selector_string_text, x, &[0u8], 1u64)
                 .at("selector_string_text")?;
+        }
+        if !ctx.first_pass() {
+            match (
+                (p_kind == 0i128 || p_kind == 4i128 || p_kind == 5i128)
+                    && (p_element_type_id == 1i128 || p_element_type_id == 4i128
+                        || p_element_type_id == 5i128 || p_element_type_id == 6i128
+                        || p_element_type_id == 7i128 || p_element_type_id == 20i128)
+                    && p_kind == 4i128
+                    && (p_element_type_id == 5i128 || p_element_type_id == 20i128),
+                self.input_string_text.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `has_input_extra and kind == 4 and (element_type_id == 5 or element_type_id == 20)` is false for the values written: the file would not have it",
+                            )
+                            .at("input_string_text"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `has_input_extra and kind == 4 and (element_type_id == 5 or element_type_id == 20)` is true for the values written: the file would have one",
+                            )
+                            .at("input_string_text"),
+                    );
+                }
+                _ => {}
+            }
         }
         if let Some(x) = &self.input_string_text {
             ctx.push_utf8_dedup(1usize, k_input_string_text, x, &[0u8], 1u64)

@@ -301,6 +301,19 @@ impl Byml {
                 Ok(())
             })
             .at("magic")?;
+        if !{
+            let v__ = self.version;
+            v__ as i128 >= 1i128 && v__ as i128 <= 10i128
+        } {
+            return Err(
+                ::binspec_runtime::Error::write(
+                        format!(
+                            "value {:?} is not valid (must be in 1..=10)", self.version
+                        ),
+                    )
+                    .at("version"),
+            );
+        }
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.version;

@@ -892,7 +892,28 @@ impl BoneTrack {
         args: BoneTrackArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (p_num_frames, _p_present) = args;
+        let (p_num_frames, p_present) = args;
+        if !ctx.first_pass() {
+            match (p_present, self.frames.is_some()) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `present` is false for the values written: the file would not have it",
+                            )
+                            .at("frames"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `present` is true for the values written: the file would have one",
+                            )
+                            .at("frames"),
+                    );
+                }
+                _ => {}
+            }
+        }
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.frames {
                     {

@@ -254,6 +254,26 @@ pub mod expr {
     pub fn bytes<B: AsRef<[u8]> + ?Sized>(b: &B) -> &[u8] {
         b.as_ref()
     }
+    /// An array of integers of any width, as the `i128`s a param `type: u2[]` (or any integer array) takes.
+    pub fn ints<T: Copy + Into<i128>>(v: &[T]) -> Vec<i128> {
+        v.iter().map(|x| (*x).into()).collect()
+    }
+    /// An array of floats, as the `f64`s a param `type: f4[]` takes.
+    pub fn floats<T: Copy + Into<f64>>(v: &[T]) -> Vec<f64> {
+        v.iter().map(|x| (*x).into()).collect()
+    }
+    /// An array of booleans, as a param `type: bool[]` takes it.
+    pub fn bools(v: &[bool]) -> Vec<bool> {
+        v.to_vec()
+    }
+    /// An array of strings (owned or borrowed), as the `String`s a param `type: str[]` takes.
+    pub fn strs<S: AsRef<str>>(v: &[S]) -> Vec<String> {
+        v.iter().map(|s| s.as_ref().to_owned()).collect()
+    }
+    /// An array of byte strings, as the `Vec<u8>`s a param `type: bytes[]` takes.
+    pub fn byte_arrays<B: AsRef<[u8]>>(v: &[B]) -> Vec<Vec<u8>> {
+        v.iter().map(|b| b.as_ref().to_vec()).collect()
+    }
     /// `a << b`, 0 when the shift is out of range.
     #[inline]
     pub fn shl(a: i128, b: i128) -> i128 {

@@ -256,6 +256,10 @@ impl<'m> Cx<'m> {
                             T::Int if enums => {
                                 Rx::atom(quote!(#b.get(#i).map_or(0, |x| x.value())))
                             }
+                            // A param's array of integers holds `i128`s already.
+                            T::Int if self.int_array_param(base) => {
+                                Rx::atom(quote!(#b.get(#i).copied().unwrap_or(0)))
+                            }
                             T::Int => Rx::atom(quote!(#b.get(#i).map_or(0, |x| *x as i128))),
                             T::Float => Rx::atom(quote!(#b.get(#i).map_or(0.0, |x| *x as f64))),
                             _ => Rx::atom(quote!(#b.get(#i).cloned().unwrap_or_default())),
@@ -436,6 +440,15 @@ impl<'m> Cx<'m> {
                             Prec::Block,
                         )
                     }
+                    // A record of any type, as the type it is cast to (its default where it is another).
+                    (Some(T::User(t)), T::AnyStruct) if !ty.array => {
+                        let n = ty_ident(&self.m.types[t].rust);
+                        let b = b.unary();
+                        Rx::new(
+                            quote!(#b.downcast_ref::<#n>().cloned().unwrap_or_default()),
+                            Prec::Block,
+                        )
+                    }
                     (Some(T::Array(t)), _) if matches!(*t, T::User(_)) => {
                         return err(path, format!("cannot cast to '{}[]'", ty.path.join("::")))
                     }
@@ -452,6 +465,23 @@ impl<'m> Cx<'m> {
 }
 
 impl Cx<'_> {
+    /// Whether `e` names a param of the current type that is an array of integers (held as `i128`s), where the
+    /// translation reads params as they are passed (not in the model scope, where a param is its argument).
+    fn int_array_param(&self, e: &Expr) -> bool {
+        let ExprKind::Name(n) = &e.kind else {
+            return false;
+        };
+        self.scope != Scope::Model
+            && self.t().params.iter().any(|p| {
+                p.name == *n
+                    && p.array
+                    && p.enum_.is_none()
+                    && !p.any_struct
+                    && (matches!(p.ty, FieldTy::Int { .. })
+                        || matches!(p.ty, FieldTy::Bits { n, .. } if n > 1))
+            })
+    }
+
     /// `(lo..=hi).contains(&x)` for `x >= lo and x <= hi` (`lo..hi` for `x < hi`), `lo` and `hi` integer
     /// literals; `None` for any other operation.
     fn range_contains(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, path: &str) -> R<Option<Rx>> {
@@ -501,13 +531,16 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
     let mut cx = Cx {
         m,
         last_t: None,
-        base: Some(Rx::atom(b)),
+        base: Some(Rx::atom(b.clone())),
         ty: 0,
         scope: Scope::Model,
         depth: 0,
         reading: false,
         slots: None,
         exits: false,
+        args_of: None,
+        root: Some(Rx::atom(b)),
+        outer: Vec::new(),
     };
     let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
     Ok((t.full().to_string(), format!("{ty:?}")))

@@ -136,6 +136,8 @@ enum T {
     /// A switch field's enum: (the type that holds the field, the field).
     Switch(usize, String),
     Array(Box<T>),
+    /// A record of any type (a param `type: struct`), a `&dyn Any`.
+    AnyStruct,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -163,6 +165,14 @@ struct Cx<'m> {
     /// Set when the translation may leave the function early (`?`: a derived field of a section peeked from the
     /// file), so that a read whose arguments hold it is given its error context in a closure.
     exits: bool,
+    /// Where the translation reached the current type through a field that passes it arguments (`x.param`, or a
+    /// value instance of `x` that names its params): the arguments, translated where the field is.
+    args_of: Option<std::rc::Rc<resolve::ArgFrame>>,
+    /// In the model scope of a whole tree (an expression over a decoded file): what `_root` is.
+    root: Option<Rx>,
+    /// The types (and values) the translation went down through to reach the current one, outermost first: the
+    /// last is what `_parent` is in the model scope.
+    outer: Vec<(usize, Option<Rx>)>,
 }
 
 fn int_lit(v: i128) -> TokenStream {
@@ -322,6 +332,9 @@ impl<'m> Gen<'m> {
             reading: scope == Scope::Read,
             slots: Some(&self.slots),
             exits: false,
+            args_of: None,
+            root: None,
+            outer: Vec::new(),
         }
     }
 
@@ -475,6 +488,22 @@ impl<'m> Gen<'m> {
             let (t, at) = cx.tr(&a.expr, &a.path)?;
             exits |= cx.exits;
             out.push(match (&p.ty, at) {
+                // A record of any type: one passed on is a reference already.
+                (_, T::AnyStruct) if p.any_struct => t.full(),
+                (_, _) if p.any_struct => t.prefix(quote!(&)).full(),
+                // An array: records as they are; numbers and texts as the param's one element type.
+                (FieldTy::User { .. }, _) if p.array => t.prefix(quote!(&)).full(),
+                (ty, _) if p.array => {
+                    let conv = match ty {
+                        FieldTy::Float { .. } => quote!(floats),
+                        FieldTy::Str { .. } => quote!(strs),
+                        FieldTy::Bytes => quote!(byte_arrays),
+                        FieldTy::Bits { n: 1, .. } => quote!(bools),
+                        _ => quote!(ints),
+                    };
+                    let t = t.full();
+                    quote!(&::binspec_runtime::expr::#conv(&#t))
+                }
                 (FieldTy::Str { .. } | FieldTy::Bytes | FieldTy::User { .. }, _) => {
                     t.prefix(quote!(&)).full()
                 }
@@ -681,16 +710,26 @@ impl<'m> Gen<'m> {
         let mut read_params = Vec::new();
         for p in &t.params {
             let id = local("p", &p.name);
-            let (ty, by_ref) = match &p.ty {
-                FieldTy::Float { .. } => (quote!(f64), false),
-                FieldTy::Bits { n: 1, .. } => (quote!(bool), false),
-                FieldTy::Str { .. } => (quote!(str), true),
-                FieldTy::Bytes => (quote!([u8]), true),
-                FieldTy::User { ty, .. } => {
+            let (ty, by_ref) = match (&p.ty, p.array) {
+                _ if p.any_struct && !p.array => (quote!(dyn ::std::any::Any), true),
+                (FieldTy::Float { .. }, false) => (quote!(f64), false),
+                (FieldTy::Bits { n: 1, .. }, false) => (quote!(bool), false),
+                (FieldTy::Str { .. }, false) => (quote!(str), true),
+                (FieldTy::Bytes, false) => (quote!([u8]), true),
+                (FieldTy::User { ty, .. }, array) => {
                     let n = ty_ident(&self.m.types[*ty].rust);
-                    (quote!(#n), true)
+                    match array {
+                        true => (quote!([#n]), true),
+                        false => (quote!(#n), true),
+                    }
                 }
-                _ => (quote!(i128), false),
+                (_, false) => (quote!(i128), false),
+                // Arrays of numbers and texts, of one Rust type each (the caller converts).
+                (FieldTy::Float { .. }, true) => (quote!([f64]), true),
+                (FieldTy::Bits { n: 1, .. }, true) => (quote!([bool]), true),
+                (FieldTy::Str { .. }, true) => (quote!([::std::string::String]), true),
+                (FieldTy::Bytes, true) => (quote!([::std::vec::Vec<u8>]), true),
+                (_, true) => (quote!([i128]), true),
             };
             read_params.push((id, ty, by_ref));
         }

@@ -487,6 +487,23 @@ impl<'m> Gen<'m> {
         at: TokenStream,
     ) -> R<Option<TokenStream>> {
         let fname = f.name.as_str();
+        let Some((test, msg)) = self.valid_test(ti, f, quote!(#v), Scope::Read)? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            quote!(if !#test { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }),
+        ))
+    }
+
+    /// The test a `valid` key puts on the value `v` of field `f` (each element, for a repeat; an optional one
+    /// where it is there), translated in `scope`, and the message of its error (with a `{:?}` for the value).
+    pub(super) fn valid_test(
+        &self,
+        ti: usize,
+        f: &Field,
+        v: TokenStream,
+        scope: Scope,
+    ) -> R<Option<(TokenStream, String)>> {
         let (Some(valid), false) = (&f.valid, matches!(f.role, Role::Const(_))) else {
             return Ok(None);
         };
@@ -499,7 +516,7 @@ impl<'m> Gen<'m> {
                 let other = super::models::catch_all(&self.m.enums[e]);
                 Some(quote!(!matches!(v__, #en::#other(_))))
             }
-            _ => self.valid_check(ti, f, valid)?.map(|check| {
+            _ => self.valid_check(ti, f, valid, scope)?.map(|check| {
                 if valued(f) {
                     quote!({ let v__ = v__.value(); #check })
                 } else {
@@ -529,16 +546,20 @@ impl<'m> Gen<'m> {
                     quote!(#v.as_ref().is_none_or(|xs| xs.iter().cloned().all(|v__| #check)))
                 }
             };
-            return Ok(Some(
-                quote!(if !#test { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }),
-            ));
+            return Ok(Some((test, msg)));
         }
         Ok(None)
     }
 
     /// The condition a `valid` key puts on a field's value (bound to `v__`), or `None` for none.
-    fn valid_check(&self, ti: usize, f: &Field, valid: &Valid) -> R<Option<TokenStream>> {
-        let mut cx = self.cx(ti, Scope::Read);
+    fn valid_check(
+        &self,
+        ti: usize,
+        f: &Field,
+        valid: &Valid,
+        scope: Scope,
+    ) -> R<Option<TokenStream>> {
+        let mut cx = self.cx(ti, scope);
         let t = if valued(f) {
             T::Int
         } else {

@@ -5,6 +5,19 @@
 use super::*;
 use crate::ir::EndianSpec;
 
+/// The arguments a field of type `child` passes, and the translation context they are written in (the field's
+/// own type, reached through `base`), with that context's own frame.
+pub(super) struct ArgFrame {
+    child: usize,
+    args: Vec<crate::ir::Ex>,
+    ty: usize,
+    base: Option<Rx>,
+    scope: Scope,
+    outer: Option<std::rc::Rc<ArgFrame>>,
+    /// How many of [`Cx::outer`] lead to the field's type (its parents).
+    parents: usize,
+}
+
 impl<'m> Cx<'m> {
     pub(super) fn name(&mut self, n: &str, path: &str) -> R<(Rx, T)> {
         let me = self.me();
@@ -30,13 +43,46 @@ impl<'m> Cx<'m> {
                     t => (Rx::atom(quote!(v__)), t),
                 });
             }
+            // A whole outer value in the model of a whole tree (`_parent.as<t>`).
+            "_root" | "_parent" if self.scope == Scope::Model => {
+                let outer = match n {
+                    "_root" => self.root.clone().map(|r| (0, Some(r))),
+                    _ => self.outer.last().cloned(),
+                };
+                if let Some((ty, base)) = outer {
+                    let b = base.unwrap_or_else(|| Rx::atom(quote!(self)));
+                    return Ok((b, T::User(ty)));
+                }
+            }
             _ => {}
         }
         if let Some(p) = t.params.iter().find(|p| p.name == n) {
             if self.scope == Scope::Model {
+                // Reached through the field that passes it (`x.param`): its argument, where the field is.
+                let i = t.params.iter().position(|q| q.name == n).unwrap_or(0);
+                if let Some(fr) = self.args_of.clone().filter(|fr| fr.child == self.ty) {
+                    let a = &fr.args[i];
+                    if !depends_on_reading(&a.expr) {
+                        return self.in_frame(&fr, |cx| cx.tr(&a.expr, &a.path));
+                    }
+                }
                 return err(path, format!("parameter '{n}' is not kept in the model"));
             }
             let id = local("p", n);
+            if p.any_struct && !p.array {
+                return Ok((Rx::atom(quote!(#id)), T::AnyStruct));
+            }
+            if p.array {
+                let one = match &p.ty {
+                    FieldTy::Float { .. } => T::Float,
+                    FieldTy::Bits { n: 1, .. } => T::Bool,
+                    FieldTy::Str { .. } => T::Str,
+                    FieldTy::Bytes => T::Bytes,
+                    FieldTy::User { ty, .. } => T::User(*ty),
+                    _ => T::Int,
+                };
+                return Ok((Rx::atom(quote!(#id)), T::Array(Box::new(one))));
+            }
             return Ok(match &p.ty {
                 FieldTy::Float { .. } => (Rx::atom(quote!(#id)), T::Float),
                 FieldTy::Bits { n: 1, .. } => (Rx::atom(quote!(#id)), T::Bool),
@@ -312,6 +358,21 @@ impl<'m> Cx<'m> {
         }
         // Outer values.
         if let Some(chain) = chain_of(&whole) {
+            // In the model of a whole tree, the root and the values the translation went down through.
+            if self.scope == Scope::Model {
+                let rest = rebase(&chain[1..]);
+                if chain[0] == "_root" {
+                    if let Some(root) = self.root.clone() {
+                        return self.at_outer(0, Some(root), 0, |cx| cx.tr(&rest, path));
+                    }
+                }
+                if chain[0] == "_parent" {
+                    if let Some((pty, pbase)) = self.outer.last().cloned() {
+                        let n = self.outer.len() - 1;
+                        return self.at_outer(pty, pbase, n, |cx| cx.tr(&rest, path));
+                    }
+                }
+            }
             if chain[0] == "_root" && self.ty == 0 {
                 let inner = rebase(&chain[1..]);
                 return self.tr(&inner, path);
@@ -509,13 +570,22 @@ impl<'m> Cx<'m> {
             ("to_i", T::Bool) => Ok((bx.as_(quote!(i128)), T::Int)),
             ("to_i", T::Int) => Ok((bx, T::Int)),
             (_, T::User(ty)) => {
-                let f = find(&self.m.types[*ty], name).ok_or_else(|| EmitError {
-                    path: path.into(),
-                    message: format!("no field '{name}' in '{}'", self.m.types[*ty].name),
-                })?;
-                // Translate the field in the model scope of that type, reached through `#b`.
-                let fname = f.name.clone();
-                self.in_model_of(*ty, bx, |cx| cx.name(&fname, path))
+                let ty = *ty;
+                let known = find(&self.m.types[ty], name).is_some()
+                    || self.m.types[ty].params.iter().any(|p| p.name == name);
+                if !known {
+                    return err(
+                        path,
+                        format!("no field '{name}' in '{}'", self.m.types[ty].name),
+                    );
+                }
+                // Translate the field in the model scope of that type, reached through `#b` (its params through
+                // the arguments `base` passes it, where `base` is a field that passes them).
+                let frame = self.arg_frame(base, ty, path);
+                self.in_model_of(ty, bx, |cx| {
+                    cx.args_of = frame;
+                    cx.name(name, path)
+                })
             }
             (_, T::Switch(owner, field)) => {
                 // The field of whichever type the switch holds: every case type must have it.
@@ -593,12 +663,109 @@ impl<'m> Cx<'m> {
     /// `f` translating in the model scope of type `ty`, its fields reached through `base` (a field of a record
     /// the expression holds, `x.field`).
     fn in_model_of<V>(&mut self, ty: usize, base: Rx, f: impl FnOnce(&mut Self) -> V) -> V {
-        let saved = (self.ty, self.scope, self.base.replace(base));
+        self.outer.push((self.ty, self.base.clone()));
+        let saved = (
+            self.ty,
+            self.scope,
+            self.base.replace(base),
+            self.args_of.take(),
+        );
         self.ty = ty;
         self.scope = Scope::Model;
         let r = f(self);
-        (self.ty, self.scope, self.base) = saved;
+        (self.ty, self.scope, self.base, self.args_of) = saved;
+        self.outer.pop();
         r
+    }
+
+    /// `f` translating in the model scope of an outer value (`_root`, `_parent`): type `ty` reached through
+    /// `base`, the first `parents` of [`Cx::outer`] its own outer values.
+    fn at_outer<V>(
+        &mut self,
+        ty: usize,
+        base: Option<Rx>,
+        parents: usize,
+        f: impl FnOnce(&mut Self) -> V,
+    ) -> V {
+        let rest = self.outer.split_off(parents.min(self.outer.len()));
+        let saved = (
+            self.ty,
+            std::mem::replace(&mut self.base, base),
+            self.args_of.take(),
+        );
+        self.ty = ty;
+        let r = f(self);
+        (self.ty, self.base, self.args_of) = saved;
+        self.outer.extend(rest);
+        r
+    }
+
+    /// `f` translating where the field of `fr` is (its arguments' context).
+    fn in_frame<V>(&mut self, fr: &ArgFrame, f: impl FnOnce(&mut Self) -> V) -> V {
+        let saved = (
+            self.ty,
+            self.scope,
+            std::mem::replace(&mut self.base, fr.base.clone()),
+            std::mem::replace(&mut self.args_of, fr.outer.clone()),
+        );
+        self.ty = fr.ty;
+        self.scope = fr.scope;
+        let rest = self.outer.split_off(fr.parents.min(self.outer.len()));
+        let r = f(self);
+        self.outer.extend(rest);
+        (self.ty, self.scope, self.base, self.args_of) = saved;
+        r
+    }
+
+    /// The arguments `base` passes to its type `child`, where `base` names a field that passes some (`x`, or
+    /// `y.x` on a value of a user type), with the context to translate them in.
+    fn arg_frame(
+        &mut self,
+        base: &Expr,
+        child: usize,
+        path: &str,
+    ) -> Option<std::rc::Rc<ArgFrame>> {
+        let (owner, owner_base, scope, outer, fname, parents) = match &base.kind {
+            ExprKind::Name(n) => (
+                self.ty,
+                self.base.clone(),
+                self.scope,
+                self.args_of.clone(),
+                n,
+                self.outer.len(),
+            ),
+            ExprKind::Attr {
+                base: inner,
+                name: n,
+                ..
+            } => {
+                let (ib, T::User(it)) = self.tr(inner, path).ok()? else {
+                    return None;
+                };
+                let outer = self.arg_frame(inner, it, path);
+                // Reached from here: its parent is where the translation is now.
+                (it, Some(ib), Scope::Model, outer, n, self.outer.len() + 1)
+            }
+            _ => return None,
+        };
+        let f = find(&self.m.types[owner], fname)?;
+        let FieldTy::User { ty, args } = &f.ty else {
+            return None;
+        };
+        // Each element of a repeated field may be passed other arguments (`_index`): none of them is `x`.
+        let by_element = args.iter().any(|a| depends_on_reading(&a.expr));
+        if *ty != child || args.is_empty() || (f.repeat != Repeat::None && by_element) {
+            return None;
+        }
+        Some(std::rc::Rc::new(ArgFrame {
+            child,
+            args: args.clone(),
+            ty: owner,
+            base: owner_base,
+            scope,
+            outer,
+            parents,
+        }))
     }
 
     /// The enum an `a::b::animal` path names (`animal` in type `b` of type `a`), its owner found as `enum:` finds
@@ -731,4 +898,14 @@ fn presence_of(e: &Expr) -> Expr {
         }),
         _ => node(ExprKind::Bool(true)),
     }
+}
+
+/// Whether an argument names what only the read at hand knows (the element's index, the stream, the element just
+/// read): such an argument cannot be taken again from outside.
+fn depends_on_reading(e: &Expr) -> bool {
+    let mut names = BTreeSet::new();
+    crate::ir::names_used(e, &mut names);
+    names
+        .iter()
+        .any(|n| matches!(n.as_str(), "_index" | "_io" | "_" | "_sizeof"))
 }

@@ -360,11 +360,12 @@ fn eager_instances_are_read_and_kept() {
     assert!(!c.rust.contains("pub target:"), "{}", c.rust);
 }
 
-/// A field whose presence the model decides is checked against its condition when writing, unless the
-/// condition names a parameter (whose value when writing is not the one it was read with).
+/// A field whose presence the model decides is checked against its condition when writing, also where the
+/// condition names a parameter, unless a switch case reads the type with arguments (the writer passes the first
+/// such case's, which need not be the ones the file was read with).
 #[test]
 fn presence_is_checked_against_the_condition() {
-    let text = "meta:\n  id: cond\n  endian: le\nseq:\n  - id: version\n    type: u1\n  - id: extra\n    type: u1\n    if: version >= 2\n  - id: b\n    type: sub(version == 3)\ntypes:\n  sub:\n    params:\n      - id: flag\n        type: bool\n    seq:\n      - id: more\n        type: u1\n        if: flag\n";
+    let text = "meta:\n  id: cond\n  endian: le\nseq:\n  - id: version\n    type: u1\n  - id: extra\n    type: u1\n    if: version >= 2\n  - id: b\n    type: sub(version == 3)\n  - id: c\n    type:\n      switch-on: version\n      cases:\n        1: other(true)\n        _: other(false)\ntypes:\n  sub:\n    params:\n      - id: flag\n        type: bool\n    seq:\n      - id: more\n        type: u1\n        if: flag\n  other:\n    params:\n      - id: flag\n        type: bool\n    seq:\n      - id: more\n        type: u1\n        if: flag\n";
     let c = crate::compile_str("cond.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
     let write = function(&c.rust, "Cond", "pub(crate) fn write");
     assert!(
@@ -376,7 +377,25 @@ fn presence_is_checked_against_the_condition() {
         "{write}"
     );
     let sub = function(&c.rust, "Sub", "pub(crate) fn write");
-    assert!(!sub.contains("is_some())"), "{sub}");
+    assert!(sub.contains("match (p_flag, self.more.is_some())"), "{sub}");
+    let other = function(&c.rust, "Other", "pub(crate) fn write");
+    assert!(!other.contains("is_some())"), "{other}");
+}
+
+/// A field's `valid` key is checked before it is written (a file the reader would refuse is an error), with the
+/// model's values and the params the writer passes.
+#[test]
+fn valid_is_checked_when_writing() {
+    let text = "meta:\n  id: v\n  endian: le\nseq:\n  - id: version\n    type: u1\n    valid:\n      any-of: [1, 2]\n  - id: items\n    type: item(version)\n    repeat: expr\n    repeat-expr: 2\ntypes:\n  item:\n    params:\n      - id: least\n        type: u1\n    seq:\n      - id: x\n        type: u1\n        valid:\n          min: least\n";
+    let c = crate::compile_str("v.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
+    let write = function(&c.rust, "V", "pub(crate) fn write");
+    assert!(
+        write.contains("v__ as i128 == 1i128 || v__ as i128 == 2i128"),
+        "{write}"
+    );
+    assert!(write.contains("must be one of 1, 2"), "{write}");
+    let item = function(&c.rust, "Item", "pub(crate) fn write");
+    assert!(item.contains("v__ as i128 >= p_least"), "{item}");
 }
 
 /// A value instance with `-data: u1` is kept in the model as a `u8`: read from the expression, and named by
@@ -507,6 +526,53 @@ fn eager_needs_a_placed_instance() {
             .any(|d| d.to_string().contains("'-eager' applies to instances only")),
         "{d:?}"
     );
+}
+
+/// `x.param` from outside a type is the argument `x` passes it, translated where `x` is (also inside a value
+/// instance of `x`, and through params passed on); an element's arguments that name its index are not known.
+#[test]
+fn params_from_outside_are_the_arguments_given() {
+    let c = crate::compile_str(
+        "params.ksy",
+        include_str!("../../../tests/feature_schemas/params.ksy"),
+    )
+    .unwrap();
+    for (src, want) in [
+        ("chunk.sizes[1]", "m . lens"),
+        ("chunk.head.flag", "m . header . flag"),
+        ("chunk.labels[0]", "m . names"),
+        ("chunk.first_label", "m . names"),
+        ("chunk.any.as<header>.flag", "m . header . flag"),
+        ("flagged.on", "m . header . flag"),
+        ("first_size", "m . lens"),
+    ] {
+        let (got, _) =
+            translate_model_expr(&c.module, "m", src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert!(got.contains(want), "{src}: {got}");
+    }
+    let e = translate_model_expr(&c.module, "m", "items[0].i").unwrap_err();
+    assert!(e.contains("parameter 'i' is not kept in the model"), "{e}");
+}
+
+/// In an expression over a decoded tree, `_root` is the tree's root and `_parent` the value the expression went
+/// down from, also inside a type that is the root's own (a recursive root).
+#[test]
+fn outer_values_of_a_tree() {
+    let text = "meta:\n  id: r\nseq:\n  - id: value\n    type: u1\n  - id: next\n    type: r\n    if: value == 0xff\ninstances:\n  root_value:\n    value: _root.value\n  parent_value:\n    value: _parent.as<r>.value\n";
+    let c = crate::compile_str("r.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
+    for (src, want) in [
+        ("root_value", "m . value"),
+        ("next.root_value", "m . value"),
+        ("next.parent_value", "m . value"),
+        ("next.value", "next"),
+    ] {
+        let (got, _) =
+            translate_model_expr(&c.module, "m", src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert!(got.contains(want), "{src}: {got}");
+        if src != "next.value" {
+            assert!(!got.contains("next"), "{src}: {got}");
+        }
+    }
 }
 
 /// Expressions refused, with why (by the type checker, which runs first and types each node for the translator).

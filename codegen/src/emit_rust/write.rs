@@ -505,6 +505,7 @@ impl<'m> Gen<'m> {
             };
             if matches!(f.role, Role::Data) {
                 body.push(self.presence_check(ti, f)?);
+                body.push(self.valid_write_check(ti, f)?);
             }
             // The nodes of a dictionary: their derived values, from the keys in their order.
             let code = if f.resdic.is_some() {

@@ -280,18 +280,35 @@ impl<'m> Gen<'m> {
     /// without it (or with one where the model has none). Skipped in the first pass, where positions are not known
     /// yet, and where the condition cannot be computed from the model (it reads something only the reader sees, or
     /// a parameter).
+    /// The check that a field's value (each element, for a repeat) meets its `valid` key, before it is written:
+    /// the reader would refuse the file otherwise. Nothing where the key cannot be computed from the model.
+    pub(super) fn valid_write_check(&self, ti: usize, f: &Field) -> R<TokenStream> {
+        let id = ident(&f.name);
+        let Ok(Some((test, msg))) = self.valid_test(ti, f, quote!(self.#id), Scope::Write) else {
+            return Ok(quote!());
+        };
+        let fname = f.name.as_str();
+        Ok(quote! {
+            if !#test {
+                return Err(::binspec_runtime::Error::write(format!(#msg, self.#id)).at(#fname));
+            }
+        })
+    }
+
     pub(super) fn presence_check(&self, ti: usize, f: &Field) -> R<TokenStream> {
         let Some(c) = &f.cond else {
             return Ok(quote!());
         };
-        // A parameter's value when writing is the one of the first switch case that reads this type, which need
-        // not be the one the file was read with: not a value to check against.
+        // A parameter's value when writing a type that a switch case reads with arguments is the one of the
+        // first such case, which need not be the one the file was read with (nor are the arguments that type
+        // passes on from it): not a value to check against.
         let mut used = BTreeSet::new();
         crate::ir::names_used(&c.expr, &mut used);
         if self.m.types[ti]
             .params
             .iter()
             .any(|p| used.contains(&p.name))
+            && params_unsure(self.m).contains(&ti)
         {
             return Ok(quote!());
         }
@@ -331,4 +348,48 @@ fn snake_case(variant: &str) -> String {
         out.extend(c.to_lowercase());
     }
     out
+}
+
+/// The types whose params the writer may not know as the file was read: those a switch case reads with arguments
+/// (the writer passes the first such case's), and those read with arguments that name their params.
+fn params_unsure(m: &crate::ir::Module) -> BTreeSet<usize> {
+    fn fields(t: &crate::ir::TypeDef) -> impl Iterator<Item = &Field> {
+        t.seq.iter().chain(&t.instances)
+    }
+    let mut out: BTreeSet<usize> = m
+        .types
+        .iter()
+        .flat_map(fields)
+        .flat_map(|f| match &f.ty {
+            FieldTy::Switch { cases, .. } => cases
+                .iter()
+                .filter(|c| !c.args.is_empty())
+                .filter_map(|c| c.ty)
+                .collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    loop {
+        let before = out.len();
+        for (ti, t) in m.types.iter().enumerate() {
+            if !out.contains(&ti) {
+                continue;
+            }
+            for f in fields(t) {
+                let FieldTy::User { ty, args } = &f.ty else {
+                    continue;
+                };
+                let mut used = BTreeSet::new();
+                for a in args {
+                    crate::ir::names_used(&a.expr, &mut used);
+                }
+                if t.params.iter().any(|p| used.contains(&p.name)) {
+                    out.insert(*ty);
+                }
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
 }

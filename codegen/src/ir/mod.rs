@@ -376,6 +376,10 @@ pub struct Param {
     /// `enum:` on an integer parameter.
     pub enum_: Option<usize>,
     pub doc: Option<String>,
+    /// `type: T[]`: an array of `T`, passed by reference.
+    pub array: bool,
+    /// `type: struct`: a record of any type, passed by reference (cast with `.as<T>` to reach its fields).
+    pub any_struct: bool,
 }
 
 /// A model field that is not in the bytes: a layout choice with a default.

@@ -27,7 +27,25 @@ impl Builder {
     fn resolve_type(&mut self, idx: usize, rt: &RawType, diags: &mut Diags) {
         let mut params = Vec::new();
         for p in &rt.params {
-            let ty = match p.ty.as_deref() {
+            // `T[]`: an array of T.
+            let (text, array) = match p.ty.as_deref().map(str::trim) {
+                Some(t) => match t.strip_suffix("[]") {
+                    Some(elem) => (Some(elem.trim_end()), true),
+                    None => (Some(t), false),
+                },
+                None => (None, false),
+            };
+            let any_struct = text == Some("struct");
+            if any_struct && array {
+                diags.error(
+                    p.pos,
+                    &p.path,
+                    "an array of records of any type ('struct[]') is not supported yet".to_string(),
+                    Some("name the records' type: 'type: my_record[]'".to_string()),
+                );
+            }
+            let ty = match text {
+                Some("struct") => FieldTy::Value,
                 Some(t) => self
                     .prim_or_user(idx, t, &p.path, p.pos, self.bit_le(idx), None, diags)
                     .unwrap_or(FieldTy::Value),
@@ -39,6 +57,8 @@ impl Builder {
                 ty,
                 enum_,
                 doc: p.doc.clone(),
+                array,
+                any_struct,
             });
         }
         self.types[idx].params = params;

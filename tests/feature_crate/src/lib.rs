@@ -39,6 +39,7 @@ feature_modules!(
     nested,
     optional_offset,
     ordered_ranges,
+    params,
     pool,
     process,
     ranges,
