@@ -541,6 +541,7 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
         args_of: None,
         root: Some(Rx::atom(b)),
         outer: Vec::new(),
+        own: None,
     };
     let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
     Ok((t.full().to_string(), format!("{ty:?}")))

@@ -26,6 +26,7 @@ mod format;
 mod given;
 mod layout;
 mod models;
+mod own_elements;
 mod passes;
 mod probe;
 mod read;
@@ -173,6 +174,8 @@ struct Cx<'m> {
     /// The types (and values) the translation went down through to reach the current one, outermost first: the
     /// last is what `_parent` is in the model scope.
     outer: Vec<(usize, Option<Rx>)>,
+    /// The repeated field whose elements are being read or written, where their arguments name it.
+    own: Option<own_elements::OwnElements>,
 }
 
 fn int_lit(v: i128) -> TokenStream {
@@ -254,6 +257,8 @@ struct Gen<'m> {
     /// or through other such functions: the ones to emit ([`Gen::called`]); `None` in that first emission, which
     /// emits every function.
     called: Option<BTreeSet<(usize, Fun)>>,
+    /// The repeated field whose elements' loop is being generated, where their arguments name it.
+    own: std::cell::RefCell<Option<own_elements::OwnElements>>,
 }
 
 /// A call noted by [`Gen::note_call`]: (the function making it, `None` for code always emitted; the function of
@@ -335,6 +340,7 @@ impl<'m> Gen<'m> {
             args_of: None,
             root: None,
             outer: Vec::new(),
+            own: self.own.borrow().clone(),
         }
     }
 
@@ -560,7 +566,7 @@ impl<'m> Gen<'m> {
         let args = if out.is_empty() {
             quote!()
         } else {
-            quote!((#(#out,)*))
+            self.cx(caller, scope).keep_args(quote!((#(#out,)*)), child)
         };
         Ok((args, exits))
     }
@@ -827,6 +833,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         calls: Default::default(),
         current: std::cell::Cell::new(None),
         called: None,
+        own: Default::default(),
     };
     // Emitted twice: the first emission notes which functions the generated code calls, the second emits only
     // those (the calls it generates are the same).

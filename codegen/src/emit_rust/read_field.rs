@@ -369,7 +369,16 @@ impl<'m> Gen<'m> {
 
     /// Reads a field with its repetition, in the order of the file.
     fn read_repeated_as_stored(&self, ti: usize, f: &Field) -> R<Read> {
-        let one = self.read_one(ti, f)?;
+        let (one, decl) = self.with_own_elements(ti, f, || self.read_one(ti, f));
+        let one = one?;
+        // Elements named before they are pushed (their arguments read the ones before them): their type.
+        let decl = match (&f.ty, self.own_elements(ti, f)) {
+            (FieldTy::User { ty, .. }, Some(_)) => {
+                let n = ty_ident(&self.m.types[*ty].rust);
+                quote!(let _: &::std::vec::Vec<#n> = &out; #decl)
+            }
+            _ => decl,
+        };
         let one_r = fallible(&one);
         Ok(match &f.repeat {
             Repeat::None => one,
@@ -395,6 +404,7 @@ impl<'m> Gen<'m> {
                     if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative count {n}"))); }
                     let cap = r.check_count(n as u64, #min)?;
                     let mut out = ::std::vec::Vec::with_capacity(cap);
+                    #decl
                     #each
                     out
                 }))
@@ -427,6 +437,7 @@ impl<'m> Gen<'m> {
                 Read::Expr(quote!({
                     #sub
                     let mut out = ::std::vec::Vec::new();
+                    #decl
                     #each
                     out
                 }))
@@ -443,6 +454,7 @@ impl<'m> Gen<'m> {
                 let c = cx.tr(&x.expr, &x.path)?.0.full();
                 Read::Expr(quote!({
                     let mut out = ::std::vec::Vec::new();
+                    #decl
                     let mut i = 0usize;
                     loop {
                         let v__ = #one_r.at_index(i)?;

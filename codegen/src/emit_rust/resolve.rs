@@ -16,6 +16,9 @@ pub(super) struct ArgFrame {
     outer: Option<std::rc::Rc<ArgFrame>>,
     /// How many of [`Cx::outer`] lead to the field's type (its parents).
     parents: usize,
+    /// For an element of the loop at hand, where the arguments it was passed are kept (an `Option` of the
+    /// tuple): its params are read there, not translated again.
+    kept: Option<TokenStream>,
 }
 
 impl<'m> Cx<'m> {
@@ -61,6 +64,15 @@ impl<'m> Cx<'m> {
                 // Reached through the field that passes it (`x.param`): its argument, where the field is.
                 let i = t.params.iter().position(|q| q.name == n).unwrap_or(0);
                 if let Some(fr) = self.args_of.clone().filter(|fr| fr.child == self.ty) {
+                    if let Some(kept) = &fr.kept {
+                        let j = proc_macro2::Literal::usize_unsuffixed(i);
+                        let (d, t) = match (&p.ty, p.enum_) {
+                            (FieldTy::Float { .. }, _) => (quote!(0.0), T::Float),
+                            (FieldTy::Bits { n: 1, .. }, None) => (quote!(false), T::Bool),
+                            _ => (quote!(0i128), T::Int),
+                        };
+                        return Ok((Rx::atom(quote!(#kept.map_or(#d, |a| a.#j))), t));
+                    }
                     let a = &fr.args[i];
                     if !depends_on_reading(&a.expr) {
                         return self.in_frame(&fr, |cx| cx.tr(&a.expr, &a.path));
@@ -110,6 +122,10 @@ impl<'m> Cx<'m> {
         };
         let ft = self.field_t(f);
         let id = ident(n);
+        // The elements read so far, in the loop that reads them.
+        if self.scope == Scope::Read && self.is_own_elements(n) {
+            return Ok((Rx::atom(quote!(out)), ft));
+        }
         match self.scope {
             Scope::Read => {
                 let v = local("v", n);
@@ -725,6 +741,22 @@ impl<'m> Cx<'m> {
         child: usize,
         path: &str,
     ) -> Option<std::rc::Rc<ArgFrame>> {
+        // An earlier element of the loop at hand, whose arguments are kept.
+        if let ExprKind::Index { base: arr, index } = &base.kind {
+            if let ExprKind::Name(n) = &arr.kind {
+                let kept = self.kept_args_of(n, index, path)?;
+                return Some(std::rc::Rc::new(ArgFrame {
+                    child,
+                    args: Vec::new(),
+                    ty: self.ty,
+                    base: None,
+                    scope: self.scope,
+                    outer: None,
+                    parents: self.outer.len(),
+                    kept: Some(kept),
+                }));
+            }
+        }
         let (owner, owner_base, scope, outer, fname, parents) = match &base.kind {
             ExprKind::Name(n) => (
                 self.ty,
@@ -765,6 +797,7 @@ impl<'m> Cx<'m> {
             scope,
             outer,
             parents,
+            kept: None,
         }))
     }
 

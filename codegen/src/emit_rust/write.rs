@@ -351,7 +351,9 @@ impl<'m> Gen<'m> {
                     // (The calls noted before the element's writer: where the repetition does not use it, what it
                     // noted is taken back.)
                     let before_one = self.calls.borrow().clone();
-                    let one = self.write_one(ti, f, one_ref)?;
+                    let (one, own_decl) =
+                        self.with_own_elements(ti, f, || self.write_one(ti, f, one_ref));
+                    let one = one?;
                     // `val` is the model value (inside an `if`, the value that is present).
                     let inner = match &f.repeat {
                         Repeat::None => quote!({ let x = val; #one }),
@@ -480,6 +482,7 @@ impl<'m> Gen<'m> {
                             quote!({
                                 #count_check
                                 #order
+                                #own_decl
                                 #each
                                 #keep_order
                             })

@@ -39,6 +39,7 @@ feature_modules!(
     nested,
     optional_offset,
     ordered_ranges,
+    own_elements,
     params,
     pool,
     process,
