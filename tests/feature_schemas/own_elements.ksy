@@ -6,7 +6,8 @@ doc: |
   the groups before it and its multiplier, both computed from the group before it (from its params, through a
   value instance of them). In the loop over the groups, `groups` is the groups read (or written) so far, and
   each group's arguments are kept as they are passed, so that an earlier group's params are known. The last
-  group has a marker byte where the whole value is over 1000.
+  group has a marker byte where the whole value is over 1000, and the tail after the groups is two bytes long
+  then (one otherwise): the last group's params, outside the loop, are computed from the groups.
 seq:
   - id: groups
     type: |
@@ -18,7 +19,7 @@ seq:
     repeat: until
     repeat-until: not _.has_next
   - id: tail
-    type: u1
+    size: 'groups.last.interm_value > 1000 ? 2 : 1'
 types:
   group:
     params:

@@ -542,6 +542,7 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
         root: Some(Rx::atom(b)),
         outer: Vec::new(),
         own: None,
+        gen: None,
     };
     let (t, ty) = cx.tr(&e, "/").map_err(|e| e.message)?;
     Ok((t.full().to_string(), format!("{ty:?}")))

@@ -55,7 +55,7 @@ use crate::ir::{is_utf8, ConstVal, Endian, Field, FieldTy, Module, Repeat, Role,
 
 pub use expr::translate_model_expr;
 
-use models::emit_enum;
+use models::{emit_enum, switch_enum_name};
 use passes::{collect_chains, collect_pos_refs, exprs_of, implicit_params, recursive_fields};
 use resolve::rebase;
 use rx::{Prec, Rx};
@@ -176,6 +176,8 @@ struct Cx<'m> {
     outer: Vec<(usize, Option<Rx>)>,
     /// The repeated field whose elements are being read or written, where their arguments name it.
     own: Option<own_elements::OwnElements>,
+    /// The generator, where the translation is for generated code (to note the functions it calls).
+    gen: Option<&'m Gen<'m>>,
 }
 
 fn int_lit(v: i128) -> TokenStream {
@@ -281,6 +283,9 @@ enum Fun {
     FromRecord,
     /// `to_record`: an element of a repetition written as whole records.
     ToRecord,
+    /// `args_<field>`: the arguments each element of the type's field (by its index in `seq`) is passed, where
+    /// they name the elements before it (see `own_elements`).
+    ElementArgs(usize),
 }
 
 impl<'m> Gen<'m> {
@@ -341,6 +346,7 @@ impl<'m> Gen<'m> {
             root: None,
             outer: Vec::new(),
             own: self.own.borrow().clone(),
+            gen: Some(self),
         }
     }
 
@@ -744,21 +750,6 @@ impl<'m> Gen<'m> {
         }
         read_params
     }
-}
-
-fn switch_enum_name(m: &Module, f: &Field) -> Ident {
-    // As the `names` pass named it; else owner type name + field name, e.g. `RsizetableTable`.
-    let owner = m.types.iter().position(|t| {
-        t.seq
-            .iter()
-            .chain(t.instances.iter())
-            .any(|x| std::ptr::eq(x, f))
-    });
-    if let Some(n) = owner.and_then(|o| m.switch_enums.get(&(o, f.name.clone()))) {
-        return format_ident!("{}", n);
-    }
-    let o = owner.map(|t| m.types[t].rust.clone()).unwrap_or_default();
-    format_ident!("{}{}", o, crate::ir::camel(&f.name))
 }
 
 /// The name of the slot that records where a pool region ends (for a length field that measures it).

@@ -390,6 +390,7 @@ impl<'m> Gen<'m> {
         }
         let sort_keys = self.emit_sort_keys(ti)?;
         let records = self.emit_record_fns(ti);
+        let element_args = self.emit_element_args(ti)?;
         let args = self.args_alias(ti)?;
         Ok(quote! {
             #doc
@@ -404,6 +405,7 @@ impl<'m> Gen<'m> {
                 #write
                 #sort_keys
                 #records
+                #element_args
             }
         })
     }
@@ -491,4 +493,19 @@ pub(super) fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
             }
         }
     }
+}
+
+pub(super) fn switch_enum_name(m: &Module, f: &Field) -> Ident {
+    // As the `names` pass named it; else owner type name + field name, e.g. `RsizetableTable`.
+    let owner = m.types.iter().position(|t| {
+        t.seq
+            .iter()
+            .chain(t.instances.iter())
+            .any(|x| std::ptr::eq(x, f))
+    });
+    if let Some(n) = owner.and_then(|o| m.switch_enums.get(&(o, f.name.clone()))) {
+        return format_ident!("{}", n);
+    }
+    let o = owner.map(|t| m.types[t].rust.clone()).unwrap_or_default();
+    format_ident!("{}{}", o, crate::ir::camel(&f.name))
 }

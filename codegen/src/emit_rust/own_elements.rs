@@ -33,15 +33,7 @@ impl<'m> Gen<'m> {
         if !used.contains(&f.name) {
             return None;
         }
-        let keeps_args = self.param_list(*ty).iter().all(|p| !p.by_ref)
-            && self.m.types[*ty].params.iter().all(|p| {
-                !p.array
-                    && !p.any_struct
-                    && matches!(
-                        p.ty,
-                        FieldTy::Int { .. } | FieldTy::Bits { .. } | FieldTy::Float { .. }
-                    )
-            });
+        let keeps_args = self.by_value_params(*ty);
         Some(OwnElements {
             ty: ti,
             field: f.name.clone(),
@@ -61,8 +53,7 @@ impl<'m> Gen<'m> {
         let decl = match (&own, &f.ty) {
             (Some(o), FieldTy::User { ty, .. }) if o.keeps_args => {
                 let a = kept_args(&o.field);
-                // (Numbers and booleans only: the arguments' type takes no lifetime.)
-                let (args_ty, _) = self.args_alias_name(*ty);
+                let args_ty = self.args_ty(*ty);
                 quote!(let mut #a: ::std::vec::Vec<#args_ty> = ::std::vec::Vec::new();)
             }
             _ => quote!(),
@@ -71,6 +62,102 @@ impl<'m> Gen<'m> {
         let r = body();
         self.own.replace(saved);
         (r, decl)
+    }
+}
+
+impl Gen<'_> {
+    /// Whether type `ty`'s own params are numbers or booleans (its arguments can be kept as they are passed).
+    fn by_value_params(&self, ty: usize) -> bool {
+        self.m.types[ty].params.iter().all(|p| {
+            !p.array
+                && !p.any_struct
+                && matches!(
+                    p.ty,
+                    FieldTy::Int { .. } | FieldTy::Bits { .. } | FieldTy::Float { .. }
+                )
+        })
+    }
+
+    /// The type of type `ty`'s arguments tuple, in a function body.
+    fn args_ty(&self, ty: usize) -> TokenStream {
+        match self.args_alias_name(ty) {
+            (n, true) => quote!(#n<'_>),
+            (n, false) => quote!(#n),
+        }
+    }
+
+    /// Where the arguments of `f`'s elements name nothing but the elements before them and their index (and
+    /// are numbers or booleans, with no outer values): its index among the type's fields and instances, for
+    /// [`Fun::ElementArgs`].
+    fn element_args_field(&self, ti: usize, f: &Field) -> Option<usize> {
+        let FieldTy::User { ty, args } = &f.ty else {
+            return None;
+        };
+        if f.repeat == Repeat::None
+            || args.is_empty()
+            || !self.by_value_params(*ty)
+            || !self.param_list(*ty).is_empty()
+        {
+            return None;
+        }
+        let mut used = BTreeSet::new();
+        for a in args {
+            crate::ir::names_used(&a.expr, &mut used);
+        }
+        if !used.iter().all(|n| *n == f.name || n == "_index") {
+            return None;
+        }
+        let t = &self.m.types[ti];
+        t.seq
+            .iter()
+            .chain(&t.instances)
+            .position(|x| x.name == f.name)
+    }
+
+    /// `args_<field>(out)`: the arguments each element of a field is passed, computed from the elements as the
+    /// reader and the writer do, for the params of an element outside the loop (`groups.last.total`). Emitted
+    /// where something calls it.
+    pub(super) fn emit_element_args(&self, ti: usize) -> R<TokenStream> {
+        let mut out = Vec::new();
+        let t = &self.m.types[ti];
+        for f in t.seq.iter().chain(&t.instances) {
+            let (Some(at), FieldTy::User { ty, args }) = (self.element_args_field(ti, f), &f.ty)
+            else {
+                continue;
+            };
+            if !self.called(ti, Fun::ElementArgs(at)) {
+                continue;
+            }
+            let own = OwnElements {
+                ty: ti,
+                field: f.name.clone(),
+                keeps_args: true,
+            };
+            let saved = self.own.replace(Some(own));
+            let a = self.args_exits(ti, *ty, args, Scope::Read, &f.path);
+            self.own.replace(saved);
+            let (a, _) = a?;
+            let (args_ty, _) = self.args_alias_name(*ty);
+            let elem = ty_ident(&self.m.types[*ty].rust);
+            let name = format_ident!("args_{}", f.name);
+            let kept = kept_args(&f.name);
+            let doc = format!(
+                " The arguments each element of `{}` is read and written with, computed from the elements.",
+                f.name
+            );
+            out.push(quote! {
+                #[doc = #doc]
+                #[allow(non_snake_case)]
+                pub(crate) fn #name(out: &[#elem]) -> ::std::vec::Vec<#args_ty> {
+                    let mut #kept: ::std::vec::Vec<#args_ty> = ::std::vec::Vec::with_capacity(out.len());
+                    for i in 0..out.len() {
+                        let _ = #a;
+                    }
+                    #kept
+                }
+            });
+        }
+        Ok(quote!(#(#out)*))
     }
 }
 
@@ -112,6 +199,44 @@ impl Cx<'_> {
             FieldTy::User { ty, .. } => Some(*ty),
             _ => None,
         }
+    }
+
+    /// For an element of `field` outside its loop (`field[i]`, `field.first`, `field.last`), where its
+    /// arguments are computed from the elements (`Owner::args_field(&field)`), where the field has such a
+    /// function ([`Gen::emit_element_args`]).
+    pub(super) fn element_args_of(&mut self, base: &Expr, path: &str) -> Option<TokenStream> {
+        let (arr, pick) = match &base.kind {
+            ExprKind::Index { base: arr, index } => (arr, Some(index)),
+            ExprKind::Attr {
+                base: arr, name, ..
+            } if name == "first" || name == "last" => (arr, None),
+            _ => return None,
+        };
+        let ExprKind::Name(n) = &arr.kind else {
+            return None;
+        };
+        let g = self.gen?;
+        let f = self
+            .t()
+            .seq
+            .iter()
+            .chain(&self.t().instances)
+            .find(|f| f.name == *n)?;
+        let at = g.element_args_field(self.ty, f)?;
+        let (elems, _) = self.tr(arr, path).ok()?;
+        let elems = elems.full();
+        let pick = match (pick, &base.kind) {
+            (Some(i), _) => {
+                let i = self.tr(i, path).ok()?.0.as_(quote!(usize)).full();
+                quote!(get(#i))
+            }
+            (None, ExprKind::Attr { name, .. }) if name == "first" => quote!(first()),
+            _ => quote!(last()),
+        };
+        g.note_call(self.ty, Fun::ElementArgs(at));
+        let owner = ty_ident(&self.m.types[self.ty].rust);
+        let name = format_ident!("args_{}", n);
+        Some(quote!(#owner::#name(&#elems).#pick.copied()))
     }
 
     /// For `field[index]` of the loop at hand: where the element's kept arguments are (`a__field.get(i)`), for

@@ -742,9 +742,17 @@ impl<'m> Cx<'m> {
         path: &str,
     ) -> Option<std::rc::Rc<ArgFrame>> {
         // An earlier element of the loop at hand, whose arguments are kept.
-        if let ExprKind::Index { base: arr, index } = &base.kind {
-            if let ExprKind::Name(n) = &arr.kind {
-                let kept = self.kept_args_of(n, index, path)?;
+        let kept = match &base.kind {
+            ExprKind::Index { base: arr, index } => match &arr.kind {
+                ExprKind::Name(n) => self.kept_args_of(n, index, path),
+                _ => None,
+            },
+            _ => None,
+        };
+        // Or one outside the loop, whose arguments are computed from the elements.
+        let kept = kept.or_else(|| self.element_args_of(base, path));
+        if let Some(kept) = kept {
+            {
                 return Some(std::rc::Rc::new(ArgFrame {
                     child,
                     args: Vec::new(),

@@ -7,8 +7,8 @@ use binspec_runtime::Format;
 
 /// 300 = 44 + 2 * 128: two groups, no marker, then the tail.
 const SMALL: [u8; 3] = [0xac, 0x02, 0x07];
-/// 2092 = 44 + 16 * 128: the second group's marker (the value is over 1000), then the tail.
-const LARGE: [u8; 4] = [0xac, 0x10, 0x55, 0x07];
+/// 2092 = 44 + 16 * 128: the second group's marker (the value is over 1000), then the tail of two bytes.
+const LARGE: [u8; 5] = [0xac, 0x10, 0x55, 0x07, 0x08];
 
 fn read(bytes: &[u8]) -> OwnElements {
     OwnElements::from_binary(bytes).unwrap_or_else(|e| panic!("decode: {e}"))
@@ -23,13 +23,13 @@ fn groups_read_with_the_values_of_the_groups_before_them() {
         .map(|g| (g.has_next, g.value, g.marker))
         .collect();
     assert_eq!(groups, [(true, 44, None), (false, 2, None)]);
-    assert_eq!(small.tail, 7);
+    assert_eq!(&small.tail[..], [7]);
     assert_eq!(small.to_binary().unwrap(), SMALL);
     // The second group's marker is there because 44 (the first group's value, passed on) + 16 * 128 (its
     // multiplier, the first group's times 128) is over 1000.
     let large = read(&LARGE);
     assert_eq!(large.groups[1].marker, Some(0x55));
-    assert_eq!(large.tail, 7);
+    assert_eq!(&large.tail[..], [7, 8]);
     assert_eq!(large.to_binary().unwrap(), LARGE);
 }
 
@@ -41,6 +41,10 @@ fn the_writer_passes_each_group_what_the_groups_before_it_give() {
     let e = m.to_binary().unwrap_err().to_string();
     assert!(e.contains("groups[1].marker"), "{e}");
     m.groups[1].marker = None;
+    // The tail's size follows the whole value (from the last group's params, computed from the groups).
+    let e = m.to_binary().unwrap_err().to_string();
+    assert!(e.contains("tail"), "{e}");
+    m.tail = vec![7].into();
     assert_eq!(m.to_binary().unwrap(), SMALL);
     // The first group grows the whole value over 1000 with the second's multiplier: 127 + 8 * 128 = 1151.
     let mut m = read(&SMALL);
@@ -49,8 +53,9 @@ fn the_writer_passes_each_group_what_the_groups_before_it_give() {
     let e = m.to_binary().unwrap_err().to_string();
     assert!(e.contains("absent in the model"), "{e}");
     m.groups[1].marker = Some(1);
+    m.tail = vec![7, 9].into();
     let bytes = m.to_binary().unwrap();
-    assert_eq!(bytes, [0xff, 0x08, 0x01, 0x07]);
+    assert_eq!(bytes, [0xff, 0x08, 0x01, 0x07, 0x09]);
     assert_eq!(read(&bytes), m);
 }
 
@@ -58,7 +63,7 @@ fn the_writer_passes_each_group_what_the_groups_before_it_give() {
 fn a_tenth_group_that_goes_on_is_refused() {
     // Ten groups that each say another follows: the tenth may not (its index, passed in, is 9).
     let mut bytes = vec![0x80u8; 10];
-    bytes.extend([0x00, 0x07]);
+    bytes.extend([0x00, 0x07, 0x08]);
     let e = OwnElements::from_binary(&bytes).unwrap_err().to_string();
     assert!(e.contains("groups[9].has_next"), "{e}");
 }
