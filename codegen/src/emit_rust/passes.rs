@@ -7,6 +7,11 @@ use crate::ir::EndianSpec;
 
 /// Every expression of a type, with its YAML path.
 pub(super) fn exprs_of(t: &TypeDef) -> Vec<&Expr> {
+    exprs_where(t, |_| true)
+}
+
+/// The expressions of a type, of the value instances `value` keeps (and every other).
+fn exprs_where(t: &TypeDef, value: impl Fn(&Field) -> bool) -> Vec<&Expr> {
     let mut out = Vec::new();
     if let EndianSpec::Switch { on, .. } = &t.endian {
         out.push(&on.expr);
@@ -16,7 +21,7 @@ pub(super) fn exprs_of(t: &TypeDef) -> Vec<&Expr> {
             f.size.as_ref(),
             f.cond.as_ref(),
             f.pos_expr(),
-            f.value(),
+            f.value().filter(|_| value(f)),
             f.sort_by.as_ref(),
         ]
         .into_iter()
@@ -102,13 +107,16 @@ fn field_of_chain(m: &Module, ti: usize, c: Vec<String>) -> Vec<String> {
 
 /// Pass `implicit_params`: the outer values each type needs, as `_root...`/`_parent...` chains.
 pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
+    let needed = needed_values(m);
     let mut direct: Vec<BTreeSet<Vec<String>>> = m
         .types
         .iter()
         .enumerate()
         .map(|(ti, t)| {
             let mut s = BTreeSet::new();
-            for e in exprs_of(t) {
+            // (A value instance that nothing read or written names, for the model's users alone, needs nothing
+            // passed down: an expression over the whole tree reaches `_root` itself.)
+            for e in exprs_where(t, |f| is_needed(&needed, ti, &f.name)) {
                 collect_chains(e, &mut s);
             }
             // `_parent.items.size`: the outer value is the field, `.size` is taken of it here.
@@ -164,4 +172,63 @@ pub(super) fn recursive_fields(m: &Module) -> BTreeSet<String> {
         }
     }
     out
+}
+
+/// The value instances that reading or writing may compute, as (type, name): named by an expression that is not
+/// a value instance's, or by one of those instances, and so on. A member of a value whose type the checker did not
+/// tell is taken in every type (`usize::MAX`).
+fn needed_values(m: &Module) -> BTreeSet<(usize, String)> {
+    fn names(m: &Module, ti: usize, e: &Expr, out: &mut BTreeSet<(usize, String)>) {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                out.insert((ti, n.clone()));
+            }
+            ExprKind::Attr { base, name, .. } => {
+                let owner = match base.ty.as_deref() {
+                    Some(crate::expr::Ty::User(path)) => m.type_by_path(path),
+                    _ => None,
+                };
+                out.insert((owner.unwrap_or(usize::MAX), name.clone()));
+            }
+            _ => {}
+        }
+        for c in crate::ir::children(e) {
+            names(m, ti, c, out);
+        }
+    }
+    let mut needed = BTreeSet::new();
+    for (ti, t) in m.types.iter().enumerate() {
+        for e in exprs_where(t, |_| false) {
+            names(m, ti, e, &mut needed);
+        }
+    }
+    for (_, x) in &m.info.summary {
+        names(m, 0, &x.expr, &mut needed);
+    }
+    if let Some(x) = &m.info.version {
+        names(m, 0, &x.expr, &mut needed);
+    }
+    loop {
+        let mut more = BTreeSet::new();
+        for (ti, t) in m.types.iter().enumerate() {
+            for f in &t.instances {
+                if !is_needed(&needed, ti, &f.name) {
+                    continue;
+                }
+                if let Some(v) = f.value() {
+                    names(m, ti, &v.expr, &mut more);
+                }
+            }
+        }
+        let before = needed.len();
+        needed.extend(more);
+        if needed.len() == before {
+            return needed;
+        }
+    }
+}
+
+/// Whether [`needed_values`] holds the value instance `name` of type `ti`.
+fn is_needed(needed: &BTreeSet<(usize, String)>, ti: usize, name: &str) -> bool {
+    needed.contains(&(ti, name.to_string())) || needed.contains(&(usize::MAX, name.to_string()))
 }

@@ -575,6 +575,23 @@ fn outer_values_of_a_tree() {
     }
 }
 
+/// A value instance that nothing read or written names (for the model's users, as Kaitai's `java_class` names
+/// entries of its constant pool from inside them) needs no outer value passed down; one a size uses does.
+#[test]
+fn outer_values_only_for_what_reading_uses() {
+    let schema = |size: &str| {
+        format!(
+            "meta:\n  id: pool\nseq:\n  - id: n\n    type: u1\n  - id: items\n    type: item\n    repeat: expr\n    repeat-expr: n\ntypes:\n  item:\n    seq:\n      - id: ref\n        type: u1\n      - id: body\n        size: {size}\n    instances:\n      target:\n        value: _root.items[ref].ref\n"
+        )
+    };
+    let c = crate::compile_str("pool.ksy", &schema("1")).unwrap_or_else(|d| panic!("{d:?}"));
+    let (got, _) = translate_model_expr(&c.module, "m", "items[0].target").unwrap();
+    assert!(got.contains("m . items"), "{got}");
+    let e = crate::compile_str("pool.ksy", &schema("target")).unwrap_err();
+    let e = e.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+    assert!(e.contains("'_root.items' is not read yet"), "{e}");
+}
+
 /// Expressions refused, with why (by the type checker, which runs first and types each node for the translator).
 #[test]
 fn refuses_what_it_cannot_translate() {
