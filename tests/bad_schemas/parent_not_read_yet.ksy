@@ -14,6 +14,9 @@ types:
     seq:
       - id: v
         type: u1
+      - id: end_mark
+        type: u1
+        if: is_last
     instances:
       is_last:
         value: _parent.items.size == _parent.count

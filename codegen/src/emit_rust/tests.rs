@@ -720,6 +720,10 @@ types:
           - id: branch
             type: common
       common:
+        seq:
+          - id: extra
+            type: u1
+            if: flag == 1
         instances:
           flag:
             value: '_parent._parent.as<foo>.flag'
