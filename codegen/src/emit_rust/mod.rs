@@ -434,44 +434,6 @@ impl<'m> Gen<'m> {
         Ok(self.args_exits(caller, child, user_args, scope, path)?.0)
     }
 
-    /// Refuses an outer value (`_parent.x`, or `_root.x` from the root) that the caller has not read when it reads
-    /// the field at `path`: `x` is that field or one after it. Kaitai reads such a value lazily, when the child
-    /// first asks for it (`_parent.items.size` while `items` is read counts the items read so far); binspec reads
-    /// in order and passes values down, so the schema is refused here rather than given code that does not
-    /// compile.
-    fn read_before(&self, caller: usize, k: &[String], child: usize, path: &str) -> R<()> {
-        let t = &self.m.types[caller];
-        let at = |f: &&Field| {
-            path == f.path
-                || path
-                    .strip_prefix(f.path.as_str())
-                    .is_some_and(|rest| rest.starts_with('/') || rest.starts_with('['))
-        };
-        let seq_index = |name: &str| t.seq.iter().position(|f| f.name == name);
-        let Some(reading) = t.seq.iter().chain(t.instances.iter()).find(at) else {
-            return Ok(());
-        };
-        let why = if reading.name == k[1] {
-            "holds the one being read"
-        } else {
-            match (seq_index(&reading.name), seq_index(&k[1])) {
-                (Some(r), Some(u)) if u > r => "comes after it",
-                _ => return Ok(()),
-            }
-        };
-        err(
-            path,
-            format!(
-                "'{}' is not read yet when '{}' needs it: '{}' of '{}' {why}, and binspec reads fields in order and \
-                 passes their values down (Kaitai reads such a value lazily, as far as it has got)",
-                k.join("."),
-                self.m.types[child].name,
-                k[1],
-                t.name,
-            ),
-        )
-    }
-
     /// [`Gen::args_for`], and whether computing the arguments may leave the function early ([`Cx::exits`]).
     fn args_exits(
         &self,
@@ -480,6 +442,19 @@ impl<'m> Gen<'m> {
         user_args: &[crate::ir::Ex],
         scope: Scope,
         path: &str,
+    ) -> R<(TokenStream, bool)> {
+        self.args_tuple(caller, child, user_args, scope, path, true)
+    }
+
+    /// [`Gen::args_exits`], with the outer values the child needs (`outer`) or its own params alone.
+    fn args_tuple(
+        &self,
+        caller: usize,
+        child: usize,
+        user_args: &[crate::ir::Ex],
+        scope: Scope,
+        path: &str,
+        outer: bool,
     ) -> R<(TokenStream, bool)> {
         let mut exits = false;
         let mut out = Vec::new();
@@ -526,7 +501,12 @@ impl<'m> Gen<'m> {
                 _ => t.full(),
             });
         }
-        for Param { key: k, by_ref, .. } in self.param_list(child) {
+        let implicit = if outer {
+            self.param_list(child)
+        } else {
+            Vec::new()
+        };
+        for Param { key: k, by_ref, .. } in implicit {
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself, and the type it reads as its
             // field `a` resolves `_root.a.x` (its own `x`); other types pass it along.
             let aliased = self.m.is_own_root_chain(caller, &k);

@@ -93,11 +93,7 @@ impl Gen<'_> {
         let FieldTy::User { ty, args } = &f.ty else {
             return None;
         };
-        if f.repeat == Repeat::None
-            || args.is_empty()
-            || !self.by_value_params(*ty)
-            || !self.param_list(*ty).is_empty()
-        {
+        if f.repeat == Repeat::None || args.is_empty() || !self.by_value_params(*ty) {
             return None;
         }
         let mut used = BTreeSet::new();
@@ -134,10 +130,16 @@ impl Gen<'_> {
                 keeps_args: true,
             };
             let saved = self.own.replace(Some(own));
-            let a = self.args_exits(ti, *ty, args, Scope::Read, &f.path);
+            // The element's own params alone (the outer values it is also passed are not known here).
+            let a = self.args_tuple(ti, *ty, args, Scope::Read, &f.path, false);
             self.own.replace(saved);
             let (a, _) = a?;
-            let (args_ty, _) = self.args_alias_name(*ty);
+            let own_tys = self
+                .param_pairs(*ty)
+                .into_iter()
+                .take(args.len())
+                .map(|(_, t, _)| t);
+            let args_ty = quote!((#(#own_tys,)*));
             let elem = ty_ident(&self.m.types[*ty].rust);
             let name = format_ident!("args_{}", f.name);
             let kept = kept_args(&f.name);

@@ -469,3 +469,49 @@ impl<'m> Gen<'m> {
         })
     }
 }
+
+impl Gen<'_> {
+    /// Refuses an outer value (`_parent.x`, or `_root.x` from the root) that the caller has not read when it reads
+    /// the field at `path`: `x` is that field or one after it. Kaitai reads such a value lazily, when the child
+    /// first asks for it (`_parent.items.size` while `items` is read counts the items read so far); binspec reads
+    /// in order and passes values down, so the schema is refused here rather than given code that does not
+    /// compile.
+    pub(super) fn read_before(
+        &self,
+        caller: usize,
+        k: &[String],
+        child: usize,
+        path: &str,
+    ) -> R<()> {
+        let t = &self.m.types[caller];
+        let at = |f: &&Field| {
+            path == f.path
+                || path
+                    .strip_prefix(f.path.as_str())
+                    .is_some_and(|rest| rest.starts_with('/') || rest.starts_with('['))
+        };
+        let seq_index = |name: &str| t.seq.iter().position(|f| f.name == name);
+        let Some(reading) = t.seq.iter().chain(t.instances.iter()).find(at) else {
+            return Ok(());
+        };
+        let why = if reading.name == k[1] {
+            "holds the one being read"
+        } else {
+            match (seq_index(&reading.name), seq_index(&k[1])) {
+                (Some(r), Some(u)) if u > r => "comes after it",
+                _ => return Ok(()),
+            }
+        };
+        err(
+            path,
+            format!(
+                "'{}' is not read yet when '{}' needs it: '{}' of '{}' {why}, and binspec reads fields in order and \
+                 passes their values down (Kaitai reads such a value lazily, as far as it has got)",
+                k.join("."),
+                self.m.types[child].name,
+                k[1],
+                t.name,
+            ),
+        )
+    }
+}

@@ -588,7 +588,11 @@ fn outer_values_only_for_what_reading_uses() {
     let (got, _) = translate_model_expr(&c.module, "m", "items[0].target").unwrap();
     assert!(got.contains("m . items"), "{got}");
     let e = crate::compile_str("pool.ksy", &schema("target")).unwrap_err();
-    let e = e.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+    let e = e
+        .iter()
+        .map(|d| d.to_string())
+        .collect::<Vec<_>>()
+        .join("\n");
     assert!(e.contains("'_root.items' is not read yet"), "{e}");
 }
 
