@@ -197,16 +197,7 @@ impl Env for Scope<'_> {
     fn special(&self, name: &str) -> Option<Ty> {
         match name {
             // The root of the schema this type comes from (an imported schema has its own).
-            "_root" => {
-                let top = &self.m.types[self.ty].path[0];
-                let root = self
-                    .m
-                    .types
-                    .iter()
-                    .position(|t| t.path.len() == 1 && &t.path[0] == top)
-                    .unwrap_or(0);
-                Some(Ty::User(type_path(self.m, root)))
-            }
+            "_root" => Some(Ty::User(type_path(self.m, self.m.root_of(self.ty)))),
             "_parent" => self
                 .m
                 .owners

@@ -513,7 +513,7 @@ impl<'m> Gen<'m> {
             // How many leading steps name the caller itself: the rest is read in its own scope.
             let own = if aliased {
                 Some(2)
-            } else if k[0] == "_parent" || caller == 0 {
+            } else if k[0] == "_parent" || self.m.root_of(caller) == caller {
                 Some(1)
             } else {
                 None

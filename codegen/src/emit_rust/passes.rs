@@ -125,8 +125,9 @@ pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
         .collect();
     // The root resolves `_root` chains itself, and so does a type the root reads as its field `a` for
     // `_root.a.x` (its own `x`, see `Module::root_alias`); constants fold.
-    let resolves =
-        |ti: usize, c: &[String]| (c[0] == "_root" && ti == 0) || m.is_own_root_chain(ti, c);
+    let resolves = |ti: usize, c: &[String]| {
+        (c[0] == "_root" && m.root_of(ti) == ti) || m.is_own_root_chain(ti, c)
+    };
     for (i, s) in direct.iter_mut().enumerate() {
         s.retain(|c| !resolves(i, c));
     }

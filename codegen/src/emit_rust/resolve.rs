@@ -49,7 +49,7 @@ impl<'m> Cx<'m> {
             // A whole outer value in the model of a whole tree (`_parent.as<t>`).
             "_root" | "_parent" if self.scope == Scope::Model => {
                 let outer = match n {
-                    "_root" => self.root.clone().map(|r| (0, Some(r))),
+                    "_root" => self.tree_root().map(|(ty, base, _)| (ty, base)),
                     _ => self.outer.last().cloned(),
                 };
                 if let Some((ty, base)) = outer {
@@ -378,8 +378,8 @@ impl<'m> Cx<'m> {
             if self.scope == Scope::Model {
                 let rest = rebase(&chain[1..]);
                 if chain[0] == "_root" {
-                    if let Some(root) = self.root.clone() {
-                        return self.at_outer(0, Some(root), 0, |cx| cx.tr(&rest, path));
+                    if let Some((ty, base, parents)) = self.tree_root() {
+                        return self.at_outer(ty, base, parents, |cx| cx.tr(&rest, path));
                     }
                 }
                 if chain[0] == "_parent" {
@@ -389,7 +389,7 @@ impl<'m> Cx<'m> {
                     }
                 }
             }
-            if chain[0] == "_root" && self.ty == 0 {
+            if chain[0] == "_root" && self.m.root_of(self.ty) == self.ty {
                 let inner = rebase(&chain[1..]);
                 return self.tr(&inner, path);
             }
@@ -694,6 +694,21 @@ impl<'m> Cx<'m> {
         r
     }
 
+    /// What `_root` is in the model of a whole tree, from the current type: the tree's root, or for a type of an
+    /// imported schema, the nearest value of that schema's top-level type the translation went down through.
+    /// With how many of [`Cx::outer`] are its own outer values.
+    fn tree_root(&self) -> Option<(usize, Option<Rx>, usize)> {
+        let root = self.m.root_of(self.ty);
+        if root == 0 {
+            return self.root.clone().map(|r| (0, Some(r), 0));
+        }
+        if root == self.ty {
+            return Some((self.ty, self.base.clone(), self.outer.len()));
+        }
+        let i = self.outer.iter().rposition(|(t, _)| *t == root)?;
+        Some((root, self.outer[i].1.clone(), i))
+    }
+
     /// `f` translating in the model scope of an outer value (`_root`, `_parent`): type `ty` reached through
     /// `base`, the first `parents` of [`Cx::outer`] its own outer values.
     fn at_outer<V>(
@@ -849,7 +864,7 @@ impl<'m> Cx<'m> {
     pub(super) fn resolve_chain_in(&self, chain: &[String]) -> Option<(usize, &'m Field)> {
         let mut start = 1;
         let mut ty = match chain[0].as_str() {
-            "_root" => 0,
+            "_root" => self.m.root_of(self.ty),
             "_parent" => {
                 let mut t = self.m.owners[self.ty]?;
                 while chain.get(start).is_some_and(|p| p == "_parent") {

@@ -653,6 +653,16 @@ impl Module {
     pub fn root(&self) -> &TypeDef {
         &self.types[0]
     }
+
+    /// What `_root` is in type `ti`: the top-level type of the schema it comes from (an imported schema has its
+    /// own; 0 for the module's).
+    pub fn root_of(&self, ti: usize) -> usize {
+        let top = &self.types[ti].path[0];
+        self.types
+            .iter()
+            .position(|t| t.path.len() == 1 && &t.path[0] == top)
+            .unwrap_or(0)
+    }
     pub fn field(&self, ty: usize, name: &str) -> Option<&Field> {
         let t = &self.types[ty];
         t.seq

@@ -386,7 +386,7 @@ impl super::Module {
     pub fn chain_field(&self, ti: usize, chain: &[String]) -> Option<&super::Field> {
         let (head, rest) = chain.split_first()?;
         let ty = match head.as_str() {
-            "_root" => 0,
+            "_root" => self.root_of(ti),
             "_parent" => self.owners[ti]?,
             _ => return None,
         };

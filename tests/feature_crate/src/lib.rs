@@ -33,6 +33,8 @@ feature_modules!(
     enums,
     given,
     hashes,
+    imported_root,
+    imported_root_child,
     instances,
     layout,
     local_sections,
