@@ -173,7 +173,7 @@ struct Cx<'m> {
     root: Option<Rx>,
     /// The types (and values) the translation went down through to reach the current one, outermost first: the
     /// last is what `_parent` is in the model scope.
-    outer: Vec<(usize, Option<Rx>)>,
+    outer: Vec<(usize, Option<Rx>, Scope)>,
     /// The repeated field whose elements are being read or written, where their arguments name it.
     own: Option<own_elements::OwnElements>,
     /// The generator, where the translation is for generated code (to note the functions it calls).

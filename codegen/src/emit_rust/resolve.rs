@@ -49,10 +49,13 @@ impl<'m> Cx<'m> {
             // A whole outer value in the model of a whole tree (`_parent.as<t>`).
             "_root" | "_parent" if self.scope == Scope::Model => {
                 let outer = match n {
-                    "_root" => self.tree_root().map(|(ty, base, _)| (ty, base)),
+                    "_root" => self
+                        .tree_root()
+                        .map(|(ty, base, scope, _)| (ty, base, scope)),
                     _ => self.outer.last().cloned(),
                 };
-                if let Some((ty, base)) = outer {
+                // (A value of the model: not the reader's locals.)
+                if let Some((ty, base, Scope::Model)) = outer {
                     let b = base.unwrap_or_else(|| Rx::atom(quote!(self)));
                     return Ok((b, T::User(ty)));
                 }
@@ -378,14 +381,14 @@ impl<'m> Cx<'m> {
             if self.scope == Scope::Model {
                 let rest = rebase(&chain[1..]);
                 if chain[0] == "_root" {
-                    if let Some((ty, base, parents)) = self.tree_root() {
-                        return self.at_outer(ty, base, parents, |cx| cx.tr(&rest, path));
+                    if let Some((ty, base, scope, parents)) = self.tree_root() {
+                        return self.at_outer((ty, base, scope), parents, |cx| cx.tr(&rest, path));
                     }
                 }
                 if chain[0] == "_parent" {
-                    if let Some((pty, pbase)) = self.outer.last().cloned() {
+                    if let Some(parent) = self.outer.last().cloned() {
                         let n = self.outer.len() - 1;
-                        return self.at_outer(pty, pbase, n, |cx| cx.tr(&rest, path));
+                        return self.at_outer(parent, n, |cx| cx.tr(&rest, path));
                     }
                 }
             }
@@ -679,7 +682,7 @@ impl<'m> Cx<'m> {
     /// `f` translating in the model scope of type `ty`, its fields reached through `base` (a field of a record
     /// the expression holds, `x.field`).
     fn in_model_of<V>(&mut self, ty: usize, base: Rx, f: impl FnOnce(&mut Self) -> V) -> V {
-        self.outer.push((self.ty, self.base.clone()));
+        self.outer.push((self.ty, self.base.clone(), self.scope));
         let saved = (
             self.ty,
             self.scope,
@@ -697,36 +700,39 @@ impl<'m> Cx<'m> {
     /// What `_root` is in the model of a whole tree, from the current type: the tree's root, or for a type of an
     /// imported schema, the nearest value of that schema's top-level type the translation went down through.
     /// With how many of [`Cx::outer`] are its own outer values.
-    fn tree_root(&self) -> Option<(usize, Option<Rx>, usize)> {
+    fn tree_root(&self) -> Option<(usize, Option<Rx>, Scope, usize)> {
         let root = self.m.root_of(self.ty);
         if root == 0 {
-            return self.root.clone().map(|r| (0, Some(r), 0));
+            return self.root.clone().map(|r| (0, Some(r), Scope::Model, 0));
         }
         if root == self.ty {
-            return Some((self.ty, self.base.clone(), self.outer.len()));
+            return Some((self.ty, self.base.clone(), self.scope, self.outer.len()));
         }
-        let i = self.outer.iter().rposition(|(t, _)| *t == root)?;
-        Some((root, self.outer[i].1.clone(), i))
+        let i = self.outer.iter().rposition(|(t, _, _)| *t == root)?;
+        let (_, base, scope) = self.outer[i].clone();
+        Some((root, base, scope, i))
     }
 
-    /// `f` translating in the model scope of an outer value (`_root`, `_parent`): type `ty` reached through
-    /// `base`, the first `parents` of [`Cx::outer`] its own outer values.
+    /// `f` translating where an outer value (`_root`, `_parent`) is: type `ty` reached through `base`, in the
+    /// scope it was reached from (the model, or the reader of the value being read), the first `parents` of
+    /// [`Cx::outer`] its own outer values.
     fn at_outer<V>(
         &mut self,
-        ty: usize,
-        base: Option<Rx>,
+        (ty, base, scope): (usize, Option<Rx>, Scope),
         parents: usize,
         f: impl FnOnce(&mut Self) -> V,
     ) -> V {
         let rest = self.outer.split_off(parents.min(self.outer.len()));
         let saved = (
             self.ty,
+            self.scope,
             std::mem::replace(&mut self.base, base),
             self.args_of.take(),
         );
         self.ty = ty;
+        self.scope = scope;
         let r = f(self);
-        (self.ty, self.base, self.args_of) = saved;
+        (self.ty, self.scope, self.base, self.args_of) = saved;
         self.outer.extend(rest);
         r
     }

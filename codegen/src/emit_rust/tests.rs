@@ -596,6 +596,21 @@ fn outer_values_only_for_what_reading_uses() {
     assert!(e.contains("'_root.items' is not read yet"), "{e}");
 }
 
+/// A reader that reaches into a value it has read (`child.total`) and from there back to `_parent` reads the
+/// parent's locals, not a model it does not have yet.
+#[test]
+fn a_parent_reached_from_a_reader_is_the_reader() {
+    let text = "meta:\n  id: up\nseq:\n  - id: n\n    type: u1\n  - id: child\n    type: child\n  - id: data\n    size: child.total\ntypes:\n  child:\n    seq:\n      - id: extra\n        type: u1\n    instances:\n      total:\n        value: extra + _parent.n\n";
+    let c = crate::compile_str("up.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
+    let read = function(&c.rust, "Up", "pub(crate) fn read");
+    assert!(
+        read.contains("v_child.extra as i128 + v_n as i128"),
+        "{read}"
+    );
+    let write = function(&c.rust, "Up", "pub(crate) fn write");
+    assert!(write.contains("self.n"), "{write}");
+}
+
 /// Expressions refused, with why (by the type checker, which runs first and types each node for the translator).
 #[test]
 fn refuses_what_it_cannot_translate() {
