@@ -440,6 +440,19 @@ impl<'m> Cx<'m> {
                             Prec::Block,
                         )
                     }
+                    // The bytes a sized switch held where no case matched (its raw case), or none.
+                    (Some(T::Bytes), T::Switch(owner, field)) if !ty.array => {
+                        let (_, cases, en) = self.switch_field(owner, &field, path)?;
+                        let Some(c) = cases.iter().find(|c| c.prim == Some(FieldTy::Bytes)) else {
+                            return err(path, format!("'{field}' holds no bytes"));
+                        };
+                        let v = ty_ident(&c.variant);
+                        let b = b.unary();
+                        Rx::new(
+                            quote!(match &#b { #en::#v(x) => &x[..], _ => &[][..] }),
+                            Prec::Block,
+                        )
+                    }
                     // A record of any type, as the type it is cast to (its default where it is another).
                     (Some(T::User(t)), T::AnyStruct) if !ty.array => {
                         let n = ty_ident(&self.m.types[t].rust);

@@ -280,8 +280,17 @@ impl<'m> Gen<'m> {
                         .filter(|c| seen.insert(c.variant.clone()))
                         .map(|c| {
                             let v = ty_ident(&c.variant);
-                            let ct = self.model_ty(&case_field(f, c));
-                            quote!(#v(#ct),)
+                            let cf = case_field(f, c);
+                            let ct = self.model_ty(&cf);
+                            // Bytes in the text form as every bytes field has them.
+                            if cf.ty == FieldTy::Bytes
+                                && cf.repeat == Repeat::None
+                                && cf.cond.is_none()
+                            {
+                                quote!(#[serde(with = "::binspec_runtime::bytes")] #v(#ct),)
+                            } else {
+                                quote!(#v(#ct),)
+                            }
                         })
                         .collect();
                     let first = &cases[0];

@@ -259,6 +259,21 @@ impl Builder {
                         }),
                     }
                 }
+                // A sized switch that no case matches reads its bytes as they are (as Kaitai does): a `Raw`
+                // case of the model, written back as it was.
+                if (a.size.is_some() || a.size_eos) && cs.iter().all(|c| c.key.is_some()) {
+                    let mut variant = "Raw".to_string();
+                    while cs.iter().any(|c| c.variant == variant) {
+                        variant.push_str("Bytes");
+                    }
+                    cs.push(SwitchCase {
+                        key: None,
+                        ty: None,
+                        args: Vec::new(),
+                        prim: Some(FieldTy::Bytes),
+                        variant,
+                    });
+                }
                 FieldTy::Switch { on, cases: cs }
             }
         };

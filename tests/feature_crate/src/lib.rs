@@ -46,6 +46,7 @@ feature_modules!(
     pool,
     process,
     ranges,
+    raw_case,
     relocations,
     repeat,
     resdic,

@@ -1,0 +1,39 @@
+//! `tests/feature_schemas/raw_case.ksy`: a sized switch reads a chunk of a kind no case names as its bytes, and
+//! writes them back; the text form holds them as any bytes field (base64).
+
+use binspec_feature_schemas::raw_case::{ChunkBody, Pair, RawCase};
+use binspec_runtime::Format;
+
+#[rustfmt::skip]
+const FILE: [u8; 9] = [
+    1, 2, 0x0a, 0x0b,       // a pair
+    9, 3, 0xc0, 0xc1, 0xc2, // code 9: no case, three bytes as they are
+];
+
+#[test]
+fn a_chunk_no_case_names_is_its_bytes() {
+    let m = RawCase::from_binary(&FILE).unwrap_or_else(|e| panic!("decode: {e}"));
+    assert_eq!(m.chunks[0].body, ChunkBody::Pair(Pair { a: 0x0a, b: 0x0b }));
+    assert_eq!(m.chunks[1].body, ChunkBody::Raw(vec![0xc0, 0xc1, 0xc2].into()));
+    assert_eq!(m.to_binary().unwrap(), FILE);
+    // The bytes are the model's: one more, and the size follows.
+    let mut m = m;
+    m.chunks[1].body = ChunkBody::Raw(vec![0xc0, 0xc1, 0xc2, 0xc3].into());
+    m.chunks[1].len_body = 4;
+    let bytes = m.to_binary().unwrap();
+    assert_eq!(bytes[4..], [9, 4, 0xc0, 0xc1, 0xc2, 0xc3]);
+    assert_eq!(RawCase::from_binary(&bytes).unwrap(), m);
+    // A raw chunk under a code that a case names is refused: it would read back as that case.
+    m.chunks[1].code = 1;
+    let e = m.to_binary().unwrap_err().to_string();
+    assert!(e.contains("chunks[1]"), "{e}");
+}
+
+#[test]
+fn raw_bytes_in_the_text_form() {
+    let m = RawCase::from_binary(&FILE).unwrap();
+    let text = m.to_text().unwrap();
+    // (Bytes fields are base64 in the text form: c0 c1 c2.)
+    assert!(text.contains("raw: wMHC"), "{text}");
+    assert_eq!(RawCase::from_text(&text).unwrap(), m, "{text}");
+}
