@@ -14,7 +14,10 @@ const FILE: [u8; 9] = [
 fn a_chunk_no_case_names_is_its_bytes() {
     let m = RawCase::from_binary(&FILE).unwrap_or_else(|e| panic!("decode: {e}"));
     assert_eq!(m.chunks[0].body, ChunkBody::Pair(Pair { a: 0x0a, b: 0x0b }));
-    assert_eq!(m.chunks[1].body, ChunkBody::Raw(vec![0xc0, 0xc1, 0xc2].into()));
+    assert_eq!(
+        m.chunks[1].body,
+        ChunkBody::Raw(vec![0xc0, 0xc1, 0xc2].into())
+    );
     assert_eq!(m.to_binary().unwrap(), FILE);
     // The bytes are the model's: one more, and the size follows.
     let mut m = m;
