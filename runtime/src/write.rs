@@ -540,25 +540,17 @@ pub fn write_slot_filled(
     lenient: bool,
     filler: Option<&[u8]>,
 ) -> Result<()> {
-    match (filler, size) {
-        (Some(f), Some(size)) if i128::try_from(content.len() + f.len()).ok() == Some(size) => {
+    match filler {
+        // (No size: a slot to the end of the stream.)
+        Some(f) if size.is_none_or(|s| i128::try_from(content.len() + f.len()).ok() == Some(s)) => {
             w.bytes(content);
             w.bytes(f);
-            return Ok(());
+            Ok(())
         }
-        // (A slot to the end of the stream.)
-        (Some(f), None) => {
-            w.bytes(content);
-            w.bytes(f);
-            return Ok(());
-        }
-        _ => {}
+        _ => write_slot(w, content, size, term, pad, lenient),
     }
-    write_slot(w, content, size, term, pad, lenient)
 }
 
-/// Rounds `v` up to a multiple of `align` (`align` of 0 or 1 leaves it).
-#[inline]
 /// `-scan` on write: the field written at `buf[start..end]` must read back with the same length. A reader that
 /// scans from `start` at every `step`-th offset for one of `tags` must find none before `end`, and must find one
 /// at `end` (or the end of the stream, when `or_eos`). The format has no escaping, so data that contains a tag at
