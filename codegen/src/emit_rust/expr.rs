@@ -485,14 +485,11 @@ impl Cx<'_> {
             return false;
         };
         self.scope != Scope::Model
-            && self.t().params.iter().any(|p| {
-                p.name == *n
-                    && p.array
-                    && p.enum_.is_none()
-                    && !p.any_struct
-                    && (matches!(p.ty, FieldTy::Int { .. })
-                        || matches!(p.ty, FieldTy::Bits { n, .. } if n > 1))
-            })
+            && self
+                .t()
+                .params
+                .iter()
+                .any(|p| p.name == *n && p.array && p.enum_.is_none() && param_elem_t(p) == T::Int)
     }
 
     /// `(lo..=hi).contains(&x)` for `x >= lo and x <= hi` (`lo..hi` for `x < hi`), `lo` and `hi` integer

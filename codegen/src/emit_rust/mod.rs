@@ -250,6 +250,9 @@ struct Gen<'m> {
     view: std::cell::Cell<bool>,
     /// [`Gen::view_plan`], worked out once.
     view_plan: std::cell::OnceCell<Option<ViewPlan>>,
+    /// The types whose params the writer may not know as the file had them (`params_unsure` in `write_field.rs`), worked
+    /// out once.
+    params_unsure: std::cell::OnceCell<BTreeSet<usize>>,
     /// The calls between the types' functions, noted where the call is generated ([`Gen::note_call`]): (the
     /// function being generated, `None` for code that is always emitted; the function it calls).
     calls: std::cell::RefCell<BTreeSet<Call>>,
@@ -479,17 +482,22 @@ impl<'m> Gen<'m> {
                 (_, T::AnyStruct) if p.any_struct => t.full(),
                 (_, _) if p.any_struct => t.prefix(quote!(&)).full(),
                 // An array: records as they are; numbers and texts as the param's one element type.
-                (FieldTy::User { .. }, _) if p.array => t.prefix(quote!(&)).full(),
-                (ty, _) if p.array => {
-                    let conv = match ty {
-                        FieldTy::Float { .. } => quote!(floats),
-                        FieldTy::Str { .. } => quote!(strs),
-                        FieldTy::Bytes => quote!(byte_arrays),
-                        FieldTy::Bits { n: 1, .. } => quote!(bools),
-                        _ => quote!(ints),
+                _ if p.array => {
+                    let conv = match param_elem_t(p) {
+                        T::User(_) => None,
+                        T::Float => Some(quote!(floats)),
+                        T::Str => Some(quote!(strs)),
+                        T::Bytes => Some(quote!(byte_arrays)),
+                        T::Bool => Some(quote!(bools)),
+                        _ => Some(quote!(ints)),
                     };
-                    let t = t.full();
-                    quote!(&::binspec_runtime::expr::#conv(&#t))
+                    match conv {
+                        None => t.prefix(quote!(&)).full(),
+                        Some(conv) => {
+                            let t = t.full();
+                            quote!(&::binspec_runtime::expr::#conv(&#t))
+                        }
+                    }
                 }
                 (FieldTy::Str { .. } | FieldTy::Bytes | FieldTy::User { .. }, _) => {
                     t.prefix(quote!(&)).full()
@@ -702,26 +710,28 @@ impl<'m> Gen<'m> {
         let mut read_params = Vec::new();
         for p in &t.params {
             let id = local("p", &p.name);
-            let (ty, by_ref) = match (&p.ty, p.array) {
-                _ if p.any_struct && !p.array => (quote!(dyn ::std::any::Any), true),
-                (FieldTy::Float { .. }, false) => (quote!(f64), false),
-                (FieldTy::Bits { n: 1, .. }, false) => (quote!(bool), false),
-                (FieldTy::Str { .. }, false) => (quote!(str), true),
-                (FieldTy::Bytes, false) => (quote!([u8]), true),
-                (FieldTy::User { ty, .. }, array) => {
-                    let n = ty_ident(&self.m.types[*ty].rust);
-                    match array {
-                        true => (quote!([#n]), true),
-                        false => (quote!(#n), true),
-                    }
+            let (ty, by_ref) = match &p.ty {
+                // Arrays: of records, or of numbers and texts of one Rust type each (the caller converts).
+                _ if p.array => {
+                    let et = match param_elem_t(p) {
+                        T::User(ty) => {
+                            let n = ty_ident(&self.m.types[ty].rust);
+                            quote!(#n)
+                        }
+                        t => value_rust_ty(&t),
+                    };
+                    (quote!([#et]), true)
                 }
-                (_, false) => (quote!(i128), false),
-                // Arrays of numbers and texts, of one Rust type each (the caller converts).
-                (FieldTy::Float { .. }, true) => (quote!([f64]), true),
-                (FieldTy::Bits { n: 1, .. }, true) => (quote!([bool]), true),
-                (FieldTy::Str { .. }, true) => (quote!([::std::string::String]), true),
-                (FieldTy::Bytes, true) => (quote!([::std::vec::Vec<u8>]), true),
-                (_, true) => (quote!([i128]), true),
+                _ if p.any_struct => (quote!(dyn ::std::any::Any), true),
+                FieldTy::Float { .. } => (quote!(f64), false),
+                FieldTy::Bits { n: 1, .. } => (quote!(bool), false),
+                FieldTy::Str { .. } => (quote!(str), true),
+                FieldTy::Bytes => (quote!([u8]), true),
+                FieldTy::User { ty, .. } => {
+                    let n = ty_ident(&self.m.types[*ty].rust);
+                    (quote!(#n), true)
+                }
+                _ => (quote!(i128), false),
             };
             read_params.push((id, ty, by_ref));
         }
@@ -801,6 +811,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         slots,
         view: std::cell::Cell::new(false),
         view_plan: std::cell::OnceCell::new(),
+        params_unsure: std::cell::OnceCell::new(),
         calls: Default::default(),
         current: std::cell::Cell::new(None),
         called: None,
@@ -872,6 +883,18 @@ fn case_field(f: &Field, c: &crate::ir::SwitchCase) -> Field {
     cf.repeat = Repeat::None;
     cf.cond = None;
     cf
+}
+
+/// The kind of one element of an array param (`type: T[]`), as expressions see it.
+fn param_elem_t(p: &crate::ir::Param) -> T {
+    match &p.ty {
+        FieldTy::Float { .. } => T::Float,
+        FieldTy::Bits { n: 1, .. } => T::Bool,
+        FieldTy::Str { .. } => T::Str,
+        FieldTy::Bytes => T::Bytes,
+        FieldTy::User { ty, .. } => T::User(*ty),
+        _ => T::Int,
+    }
 }
 
 /// The Rust type of a value the translator makes of type `t` (an array literal's elements: `vec![...]`).

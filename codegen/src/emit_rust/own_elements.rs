@@ -7,13 +7,23 @@
 
 use super::*;
 
-/// The field of type `ty` whose elements are being read or written ([`Gen::own_elements`]), and whether its
-/// elements' arguments are kept.
+/// The field of type `ty` whose elements (of type `elem`) are being read or written ([`Gen::own_elements`]), and
+/// whether its elements' arguments are kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct OwnElements {
     pub ty: usize,
     pub field: String,
+    pub elem: usize,
     pub keeps_args: bool,
+}
+
+/// Every bare name the arguments use.
+pub(super) fn names_in(args: &[crate::ir::Ex]) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    for a in args {
+        crate::ir::names_used(&a.expr, &mut used);
+    }
+    used
 }
 
 impl<'m> Gen<'m> {
@@ -23,21 +33,14 @@ impl<'m> Gen<'m> {
         let FieldTy::User { ty, args } = &f.ty else {
             return None;
         };
-        if f.repeat == Repeat::None {
+        if f.repeat == Repeat::None || !names_in(args).contains(&f.name) {
             return None;
         }
-        let mut used = BTreeSet::new();
-        for a in args {
-            crate::ir::names_used(&a.expr, &mut used);
-        }
-        if !used.contains(&f.name) {
-            return None;
-        }
-        let keeps_args = self.by_value_params(*ty);
         Some(OwnElements {
             ty: ti,
             field: f.name.clone(),
-            keeps_args,
+            elem: *ty,
+            keeps_args: self.by_value_params(*ty),
         })
     }
 
@@ -58,10 +61,15 @@ impl<'m> Gen<'m> {
             }
             _ => quote!(),
         };
+        (self.in_own(own, body), decl)
+    }
+
+    /// `body` generated with `own` as the loop at hand.
+    fn in_own<V>(&self, own: Option<OwnElements>, body: impl FnOnce() -> V) -> V {
         let saved = self.own.replace(own);
         let r = body();
         self.own.replace(saved);
-        (r, decl)
+        r
     }
 }
 
@@ -96,11 +104,7 @@ impl Gen<'_> {
         if f.repeat == Repeat::None || args.is_empty() || !self.by_value_params(*ty) {
             return None;
         }
-        let mut used = BTreeSet::new();
-        for a in args {
-            crate::ir::names_used(&a.expr, &mut used);
-        }
-        if !used.iter().all(|n| *n == f.name || n == "_index") {
+        if !names_in(args).iter().all(|n| *n == f.name || n == "_index") {
             return None;
         }
         let t = &self.m.types[ti];
@@ -127,13 +131,13 @@ impl Gen<'_> {
             let own = OwnElements {
                 ty: ti,
                 field: f.name.clone(),
+                elem: *ty,
                 keeps_args: true,
             };
-            let saved = self.own.replace(Some(own));
             // The element's own params alone (the outer values it is also passed are not known here).
-            let a = self.args_tuple(ti, *ty, args, Scope::Read, &f.path, false);
-            self.own.replace(saved);
-            let (a, _) = a?;
+            let (a, _) = self.in_own(Some(own), || {
+                self.args_tuple(ti, *ty, args, Scope::Read, &f.path, false)
+            })?;
             let own_tys = self
                 .param_pairs(*ty)
                 .into_iter()
@@ -182,24 +186,11 @@ impl Cx<'_> {
     /// [`kept_args`]) as it is passed, where that field keeps them.
     pub(super) fn keep_args(&self, args: TokenStream, child: usize) -> TokenStream {
         match &self.own {
-            Some(o) if o.keeps_args && o.ty == self.ty && self.own_child(o) == Some(child) => {
+            Some(o) if o.keeps_args && o.ty == self.ty && o.elem == child => {
                 let a = kept_args(&o.field);
                 quote!({ let a__ = #args; #a.push(a__); a__ })
             }
             _ => args,
-        }
-    }
-
-    fn own_child(&self, o: &OwnElements) -> Option<usize> {
-        match &self.m.types[o.ty]
-            .seq
-            .iter()
-            .chain(&self.m.types[o.ty].instances)
-            .find(|f| f.name == o.field)?
-            .ty
-        {
-            FieldTy::User { ty, .. } => Some(*ty),
-            _ => None,
         }
     }
 

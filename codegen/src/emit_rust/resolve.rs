@@ -88,15 +88,7 @@ impl<'m> Cx<'m> {
                 return Ok((Rx::atom(quote!(#id)), T::AnyStruct));
             }
             if p.array {
-                let one = match &p.ty {
-                    FieldTy::Float { .. } => T::Float,
-                    FieldTy::Bits { n: 1, .. } => T::Bool,
-                    FieldTy::Str { .. } => T::Str,
-                    FieldTy::Bytes => T::Bytes,
-                    FieldTy::User { ty, .. } => T::User(*ty),
-                    _ => T::Int,
-                };
-                return Ok((Rx::atom(quote!(#id)), T::Array(Box::new(one))));
+                return Ok((Rx::atom(quote!(#id)), T::Array(Box::new(param_elem_t(p)))));
             }
             return Ok(match &p.ty {
                 FieldTy::Float { .. } => (Rx::atom(quote!(#id)), T::Float),
@@ -683,16 +675,8 @@ impl<'m> Cx<'m> {
     /// the expression holds, `x.field`).
     fn in_model_of<V>(&mut self, ty: usize, base: Rx, f: impl FnOnce(&mut Self) -> V) -> V {
         self.outer.push((self.ty, self.base.clone(), self.scope));
-        let saved = (
-            self.ty,
-            self.scope,
-            self.base.replace(base),
-            self.args_of.take(),
-        );
-        self.ty = ty;
-        self.scope = Scope::Model;
-        let r = f(self);
-        (self.ty, self.scope, self.base, self.args_of) = saved;
+        let n = self.outer.len();
+        let r = self.within((ty, Some(base), Scope::Model), None, n, f);
         self.outer.pop();
         r
     }
@@ -718,39 +702,38 @@ impl<'m> Cx<'m> {
     /// [`Cx::outer`] its own outer values.
     fn at_outer<V>(
         &mut self,
+        to: (usize, Option<Rx>, Scope),
+        parents: usize,
+        f: impl FnOnce(&mut Self) -> V,
+    ) -> V {
+        self.within(to, None, parents, f)
+    }
+
+    /// `f` translating where the field of `fr` is (its arguments' context).
+    fn in_frame<V>(&mut self, fr: &ArgFrame, f: impl FnOnce(&mut Self) -> V) -> V {
+        let to = (fr.ty, fr.base.clone(), fr.scope);
+        self.within(to, fr.outer.clone(), fr.parents, f)
+    }
+
+    /// `f` translating in type `ty`, reached through `base`, in `scope`, with `args_of` as its arguments' frame
+    /// and the first `parents` of [`Cx::outer`] as its outer values; everything as it was afterwards.
+    fn within<V>(
+        &mut self,
         (ty, base, scope): (usize, Option<Rx>, Scope),
+        args_of: Option<std::rc::Rc<ArgFrame>>,
         parents: usize,
         f: impl FnOnce(&mut Self) -> V,
     ) -> V {
         let rest = self.outer.split_off(parents.min(self.outer.len()));
         let saved = (
-            self.ty,
-            self.scope,
+            std::mem::replace(&mut self.ty, ty),
+            std::mem::replace(&mut self.scope, scope),
             std::mem::replace(&mut self.base, base),
-            self.args_of.take(),
+            std::mem::replace(&mut self.args_of, args_of),
         );
-        self.ty = ty;
-        self.scope = scope;
         let r = f(self);
         (self.ty, self.scope, self.base, self.args_of) = saved;
         self.outer.extend(rest);
-        r
-    }
-
-    /// `f` translating where the field of `fr` is (its arguments' context).
-    fn in_frame<V>(&mut self, fr: &ArgFrame, f: impl FnOnce(&mut Self) -> V) -> V {
-        let saved = (
-            self.ty,
-            self.scope,
-            std::mem::replace(&mut self.base, fr.base.clone()),
-            std::mem::replace(&mut self.args_of, fr.outer.clone()),
-        );
-        self.ty = fr.ty;
-        self.scope = fr.scope;
-        let rest = self.outer.split_off(fr.parents.min(self.outer.len()));
-        let r = f(self);
-        self.outer.extend(rest);
-        (self.ty, self.scope, self.base, self.args_of) = saved;
         r
     }
 
@@ -773,18 +756,16 @@ impl<'m> Cx<'m> {
         // Or one outside the loop, whose arguments are computed from the elements.
         let kept = kept.or_else(|| self.element_args_of(base, path));
         if let Some(kept) = kept {
-            {
-                return Some(std::rc::Rc::new(ArgFrame {
-                    child,
-                    args: Vec::new(),
-                    ty: self.ty,
-                    base: None,
-                    scope: self.scope,
-                    outer: None,
-                    parents: self.outer.len(),
-                    kept: Some(kept),
-                }));
-            }
+            return Some(std::rc::Rc::new(ArgFrame {
+                child,
+                args: Vec::new(),
+                ty: self.ty,
+                base: None,
+                scope: self.scope,
+                outer: None,
+                parents: self.outer.len(),
+                kept: Some(kept),
+            }));
         }
         let (owner, owner_base, scope, outer, fname, parents) = match &base.kind {
             ExprKind::Name(n) => (

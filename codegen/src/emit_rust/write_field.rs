@@ -308,7 +308,10 @@ impl<'m> Gen<'m> {
             .params
             .iter()
             .any(|p| used.contains(&p.name))
-            && params_unsure(self.m).contains(&ti)
+            && self
+                .params_unsure
+                .get_or_init(|| params_unsure(self.m))
+                .contains(&ti)
         {
             return Ok(quote!());
         }
@@ -379,10 +382,7 @@ fn params_unsure(m: &crate::ir::Module) -> BTreeSet<usize> {
                 let FieldTy::User { ty, args } = &f.ty else {
                     continue;
                 };
-                let mut used = BTreeSet::new();
-                for a in args {
-                    crate::ir::names_used(&a.expr, &mut used);
-                }
+                let used = super::own_elements::names_in(args);
                 if t.params.iter().any(|p| used.contains(&p.name)) {
                     out.insert(*ty);
                 }
