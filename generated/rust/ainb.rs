@@ -2421,6 +2421,7 @@ impl Ainb {
                                         {
                                             let x = val;
                                             {
+                                                w.flush_bits();
                                                 let start = w.pos();
                                                 let size: i128 = d_attachment_array_ofs
                                                     - d_attachment_id_array_ofs;
@@ -2441,6 +2442,7 @@ impl Ainb {
                                                     size,
                                                 };
                                                 x.write(w, ctx, sub, endian)?;
+                                                w.flush_bits();
                                                 let used = w.pos() - start;
                                                 if let Some(size) = size.map(|s| s as usize) {
                                                     if used > size && !ctx.first_pass() {
@@ -2836,6 +2838,7 @@ impl Ainb {
                                         {
                                             let x = val;
                                             {
+                                                w.flush_bits();
                                                 let start = w.pos();
                                                 let size: i128 = (if d_expression_binary_ofs != 0i128 {
                                                     d_expression_binary_ofs
@@ -2859,6 +2862,7 @@ impl Ainb {
                                                     size,
                                                 };
                                                 x.write(w, ctx, sub, endian)?;
+                                                w.flush_bits();
                                                 let used = w.pos() - start;
                                                 if let Some(size) = size.map(|s| s as usize) {
                                                     if used > size && !ctx.first_pass() {
@@ -2925,6 +2929,7 @@ impl Ainb {
                                         {
                                             let x = val;
                                             {
+                                                w.flush_bits();
                                                 let start = w.pos();
                                                 let size: i128 = d_module_caller_array_ofs
                                                     - d_expression_binary_ofs;
@@ -2945,6 +2950,7 @@ impl Ainb {
                                                     size,
                                                 };
                                                 x.write(w, ctx, sub, endian)?;
+                                                w.flush_bits();
                                                 let used = w.pos() - start;
                                                 if let Some(size) = size.map(|s| s as usize) {
                                                     if used > size && !ctx.first_pass() {
@@ -11398,6 +11404,7 @@ impl PropertyTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_bool_ofs - d_s32_ofs;
                                                     let size = match u64::try_from(size) {
@@ -11417,6 +11424,7 @@ impl PropertyTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -11458,6 +11466,7 @@ impl PropertyTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_float_ofs - d_bool_ofs;
                                                     let size = match u64::try_from(size) {
@@ -11477,6 +11486,7 @@ impl PropertyTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -11518,6 +11528,7 @@ impl PropertyTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_string_ofs - d_float_ofs;
                                                     let size = match u64::try_from(size) {
@@ -11537,6 +11548,7 @@ impl PropertyTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -11578,6 +11590,7 @@ impl PropertyTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_vector3f_ofs - d_string_ofs;
                                                     let size = match u64::try_from(size) {
@@ -11597,6 +11610,7 @@ impl PropertyTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -11638,6 +11652,7 @@ impl PropertyTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_pointer_ofs - d_vector3f_ofs;
                                                     let size = match u64::try_from(size) {
@@ -11657,6 +11672,7 @@ impl PropertyTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -11698,6 +11714,7 @@ impl PropertyTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = x_root__input_output_table_ofs
                                                         - d_pointer_ofs;
@@ -11718,6 +11735,7 @@ impl PropertyTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -13940,6 +13958,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_s32_outputs_ofs - d_s32_inputs_ofs;
                                                     let size = match u64::try_from(size) {
@@ -13959,6 +13978,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14003,6 +14023,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_bool_inputs_ofs - d_s32_outputs_ofs;
                                                     let size = match u64::try_from(size) {
@@ -14022,6 +14043,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14066,6 +14088,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_bool_outputs_ofs - d_bool_inputs_ofs;
                                                     let size = match u64::try_from(size) {
@@ -14085,6 +14108,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14129,6 +14153,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_float_inputs_ofs - d_bool_outputs_ofs;
                                                     let size = match u64::try_from(size) {
@@ -14148,6 +14173,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14192,6 +14218,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_float_outputs_ofs - d_float_inputs_ofs;
                                                     let size = match u64::try_from(size) {
@@ -14211,6 +14238,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14255,6 +14283,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_string_inputs_ofs - d_float_outputs_ofs;
                                                     let size = match u64::try_from(size) {
@@ -14274,6 +14303,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14318,6 +14348,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_string_outputs_ofs - d_string_inputs_ofs;
                                                     let size = match u64::try_from(size) {
@@ -14337,6 +14368,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14381,6 +14413,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_vector3f_inputs_ofs
                                                         - d_string_outputs_ofs;
@@ -14401,6 +14434,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14445,6 +14479,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_vector3f_outputs_ofs
                                                         - d_vector3f_inputs_ofs;
@@ -14465,6 +14500,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14509,6 +14545,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_pointer_inputs_ofs
                                                         - d_vector3f_outputs_ofs;
@@ -14529,6 +14566,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {
@@ -14573,6 +14611,7 @@ impl InputOutputTable {
                                             {
                                                 let x = val;
                                                 {
+                                                    w.flush_bits();
                                                     let start = w.pos();
                                                     let size: i128 = d_pointer_outputs_ofs
                                                         - d_pointer_inputs_ofs;
@@ -14593,6 +14632,7 @@ impl InputOutputTable {
                                                         size,
                                                     };
                                                     x.write(w, ctx, sub, endian)?;
+                                                    w.flush_bits();
                                                     let used = w.pos() - start;
                                                     if let Some(size) = size.map(|s| s as usize) {
                                                         if used > size && !ctx.first_pass() {

@@ -162,7 +162,19 @@ impl<'m> Gen<'m> {
                         } else {
                             quote!(w.fill(size.saturating_sub(used), #pad);)
                         };
+                        // A sized field starts and ends on a byte (as Kaitai reads it): bits written before
+                        // it, or left over at the end of its type, complete their byte first.
+                        let uses_bits =
+                            self.m.types.iter().any(|t| {
+                                t.seq.iter().any(|f| matches!(f.ty, FieldTy::Bits { .. }))
+                            });
+                        let (align, settle) = if uses_bits {
+                            (quote!(w.flush_bits();), quote!(w.flush_bits();))
+                        } else {
+                            (quote!(), quote!())
+                        };
                         Ok(quote!({
+                            #align
                             let start = w.pos();
                             let size: i128 = #s;
                             let size = match u64::try_from(size) {
@@ -172,6 +184,7 @@ impl<'m> Gen<'m> {
                             };
                             let sub = ::binspec_runtime::layout::Io { start, size };
                             #v.write(w, ctx, sub, endian, #a)?;
+                            #settle
                             let used = w.pos() - start;
                             if let Some(size) = size.map(|s| s as usize) {
                                 if used > size && !ctx.first_pass() {
