@@ -138,6 +138,21 @@ fn write_tables(rs: &mut String, built: &[Built], skipped: &[(String, String)]) 
         writeln!(rs, "    ({:?}, t_{}::roundtrip),", b.id, b.id).unwrap();
     }
     rs.push_str(
+        "];\n/// For tests that expect a successful parse: id, schema (in the suite's `formats/`) and the model's\n\
+         /// document and bytes (the interpreter's differential test).\n\
+         pub static MODELS: &[(&str, &str, ModelFn)] = &[\n",
+    );
+    for b in built.iter().filter(|b| b.roundtrip) {
+        writeln!(
+            rs,
+            "    ({:?}, {:?}, t_{}::model),",
+            b.id,
+            format!("{}.ksy", b.id),
+            b.id
+        )
+        .unwrap();
+    }
+    rs.push_str(
         "];\n/// Tests that could not be built: id and reason (`category: detail`).\n\
          pub static SKIPPED: &[(&str, &str)] = &[\n",
     );
@@ -338,7 +353,12 @@ fn build_one(
             "pub fn roundtrip(data: &[u8]) -> ::core::result::Result<(), ::std::string::String> {{\n\
              \x20   let m = <{root} as ::binspec_runtime::Format>::from_binary(data).map_err(|e| e.to_string())?;\n\
              \x20   let out = ::binspec_runtime::Format::to_binary(&m).map_err(|e| ::std::format!(\"to_binary: {{e}}\"))?;\n\
-             \x20   crate::cmp::same_bytes(&out, data)\n}}"
+             \x20   crate::cmp::same_bytes(&out, data)\n}}\n\
+             /// The model as a JSON document, and what writing it gives (the interpreter's differential test).\n\
+             pub fn model(data: &[u8]) -> crate::ModelOutcome {{\n\
+             \x20   let m = <{root} as ::binspec_runtime::Format>::from_binary(data).map_err(|e| e.to_string())?;\n\
+             \x20   let doc = ::serde_json::to_value(&m).map_err(|e| e.to_string())?;\n\
+             \x20   Ok((doc, ::binspec_runtime::Format::to_binary(&m).map_err(|e| e.to_string())))\n}}"
         )
         .unwrap();
     }

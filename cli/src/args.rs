@@ -29,6 +29,12 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
     pub max_size: Option<u64>,
 
+    /// Read and write with this schema (a `.ksy` file, with its imports beside it), interpreted at once instead
+    /// of a built-in format: for `info`, `decode`, `encode` and `check`. Nothing is compiled, so an edited schema
+    /// can be tried on a file straight away.
+    #[arg(long, global = true, value_name = "FILE.ksy")]
+    pub schema: Option<PathBuf>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -18,6 +18,7 @@ pub mod error;
 pub mod files;
 pub mod formats;
 pub mod gen;
+pub mod schema_cmd;
 pub mod track;
 pub mod wiki_cmd;
 
@@ -49,6 +50,8 @@ pub struct Ctx<'a> {
     pub force: bool,
     /// `--max-size`.
     pub limits: files::Limits,
+    /// `--schema`.
+    pub schema: Option<PathBuf>,
 }
 
 /// Parses `args` (the first is the program name) and runs the command; returns the exit status.
@@ -87,6 +90,7 @@ where
         limits: files::Limits {
             max_size: cli.max_size,
         },
+        schema: cli.schema,
     };
     let r = run(cli.command, &mut ctx);
     let _ = ctx.out.flush();
@@ -106,6 +110,9 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
     // An unknown --format is bad usage, whatever else is wrong.
     if let Some(id) = &ctx.format {
         formats::by_id(ctx.registry, id)?;
+    }
+    if let Some(schema) = ctx.schema.clone() {
+        return schema_cmd::run(ctx, &schema, command);
     }
     match command {
         None => {

@@ -31,13 +31,13 @@ pub fn compile_str(file: &str, text: &str) -> Result<Compiled, Vec<Diagnostic>> 
     compile_with_imports(file, text, &|_| None)
 }
 
-/// Compiles one schema's text; `load` gives the file name and text of an imported schema (`meta: imports:` names
-/// it as written, e.g. `common` or `../common/header`).
-pub fn compile_with_imports(
+/// The checked IR of one schema's text, with its warnings, without generating code (what `binspec-interp` runs);
+/// `load` as for [`compile_with_imports`].
+pub fn module_with_imports(
     file: &str,
     text: &str,
     load: &dyn Fn(&str) -> Option<(String, String)>,
-) -> Result<Compiled, Vec<Diagnostic>> {
+) -> Result<(ir::Module, Vec<Diagnostic>), Vec<Diagnostic>> {
     let mut diags = Diags::new(file);
     let raw = syntax::parse_schema(file, text, &mut diags);
     // Imports, transitively, each once.
@@ -84,6 +84,17 @@ pub fn compile_with_imports(
         diags.list.sort();
         return Err(diags.list);
     };
+    Ok((module, diags.list))
+}
+
+/// Compiles one schema's text; `load` gives the file name and text of an imported schema (`meta: imports:` names
+/// it as written, e.g. `common` or `../common/header`).
+pub fn compile_with_imports(
+    file: &str,
+    text: &str,
+    load: &dyn Fn(&str) -> Option<(String, String)>,
+) -> Result<Compiled, Vec<Diagnostic>> {
+    let (module, warnings) = module_with_imports(file, text, load)?;
     let tokens = emit_rust::emit(&module).map_err(|e| {
         vec![Diagnostic {
             severity: diag::Severity::Error,
@@ -107,7 +118,7 @@ pub fn compile_with_imports(
     Ok(Compiled {
         module,
         rust,
-        warnings: diags.list,
+        warnings,
     })
 }
 
@@ -157,9 +168,28 @@ pub fn compile_file_in(
     import_paths: &[std::path::PathBuf],
 ) -> Result<Compiled, Vec<Diagnostic>> {
     let (name, text) = read_schema(path)?;
+    let load = import_loader(path, import_paths);
+    compile_with_imports(&name, &text, &load)
+}
+
+/// The checked IR of a schema file and its warnings, without generating code; imports as for [`compile_file_in`].
+pub fn module_file_in(
+    path: &Path,
+    import_paths: &[std::path::PathBuf],
+) -> Result<(ir::Module, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let (name, text) = read_schema(path)?;
+    let load = import_loader(path, import_paths);
+    module_with_imports(&name, &text, &load)
+}
+
+/// Finds and reads the schemas a schema at `path` imports (see [`compile_file`]).
+fn import_loader(
+    path: &Path,
+    import_paths: &[std::path::PathBuf],
+) -> impl Fn(&str) -> Option<(String, String)> {
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     let roots = import_paths.to_vec();
-    let load = move |import: &str| -> Option<(String, String)> {
+    move |import: &str| -> Option<(String, String)> {
         let p = import_path(&dir, import).or_else(|| {
             let rel = import.strip_prefix('/')?;
             roots
@@ -169,8 +199,7 @@ pub fn compile_file_in(
         })?;
         let text = std::fs::read_to_string(&p).ok()?;
         Some((p.file_name()?.to_string_lossy().into_owned(), text))
-    };
-    compile_with_imports(&name, &text, &load)
+    }
 }
 
 /// The files a schema imports, transitively, where they are found (each import beside the schema that names

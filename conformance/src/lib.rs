@@ -24,6 +24,12 @@ pub type Outcome = Result<(), String>;
 /// A test's check (or round trip) over its input bytes.
 pub type Check = fn(&[u8]) -> Outcome;
 
+/// The generated model of a test's input as a JSON document, and the bytes writing it gives (or why not).
+pub type ModelOutcome = Result<(serde_json::Value, Result<Vec<u8>, String>), String>;
+
+/// A test's [`ModelOutcome`] over its input bytes.
+pub type ModelFn = fn(&[u8]) -> ModelOutcome;
+
 /// Value views the generated asserts compare through. Method calls auto-dereference, so these work whether
 /// a translated expression gives a value or a reference to one.
 #[doc(hidden)]

@@ -14,7 +14,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use binspec_conformance::{Check, ROUNDTRIP, SKIPPED, SUITE_DIR, TESTS};
+use binspec_conformance::{Check, MODELS, ROUNDTRIP, SKIPPED, SUITE_DIR, TESTS};
 
 thread_local! {
     /// Where and why generated code last panicked on this thread.
@@ -72,11 +72,117 @@ fn baseline_path() -> PathBuf {
 }
 
 fn read_baseline(path: &Path) -> usize {
+    read_count(path, "passed=")
+}
+
+fn read_count(path: &Path, key: &str) -> usize {
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
-        .find_map(|l| l.trim().strip_prefix("passed=")?.trim().parse().ok())
+        .find_map(|l| l.trim().strip_prefix(key)?.trim().parse().ok())
         .unwrap_or(0)
+}
+
+/// The first place two JSON documents differ, as a path (`/records/1/value`) and the two values there.
+fn first_json_difference(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> Option<String> {
+    use serde_json::Value as J;
+    match (a, b) {
+        (J::Object(x), J::Object(y)) => {
+            for (k, v) in x {
+                match y.get(k) {
+                    Some(w) => {
+                        if let Some(d) = first_json_difference(v, w, &format!("{at}/{k}")) {
+                            return Some(d);
+                        }
+                    }
+                    None => {
+                        return Some(format!("{at}/{k}: only the interpreter's document has it"))
+                    }
+                }
+            }
+            y.keys()
+                .find(|k| !x.contains_key(*k))
+                .map(|k| format!("{at}/{k}: only the generated model has it"))
+        }
+        (J::Array(x), J::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| first_json_difference(v, w, &format!("{at}/{i}"))),
+        _ if a == b => None,
+        _ => Some(format!("{at}: interpreter {a}, generated {b}")),
+    }
+}
+
+/// The interpreter's differential test: on every test whose generated reader passes, the interpreter must give
+/// the same document, and writing it the same bytes (or both refuse to write). Returns the tests that agree, the
+/// ones whose schema uses what the interpreter does not support yet, and the disagreements.
+fn differential<'a>(
+    dir: &Path,
+    passed: &[&'a str],
+) -> (Vec<&'a str>, Vec<&'a str>, Vec<(&'a str, String)>) {
+    let data_of: BTreeMap<&str, &str> = TESTS.iter().map(|&(id, d, _)| (id, d)).collect();
+    let (mut agree, mut unsupported, mut differ) = (Vec::new(), Vec::new(), Vec::new());
+    let roots = vec![dir.join("formats").join("ks_path")];
+    for &(id, ksy, model) in MODELS {
+        let Some(&id) = passed.iter().find(|p| **p == id) else {
+            continue;
+        };
+        let Ok(data) = std::fs::read(dir.join("src").join(data_of[id])) else {
+            continue;
+        };
+        let Ok(Ok((gen_doc, gen_bytes))) = catch_unwind(AssertUnwindSafe(|| model(&data))) else {
+            continue;
+        };
+        let schema = match binspec_interp::Schema::load_in(&dir.join("formats").join(ksy), &roots) {
+            Ok(s) => s,
+            Err(e) => {
+                differ.push((id, format!("schema: {e}")));
+                continue;
+            }
+        };
+        if schema.unsupported().is_some() {
+            unsupported.push(id);
+            continue;
+        }
+        let run = catch_unwind(AssertUnwindSafe(|| {
+            let doc = schema.decode(&data).map_err(|e| format!("decode: {e}"))?;
+            if let Some(d) = first_json_difference(&doc.to_json(), &gen_doc, "") {
+                return Err(format!("documents differ at {d}"));
+            }
+            match (schema.encode(&doc), gen_bytes) {
+                (Ok(a), Ok(b)) if a == b => Ok(()),
+                (Ok(a), Ok(b)) => {
+                    let at = a
+                        .iter()
+                        .zip(&b)
+                        .position(|(x, y)| x != y)
+                        .unwrap_or(a.len().min(b.len()));
+                    let near =
+                        |x: &[u8]| format!("{:02x?}", &x[at.min(x.len())..(at + 4).min(x.len())]);
+                    Err(format!(
+                        "bytes differ: interpreter wrote {} bytes, generated {}; first difference at {at:#x} \
+                         (interpreter {}, generated {})",
+                        a.len(),
+                        b.len(),
+                        near(&a),
+                        near(&b)
+                    ))
+                }
+                (Err(_), Err(_)) => Ok(()),
+                (Err(e), Ok(_)) => Err(format!("encode: {e} (the generated writer writes it)")),
+                (Ok(_), Err(e)) => Err(format!(
+                    "encode: the generated writer refuses ({e}), the interpreter writes"
+                )),
+            }
+        }));
+        match run {
+            Ok(Ok(())) => agree.push(id),
+            Ok(Err(e)) => differ.push((id, e)),
+            Err(p) => differ.push((id, format!("PANIC {}", panic_text(&*p)))),
+        }
+    }
+    (agree, unsupported, differ)
 }
 
 #[test]
@@ -222,15 +328,45 @@ fn kaitai_conformance() {
             writeln!(r, "  {id}: {e}").unwrap();
         }
     }
+    let (agree, unsupported, differ) = differential(Path::new(dir), &passed);
+    writeln!(
+        r,
+        "\nInterpreter differential (binspec-interp against the generated code, on the {} passing tests that \
+         expect a parse): {} agree (same document, same bytes), {} use what the interpreter does not support yet, \
+         {} differ:",
+        agree.len() + unsupported.len() + differ.len(),
+        agree.len(),
+        unsupported.len(),
+        differ.len()
+    )
+    .unwrap();
+    for (id, e) in &differ {
+        writeln!(r, "  {id}: {e}").unwrap();
+    }
     eprintln!("{r}");
 
     let path = baseline_path();
     let base = read_baseline(&path);
+    let interp_base = read_count(&path, "interp=");
     if std::env::var_os("BINSPEC_UPDATE_CONFORMANCE").is_some_and(|v| v == "1") {
-        std::fs::write(&path, format!("passed={}\n", passed.len())).unwrap();
-        eprintln!("baseline.txt updated: passed={} (was {base})", passed.len());
+        std::fs::write(
+            &path,
+            format!("passed={}\ninterp={}\n", passed.len(), agree.len()),
+        )
+        .unwrap();
+        eprintln!(
+            "baseline.txt updated: passed={} (was {base}), interp={} (was {interp_base})",
+            passed.len(),
+            agree.len()
+        );
         return;
     }
+    assert!(
+        agree.len() >= interp_base,
+        "the interpreter agrees with the generated code on {} tests < baseline {interp_base} \
+         (conformance/baseline.txt); see the summary above",
+        agree.len()
+    );
     assert!(
         passed.len() >= base,
         "Kaitai conformance fell: passed {} < baseline {base} (conformance/baseline.txt); see the summary above",

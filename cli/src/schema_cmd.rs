@@ -1,0 +1,178 @@
+//! `--schema FILE.ksy`: `info`, `decode`, `encode` and `check` with a schema interpreted at once (the
+//! `binspec-interp` crate) instead of a built-in format.
+
+use std::path::{Path, PathBuf};
+
+use binspec_interp::{Doc, Schema};
+
+use crate::doc::compress_as_asked;
+use crate::{files, CliError, Command, Ctx};
+
+/// The first line of a document decoded with a schema.
+const SCHEMA_LINE: &str = "# binspec-schema:";
+
+fn out_line(ctx: &mut Ctx<'_>, s: &str) -> Result<(), CliError> {
+    writeln!(ctx.out, "{s}").map_err(CliError::out)
+}
+
+pub fn run(
+    ctx: &mut Ctx<'_>,
+    schema_path: &Path,
+    command: Option<Command>,
+) -> Result<(), CliError> {
+    if ctx.format.is_some() {
+        return Err(CliError::Usage(
+            "--schema and --format both name a format; pass one of them".into(),
+        ));
+    }
+    let command = command.ok_or_else(|| {
+        CliError::Usage("--schema needs a command: info, decode, encode or check".into())
+    })?;
+    let load = || Schema::load(schema_path).map_err(CliError::Fail);
+    match command {
+        Command::Info { file, json } => {
+            let schema = load()?;
+            let input = files::load_limited(&file, ctx.limits)?;
+            let info = schema
+                .info(&input.data)
+                .map_err(|e| CliError::file(&file, e))?;
+            if json {
+                let map: serde_json::Map<String, serde_json::Value> =
+                    info.into_iter().map(|(k, v)| (k, v.into())).collect();
+                let text = serde_json::to_string_pretty(&map)
+                    .map_err(|e| CliError::Fail(e.to_string()))?;
+                return out_line(ctx, &text);
+            }
+            for (k, v) in info {
+                out_line(ctx, &format!("{k}: {v}"))?;
+            }
+            Ok(())
+        }
+        Command::Decode { file, output, json } => {
+            if let Some(o) = &output {
+                files::guard_overwrite(o, &[&file], ctx.force)?;
+            }
+            let schema = load()?;
+            let input = files::load_limited(&file, ctx.limits)?;
+            let doc = schema
+                .decode(&input.data)
+                .map_err(|e| CliError::file(&file, e))?;
+            let mut text = String::new();
+            if json {
+                text.push_str(
+                    &serde_json::to_string_pretty(&doc)
+                        .map_err(|e| CliError::Fail(e.to_string()))?,
+                );
+            } else {
+                text.push_str(&format!("{SCHEMA_LINE} {}\n", schema_path.display()));
+                if let Some(c) = input.compression_comment() {
+                    text.push_str(&c);
+                    text.push('\n');
+                }
+                text.push_str(&doc.to_yaml().map_err(CliError::Fail)?);
+            }
+            if !text.ends_with('\n') {
+                text.push('\n');
+            }
+            match output {
+                Some(o) => files::write_output(ctx.out, &o, text.as_bytes()),
+                None => ctx.out.write_all(text.as_bytes()).map_err(CliError::out),
+            }
+        }
+        Command::Encode {
+            doc,
+            output,
+            normalize,
+            compress,
+        } => {
+            if normalize {
+                return Err(CliError::Usage(
+                    "--normalize applies to Perro clips, not to a schema's documents".into(),
+                ));
+            }
+            files::guard_overwrite(&output, &[&doc], ctx.force)?;
+            let schema = load()?;
+            let raw = files::read_limited(&doc, ctx.limits)?;
+            let text =
+                String::from_utf8(raw).map_err(|_| CliError::file(&doc, "not UTF-8 text"))?;
+            let json = files::is_json_doc(&doc, &text);
+            let value = if json {
+                Doc::from_json(&text)
+            } else {
+                Doc::from_yaml(&text)
+            }
+            .map_err(|e| CliError::file(&doc, e))?;
+            let bytes = schema.encode(&value).map_err(|e| CliError::file(&doc, e))?;
+            let header = if json {
+                files::DocHeader::default()
+            } else {
+                files::doc_header(&text)
+            };
+            let bytes = compress_as_asked(ctx, &doc, bytes, &compress, &header)?;
+            files::write_output(ctx.out, &output, &bytes)
+        }
+        Command::Check { paths } => {
+            let schema = load()?;
+            check(ctx, &schema, &paths)
+        }
+        _ => Err(CliError::Usage(
+            "--schema applies to info, decode, encode and check".into(),
+        )),
+    }
+}
+
+/// Reads every file with the schema and writes it back, comparing the bytes.
+fn check(ctx: &mut Ctx<'_>, schema: &Schema, paths: &[PathBuf]) -> Result<(), CliError> {
+    let mut files_to_check = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            files_to_check.extend(files::walk_regular(p)?);
+        } else {
+            files_to_check.push(p.clone());
+        }
+    }
+    let (mut same, mut bad) = (0usize, 0usize);
+    for f in &files_to_check {
+        let outcome = match files::load_limited(f, ctx.limits) {
+            Err(e) => Err(e.message().unwrap_or("cannot read").to_string()),
+            Ok(input) => match schema.decode(&input.data) {
+                Err(e) => Err(format!("decode: {e}")),
+                Ok(doc) => match schema.encode(&doc) {
+                    Err(e) => Err(format!("encode: {e}")),
+                    Ok(out) => match crate::check::first_difference(&input.data, &out) {
+                        None => Ok(()),
+                        Some(at) => Err(format!(
+                            "differs at offset {at:#x} ({} bytes read, {} written)",
+                            input.data.len(),
+                            out.len()
+                        )),
+                    },
+                },
+            },
+        };
+        match outcome {
+            Ok(()) => {
+                same += 1;
+                out_line(ctx, &format!("identical  {}", f.display()))?;
+            }
+            Err(e) => {
+                bad += 1;
+                out_line(ctx, &format!("FAILED     {}: {e}", f.display()))?;
+            }
+        }
+    }
+    out_line(
+        ctx,
+        &format!(
+            "{} files: {same} identical, {bad} failed",
+            files_to_check.len()
+        ),
+    )?;
+    if bad > 0 {
+        return Err(CliError::Fail(format!(
+            "{bad} of {} files did not round-trip",
+            files_to_check.len()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,476 @@
+//! The model, as the generated code's serde derives print it: an object read from a file as a document
+//! ([`Run::export`]), and a document as an object to write ([`Run::import`]). Which fields a document holds follows
+//! `binspec_codegen::emit_rust::models`: data and placed instances; `-derive`d values only where the file disagrees;
+//! `-data` value instances where they are not their default; a sized slot's filler; the byte order where a type
+//! reads it; layout choices.
+
+use std::rc::Rc;
+
+use base64::Engine;
+use binspec_codegen::ir::{EndianSpec, Field, FieldTy, Repeat, Role};
+use binspec_runtime::Endian;
+
+use crate::doc::{snake_case, Doc};
+use crate::error::{Error, Result};
+use crate::eval::Env;
+use crate::run::Run;
+use crate::value::{Obj, Stream, V};
+
+fn b64(b: &[u8]) -> Doc {
+    Doc::Str(base64::engine::general_purpose::STANDARD.encode(b))
+}
+
+fn unb64(d: &Doc) -> Result<Vec<u8>> {
+    match d {
+        Doc::Str(s) => {
+            let s: String = s.split_whitespace().collect();
+            base64::engine::general_purpose::STANDARD
+                .decode(s.as_bytes())
+                .map_err(|e| Error::new(format!("invalid base64: {e}")))
+        }
+        o => Err(Error::new(format!(
+            "expected base64 bytes, found {}",
+            o.kind()
+        ))),
+    }
+}
+
+/// What the generated model keeps of a field (see `emit_rust::models`).
+pub fn in_model(f: &Field) -> bool {
+    matches!(
+        f.role,
+        Role::Data | Role::Placed | Role::Derive(_) | Role::Kept
+    )
+}
+
+/// Whether a field keeps its slot's filler (`emit_rust::has_filler`).
+pub fn has_filler(f: &Field) -> bool {
+    matches!(f.role, Role::Data)
+        && !f.is_instance()
+        && (f.size.is_some() || f.size_eos)
+        && (f.pad_right.is_some() || f.terminator.is_some())
+        && f.repeat == Repeat::None
+        && f.item_of.is_none()
+        && matches!(
+            f.ty,
+            FieldTy::Bytes | FieldTy::Str { .. } | FieldTy::User { .. }
+        )
+}
+
+impl Run<'_> {
+    pub fn export(&self, obj: &Rc<Obj>) -> Result<Doc> {
+        self.enter()?;
+        let r = self.export_inner(obj);
+        self.leave();
+        r
+    }
+
+    fn export_inner(&self, obj: &Rc<Obj>) -> Result<Doc> {
+        let t = &self.m.types[obj.ty];
+        let mut out = Vec::new();
+        if matches!(t.endian, EndianSpec::Switch { .. }) {
+            let e = match obj.endian.get() {
+                Endian::Little => "little",
+                Endian::Big => "big",
+            };
+            out.push(("endian".to_string(), Doc::Str(e.into())));
+        }
+        for i in 0..self.n_fields(obj.ty) {
+            let f = self.def(obj.ty, i);
+            let ctx = |e: Error| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name);
+            match &f.role {
+                Role::Data | Role::Placed => {
+                    let v = self.field(obj, i).map_err(ctx)?;
+                    match v {
+                        Some(v) => {
+                            out.push((f.name.clone(), self.value_doc(obj, f, &v).map_err(ctx)?))
+                        }
+                        None if f.cond.is_some() => {}
+                        None => return Err(ctx(Error::new("a field of the model is absent"))),
+                    }
+                    if has_filler(f) {
+                        if let Some(fl) = obj.fillers.borrow()[i].clone() {
+                            out.push((format!("{}_filler", f.name), b64(&fl)));
+                        }
+                    }
+                }
+                Role::Derive(x) => {
+                    let Some(v) = self.field(obj, i).map_err(ctx)? else {
+                        continue;
+                    };
+                    let d = self
+                        .eval(&x.expr, &Env::of(obj))
+                        .map_err(|e| ctx(e.in_schema(&t.file, x.pos, &x.path)))?;
+                    if !d.same(&v) {
+                        out.push((f.name.clone(), self.value_doc(obj, f, &v).map_err(ctx)?));
+                    }
+                }
+                Role::Kept => {
+                    let Some(v) = self.field(obj, i).map_err(ctx)? else {
+                        continue;
+                    };
+                    let dv = match &f.default {
+                        Some(d) => self.eval(&d.expr, &Env::of(obj)).map_err(ctx)?,
+                        None => V::Int(0),
+                    };
+                    if !v.same(&dv) {
+                        out.push((f.name.clone(), self.prim_doc(f, &f.ty, &v)?));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for l in &t.layout {
+            out.push((l.name.clone(), Doc::Int(l.default)));
+        }
+        Ok(Doc::Map(out))
+    }
+
+    fn value_doc(&self, obj: &Rc<Obj>, f: &Field, v: &V) -> Result<Doc> {
+        if f.repeat != Repeat::None {
+            let V::Arr(xs) = v else {
+                return Err(Error::new(format!("expected an array, found {}", v.kind())));
+            };
+            return xs
+                .iter()
+                .enumerate()
+                .map(|(k, x)| self.elem_doc(obj, f, x, Some(k)).map_err(|e| e.in_index(k)))
+                .collect::<Result<Vec<_>>>()
+                .map(Doc::List);
+        }
+        self.elem_doc(obj, f, v, None)
+    }
+
+    fn elem_doc(&self, obj: &Rc<Obj>, f: &Field, v: &V, index: Option<usize>) -> Result<Doc> {
+        match &f.ty {
+            FieldTy::Switch { on, cases } => {
+                let env = Env {
+                    index,
+                    ..Env::of(obj)
+                };
+                let key = self.eval(&on.expr, &env)?;
+                let mut chosen = None;
+                for c in cases {
+                    let hit = match &c.key {
+                        Some(k) => self.eval(&k.expr, &env)?.same(&key),
+                        None => true,
+                    };
+                    if hit {
+                        chosen = Some(c);
+                        break;
+                    }
+                }
+                let c = chosen.ok_or_else(|| Error::new("no case of the switch matches"))?;
+                let inner = match (&c.prim, v) {
+                    (_, V::Obj(o)) => self.export(o)?,
+                    (Some(p), v) => self.prim_doc(f, p, v)?,
+                    (None, v) => self.prim_doc(f, &FieldTy::Bytes, v)?,
+                };
+                Ok(Doc::Map(vec![(snake_case(&c.variant), inner)]))
+            }
+            _ => match v {
+                V::Obj(o) => self.export(o),
+                v => self.prim_doc(f, &f.ty, v),
+            },
+        }
+    }
+
+    fn prim_doc(&self, f: &Field, ty: &FieldTy, v: &V) -> Result<Doc> {
+        Ok(match (ty, v) {
+            (_, V::Enum(e, x)) => match self.m.enums[*e].values.iter().find(|(n, _, _)| n == x) {
+                Some((_, name, _)) => Doc::Str(name.clone()),
+                None => Doc::Int(*x),
+            },
+            (FieldTy::Float { bytes: 4, .. }, V::Float(x)) => Doc::F32(*x as f32),
+            (_, V::Float(x)) => Doc::F64(*x),
+            (_, V::Int(x)) => Doc::Int(*x),
+            (_, V::Bool(b)) => Doc::Bool(*b),
+            (_, V::Str(s)) => Doc::Str(s.to_string()),
+            (FieldTy::Bytes, V::Bytes(b)) if f.repeat != Repeat::None && f.ty == FieldTy::Bytes => {
+                // (A list of byte strings has no serde attribute: each is a list of integers.)
+                Doc::List(b.iter().map(|x| Doc::Int(i128::from(*x))).collect())
+            }
+            (_, V::Bytes(b)) => b64(b),
+            (_, o) => {
+                return Err(Error::new(format!(
+                    "'{}' holds {}, which a document cannot",
+                    f.name,
+                    o.kind()
+                )))
+            }
+        })
+    }
+
+    /// A document as an object of type `ti` to write (the stream is a placeholder until the writer places it).
+    pub fn import(
+        &self,
+        ti: usize,
+        d: &Doc,
+        params: Vec<V>,
+        parent: Option<&Rc<Obj>>,
+        io: &Rc<Stream>,
+        endian: Endian,
+    ) -> Result<Rc<Obj>> {
+        self.enter()?;
+        let r = self.import_inner(ti, d, params, parent, io, endian);
+        self.leave();
+        r
+    }
+
+    fn import_inner(
+        &self,
+        ti: usize,
+        d: &Doc,
+        params: Vec<V>,
+        parent: Option<&Rc<Obj>>,
+        io: &Rc<Stream>,
+        endian: Endian,
+    ) -> Result<Rc<Obj>> {
+        let t = &self.m.types[ti];
+        let Doc::Map(map) = d else {
+            return Err(Error::new(format!(
+                "expected a map for type '{}', found {}",
+                t.name,
+                d.kind()
+            )));
+        };
+        let obj = Obj::new(ti, self.n_fields(ti), params, parent, io.clone(), endian);
+        let mut known: Vec<String> = Vec::new();
+        match &t.endian {
+            EndianSpec::Switch { .. } => {
+                known.push("endian".into());
+                let e = match d.get("endian") {
+                    Some(Doc::Str(s)) if s == "little" => Endian::Little,
+                    Some(Doc::Str(s)) if s == "big" => Endian::Big,
+                    Some(o) => {
+                        return Err(Error::new(format!(
+                            "'endian' must be little or big, not {o:?}"
+                        ))
+                        .in_field("endian"))
+                    }
+                    None => return Err(Error::new("missing field 'endian'")),
+                };
+                obj.endian.set(e);
+            }
+            EndianSpec::Fixed(e) => obj.endian.set(match e {
+                binspec_codegen::ir::Endian::Le => Endian::Little,
+                binspec_codegen::ir::Endian::Be => Endian::Big,
+            }),
+            EndianSpec::Inherit => {}
+        }
+        for i in 0..self.n_fields(ti) {
+            let f = self.def(ti, i);
+            if !in_model(f) {
+                continue;
+            }
+            known.push(f.name.clone());
+            let ctx = |e: Error| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name);
+            let v = d.get(&f.name);
+            match (&f.role, v) {
+                (Role::Data | Role::Placed, Some(v)) => {
+                    let x = self.doc_value(&obj, f, v, io).map_err(ctx)?;
+                    obj.set(i, Some(x));
+                }
+                (Role::Data | Role::Placed, None) if f.cond.is_some() => {}
+                (Role::Data | Role::Placed, None) => {
+                    return Err(Error::new(format!("missing field '{}'", f.name))
+                        .in_schema(&t.file, f.pos, &f.path))
+                }
+                (Role::Derive(_), Some(v)) => {
+                    let x = self.doc_value(&obj, f, v, io).map_err(ctx)?;
+                    obj.overrides.borrow_mut()[i] = Some(x);
+                }
+                (Role::Kept, v) => {
+                    let x = match v {
+                        Some(v) => self.doc_prim(f, &f.ty, v).map_err(ctx)?,
+                        None => match &f.default {
+                            Some(dx) => self.eval(&dx.expr, &Env::of(&obj)).map_err(ctx)?,
+                            None => V::Int(0),
+                        },
+                    };
+                    obj.set(i, Some(x));
+                }
+                _ => {}
+            }
+            if has_filler(f) {
+                let key = format!("{}_filler", f.name);
+                if let Some(fl) = d.get(&key) {
+                    obj.fillers.borrow_mut()[i] =
+                        Some(Rc::from(unb64(fl).map_err(|e| e.in_field(&key))?));
+                }
+                known.push(key);
+            }
+        }
+        for l in &t.layout {
+            known.push(l.name.clone());
+        }
+        if let Some((k, _)) = map.iter().find(|(k, _)| !known.contains(k)) {
+            return Err(Error::new(format!(
+                "unknown field '{k}' (type '{}' has: {})",
+                t.name,
+                known.join(", ")
+            )));
+        }
+        Ok(obj)
+    }
+
+    fn doc_value(&self, obj: &Rc<Obj>, f: &Field, d: &Doc, io: &Rc<Stream>) -> Result<V> {
+        if f.repeat != Repeat::None {
+            let Doc::List(xs) = d else {
+                return Err(Error::new(format!("expected a list, found {}", d.kind())));
+            };
+            return xs
+                .iter()
+                .enumerate()
+                .map(|(k, x)| self.doc_elem(obj, f, x, io, k).map_err(|e| e.in_index(k)))
+                .collect::<Result<Vec<_>>>()
+                .map(|v| V::Arr(Rc::new(v)));
+        }
+        self.doc_elem(obj, f, d, io, usize::MAX)
+    }
+
+    fn doc_elem(&self, obj: &Rc<Obj>, f: &Field, d: &Doc, io: &Rc<Stream>, k: usize) -> Result<V> {
+        // A record in a substream of its own gets a stream of its own.
+        let child_io = |blob: bool| {
+            if blob {
+                Stream::whole(Rc::new(Vec::new()))
+            } else {
+                io.clone()
+            }
+        };
+        let blob = crate::run::is_blob(f);
+        match &f.ty {
+            FieldTy::User { ty, args } => {
+                let env = Env {
+                    index: (k != usize::MAX).then_some(k),
+                    ..Env::of(obj)
+                };
+                let args = args
+                    .iter()
+                    .map(|a| self.eval(&a.expr, &env))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(V::Obj(self.import(
+                    *ty,
+                    d,
+                    args,
+                    Some(obj),
+                    &child_io(blob),
+                    obj.endian.get(),
+                )?))
+            }
+            FieldTy::Switch { cases, .. } => {
+                let Doc::Map(m) = d else {
+                    return Err(Error::new(format!(
+                        "expected a map with one case, found {}",
+                        d.kind()
+                    )));
+                };
+                let [(variant, inner)] = &m[..] else {
+                    return Err(Error::new("expected a map with exactly one case"));
+                };
+                let ci = cases
+                    .iter()
+                    .position(|c| snake_case(&c.variant) == *variant)
+                    .ok_or_else(|| {
+                        let names: Vec<String> =
+                            cases.iter().map(|c| snake_case(&c.variant)).collect();
+                        Error::new(format!(
+                            "unknown case '{variant}' (the cases are: {})",
+                            names.join(", ")
+                        ))
+                    })?;
+                let c = &cases[ci];
+                let fid = self.m.types[obj.ty]
+                    .field_id(&f.name)
+                    .map_or(usize::MAX, |x| x.0);
+                obj.cases.borrow_mut().insert((fid, k), ci);
+                match (c.ty, &c.prim) {
+                    (Some(ty), _) => {
+                        let env = Env {
+                            index: (k != usize::MAX).then_some(k),
+                            ..Env::of(obj)
+                        };
+                        let args = c
+                            .args
+                            .iter()
+                            .map(|a| self.eval(&a.expr, &env))
+                            .collect::<Result<Vec<_>>>()?;
+                        Ok(V::Obj(self.import(
+                            ty,
+                            inner,
+                            args,
+                            Some(obj),
+                            &child_io(blob),
+                            obj.endian.get(),
+                        )?))
+                    }
+                    (None, Some(p)) => self.doc_prim(f, p, inner),
+                    (None, None) => self.doc_prim(f, &FieldTy::Bytes, inner),
+                }
+            }
+            ty => self.doc_prim(f, ty, d),
+        }
+    }
+
+    fn doc_prim(&self, f: &Field, ty: &FieldTy, d: &Doc) -> Result<V> {
+        if let (Some(e), FieldTy::Int { .. } | FieldTy::Bits { .. }) = (f.enum_, ty) {
+            return match d {
+                Doc::Str(s) => self.m.enums[e]
+                    .values
+                    .iter()
+                    .find(|(_, n, _)| n == s)
+                    .map(|(v, _, _)| V::Enum(e, *v))
+                    .ok_or_else(|| {
+                        Error::new(format!(
+                            "'{s}' is not a value of enum '{}'",
+                            self.m.enums[e].name
+                        ))
+                    }),
+                Doc::Int(v) => Ok(V::Enum(e, *v)),
+                o => Err(Error::new(format!(
+                    "expected an enum value, found {}",
+                    o.kind()
+                ))),
+            };
+        }
+        let wrong = || Error::new(format!("expected {}, found {}", expected(ty), d.kind()));
+        Ok(match (ty, d) {
+            (FieldTy::Bits { n: 1, .. }, Doc::Bool(b)) => V::Bool(*b),
+            (FieldTy::Int { .. } | FieldTy::Bits { .. }, Doc::Int(i)) => V::Int(*i),
+            (FieldTy::Float { .. }, Doc::F64(x)) => V::Float(*x),
+            (FieldTy::Float { .. }, Doc::F32(x)) => V::Float(f64::from(*x)),
+            (FieldTy::Float { .. }, Doc::Int(i)) => V::Float(*i as f64),
+            (FieldTy::Str { .. }, Doc::Str(s)) => V::Str(Rc::from(s.as_str())),
+            (FieldTy::Bytes, Doc::List(xs))
+                if f.repeat != Repeat::None && f.ty == FieldTy::Bytes =>
+            {
+                let mut out = Vec::with_capacity(xs.len());
+                for x in xs {
+                    match x {
+                        Doc::Int(i) if (0..=255).contains(i) => out.push(*i as u8),
+                        o => {
+                            return Err(Error::new(format!(
+                                "expected a byte (0 to 255), found {o:?}"
+                            )))
+                        }
+                    }
+                }
+                V::Bytes(Rc::from(out))
+            }
+            (FieldTy::Bytes, d) => V::Bytes(Rc::from(unb64(d)?)),
+            (FieldTy::Value, Doc::Int(i)) => V::Int(*i),
+            _ => return Err(wrong()),
+        })
+    }
+}
+
+fn expected(ty: &FieldTy) -> &'static str {
+    match ty {
+        FieldTy::Bits { n: 1, .. } => "a boolean",
+        FieldTy::Int { .. } | FieldTy::Bits { .. } | FieldTy::Value => "an integer",
+        FieldTy::Float { .. } => "a number",
+        FieldTy::Str { .. } => "a string",
+        FieldTy::Bytes => "base64 bytes",
+        _ => "a record",
+    }
+}

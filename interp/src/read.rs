@@ -1,0 +1,623 @@
+//! Reading: a type's `seq` in order, its instances when first named, each field's value by its type, and the
+//! checks the generated reader makes (`contents`, `valid`, counts the input can hold).
+
+use std::rc::Rc;
+
+use binspec_codegen::ir::{EndianSpec, Field, FieldTy, Process, Repeat, Valid};
+use binspec_runtime::{Endian, Reader};
+
+use crate::error::{Error, Result};
+use crate::eval::Env;
+use crate::run::{is_blob, term_bytes, Run};
+use crate::value::{Obj, Stream, V};
+
+/// A reader over a stream, whose offsets are the file's.
+pub fn reader_of(s: &Stream) -> Reader<'_> {
+    if s.abs == 0 && s.start == 0 && s.end == s.data.len() {
+        Reader::new(s.bytes())
+    } else {
+        Reader::new(&[]).over(s.bytes(), s.abs)
+    }
+}
+
+fn endian_of(e: binspec_codegen::ir::Endian) -> Endian {
+    match e {
+        binspec_codegen::ir::Endian::Le => Endian::Little,
+        binspec_codegen::ir::Endian::Be => Endian::Big,
+    }
+}
+
+impl Run<'_> {
+    /// Reads type `ti` from `r` (whose stream is `io`).
+    pub fn read_type(
+        &self,
+        ti: usize,
+        params: Vec<V>,
+        parent: Option<&Rc<Obj>>,
+        io: Rc<Stream>,
+        r: &mut Reader<'_>,
+        endian: Endian,
+    ) -> Result<Rc<Obj>> {
+        let t = &self.m.types[ti];
+        let obj = Obj::new(ti, self.n_fields(ti), params, parent, io.clone(), endian);
+        let start = r.pos() as u64;
+        obj.start.set(start);
+        self.enter()?;
+        let res = (|| -> Result<()> {
+            let e = match &t.endian {
+                EndianSpec::Inherit => endian,
+                EndianSpec::Fixed(e) => endian_of(*e),
+                EndianSpec::Switch { on, cases } => {
+                    let env = Env::of(&obj);
+                    let v = self
+                        .eval(&on.expr, &env)
+                        .map_err(|e| e.in_schema(&t.file, on.pos, &on.path))?;
+                    let mut found = None;
+                    for (k, e) in cases {
+                        let default = matches!(&k.expr.kind, binspec_codegen::expr::ExprKind::Name(n) if n == "_");
+                        if default || self.eval(&k.expr, &env)?.same(&v) {
+                            found = Some(endian_of(*e));
+                            break;
+                        }
+                    }
+                    found.ok_or_else(|| {
+                        Error::at(
+                            io.abs + start,
+                            format!("no byte order for '{}' = {v:?}", on.text),
+                        )
+                        .in_schema(&t.file, on.pos, &on.path)
+                    })?
+                }
+            };
+            obj.endian.set(e);
+            for i in 0..t.seq.len() {
+                let f = &t.seq[i];
+                obj.cur_pos.set(r.pos() as u64);
+                self.read_attr(&obj, i, r).map_err(|e| {
+                    let e = if e.offset.is_none() {
+                        Error {
+                            offset: Some(r.abs_pos()),
+                            ..e
+                        }
+                    } else {
+                        e
+                    };
+                    e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name)
+                })?;
+            }
+            Ok(())
+        })();
+        self.leave();
+        res?;
+        obj.end.set(r.pos() as u64);
+        obj.cur_pos.set(r.pos() as u64);
+        Ok(obj)
+    }
+
+    fn env_at<'e>(obj: &'e Rc<Obj>, r: &Reader<'_>, index: Option<usize>) -> Env<'e> {
+        Env {
+            obj,
+            this: None,
+            index,
+            io_pos: Some(r.pos() as u64),
+            eof: Some(r.is_eof()),
+        }
+    }
+
+    /// Reads `seq` attribute `i` of `obj` where `r` is.
+    fn read_attr(&self, obj: &Rc<Obj>, i: usize, r: &mut Reader<'_>) -> Result<()> {
+        let f = self.def(obj.ty, i);
+        if let Some(c) = &f.cond {
+            if !self.eval_bool(&c.expr, &Self::env_at(obj, r, None))? {
+                obj.set(i, None);
+                return Ok(());
+            }
+        }
+        let start = r.pos() as u64;
+        let io = obj.io.borrow().clone();
+        let v = self.read_repeated(obj, i, f, &io, r)?;
+        obj.spans.borrow_mut()[i] = Some((start, r.pos() as u64));
+        obj.set(i, Some(v));
+        Ok(())
+    }
+
+    fn read_repeated(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        io: &Rc<Stream>,
+        r: &mut Reader<'_>,
+    ) -> Result<V> {
+        let one = |r: &mut Reader<'_>, idx: Option<usize>| -> Result<V> {
+            let v = self.read_one(obj, i, f, io, r, idx);
+            match idx {
+                Some(k) => v.map_err(|e| e.in_index(k)),
+                None => v,
+            }
+        };
+        Ok(match &f.repeat {
+            Repeat::None => one(r, None)?,
+            Repeat::Eos => {
+                let mut out = Vec::new();
+                while !r.is_eof() {
+                    let before = r.pos();
+                    out.push(one(r, Some(out.len()))?);
+                    if r.pos() == before && !matches!(f.ty, FieldTy::Bits { .. }) {
+                        return Err(Error::at(
+                            r.abs_pos(),
+                            "'repeat: eos' read an element of no bytes",
+                        ));
+                    }
+                    self.tick()?;
+                }
+                V::Arr(Rc::new(out))
+            }
+            Repeat::Expr(x) => {
+                let n = self
+                    .eval_int(&x.expr, &Self::env_at(obj, r, None))
+                    .map_err(|e| e.in_schema(&self.m.types[obj.ty].file, x.pos, &x.path))?;
+                if n < 0 {
+                    return Err(Error::at(r.abs_pos(), format!("negative count {n}")));
+                }
+                let min = self.m.static_elem_size(f).unwrap_or(0).min(1);
+                let cap = r.check_count(n as u64, min)?;
+                let mut out = Vec::with_capacity(cap);
+                for k in 0..n as usize {
+                    out.push(one(r, Some(k))?);
+                    if min == 0 {
+                        self.tick()?;
+                    }
+                }
+                V::Arr(Rc::new(out))
+            }
+            Repeat::Until(x) => {
+                let mut out = Vec::new();
+                loop {
+                    let v = one(r, Some(out.len()))?;
+                    let env = Env {
+                        this: Some(&v),
+                        index: Some(out.len()),
+                        ..Self::env_at(obj, r, None)
+                    };
+                    let stop = self.eval_bool(&x.expr, &env)?;
+                    out.push(v);
+                    if stop {
+                        break;
+                    }
+                    if r.is_eof() {
+                        return Err(Error::at(
+                            r.abs_pos(),
+                            format!("the stream ended before 'repeat-until: {}' held", x.text),
+                        ));
+                    }
+                }
+                V::Arr(Rc::new(out))
+            }
+        })
+    }
+
+    /// One element of field `f` (field `i` of `obj`).
+    fn read_one(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        io: &Rc<Stream>,
+        r: &mut Reader<'_>,
+        idx: Option<usize>,
+    ) -> Result<V> {
+        if let Some(c) = &f.contents {
+            r.expect(c)?;
+            return Ok(V::Bytes(Rc::from(c.as_slice())));
+        }
+        let env = Self::env_at(obj, r, idx);
+        let v = match &f.ty {
+            FieldTy::Switch { on, cases } => {
+                let key = self.eval(&on.expr, &env)?;
+                let mut chosen = None;
+                for c in cases {
+                    match &c.key {
+                        Some(k) => {
+                            if self.eval(&k.expr, &env)?.same(&key) {
+                                chosen = Some(c);
+                                break;
+                            }
+                        }
+                        None => {
+                            chosen = Some(c);
+                            break;
+                        }
+                    }
+                }
+                match chosen {
+                    Some(c) => match (c.ty, &c.prim) {
+                        (Some(ty), _) => {
+                            let args = c
+                                .args
+                                .iter()
+                                .map(|a| self.eval(&a.expr, &env))
+                                .collect::<Result<Vec<_>>>()?;
+                            self.read_user(obj, i, f, ty, args, io, r, idx)?
+                        }
+                        (None, Some(p)) => {
+                            let pf = Field {
+                                ty: p.clone(),
+                                ..f.clone()
+                            };
+                            self.read_plain(obj, i, &pf, r, idx)?
+                        }
+                        (None, None) => self.read_plain(
+                            obj,
+                            i,
+                            &Field {
+                                ty: FieldTy::Bytes,
+                                ..f.clone()
+                            },
+                            r,
+                            idx,
+                        )?,
+                    },
+                    None if f.size.is_some() || f.size_eos => self.read_plain(
+                        obj,
+                        i,
+                        &Field {
+                            ty: FieldTy::Bytes,
+                            ..f.clone()
+                        },
+                        r,
+                        idx,
+                    )?,
+                    None => {
+                        return Err(Error::at(
+                            r.abs_pos(),
+                            format!("no case of the switch on '{}' matches {key:?}", on.text),
+                        ))
+                    }
+                }
+            }
+            FieldTy::User { ty, args } => {
+                let args = args
+                    .iter()
+                    .map(|a| self.eval(&a.expr, &env))
+                    .collect::<Result<Vec<_>>>()?;
+                self.read_user(obj, i, f, *ty, args, io, r, idx)?
+            }
+            _ => self.read_plain(obj, i, f, r, idx)?,
+        };
+        if let Some(valid) = &f.valid {
+            self.check_valid(obj, f, valid, &v, r.abs_pos())?;
+        }
+        Ok(v)
+    }
+
+    pub fn check_valid(
+        &self,
+        obj: &Rc<Obj>,
+        f: &Field,
+        valid: &Valid,
+        v: &V,
+        at: u64,
+    ) -> Result<()> {
+        let env = Env {
+            this: Some(v),
+            ..Env::of(obj)
+        };
+        let cmp = |x: &binspec_codegen::ir::Ex, op| -> Result<bool> {
+            let w = self.eval(&x.expr, &env)?;
+            Ok(matches!(crate::eval::binary(op, v, &w)?, V::Bool(true)))
+        };
+        use binspec_codegen::expr::BinOp;
+        let ok = match valid {
+            Valid::InEnum => match v {
+                V::Enum(e, x) => self.m.enums[*e].values.iter().any(|(n, _, _)| n == x),
+                _ => true,
+            },
+            Valid::Eq(x) => cmp(x, BinOp::Eq)?,
+            Valid::Min(x) => cmp(x, BinOp::Ge)?,
+            Valid::Max(x) => cmp(x, BinOp::Le)?,
+            Valid::Range(a, b) => {
+                a.as_ref().map_or(Ok(true), |a| cmp(a, BinOp::Ge))?
+                    && b.as_ref().map_or(Ok(true), |b| cmp(b, BinOp::Le))?
+            }
+            Valid::AnyOf(xs) => {
+                let mut any = false;
+                for x in xs {
+                    if cmp(x, BinOp::Eq)? {
+                        any = true;
+                        break;
+                    }
+                }
+                any
+            }
+            Valid::Expr(x) => self.eval_bool(&x.expr, &env)?,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::at(
+                at,
+                format!("value {} is not valid for '{}'", show(v), f.name),
+            ))
+        }
+    }
+
+    /// The bytes of a sized, terminated or processed field, cut to its content and processed; with the slot's
+    /// filler (see `binspec_runtime::read::slot_filler`).
+    fn read_blob(
+        &self,
+        obj: &Rc<Obj>,
+        f: &Field,
+        r: &mut Reader<'_>,
+        idx: Option<usize>,
+    ) -> Result<(Vec<u8>, Option<Vec<u8>>, u64)> {
+        let env = Self::env_at(obj, r, idx);
+        let at = r.abs_pos();
+        let term = term_bytes(f);
+        let (content, filler): (&[u8], Option<&[u8]>) = if let Some(sz) = &f.size {
+            let n = self.eval_int(&sz.expr, &env)?;
+            if n < 0 {
+                return Err(Error::at(at, format!("negative size {n}")));
+            }
+            let slot = r.bytes(n as u64)?;
+            self.cut_slot(f, slot, term.as_deref())
+        } else if f.size_eos {
+            let slot = r.bytes_eos()?;
+            self.cut_slot(f, slot, term.as_deref())
+        } else if let Some(t) = &term {
+            let b = if t.len() == 1 {
+                r.bytes_term(t[0], f.include, f.consume, f.eos_error)?
+            } else {
+                r.bytes_term_multi(t, f.include, f.consume, f.eos_error)?
+            };
+            (b, None)
+        } else {
+            return Err(Error::at(
+                at,
+                "a field of bytes needs 'size', 'size-eos' or a terminator",
+            ));
+        };
+        let filler = filler.map(<[u8]>::to_vec);
+        let data = match &f.process {
+            None => content.to_vec(),
+            Some(p) => self.unprocess(obj, p, content, at)?,
+        };
+        Ok((data, filler, at))
+    }
+
+    fn cut_slot<'b>(
+        &self,
+        f: &Field,
+        slot: &'b [u8],
+        term: Option<&[u8]>,
+    ) -> (&'b [u8], Option<&'b [u8]>) {
+        if f.pad_right.is_none() && term.is_none() {
+            return (slot, None);
+        }
+        let content = binspec_runtime::read::slot_content(slot, f.pad_right, term, f.include);
+        let append = match term {
+            Some(t) if f.consume && !f.include => t.to_vec(),
+            _ => Vec::new(),
+        };
+        let fill = f.pad_right.or(f.terminator).unwrap_or(0);
+        let fill = if f.size_eos && f.size.is_none() {
+            None
+        } else {
+            Some(fill)
+        };
+        let filler =
+            binspec_runtime::read::slot_filler(slot, f.pad_right, term, f.include, &append, fill);
+        (content, filler)
+    }
+
+    fn unprocess(&self, obj: &Rc<Obj>, p: &Process, b: &[u8], at: u64) -> Result<Vec<u8>> {
+        let env = Env::of(obj);
+        Ok(match p {
+            Process::Xor(k) => match self.eval(&k.expr, &env)? {
+                V::Bytes(key) => binspec_runtime::process::xor(b, &key),
+                v => binspec_runtime::process::xor(b, &[v.int().unwrap_or(0) as u8]),
+            },
+            Process::Rol(n) => binspec_runtime::process::rol(b, self.eval_int(&n.expr, &env)?),
+            Process::Ror(n) => binspec_runtime::process::rol(b, -self.eval_int(&n.expr, &env)?),
+            Process::Zlib => binspec_runtime::process::unzlib(b, at, 512 << 20)?,
+            Process::Custom { path, .. } => {
+                return Err(Error::at(
+                    at,
+                    format!(
+                        "the custom process '{}' is a hand-written hook: generate the crate for it",
+                        path.join(".")
+                    ),
+                ))
+            }
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn read_user(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        ty: usize,
+        args: Vec<V>,
+        io: &Rc<Stream>,
+        r: &mut Reader<'_>,
+        idx: Option<usize>,
+    ) -> Result<V> {
+        let e = obj.endian.get();
+        if !is_blob(f) {
+            return Ok(V::Obj(self.read_type(
+                ty,
+                args,
+                Some(obj),
+                io.clone(),
+                r,
+                e,
+            )?));
+        }
+        let start = r.pos();
+        let (data, filler, at) = self.read_blob(obj, f, r, idx)?;
+        if idx.is_none() {
+            obj.fillers.borrow_mut()[i] = filler.map(Rc::from);
+        }
+        let parent_io = io;
+        let sub = if f.process.is_none()
+            && parent_io.bytes().get(start..start + data.len()) == Some(&data[..])
+        {
+            parent_io.sub(start, start + data.len())
+        } else {
+            Rc::new(Stream {
+                end: data.len(),
+                data: Rc::new(data),
+                start: 0,
+                abs: at,
+            })
+        };
+        let mut sr = reader_of(&sub);
+        Ok(V::Obj(self.read_type(
+            ty,
+            args,
+            Some(obj),
+            sub.clone(),
+            &mut sr,
+            e,
+        )?))
+    }
+
+    /// A value of a built-in type.
+    fn read_plain(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        r: &mut Reader<'_>,
+        idx: Option<usize>,
+    ) -> Result<V> {
+        let e = obj.endian.get();
+        let en = |v: i128| match f.enum_ {
+            Some(x) => V::Enum(x, v),
+            None => V::Int(v),
+        };
+        Ok(match &f.ty {
+            FieldTy::Int {
+                bytes,
+                signed,
+                endian,
+            } => {
+                let e = endian.map(endian_of).unwrap_or(e);
+                let n = *bytes as usize;
+                let u = r.uint_n(n, e)?;
+                let v = if *signed && n < 16 {
+                    let shift = 128 - 8 * n as u32;
+                    ((u as i128) << shift) >> shift
+                } else {
+                    u as i128
+                };
+                en(v)
+            }
+            FieldTy::Float { bytes, endian } => {
+                let e = endian.map(endian_of).unwrap_or(e);
+                let u = r.uint_n(*bytes as usize, e)?;
+                V::Float(if *bytes == 4 {
+                    f32::from_bits(u as u32) as f64
+                } else {
+                    f64::from_bits(u)
+                })
+            }
+            FieldTy::Bits { n, le } => {
+                let v = if *le {
+                    r.bits_le(u32::from(*n))?
+                } else {
+                    r.bits_be(u32::from(*n))?
+                };
+                if *n == 1 && f.enum_.is_none() {
+                    V::Bool(v != 0)
+                } else {
+                    en(i128::from(v))
+                }
+            }
+            FieldTy::Bytes | FieldTy::Str { .. } => {
+                let (data, filler, at) = self.read_blob(obj, f, r, idx)?;
+                if idx.is_none() {
+                    obj.fillers.borrow_mut()[i] = filler.map(Rc::from);
+                }
+                match &f.ty {
+                    FieldTy::Str { encoding, .. } => V::Str(Rc::from(
+                        binspec_runtime::text::decode_as(&data, encoding, at)?,
+                    )),
+                    _ => V::Bytes(Rc::from(data)),
+                }
+            }
+            FieldTy::User { .. } | FieldTy::Switch { .. } | FieldTy::Value => {
+                return Err(Error::new("internal: not a built-in type"))
+            }
+        })
+    }
+
+    /// Field `i` of `obj` while reading: a seq attribute as read, an instance read or computed on first use.
+    pub fn read_field_of(&self, obj: &Rc<Obj>, i: usize) -> Result<Option<V>> {
+        let t = &self.m.types[obj.ty];
+        if i < t.seq.len() {
+            return Ok(obj.get(i));
+        }
+        if let Some(v) = obj.get(i) {
+            return Ok(Some(v));
+        }
+        let f = self.def(obj.ty, i);
+        let v = self
+            .guarded(obj, i, || self.read_instance(obj, i, f))
+            .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
+        obj.set(i, v.clone());
+        Ok(v)
+    }
+
+    fn read_instance(&self, obj: &Rc<Obj>, i: usize, f: &Field) -> Result<Option<V>> {
+        let env = Env::of(obj);
+        if let Some(c) = &f.cond {
+            if !self.eval_bool(&c.expr, &env)? {
+                return Ok(None);
+            }
+        }
+        if let Some(h) = &f.hook {
+            return Err(Error::new(format!(
+                "'-hook: {h}' is a hand-written function: generate the crate for it"
+            )));
+        }
+        if let Some(x) = f.value() {
+            let v = self.eval(&x.expr, &env)?;
+            return Ok(Some(match (f.enum_, v) {
+                (Some(e), V::Int(x)) => V::Enum(e, x),
+                (_, v) => v,
+            }));
+        }
+        let io = match f.io() {
+            Some(x) => match self.eval(&x.expr, &env)? {
+                V::Io(s) => s,
+                v => return Err(Error::new(format!("'io' is {}, not a stream", v.kind()))),
+            },
+            None => obj.io.borrow().clone(),
+        };
+        let mut r = reader_of(&io);
+        let pos = match f.pos_expr() {
+            Some(p) => self.eval_int(&p.expr, &env)?,
+            None => i128::from(obj.cur_pos.get()),
+        };
+        let pos = u64::try_from(pos).map_err(|_| Error::new(format!("negative position {pos}")))?;
+        r.seek(pos)?;
+        let v = self.read_repeated(obj, i, f, &io, &mut r)?;
+        obj.spans.borrow_mut()[i] = Some((pos, r.pos() as u64));
+        Ok(Some(v))
+    }
+}
+
+/// A value for a message.
+pub fn show(v: &V) -> String {
+    match v {
+        V::Int(i) | V::Enum(_, i) => i.to_string(),
+        V::Float(f) => f.to_string(),
+        V::Bool(b) => b.to_string(),
+        V::Str(s) => format!("{s:?}"),
+        V::Bytes(b) => format!("{b:02x?}"),
+        o => o.kind().to_string(),
+    }
+}

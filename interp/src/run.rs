@@ -1,0 +1,135 @@
+//! The interpreter's state for one decode or encode: the module, whether it reads or writes, and the budgets that
+//! keep a hostile file or schema from running without bound.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use binspec_codegen::ir::{Field, FieldTy, Module};
+
+use crate::error::{Error, Result};
+use crate::value::{Obj, V};
+
+/// Expression steps one run may take (a file's counts cannot make it loop for ever).
+const MAX_STEPS: u64 = 200_000_000;
+/// How deep records and instances may nest.
+pub const MAX_DEPTH: u32 = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Read,
+    Write,
+}
+
+pub struct Run<'m> {
+    pub m: &'m Module,
+    pub mode: Mode,
+    steps: Cell<u64>,
+    pub depth: Cell<u32>,
+    /// A write pass whose positions are not known yet: sizes and positions that do not work out are not errors.
+    pub lenient: Cell<bool>,
+    /// The streams the last write pass wrote (see [`crate::write::Written`]).
+    pub written: std::cell::RefCell<crate::write::Written>,
+}
+
+impl<'m> Run<'m> {
+    pub fn new(m: &'m Module, mode: Mode) -> Run<'m> {
+        Run {
+            m,
+            mode,
+            steps: Cell::new(0),
+            depth: Cell::new(0),
+            lenient: Cell::new(false),
+            written: Default::default(),
+        }
+    }
+
+    pub fn tick(&self) -> Result<()> {
+        let n = self.steps.get() + 1;
+        self.steps.set(n);
+        if n > MAX_STEPS {
+            return Err(Error::new(format!(
+                "more than {MAX_STEPS} steps: the schema or the file makes the interpreter loop"
+            )));
+        }
+        Ok(())
+    }
+
+    pub fn enter(&self) -> Result<()> {
+        let d = self.depth.get();
+        if d >= MAX_DEPTH {
+            return Err(Error::new(format!(
+                "records nest deeper than {MAX_DEPTH} levels"
+            )));
+        }
+        self.depth.set(d + 1);
+        Ok(())
+    }
+    pub fn leave(&self) {
+        self.depth.set(self.depth.get().saturating_sub(1));
+    }
+
+    /// Field `i` of a type (seq attributes, then instances).
+    pub fn def(&self, ty: usize, i: usize) -> &'m Field {
+        self.m.types[ty].field(binspec_codegen::ir::FieldId(i))
+    }
+
+    pub fn n_fields(&self, ty: usize) -> usize {
+        let t = &self.m.types[ty];
+        t.seq.len() + t.instances.len()
+    }
+
+    /// The value of field `i` of `obj`: read (an instance on first use) or, when writing, the model's or the
+    /// derived value. `None` where the field is absent.
+    pub fn field(&self, obj: &Rc<Obj>, i: usize) -> Result<Option<V>> {
+        match self.mode {
+            Mode::Read => self.read_field_of(obj, i),
+            Mode::Write => self.write_value_of(obj, i),
+        }
+    }
+
+    /// What `_io` of `obj` is: its stream (when writing, as the last pass wrote it).
+    pub fn io_of(&self, obj: &Obj) -> Rc<crate::value::Stream> {
+        match self.mode {
+            Mode::Read => obj.io.borrow().clone(),
+            Mode::Write => self.written_io(obj),
+        }
+    }
+
+    /// Runs `f` on instance `i` of `obj`, failing on a cycle (an instance whose value needs itself).
+    pub fn guarded<T>(&self, obj: &Rc<Obj>, i: usize, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        if std::mem::replace(&mut obj.busy.borrow_mut()[i], true) {
+            let name = &self.def(obj.ty, i).name;
+            return Err(Error::new(format!("'{name}' needs its own value")));
+        }
+        self.enter()?;
+        let r = f();
+        self.leave();
+        obj.busy.borrow_mut()[i] = false;
+        r
+    }
+}
+
+/// Whether a field's bytes are cut out before its type reads them (a substream).
+pub fn is_blob(f: &Field) -> bool {
+    f.size.is_some() || f.size_eos || f.terminator.is_some() || f.process.is_some()
+}
+
+/// A field's terminator as bytes (two zero bytes for a UTF-16 `strz`).
+pub fn term_bytes(f: &Field) -> Option<Vec<u8>> {
+    let t = f.terminator?;
+    if let FieldTy::Str {
+        encoding,
+        zero_terminated: true,
+    } = &f.ty
+    {
+        let e: String = encoding
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .collect::<String>()
+            .to_ascii_uppercase();
+        if e.starts_with("UTF16") {
+            return Some(vec![t, t]);
+        }
+    }
+    Some(vec![t])
+}

@@ -1,0 +1,167 @@
+//! Values while reading and writing: numbers, strings, bytes, arrays, and objects (one per record read or
+//! written), with the streams they were read from.
+
+use std::cell::{Cell, RefCell};
+use std::rc::{Rc, Weak};
+
+use binspec_runtime::Endian;
+
+/// A stream: bytes `data[start..end]`, whose first byte is at `abs` in the file (for errors).
+#[derive(Debug)]
+pub struct Stream {
+    pub data: Rc<Vec<u8>>,
+    pub start: usize,
+    pub end: usize,
+    pub abs: u64,
+}
+
+impl Stream {
+    pub fn whole(data: Rc<Vec<u8>>) -> Rc<Stream> {
+        let end = data.len();
+        Rc::new(Stream {
+            data,
+            start: 0,
+            end,
+            abs: 0,
+        })
+    }
+    pub fn bytes(&self) -> &[u8] {
+        &self.data[self.start..self.end]
+    }
+    pub fn size(&self) -> u64 {
+        (self.end - self.start) as u64
+    }
+    /// Bytes `from..to` of this stream as a stream of their own.
+    pub fn sub(&self, from: usize, to: usize) -> Rc<Stream> {
+        Rc::new(Stream {
+            data: self.data.clone(),
+            start: self.start + from,
+            end: self.start + to,
+            abs: self.abs + from as u64,
+        })
+    }
+}
+
+/// A value.
+#[derive(Debug, Clone)]
+pub enum V {
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+    Str(Rc<str>),
+    Bytes(Rc<[u8]>),
+    Arr(Rc<Vec<V>>),
+    Obj(Rc<Obj>),
+    /// A value of enum `.0`.
+    Enum(usize, i128),
+    Io(Rc<Stream>),
+}
+
+impl V {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            V::Int(_) => "an integer",
+            V::Float(_) => "a float",
+            V::Bool(_) => "a boolean",
+            V::Str(_) => "a string",
+            V::Bytes(_) => "bytes",
+            V::Arr(_) => "an array",
+            V::Obj(_) => "a record",
+            V::Enum(..) => "an enum value",
+            V::Io(_) => "a stream",
+        }
+    }
+    /// The integer of an integer, a boolean or an enum value.
+    pub fn int(&self) -> Option<i128> {
+        match self {
+            V::Int(i) | V::Enum(_, i) => Some(*i),
+            V::Bool(b) => Some(i128::from(*b)),
+            _ => None,
+        }
+    }
+    /// Equality as Kaitai's `==` sees it (numbers by value, enums by value, strings, bytes).
+    pub fn same(&self, o: &V) -> bool {
+        match (self, o) {
+            (V::Float(a), b) | (b, V::Float(a)) => match b {
+                V::Float(b) => a == b,
+                b => b.int().is_some_and(|b| b as f64 == *a),
+            },
+            (V::Str(a), V::Str(b)) => a == b,
+            (V::Bytes(a), V::Bytes(b)) => a == b,
+            (V::Arr(a), V::Arr(b)) => {
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| x.same(y))
+            }
+            (V::Obj(a), V::Obj(b)) => Rc::ptr_eq(a, b),
+            (a, b) => matches!((a.int(), b.int()), (Some(x), Some(y)) if x == y),
+        }
+    }
+}
+
+/// Where a field was read or written: its start and end in its object's stream.
+pub type Span = (u64, u64);
+
+/// One record: the values of its fields (seq attributes, then instances, as [`binspec_codegen::ir::FieldId`]
+/// numbers them), its params, its parent and its stream.
+#[derive(Debug)]
+pub struct Obj {
+    pub ty: usize,
+    pub vals: RefCell<Vec<Option<V>>>,
+    /// Where each field is in the stream (`_pos`, `_sizeof`), once read or written.
+    pub spans: RefCell<Vec<Option<Span>>>,
+    /// A sized slot's bytes after its content that the writer would not put there (`<field>_filler`).
+    pub fillers: RefCell<Vec<Option<Rc<[u8]>>>>,
+    /// `-derive` values the document sets (the file's value where it disagrees with the derived one).
+    pub overrides: RefCell<Vec<Option<V>>>,
+    pub params: Vec<V>,
+    pub parent: Option<Weak<Obj>>,
+    pub io: RefCell<Rc<Stream>>,
+    pub endian: Cell<Endian>,
+    /// Where the record starts and ends in its stream.
+    pub start: Cell<u64>,
+    pub end: Cell<u64>,
+    /// Where the stream is while the record's `seq` is read or written (`_io.pos` of an instance named then).
+    pub cur_pos: Cell<u64>,
+    /// The switch case a document chose, by field and element (`usize::MAX` for a field that is not repeated).
+    pub cases: RefCell<std::collections::HashMap<(usize, usize), usize>>,
+    /// Instances being computed (a cycle is an error, not a stack overflow).
+    pub busy: RefCell<Vec<bool>>,
+}
+
+impl Obj {
+    pub fn new(
+        ty: usize,
+        n_fields: usize,
+        params: Vec<V>,
+        parent: Option<&Rc<Obj>>,
+        io: Rc<Stream>,
+        endian: Endian,
+    ) -> Rc<Obj> {
+        Rc::new(Obj {
+            ty,
+            vals: RefCell::new(vec![None; n_fields]),
+            spans: RefCell::new(vec![None; n_fields]),
+            fillers: RefCell::new(vec![None; n_fields]),
+            overrides: RefCell::new(vec![None; n_fields]),
+            params,
+            parent: parent.map(Rc::downgrade),
+            io: RefCell::new(io),
+            endian: Cell::new(endian),
+            start: Cell::new(0),
+            end: Cell::new(0),
+            cur_pos: Cell::new(0),
+            busy: RefCell::new(vec![false; n_fields]),
+            cases: RefCell::default(),
+        })
+    }
+    pub fn get(&self, i: usize) -> Option<V> {
+        self.vals.borrow().get(i).cloned().flatten()
+    }
+    pub fn set(&self, i: usize, v: Option<V>) {
+        if let Some(s) = self.vals.borrow_mut().get_mut(i) {
+            *s = v;
+        }
+    }
+    pub fn parent(&self) -> Option<Rc<Obj>> {
+        self.parent.as_ref().and_then(Weak::upgrade)
+    }
+}

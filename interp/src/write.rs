@@ -1,0 +1,595 @@
+//! Writing: an object's `seq` in order, then its placed instances at their positions, with every count, length
+//! and `-derive`d value computed (`write_value_of`). Positions and sizes a derived value names come from the pass
+//! before: the writer repeats passes until the bytes settle (derived integers have fixed widths, so they do after
+//! the second pass unless a value moves what follows it).
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use binspec_codegen::expr::Expr;
+use binspec_codegen::ir::{ConstVal, Field, FieldTy, Process, Repeat, Role};
+use binspec_runtime::{Endian, Writer};
+
+use crate::error::{Error, Result};
+use crate::eval::Env;
+use crate::run::{is_blob, term_bytes, Run};
+use crate::value::{Obj, Stream, V};
+
+/// A stream being written: its bytes, and the placed instances to put at their positions once its sequence is
+/// written.
+pub struct SW {
+    pub w: Writer,
+    pub deferred: Vec<(u64, Vec<u8>)>,
+}
+
+impl SW {
+    pub fn new() -> SW {
+        SW {
+            w: Writer::new(),
+            deferred: Vec::new(),
+        }
+    }
+    /// The stream's bytes, with the placed instances put in. Unless `lenient`, an instance whose bytes overlap
+    /// bytes written already and differ from them is an error: the file would read back otherwise.
+    pub fn finish(mut self, lenient: bool) -> Result<Vec<u8>> {
+        self.w.flush_bits();
+        let mut out = self.w.into_inner();
+        let mut written = vec![(0usize, out.len())];
+        for (pos, b) in self.deferred {
+            let pos = usize::try_from(pos).map_err(|_| Error::new("position out of range"))?;
+            if pos > 1 << 32 {
+                return Err(Error::new(format!(
+                    "an instance placed at {pos:#x}, beyond 4 GiB"
+                )));
+            }
+            let end = pos + b.len();
+            if !lenient {
+                for &(s, e) in &written {
+                    let (from, to) = (pos.max(s), end.min(e));
+                    if from < to && out[from..to] != b[from - pos..to - pos] {
+                        return Err(Error::new(format!(
+                            "an instance's bytes at {pos:#x}..{end:#x} overlap bytes written before and differ \
+                             from them: the file would keep only one of them, and read back otherwise"
+                        )));
+                    }
+                }
+            }
+            if out.len() < end {
+                out.resize(end, 0);
+            }
+            out[pos..end].copy_from_slice(&b);
+            written.push((pos, end));
+        }
+        Ok(out)
+    }
+}
+
+/// Streams written by the last pass, by the placeholder their objects hold (what `_io` is when writing).
+pub type Written = HashMap<usize, Rc<Stream>>;
+
+fn key(s: &Rc<Stream>) -> usize {
+    Rc::as_ptr(s) as usize
+}
+
+impl Run<'_> {
+    /// What `_io` of an object is while writing: its stream as the last pass wrote it.
+    pub fn written_io(&self, obj: &Obj) -> Rc<Stream> {
+        let io = obj.io.borrow().clone();
+        self.written.borrow().get(&key(&io)).cloned().unwrap_or(io)
+    }
+
+    pub fn write_type(&self, obj: &Rc<Obj>, sw: &mut SW) -> Result<()> {
+        let t = &self.m.types[obj.ty];
+        self.enter()?;
+        let res = (|| -> Result<()> {
+            obj.start.set(sw.w.pos() as u64);
+            for i in 0..t.seq.len() {
+                let f = &t.seq[i];
+                obj.cur_pos.set(sw.w.pos() as u64);
+                self.write_attr(obj, i, f, sw)
+                    .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
+            }
+            sw.w.flush_bits();
+            obj.end.set(sw.w.pos() as u64);
+            obj.cur_pos.set(sw.w.pos() as u64);
+            for i in t.seq.len()..self.n_fields(obj.ty) {
+                let f = self.def(obj.ty, i);
+                if f.role != Role::Placed {
+                    continue;
+                }
+                self.place(obj, i, f, sw)
+                    .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
+            }
+            Ok(())
+        })();
+        self.leave();
+        res
+    }
+
+    /// A placed instance's bytes and position.
+    fn place(&self, obj: &Rc<Obj>, i: usize, f: &Field, sw: &mut SW) -> Result<()> {
+        let Some(v) = obj.get(i) else {
+            return Ok(());
+        };
+        let Some(p) = f.pos_expr() else {
+            return Ok(());
+        };
+        let pos = self.eval_int(&p.expr, &Env::of(obj))?;
+        let pos = match u64::try_from(pos) {
+            Ok(p) => p,
+            Err(_) if self.lenient.get() => 0,
+            Err(_) => return Err(Error::new(format!("negative position {pos}"))),
+        };
+        // Written apart, then put at its place in the same stream (with what it places in turn).
+        let mut sub = SW::new();
+        self.write_repeated(obj, i, f, &v, &mut sub)?;
+        sub.w.flush_bits();
+        sw.deferred.append(&mut sub.deferred);
+        let b = sub.w.into_inner();
+        obj.spans.borrow_mut()[i] = Some((pos, pos + b.len() as u64));
+        sw.deferred.push((pos, b));
+        Ok(())
+    }
+
+    fn present(&self, obj: &Rc<Obj>, i: usize, f: &Field) -> Result<bool> {
+        Ok(match &f.role {
+            Role::Data | Role::Placed => obj.get(i).is_some(),
+            _ => match &f.cond {
+                Some(c) => self.eval_bool(&c.expr, &Env::of(obj))?,
+                None => true,
+            },
+        })
+    }
+
+    fn write_attr(&self, obj: &Rc<Obj>, i: usize, f: &Field, sw: &mut SW) -> Result<()> {
+        if let (Some(c), Role::Data, false) = (&f.cond, &f.role, self.lenient.get()) {
+            let holds = self.eval_bool(
+                &c.expr,
+                &Env {
+                    io_pos: Some(sw.w.pos() as u64),
+                    ..Env::of(obj)
+                },
+            )?;
+            match (holds, obj.get(i).is_some()) {
+                (false, true) => {
+                    return Err(Error::new(format!(
+                        "present in the model, but its condition `{}` is false for the values written: the file \
+                         would not have it",
+                        c.text
+                    )))
+                }
+                (true, false) => {
+                    return Err(Error::new(format!(
+                        "absent in the model, but its condition `{}` is true for the values written: the file \
+                         would have one",
+                        c.text
+                    )))
+                }
+                _ => {}
+            }
+        }
+        if !self.present(obj, i, f)? {
+            obj.spans.borrow_mut()[i] = None;
+            return Ok(());
+        }
+        let v = match self.write_value_of(obj, i)? {
+            Some(v) => v,
+            None => return Ok(()),
+        };
+        if !matches!(f.ty, FieldTy::Bits { .. }) {
+            sw.w.flush_bits();
+        }
+        let start = sw.w.pos() as u64;
+        self.write_repeated(obj, i, f, &v, sw)?;
+        obj.spans.borrow_mut()[i] = Some((start, sw.w.pos() as u64));
+        Ok(())
+    }
+
+    fn write_repeated(&self, obj: &Rc<Obj>, i: usize, f: &Field, v: &V, sw: &mut SW) -> Result<()> {
+        if f.repeat == Repeat::None {
+            return self.write_one(obj, i, f, v, sw, None);
+        }
+        let V::Arr(xs) = v else {
+            return Err(Error::new(format!("expected an array, found {}", v.kind())));
+        };
+        let size = self.written_io(obj).size();
+        for (k, e) in xs.iter().enumerate() {
+            self.write_one(obj, i, f, e, sw, Some(k))
+                .map_err(|er| er.in_index(k))?;
+            // The condition as a reader meets it, right after the element.
+            if let (Repeat::Until(x), false) = (&f.repeat, self.lenient.get()) {
+                let pos = sw.w.pos() as u64;
+                let env = Env {
+                    this: Some(e),
+                    index: Some(k),
+                    io_pos: Some(pos),
+                    eof: Some(pos >= size),
+                    ..Env::of(obj)
+                };
+                let stop = self.eval_bool(&x.expr, &env)?;
+                if stop != (k + 1 == xs.len()) {
+                    return Err(Error::new(format!(
+                        "'repeat-until: {}' must hold for the last element only (element {k})",
+                        x.text
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn write_one(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        v: &V,
+        sw: &mut SW,
+        idx: Option<usize>,
+    ) -> Result<()> {
+        if let Some(valid) = &f.valid {
+            if !self.lenient.get() && matches!(f.role, Role::Data | Role::Placed) {
+                self.check_valid(obj, f, valid, v, sw.w.pos() as u64)
+                    .map_err(|e| Error { offset: None, ..e })?;
+            }
+        }
+        if let Some(c) = &f.contents {
+            sw.w.bytes(c);
+            return Ok(());
+        }
+        let e = obj.endian.get();
+        match (&f.ty, v) {
+            (FieldTy::Switch { on, cases }, v) => {
+                let given = obj
+                    .cases
+                    .borrow()
+                    .get(&(i, idx.unwrap_or(usize::MAX)))
+                    .copied();
+                let env = Env {
+                    index: idx,
+                    ..Env::of(obj)
+                };
+                // A switch on what the model does not hold (a view, such as BYML's magic read big-endian) takes
+                // the document's case, as the generated writer does.
+                let key = match (self.eval(&on.expr, &env), given) {
+                    (Ok(k), _) => Some(k),
+                    (Err(_), Some(_)) => None,
+                    (Err(e), None) => return Err(e),
+                };
+                let mut chosen = None;
+                if let Some(key) = &key {
+                    for (ci, c) in cases.iter().enumerate() {
+                        let hit = match &c.key {
+                            Some(k) => self.eval(&k.expr, &env)?.same(key),
+                            None => true,
+                        };
+                        if hit {
+                            chosen = Some(ci);
+                            break;
+                        }
+                    }
+                }
+                let key = key.unwrap_or(V::Int(0));
+                let same_variant = |a: usize, b: usize| cases[a].variant == cases[b].variant;
+                let ci = match (chosen, given) {
+                    (Some(c), Some(g)) if !same_variant(c, g) && !self.lenient.get() => {
+                        return Err(Error::new(format!(
+                            "'{}' = {} chooses case '{}', but the document holds case '{}'",
+                            on.text,
+                            crate::read::show(&key),
+                            crate::doc::snake_case(&cases[c].variant),
+                            crate::doc::snake_case(&cases[g].variant)
+                        )))
+                    }
+                    (_, Some(g)) => g,
+                    (Some(c), None) => c,
+                    (None, None) => {
+                        return Err(Error::new(format!(
+                            "no case of the switch on '{}' matches {}",
+                            on.text,
+                            crate::read::show(&key)
+                        )))
+                    }
+                };
+                match v {
+                    V::Obj(o) => self.write_user(obj, i, f, o, sw, idx),
+                    v => {
+                        let prim = cases[ci].prim.clone().unwrap_or(FieldTy::Bytes);
+                        let pf = Field {
+                            ty: prim,
+                            ..f.clone()
+                        };
+                        self.write_plain(obj, i, &pf, v, sw, e, idx)
+                    }
+                }
+            }
+            (FieldTy::User { .. }, V::Obj(o)) => self.write_user(obj, i, f, o, sw, idx),
+            (_, v) => self.write_plain(obj, i, f, v, sw, e, idx),
+        }
+    }
+
+    fn write_user(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        child: &Rc<Obj>,
+        sw: &mut SW,
+        idx: Option<usize>,
+    ) -> Result<()> {
+        if !is_blob(f) {
+            return self.write_type(child, sw);
+        }
+        let mut sub = SW::new();
+        self.write_type(child, &mut sub)?;
+        let bytes = sub.finish(self.lenient.get())?;
+        self.written.borrow_mut().insert(
+            key(&child.io.borrow()),
+            Stream::whole(Rc::new(bytes.clone())),
+        );
+        self.write_blob(obj, i, f, bytes, sw, idx)
+    }
+
+    /// Content bytes into the field's slot: processed, then the terminator and padding (or the filler).
+    fn write_blob(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        content: Vec<u8>,
+        sw: &mut SW,
+        idx: Option<usize>,
+    ) -> Result<()> {
+        let content = match &f.process {
+            None => content,
+            Some(p) => self.process(obj, p, &content)?,
+        };
+        let size = match &f.size {
+            Some(s) => Some(self.eval_int(
+                &s.expr,
+                &Env {
+                    index: idx,
+                    ..Env::of(obj)
+                },
+            )?),
+            None => None,
+        };
+        let term = term_bytes(f);
+        let append = match &term {
+            Some(t) if f.consume && !f.include => t.clone(),
+            _ => Vec::new(),
+        };
+        let pad = f.pad_right.or(f.terminator).unwrap_or(0);
+        let filler = if idx.is_none() {
+            obj.fillers.borrow()[i].clone()
+        } else {
+            None
+        };
+        binspec_runtime::write::write_slot_filled(
+            &mut sw.w,
+            &content,
+            size,
+            &append,
+            pad,
+            self.lenient.get(),
+            filler.as_deref(),
+        )?;
+        Ok(())
+    }
+
+    fn process(&self, obj: &Rc<Obj>, p: &Process, b: &[u8]) -> Result<Vec<u8>> {
+        let env = Env::of(obj);
+        Ok(match p {
+            Process::Xor(k) => match self.eval(&k.expr, &env)? {
+                V::Bytes(key) => binspec_runtime::process::xor(b, &key),
+                v => binspec_runtime::process::xor(b, &[v.int().unwrap_or(0) as u8]),
+            },
+            Process::Rol(n) => binspec_runtime::process::rol(b, -self.eval_int(&n.expr, &env)?),
+            Process::Ror(n) => binspec_runtime::process::rol(b, self.eval_int(&n.expr, &env)?),
+            Process::Zlib => binspec_runtime::process::zlib(b),
+            Process::Custom { path, .. } => {
+                return Err(Error::new(format!(
+                    "the custom process '{}' is a hand-written hook: generate the crate for it",
+                    path.join(".")
+                )))
+            }
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write_plain(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        v: &V,
+        sw: &mut SW,
+        e: Endian,
+        idx: Option<usize>,
+    ) -> Result<()> {
+        let endian_of = |x: &Option<binspec_codegen::ir::Endian>| match x {
+            Some(binspec_codegen::ir::Endian::Le) => Endian::Little,
+            Some(binspec_codegen::ir::Endian::Be) => Endian::Big,
+            None => e,
+        };
+        match &f.ty {
+            FieldTy::Int {
+                bytes,
+                signed,
+                endian,
+            } => {
+                let x = self.int_of(v)?;
+                let n = u32::from(*bytes);
+                let fits = if *signed {
+                    n >= 16 || (x >= -(1i128 << (8 * n - 1)) && x < (1i128 << (8 * n - 1)))
+                } else {
+                    x >= 0 && (n >= 16 || x < (1i128 << (8 * n)))
+                };
+                if !fits && !self.lenient.get() {
+                    return Err(Error::new(format!(
+                        "value {x} does not fit in {} {n}-byte integer",
+                        if *signed { "a signed" } else { "an unsigned" }
+                    )));
+                }
+                sw.w.uint_n(x as u64 & mask(8 * n), n as usize, endian_of(endian))?;
+            }
+            FieldTy::Float { bytes, endian } => {
+                let x = match v {
+                    V::Float(x) => *x,
+                    v => self.int_of(v)? as f64,
+                };
+                let (u, n) = if *bytes == 4 {
+                    (u64::from((x as f32).to_bits()), 4)
+                } else {
+                    (x.to_bits(), 8)
+                };
+                sw.w.uint_n(u, n, endian_of(endian))?;
+            }
+            FieldTy::Bits { n, le } => {
+                let x = self.int_of(v)?;
+                let n = u32::from(*n);
+                if (x < 0 || (n < 64 && x >= 1i128 << n)) && !self.lenient.get() {
+                    return Err(Error::new(format!("value {x} does not fit in {n} bits")));
+                }
+                let u = x as u64 & mask(n);
+                if *le {
+                    sw.w.bits_le(u, n)
+                } else {
+                    sw.w.bits_be(u, n)
+                }
+            }
+            FieldTy::Bytes | FieldTy::Str { .. } => {
+                let content = match (v, &f.ty) {
+                    (V::Bytes(b), _) => b.to_vec(),
+                    (V::Str(s), FieldTy::Str { encoding, .. }) => {
+                        binspec_runtime::text::encode(s, encoding)?
+                    }
+                    (V::Str(s), _) => s.as_bytes().to_vec(),
+                    (o, _) => {
+                        return Err(Error::new(format!(
+                            "expected bytes or a string, found {}",
+                            o.kind()
+                        )))
+                    }
+                };
+                if !is_blob(f) {
+                    sw.w.bytes(&content);
+                } else {
+                    self.write_blob(obj, i, f, content, sw, idx)?;
+                }
+            }
+            _ => return Err(Error::new(format!("cannot write {} here", v.kind()))),
+        }
+        Ok(())
+    }
+
+    fn int_of(&self, v: &V) -> Result<i128> {
+        v.int()
+            .ok_or_else(|| Error::new(format!("expected an integer, found {}", v.kind())))
+    }
+
+    /// Field `i` of `obj` while writing: the model's value, or the derived one.
+    pub fn write_value_of(&self, obj: &Rc<Obj>, i: usize) -> Result<Option<V>> {
+        let f = self.def(obj.ty, i);
+        if let Some(v) = obj.get(i) {
+            return Ok(Some(v));
+        }
+        let t = &self.m.types[obj.ty];
+        match &f.role {
+            Role::Data | Role::Placed | Role::Kept => Ok(None),
+            Role::Const(ConstVal::Int(x)) => Ok(Some(V::Int(*x))),
+            Role::Const(ConstVal::Bytes(b)) => Ok(Some(V::Bytes(Rc::from(b.as_slice())))),
+            Role::Derive(x) => {
+                if let Some(o) = obj.overrides.borrow()[i].clone() {
+                    return Ok(Some(o));
+                }
+                let v = self
+                    .guarded(obj, i, || self.eval(&x.expr, &Env::of(obj)))
+                    .map_err(|e| e.in_schema(&t.file, x.pos, &x.path))?;
+                Ok(Some(v))
+            }
+            Role::Count { of } => {
+                let of_f = t.field(*of);
+                let n = match self.field(obj, of.0)? {
+                    Some(V::Arr(xs)) => xs.len() as i128,
+                    _ => 0,
+                };
+                let Repeat::Expr(x) = &of_f.repeat else {
+                    return Err(Error::new(
+                        "internal: a count of a field that is not 'repeat: expr'",
+                    ));
+                };
+                self.solve(obj, i, &x.expr, n).map(|v| Some(V::Int(v)))
+            }
+            Role::Length { of } => {
+                let of_f = t.field(*of);
+                let n = match self.field(obj, of.0)? {
+                    Some(V::Bytes(b)) => b.len() as i128,
+                    Some(V::Str(s)) => match &of_f.ty {
+                        FieldTy::Str { encoding, .. } => {
+                            binspec_runtime::text::encode(&s, encoding)?.len() as i128
+                        }
+                        _ => s.len() as i128,
+                    },
+                    _ => 0,
+                };
+                let Some(sz) = &of_f.size else {
+                    return Err(Error::new("internal: a length of a field without 'size'"));
+                };
+                self.solve(obj, i, &sz.expr, n).map(|v| Some(V::Int(v)))
+            }
+            Role::Computed => {
+                let Some(x) = f.value() else { return Ok(None) };
+                if let Some(c) = &f.cond {
+                    if !self.eval_bool(&c.expr, &Env::of(obj))? {
+                        return Ok(None);
+                    }
+                }
+                let v = self.guarded(obj, i, || self.eval(&x.expr, &Env::of(obj)))?;
+                Ok(Some(match (f.enum_, v) {
+                    (Some(e), V::Int(x)) => V::Enum(e, x),
+                    (_, v) => v,
+                }))
+            }
+            Role::View => Err(Error::new(format!(
+                "'{}' is only read (the model does not hold it), so the writer cannot use it",
+                f.name
+            ))),
+            _ => Err(Error::new(format!(
+                "the interpreter cannot derive '{}' yet",
+                f.name
+            ))),
+        }
+    }
+
+    /// The value of field `i` for which `e` (linear in it) is `target`.
+    fn solve(&self, obj: &Rc<Obj>, i: usize, e: &Expr, target: i128) -> Result<i128> {
+        let at = |x: i128| -> Result<i128> {
+            obj.set(i, Some(V::Int(x)));
+            let r = self.eval_int(e, &Env::of(obj));
+            obj.set(i, None);
+            r
+        };
+        let a = at(0)?;
+        let b = at(1)?;
+        let slope = b - a;
+        if slope == 0 || (target - a) % slope != 0 {
+            if self.lenient.get() {
+                return Ok(0);
+            }
+            return Err(Error::new(format!(
+                "no value of '{}' gives {target}",
+                self.def(obj.ty, i).name
+            )));
+        }
+        Ok((target - a) / slope)
+    }
+}
+
+fn mask(n: u32) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
