@@ -28,7 +28,11 @@ pub fn run(
     let command = command.ok_or_else(|| {
         CliError::Usage("--schema needs a command: info, decode, encode or check".into())
     })?;
-    let load = || Schema::load(schema_path).map_err(CliError::Fail);
+    let load = || {
+        Schema::load(schema_path)
+            .map(with_hooks)
+            .map_err(CliError::Fail)
+    };
     match command {
         Command::Info { file, json } => {
             let schema = load()?;
@@ -118,6 +122,20 @@ pub fn run(
         _ => Err(CliError::Usage(
             "--schema applies to info, decode, encode and check".into(),
         )),
+    }
+}
+
+/// The built-in schemas' `-hook` functions (`binspec_formats::hooks`), for a schema whose id is theirs.
+pub fn with_hooks(s: Schema) -> Schema {
+    match s.module().id.as_str() {
+        "rsizetable" => s.with_hook("headerless_little_endian", |b| {
+            i128::from(binspec_formats::hooks::rsizetable::headerless_little_endian(b))
+        }),
+        "ainb" => s.with_hook(
+            "file_reference_end",
+            binspec_formats::hooks::ainb::file_reference_end,
+        ),
+        _ => s,
     }
 }
 

@@ -254,6 +254,7 @@ impl Run<'_> {
                 if let Some(pi) = t.params.iter().position(|p| p.name == n) {
                     return obj
                         .params
+                        .borrow()
                         .get(pi)
                         .cloned()
                         .ok_or_else(|| bad(format!("param '{n}' was not given")));

@@ -34,7 +34,12 @@ use value::Stream;
 #[derive(Debug, Clone)]
 pub struct Schema {
     module: Module,
+    hooks: Vec<(String, Hook)>,
 }
+
+/// A `-hook: NAME` function: what the value instance is, from the bytes of the stream it is in (a boolean as 0 or
+/// 1). `binspec_formats::hooks` has the built-in schemas' hooks; the CLI registers them.
+pub type Hook = fn(&[u8]) -> i128;
 
 /// How many write passes may run before the layout must have settled.
 const MAX_PASSES: usize = 8;
@@ -53,7 +58,7 @@ impl Schema {
         import_paths: &[std::path::PathBuf],
     ) -> std::result::Result<Schema, String> {
         binspec_codegen::module_file_in(path, import_paths)
-            .map(|(module, _)| Schema { module })
+            .map(|(module, _)| Schema::from_module(module))
             .map_err(|d| {
                 d.iter()
                     .map(|x| x.to_string())
@@ -64,7 +69,16 @@ impl Schema {
 
     /// A schema from its checked IR.
     pub fn from_module(module: Module) -> Schema {
-        Schema { module }
+        Schema {
+            module,
+            hooks: Vec::new(),
+        }
+    }
+
+    /// The schema with the `-hook` function `name`.
+    pub fn with_hook(mut self, name: &str, f: Hook) -> Schema {
+        self.hooks.push((name.to_string(), f));
+        self
     }
 
     pub fn module(&self) -> &Module {
@@ -76,7 +90,11 @@ impl Schema {
         let m = &self.module;
         for t in &m.types {
             for f in t.seq.iter().chain(t.instances.iter()) {
-                if let Some(what) = unsupported_field(f) {
+                let hooked = f
+                    .hook
+                    .as_ref()
+                    .is_some_and(|h| self.hooks.iter().any(|(n, _)| n == h));
+                if let Some(what) = unsupported_field(f).filter(|_| !hooked) {
                     return Some(
                         Error::new(format!(
                             "the interpreter does not support {what} yet: generate the crate for this schema \
@@ -95,7 +113,7 @@ impl Schema {
         if let Some(e) = self.unsupported() {
             return Err(e);
         }
-        let run = Run::new(&self.module, Mode::Read);
+        let run = Run::new(&self.module, Mode::Read, &self.hooks);
         let io = Stream::whole(Rc::new(data.to_vec()));
         let mut r = read::reader_of(&io);
         let root = run.read_type(0, Vec::new(), None, io.clone(), &mut r, Endian::Little)?;
@@ -107,7 +125,7 @@ impl Schema {
         if let Some(e) = self.unsupported() {
             return Err(e);
         }
-        let run = Run::new(&self.module, Mode::Write);
+        let run = Run::new(&self.module, Mode::Write, &self.hooks);
         let io = Stream::whole(Rc::new(Vec::new()));
         let root = run.import(0, doc, Vec::new(), None, &io, Endian::Little)?;
         let mut prev: Option<Vec<u8>> = None;
@@ -138,7 +156,7 @@ impl Schema {
             return Err(e);
         }
         let m = &self.module;
-        let run = Run::new(m, Mode::Read);
+        let run = Run::new(m, Mode::Read, &self.hooks);
         let io = Stream::whole(Rc::new(data.to_vec()));
         let mut r = read::reader_of(&io);
         let root = run.read_type(0, Vec::new(), None, io.clone(), &mut r, Endian::Little)?;
@@ -172,7 +190,6 @@ fn unsupported_field(f: &Field) -> Option<&'static str> {
         _ if f.item_of.is_some() => "pool items ('-pool' on an instance)",
         _ if f.relocations.is_some() || f.relocate.is_some() => "relocation tables",
         _ if f.resdic.is_some() => "'-resdic' dictionaries",
-        _ if f.sort_by.is_some() => "'-sort-by'",
         _ if f.scan.is_some() => "'-scan'",
         _ if f.hook.is_some() => "'-hook' functions (hand-written)",
         _ if matches!(f.process, Some(binspec_codegen::ir::Process::Custom { .. })) => {

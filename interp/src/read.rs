@@ -115,10 +115,62 @@ impl Run<'_> {
         }
         let start = r.pos() as u64;
         let io = obj.io.borrow().clone();
-        let v = self.read_repeated(obj, i, f, &io, r)?;
+        let mut v = self.read_repeated(obj, i, f, &io, r)?;
+        if let (Some(key), V::Arr(xs)) = (&f.sort_by, &v) {
+            // The model holds the elements in key order (the writer's), whatever order the file has them in.
+            let order = self.sort_order(xs, key)?;
+            if order.iter().enumerate().any(|(j, &k)| j != k) {
+                v = V::Arr(Rc::new(order.iter().map(|&k| xs[k].clone()).collect()));
+            }
+        }
         obj.spans.borrow_mut()[i] = Some((start, r.pos() as u64));
         obj.set(i, Some(v));
         Ok(())
+    }
+
+    /// The elements' order by the key `-sort-by` gives each (stable: equal keys keep their order).
+    pub fn sort_order(&self, xs: &[V], key: &binspec_codegen::ir::Ex) -> Result<Vec<usize>> {
+        let mut keys = Vec::with_capacity(xs.len());
+        for (k, x) in xs.iter().enumerate() {
+            let V::Obj(o) = x else {
+                return Err(Error::new("'-sort-by' on elements that are not records"));
+            };
+            keys.push(
+                self.eval(&key.expr, &Env::of(o))
+                    .map_err(|e| e.in_index(k))?,
+            );
+        }
+        let mut order: Vec<usize> = (0..xs.len()).collect();
+        let mut err = None;
+        order.sort_by(|&a, &b| {
+            let lt = |x: &V, y: &V| {
+                matches!(
+                    crate::eval::binary(binspec_codegen::expr::BinOp::Lt, x, y),
+                    Ok(V::Bool(true))
+                )
+            };
+            if err.is_none()
+                && crate::eval::binary(binspec_codegen::expr::BinOp::Lt, &keys[a], &keys[b])
+                    .is_err()
+            {
+                err = Some(Error::new(format!(
+                    "sort keys {} and {} cannot be compared",
+                    show(&keys[a]),
+                    show(&keys[b])
+                )));
+            }
+            if lt(&keys[a], &keys[b]) {
+                std::cmp::Ordering::Less
+            } else if lt(&keys[b], &keys[a]) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        match err {
+            Some(e) => Err(e),
+            None => Ok(order),
+        }
     }
 
     fn read_repeated(
@@ -579,9 +631,12 @@ impl Run<'_> {
             }
         }
         if let Some(h) = &f.hook {
-            return Err(Error::new(format!(
-                "'-hook: {h}' is a hand-written function: generate the crate for it"
-            )));
+            let Some((_, hook)) = self.hooks.iter().find(|(n, _)| n == h) else {
+                return Err(Error::new(format!(
+                    "'-hook: {h}' is a hand-written function the interpreter was not given"
+                )));
+            };
+            return Ok(Some(V::Int(hook(obj.io.borrow().bytes()))));
         }
         if let Some(x) = f.value() {
             let v = self.eval(&x.expr, &env)?;

@@ -22,6 +22,7 @@ pub enum Mode {
 
 pub struct Run<'m> {
     pub m: &'m Module,
+    pub hooks: &'m [(String, crate::Hook)],
     pub mode: Mode,
     steps: Cell<u64>,
     pub depth: Cell<u32>,
@@ -32,9 +33,10 @@ pub struct Run<'m> {
 }
 
 impl<'m> Run<'m> {
-    pub fn new(m: &'m Module, mode: Mode) -> Run<'m> {
+    pub fn new(m: &'m Module, mode: Mode, hooks: &'m [(String, crate::Hook)]) -> Run<'m> {
         Run {
             m,
+            hooks,
             mode,
             steps: Cell::new(0),
             depth: Cell::new(0),

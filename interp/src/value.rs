@@ -112,7 +112,8 @@ pub struct Obj {
     pub fillers: RefCell<Vec<Option<Rc<[u8]>>>>,
     /// `-derive` values the document sets (the file's value where it disagrees with the derived one).
     pub overrides: RefCell<Vec<Option<V>>>,
-    pub params: Vec<V>,
+    /// The params' values (when writing, as the holder's values give them where the record is written).
+    pub params: RefCell<Vec<V>>,
     pub parent: Option<Weak<Obj>>,
     pub io: RefCell<Rc<Stream>>,
     pub endian: Cell<Endian>,
@@ -142,7 +143,7 @@ impl Obj {
             spans: RefCell::new(vec![None; n_fields]),
             fillers: RefCell::new(vec![None; n_fields]),
             overrides: RefCell::new(vec![None; n_fields]),
-            params,
+            params: RefCell::new(params),
             parent: parent.map(Rc::downgrade),
             io: RefCell::new(io),
             endian: Cell::new(endian),

@@ -121,7 +121,14 @@ impl Run<'_> {
             Err(_) => return Err(Error::new(format!("negative position {pos}"))),
         };
         // Written apart, then put at its place in the same stream (with what it places in turn).
-        let mut sub = SW::new();
+        let origin = usize::try_from(pos)
+            .ok()
+            .filter(|p| *p <= 1 << 32)
+            .ok_or_else(|| Error::new(format!("position {pos:#x} is beyond 4 GiB")))?;
+        let mut sub = SW {
+            w: Writer::at_origin(origin),
+            deferred: Vec::new(),
+        };
         self.write_repeated(obj, i, f, &v, &mut sub)?;
         sub.w.flush_bits();
         sw.deferred.append(&mut sub.deferred);
@@ -193,9 +200,15 @@ impl Run<'_> {
             return Err(Error::new(format!("expected an array, found {}", v.kind())));
         };
         let size = self.written_io(obj).size();
-        for (k, e) in xs.iter().enumerate() {
+        let order: Vec<usize> = match &f.sort_by {
+            Some(key) => self.sort_order(xs, key)?,
+            None => (0..xs.len()).collect(),
+        };
+        for (j, &k) in order.iter().enumerate() {
+            let e = &xs[k];
             self.write_one(obj, i, f, e, sw, Some(k))
                 .map_err(|er| er.in_index(k))?;
+            let k = j;
             // The condition as a reader meets it, right after the element.
             if let (Repeat::Until(x), false) = (&f.repeat, self.lenient.get()) {
                 let pos = sw.w.pos() as u64;
@@ -292,7 +305,10 @@ impl Run<'_> {
                     }
                 };
                 match v {
-                    V::Obj(o) => self.write_user(obj, i, f, o, sw, idx),
+                    V::Obj(o) => {
+                        self.set_args(obj, o, &cases[ci].args, sw, idx)?;
+                        self.write_user(obj, i, f, o, sw, idx)
+                    }
                     v => {
                         let prim = cases[ci].prim.clone().unwrap_or(FieldTy::Bytes);
                         let pf = Field {
@@ -303,9 +319,37 @@ impl Run<'_> {
                     }
                 }
             }
-            (FieldTy::User { .. }, V::Obj(o)) => self.write_user(obj, i, f, o, sw, idx),
+            (FieldTy::User { args, .. }, V::Obj(o)) => {
+                self.set_args(obj, o, args, sw, idx)?;
+                self.write_user(obj, i, f, o, sw, idx)
+            }
             (_, v) => self.write_plain(obj, i, f, v, sw, e, idx),
         }
+    }
+
+    /// A record's arguments as its holder gives them where the record is written (`_io.pos` is where it starts).
+    fn set_args(
+        &self,
+        obj: &Rc<Obj>,
+        child: &Rc<Obj>,
+        args: &[binspec_codegen::ir::Ex],
+        sw: &SW,
+        idx: Option<usize>,
+    ) -> Result<()> {
+        if args.is_empty() {
+            return Ok(());
+        }
+        let env = Env {
+            index: idx,
+            io_pos: Some(sw.w.pos() as u64),
+            ..Env::of(obj)
+        };
+        let vals = args
+            .iter()
+            .map(|a| self.eval(&a.expr, &env))
+            .collect::<Result<Vec<_>>>()?;
+        *child.params.borrow_mut() = vals;
+        Ok(())
     }
 
     fn write_user(
@@ -551,6 +595,8 @@ impl Run<'_> {
                     (_, v) => v,
                 }))
             }
+            // The instance the byte order is switched on: the case key of the model's byte order.
+            Role::View if self.endian_key(obj, f).is_some() => Ok(self.endian_key(obj, f)),
             Role::View => Err(Error::new(format!(
                 "'{}' is only read (the model does not hold it), so the writer cannot use it",
                 f.name
@@ -560,6 +606,23 @@ impl Run<'_> {
                 f.name
             ))),
         }
+    }
+
+    /// Where `f` is the bare name a type's byte order is switched on: the key of the case of `obj`'s byte order.
+    fn endian_key(&self, obj: &Rc<Obj>, f: &Field) -> Option<V> {
+        let binspec_codegen::ir::EndianSpec::Switch { on, cases } = &self.m.types[obj.ty].endian
+        else {
+            return None;
+        };
+        if binspec_codegen::ir::bare_name(&on.expr) != Some(f.name.as_str()) {
+            return None;
+        }
+        let want = match obj.endian.get() {
+            Endian::Little => binspec_codegen::ir::Endian::Le,
+            Endian::Big => binspec_codegen::ir::Endian::Be,
+        };
+        let (k, _) = cases.iter().find(|(k, e)| *e == want && k.text != "_")?;
+        self.eval(&k.expr, &Env::of(obj)).ok()
     }
 
     /// The value of field `i` for which `e` (linear in it) is `target`.

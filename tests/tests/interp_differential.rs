@@ -1,0 +1,172 @@
+//! The interpreter's differential test over the built-in formats: every fixture (and corpus file, when
+//! `../shared/corpus` is present) of a built-in schema is read by binspec-interp and by the code generated from
+//! the same schema; the documents must be the same, and writing them must give the same bytes.
+//!
+//! A schema that uses what the interpreter does not support yet (pools, relocations, `-sort-by`, `-scan`,
+//! `-hook`s, ...) is listed in `UNSUPPORTED` with the reason the interpreter gives: the test fails when that
+//! changes, so the list is kept true as support lands. The same comparison over Kaitai's conformance suite runs in
+//! the conformance crate.
+
+use std::path::{Path, PathBuf};
+
+use binspec_formats::Format;
+use binspec_interp::Schema;
+
+type Model = fn(&[u8]) -> Result<(serde_json::Value, Result<Vec<u8>, String>), String>;
+
+fn model<T: Format + serde::Serialize>(
+    data: &[u8],
+) -> Result<(serde_json::Value, Result<Vec<u8>, String>), String> {
+    let m = T::from_binary(data).map_err(|e| e.to_string())?;
+    let doc = serde_json::to_value(&m).map_err(|e| e.to_string())?;
+    Ok((doc, m.to_binary().map_err(|e| e.to_string())))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Each built-in schema with a generated root, the fixture folders and file extensions it reads.
+fn schemas() -> Vec<(
+    &'static str,
+    Model,
+    &'static [&'static str],
+    &'static [&'static str],
+)> {
+    vec![
+        (
+            "byml",
+            model::<binspec_formats::byml::raw::Byml>,
+            &[
+                "tests/fixtures/byml",
+                "../shared/corpus/oracle/byml",
+                "../shared/corpus/real/byml",
+            ],
+            &["byml", "bgyml"],
+        ),
+        (
+            "sarc",
+            model::<binspec_formats::sarc::Sarc>,
+            &["tests/fixtures/sarc"],
+            &["sarc"],
+        ),
+        (
+            "rsizetable",
+            model::<binspec_formats::rsizetable::Rsizetable>,
+            &[
+                "tests/fixtures/rsizetable",
+                "../shared/corpus/oracle/restbl",
+                "../shared/corpus/real/restbl",
+            ],
+            &["rsizetable", "rstb", "restbl", "srsizetable"],
+        ),
+        (
+            "panim_pluto",
+            model::<binspec_formats::panim_pluto::PanimPluto>,
+            &["tests/fixtures/panim_pluto"],
+            &["panim"],
+        ),
+        (
+            "ainb",
+            model::<binspec_formats::ainb::raw::Ainb>,
+            &["tests/fixtures/ainb"],
+            &["ainb"],
+        ),
+    ]
+}
+
+/// Schemas the interpreter refuses today, and the start of its reason.
+const UNSUPPORTED: &[(&str, &str)] = &[
+    ("sarc", "the interpreter does not support pools"),
+    ("panim_pluto", "the interpreter does not support '-scan'"),
+    ("ainb", "the interpreter does not support"),
+];
+
+fn files_in(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(files_in(&p, exts));
+        } else if p
+            .extension()
+            .and_then(|x| x.to_str())
+            .is_some_and(|x| exts.contains(&x))
+        {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn interpreter_agrees_with_the_generated_code() {
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for (id, model, dirs, exts) in schemas() {
+        let schema = Schema::load(&root().join("schemas").join(format!("{id}.ksy"))).unwrap();
+        // (The built-in schemas' `-hook`s, as the CLI gives them.)
+        let schema = binspec_cli::schema_cmd::with_hooks(schema);
+        let expected = UNSUPPORTED
+            .iter()
+            .find(|(s, _)| *s == id)
+            .map(|(_, why)| *why);
+        match (schema.unsupported(), expected) {
+            (Some(e), Some(why)) => {
+                assert!(
+                    e.to_string().starts_with(why),
+                    "{id}: the interpreter now says: {e}"
+                );
+                continue;
+            }
+            (Some(e), None) => panic!("{id}: {e}"),
+            (None, Some(_)) => {
+                panic!("{id}: the interpreter supports it now: remove it from UNSUPPORTED")
+            }
+            (None, None) => {}
+        }
+        for dir in dirs.iter() {
+            let dir = root().join(dir);
+            if !dir.exists() {
+                eprintln!("skipped {}: absent", dir.display());
+                continue;
+            }
+            for f in files_in(&dir, exts) {
+                let data = std::fs::read(&f).unwrap();
+                // Compressed corpus files are read by the formats through their own layer: compare raw files.
+                let Ok((gen_doc, gen_bytes)) = model(&data) else {
+                    continue;
+                };
+                compared += 1;
+                let doc = match schema.decode(&data) {
+                    Ok(d) => d,
+                    Err(e) => {
+                        failures.push(format!("{}: decode: {e}", f.display()));
+                        continue;
+                    }
+                };
+                if doc.to_json() != gen_doc {
+                    failures.push(format!("{}: the documents differ", f.display()));
+                    continue;
+                }
+                match (schema.encode(&doc), gen_bytes) {
+                    (Ok(a), Ok(b)) if a == b => {}
+                    (Err(_), Err(_)) => {}
+                    (a, b) => failures.push(format!(
+                        "{}: writing differs: interpreter {:?}, generated {:?}",
+                        f.display(),
+                        a.map(|x| x.len()),
+                        b.map(|x| x.len())
+                    )),
+                }
+            }
+        }
+    }
+    eprintln!("interpreter differential over the built-in formats: {compared} files compared");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(compared > 0, "no file was compared");
+}
