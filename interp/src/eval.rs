@@ -106,6 +106,33 @@ impl Run<'_> {
             }
             ExprKind::Call {
                 base, method, args, ..
+            } if (method == "bitmask" || method == "count") && args.len() == 1 => {
+                // `xs.bitmask(PRED)`, `xs.count(PRED)`: the predicate of each element (`_`).
+                let V::Arr(xs) = self.eval(base, env)? else {
+                    return Err(bad(format!("'{method}' of something that is not an array")));
+                };
+                let mut bits = Vec::with_capacity(xs.len());
+                for x in xs.iter() {
+                    let e = Env {
+                        this: Some(x),
+                        ..env.clone()
+                    };
+                    bits.push(self.eval_bool(&args[0], &e)?);
+                }
+                if method == "count" {
+                    V::Int(bits.iter().filter(|b| **b).count() as i128)
+                } else {
+                    let mut out = vec![0u8; bits.len().div_ceil(8)];
+                    for (i, b) in bits.iter().enumerate() {
+                        if *b {
+                            out[i / 8] |= 1 << (i % 8);
+                        }
+                    }
+                    V::Bytes(Rc::from(out))
+                }
+            }
+            ExprKind::Call {
+                base, method, args, ..
             } => {
                 let b = self.eval(base, env)?;
                 let a = args
@@ -262,10 +289,52 @@ impl Run<'_> {
                 let fid = t
                     .field_id(n)
                     .ok_or_else(|| bad(format!("type '{}' has no field '{n}'", t.name)))?;
-                self.field(obj, fid.0)?
-                    .ok_or_else(|| bad(format!("'{n}' is not present (its 'if' does not hold)")))?
+                // An absent field reads as its type's default, as in the generated code (0, "", no bytes, false,
+                // an empty array or record).
+                match self.field(obj, fid.0)? {
+                    Some(v) => v,
+                    None => self.default_of(obj, self.def(obj.ty, fid.0)),
+                }
             }
         })
+    }
+
+    /// The value an absent field reads as.
+    pub fn default_of(&self, obj: &Rc<Obj>, f: &binspec_codegen::ir::Field) -> V {
+        use binspec_codegen::expr::Ty;
+        use binspec_codegen::ir::{FieldTy, Repeat};
+        if f.repeat != Repeat::None {
+            return V::Arr(Rc::new(Vec::new()));
+        }
+        match (&f.ty, f.enum_) {
+            (FieldTy::Int { .. } | FieldTy::Bits { .. }, Some(e)) => V::Enum(e, 0),
+            (FieldTy::Bits { n: 1, .. }, None) => V::Bool(false),
+            (FieldTy::Int { .. } | FieldTy::Bits { .. }, None) => V::Int(0),
+            (FieldTy::Float { .. }, _) => V::Float(0.0),
+            (FieldTy::Str { .. }, _) => V::Str(Rc::from("")),
+            (FieldTy::Bytes, _) => V::Bytes(Rc::from(Vec::new())),
+            (FieldTy::User { ty, .. }, _) => {
+                let io = obj.io.borrow().clone();
+                V::Obj(Obj::new(
+                    *ty,
+                    self.n_fields(*ty),
+                    Vec::new(),
+                    Some(obj),
+                    io,
+                    obj.endian.get(),
+                ))
+            }
+            (FieldTy::Value, _) => match f.value().and_then(|x| x.ty.clone()) {
+                Some(Ty::Bool) => V::Bool(false),
+                Some(Ty::Float) => V::Float(0.0),
+                Some(Ty::Str) => V::Str(Rc::from("")),
+                Some(Ty::Bytes) => V::Bytes(Rc::from(Vec::new())),
+                Some(Ty::Array(_)) => V::Arr(Rc::new(Vec::new())),
+                Some(Ty::Int { .. }) => V::Int(0),
+                _ => V::Null,
+            },
+            _ => V::Null,
+        }
     }
 
     fn root_of(&self, obj: &Rc<Obj>) -> Rc<Obj> {

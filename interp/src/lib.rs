@@ -127,18 +127,23 @@ impl Schema {
         }
         let run = Run::new(&self.module, Mode::Write, &self.hooks);
         let io = Stream::whole(Rc::new(Vec::new()));
+        *run.root_io.borrow_mut() = Some(io.clone());
         let root = run.import(0, doc, Vec::new(), None, &io, Endian::Little)?;
         let mut prev: Option<Vec<u8>> = None;
         for pass in 0..MAX_PASSES {
             // The first pass knows no positions yet.
             run.lenient.set(pass == 0);
-            let mut sw = write::SW::new();
+            let mut sw = write::SW::new(io.id);
             run.write_type(&root, &mut sw)?;
-            let bytes = sw.finish(run.lenient.get())?;
-            run.written.borrow_mut().insert(
-                Rc::as_ptr(&io) as usize,
-                Stream::whole(Rc::new(bytes.clone())),
-            );
+            let (bytes, (left, _)) = sw.finish(run.lenient.get())?;
+            if !left.is_empty() {
+                return Err(Error::new(
+                    "internal: an instance was placed in a stream that was not written",
+                ));
+            }
+            run.written
+                .borrow_mut()
+                .insert(io.id, Stream::whole_as(io.id, Rc::new(bytes.clone())));
             if pass > 0 && prev.as_ref() == Some(&bytes) {
                 return Ok(bytes);
             }
@@ -190,7 +195,6 @@ fn unsupported_field(f: &Field) -> Option<&'static str> {
         _ if f.item_of.is_some() => "pool items ('-pool' on an instance)",
         _ if f.relocations.is_some() || f.relocate.is_some() => "relocation tables",
         _ if f.resdic.is_some() => "'-resdic' dictionaries",
-        _ if f.scan.is_some() => "'-scan'",
         _ if f.hook.is_some() => "'-hook' functions (hand-written)",
         _ if matches!(f.process, Some(binspec_codegen::ir::Process::Custom { .. })) => {
             "custom processes (hand-written)"

@@ -268,7 +268,12 @@ impl Run<'_> {
             let v = d.get(&f.name);
             match (&f.role, v) {
                 (Role::Data | Role::Placed, Some(v)) => {
-                    let x = self.doc_value(&obj, f, v, io).map_err(ctx)?;
+                    let root_io = self.root_io.borrow().clone();
+                    let fio = match (f.io(), root_io) {
+                        (Some(_), Some(r)) => r,
+                        _ => io.clone(),
+                    };
+                    let x = self.doc_value(&obj, f, v, &fio).map_err(ctx)?;
                     obj.set(i, Some(x));
                 }
                 (Role::Data | Role::Placed, None) if f.cond.is_some() => {}
@@ -345,10 +350,7 @@ impl Run<'_> {
                     index: (k != usize::MAX).then_some(k),
                     ..Env::of(obj)
                 };
-                let args = args
-                    .iter()
-                    .map(|a| self.eval(&a.expr, &env))
-                    .collect::<Result<Vec<_>>>()?;
+                let args = self.import_args(args, &env);
                 Ok(V::Obj(self.import(
                     *ty,
                     d,
@@ -390,11 +392,7 @@ impl Run<'_> {
                             index: (k != usize::MAX).then_some(k),
                             ..Env::of(obj)
                         };
-                        let args = c
-                            .args
-                            .iter()
-                            .map(|a| self.eval(&a.expr, &env))
-                            .collect::<Result<Vec<_>>>()?;
+                        let args = self.import_args(&c.args, &env);
                         Ok(V::Obj(self.import(
                             ty,
                             inner,
@@ -410,6 +408,15 @@ impl Run<'_> {
             }
             ty => self.doc_prim(f, ty, d),
         }
+    }
+
+    /// A record's arguments while the document is read: what they are where they can be worked out already
+    /// (the writer evaluates them again where it writes the record; an argument that needs a value derived
+    /// from the records themselves, such as Pluto's bone mask, is known only then).
+    fn import_args(&self, args: &[binspec_codegen::ir::Ex], env: &Env) -> Vec<V> {
+        args.iter()
+            .map(|a| self.eval(&a.expr, env).unwrap_or(V::Int(0)))
+            .collect()
     }
 
     fn doc_prim(&self, f: &Field, ty: &FieldTy, d: &Doc) -> Result<V> {

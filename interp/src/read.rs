@@ -190,11 +190,26 @@ impl Run<'_> {
         };
         Ok(match &f.repeat {
             Repeat::None => one(r, None)?,
+            Repeat::Eos if f.scan.is_some() => {
+                // `-scan`: the elements end where a tag is found; they are read from a substream of that length.
+                let sc = f.scan.as_ref().expect("checked");
+                let tags: Vec<&[u8]> = sc.tags.iter().map(Vec::as_slice).collect();
+                let n = r.scan(&tags, sc.step as usize, sc.or_eos)?;
+                let start = r.pos();
+                let mut sub = r.substream(n)?;
+                let sub_io = io.sub(start, start + n as usize);
+                let scanned = Field {
+                    scan: None,
+                    ..f.clone()
+                };
+                return self.read_repeated(obj, i, &scanned, &sub_io, &mut sub);
+            }
             Repeat::Eos => {
-                let mut out = Vec::new();
+                arr_begin(obj, i, 0);
                 while !r.is_eof() {
                     let before = r.pos();
-                    out.push(one(r, Some(out.len()))?);
+                    let v = one(r, Some(arr_len(obj, i)))?;
+                    arr_push(obj, i, v);
                     if r.pos() == before && !matches!(f.ty, FieldTy::Bits { .. }) {
                         return Err(Error::at(
                             r.abs_pos(),
@@ -203,7 +218,7 @@ impl Run<'_> {
                     }
                     self.tick()?;
                 }
-                V::Arr(Rc::new(out))
+                arr_take(obj, i)
             }
             Repeat::Expr(x) => {
                 let n = self
@@ -214,26 +229,28 @@ impl Run<'_> {
                 }
                 let min = self.m.static_elem_size(f).unwrap_or(0).min(1);
                 let cap = r.check_count(n as u64, min)?;
-                let mut out = Vec::with_capacity(cap);
+                arr_begin(obj, i, cap);
                 for k in 0..n as usize {
-                    out.push(one(r, Some(k))?);
+                    let v = one(r, Some(k))?;
+                    arr_push(obj, i, v);
                     if min == 0 {
                         self.tick()?;
                     }
                 }
-                V::Arr(Rc::new(out))
+                arr_take(obj, i)
             }
             Repeat::Until(x) => {
-                let mut out = Vec::new();
+                arr_begin(obj, i, 0);
                 loop {
-                    let v = one(r, Some(out.len()))?;
+                    let k = arr_len(obj, i);
+                    let v = one(r, Some(k))?;
                     let env = Env {
                         this: Some(&v),
-                        index: Some(out.len()),
+                        index: Some(k),
                         ..Self::env_at(obj, r, None)
                     };
                     let stop = self.eval_bool(&x.expr, &env)?;
-                    out.push(v);
+                    arr_push(obj, i, v);
                     if stop {
                         break;
                     }
@@ -244,7 +261,7 @@ impl Run<'_> {
                         ));
                     }
                 }
-                V::Arr(Rc::new(out))
+                arr_take(obj, i)
             }
         })
     }
@@ -338,6 +355,10 @@ impl Run<'_> {
             _ => self.read_plain(obj, i, f, r, idx)?,
         };
         if let Some(valid) = &f.valid {
+            // (The check may name the field itself: `valid: 'flag == 1 ? zlib : compression_method'`.)
+            if idx.is_none() {
+                obj.set(i, Some(v.clone()));
+            }
             self.check_valid(obj, f, valid, &v, r.abs_pos())?;
         }
         Ok(v)
@@ -523,6 +544,7 @@ impl Run<'_> {
                 data: Rc::new(data),
                 start: 0,
                 abs: at,
+                id: crate::value::new_id(),
             })
         };
         let mut sr = reader_of(&sub);
@@ -663,6 +685,33 @@ impl Run<'_> {
         obj.spans.borrow_mut()[i] = Some((pos, r.pos() as u64));
         Ok(Some(v))
     }
+}
+
+/// A repetition being read is visible to what its elements name (`constant_pool[_index - 1]`): it is built in
+/// its field's slot.
+fn arr_begin(obj: &Obj, i: usize, cap: usize) {
+    obj.set(i, Some(V::Arr(Rc::new(Vec::with_capacity(cap)))));
+}
+
+fn arr_push(obj: &Obj, i: usize, v: V) {
+    if let Some(Some(V::Arr(a))) = obj.vals.borrow_mut().get_mut(i) {
+        Rc::make_mut(a).push(v);
+    }
+}
+
+fn arr_len(obj: &Obj, i: usize) -> usize {
+    match obj.vals.borrow().get(i) {
+        Some(Some(V::Arr(a))) => a.len(),
+        _ => 0,
+    }
+}
+
+fn arr_take(obj: &Obj, i: usize) -> V {
+    obj.vals
+        .borrow_mut()
+        .get_mut(i)
+        .and_then(Option::take)
+        .unwrap_or_else(|| V::Arr(Rc::new(Vec::new())))
 }
 
 /// A value for a message.

@@ -13,16 +13,30 @@ pub struct Stream {
     pub start: usize,
     pub end: usize,
     pub abs: u64,
+    /// Which stream this is when writing: a placeholder and what a pass wrote for it share their id.
+    pub id: u64,
+}
+
+/// A new stream id.
+pub fn new_id() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 impl Stream {
     pub fn whole(data: Rc<Vec<u8>>) -> Rc<Stream> {
+        Stream::whole_as(new_id(), data)
+    }
+    /// A stream of `data`, as stream `id`.
+    pub fn whole_as(id: u64, data: Rc<Vec<u8>>) -> Rc<Stream> {
         let end = data.len();
         Rc::new(Stream {
             data,
             start: 0,
             end,
             abs: 0,
+            id,
         })
     }
     pub fn bytes(&self) -> &[u8] {
@@ -38,6 +52,7 @@ impl Stream {
             start: self.start + from,
             end: self.start + to,
             abs: self.abs + from as u64,
+            id: new_id(),
         })
     }
 }
@@ -55,6 +70,8 @@ pub enum V {
     /// A value of enum `.0`.
     Enum(usize, i128),
     Io(Rc<Stream>),
+    /// An absent field (its `if` does not hold): equal only to another, and nothing else can be done with it.
+    Null,
 }
 
 impl V {
@@ -69,6 +86,7 @@ impl V {
             V::Obj(_) => "a record",
             V::Enum(..) => "an enum value",
             V::Io(_) => "a stream",
+            V::Null => "an absent field",
         }
     }
     /// The integer of an integer, a boolean or an enum value.
@@ -82,6 +100,7 @@ impl V {
     /// Equality as Kaitai's `==` sees it (numbers by value, enums by value, strings, bytes).
     pub fn same(&self, o: &V) -> bool {
         match (self, o) {
+            (V::Null, b) | (b, V::Null) => matches!(b, V::Null),
             (V::Float(a), b) | (b, V::Float(a)) => match b {
                 V::Float(b) => a == b,
                 b => b.int().is_some_and(|b| b as f64 == *a),

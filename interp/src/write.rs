@@ -16,26 +16,51 @@ use crate::run::{is_blob, term_bytes, Run};
 use crate::value::{Obj, Stream, V};
 
 /// A stream being written: its bytes, and the placed instances to put at their positions once its sequence is
-/// written.
+/// written. Placements and scans are tagged with the stream they belong to: those of another stream (an instance
+/// with `io: _root._io` inside a substream) go up to it.
 pub struct SW {
+    pub id: u64,
     pub w: Writer,
-    pub deferred: Vec<(u64, Vec<u8>)>,
+    pub deferred: Vec<(u64, u64, Vec<u8>)>,
+    /// `-scan` fields written (stream, start, end, their scan): checked once the stream is whole.
+    pub scans: Vec<(u64, usize, usize, binspec_codegen::ir::Scan)>,
 }
 
+/// What finishing a stream leaves for the streams around it.
+pub type Foreign = (
+    Vec<(u64, u64, Vec<u8>)>,
+    Vec<(u64, usize, usize, binspec_codegen::ir::Scan)>,
+);
+
 impl SW {
-    pub fn new() -> SW {
+    /// A writer for stream `id`.
+    pub fn new(id: u64) -> SW {
+        SW::at(id, 0)
+    }
+    /// A writer for bytes placed at `origin` of stream `id`.
+    pub fn at(id: u64, origin: usize) -> SW {
         SW {
-            w: Writer::new(),
+            id,
+            w: Writer::at_origin(origin),
             deferred: Vec::new(),
+            scans: Vec::new(),
         }
     }
-    /// The stream's bytes, with the placed instances put in. Unless `lenient`, an instance whose bytes overlap
-    /// bytes written already and differ from them is an error: the file would read back otherwise.
-    pub fn finish(mut self, lenient: bool) -> Result<Vec<u8>> {
+    /// Takes over what a writer of part of this stream, or of a stream inside it, leaves.
+    pub fn adopt(&mut self, (deferred, scans): Foreign) {
+        self.deferred.extend(deferred);
+        self.scans.extend(scans);
+    }
+    /// The stream's bytes, with its placed instances put in, and what belongs to other streams. Unless
+    /// `lenient`, an instance whose bytes overlap bytes written already and differ from them is an error: the
+    /// file would read back otherwise.
+    pub fn finish(mut self, lenient: bool) -> Result<(Vec<u8>, Foreign)> {
         self.w.flush_bits();
         let mut out = self.w.into_inner();
         let mut written = vec![(0usize, out.len())];
-        for (pos, b) in self.deferred {
+        let (mine, foreign): (Vec<_>, Vec<_>) =
+            self.deferred.into_iter().partition(|d| d.0 == self.id);
+        for (_, pos, b) in mine {
             let pos = usize::try_from(pos).map_err(|_| Error::new("position out of range"))?;
             if pos > 1 << 32 {
                 return Err(Error::new(format!(
@@ -60,22 +85,33 @@ impl SW {
             out[pos..end].copy_from_slice(&b);
             written.push((pos, end));
         }
-        Ok(out)
+        let (my_scans, foreign_scans): (Vec<_>, Vec<_>) =
+            self.scans.into_iter().partition(|s| s.0 == self.id);
+        if !lenient {
+            for (_, start, end, sc) in &my_scans {
+                let tags: Vec<&[u8]> = sc.tags.iter().map(Vec::as_slice).collect();
+                binspec_runtime::write::check_scan(
+                    &out,
+                    *start,
+                    *end,
+                    &tags,
+                    sc.step as usize,
+                    sc.or_eos,
+                )?;
+            }
+        }
+        Ok((out, (foreign, foreign_scans)))
     }
 }
 
-/// Streams written by the last pass, by the placeholder their objects hold (what `_io` is when writing).
-pub type Written = HashMap<usize, Rc<Stream>>;
-
-fn key(s: &Rc<Stream>) -> usize {
-    Rc::as_ptr(s) as usize
-}
+/// Streams written by the last pass, by id (what `_io` is when writing).
+pub type Written = HashMap<u64, Rc<Stream>>;
 
 impl Run<'_> {
     /// What `_io` of an object is while writing: its stream as the last pass wrote it.
     pub fn written_io(&self, obj: &Obj) -> Rc<Stream> {
         let io = obj.io.borrow().clone();
-        self.written.borrow().get(&key(&io)).cloned().unwrap_or(io)
+        self.written.borrow().get(&io.id).cloned().unwrap_or(io)
     }
 
     pub fn write_type(&self, obj: &Rc<Obj>, sw: &mut SW) -> Result<()> {
@@ -120,21 +156,24 @@ impl Run<'_> {
             Err(_) if self.lenient.get() => 0,
             Err(_) => return Err(Error::new(format!("negative position {pos}"))),
         };
-        // Written apart, then put at its place in the same stream (with what it places in turn).
+        // Written apart, then put at its place in its stream (the type's own, or the root's for
+        // `io: _root._io`), with what it places in turn.
         let origin = usize::try_from(pos)
             .ok()
             .filter(|p| *p <= 1 << 32)
             .ok_or_else(|| Error::new(format!("position {pos:#x} is beyond 4 GiB")))?;
-        let mut sub = SW {
-            w: Writer::at_origin(origin),
-            deferred: Vec::new(),
+        let target = match f.io() {
+            Some(_) => self.root_io.borrow().as_ref().map_or(sw.id, |s| s.id),
+            None => obj.io.borrow().id,
         };
+        let mut sub = SW::at(target, origin);
         self.write_repeated(obj, i, f, &v, &mut sub)?;
         sub.w.flush_bits();
         sw.deferred.append(&mut sub.deferred);
+        sw.scans.append(&mut sub.scans);
         let b = sub.w.into_inner();
         obj.spans.borrow_mut()[i] = Some((pos, pos + b.len() as u64));
-        sw.deferred.push((pos, b));
+        sw.deferred.push((target, pos, b));
         Ok(())
     }
 
@@ -149,7 +188,14 @@ impl Run<'_> {
     }
 
     fn write_attr(&self, obj: &Rc<Obj>, i: usize, f: &Field, sw: &mut SW) -> Result<()> {
-        if let (Some(c), Role::Data, false) = (&f.cond, &f.role, self.lenient.get()) {
+        // (A condition on a view, which the model does not hold, is not checked: the model decides, as in the
+        // generated writer.)
+        let on_view = f
+            .cond
+            .as_ref()
+            .is_some_and(|c| self.names_a_view(obj.ty, &c.expr));
+        if let (Some(c), Role::Data, false, false) = (&f.cond, &f.role, self.lenient.get(), on_view)
+        {
             let holds = self.eval_bool(
                 &c.expr,
                 &Env {
@@ -188,6 +234,10 @@ impl Run<'_> {
         }
         let start = sw.w.pos() as u64;
         self.write_repeated(obj, i, f, &v, sw)?;
+        if let Some(sc) = &f.scan {
+            sw.scans
+                .push((sw.id, start as usize, sw.w.pos(), sc.clone()));
+        }
         obj.spans.borrow_mut()[i] = Some((start, sw.w.pos() as u64));
         Ok(())
     }
@@ -294,6 +344,8 @@ impl Run<'_> {
                             crate::doc::snake_case(&cases[g].variant)
                         )))
                     }
+                    // Cases of the same type share a variant: the one the key chooses gives the arguments.
+                    (Some(c), Some(g)) if same_variant(c, g) => c,
                     (_, Some(g)) => g,
                     (Some(c), None) => c,
                     (None, None) => {
@@ -364,13 +416,14 @@ impl Run<'_> {
         if !is_blob(f) {
             return self.write_type(child, sw);
         }
-        let mut sub = SW::new();
+        let id = child.io.borrow().id;
+        let mut sub = SW::new(id);
         self.write_type(child, &mut sub)?;
-        let bytes = sub.finish(self.lenient.get())?;
-        self.written.borrow_mut().insert(
-            key(&child.io.borrow()),
-            Stream::whole(Rc::new(bytes.clone())),
-        );
+        let (bytes, foreign) = sub.finish(self.lenient.get())?;
+        sw.adopt(foreign);
+        self.written
+            .borrow_mut()
+            .insert(id, Stream::whole_as(id, Rc::new(bytes.clone())));
         self.write_blob(obj, i, f, bytes, sw, idx)
     }
 
@@ -606,6 +659,16 @@ impl Run<'_> {
                 f.name
             ))),
         }
+    }
+
+    /// Whether an expression names an instance of type `ty` that is only read.
+    fn names_a_view(&self, ty: usize, e: &Expr) -> bool {
+        let mut used = std::collections::BTreeSet::new();
+        binspec_codegen::ir::names_used(e, &mut used);
+        let t = &self.m.types[ty];
+        t.instances
+            .iter()
+            .any(|f| f.role == Role::View && used.contains(&f.name))
     }
 
     /// Where `f` is the bare name a type's byte order is switched on: the key of the case of `obj`'s byte order.

@@ -78,7 +78,6 @@ fn schemas() -> Vec<(
 /// Schemas the interpreter refuses today, and the start of its reason.
 const UNSUPPORTED: &[(&str, &str)] = &[
     ("sarc", "the interpreter does not support pools"),
-    ("panim_pluto", "the interpreter does not support '-scan'"),
     ("ainb", "the interpreter does not support"),
 ];
 
