@@ -127,7 +127,6 @@ impl Schema {
         }
         let run = Run::new(&self.module, Mode::Write, &self.hooks);
         let io = Stream::whole(Rc::new(Vec::new()));
-        *run.root_io.borrow_mut() = Some(io.clone());
         let root = run.import(0, doc, Vec::new(), None, &io, Endian::Little)?;
         let mut prev: Option<Vec<u8>> = None;
         for pass in 0..MAX_PASSES {

@@ -268,9 +268,9 @@ impl Run<'_> {
             let v = d.get(&f.name);
             match (&f.role, v) {
                 (Role::Data | Role::Placed, Some(v)) => {
-                    let root_io = self.root_io.borrow().clone();
-                    let fio = match (f.io(), root_io) {
-                        (Some(_), Some(r)) => r,
+                    // (An instance in another stream, `io: _root._io`: its records are in that stream.)
+                    let fio = match f.io().map(|x| self.eval(&x.expr, &Env::of(&obj))) {
+                        Some(Ok(V::Io(s))) => s,
                         _ => io.clone(),
                     };
                     let x = self.doc_value(&obj, f, v, &fio).map_err(ctx)?;

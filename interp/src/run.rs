@@ -28,8 +28,6 @@ pub struct Run<'m> {
     pub depth: Cell<u32>,
     /// A write pass whose positions are not known yet: sizes and positions that do not work out are not errors.
     pub lenient: Cell<bool>,
-    /// The root's stream when writing (where `io: _root._io` instances go).
-    pub root_io: std::cell::RefCell<Option<Rc<crate::value::Stream>>>,
     /// The streams the last write pass wrote (see [`crate::write::Written`]).
     pub written: std::cell::RefCell<crate::write::Written>,
 }
@@ -44,7 +42,6 @@ impl<'m> Run<'m> {
             depth: Cell::new(0),
             lenient: Cell::new(false),
             written: Default::default(),
-            root_io: Default::default(),
         }
     }
 

@@ -162,8 +162,10 @@ impl Run<'_> {
             .ok()
             .filter(|p| *p <= 1 << 32)
             .ok_or_else(|| Error::new(format!("position {pos:#x} is beyond 4 GiB")))?;
-        let target = match f.io() {
-            Some(_) => self.root_io.borrow().as_ref().map_or(sw.id, |s| s.id),
+        let target = match f.io().map(|x| self.eval(&x.expr, &Env::of(obj))) {
+            Some(Ok(V::Io(s))) => s.id,
+            Some(Ok(o)) => return Err(Error::new(format!("'io' is {}, not a stream", o.kind()))),
+            Some(Err(e)) => return Err(e),
             None => obj.io.borrow().id,
         };
         let mut sub = SW::at(target, origin);
