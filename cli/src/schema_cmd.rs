@@ -63,10 +63,7 @@ pub fn run(
                 .map_err(|e| CliError::file(&file, e))?;
             let mut text = String::new();
             if json {
-                text.push_str(
-                    &serde_json::to_string_pretty(&doc)
-                        .map_err(|e| CliError::Fail(e.to_string()))?,
-                );
+                text.push_str(&doc.to_json_text().map_err(CliError::Fail)?);
             } else {
                 text.push_str(&format!("{SCHEMA_LINE} {}\n", schema_path.display()));
                 if let Some(c) = input.compression_comment() {

@@ -44,9 +44,38 @@ impl Doc {
         }
     }
 
-    /// The document as JSON (maps as objects; integers beyond 64 bits as floats, which no model holds).
+    /// The document as a JSON value as serde_json makes it of the generated model (what the differential tests
+    /// compare): a float that is not finite becomes `null` there.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The document as JSON text for a user: JSON has no infinite or NaN numbers, so such a float is written as
+    /// the string `.inf`, `-.inf` or `.nan` (YAML's words), which [`Doc::from_json`] reads back as the float.
+    pub fn to_json_text(&self) -> std::result::Result<String, String> {
+        fn conv(d: &Doc) -> serde_json::Value {
+            use serde_json::Value as J;
+            let word = |f: f64| {
+                J::String(
+                    if f.is_nan() {
+                        ".nan"
+                    } else if f > 0.0 {
+                        ".inf"
+                    } else {
+                        "-.inf"
+                    }
+                    .into(),
+                )
+            };
+            match d {
+                Doc::F32(f) if !f.is_finite() => word(f64::from(*f)),
+                Doc::F64(f) if !f.is_finite() => word(*f),
+                Doc::List(l) => J::Array(l.iter().map(conv).collect()),
+                Doc::Map(m) => J::Object(m.iter().map(|(k, v)| (k.clone(), conv(v))).collect()),
+                d => serde_json::to_value(d).unwrap_or(J::Null),
+            }
+        }
+        serde_json::to_string_pretty(&conv(self)).map_err(|e| e.to_string())
     }
 }
 

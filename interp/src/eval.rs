@@ -247,8 +247,10 @@ impl Run<'_> {
         if name == "_present" {
             return Ok(Some(V::Bool(self.field(&obj, fid)?.is_some())));
         }
-        // (Reading an instance places it.)
-        self.field(&obj, fid)?;
+        // (Reading an instance places it; when writing, the spans are the writer's.)
+        if self.mode == crate::run::Mode::Read {
+            self.field(&obj, fid)?;
+        }
         let span = obj.spans.borrow()[fid];
         let (s, e) = span.unwrap_or((0, 0));
         Ok(Some(V::Int(i128::from(if name == "_pos" {

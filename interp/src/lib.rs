@@ -21,7 +21,7 @@ mod write;
 use std::path::Path;
 use std::rc::Rc;
 
-use binspec_codegen::ir::{Field, Module, Role};
+use binspec_codegen::ir::{Field, FieldTy, Module, Repeat, Role};
 use binspec_runtime::Endian;
 
 pub use doc::Doc;
@@ -90,6 +90,19 @@ impl Schema {
         let m = &self.module;
         for t in &m.types {
             for f in t.seq.iter().chain(t.instances.iter()) {
+                if let Some(what) = unsupported_pool_use(m, f) {
+                    return Some(
+                        Error::new(format!(
+                            "the interpreter does not support {what} yet: generate the crate for this schema \
+                             (`binspec gen`)"
+                        ))
+                        .in_schema(&t.file, f.pos, &f.path),
+                    );
+                }
+            }
+        }
+        for t in &m.types {
+            for f in t.seq.iter().chain(t.instances.iter()) {
                 let hooked = f
                     .hook
                     .as_ref()
@@ -132,6 +145,8 @@ impl Schema {
         for pass in 0..MAX_PASSES {
             // The first pass knows no positions yet.
             run.lenient.set(pass == 0);
+            run.flushed.borrow_mut().clear();
+            run.queues.borrow_mut().iter_mut().for_each(Vec::clear);
             let mut sw = write::SW::new(io.id);
             run.write_type(&root, &mut sw)?;
             let (bytes, (left, _)) = sw.finish(run.lenient.get())?;
@@ -186,12 +201,39 @@ impl Schema {
     }
 }
 
+/// What of pools the interpreter does not do yet: it writes the items of a plain pool (bytes or strings, one
+/// each, queued before their region), as SARC's data and names are.
+fn unsupported_pool_use(m: &Module, f: &Field) -> Option<&'static str> {
+    let pool = match &f.role {
+        Role::Pool(u) => u.pool,
+        _ => f.item_of?,
+    };
+    let p = &m.pools[pool];
+    Some(if p.dedup {
+        "string pools ('dedup')"
+    } else if p.keep_order {
+        "pools whose item order is kept ('keep-order')"
+    } else if !p.order.is_empty() {
+        "the order of a region's sections ('order')"
+    } else if f.item_of.is_some()
+        && (f.repeat != Repeat::None || !matches!(f.ty, FieldTy::Bytes | FieldTy::Str { .. }))
+    {
+        "pool items that are records or arrays"
+    } else if m.types.iter().any(|t| {
+        t.seq
+            .iter()
+            .any(|s| matches!(&s.role, Role::Pool(u) if u.pool == pool))
+            && t.instances.iter().any(|i| i.item_of == Some(pool))
+    }) {
+        "sections of a region ('-pool' items of the region's own type)"
+    } else {
+        return None;
+    })
+}
+
 fn unsupported_field(f: &Field) -> Option<&'static str> {
     Some(match &f.role {
-        Role::Pool(_) => "pools ('-pool')",
-        Role::Offset { .. } => "offsets solved from a pool item's position",
         Role::Given => "values given by the record's holder",
-        _ if f.item_of.is_some() => "pool items ('-pool' on an instance)",
         _ if f.relocations.is_some() || f.relocate.is_some() => "relocation tables",
         _ if f.resdic.is_some() => "'-resdic' dictionaries",
         _ if f.hook.is_some() => "'-hook' functions (hand-written)",

@@ -93,6 +93,18 @@ impl Run<'_> {
                             out.push((format!("{}_filler", f.name), b64(&fl)));
                         }
                     }
+                    if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {
+                        if let Some(a) = obj.aligns.borrow()[i] {
+                            out.push((format!("{}_align", f.name), Doc::Int(i128::from(a))));
+                        }
+                    }
+                }
+                Role::Offset { of }
+                    if self.keeps_empty_position(t.field(*of)) && obj.keep.borrow()[of.0] =>
+                {
+                    if let Some(v) = obj.get(i) {
+                        out.push((f.name.clone(), self.prim_doc(f, &f.ty, &v)?));
+                    }
                 }
                 Role::Derive(x) => {
                     let Some(v) = self.field(obj, i).map_err(ctx)? else {
@@ -120,8 +132,19 @@ impl Run<'_> {
                 _ => {}
             }
         }
+        if let Some(tail) = (0..t.seq.len()).find(|&i| self.is_tail_region(obj.ty, i)) {
+            if let Some(b) = obj.trailing.borrow().as_ref() {
+                out.push((format!("{}_trailing", t.seq[tail].name), b64(b)));
+            }
+        }
         for l in &t.layout {
-            out.push((l.name.clone(), Doc::Int(l.default)));
+            let v = obj
+                .layout
+                .borrow()
+                .iter()
+                .find(|(n, _)| *n == l.name)
+                .map_or(l.default, |(_, v)| *v);
+            out.push((l.name.clone(), Doc::Int(v)));
         }
         Ok(Doc::Map(out))
     }
@@ -260,6 +283,19 @@ impl Run<'_> {
         }
         for i in 0..self.n_fields(ti) {
             let f = self.def(ti, i);
+            if let Role::Offset { of } = &f.role {
+                // An empty item's offset, where the file had it elsewhere.
+                if self.keeps_empty_position(t.field(*of)) {
+                    known.push(f.name.clone());
+                    if let Some(v) = d.get(&f.name) {
+                        let x = self
+                            .doc_prim(f, &f.ty, v)
+                            .map_err(|e| e.in_field(&f.name))?;
+                        obj.overrides.borrow_mut()[i] = Some(x);
+                    }
+                }
+                continue;
+            }
             if !in_model(f) {
                 continue;
             }
@@ -297,6 +333,20 @@ impl Run<'_> {
                 }
                 _ => {}
             }
+            if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {
+                let key = format!("{}_align", f.name);
+                match d.get(&key) {
+                    Some(Doc::Int(a)) if *a > 0 && (*a as u64).is_power_of_two() => {
+                        obj.aligns.borrow_mut()[i] = Some(*a as u64)
+                    }
+                    Some(o) => {
+                        return Err(Error::new(format!("expected a power of two, found {o:?}"))
+                            .in_field(&key))
+                    }
+                    None => {}
+                }
+                known.push(key);
+            }
             if has_filler(f) {
                 let key = format!("{}_filler", f.name);
                 if let Some(fl) = d.get(&key) {
@@ -308,6 +358,23 @@ impl Run<'_> {
         }
         for l in &t.layout {
             known.push(l.name.clone());
+            match d.get(&l.name) {
+                Some(Doc::Int(v)) => obj.layout.borrow_mut().push((l.name.clone(), *v)),
+                Some(o) => {
+                    return Err(
+                        Error::new(format!("expected an integer, found {o:?}")).in_field(&l.name)
+                    )
+                }
+                None => {}
+            }
+        }
+        if let Some(tail) = (0..t.seq.len()).find(|&i| self.is_tail_region(ti, i)) {
+            let key = format!("{}_trailing", t.seq[tail].name);
+            if let Some(b) = d.get(&key) {
+                *obj.trailing.borrow_mut() =
+                    Some(Rc::from(unb64(b).map_err(|e| e.in_field(&key))?));
+            }
+            known.push(key);
         }
         if let Some((k, _)) = map.iter().find(|(k, _)| !known.contains(k)) {
             return Err(Error::new(format!(
@@ -447,6 +514,16 @@ impl Run<'_> {
             (FieldTy::Float { .. }, Doc::F64(x)) => V::Float(*x),
             (FieldTy::Float { .. }, Doc::F32(x)) => V::Float(f64::from(*x)),
             (FieldTy::Float { .. }, Doc::Int(i)) => V::Float(*i as f64),
+            // (JSON's spelling of what it has no number for; YAML reads `.inf` as a float.)
+            (FieldTy::Float { .. }, Doc::Str(w))
+                if matches!(w.as_str(), ".inf" | "-.inf" | ".nan") =>
+            {
+                V::Float(match w.as_str() {
+                    ".inf" => f64::INFINITY,
+                    "-.inf" => f64::NEG_INFINITY,
+                    _ => f64::NAN,
+                })
+            }
             (FieldTy::Str { .. }, Doc::Str(s)) => V::Str(Rc::from(s.as_str())),
             (FieldTy::Bytes, Doc::List(xs))
                 if f.repeat != Repeat::None && f.ty == FieldTy::Bytes =>

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use binspec_codegen::ir::{EndianSpec, Field, FieldTy, Process, Repeat, Valid};
+use binspec_codegen::ir::{EndianSpec, Field, FieldTy, Process, Repeat, Role, Valid};
 use binspec_runtime::{Endian, Reader};
 
 use crate::error::{Error, Result};
@@ -70,7 +70,8 @@ impl Run<'_> {
                 }
             };
             obj.endian.set(e);
-            for i in 0..t.seq.len() {
+            let n_seq = t.seq.len();
+            for i in 0..n_seq {
                 let f = &t.seq[i];
                 obj.cur_pos.set(r.pos() as u64);
                 self.read_attr(&obj, i, r).map_err(|e| {
@@ -85,12 +86,21 @@ impl Run<'_> {
                     e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name)
                 })?;
             }
+            obj.end.set(r.pos() as u64);
+            obj.cur_pos.set(r.pos() as u64);
+            // Pool items are read with their record, in their order, as the generated reader reads them: the
+            // pools' bookkeeping counts them in that order. (Other instances are read when first named, as
+            // Kaitai reads them: one may name elements of a repetition read after it.)
+            for i in n_seq..self.n_fields(ti) {
+                let f = self.def(ti, i);
+                if f.role == Role::Data && f.item_of.is_some() {
+                    self.read_field_of(&obj, i)?;
+                }
+            }
             Ok(())
         })();
         self.leave();
         res?;
-        obj.end.set(r.pos() as u64);
-        obj.cur_pos.set(r.pos() as u64);
         Ok(obj)
     }
 
@@ -115,7 +125,11 @@ impl Run<'_> {
         }
         let start = r.pos() as u64;
         let io = obj.io.borrow().clone();
+        let region = self.enter_region(obj, f, r);
         let mut v = self.read_repeated(obj, i, f, &io, r)?;
+        if let Some(rs) = region {
+            self.leave_region(obj, i, f, &v, start, rs, r)?;
+        }
         if let (Some(key), V::Arr(xs)) = (&f.sort_by, &v) {
             // The model holds the elements in key order (the writer's), whatever order the file has them in.
             let order = self.sort_order(xs, key)?;
@@ -126,6 +140,81 @@ impl Run<'_> {
         obj.spans.borrow_mut()[i] = Some((start, r.pos() as u64));
         obj.set(i, Some(v));
         Ok(())
+    }
+
+    /// Where a pool's region starts (after the alignment read off where its items or the region lie), noted in
+    /// the pools' bookkeeping; with its layout choice.
+    fn enter_region(&self, obj: &Rc<Obj>, f: &Field, r: &Reader<'_>) -> Option<u64> {
+        let Role::Pool(u) = &f.role else {
+            return None;
+        };
+        let start = r.abs_pos();
+        let mut pools = self.pools.borrow_mut();
+        let rs = match &u.align_field {
+            Some(name) => {
+                let a = pools.region_align(start, start, u.pool);
+                obj.layout.borrow_mut().push((name.clone(), i128::from(a)));
+                binspec_runtime::align_up(start, a)
+            }
+            None => start,
+        };
+        pools.enter_region(u.pool, rs);
+        Some(rs)
+    }
+
+    /// After a region: a region to the end of the stream ends where its items do (the reader goes back to its
+    /// start), and the root's last one keeps the bytes after its last item.
+    #[allow(clippy::too_many_arguments)]
+    fn leave_region(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        v: &V,
+        start: u64,
+        rs: u64,
+        r: &mut Reader<'_>,
+    ) -> Result<()> {
+        let Role::Pool(u) = &f.role else {
+            return Ok(());
+        };
+        if self.is_tail_region(obj.ty, i) {
+            if let V::Bytes(region) = v {
+                let base = r.abs_pos() - r.pos() as u64;
+                let region_at = base + start;
+                let cut = self
+                    .pools
+                    .borrow()
+                    .pool_end(u.pool)
+                    .filter(|&e| e > region_at)
+                    .unwrap_or(region_at);
+                let skip = ((cut - region_at) as usize).min(region.len());
+                if skip < region.len() {
+                    *obj.trailing.borrow_mut() = Some(Rc::from(&region[skip..]));
+                }
+            }
+        }
+        if f.size_eos {
+            let base = r.abs_pos() - r.pos() as u64;
+            r.seek(rs - base)?;
+        }
+        Ok(())
+    }
+
+    /// Whether seq attribute `i` of type `ti` is a region to the end of the file whose bytes after its last item
+    /// the model keeps (`emit_rust::layout::tail_region`).
+    pub fn is_tail_region(&self, ti: usize, i: usize) -> bool {
+        let t = &self.m.types[ti];
+        ti == 0
+            && i + 1 == t.seq.len()
+            && matches!(&t.seq[i].role, Role::Pool(u) if !self.m.pools[u.pool].dedup)
+            && t.seq[i].size_eos
+            && t.seq[i].repeat == Repeat::None
+            && t.seq[i].cond.is_none()
+            && !t
+                .instances
+                .iter()
+                .any(|f| matches!(f.role, Role::Data | Role::Placed))
     }
 
     /// The elements' order by the key `-sort-by` gives each (stable: equal keys keep their order).
@@ -683,7 +772,27 @@ impl Run<'_> {
         r.seek(pos)?;
         let v = self.read_repeated(obj, i, f, &io, &mut r)?;
         obj.spans.borrow_mut()[i] = Some((pos, r.pos() as u64));
+        if let Some(p) = f.item_of {
+            let (start, len) = (io.abs + pos, r.pos() as u64 - pos);
+            let default = self.m.pools[p].item_align;
+            let mut pools = self.pools.borrow_mut();
+            if len == 0 && self.keeps_empty_position(f) && pools.empty_elsewhere(p, start, default)
+            {
+                obj.keep.borrow_mut()[i] = true;
+            } else {
+                obj.aligns.borrow_mut()[i] = pools.item(p, start, len, default);
+            }
+        }
         Ok(Some(v))
+    }
+}
+
+impl Run<'_> {
+    /// Whether pool item `f` can be empty, and its position is then kept where it points elsewhere
+    /// (`emit_rust::layout::keeps_empty_position`; the interpreter has no local items).
+    pub fn keeps_empty_position(&self, f: &Field) -> bool {
+        f.item_of.is_some_and(|p| !self.m.pools[p].dedup)
+            && (f.repeat != Repeat::None || f.size.is_some())
     }
 }
 

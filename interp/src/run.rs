@@ -28,6 +28,12 @@ pub struct Run<'m> {
     pub depth: Cell<u32>,
     /// A write pass whose positions are not known yet: sizes and positions that do not work out are not errors.
     pub lenient: Cell<bool>,
+    /// What reading has seen of each pool (the runtime's bookkeeping, as the generated reader keeps it).
+    pub pools: std::cell::RefCell<binspec_runtime::layout::ReadPools>,
+    /// Items queued for each pool's region while writing: their record, field, bytes and alignment.
+    pub queues: std::cell::RefCell<Vec<Vec<crate::write::Queued>>>,
+    /// The pools whose region this write pass has written.
+    pub flushed: std::cell::RefCell<Vec<usize>>,
     /// The streams the last write pass wrote (see [`crate::write::Written`]).
     pub written: std::cell::RefCell<crate::write::Written>,
 }
@@ -42,6 +48,9 @@ impl<'m> Run<'m> {
             depth: Cell::new(0),
             lenient: Cell::new(false),
             written: Default::default(),
+            pools: Default::default(),
+            flushed: Default::default(),
+            queues: std::cell::RefCell::new(vec![Vec::new(); m.pools.len()]),
         }
     }
 

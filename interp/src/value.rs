@@ -141,6 +141,14 @@ pub struct Obj {
     pub end: Cell<u64>,
     /// Where the stream is while the record's `seq` is read or written (`_io.pos` of an instance named then).
     pub cur_pos: Cell<u64>,
+    /// A pool item's alignment where its default does not reproduce the file (`<item>_align`).
+    pub aligns: RefCell<Vec<Option<u64>>>,
+    /// An empty pool item whose offset points elsewhere than the writer would put it (its offset is kept).
+    pub keep: RefCell<Vec<bool>>,
+    /// Layout choices (`-layout` fields) read or given.
+    pub layout: RefCell<Vec<(String, i128)>>,
+    /// Bytes at the end of a region to the end of the file after its last item (`<region>_trailing`).
+    pub trailing: RefCell<Option<Rc<[u8]>>>,
     /// The switch case a document chose, by field and element (`usize::MAX` for a field that is not repeated).
     pub cases: RefCell<std::collections::HashMap<(usize, usize), usize>>,
     /// Instances being computed (a cycle is an error, not a stack overflow).
@@ -171,6 +179,10 @@ impl Obj {
             cur_pos: Cell::new(0),
             busy: RefCell::new(vec![false; n_fields]),
             cases: RefCell::default(),
+            aligns: RefCell::new(vec![None; n_fields]),
+            keep: RefCell::new(vec![false; n_fields]),
+            layout: RefCell::default(),
+            trailing: RefCell::default(),
         })
     }
     pub fn get(&self, i: usize) -> Option<V> {

@@ -104,6 +104,15 @@ impl SW {
     }
 }
 
+/// A pool item waiting for its region: its record, field, bytes and alignment.
+#[derive(Clone)]
+pub struct Queued {
+    pub obj: Rc<Obj>,
+    pub field: usize,
+    pub bytes: Vec<u8>,
+    pub align: u64,
+}
+
 /// Streams written by the last pass, by id (what `_io` is when writing).
 pub type Written = HashMap<u64, Rc<Stream>>;
 
@@ -130,16 +139,103 @@ impl Run<'_> {
             obj.cur_pos.set(sw.w.pos() as u64);
             for i in t.seq.len()..self.n_fields(obj.ty) {
                 let f = self.def(obj.ty, i);
-                if f.role != Role::Placed {
-                    continue;
-                }
-                self.place(obj, i, f, sw)
-                    .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
+                let r = match (&f.role, f.item_of) {
+                    (Role::Placed, _) => self.place(obj, i, f, sw),
+                    (Role::Data, Some(p)) => self.queue(obj, i, f, p),
+                    _ => continue,
+                };
+                r.map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
             }
             Ok(())
         })();
         self.leave();
         res
+    }
+
+    /// A pool item: written apart, queued for its region.
+    fn queue(&self, obj: &Rc<Obj>, i: usize, f: &Field, pool: usize) -> Result<()> {
+        let Some(v) = obj.get(i) else {
+            return Ok(());
+        };
+        let mut sub = SW::new(obj.io.borrow().id);
+        self.write_repeated(obj, i, f, &v, &mut sub)?;
+        let (bytes, foreign) = sub.finish(self.lenient.get())?;
+        if !foreign.0.is_empty() || !foreign.1.is_empty() {
+            return Err(Error::new(
+                "the interpreter does not write pool items that place instances of their own yet",
+            ));
+        }
+        if self.flushed.borrow().contains(&pool) {
+            return Err(Error::new(
+                "the interpreter does not write a pool item after its region yet (the region comes first)",
+            ));
+        }
+        let align = obj.aligns.borrow()[i].unwrap_or(self.m.pools[pool].item_align);
+        let mut queues = self.queues.borrow_mut();
+        let Some(q) = queues.get_mut(pool) else {
+            return Err(Error::new("internal: no such pool"));
+        };
+        q.push(Queued {
+            obj: obj.clone(),
+            field: i,
+            bytes,
+            align,
+        });
+        Ok(())
+    }
+
+    /// A pool's region: its items, in the order they were queued, each at its alignment (the region itself at its
+    /// layout choice's), then the bytes the file had after the last one.
+    fn write_region(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        u: &binspec_codegen::ir::PoolUse,
+        sw: &mut SW,
+    ) -> Result<()> {
+        sw.w.flush_bits();
+        if let Some(name) = &u.align_field {
+            let a = obj
+                .layout
+                .borrow()
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| *v)
+                .or_else(|| {
+                    self.m.types[obj.ty]
+                        .layout
+                        .iter()
+                        .find(|l| l.name == *name)
+                        .map(|l| l.default)
+                })
+                .unwrap_or(1);
+            let a = u64::try_from(a)
+                .ok()
+                .filter(|a| a.is_power_of_two())
+                .ok_or_else(|| {
+                    Error::new(format!("'{name}' = {a} is not a power of two")).in_field(name)
+                })?;
+            sw.w.align(a);
+        }
+        // (The region starts after its alignment: what precedes it, a region sized up to it, takes the padding.)
+        let start = sw.w.pos() as u64;
+        let items = std::mem::take(&mut self.queues.borrow_mut()[u.pool]);
+        self.flushed.borrow_mut().push(u.pool);
+        for q in items {
+            sw.w.align(q.align);
+            let at = sw.w.pos() as u64;
+            q.obj.spans.borrow_mut()[q.field] = Some((at, at + q.bytes.len() as u64));
+            sw.w.bytes(&q.bytes);
+        }
+        if self.is_tail_region(obj.ty, i) {
+            if let Some(b) = obj.trailing.borrow().as_ref() {
+                sw.w.bytes(b);
+            }
+        }
+        obj.spans.borrow_mut()[i] = Some((start, sw.w.pos() as u64));
+        let _ = f;
+        Ok(())
     }
 
     /// A placed instance's bytes and position.
@@ -190,6 +286,9 @@ impl Run<'_> {
     }
 
     fn write_attr(&self, obj: &Rc<Obj>, i: usize, f: &Field, sw: &mut SW) -> Result<()> {
+        if let Role::Pool(u) = &f.role {
+            return self.write_region(obj, i, f, u, sw);
+        }
         // (A condition on a view, which the model does not hold, is not checked: the model decides, as in the
         // generated writer.)
         let on_view = f
@@ -636,6 +735,22 @@ impl Run<'_> {
                     return Err(Error::new("internal: a length of a field without 'size'"));
                 };
                 self.solve(obj, i, &sz.expr, n).map(|v| Some(V::Int(v)))
+            }
+            Role::Offset { of } => {
+                if let Some(o) = obj.overrides.borrow()[i].clone() {
+                    return Ok(Some(o));
+                }
+                let item = t.field(*of);
+                let Some(p) = item.pos_expr() else {
+                    return Err(Error::new("internal: an offset of an item without 'pos'"));
+                };
+                let span = obj.spans.borrow()[of.0];
+                let Some((at, _)) = span else {
+                    // (Not placed yet: the next pass knows.)
+                    return Ok(Some(V::Int(0)));
+                };
+                self.solve(obj, i, &p.expr, i128::from(at))
+                    .map(|v| Some(V::Int(v)))
             }
             Role::Computed => {
                 let Some(x) = f.value() else { return Ok(None) };

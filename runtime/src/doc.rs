@@ -20,6 +20,9 @@ pub fn yaml_options(len: usize) -> serde_saphyr::Options {
     budget.max_total_scalar_bytes = budget.max_total_scalar_bytes.max(len);
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
+    // A file's float may be infinite or NaN: the serializer writes `.inf`, `-.inf` and `.nan`, which must read
+    // back (a model holding one could not be encoded from its own document).
+    options.non_finite_float_policy = serde_saphyr::options::NonFiniteFloatPolicy::PassThrough;
     options
 }
 
@@ -219,6 +222,17 @@ mod tests {
     #[allow(dead_code)]
     struct Entry {
         name: String,
+    }
+
+    /// What the serializer writes for a float that is not finite reads back (the interpreter's BYML documents
+    /// hold `.inf` from bymlpkg's fixtures).
+    #[test]
+    fn non_finite_floats_read_back() {
+        let v = [f32::INFINITY, f32::NEG_INFINITY, 1.5, f32::NAN];
+        let text = serde_saphyr::to_string(&v).unwrap();
+        let back: Vec<f32> = from_yaml(&text).unwrap();
+        assert_eq!(back[..3], v[..3], "{text}");
+        assert!(back[3].is_nan(), "{text}");
     }
 
     #[test]

@@ -156,11 +156,11 @@ fn schema_errors_and_usage() {
     let r = run(&["--schema", s(&sch), "formats"]);
     assert_eq!(r.code, 2, "{}", r.err);
     // What the interpreter does not do yet is named, with where the schema asks for it.
-    let pool = schema("pool.ksy");
-    let r = run(&["--schema", s(&pool), "decode", s(&bin)]);
+    let resdic = schema("resdic.ksy");
+    let r = run(&["--schema", s(&resdic), "decode", s(&bin)]);
     assert_eq!(r.code, 1);
     assert!(
-        r.err.contains("does not support") && r.err.contains("pool.ksy:"),
+        r.err.contains("does not support") && r.err.contains("resdic.ksy:"),
         "{}",
         r.err
     );
@@ -187,4 +187,72 @@ fn enums_bits_and_repetitions() {
     let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
     assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(std::fs::read(&out).unwrap(), file);
+}
+
+/// The loop a user runs with a built-in format's schema, on every fixture of the formats the interpreter has:
+/// `--schema S decode F -o D`, `--schema S encode D -o G`, G equal to F (YAML and JSON documents).
+#[test]
+fn built_in_schemas_decode_and_encode_every_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let d = tempfile::tempdir().unwrap();
+    let mut n = 0;
+    for (id, dir) in [
+        ("sarc", "sarc"),
+        ("byml", "byml"),
+        ("rsizetable", "rsizetable"),
+        ("panim_pluto", "panim_pluto"),
+    ] {
+        let sch = root.join("schemas").join(format!("{id}.ksy"));
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("tests/fixtures").join(dir))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().to_string();
+                !name.ends_with(".yml") && !name.ends_with(".json") && !name.ends_with(".md")
+            })
+            .collect();
+        files.sort();
+        for f in files {
+            for json in [false, true] {
+                let doc = d.path().join(if json { "d.json" } else { "d.yaml" });
+                let out = d.path().join("out.bin");
+                let mut args = vec![
+                    "--schema",
+                    s(&sch),
+                    "decode",
+                    s(&f),
+                    "-o",
+                    s(&doc),
+                    "--force",
+                ];
+                if json {
+                    args.push("--json");
+                }
+                let r = run(&args);
+                assert_eq!(r.code, 0, "{}: {}", f.display(), r.err);
+                let r = run(&[
+                    "--schema",
+                    s(&sch),
+                    "encode",
+                    s(&doc),
+                    "-o",
+                    s(&out),
+                    "--force",
+                ]);
+                assert_eq!(r.code, 0, "{}: {}", f.display(), r.err);
+                // A compressed fixture is read decompressed and written as it is.
+                let (want, _) =
+                    binspec_runtime::Packing::unpack(&std::fs::read(&f).unwrap()).unwrap();
+                assert!(
+                    std::fs::read(&out).unwrap() == want,
+                    "{} ({})",
+                    f.display(),
+                    if json { "JSON" } else { "YAML" }
+                );
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 100, "{n} runs");
 }
