@@ -32,7 +32,13 @@ pub struct Cli {
     /// Read and write with this schema (a `.ksy` file, with its imports beside it), interpreted at once instead
     /// of a built-in format: for `info`, `decode`, `encode` and `check`. Nothing is compiled, so an edited schema
     /// can be tried on a file straight away.
-    #[arg(long, global = true, value_name = "FILE.ksy")]
+    // (Its own id: `gen`'s positional SCHEMA is another argument.)
+    #[arg(
+        long = "schema",
+        id = "schema_file",
+        global = true,
+        value_name = "FILE.ksy"
+    )]
     pub schema: Option<PathBuf>,
 
     #[command(subcommand)]
