@@ -123,6 +123,10 @@ impl Schema {
 
     /// Reads a file as a document.
     pub fn decode(&self, data: &[u8]) -> Result<Doc> {
+        on_own_stack(|| self.decode_here(data))
+    }
+
+    fn decode_here(&self, data: &[u8]) -> Result<Doc> {
         if let Some(e) = self.unsupported() {
             return Err(e);
         }
@@ -135,6 +139,10 @@ impl Schema {
 
     /// Writes a document as a file.
     pub fn encode(&self, doc: &Doc) -> Result<Vec<u8>> {
+        on_own_stack(|| self.encode_here(doc))
+    }
+
+    fn encode_here(&self, doc: &Doc) -> Result<Vec<u8>> {
         if let Some(e) = self.unsupported() {
             return Err(e);
         }
@@ -171,6 +179,10 @@ impl Schema {
     /// What `binspec info` prints of a file: the format, the byte order where the schema reads one, and the
     /// schema's `-binspec: info` values.
     pub fn info(&self, data: &[u8]) -> Result<Vec<(String, String)>> {
+        on_own_stack(|| self.info_here(data))
+    }
+
+    fn info_here(&self, data: &[u8]) -> Result<Vec<(String, String)>> {
         if let Some(e) = self.unsupported() {
             return Err(e);
         }
@@ -199,6 +211,26 @@ impl Schema {
         }
         Ok(out)
     }
+}
+
+/// The stack the interpreter runs on: records nest up to [`run::MAX_DEPTH`] levels, and each level takes several
+/// frames (tens of kilobytes in a debug build), more than a test thread's 2 MiB or a main thread's 8 MiB.
+const STACK: usize = 512 << 20;
+
+/// Runs `f` on a thread with a stack of [`STACK`] bytes (reserved, not committed), or here if no thread can be
+/// made.
+fn on_own_stack<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .stack_size(STACK)
+            .spawn_scoped(s, f)
+        {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(e) => Err(Error::new(format!(
+                "cannot start the interpreter's thread: {e}"
+            ))),
+        }
+    })
 }
 
 /// What of pools the interpreter does not do yet: it writes the items of a plain pool (bytes or strings, one

@@ -256,3 +256,28 @@ fn built_in_schemas_decode_and_encode_every_fixture() {
     }
     assert!(n > 100, "{n} runs");
 }
+
+/// Hostile nesting: a record that holds itself, nested 100,000 deep, is an error naming the limit, not a stack
+/// overflow; nested 200 deep it reads and writes back (the interpreter's frames are large in a debug build, so it
+/// runs on a stack of its own).
+#[test]
+fn deep_nesting_is_bounded() {
+    let d = tempfile::tempdir().unwrap();
+    let sch = d.path().join("deep.ksy");
+    std::fs::write(
+        &sch,
+        "meta:\n  id: deep\nseq:\n  - id: root\n    type: node\ntypes:\n  node:\n    seq:\n      - id: more\n        \
+         type: u1\n      - id: child\n        type: node\n        if: more != 0\n",
+    )
+    .unwrap();
+    let bin = d.path().join("d.bin");
+    std::fs::write(&bin, vec![1u8; 100_000]).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.err.contains("deeper than"), "{}", r.err);
+    let mut ok = vec![1u8; 200];
+    ok.push(0);
+    std::fs::write(&bin, &ok).unwrap();
+    let r = run(&["--schema", s(&sch), "check", s(&bin)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+}

@@ -7,7 +7,9 @@
 //!
 //! `cargo test -p binspec-tests --test mutation_sweep` runs the CI sweep (a few minutes at most);
 //! `BINSPEC_SWEEP=long` runs 25 times as many mutations per file. `BINSPEC_SWEEP_SEED=N` changes the seed.
-//! A failure prints the file, the mutation and the command that reproduces it.
+//! A failure prints the file, the mutation and the command that reproduces it. A quarter of each file's mutations
+//! also go through the interpreter with the format's schema (`binspec --schema`, the formats it supports), with a
+//! larger time and memory bound (counted as `interp`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
@@ -69,6 +71,25 @@ fn memory_bound(n: usize) -> usize {
 }
 
 const TIMEOUT: Duration = Duration::from_secs(1);
+
+/// The interpreter (`binspec --schema`) holds a record per record read and runs unoptimized in a debug build: a
+/// larger bound, still proportional to the input.
+fn interp_memory_bound(n: usize) -> usize {
+    512 * n + (8 << 20)
+}
+
+const INTERP_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The interpreter with the schema of a built-in format it supports (with the CLI's hooks).
+fn interp_schema(id: &str) -> Option<std::sync::Arc<binspec_interp::Schema>> {
+    let file = match id {
+        "sarc" | "byml" | "rsizetable" => format!("{id}.ksy"),
+        "panim-pluto" => "panim_pluto.ksy".into(),
+        _ => return None,
+    };
+    let s = binspec_interp::Schema::load(&binspec_tests::repo().join("schemas").join(file)).ok()?;
+    Some(std::sync::Arc::new(binspec_cli::schema_cmd::with_hooks(s)))
+}
 
 #[derive(Debug, Clone)]
 enum Mutation {
@@ -159,8 +180,7 @@ fn format_of(path: &Path, data: &[u8]) -> Option<&'static dyn DynFormat> {
 }
 
 struct Job {
-    format: &'static dyn DynFormat,
-    input: Vec<u8>,
+    run: Box<dyn FnOnce() -> bool + Send>,
 }
 
 struct Outcome {
@@ -187,22 +207,14 @@ fn main() {
             let base = LIVE.load(Relaxed);
             PEAK.store(base, Relaxed);
             let t = Instant::now();
-            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                // An archive's view (files listed without the model) reads the same untrusted bytes.
-                if job.format.id() == "sarc" {
-                    if let Ok(v) = binspec_formats::sarc::Sarc::view_files(&job.input) {
-                        let _ = v.count();
-                    }
-                }
-                job.format.roundtrip(&job.input).is_ok()
-            }));
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job.run));
             let (ok, panicked) = match r {
                 Ok(ok) => (ok, false),
                 Err(_) => (false, true),
             };
             let elapsed = t.elapsed();
             let peak = PEAK.load(Relaxed).saturating_sub(base);
-            drop(job);
+
             if out_tx
                 .send(Outcome {
                     ok,
@@ -236,18 +248,56 @@ fn main() {
         };
         let mut rng =
             Rng(seed ^ (path.to_string_lossy().len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-        for m in mutations(&data, &mut rng, per_file) {
+        // The same bytes through the interpreter, with the format's schema (`binspec --schema`).
+        let schema = interp_schema(format.id());
+        let interp_per_file = if long { per_file / 5 } else { per_file / 4 };
+        for (k, m) in mutations(&data, &mut rng, per_file).into_iter().enumerate() {
             let input = apply(&data, &m);
             let n = input.len();
-            job_tx.send(Job { format, input }).unwrap();
-            let out = match out_rx.recv_timeout(TIMEOUT) {
+            let (run, id, timeout, bound): (
+                Box<dyn FnOnce() -> bool + Send>,
+                &str,
+                Duration,
+                usize,
+            ) = match (&schema, k % 4) {
+                // (A share of the inputs: the interpreter is slower than generated code.)
+                (Some(sc), 0) if k / 4 < interp_per_file => {
+                    let sc = sc.clone();
+                    (
+                        Box::new(move || sc.decode(&input).and_then(|d| sc.encode(&d)).is_ok()),
+                        "interp",
+                        INTERP_TIMEOUT,
+                        interp_memory_bound(n),
+                    )
+                }
+                _ => (
+                    Box::new(move || {
+                        // An archive's view (files listed without the model) reads the same untrusted bytes.
+                        if format.id() == "sarc" {
+                            if let Ok(v) = binspec_formats::sarc::Sarc::view_files(&input) {
+                                let _ = v.count();
+                            }
+                        }
+                        format.roundtrip(&input).is_ok()
+                    }),
+                    format.id(),
+                    TIMEOUT,
+                    memory_bound(n),
+                ),
+            };
+            let format_id = if id == "interp" {
+                "interp"
+            } else {
+                format.id()
+            };
+            job_tx.send(Job { run }).unwrap();
+            let out = match out_rx.recv_timeout(timeout) {
                 Ok(o) => o,
                 Err(_) => {
                     eprintln!(
-                        "FAILED: {} ({}) with {m:?}: no result after {TIMEOUT:?}\n  reproduce: BINSPEC_SWEEP_SEED={seed} \
-                         cargo test -p binspec-tests --test mutation_sweep",
+                        "FAILED: {} ({format_id}) with {m:?}: no result after {timeout:?}\n  reproduce: \
+                         BINSPEC_SWEEP_SEED={seed} cargo test -p binspec-tests --test mutation_sweep",
                         path.display(),
-                        format.id()
                     );
                     std::process::exit(1);
                 }
@@ -255,12 +305,11 @@ fn main() {
             total += 1;
             if out.panicked {
                 failures.push(format!(
-                    "{} ({}) with {m:?}: panicked",
+                    "{} ({format_id}) with {m:?}: panicked",
                     path.display(),
-                    format.id()
                 ));
             }
-            let e = per_format.entry(format.id()).or_default();
+            let e = per_format.entry(format_id).or_default();
             e.0 += 1;
             e.1 += out.ok as usize;
             let ratio = out.peak as f64 / n.max(1) as f64;
@@ -270,20 +319,17 @@ fn main() {
             if ratio > e.3 && n >= 64 {
                 e.3 = ratio;
             }
-            if out.peak > memory_bound(n) {
+            if out.peak > bound {
                 failures.push(format!(
-                    "{} ({}) with {m:?}: {} bytes at the peak for {n} input bytes (bound {})",
+                    "{} ({format_id}) with {m:?}: {} bytes at the peak for {n} input bytes (bound {bound})",
                     path.display(),
-                    format.id(),
                     out.peak,
-                    memory_bound(n)
                 ));
             }
-            if out.elapsed > TIMEOUT {
+            if out.elapsed > timeout {
                 failures.push(format!(
-                    "{} ({}) with {m:?}: took {:?}",
+                    "{} ({format_id}) with {m:?}: took {:?}",
                     path.display(),
-                    format.id(),
                     out.elapsed
                 ));
             }
