@@ -131,6 +131,7 @@ impl Schema {
             return Err(e);
         }
         let run = Run::new(&self.module, Mode::Read, &self.hooks);
+        run.limit_values(data.len());
         let io = Stream::whole(Rc::new(data.to_vec()));
         let mut r = read::reader_of(&io);
         let root = run.read_type(0, Vec::new(), None, io.clone(), &mut r, Endian::Little)?;
@@ -188,6 +189,7 @@ impl Schema {
         }
         let m = &self.module;
         let run = Run::new(m, Mode::Read, &self.hooks);
+        run.limit_values(data.len());
         let io = Stream::whole(Rc::new(data.to_vec()));
         let mut r = read::reader_of(&io);
         let root = run.read_type(0, Vec::new(), None, io.clone(), &mut r, Endian::Little)?;

@@ -39,6 +39,7 @@ impl Run<'_> {
         endian: Endian,
     ) -> Result<Rc<Obj>> {
         let t = &self.m.types[ti];
+        self.count_value()?;
         let obj = Obj::new(ti, self.n_fields(ti), params, parent, io.clone(), endian);
         let start = r.pos() as u64;
         obj.start.set(start);
@@ -298,6 +299,7 @@ impl Run<'_> {
                 while !r.is_eof() {
                     let before = r.pos();
                     let v = one(r, Some(arr_len(obj, i)))?;
+                    self.count_value()?;
                     arr_push(obj, i, v);
                     if r.pos() == before && !matches!(f.ty, FieldTy::Bits { .. }) {
                         return Err(Error::at(
@@ -321,6 +323,7 @@ impl Run<'_> {
                 arr_begin(obj, i, cap);
                 for k in 0..n as usize {
                     let v = one(r, Some(k))?;
+                    self.count_value()?;
                     arr_push(obj, i, v);
                     if min == 0 {
                         self.tick()?;
@@ -339,6 +342,7 @@ impl Run<'_> {
                         ..Self::env_at(obj, r, None)
                     };
                     let stop = self.eval_bool(&x.expr, &env)?;
+                    self.count_value()?;
                     arr_push(obj, i, v);
                     if stop {
                         break;

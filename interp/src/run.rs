@@ -26,6 +26,10 @@ pub struct Run<'m> {
     pub mode: Mode,
     steps: Cell<u64>,
     pub depth: Cell<u32>,
+    /// Records and elements read so far, and how many the input allows (a record or element may take no bytes, so
+    /// counts are bounded by the input's size instead: memory stays in proportion to it).
+    pub values: Cell<u64>,
+    pub max_values: Cell<u64>,
     /// A write pass whose positions are not known yet: sizes and positions that do not work out are not errors.
     pub lenient: Cell<bool>,
     /// What reading has seen of each pool (the runtime's bookkeeping, as the generated reader keeps it).
@@ -46,6 +50,8 @@ impl<'m> Run<'m> {
             mode,
             steps: Cell::new(0),
             depth: Cell::new(0),
+            values: Cell::new(0),
+            max_values: Cell::new(u64::MAX),
             lenient: Cell::new(false),
             written: Default::default(),
             pools: Default::default(),
@@ -63,6 +69,24 @@ impl<'m> Run<'m> {
             )));
         }
         Ok(())
+    }
+
+    /// Counts one record or element read; fails past what the input allows.
+    pub fn count_value(&self) -> Result<()> {
+        let n = self.values.get() + 1;
+        self.values.set(n);
+        if n > self.max_values.get() {
+            return Err(Error::new(format!(
+                "more than {} records and elements for this input (records of no bytes, counted without bound?)",
+                self.max_values.get()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The most records and elements an input of `len` bytes may hold.
+    pub fn limit_values(&self, len: usize) {
+        self.max_values.set(1_000_000 + 16 * len as u64);
     }
 
     pub fn enter(&self) -> Result<()> {

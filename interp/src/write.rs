@@ -68,6 +68,18 @@ impl SW {
                 )));
             }
             let end = pos + b.len();
+            // (A position far past what is written would make a file of zeros out of proportion to the document.)
+            let reach = written.iter().map(|w| w.1).max().unwrap_or(0) as u64;
+            if pos as u64 > reach + binspec_runtime::write::MAX_PAD {
+                if lenient {
+                    continue;
+                }
+                return Err(Error::new(format!(
+                    "an instance placed at {pos:#x}, more than {:#x} bytes past the {reach:#x} bytes written \
+                     (is its position right?)",
+                    binspec_runtime::write::MAX_PAD
+                )));
+            }
             if !lenient {
                 for &(s, e) in &written {
                     let (from, to) = (pos.max(s), end.min(e));

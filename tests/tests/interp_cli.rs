@@ -281,3 +281,50 @@ fn deep_nesting_is_bounded() {
     let r = run(&["--schema", s(&sch), "check", s(&bin)]);
     assert_eq!(r.code, 0, "{}", r.err);
 }
+
+/// Hostile counts: 268 million records of no bytes each are refused before they take memory out of proportion
+/// to the 4-byte input (they once exhausted the memory).
+#[test]
+fn records_of_no_bytes_are_bounded() {
+    let d = tempfile::tempdir().unwrap();
+    let sch = d.path().join("zero.ksy");
+    std::fs::write(
+        &sch,
+        "meta:\n  id: zero\n  endian: le\nseq:\n  - id: n\n    type: u4\n  - id: items\n    type: empty\n    \
+         repeat: expr\n    repeat-expr: n\ntypes:\n  empty: {}\n",
+    )
+    .unwrap();
+    let bin = d.path().join("z.bin");
+    std::fs::write(&bin, 0x0fff_ffffu32.to_le_bytes()).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.err.contains("more than"), "{}", r.err);
+    // A few are fine.
+    std::fs::write(&bin, 3u32.to_le_bytes()).unwrap();
+    let r = run(&["--schema", s(&sch), "check", s(&bin)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+}
+
+/// A hostile document: an instance placed 4 GiB into the file is refused, not written as gigabytes of zeros.
+#[test]
+fn far_positions_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let sch = d.path().join("far.ksy");
+    std::fs::write(
+        &sch,
+        "meta:\n  id: far\n  endian: le\nseq:\n  - id: ofs\n    type: u4\ninstances:\n  body:\n    pos: ofs\n    \
+         type: u1\n",
+    )
+    .unwrap();
+    let doc = d.path().join("far.yaml");
+    let out = d.path().join("far.bin");
+    std::fs::write(&doc, "ofs: 4294967295\nbody: 7\n").unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.err.contains("past the"), "{}", r.err);
+    assert!(!out.exists());
+    std::fs::write(&doc, "ofs: 8\nbody: 7\n").unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), [8, 0, 0, 0, 0, 0, 0, 0, 7]);
+}
