@@ -57,7 +57,9 @@ impl SW {
     pub fn finish(mut self, lenient: bool) -> Result<(Vec<u8>, Foreign)> {
         self.w.flush_bits();
         let mut out = self.w.into_inner();
-        let mut written = vec![(0usize, out.len())];
+        // Which bytes are written (the sequence, then each placement): a placement may cover written bytes only
+        // with the same bytes (shared data), and may not start far past them.
+        let mut covered = vec![true; out.len()];
         let (mine, foreign): (Vec<_>, Vec<_>) =
             self.deferred.into_iter().partition(|d| d.0 == self.id);
         for (_, pos, b) in mine {
@@ -69,7 +71,7 @@ impl SW {
             }
             let end = pos + b.len();
             // (A position far past what is written would make a file of zeros out of proportion to the document.)
-            let reach = written.iter().map(|w| w.1).max().unwrap_or(0) as u64;
+            let reach = out.len() as u64;
             if pos as u64 > reach + binspec_runtime::write::MAX_PAD {
                 if lenient {
                     continue;
@@ -80,22 +82,21 @@ impl SW {
                     binspec_runtime::write::MAX_PAD
                 )));
             }
-            if !lenient {
-                for &(s, e) in &written {
-                    let (from, to) = (pos.max(s), end.min(e));
-                    if from < to && out[from..to] != b[from - pos..to - pos] {
-                        return Err(Error::new(format!(
-                            "an instance's bytes at {pos:#x}..{end:#x} overlap bytes written before and differ \
-                             from them: the file would keep only one of them, and read back otherwise"
-                        )));
-                    }
-                }
-            }
             if out.len() < end {
                 out.resize(end, 0);
+                covered.resize(end, false);
+            }
+            if !lenient {
+                let clash = (pos..end).find(|&k| covered[k] && out[k] != b[k - pos]);
+                if clash.is_some() {
+                    return Err(Error::new(format!(
+                        "an instance's bytes at {pos:#x}..{end:#x} overlap bytes written before and differ from \
+                         them: the file would keep only one of them, and read back otherwise"
+                    )));
+                }
             }
             out[pos..end].copy_from_slice(&b);
-            written.push((pos, end));
+            covered[pos..end].iter_mut().for_each(|c| *c = true);
         }
         let (my_scans, foreign_scans): (Vec<_>, Vec<_>) =
             self.scans.into_iter().partition(|s| s.0 == self.id);
