@@ -159,6 +159,7 @@ types:
         doc: |
           The value, inline or as an offset. Every case is a type of its own, so that the switch has one type in
           every target language of Kaitai Struct.
+        -no-case: error
         type:
           switch-on: "node_type >= 0x20 and node_type <= 0x3f ? 0xc0 : node_type"
           cases:
@@ -411,6 +412,7 @@ types:
         if: with_remap
         repeat: expr
         repeat-expr: count
+        -no-case: error
         type:
           switch-on: "count < 0x100 ? 1 : count < 0x10000 ? 2 : 4"
           cases:
@@ -522,6 +524,7 @@ types:
         if: with_remap
         repeat: expr
         repeat-expr: count
+        -no-case: error
         type:
           switch-on: "count < 0x100 ? 1 : count < 0x10000 ? 2 : 4"
           cases:

@@ -30,6 +30,7 @@ doc: |
     slot size in its header (0xa0 in Tears of the Kingdom).
 seq:
   - id: table
+    -no-case: error
     type:
       switch-on: revision
       cases:

@@ -525,7 +525,17 @@ types:
             ["|0x6", "|0x4", "|u32", "| -1 when unset. (if version >= 4)"],
             "{p}"
         );
-        assert_eq!(after("|old, new"), ["|old, new", "|Body", "|-", "|"], "{p}");
+        // (A switch without `_` reads nothing for a value no case names, as Kaitai reads it.)
+        assert_eq!(
+            after("|old, new"),
+            [
+                "|old, new",
+                "|Body (if version is one of the cases)",
+                "|-",
+                "|"
+            ],
+            "{p}"
+        );
         assert_eq!(
             after("|version * 2"),
             ["|version * 2", "|u8[version * 2]", "|Blob", "|-"],

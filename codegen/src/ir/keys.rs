@@ -24,6 +24,7 @@ pub(super) const FIELD_EXT: &[&str] = &[
     "-resdic",
     "-relocate",
     "-relocations",
+    "-no-case",
 ];
 
 /// Reads `-scan`, reporting what is wrong with it.

@@ -279,6 +279,11 @@ impl Builder {
         };
         let e =
             |x: &Option<ExprSrc>, diags: &mut Diags| x.as_ref().and_then(|s| parse_ex(s, diags));
+        let cond = match null_switch_cond(a, diags) {
+            // (Shown as a sentence where the condition is printed: docs, messages.)
+            Some((c, shown)) => parse_ex(&c, diags).map(|x| super::Ex { text: shown, ..x }),
+            None => e(&a.if_, diags),
+        };
         let repeat = match &a.repeat {
             None => Repeat::None,
             Some(RawRepeat::Eos) => Repeat::Eos,
@@ -489,7 +494,7 @@ impl Builder {
             path: a.path.clone(),
             ty,
             repeat,
-            cond: e(&a.if_, diags),
+            cond,
             role,
             valid,
             enum_,
@@ -809,6 +814,76 @@ pub fn is_int_type_name(name: &str) -> bool {
         prim_type(name, None),
         Some(FieldTy::Int { .. } | FieldTy::Bits { .. })
     )
+}
+
+/// An unsized switch without a default case reads nothing where no case matches, as Kaitai reads it (the field is
+/// null): the field is there only where a case matches, which this condition says (joined to the attribute's own
+/// `if`). `-no-case: error` on the attribute keeps it an error instead (a tag the schema does not know is then a
+/// read error, as binspec's own schemas want it). `None` where the attribute is not such a switch.
+fn null_switch_cond(a: &RawAttr, diags: &mut Diags) -> Option<(ExprSrc, String)> {
+    let no_case = ext_get(&a.ext, "-no-case");
+    let error = match no_case.map(|n| &n.value) {
+        None => false,
+        Some(Value::Str(v)) if v == "error" => true,
+        Some(Value::Str(v)) if v == "null" => false,
+        Some(_) => {
+            let n = no_case?;
+            diags.error(
+                n.pos,
+                &n.path,
+                "'-no-case' takes 'null' (what Kaitai does: nothing is read) or 'error'",
+                None,
+            );
+            false
+        }
+    };
+    let Some(RawTypeRef::Switch { on, cases }) = &a.ty else {
+        if let Some(n) = no_case {
+            diags.error(
+                n.pos,
+                &n.path,
+                "'-no-case' belongs on a switch ('type: {switch-on: ...}')",
+                None,
+            );
+        }
+        return None;
+    };
+    let not_sized =
+        a.size.is_none() && !a.size_eos && a.terminator.is_none() && a.process.is_none();
+    if error || !not_sized || a.repeat.is_some() || cases.iter().any(|(k, _, _)| k.text == "_") {
+        return None;
+    }
+    let any = cases
+        .iter()
+        .map(|(k, _, _)| format!("({}) == ({})", on.text, k.text))
+        .collect::<Vec<_>>();
+    // (Joined as a balanced tree: a switch of hundreds of cases would nest a chain of `or` as deep.)
+    fn balanced(xs: &[String]) -> String {
+        match xs {
+            [] => "false".to_string(),
+            [x] => x.clone(),
+            _ => {
+                let (a, b) = xs.split_at(xs.len() / 2);
+                format!("({}) or ({})", balanced(a), balanced(b))
+            }
+        }
+    }
+    let any = balanced(&any);
+    let (text, shown) = match &a.if_ {
+        Some(c) => (
+            format!("({}) and ({any})", c.text),
+            format!("{} and {} is one of the cases", c.text, on.text),
+        ),
+        None => (any, format!("{} is one of the cases", on.text)),
+    };
+    Some((
+        ExprSrc {
+            text,
+            pos: on.pos,
+            path: on.path.clone(),
+        },
+        shown,
+    ))
 }
 
 #[cfg(test)]

@@ -39,6 +39,7 @@ feature_modules!(
     layout,
     local_sections,
     nested,
+    null_switch,
     optional_offset,
     ordered_ranges,
     own_elements,
