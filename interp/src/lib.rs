@@ -87,11 +87,17 @@ impl Schema {
 
     /// The first feature of the schema that the interpreter does not support yet, as an error naming where it is.
     pub fn unsupported(&self) -> Option<Error> {
+        self.unsupported_all().into_iter().next()
+    }
+
+    /// Every use of a feature the interpreter does not support yet, each an error naming where it is.
+    pub fn unsupported_all(&self) -> Vec<Error> {
+        let mut out = Vec::new();
         let m = &self.module;
         for t in &m.types {
             for f in t.seq.iter().chain(t.instances.iter()) {
                 if let Some(what) = unsupported_pool_use(m, f) {
-                    return Some(
+                    out.push(
                         Error::new(format!(
                             "the interpreter does not support {what} yet: generate the crate for this schema \
                              (`binspec gen`)"
@@ -108,7 +114,7 @@ impl Schema {
                     .as_ref()
                     .is_some_and(|h| self.hooks.iter().any(|(n, _)| n == h));
                 if let Some(what) = unsupported_field(f).filter(|_| !hooked) {
-                    return Some(
+                    out.push(
                         Error::new(format!(
                             "the interpreter does not support {what} yet: generate the crate for this schema \
                              (`binspec gen`)"
@@ -118,7 +124,7 @@ impl Schema {
                 }
             }
         }
-        None
+        out
     }
 
     /// Reads a file as a document.

@@ -43,26 +43,9 @@ pub fn in_model(f: &Field) -> bool {
     )
 }
 
-/// Whether a field keeps its slot's filler (`emit_rust::has_filler`).
-pub fn has_filler(f: &Field) -> bool {
-    matches!(f.role, Role::Data)
-        && !f.is_instance()
-        && (f.size.is_some() || f.size_eos)
-        && (f.pad_right.is_some() || f.terminator.is_some())
-        && f.repeat == Repeat::None
-        && f.item_of.is_none()
-        && matches!(
-            f.ty,
-            FieldTy::Bytes | FieldTy::Str { .. } | FieldTy::User { .. }
-        )
-}
-
 impl Run<'_> {
     pub fn export(&self, obj: &Rc<Obj>) -> Result<Doc> {
-        self.enter()?;
-        let r = self.export_inner(obj);
-        self.leave();
-        r
+        self.nested(|| self.export_inner(obj))
     }
 
     fn export_inner(&self, obj: &Rc<Obj>) -> Result<Doc> {
@@ -88,7 +71,7 @@ impl Run<'_> {
                         None if f.cond.is_some() => {}
                         None => return Err(ctx(Error::new("a field of the model is absent"))),
                     }
-                    if has_filler(f) {
+                    if f.has_filler() {
                         if let Some(fl) = obj.fillers.borrow()[i].clone() {
                             out.push((format!("{}_filler", f.name), b64(&fl)));
                         }
@@ -234,10 +217,7 @@ impl Run<'_> {
         io: &Rc<Stream>,
         endian: Endian,
     ) -> Result<Rc<Obj>> {
-        self.enter()?;
-        let r = self.import_inner(ti, d, params, parent, io, endian);
-        self.leave();
-        r
+        self.nested(|| self.import_inner(ti, d, params, parent, io, endian))
     }
 
     fn import_inner(
@@ -347,7 +327,7 @@ impl Run<'_> {
                 }
                 known.push(key);
             }
-            if has_filler(f) {
+            if f.has_filler() {
                 let key = format!("{}_filler", f.name);
                 if let Some(fl) = d.get(&key) {
                     obj.fillers.borrow_mut()[i] =
@@ -410,7 +390,7 @@ impl Run<'_> {
                 io.clone()
             }
         };
-        let blob = crate::run::is_blob(f);
+        let blob = f.is_blob();
         match &f.ty {
             FieldTy::User { ty, args } => {
                 let env = Env {

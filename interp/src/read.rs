@@ -8,7 +8,7 @@ use binspec_runtime::{Endian, Reader};
 
 use crate::error::{Error, Result};
 use crate::eval::Env;
-use crate::run::{is_blob, term_bytes, Run};
+use crate::run::Run;
 use crate::value::{Obj, Stream, V};
 
 /// A reader over a stream, whose offsets are the file's.
@@ -205,17 +205,7 @@ impl Run<'_> {
     /// Whether seq attribute `i` of type `ti` is a region to the end of the file whose bytes after its last item
     /// the model keeps (`emit_rust::layout::tail_region`).
     pub fn is_tail_region(&self, ti: usize, i: usize) -> bool {
-        let t = &self.m.types[ti];
-        ti == 0
-            && i + 1 == t.seq.len()
-            && matches!(&t.seq[i].role, Role::Pool(u) if !self.m.pools[u.pool].dedup)
-            && t.seq[i].size_eos
-            && t.seq[i].repeat == Repeat::None
-            && t.seq[i].cond.is_none()
-            && !t
-                .instances
-                .iter()
-                .any(|f| matches!(f.role, Role::Data | Role::Placed))
+        self.m.tail_region(ti).is_some() && i + 1 == self.m.types[ti].seq.len()
     }
 
     /// The elements' order by the key `-sort-by` gives each (stable: equal keys keep their order).
@@ -409,27 +399,9 @@ impl Run<'_> {
                             };
                             self.read_plain(obj, i, &pf, r, idx)?
                         }
-                        (None, None) => self.read_plain(
-                            obj,
-                            i,
-                            &Field {
-                                ty: FieldTy::Bytes,
-                                ..f.clone()
-                            },
-                            r,
-                            idx,
-                        )?,
+                        (None, None) => self.read_raw(obj, i, f, r, idx)?,
                     },
-                    None if f.size.is_some() || f.size_eos => self.read_plain(
-                        obj,
-                        i,
-                        &Field {
-                            ty: FieldTy::Bytes,
-                            ..f.clone()
-                        },
-                        r,
-                        idx,
-                    )?,
+                    None if f.size.is_some() || f.size_eos => self.read_raw(obj, i, f, r, idx)?,
                     None => {
                         return Err(Error::at(
                             r.abs_pos(),
@@ -455,6 +427,22 @@ impl Run<'_> {
             self.check_valid(obj, f, valid, &v, r.abs_pos())?;
         }
         Ok(v)
+    }
+
+    /// A switch's bytes as they are (its raw case).
+    fn read_raw(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        r: &mut Reader<'_>,
+        idx: Option<usize>,
+    ) -> Result<V> {
+        let raw = Field {
+            ty: FieldTy::Bytes,
+            ..f.clone()
+        };
+        self.read_plain(obj, i, &raw, r, idx)
     }
 
     pub fn check_valid(
@@ -519,7 +507,7 @@ impl Run<'_> {
     ) -> Result<(Vec<u8>, Option<Vec<u8>>, u64)> {
         let env = Self::env_at(obj, r, idx);
         let at = r.abs_pos();
-        let term = term_bytes(f);
+        let term = f.term_bytes();
         let (content, filler): (&[u8], Option<&[u8]>) = if let Some(sz) = &f.size {
             let n = self.eval_int(&sz.expr, &env)?;
             if n < 0 {
@@ -561,11 +549,7 @@ impl Run<'_> {
             return (slot, None);
         }
         let content = binspec_runtime::read::slot_content(slot, f.pad_right, term, f.include);
-        let append = match term {
-            Some(t) if f.consume && !f.include => t.to_vec(),
-            _ => Vec::new(),
-        };
-        let fill = f.pad_right.or(f.terminator).unwrap_or(0);
+        let (append, fill) = f.slot_writing();
         let fill = if f.size_eos && f.size.is_none() {
             None
         } else {
@@ -611,7 +595,7 @@ impl Run<'_> {
         idx: Option<usize>,
     ) -> Result<V> {
         let e = obj.endian.get();
-        if !is_blob(f) {
+        if !f.is_blob() {
             return Ok(V::Obj(self.read_type(
                 ty,
                 args,

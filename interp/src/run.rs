@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use binspec_codegen::ir::{Field, FieldTy, Module};
+use binspec_codegen::ir::{Field, Module};
 
 use crate::error::{Error, Result};
 use crate::value::{Obj, V};
@@ -103,6 +103,14 @@ impl<'m> Run<'m> {
         self.depth.set(self.depth.get().saturating_sub(1));
     }
 
+    /// Runs `f` one level deeper (failing past [`MAX_DEPTH`]).
+    pub fn nested<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        self.enter()?;
+        let r = f();
+        self.leave();
+        r
+    }
+
     /// Field `i` of a type (seq attributes, then instances).
     pub fn def(&self, ty: usize, i: usize) -> &'m Field {
         self.m.types[ty].field(binspec_codegen::ir::FieldId(i))
@@ -142,29 +150,4 @@ impl<'m> Run<'m> {
         obj.busy.borrow_mut()[i] = false;
         r
     }
-}
-
-/// Whether a field's bytes are cut out before its type reads them (a substream).
-pub fn is_blob(f: &Field) -> bool {
-    f.size.is_some() || f.size_eos || f.terminator.is_some() || f.process.is_some()
-}
-
-/// A field's terminator as bytes (two zero bytes for a UTF-16 `strz`).
-pub fn term_bytes(f: &Field) -> Option<Vec<u8>> {
-    let t = f.terminator?;
-    if let FieldTy::Str {
-        encoding,
-        zero_terminated: true,
-    } = &f.ty
-    {
-        let e: String = encoding
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_uppercase();
-        if e.starts_with("UTF16") {
-            return Some(vec![t, t]);
-        }
-    }
-    Some(vec![t])
 }

@@ -12,7 +12,7 @@ use binspec_runtime::{Endian, Writer};
 
 use crate::error::{Error, Result};
 use crate::eval::Env;
-use crate::run::{is_blob, term_bytes, Run};
+use crate::run::Run;
 use crate::value::{Obj, Stream, V};
 
 /// A stream being written: its bytes, and the placed instances to put at their positions once its sequence is
@@ -527,7 +527,7 @@ impl Run<'_> {
         sw: &mut SW,
         idx: Option<usize>,
     ) -> Result<()> {
-        if !is_blob(f) {
+        if !f.is_blob() {
             return self.write_type(child, sw);
         }
         let id = child.io.borrow().id;
@@ -565,12 +565,7 @@ impl Run<'_> {
             )?),
             None => None,
         };
-        let term = term_bytes(f);
-        let append = match &term {
-            Some(t) if f.consume && !f.include => t.clone(),
-            _ => Vec::new(),
-        };
-        let pad = f.pad_right.or(f.terminator).unwrap_or(0);
+        let (append, pad) = f.slot_writing();
         let filler = if idx.is_none() {
             obj.fillers.borrow()[i].clone()
         } else {
@@ -683,7 +678,7 @@ impl Run<'_> {
                         )))
                     }
                 };
-                if !is_blob(f) {
+                if !f.is_blob() {
                     sw.w.bytes(&content);
                 } else {
                     self.write_blob(obj, i, f, content, sw, idx)?;

@@ -78,25 +78,16 @@ fn schemas() -> Vec<(
 /// Schemas the interpreter refuses today, and the start of its reason.
 const UNSUPPORTED: &[(&str, &str)] = &[("ainb", "the interpreter does not support")];
 
+/// The files under `dir` with one of the extensions.
 fn files_in(dir: &Path, exts: &[&str]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(files_in(&p, exts));
-        } else if p
-            .extension()
-            .and_then(|x| x.to_str())
-            .is_some_and(|x| exts.contains(&x))
-        {
-            out.push(p);
-        }
-    }
-    out.sort();
-    out
+    binspec_tests::files_under(dir)
+        .into_iter()
+        .filter(|p| {
+            p.extension()
+                .and_then(|x| x.to_str())
+                .is_some_and(|x| exts.contains(&x))
+        })
+        .collect()
 }
 
 #[test]

@@ -52,20 +52,7 @@ impl<'m> Gen<'m> {
     /// the file, when the root has no instances that are read after it (so every item of the pool has been read
     /// when the region is). Bytes after the pool's last item are then data that no item covers.
     pub(super) fn tail_region(&self, ti: usize) -> Option<&Field> {
-        if ti != 0 {
-            return None;
-        }
-        let t = &self.m.types[ti];
-        let last = t.seq.last()?;
-        let ok = matches!(&last.role, Role::Pool(u) if !self.m.pools[u.pool].dedup)
-            && last.size_eos
-            && last.repeat == Repeat::None
-            && last.cond.is_none()
-            && !t
-                .instances
-                .iter()
-                .any(|f| matches!(f.role, Role::Data | Role::Placed));
-        ok.then_some(last)
+        self.m.tail_region(ti)
     }
 
     /// The number of the sorted repetition `name` of type `ti` among all sorted repetitions (its order slot).
@@ -415,7 +402,7 @@ impl Gen<'_> {
                 && f.enum_.is_none()
                 && f.valid.is_none()
                 && f.contents.is_none()
-                && !is_blob(f)
+                && !f.is_blob()
                 && f.value().is_none()
                 && f.hook.is_none()
                 && f.scan.is_none()
@@ -428,7 +415,7 @@ impl Gen<'_> {
                 _ => None,
             }
         };
-        if f.enum_.is_some() || f.valid.is_some() || f.contents.is_some() || is_blob(f) {
+        if f.enum_.is_some() || f.valid.is_some() || f.contents.is_some() || f.is_blob() {
             return None;
         }
         match &f.ty {

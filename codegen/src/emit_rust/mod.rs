@@ -912,56 +912,6 @@ fn value_rust_ty(t: &T) -> TokenStream {
     }
 }
 
-/// The terminator of a field as bytes: two zero bytes for a UTF-16 `strz`.
-fn term_bytes(f: &Field) -> Option<Vec<u8>> {
-    let t = f.terminator?;
-    if let FieldTy::Str {
-        encoding,
-        zero_terminated: true,
-    } = &f.ty
-    {
-        let e: String = encoding
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_uppercase();
-        if e.starts_with("UTF16") {
-            return Some(vec![t, t]);
-        }
-    }
-    Some(vec![t])
-}
-
-/// Whether a field's sized slot may hold bytes after its content that the writer would not put there (after a
-/// terminator or before padding): a data field of the `seq` read once (not repeated, not a pool item), whose model keeps
-/// those bytes beside it (`<name>_filler`, see `binspec_runtime::read::slot_filler`).
-fn has_filler(f: &Field) -> bool {
-    matches!(f.role, Role::Data)
-        && !f.is_instance()
-        && (f.size.is_some() || f.size_eos)
-        && (f.pad_right.is_some() || f.terminator.is_some())
-        && f.repeat == Repeat::None
-        && f.item_of.is_none()
-        && matches!(
-            f.ty,
-            FieldTy::Bytes | FieldTy::Str { .. } | FieldTy::User { .. }
-        )
-}
-
-/// The writer's arguments for a slot's terminator and padding: (the terminator it appends, the fill byte).
-fn slot_writing(f: &Field) -> (Vec<u8>, u8) {
-    let append = match term_bytes(f) {
-        Some(t) if f.consume && !f.include => t,
-        _ => Vec::new(),
-    };
-    (append, f.pad_right.or(f.terminator).unwrap_or(0))
-}
-
-/// Whether a user-type field is read from bytes cut out first (a substream).
-fn is_blob(f: &Field) -> bool {
-    f.size.is_some() || f.size_eos || f.terminator.is_some() || f.process.is_some()
-}
-
 /// A switch whose every case is an integer: it reads as an integer in expressions (`.value()`).
 fn int_switch(f: &Field) -> bool {
     matches!(&f.ty, FieldTy::Switch { cases, .. } if cases.iter().all(|c| matches!(c.prim, Some(FieldTy::Int { .. }))))

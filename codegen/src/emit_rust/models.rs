@@ -133,7 +133,7 @@ impl<'m> Gen<'m> {
                         fields.push(quote!(#doc #serde pub #id: #ty,));
                         defaults.push((quote!(#id), self.model_default(ti, f)?));
                     }
-                    if has_filler(f) {
+                    if f.has_filler() {
                         let fid = format_ident!("{}_filler", f.name);
                         let d = format!(" The bytes of `{}`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.", f.name);
                         fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #fid: ::std::option::Option<::binspec_runtime::Bytes>,));

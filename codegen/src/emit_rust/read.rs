@@ -109,7 +109,7 @@ impl<'m> Gen<'m> {
             }
             // A single call is made directly; anything else in a closure, so that its errors get the field's name.
             let call = fallible(&read);
-            let filler = has_filler(f).then(|| local("filler", &f.name));
+            let filler = f.has_filler().then(|| local("filler", &f.name));
             if filler.is_some() {
                 body.push(quote!(let slot_start__ = r.pos();));
             }
@@ -120,12 +120,12 @@ impl<'m> Gen<'m> {
                     Some(p) => quote!(Some(#p)),
                     None => quote!(None),
                 };
-                let term = match term_bytes(f) {
+                let term = match f.term_bytes() {
                     Some(t) => quote!(Some(&[#(#t),*][..])),
                     None => quote!(None),
                 };
                 let inc = f.include;
-                let (append, fill) = slot_writing(f);
+                let (append, fill) = f.slot_writing();
                 // (The writer pads a slot of a given size; one to the end of the stream ends with the content.)
                 let fill = if f.size.is_some() {
                     quote!(Some(#fill))
@@ -274,7 +274,7 @@ impl<'m> Gen<'m> {
                     } else {
                         inits.push(quote!(#id: #v,));
                     }
-                    if has_filler(f) {
+                    if f.has_filler() {
                         let fid = format_ident!("{}_filler", f.name);
                         let fl = local("filler", &f.name);
                         inits.push(quote!(#fid: #fl,));

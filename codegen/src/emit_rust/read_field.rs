@@ -87,7 +87,7 @@ impl<'m> Gen<'m> {
                 })
             }
             FieldTy::Bytes | FieldTy::Str { .. } => Ok(Read::Expr(self.read_blob(ti, f)?)),
-            FieldTy::User { .. } if is_blob(f) => Ok(Read::Expr(self.read_blob(ti, f)?)),
+            FieldTy::User { .. } if f.is_blob() => Ok(Read::Expr(self.read_blob(ti, f)?)),
             FieldTy::User { ty, args } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
                 let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, &f.path)?;
@@ -194,7 +194,7 @@ impl<'m> Gen<'m> {
     /// parsed as a type.
     fn read_blob(&self, ti: usize, f: &Field) -> R<TokenStream> {
         let cx = || self.cx(ti, Scope::Read);
-        let term = term_bytes(f);
+        let term = f.term_bytes();
         let sized = f.size.is_some() || f.size_eos;
         let get = if let Some(sz) = &f.size {
             let s = cx().tr(&sz.expr, &sz.path)?.0.full();
@@ -312,7 +312,7 @@ impl<'m> Gen<'m> {
             Repeat::Expr(x)
                 if f.size.is_none()
                     && !f.size_eos
-                    && !is_blob(f)
+                    && !f.is_blob()
                     && !self.boxed.contains(&f.path) =>
             {
                 let cnt = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full();

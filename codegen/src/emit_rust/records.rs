@@ -41,7 +41,7 @@ impl<'m> Gen<'m> {
     /// the input by a size, terminator or process.
     pub(super) fn record_size(&self, f: &Field) -> Option<usize> {
         if f.repeat == Repeat::None
-            || is_blob(f)
+            || f.is_blob()
             || f.scan.is_some()
             || f.pad_right.is_some()
             || self.boxed.contains(&f.path)

@@ -33,7 +33,7 @@ impl<'m> Gen<'m> {
                 && f.cond.is_none()
                 && f.size.is_none()
                 && !f.size_eos
-                && !is_blob(f)
+                && !f.is_blob()
                 && f.process.is_none()
                 && !self.boxed.contains(&f.path);
             let last = i + 1 == a.entries.len();

@@ -36,8 +36,8 @@ impl<'m> Gen<'m> {
     /// Writes a field's bytes into its slot: content, terminator, padding up to the size.
     fn write_blob(&self, ti: usize, f: &Field, v: TokenStream) -> R<TokenStream> {
         let content = self.content(ti, f, v, Scope::Write)?;
-        let term = term_bytes(f);
-        let (append, pad) = slot_writing(f);
+        let term = f.term_bytes();
+        let (append, pad) = f.slot_writing();
         let size = match &f.size {
             Some(sz) => {
                 let s = self.cx(ti, Scope::Write).tr(&sz.expr, &sz.path)?.0.full();
@@ -127,7 +127,7 @@ impl<'m> Gen<'m> {
     /// the field type `ti` declares (not one case of a switch, or one element of a repetition, written as a field).
     fn filler_of(&self, ti: usize, f: &Field) -> Option<Ident> {
         let declared = self.m.types[ti].seq.iter().find(|s| s.name == f.name)?;
-        (has_filler(declared) && declared.ty == f.ty && f.repeat == Repeat::None)
+        (declared.has_filler() && declared.ty == f.ty && f.repeat == Repeat::None)
             .then(|| format_ident!("{}_filler", f.name))
     }
 

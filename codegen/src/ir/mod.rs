@@ -304,6 +304,56 @@ pub enum FieldKind {
 }
 
 impl Field {
+    /// The terminator as bytes: two zero bytes for a UTF-16 `strz`.
+    pub fn term_bytes(&self) -> Option<Vec<u8>> {
+        let t = self.terminator?;
+        if let FieldTy::Str {
+            encoding,
+            zero_terminated: true,
+        } = &self.ty
+        {
+            let e: String = encoding
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_uppercase();
+            if e.starts_with("UTF16") {
+                return Some(vec![t, t]);
+            }
+        }
+        Some(vec![t])
+    }
+
+    /// Whether the field's sized slot may hold bytes after its content that the writer would not put there (after
+    /// a terminator or before padding): a data field of the `seq` read once (not repeated, not a pool item), whose
+    /// model keeps those bytes beside it (`<name>_filler`, see `binspec_runtime::read::slot_filler`).
+    pub fn has_filler(&self) -> bool {
+        matches!(self.role, Role::Data)
+            && !self.is_instance()
+            && (self.size.is_some() || self.size_eos)
+            && (self.pad_right.is_some() || self.terminator.is_some())
+            && self.repeat == Repeat::None
+            && self.item_of.is_none()
+            && matches!(
+                self.ty,
+                FieldTy::Bytes | FieldTy::Str { .. } | FieldTy::User { .. }
+            )
+    }
+
+    /// The writer's arguments for the field's slot: (the terminator it appends, the fill byte).
+    pub fn slot_writing(&self) -> (Vec<u8>, u8) {
+        let append = match self.term_bytes() {
+            Some(t) if self.consume && !self.include => t,
+            _ => Vec::new(),
+        };
+        (append, self.pad_right.or(self.terminator).unwrap_or(0))
+    }
+
+    /// Whether the field's value is read from bytes cut out first (a substream).
+    pub fn is_blob(&self) -> bool {
+        self.size.is_some() || self.size_eos || self.terminator.is_some() || self.process.is_some()
+    }
+
     /// Whether the field is an instance (parse or value), not a seq attribute.
     pub fn is_instance(&self) -> bool {
         !matches!(self.kind, FieldKind::Attr)
@@ -648,6 +698,26 @@ impl Module {
             .seq
             .iter()
             .try_fold(0u64, |acc, f| self.advance_at(f, depth).map(|s| acc + s))
+    }
+
+    /// The root's last field where it is a region to the end of the file whose bytes after its last item the
+    /// model keeps (`<region>_trailing`): a pool that does not deduplicate, unrepeated and unconditional, in a root
+    /// that holds no instances in the model (which could lie after it).
+    pub fn tail_region(&self, ti: usize) -> Option<&Field> {
+        if ti != 0 {
+            return None;
+        }
+        let t = &self.types[ti];
+        let last = t.seq.last()?;
+        let ok = matches!(&last.role, Role::Pool(u) if !self.pools[u.pool].dedup)
+            && last.size_eos
+            && last.repeat == Repeat::None
+            && last.cond.is_none()
+            && !t
+                .instances
+                .iter()
+                .any(|f| matches!(f.role, Role::Data | Role::Placed));
+        ok.then_some(last)
     }
 
     pub fn root(&self) -> &TypeDef {
