@@ -146,9 +146,12 @@ fn check(ctx: &mut Ctx<'_>, schema: &Schema, paths: &[PathBuf]) -> Result<(), Cl
             files_to_check.push(p.clone());
         }
     }
-    let (mut same, mut bad) = (0usize, 0usize);
-    for f in &files_to_check {
-        let outcome = match files::load_limited(f, ctx.limits) {
+    // (Each file on a thread of the pool; the results printed in the files' order.)
+    use rayon::prelude::*;
+    let limits = ctx.limits;
+    let outcomes: Vec<Result<(), String>> = files_to_check
+        .par_iter()
+        .map(|f| match files::load_limited(f, limits) {
             Err(e) => Err(e.message().unwrap_or("cannot read").to_string()),
             Ok(input) => match schema.decode(&input.data) {
                 Err(e) => Err(format!("decode: {e}")),
@@ -164,7 +167,10 @@ fn check(ctx: &mut Ctx<'_>, schema: &Schema, paths: &[PathBuf]) -> Result<(), Cl
                     },
                 },
             },
-        };
+        })
+        .collect();
+    let (mut same, mut bad) = (0usize, 0usize);
+    for (f, outcome) in files_to_check.iter().zip(outcomes) {
         match outcome {
             Ok(()) => {
                 same += 1;
