@@ -402,7 +402,7 @@ impl Run<'_> {
                     *ty,
                     d,
                     args,
-                    Some(obj),
+                    self.parent_for(obj, f).as_ref(),
                     &child_io(blob),
                     obj.endian.get(),
                 )?))
@@ -444,7 +444,7 @@ impl Run<'_> {
                             ty,
                             inner,
                             args,
-                            Some(obj),
+                            self.parent_for(obj, f).as_ref(),
                             &child_io(blob),
                             obj.endian.get(),
                         )?))

@@ -599,7 +599,7 @@ impl Run<'_> {
             return Ok(V::Obj(self.read_type(
                 ty,
                 args,
-                Some(obj),
+                self.parent_for(obj, f).as_ref(),
                 io.clone(),
                 r,
                 e,
@@ -628,7 +628,7 @@ impl Run<'_> {
         Ok(V::Obj(self.read_type(
             ty,
             args,
-            Some(obj),
+            self.parent_for(obj, f).as_ref(),
             sub.clone(),
             &mut sr,
             e,

@@ -138,6 +138,15 @@ impl<'m> Run<'m> {
         }
     }
 
+    /// What a record read by field `f` of `obj` has as its `_parent` (Kaitai's `parent:` key).
+    pub fn parent_for(&self, obj: &Rc<Obj>, f: &Field) -> Option<Rc<Obj>> {
+        match f.parent {
+            binspec_codegen::ir::ParentRef::Reader => Some(obj.clone()),
+            binspec_codegen::ir::ParentRef::Nothing => None,
+            binspec_codegen::ir::ParentRef::ReadersParent => obj.parent(),
+        }
+    }
+
     /// Runs `f` on instance `i` of `obj`, failing on a cycle (an instance whose value needs itself).
     pub fn guarded<T>(&self, obj: &Rc<Obj>, i: usize, f: impl FnOnce() -> Result<T>) -> Result<T> {
         if std::mem::replace(&mut obj.busy.borrow_mut()[i], true) {

@@ -514,13 +514,35 @@ impl<'m> Gen<'m> {
         } else {
             Vec::new()
         };
-        for Param { key: k, by_ref, .. } in implicit {
+        // (`parent:` of the field that reads the child, found by its path.)
+        let parent = self.m.types[caller]
+            .seq
+            .iter()
+            .chain(self.m.types[caller].instances.iter())
+            .find(|f| path == f.path || path.starts_with(&format!("{}/", f.path)))
+            .map_or(crate::ir::ParentRef::Reader, |f| f.parent);
+        for Param {
+            key: k, by_ref, ty, ..
+        } in implicit
+        {
+            if k[0] == "_parent" && parent == crate::ir::ParentRef::Nothing {
+                // No parent: its values are their types' defaults (a record read so uses none of them).
+                out.push(match (by_ref, ty.to_string().starts_with('[')) {
+                    (true, true) => quote!(&[]),
+                    (true, false) => quote!(&::std::default::Default::default()),
+                    (false, _) => quote!(::std::default::Default::default()),
+                });
+                continue;
+            }
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself, and the type it reads as its
             // field `a` resolves `_root.a.x` (its own `x`); other types pass it along.
             let aliased = self.m.is_own_root_chain(caller, &k);
             // How many leading steps name the caller itself: the rest is read in its own scope.
             let own = if aliased {
                 Some(2)
+            } else if k[0] == "_parent" && parent == crate::ir::ParentRef::ReadersParent {
+                // The reader's parent is the record's: the reader passes on what it was given.
+                None
             } else if k[0] == "_parent" || self.m.root_of(caller) == caller {
                 Some(1)
             } else {

@@ -82,13 +82,15 @@ pub(super) fn collect_pos_refs(e: &Expr, ty: usize, out: &mut BTreeMap<usize, BT
     }
 }
 
-/// Types that a type reads directly.
-fn children(t: &TypeDef) -> Vec<usize> {
+/// Types that a type reads directly, with what each has as its `_parent` (`parent:`).
+fn children(t: &TypeDef) -> Vec<(usize, crate::ir::ParentRef)> {
     let mut out = Vec::new();
     for f in t.seq.iter().chain(t.instances.iter()) {
         match &f.ty {
-            FieldTy::User { ty, .. } => out.push(*ty),
-            FieldTy::Switch { cases, .. } => out.extend(cases.iter().filter_map(|c| c.user())),
+            FieldTy::User { ty, .. } => out.push((*ty, f.parent)),
+            FieldTy::Switch { cases, .. } => {
+                out.extend(cases.iter().filter_map(|c| c.user()).map(|c| (c, f.parent)))
+            }
             _ => {}
         }
     }
@@ -134,17 +136,26 @@ pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
     loop {
         let mut changed = false;
         for ti in 0..m.types.len() {
-            for c in children(&m.types[ti]) {
-                // `_root.x` is passed down from the root; `_parent._parent.x` is `_parent.x` in the parent.
+            for (c, parent) in children(&m.types[ti]) {
+                // `_root.x` is passed down from the root; `_parent._parent.x` is `_parent.x` in the parent. A
+                // record read with `parent: false` gets nothing of its parent (its values are defaults); one read
+                // with `parent: _parent` has the reader's parent as its own: `_parent.x` is `_parent.x` here.
                 let needs: Vec<Vec<String>> = direct[c]
                     .iter()
                     .filter_map(|k| {
                         if k[0] == "_root" && !resolves(ti, k) {
                             Some(k.clone())
-                        } else if k[0] == "_parent" && k.get(1).is_some_and(|p| p == "_parent") {
-                            Some(k[1..].to_vec())
-                        } else {
+                        } else if k[0] != "_parent" {
                             None
+                        } else {
+                            match parent {
+                                crate::ir::ParentRef::Nothing => None,
+                                crate::ir::ParentRef::ReadersParent => Some(k.clone()),
+                                crate::ir::ParentRef::Reader => k
+                                    .get(1)
+                                    .is_some_and(|p| p == "_parent")
+                                    .then(|| k[1..].to_vec()),
+                            }
                         }
                     })
                     .collect();

@@ -246,9 +246,23 @@ pub struct Field {
     /// `-relocate: ID` on an offset the writer derives: the field is a pointer that relocation table `ID` lists
     /// (where it is not null).
     pub relocate: Option<Relocate>,
+    /// `parent:` on a user-type field: what its record's `_parent` is.
+    pub parent: ParentRef,
     /// `-relocations: {id, from, size}` on a repeated pool item of relocation entries: the entries are derived
     /// from the positions of table `id`'s pointers whose values lie in `[from, from + size)`.
     pub relocations: Option<Relocations>,
+}
+
+/// What a user-type field's record has as its `_parent` (Kaitai's `parent:` key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ParentRef {
+    /// The type that reads it (without `parent:`).
+    #[default]
+    Reader,
+    /// None (`parent: false`): the record reads nothing of its parent.
+    Nothing,
+    /// The reader's own parent (`parent: _parent`), as if the reader's parent had read it.
+    ReadersParent,
 }
 
 /// `-resdic: KEY`: the nodes' key field, and where the key is (for errors).

@@ -7,6 +7,7 @@ use crate::diag::Diags;
 use crate::expr::ExprKind;
 
 use super::query::{bare_name, const_int, names_used, reaches_type, solvable_for, types_graph};
+use super::ParentRef;
 use super::{ConstVal, EndianSpec, Ex, FieldTy, Module, Repeat, Role, Valid};
 
 /// Pass `classify`: decides each seq field's role.
@@ -293,31 +294,44 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
 
 /// Pass `owners`: the type that reads each type, when exactly one does.
 pub(super) fn owners(m: &Module) -> Vec<Option<usize>> {
+    // First the readers (`parent: false` gives none), then a record whose `_parent` is its reader's own
+    // (`parent: _parent`) gets that reader's owner.
     let mut users: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); m.types.len()];
+    let mut grand: Vec<(usize, usize)> = Vec::new();
     for (ti, t) in m.types.iter().enumerate() {
         for f in t.seq.iter().chain(t.instances.iter()) {
-            match &f.ty {
-                FieldTy::User { ty, .. } => {
-                    users[*ty].insert(ti);
-                }
-                FieldTy::Switch { cases, .. } => {
-                    for c in cases.iter().filter_map(|c| c.user()) {
+            let read: Vec<usize> = match &f.ty {
+                FieldTy::User { ty, .. } => vec![*ty],
+                FieldTy::Switch { cases, .. } => cases.iter().filter_map(|c| c.user()).collect(),
+                _ => Vec::new(),
+            };
+            for c in read {
+                match f.parent {
+                    ParentRef::Reader => {
                         users[c].insert(ti);
                     }
+                    ParentRef::Nothing => {}
+                    ParentRef::ReadersParent => grand.push((c, ti)),
                 }
-                _ => {}
+            }
+        }
+    }
+    let single = |u: &BTreeSet<usize>| (u.len() == 1).then(|| u.iter().next().copied()).flatten();
+    let first: Vec<Option<usize>> = users.iter().map(single).collect();
+    for (c, reader) in grand {
+        match first[reader] {
+            Some(o) => {
+                users[c].insert(o);
+            }
+            // (No single owner to stand for: the record's `_parent` is not one type.)
+            None => {
+                users[c].insert(usize::MAX);
             }
         }
     }
     users
-        .into_iter()
-        .map(|u| {
-            if u.len() == 1 {
-                u.into_iter().next()
-            } else {
-                None
-            }
-        })
+        .iter()
+        .map(|u| single(u).filter(|&o| o != usize::MAX))
         .collect()
 }
 

@@ -539,6 +539,7 @@ impl Builder {
             scan,
             resdic,
             relocate,
+            parent: parent_ref(a, diags),
             relocations,
             view: match ext_get(&a.ext, "-view") {
                 None => false,
@@ -814,6 +815,27 @@ pub fn is_int_type_name(name: &str) -> bool {
         prim_type(name, None),
         Some(FieldTy::Int { .. } | FieldTy::Bits { .. })
     )
+}
+
+/// Kaitai's `parent:` key: `false` (no parent) or `_parent` (the reader's own parent); anything else is refused
+/// with what is supported.
+fn parent_ref(a: &RawAttr, diags: &mut Diags) -> super::ParentRef {
+    let Some(p) = &a.parent else {
+        return super::ParentRef::Reader;
+    };
+    match p.text.trim() {
+        "false" => super::ParentRef::Nothing,
+        "_parent" => super::ParentRef::ReadersParent,
+        other => {
+            diags.error(
+                p.pos,
+                &p.path,
+                format!("'parent: {other}' is not supported yet: binspec takes 'parent: false' and 'parent: _parent'"),
+                None,
+            );
+            super::ParentRef::Reader
+        }
+    }
 }
 
 /// An unsized switch without a default case reads nothing where no case matches, as Kaitai reads it (the field is

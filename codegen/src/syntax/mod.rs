@@ -126,6 +126,8 @@ pub struct RawAttr {
     pub enum_: Option<(String, Pos)>,
     pub valid: Option<RawValid>,
     pub process: Option<ExprSrc>,
+    /// `parent:` what the record's `_parent` is (`false`: none; `_parent`: the reader's own parent).
+    pub parent: Option<ExprSrc>,
     /// Instances only.
     pub pos_expr: Option<ExprSrc>,
     pub io: Option<ExprSrc>,

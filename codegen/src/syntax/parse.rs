@@ -56,6 +56,7 @@ const ATTR_KEYS: &[&str] = &[
     "enum",
     "valid",
     "process",
+    "parent",
 ];
 const INSTANCE_KEYS: &[&str] = &["pos", "io", "value"];
 const PARAM_KEYS: &[&str] = &["id", "type", "doc", "doc-ref", "enum"];
@@ -652,6 +653,7 @@ fn parse_attr(n: &Node, instance_id: Option<String>, index: usize, diags: &mut D
     if let Some(v) = n.get("valid") {
         a.valid = parse_valid(v, diags);
     }
+    a.parent = e("parent", diags);
     if is_instance {
         a.pos_expr = e("pos", diags);
         a.io = e("io", diags);
