@@ -45,6 +45,11 @@ pub fn module_with_imports(
     if let Some(r) = &raw {
         let mut queue: Vec<(String, diag::Pos)> =
             r.root.meta.iter().flat_map(|m| m.imports.clone()).collect();
+        // `ks-opaque-types: true`: a type the schema names but does not define is a schema of that name, found
+        // as an import is (Kaitai leaves it to the target language; here it is read and written like any other).
+        if r.root.meta.as_ref().is_some_and(|m| m.opaque_types) {
+            queue.extend(syntax::opaque_type_names(&r.root));
+        }
         let mut seen = std::collections::BTreeSet::new();
         while let Some((name, pos)) = queue.pop() {
             if !seen.insert(name.clone()) || seen.len() > 64 {

@@ -388,6 +388,7 @@ impl Run<'_> {
             }
             ("to_i", v) => V::Int(to_int(v, m)?),
             ("to_s", V::Int(i)) => V::Str(Rc::from(i.to_string())),
+            ("to_s", V::Str(s)) => V::Str(s.clone()),
             ("to_s", V::Bytes(x)) => {
                 let enc = match a.first() {
                     Some(V::Str(e)) => e.to_string(),

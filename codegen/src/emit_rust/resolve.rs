@@ -540,6 +540,8 @@ impl<'m> Cx<'m> {
             ("to_i", T::Str) => Ok((Rx::atom(quote!(#b.parse::<i128>().unwrap_or(0))), T::Int)),
             ("to_i", T::Float) => Ok((bx.as_(quote!(i128)), T::Int)),
             ("to_s", T::Int) => Ok((Rx::atom(quote!(#b.to_string())), T::Str)),
+            // (An f-string's `{s}` of a string.)
+            ("to_s", T::Str) => Ok((Rx::atom(quote!(#b.to_string())), T::Str)),
             ("first" | "last" | "min" | "max", T::Bytes) => {
                 let m = format_ident!("{}", name);
                 let it = match name {

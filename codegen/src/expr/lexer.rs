@@ -2,12 +2,21 @@
 
 use super::{ParseError, Span};
 
+/// A part of an f-string.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum FPart {
+    Lit(String),
+    Expr(String, usize),
+}
+
 /// What a token is.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Tok {
     Int(u64),
     Float(f64),
     Str(String),
+    /// An f-string (`f"a={x}"`): its literal parts and its expressions (their source and where it starts).
+    FStr(Vec<FPart>),
     /// Identifiers and keywords (`and`, `or`, `not`, `true`, `false`).
     Ident(String),
     LParen,
@@ -46,6 +55,7 @@ impl Tok {
             Tok::Int(v) => format!("integer {v}"),
             Tok::Float(v) => format!("number {v:?}"),
             Tok::Str(_) => "a string literal".to_owned(),
+            Tok::FStr(_) => "an f-string".to_owned(),
             Tok::Ident(name) if super::parser::is_keyword(name) => format!("keyword '{name}'"),
             Tok::Ident(name) => format!("name '{name}'"),
             Tok::Eof => "end of input".to_owned(),
@@ -82,7 +92,9 @@ impl Tok {
             Tok::Ge => ">=",
             Tok::EqEq => "==",
             Tok::NotEq => "!=",
-            Tok::Int(_) | Tok::Float(_) | Tok::Str(_) | Tok::Ident(_) | Tok::Eof => "",
+            Tok::Int(_) | Tok::Float(_) | Tok::Str(_) | Tok::FStr(_) | Tok::Ident(_) | Tok::Eof => {
+                ""
+            }
         }
     }
 }
@@ -277,13 +289,18 @@ impl<'a> Lexer<'a> {
                 while self.peek().is_some_and(is_ident_char) {
                     self.pos += 1;
                 }
-                Tok::Ident(self.src[start..self.pos].to_owned())
+                if &self.src[start..self.pos] == "f" && self.peek() == Some('"') {
+                    self.pos += 1;
+                    self.fstring(start)?
+                } else {
+                    Tok::Ident(self.src[start..self.pos].to_owned())
+                }
             }
             '{' | '}' => {
                 return Err(self.err(
                     start,
                     self.pos,
-                    format!("unexpected character '{c}' (braces and f-strings are not supported)"),
+                    format!("unexpected character '{c}' (braces belong inside an f-string: f\"a={{x}}\")"),
                 ));
             }
             c => {
@@ -298,6 +315,66 @@ impl<'a> Lexer<'a> {
             tok,
             span: Span::new(start, self.pos),
         })
+    }
+
+    /// An f-string after its `f"`: literal text (with escapes) and `{expression}`s.
+    fn fstring(&mut self, start: usize) -> Result<Tok, ParseError> {
+        let mut parts = Vec::new();
+        let mut text = String::new();
+        loop {
+            let Some(c) = self.bump() else {
+                return Err(self.err(
+                    start,
+                    self.src.len(),
+                    "unterminated f-string: missing closing \"",
+                ));
+            };
+            match c {
+                '"' => break,
+                '\\' => text.push(self.escape(self.pos - 1)?),
+                '{' => {
+                    let from = self.pos;
+                    let mut depth = 1;
+                    while depth > 0 {
+                        match self.bump() {
+                            None => {
+                                return Err(self.err(
+                                    from - 1,
+                                    self.src.len(),
+                                    "unterminated '{' in an f-string",
+                                ))
+                            }
+                            Some('{') => depth += 1,
+                            Some('}') => depth -= 1,
+                            Some(q @ ('"' | '\'')) => {
+                                while let Some(d) = self.bump() {
+                                    if d == q {
+                                        break;
+                                    }
+                                }
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                    if !text.is_empty() {
+                        parts.push(FPart::Lit(std::mem::take(&mut text)));
+                    }
+                    parts.push(FPart::Expr(self.src[from..self.pos - 1].to_owned(), from));
+                }
+                '}' => {
+                    return Err(self.err(
+                        self.pos - 1,
+                        self.pos,
+                        "a '}' in an f-string without its '{'",
+                    ))
+                }
+                c => text.push(c),
+            }
+        }
+        if !text.is_empty() || parts.is_empty() {
+            parts.push(FPart::Lit(text));
+        }
+        Ok(Tok::FStr(parts))
     }
 
     fn single_quoted(&mut self, start: usize) -> Result<Tok, ParseError> {

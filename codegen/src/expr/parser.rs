@@ -92,6 +92,7 @@ fn starts_expr(tok: &Tok) -> bool {
         Tok::Int(_)
         | Tok::Float(_)
         | Tok::Str(_)
+        | Tok::FStr(_)
         | Tok::LParen
         | Tok::LBracket
         | Tok::Minus
@@ -442,6 +443,47 @@ impl Parser {
         let kind = match self.peek() {
             Tok::Int(v) => ExprKind::Int(*v),
             Tok::Float(v) => ExprKind::Float(*v),
+            Tok::FStr(parts) => {
+                // `f"a={x}"` is `"a=" + x.to_s`: each expression's text (an integer's decimal digits).
+                let parts = parts.clone();
+                self.bump();
+                let mut acc: Option<Expr> = None;
+                let mut height = 1;
+                for p in parts {
+                    let e = match p {
+                        super::lexer::FPart::Lit(t) => Expr::new(ExprKind::Str(t), span),
+                        super::lexer::FPart::Expr(src, at) => {
+                            let inner = super::parse(&src).map_err(|e| ParseError {
+                                span: Span::new(e.span.start + at, e.span.end + at),
+                                message: e.message,
+                            })?;
+                            height = height.max(depth_of(&inner) + 1);
+                            Expr::new(
+                                ExprKind::Attr {
+                                    base: Box::new(inner),
+                                    name: "to_s".into(),
+                                    name_span: span,
+                                },
+                                span,
+                            )
+                        }
+                    };
+                    acc = Some(match acc {
+                        None => e,
+                        Some(a) => Expr::new(
+                            ExprKind::Binary {
+                                op: BinOp::Add,
+                                lhs: Box::new(a),
+                                rhs: Box::new(e),
+                            },
+                            span,
+                        ),
+                    });
+                    height += 1;
+                }
+                let e = acc.unwrap_or_else(|| Expr::new(ExprKind::Str(String::new()), span));
+                return self.node(e.kind, span, height);
+            }
             Tok::Str(_) => {
                 // Adjacent string literals are concatenated.
                 let mut text = String::new();
@@ -807,4 +849,13 @@ impl Parser {
         };
         self.err_here(msg)
     }
+}
+
+/// How deep an expression nests (an f-string's embedded expressions count toward its own depth).
+fn depth_of(e: &Expr) -> usize {
+    1 + super::ast::children(e)
+        .into_iter()
+        .map(depth_of)
+        .max()
+        .unwrap_or(0)
 }

@@ -37,6 +37,13 @@ const CANONICAL: &[(&str, &str)] = &[
     ("'café ☃'", "\"café ☃\""),
     (r#"'ab' "cd""#, r#""abcd""#),
     ("'it''s'", r#""its""#),
+    // f-strings: literal parts, and each `{expression}` as its text
+    (r#"f"""#, r#""""#),
+    (r#"f"abc""#, r#""abc""#),
+    (r#"f"a\tb""#, r#""a\tb""#),
+    (r#"f"abc={123}""#, r#""abc=" + 123.to_s"#),
+    (r#"f"{x}-{y + 1}!""#, r#"x.to_s + "-" + (y + 1).to_s + "!""#),
+    (r#"f"v={'s'}""#, r#""v=" + "s".to_s"#),
     // booleans and arrays
     ("true", "true"),
     ("false", "false"),

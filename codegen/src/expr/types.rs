@@ -277,6 +277,7 @@ fn members(ty: &Ty) -> &'static [(&'static str, Member)] {
         Ty::Int { .. } => &[("to_s", Prop)],
         Ty::Float | Ty::Bool | Ty::Enum(_) => &[("to_i", Prop)],
         Ty::Str => &[
+            ("to_s", Prop),
             ("length", Prop),
             ("reverse", Prop),
             ("to_i", Both),
@@ -670,7 +671,7 @@ impl Checker<'_> {
                     ));
                 }
                 Ok(match (base, name) {
-                    (Ty::Int { .. }, "to_s") => Ty::Str,
+                    (Ty::Int { .. } | Ty::Str, "to_s") => Ty::Str,
                     (Ty::Str, "reverse") => Ty::Str,
                     (Ty::Io, "eof") => Ty::Bool,
                     (Ty::Bytes, "first" | "last" | "min" | "max") => Ty::U1,

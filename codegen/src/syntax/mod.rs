@@ -67,6 +67,8 @@ pub struct RawMeta {
     pub bit_endian: Option<(bool, Pos)>,
     pub encoding: Option<String>,
     pub imports: Vec<(String, Pos)>,
+    /// `ks-opaque-types: true`: a type name the schema does not define names a type of its own schema file.
+    pub opaque_types: bool,
     pub ext: Ext,
     pub pos: Pos,
 }
@@ -201,6 +203,63 @@ pub fn parse_schema(file: &str, text: &str, diags: &mut Diags) -> Option<RawSche
         file: file.to_string(),
         root,
     })
+}
+
+/// The type names a schema uses but defines nowhere in it (not built-in types, not `a::b` paths), where they are
+/// used: the opaque types of a schema with `ks-opaque-types: true`.
+pub fn opaque_type_names(root: &RawType) -> Vec<(String, Pos)> {
+    fn defined(t: &RawType, out: &mut std::collections::BTreeSet<String>) {
+        out.insert(t.name.clone());
+        for c in &t.types {
+            defined(c, out);
+        }
+    }
+    fn builtin(name: &str) -> bool {
+        let bits = name
+            .strip_prefix('b')
+            .map(|r| r.trim_end_matches("le").trim_end_matches("be"))
+            .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+        let num = name.len() >= 2
+            && matches!(name.as_bytes()[0], b'u' | b's' | b'f')
+            && name[1..]
+                .trim_end_matches("le")
+                .trim_end_matches("be")
+                .chars()
+                .all(|c| c.is_ascii_digit());
+        bits || num
+            || matches!(
+                name,
+                "str" | "strz" | "bytes" | "struct" | "io" | "bool" | "any"
+            )
+    }
+    fn used(t: &RawType, out: &mut Vec<(String, Pos)>) {
+        for a in t.seq.iter().chain(t.instances.iter()) {
+            let names: Vec<(String, Pos)> = match &a.ty {
+                Some(RawTypeRef::Name { text, pos, .. }) => vec![(text.clone(), *pos)],
+                Some(RawTypeRef::Switch { cases, .. }) => {
+                    cases.iter().map(|(_, n, p)| (n.clone(), *p)).collect()
+                }
+                None => Vec::new(),
+            };
+            for (n, p) in names {
+                let base = n.split('(').next().unwrap_or("").trim().to_string();
+                if !base.is_empty() && !base.contains("::") && !builtin(&base) {
+                    out.push((base, p));
+                }
+            }
+        }
+        for c in &t.types {
+            used(c, out);
+        }
+    }
+    let mut names = std::collections::BTreeSet::new();
+    defined(root, &mut names);
+    let mut out = Vec::new();
+    used(root, &mut out);
+    out.retain(|(n, _)| !names.contains(n));
+    out.sort();
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
 }
 
 #[cfg(test)]

@@ -193,6 +193,10 @@ fn parse_meta(n: &Node, diags: &mut Diags) -> RawMeta {
         meta.file_extension = doc_refs(v, diags);
     }
     meta.encoding = n.get("encoding").and_then(|v| str_of(v, diags));
+    meta.opaque_types = matches!(
+        n.get("ks-opaque-types").map(|v| &v.value),
+        Some(Value::Bool(true))
+    );
     if let Some(v) = n.get("imports") {
         if let Value::Seq(items) = &v.value {
             meta.imports = items
