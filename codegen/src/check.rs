@@ -271,11 +271,24 @@ impl Env for Scope<'_> {
             return Some(t);
         }
         let last = path.last()?;
-        self.m
+        if let Some(t) = self
+            .m
             .types
             .iter()
             .find(|t| t.path.join("::").ends_with(&name) && &t.name == last)
-            .map(|t| Ty::User(t.path.join("::")))
+        {
+            return Some(Ty::User(t.path.join("::")));
+        }
+        // As Kaitai resolves a path, one name at a time from the type before it, each found where `type:` would
+        // find it from there (its nested types, then its ancestors'): `top::chunk::chunk_body` names a
+        // `chunk_body` declared beside `chunk`.
+        let names: Vec<&String> = path.iter().filter(|p| !p.is_empty()).collect();
+        let (first, rest) = names.split_first()?;
+        let mut at = self.m.find_type(0, first)?;
+        for n in rest {
+            at = self.m.find_type(at, n)?;
+        }
+        Some(Ty::User(self.m.types[at].path.join("::")))
     }
 
     fn field_names(&self, user_type: &str) -> Vec<String> {

@@ -829,3 +829,23 @@ fn enum_values_with_the_same_rust_name_get_two_variants() {
         assert!(code.contains(want), "{want}\n{}", c.rust);
     }
 }
+
+/// A cast's type path is resolved as Kaitai resolves it, one name at a time from the type before (each where
+/// `type:` would find it from there): `top::chunk::body` names a `body` declared beside `chunk`, not in it.
+#[test]
+fn cast_paths_resolve_name_by_name() {
+    let c = crate::compile_str(
+        "top.ksy",
+        "meta:\n  id: top\nseq:\n  - id: c\n    type: chunk\ntypes:\n  chunk:\n    seq:\n      - id: b\n        \
+         type: body\n  body:\n    seq:\n      - id: v\n        type: u1\n",
+    )
+    .unwrap();
+    for (src, want) in [
+        ("c.b.as<top::chunk::body>.v", true),
+        ("c.b.as<top::body>.v", true),
+        ("c.b.as<top::chunk::nope>.v", false),
+    ] {
+        let r = translate_model_expr(&c.module, "m", src);
+        assert_eq!(r.is_ok(), want, "{src}: {r:?}");
+    }
+}
