@@ -595,10 +595,31 @@ impl<'m> Cx<'m> {
                 // Translate the field in the model scope of that type, reached through `#b` (its params through
                 // the arguments `base` passes it, where `base` is a field that passes them).
                 let frame = self.arg_frame(base, ty, path);
-                self.in_model_of(ty, bx, |cx| {
-                    cx.args_of = frame;
-                    cx.name(name, path)
-                })
+                // In the model, the records the chain goes down through before the one holding `base` are the
+                // outer values of the field (`a.b.c`: `c`'s `_parent` is `a.b`, and its `_parent._parent` is `a`).
+                let holders = if self.scope == Scope::Model {
+                    self.holder_frames(base, path)
+                } else {
+                    Vec::new()
+                };
+                let Some((last, above)) = holders.split_last() else {
+                    return self.in_model_of(ty, bx, |cx| {
+                        cx.args_of = frame;
+                        cx.name(name, path)
+                    });
+                };
+                let n = self.outer.len();
+                self.outer.push((self.ty, self.base.clone(), self.scope));
+                self.outer.extend(above.iter().cloned());
+                let parents = self.outer.len();
+                let r = self.within(last.clone(), None, parents, |cx| {
+                    cx.in_model_of(ty, bx, |cx| {
+                        cx.args_of = frame;
+                        cx.name(name, path)
+                    })
+                });
+                self.outer.truncate(n);
+                r
             }
             (_, T::Switch(owner, field)) => {
                 // The field of whichever type the switch holds: every case type must have it.
@@ -670,6 +691,26 @@ impl<'m> Cx<'m> {
         match &self.base {
             Some(b) => b.recv(),
             None => quote!(self),
+        }
+    }
+
+    /// The records an expression reaching a record goes down through, outermost first, up to the one that holds
+    /// it: `a.b.as<t>.c` goes through `a` and `a.b` (a cast holds the same record, an element's holder is its
+    /// array's). Empty where the record is a field of the current one.
+    fn holder_frames(&mut self, e: &Expr, path: &str) -> Vec<(usize, Option<Rx>, Scope)> {
+        match &e.kind {
+            ExprKind::Cast { base, .. } | ExprKind::Index { base, .. } => {
+                self.holder_frames(base, path)
+            }
+            ExprKind::Attr { base, .. } => {
+                let mut out = self.holder_frames(base, path);
+                match self.tr(base, path) {
+                    Ok((rx, T::User(t))) => out.push((t, Some(rx), Scope::Model)),
+                    _ => return Vec::new(),
+                }
+                out
+            }
+            _ => Vec::new(),
         }
     }
 
