@@ -322,6 +322,7 @@ impl Run<'_> {
                     self.n_fields(*ty),
                     Vec::new(),
                     Some(obj),
+                    Some(obj),
                     io,
                     obj.endian.get(),
                 ))
@@ -341,8 +342,9 @@ impl Run<'_> {
 
     fn root_of(&self, obj: &Rc<Obj>) -> Rc<Obj> {
         let want = self.m.root_of(obj.ty);
+        // (Through the records that read each other: a record read with `parent: false` still has the root.)
         let mut o = obj.clone();
-        while let Some(p) = o.parent() {
+        while let Some(p) = o.reader() {
             if o.ty == want {
                 break;
             }

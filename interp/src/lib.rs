@@ -140,7 +140,15 @@ impl Schema {
         run.limit_values(data.len());
         let io = Stream::whole(Rc::new(data.to_vec()));
         let mut r = read::reader_of(&io);
-        let root = run.read_type(0, Vec::new(), None, io.clone(), &mut r, Endian::Little)?;
+        let root = run.read_type(
+            0,
+            Vec::new(),
+            None,
+            None,
+            io.clone(),
+            &mut r,
+            Endian::Little,
+        )?;
         run.export(&root)
     }
 
@@ -155,7 +163,7 @@ impl Schema {
         }
         let run = Run::new(&self.module, Mode::Write, &self.hooks);
         let io = Stream::whole(Rc::new(Vec::new()));
-        let root = run.import(0, doc, Vec::new(), None, &io, Endian::Little)?;
+        let root = run.import(0, doc, Vec::new(), None, None, &io, Endian::Little)?;
         let mut prev: Option<Vec<u8>> = None;
         for pass in 0..MAX_PASSES {
             // The first pass knows no positions yet.
@@ -198,7 +206,15 @@ impl Schema {
         run.limit_values(data.len());
         let io = Stream::whole(Rc::new(data.to_vec()));
         let mut r = read::reader_of(&io);
-        let root = run.read_type(0, Vec::new(), None, io.clone(), &mut r, Endian::Little)?;
+        let root = run.read_type(
+            0,
+            Vec::new(),
+            None,
+            None,
+            io.clone(),
+            &mut r,
+            Endian::Little,
+        )?;
         let mut out = vec![("format".to_string(), m.format_id.clone())];
         if let Some(t) = &m.title {
             out.push(("title".into(), t.clone()));

@@ -208,24 +208,28 @@ impl Run<'_> {
     }
 
     /// A document as an object of type `ti` to write (the stream is a placeholder until the writer places it).
+    #[allow(clippy::too_many_arguments)]
     pub fn import(
         &self,
         ti: usize,
         d: &Doc,
         params: Vec<V>,
         parent: Option<&Rc<Obj>>,
+        reader: Option<&Rc<Obj>>,
         io: &Rc<Stream>,
         endian: Endian,
     ) -> Result<Rc<Obj>> {
-        self.nested(|| self.import_inner(ti, d, params, parent, io, endian))
+        self.nested(|| self.import_inner(ti, d, params, parent, reader, io, endian))
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn import_inner(
         &self,
         ti: usize,
         d: &Doc,
         params: Vec<V>,
         parent: Option<&Rc<Obj>>,
+        reader: Option<&Rc<Obj>>,
         io: &Rc<Stream>,
         endian: Endian,
     ) -> Result<Rc<Obj>> {
@@ -237,7 +241,15 @@ impl Run<'_> {
                 d.kind()
             )));
         };
-        let obj = Obj::new(ti, self.n_fields(ti), params, parent, io.clone(), endian);
+        let obj = Obj::new(
+            ti,
+            self.n_fields(ti),
+            params,
+            parent,
+            reader,
+            io.clone(),
+            endian,
+        );
         let mut known: Vec<String> = Vec::new();
         match &t.endian {
             EndianSpec::Switch { .. } => {
@@ -403,6 +415,7 @@ impl Run<'_> {
                     d,
                     args,
                     self.parent_for(obj, f).as_ref(),
+                    Some(obj),
                     &child_io(blob),
                     obj.endian.get(),
                 )?))
@@ -445,6 +458,7 @@ impl Run<'_> {
                             inner,
                             args,
                             self.parent_for(obj, f).as_ref(),
+                            Some(obj),
                             &child_io(blob),
                             obj.endian.get(),
                         )?))

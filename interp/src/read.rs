@@ -28,19 +28,29 @@ fn endian_of(e: binspec_codegen::ir::Endian) -> Endian {
 }
 
 impl Run<'_> {
-    /// Reads type `ti` from `r` (whose stream is `io`).
+    /// Reads type `ti` from `r` (whose stream is `io`), for `reader` (its `parent` unless `parent:` says otherwise).
+    #[allow(clippy::too_many_arguments)]
     pub fn read_type(
         &self,
         ti: usize,
         params: Vec<V>,
         parent: Option<&Rc<Obj>>,
+        reader: Option<&Rc<Obj>>,
         io: Rc<Stream>,
         r: &mut Reader<'_>,
         endian: Endian,
     ) -> Result<Rc<Obj>> {
         let t = &self.m.types[ti];
         self.count_value()?;
-        let obj = Obj::new(ti, self.n_fields(ti), params, parent, io.clone(), endian);
+        let obj = Obj::new(
+            ti,
+            self.n_fields(ti),
+            params,
+            parent,
+            reader,
+            io.clone(),
+            endian,
+        );
         let start = r.pos() as u64;
         obj.start.set(start);
         self.enter()?;
@@ -600,6 +610,7 @@ impl Run<'_> {
                 ty,
                 args,
                 self.parent_for(obj, f).as_ref(),
+                Some(obj),
                 io.clone(),
                 r,
                 e,
@@ -629,6 +640,7 @@ impl Run<'_> {
             ty,
             args,
             self.parent_for(obj, f).as_ref(),
+            Some(obj),
             sub.clone(),
             &mut sr,
             e,

@@ -134,6 +134,8 @@ pub struct Obj {
     /// The params' values (when writing, as the holder's values give them where the record is written).
     pub params: RefCell<Vec<V>>,
     pub parent: Option<Weak<Obj>>,
+    /// The record that read this one (its parent, unless `parent:` says otherwise): `_root` is found through it.
+    pub reader: Option<Weak<Obj>>,
     pub io: RefCell<Rc<Stream>>,
     pub endian: Cell<Endian>,
     /// Where the record starts and ends in its stream.
@@ -161,6 +163,7 @@ impl Obj {
         n_fields: usize,
         params: Vec<V>,
         parent: Option<&Rc<Obj>>,
+        reader: Option<&Rc<Obj>>,
         io: Rc<Stream>,
         endian: Endian,
     ) -> Rc<Obj> {
@@ -172,6 +175,7 @@ impl Obj {
             overrides: RefCell::new(vec![None; n_fields]),
             params: RefCell::new(params),
             parent: parent.map(Rc::downgrade),
+            reader: reader.map(Rc::downgrade),
             io: RefCell::new(io),
             endian: Cell::new(endian),
             start: Cell::new(0),
@@ -195,5 +199,8 @@ impl Obj {
     }
     pub fn parent(&self) -> Option<Rc<Obj>> {
         self.parent.as_ref().and_then(Weak::upgrade)
+    }
+    pub fn reader(&self) -> Option<Rc<Obj>> {
+        self.reader.as_ref().and_then(Weak::upgrade)
     }
 }

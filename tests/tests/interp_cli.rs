@@ -327,3 +327,24 @@ fn far_positions_are_refused() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(std::fs::read(&out).unwrap(), [8, 0, 0, 0, 0, 0, 0, 0, 7]);
 }
+
+/// A record read with `parent: false` has no parent, but still the file's root (as in Kaitai, and in the
+/// generated code, which passes `_root` values down whatever the parent).
+#[test]
+fn parent_false_keeps_the_root() {
+    let d = tempfile::tempdir().unwrap();
+    let sch = d.path().join("rootp.ksy");
+    std::fs::write(
+        &sch,
+        "meta:\n  id: rootp\nseq:\n  - id: n\n    type: u1\n  - id: c\n    type: child\n    parent: false\n\
+         types:\n  child:\n    seq:\n      - id: data\n        size: _root.n\n",
+    )
+    .unwrap();
+    let bin = d.path().join("r.bin");
+    std::fs::write(&bin, b"\x02ab").unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "--json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("\"data\": \"YWI=\""), "{}", r.out);
+    let r = run(&["--schema", s(&sch), "check", s(&bin)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+}
