@@ -425,16 +425,17 @@ impl<'m> Gen<'m> {
             .collect()
     }
 
-    /// Arguments that type `caller` passes to child type `child` (user params first, then implicit ones).
+    /// Arguments that type `caller` passes to child type `child` through its field `f` (user params first, then
+    /// implicit ones).
     fn args_for(
         &self,
         caller: usize,
         child: usize,
         user_args: &[crate::ir::Ex],
         scope: Scope,
-        path: &str,
+        f: &Field,
     ) -> R<TokenStream> {
-        Ok(self.args_exits(caller, child, user_args, scope, path)?.0)
+        Ok(self.args_exits(caller, child, user_args, scope, f)?.0)
     }
 
     /// [`Gen::args_for`], and whether computing the arguments may leave the function early ([`Cx::exits`]).
@@ -444,9 +445,9 @@ impl<'m> Gen<'m> {
         child: usize,
         user_args: &[crate::ir::Ex],
         scope: Scope,
-        path: &str,
+        f: &Field,
     ) -> R<(TokenStream, bool)> {
-        self.args_tuple(caller, child, user_args, scope, path, true)
+        self.args_tuple(caller, child, user_args, scope, f, true)
     }
 
     /// [`Gen::args_exits`], with the outer values the child needs (`outer`) or its own params alone.
@@ -456,9 +457,10 @@ impl<'m> Gen<'m> {
         child: usize,
         user_args: &[crate::ir::Ex],
         scope: Scope,
-        path: &str,
+        f: &Field,
         outer: bool,
     ) -> R<(TokenStream, bool)> {
+        let path = f.path.as_str();
         let mut exits = false;
         let mut out = Vec::new();
         let params = &self.m.types[child].params;
@@ -514,13 +516,8 @@ impl<'m> Gen<'m> {
         } else {
             Vec::new()
         };
-        // (`parent:` of the field that reads the child, found by its path.)
-        let parent = self.m.types[caller]
-            .seq
-            .iter()
-            .chain(self.m.types[caller].instances.iter())
-            .find(|f| path == f.path || path.starts_with(&format!("{}/", f.path)))
-            .map_or(crate::ir::ParentRef::Reader, |f| f.parent);
+        // (What the field gives the child as its `_parent`.)
+        let parent = f.parent;
         for Param {
             key: k, by_ref, ty, ..
         } in implicit

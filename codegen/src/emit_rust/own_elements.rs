@@ -136,7 +136,7 @@ impl Gen<'_> {
             };
             // The element's own params alone (the outer values it is also passed are not known here).
             let (a, _) = self.in_own(Some(own), || {
-                self.args_tuple(ti, *ty, args, Scope::Read, &f.path, false)
+                self.args_tuple(ti, *ty, args, Scope::Read, f, false)
             })?;
             let own_tys = self
                 .param_pairs(*ty)

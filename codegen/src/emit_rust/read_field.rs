@@ -90,7 +90,7 @@ impl<'m> Gen<'m> {
             FieldTy::User { .. } if f.is_blob() => Ok(Read::Expr(self.read_blob(ti, f)?)),
             FieldTy::User { ty, args } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
-                let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, &f.path)?;
+                let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, f)?;
                 self.note_call(*ty, Fun::Read);
                 let call = quote!(#n::read(r, endian, pools, root_io, #a));
                 if self.is_boxed(f) {
@@ -254,7 +254,7 @@ impl<'m> Gen<'m> {
             }
             FieldTy::User { ty, args } => {
                 let n = ty_ident(&self.m.types[*ty].rust);
-                let a = self.args_for(ti, *ty, args, Scope::Read, &f.path)?;
+                let a = self.args_for(ti, *ty, args, Scope::Read, f)?;
                 self.note_call(*ty, Fun::Read);
                 let call = quote!(#n::read(r, endian, pools, root_io, #a)?);
                 let call = if self.is_boxed(f) {
@@ -288,7 +288,7 @@ impl<'m> Gen<'m> {
         else {
             return self.read_repeated_as_stored(ti, f);
         };
-        let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, &f.path)?;
+        let (a, exits) = self.args_exits(ti, *ty, args, Scope::Read, f)?;
         let n = ty_ident(&self.m.types[*ty].rust);
         let keyed = fallible(&Read::Call {
             call: quote!(#n::read_keyed(r, endian, pools, root_io, #a)),

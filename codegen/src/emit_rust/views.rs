@@ -96,7 +96,7 @@ impl<'m> Gen<'m> {
         let FieldTy::User { ty: next, args } = &f.ty else {
             return err(&f.path, "internal: a view step is not a user type");
         };
-        let a = self.args_for(ti, *next, args, Scope::Read, &f.path)?;
+        let a = self.args_for(ti, *next, args, Scope::Read, f)?;
         let nt = ty_ident(&self.m.types[*next].rust);
         let fname = f.name.as_str();
         let args_ty = self.view_args_ty(entry);

@@ -363,7 +363,7 @@ impl<'m> Gen<'m> {
                                     let FieldTy::User { ty, args } = &f.ty else {
                                         return err(&f.path, "-sort-by needs a repeated user type");
                                     };
-                                    let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
+                                    let a = self.args_for(ti, *ty, args, Scope::Write, f)?;
                                     let slot = self.order_slot(ti, &f.name);
                                     // The order is kept from pass to pass where the keys cannot depend on
                                     // positions: the key reads no position, and the arguments it uses are the

@@ -19,7 +19,7 @@ impl<'m> Gen<'m> {
                 quote!(::binspec_runtime::text::encode(#v, #encoding)?)
             }
             FieldTy::User { ty, args } => {
-                let a = self.args_for(ti, *ty, args, scope, &f.path)?;
+                let a = self.args_for(ti, *ty, args, scope, f)?;
                 self.note_call(*ty, Fun::Write);
                 quote!({ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
             }
@@ -146,7 +146,7 @@ impl<'m> Gen<'m> {
                 self.write_blob(ti, f, v)
             }
             FieldTy::User { ty, args } => {
-                let a = self.args_for(ti, *ty, args, Scope::Write, &f.path)?;
+                let a = self.args_for(ti, *ty, args, Scope::Write, f)?;
                 self.note_call(*ty, Fun::Write);
                 match &f.size {
                     // A substream of a given size: the type's bytes, then padding up to the size (`pad-right`, or
