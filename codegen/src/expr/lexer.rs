@@ -317,8 +317,42 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    fn single_quoted(&mut self, start: usize) -> Result<Tok, ParseError> {
+        match self.src[self.pos..].find('\'') {
+            Some(len) => {
+                let text = self.src[self.pos..self.pos + len].to_owned();
+                self.pos += len + 1;
+                Ok(Tok::Str(text))
+            }
+            None => Err(self.err(
+                start,
+                self.src.len(),
+                "unterminated string literal: missing closing '",
+            )),
+        }
+    }
+
+    fn double_quoted(&mut self, start: usize) -> Result<Tok, ParseError> {
+        let mut parts = self.quoted(start, false)?;
+        match parts.pop() {
+            Some(FPart::Lit(text)) if parts.is_empty() => Ok(Tok::Str(text)),
+            _ => Err(self.err(
+                start,
+                self.pos,
+                "internal: a string literal with expressions",
+            )),
+        }
+    }
+
     /// An f-string after its `f"`: literal text (with escapes) and `{expression}`s.
     fn fstring(&mut self, start: usize) -> Result<Tok, ParseError> {
+        self.quoted(start, true).map(Tok::FStr)
+    }
+
+    /// The text of a double-quoted string after its opening quote, escapes decoded: one literal part, or for an
+    /// f-string (`braces`) the literal parts and the `{expression}`s between them.
+    fn quoted(&mut self, start: usize, braces: bool) -> Result<Vec<FPart>, ParseError> {
+        let what = if braces { "f-string" } else { "string literal" };
         let mut parts = Vec::new();
         let mut text = String::new();
         loop {
@@ -326,13 +360,13 @@ impl<'a> Lexer<'a> {
                 return Err(self.err(
                     start,
                     self.src.len(),
-                    "unterminated f-string: missing closing \"",
+                    format!("unterminated {what}: missing closing \""),
                 ));
             };
             match c {
                 '"' => break,
                 '\\' => text.push(self.escape(self.pos - 1)?),
-                '{' => {
+                '{' if braces => {
                     let from = self.pos;
                     let mut depth = 1;
                     while depth > 0 {
@@ -361,7 +395,7 @@ impl<'a> Lexer<'a> {
                     }
                     parts.push(FPart::Expr(self.src[from..self.pos - 1].to_owned(), from));
                 }
-                '}' => {
+                '}' if braces => {
                     return Err(self.err(
                         self.pos - 1,
                         self.pos,
@@ -374,40 +408,7 @@ impl<'a> Lexer<'a> {
         if !text.is_empty() || parts.is_empty() {
             parts.push(FPart::Lit(text));
         }
-        Ok(Tok::FStr(parts))
-    }
-
-    fn single_quoted(&mut self, start: usize) -> Result<Tok, ParseError> {
-        match self.src[self.pos..].find('\'') {
-            Some(len) => {
-                let text = self.src[self.pos..self.pos + len].to_owned();
-                self.pos += len + 1;
-                Ok(Tok::Str(text))
-            }
-            None => Err(self.err(
-                start,
-                self.src.len(),
-                "unterminated string literal: missing closing '",
-            )),
-        }
-    }
-
-    fn double_quoted(&mut self, start: usize) -> Result<Tok, ParseError> {
-        let mut text = String::new();
-        loop {
-            let Some(c) = self.bump() else {
-                return Err(self.err(
-                    start,
-                    self.src.len(),
-                    "unterminated string literal: missing closing \"",
-                ));
-            };
-            match c {
-                '"' => return Ok(Tok::Str(text)),
-                '\\' => text.push(self.escape(self.pos - 1)?),
-                c => text.push(c),
-            }
-        }
+        Ok(parts)
     }
 
     /// Decodes the escape sequence whose backslash is at `bs`; `self.pos` is
