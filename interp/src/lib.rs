@@ -137,18 +137,7 @@ impl Schema {
             return Err(e);
         }
         let run = Run::new(&self.module, Mode::Read, &self.hooks);
-        run.limit_values(data.len());
-        let io = Stream::whole(Rc::new(data.to_vec()));
-        let mut r = read::reader_of(&io);
-        let root = run.read_type(
-            0,
-            Vec::new(),
-            None,
-            None,
-            io.clone(),
-            &mut r,
-            Endian::Little,
-        )?;
+        let root = read_root(&run, data)?;
         run.export(&root)
     }
 
@@ -203,18 +192,7 @@ impl Schema {
         }
         let m = &self.module;
         let run = Run::new(m, Mode::Read, &self.hooks);
-        run.limit_values(data.len());
-        let io = Stream::whole(Rc::new(data.to_vec()));
-        let mut r = read::reader_of(&io);
-        let root = run.read_type(
-            0,
-            Vec::new(),
-            None,
-            None,
-            io.clone(),
-            &mut r,
-            Endian::Little,
-        )?;
+        let root = read_root(&run, data)?;
         let mut out = vec![("format".to_string(), m.format_id.clone())];
         if let Some(t) = &m.title {
             out.push(("title".into(), t.clone()));
@@ -235,6 +213,22 @@ impl Schema {
         }
         Ok(out)
     }
+}
+
+/// Reads a whole file as the schema's top-level type, with as many records as the input allows.
+fn read_root(run: &Run<'_>, data: &[u8]) -> Result<Rc<value::Obj>> {
+    run.limit_values(data.len());
+    let io = Stream::whole(Rc::new(data.to_vec()));
+    let mut r = read::reader_of(&io);
+    run.read_type(
+        0,
+        Vec::new(),
+        None,
+        None,
+        io.clone(),
+        &mut r,
+        Endian::Little,
+    )
 }
 
 /// The stack the interpreter runs on: records nest up to [`run::MAX_DEPTH`] levels, and each level takes several

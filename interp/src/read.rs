@@ -53,8 +53,7 @@ impl Run<'_> {
         );
         let start = r.pos() as u64;
         obj.start.set(start);
-        self.enter()?;
-        let res = (|| -> Result<()> {
+        self.nested(|| -> Result<()> {
             let e = match &t.endian {
                 EndianSpec::Inherit => endian,
                 EndianSpec::Fixed(e) => endian_of(*e),
@@ -109,9 +108,7 @@ impl Run<'_> {
                 }
             }
             Ok(())
-        })();
-        self.leave();
-        res?;
+        })?;
         Ok(obj)
     }
 

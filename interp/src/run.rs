@@ -153,9 +153,7 @@ impl<'m> Run<'m> {
             let name = &self.def(obj.ty, i).name;
             return Err(Error::new(format!("'{name}' needs its own value")));
         }
-        self.enter()?;
-        let r = f();
-        self.leave();
+        let r = self.nested(f);
         obj.busy.borrow_mut()[i] = false;
         r
     }

@@ -138,8 +138,7 @@ impl Run<'_> {
 
     pub fn write_type(&self, obj: &Rc<Obj>, sw: &mut SW) -> Result<()> {
         let t = &self.m.types[obj.ty];
-        self.enter()?;
-        let res = (|| -> Result<()> {
+        self.nested(|| -> Result<()> {
             obj.start.set(sw.w.pos() as u64);
             for i in 0..t.seq.len() {
                 let f = &t.seq[i];
@@ -160,9 +159,7 @@ impl Run<'_> {
                 r.map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
             }
             Ok(())
-        })();
-        self.leave();
-        res
+        })
     }
 
     /// A pool item: written apart, queued for its region.

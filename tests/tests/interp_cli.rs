@@ -19,19 +19,41 @@ fn s(p: &Path) -> &str {
 /// `switch.ksy`: kind 1 (a point), then two records of width 1 and 2.
 const SWITCH_FILE: &[u8] = b"\x01\x01\x00\xfe\xff\x02\x01\x7f\x02\x34\x12";
 
-#[test]
-fn decode_edit_encode_with_a_schema() {
-    let d = tempfile::tempdir().unwrap();
-    let (bin, doc, out) = (
-        d.path().join("a.bin"),
-        d.path().join("a.yaml"),
-        d.path().join("b.bin"),
-    );
+/// `switch.ksy`'s file, decoded with `--schema` into a document beside it.
+struct Decoded {
+    sch: PathBuf,
+    bin: PathBuf,
+    doc: PathBuf,
+    out: PathBuf,
+    text: String,
+}
+
+fn decoded_switch(d: &Path) -> Decoded {
+    let (bin, doc, out) = (d.join("a.bin"), d.join("a.yaml"), d.join("b.bin"));
     std::fs::write(&bin, SWITCH_FILE).unwrap();
     let sch = schema("switch.ksy");
     let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
     assert_eq!(r.code, 0, "{}", r.err);
     let text = std::fs::read_to_string(&doc).unwrap();
+    Decoded {
+        sch,
+        bin,
+        doc,
+        out,
+        text,
+    }
+}
+
+#[test]
+fn decode_edit_encode_with_a_schema() {
+    let d = tempfile::tempdir().unwrap();
+    let Decoded {
+        sch,
+        bin,
+        doc,
+        out,
+        text,
+    } = decoded_switch(d.path());
     assert!(text.starts_with("# binspec-schema: "), "{text}");
     assert!(
         text.contains("point:") && text.contains("u2: 4660"),
@@ -81,18 +103,13 @@ fn decode_edit_encode_with_a_schema() {
 #[test]
 fn a_case_that_does_not_match_its_tag_is_an_error() {
     let d = tempfile::tempdir().unwrap();
-    let (bin, doc, out) = (
-        d.path().join("a.bin"),
-        d.path().join("a.yaml"),
-        d.path().join("b.bin"),
-    );
-    std::fs::write(&bin, SWITCH_FILE).unwrap();
-    let sch = schema("switch.ksy");
-    assert_eq!(
-        run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]).code,
-        0
-    );
-    let text = std::fs::read_to_string(&doc).unwrap();
+    let Decoded {
+        sch,
+        bin: _,
+        doc,
+        out,
+        text,
+    } = decoded_switch(d.path());
     // Width 2 with a u4 value: the writer does not guess which one the user meant.
     std::fs::write(&doc, text.replace("u2: 4660", "u4: 4660")).unwrap();
     let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
