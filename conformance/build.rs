@@ -14,10 +14,18 @@ use saphyr::{Yaml, YamlLoader};
 struct Kst {
     id: String,
     data: String,
-    /// `(actual, expected)` Kaitai expressions; `expected` is `None` when the assert expects an error.
-    asserts: Vec<(String, Option<String>)>,
+    /// `(actual, expected)`: Kaitai expressions.
+    asserts: Vec<(String, Expect)>,
     /// The expected error's name, when the test expects one.
     exception: Option<String>,
+}
+
+/// What an assert expects of its `actual` expression.
+enum Expect {
+    /// The value of this expression.
+    Value(String),
+    /// An error (Kaitai's exception name) when it is evaluated.
+    Error(String),
 }
 
 /// A test built, or skipped with `(id, reason)`.
@@ -238,14 +246,17 @@ fn build_one(
     let root = format!("s::{}", module.types[0].rust);
 
     let mut check = String::new();
+    // `check_` returns a `Fail`, which both a failed assert's message and an error that evaluating an
+    // expression passes up with `?` (a string's `to_i`) convert to.
     check.push_str(
-        "pub fn check(data: &[u8]) -> ::core::result::Result<(), ::std::string::String> {\n",
+        "pub fn check(data: &[u8]) -> ::core::result::Result<(), ::std::string::String> {\n    check_(data).map_err(|e| e.0)\n}\n\
+         fn check_(data: &[u8]) -> ::core::result::Result<(), crate::cmp::Fail> {\n",
     );
     if let Some(exc) = &t.exception {
         writeln!(
             check,
             "    match <{root} as ::binspec_runtime::Format>::from_binary(data) {{\n\
-             \x20       Ok(_) => Err(::std::format!(\"expected error {}, but parsing succeeded\")),\n\
+             \x20       Ok(_) => Err(::std::format!(\"expected error {}, but parsing succeeded\").into()),\n\
              \x20       Err(_) => Ok(()),\n    }}\n}}",
             exc.replace('{', "{{").replace('}', "}}").replace('"', "'")
         )
@@ -260,12 +271,6 @@ fn build_one(
         )
         .unwrap();
         for (i, (actual, expected)) in t.asserts.iter().enumerate() {
-            let Some(expected) = expected else {
-                return Err(skip(format!(
-                    "assert expects an error: `{}` (evaluating one expression, not supported)",
-                    short(actual)
-                )));
-            };
             let tr = |e: &str| {
                 catch_unwind(AssertUnwindSafe(|| {
                     binspec_codegen::emit_rust::translate_model_expr(module, "m", e)
@@ -276,6 +281,28 @@ fn build_one(
                         panic_text(&*p)
                     ))
                 })
+            };
+            let expected = match expected {
+                Expect::Value(e) => e,
+                Expect::Error(name) => {
+                    // Evaluating the expression must fail (a translation that cannot fail never does).
+                    let (a, _) = tr(actual).map_err(|e| {
+                        skip(format!(
+                            "assert untranslatable: `{}`: {}",
+                            short(actual),
+                            short(&e)
+                        ))
+                    })?;
+                    writeln!(
+                        check,
+                        "    #[allow(clippy::redundant_closure_call)]\n    let r: ::binspec_runtime::Result<()> = (|| {{\n        let _ = {a};\n        Ok(())\n    }})();\n    \
+                         if r.is_ok() {{\n        return Err(::std::format!(\"assert {i}: {{}}: evaluated, expected error {}\", {:?}).into());\n    }}",
+                        name.replace('{', "{{").replace('}', "}}").replace('"', "'"),
+                        actual.trim()
+                    )
+                    .unwrap();
+                    continue;
+                }
             };
             if expected.trim() == "null" {
                 // An absent optional value: binspec's `x._present` says whether the model holds it.
@@ -294,7 +321,7 @@ fn build_one(
                 }
                 writeln!(
                     check,
-                    "    if ({p}) {{\n        return Err(::std::format!(\"assert {i}: {{}}: present, expected null\", {:?}));\n    }}",
+                    "    if ({p}) {{\n        return Err(::std::format!(\"assert {i}: {{}}: present, expected null\", {:?}).into());\n    }}",
                     actual.trim()
                 )
                 .unwrap();
@@ -342,7 +369,7 @@ fn build_one(
             writeln!(
                 check,
                 "    match ({va}, {vb}) {{\n        (a, b) => {{\n            if !({cmp}) {{\n                \
-                 return Err(::std::format!(\"assert {i}: {{}}: got {{:?}}, expected {{:?}}\", {:?}, a, b));\n            }}\n        }}\n    }}",
+                 return Err(::std::format!(\"assert {i}: {{}}: got {{:?}}, expected {{:?}}\", {:?}, a, b).into());\n            }}\n        }}\n    }}",
                 actual.trim()
             )
             .unwrap();
@@ -411,12 +438,15 @@ fn read_kst(path: &Path) -> Result<Kst, String> {
             let actual = get(a, "actual")
                 .and_then(scalar)
                 .ok_or("assert without actual")?;
-            let expected = get(a, "expected").and_then(scalar);
-            if expected.is_none() && get(a, "exception").is_none() {
-                return Err(format!(
-                    "assert of `{actual}` without expected or exception"
-                ));
-            }
+            let expected = match (get(a, "expected").and_then(scalar), get(a, "exception")) {
+                (Some(e), _) => Expect::Value(e),
+                (None, Some(x)) => Expect::Error(scalar(x).unwrap_or_else(|| "an error".into())),
+                (None, None) => {
+                    return Err(format!(
+                        "assert of `{actual}` without expected or exception"
+                    ))
+                }
+            };
             asserts.push((actual, expected));
         }
     }

@@ -34,6 +34,18 @@ pub type ModelFn = fn(&[u8]) -> ModelOutcome;
 /// a translated expression gives a value or a reference to one.
 #[doc(hidden)]
 pub mod cmp {
+    /// Why a check failed: an assert's message, or an error evaluating an expression passed up with `?`.
+    pub struct Fail(pub String);
+    impl From<String> for Fail {
+        fn from(s: String) -> Self {
+            Fail(s)
+        }
+    }
+    impl From<binspec_runtime::Error> for Fail {
+        fn from(e: binspec_runtime::Error) -> Self {
+            Fail(format!("evaluating an expression: {e}"))
+        }
+    }
     /// An integer, widened.
     pub trait Int {
         fn int(&self) -> i128;

@@ -1085,9 +1085,10 @@ impl Ainb {
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
                         let n = ::binspec_runtime::expr::div(
-                            v_jump_table_ofs as i128 - v_multi_input_array_ofs as i128,
-                            8i128,
-                        );
+                                v_jump_table_ofs as i128 - v_multi_input_array_ofs as i128,
+                                8i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))?;
                         if n < 0 {
                             return Err(
                                 ::binspec_runtime::Error::invalid(
@@ -1161,10 +1162,11 @@ impl Ainb {
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
                         let n = ::binspec_runtime::expr::div(
-                            v_query_element_id_array_ofs as i128
-                                - v_jump_table_ofs as i128,
-                            4i128,
-                        );
+                                v_query_element_id_array_ofs as i128
+                                    - v_jump_table_ofs as i128,
+                                4i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))?;
                         if n < 0 {
                             return Err(
                                 ::binspec_runtime::Error::invalid(
@@ -1631,13 +1633,15 @@ impl Ainb {
             );
         let v_query_element_count: ::std::option::Option<u32> = if v_query_element_count
             as i128
-            == v_elements
-                .iter()
-                .filter(|v__| {
-                    let v__ = *v__;
-                    v__.element_flags as i128 & 1i128 != 0i128
-                })
-                .count() as i128
+            == ({
+                let mut n__ = 0i128;
+                for v__ in v_elements.iter() {
+                    if v__.element_flags as i128 & 1i128 != 0i128 {
+                        n__ += 1;
+                    }
+                }
+                n__
+            })
         {
             None
         } else {
@@ -1846,14 +1850,13 @@ impl Ainb {
         let d_query_element_count: i128 = match self.query_element_count {
             Some(v) => v as i128,
             None => {
-                self
-                    .elements
-                    .iter()
-                    .filter(|v__| {
-                        let v__ = *v__;
-                        v__.element_flags as i128 & 1i128 != 0i128
-                    })
-                    .count() as i128
+                let mut n__ = 0i128;
+                for v__ in self.elements.iter() {
+                    if v__.element_flags as i128 & 1i128 != 0i128 {
+                        n__ += 1;
+                    }
+                }
+                n__
             }
         };
         let d_unknown_50: i128 = match self.unknown_50 {
@@ -2707,7 +2710,7 @@ impl Ainb {
                                             let n__: i128 = ::binspec_runtime::expr::div(
                                                 d_jump_table_ofs - d_multi_input_array_ofs,
                                                 8i128,
-                                            );
+                                            )?;
                                             if val.len() as i128 != n__ {
                                                 return Err(
                                                     ::binspec_runtime::Error::write(
@@ -2771,7 +2774,7 @@ impl Ainb {
                                             let n__: i128 = ::binspec_runtime::expr::div(
                                                 d_query_element_id_array_ofs - d_jump_table_ofs,
                                                 4i128,
-                                            );
+                                            )?;
                                             if val.len() as i128 != n__ {
                                                 return Err(
                                                     ::binspec_runtime::Error::write(
@@ -17112,10 +17115,11 @@ impl Blackboard {
                     > r.pos() as i128
                 {
                     ::binspec_runtime::expr::div(
-                        crate::hooks::ainb::file_reference_end(r.buf())
-                            - r.pos() as i128,
-                        16i128,
-                    )
+                            crate::hooks::ainb::file_reference_end(r.buf())
+                                - r.pos() as i128,
+                            16i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))?
                 } else {
                     0i128
                 };
@@ -22538,10 +22542,11 @@ impl CommandInfoEntry {
             as i128
             == (if v_setup.is_some() {
                 ::binspec_runtime::expr::div(
-                    pos_setup - (r.abs_pos() - r.pos() as u64) as i128
-                        - x_parent__parent__command_table_offset - 4i128,
-                    8i128,
-                )
+                        pos_setup - (r.abs_pos() - r.pos() as u64) as i128
+                            - x_parent__parent__command_table_offset - 4i128,
+                        8i128,
+                    )
+                    .map_err(|e| e.or_offset(r.abs_pos()))?
             } else {
                 -1i128
             })
@@ -22603,7 +22608,7 @@ impl CommandInfoEntry {
                         ctx.prev_pos(k_setup) as i128 - io.start as i128
                             - x_parent__parent__command_table_offset - 4i128,
                         8i128,
-                    )
+                    )?
                 } else {
                     -1i128
                 }

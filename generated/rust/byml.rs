@@ -3158,9 +3158,12 @@ impl Array {
                 let _start = r.abs_pos();
                 let raw: &[u8] = {
                     let n = ::binspec_runtime::expr::modulo(
-                        4i128 - ::binspec_runtime::expr::modulo(p_count, 4i128),
-                        4i128,
-                    );
+                            4i128
+                                - ::binspec_runtime::expr::modulo(p_count, 4i128)
+                                    .map_err(|e| e.or_offset(r.abs_pos()))?,
+                            4i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))?;
                     if n < 0 {
                         return Err(
                             ::binspec_runtime::Error::invalid(
@@ -3268,9 +3271,9 @@ impl Array {
                                 content,
                                 Some(
                                     ::binspec_runtime::expr::modulo(
-                                        4i128 - ::binspec_runtime::expr::modulo(p_count, 4i128),
+                                        4i128 - ::binspec_runtime::expr::modulo(p_count, 4i128)?,
                                         4i128,
-                                    ),
+                                    )?,
                                 ),
                                 &[],
                                 0u8,

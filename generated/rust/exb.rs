@@ -1002,10 +1002,11 @@ impl CommandInfoEntry {
             as i128
             == (if v_setup.is_some() {
                 ::binspec_runtime::expr::div(
-                    pos_setup - (r.abs_pos() - r.pos() as u64) as i128
-                        - x_parent__parent__command_table_offset - 4i128,
-                    8i128,
-                )
+                        pos_setup - (r.abs_pos() - r.pos() as u64) as i128
+                            - x_parent__parent__command_table_offset - 4i128,
+                        8i128,
+                    )
+                    .map_err(|e| e.or_offset(r.abs_pos()))?
             } else {
                 -1i128
             })
@@ -1067,7 +1068,7 @@ impl CommandInfoEntry {
                         ctx.prev_pos(k_setup) as i128 - io.start as i128
                             - x_parent__parent__command_table_offset - 4i128,
                         8i128,
-                    )
+                    )?
                 } else {
                     -1i128
                 }

@@ -636,9 +636,10 @@ impl Tracks {
                 let _start = r.abs_pos();
                 let raw: &[u8] = {
                     let n = ::binspec_runtime::expr::div(
-                        v_bone_count as i128 + 7i128,
-                        8i128,
-                    );
+                            v_bone_count as i128 + 7i128,
+                            8i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))?;
                     if n < 0 {
                         return Err(
                             ::binspec_runtime::Error::invalid(
@@ -678,11 +679,13 @@ impl Tracks {
                                     ::binspec_runtime::expr::shr(
                                         ::binspec_runtime::expr::bytes(&v_mask)
                                             .get(
-                                                ::binspec_runtime::expr::div(i as i128, 8i128) as usize,
+                                                ::binspec_runtime::expr::div(i as i128, 8i128)
+                                                    .map_err(|e| e.or_offset(r.abs_pos()))? as usize,
                                             )
                                             .copied()
                                             .unwrap_or(0) as i128,
-                                        ::binspec_runtime::expr::modulo(i as i128, 8i128),
+                                        ::binspec_runtime::expr::modulo(i as i128, 8i128)
+                                            .map_err(|e| e.or_offset(r.abs_pos()))?,
                                     ) & 1i128 == 1i128,
                                 ),
                             )
@@ -773,7 +776,7 @@ impl Tracks {
                         ::binspec_runtime::expr::div(
                             self.bones.len() as i128 + 7i128,
                             8i128,
-                        ),
+                        )?,
                     ),
                     &[],
                     0,
@@ -798,11 +801,11 @@ impl Tracks {
                                             ::binspec_runtime::expr::shr(
                                                 d_mask[..]
                                                     .get(
-                                                        ::binspec_runtime::expr::div(i as i128, 8i128) as usize,
+                                                        ::binspec_runtime::expr::div(i as i128, 8i128)? as usize,
                                                     )
                                                     .copied()
                                                     .unwrap_or(0) as i128,
-                                                ::binspec_runtime::expr::modulo(i as i128, 8i128),
+                                                ::binspec_runtime::expr::modulo(i as i128, 8i128)?,
                                             ) & 1i128 == 1i128,
                                         ),
                                     )?;
@@ -1115,9 +1118,10 @@ impl ::binspec_runtime::Format for PanimPluto {
             summary: vec![
                 ("name".to_string(), self.name[..].to_string()), ("frames".to_string(),
                 format!("{}", self.length as i128)), ("nodes".to_string(), format!("{}",
-                self.node_count as i128)), ("bones".to_string(), format!("{}",
-                ::binspec_runtime::expr::div(self.indices.len() as i128, 6i128) -
-                1i128)),
+                self.node_count as i128)), ("bones".to_string(),
+                ::binspec_runtime::Info::value(|| Ok(format!("{}",
+                ::binspec_runtime::expr::div(self.indices.len() as i128, 6i128) ? -
+                1i128)))),
             ],
         }
     }

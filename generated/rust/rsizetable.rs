@@ -173,6 +173,7 @@ impl Rsizetable {
                 }) == 1i128
                     && v_count_le.unwrap_or_default() as i128
                         <= ::binspec_runtime::expr::div(r.size() as i128 - 12i128, 8i128)
+                            .map_err(|e| e.or_offset(r.abs_pos()))?
                 || (if ::binspec_runtime::expr::bytes(&v_magic)
                     == &[82u8, 69u8, 83u8, 84u8, 66u8, 76u8][..]
                 {
@@ -432,6 +433,7 @@ impl Rsizetable {
             }) == 1i128
                 && v_count_le.unwrap_or_default() as i128
                     <= ::binspec_runtime::expr::div(r.size() as i128 - 12i128, 8i128)
+                        .map_err(|e| e.or_offset(r.abs_pos()))?
             || (if ::binspec_runtime::expr::bytes(&v_magic)
                 == &[82u8, 69u8, 83u8, 84u8, 66u8, 76u8][..]
             {

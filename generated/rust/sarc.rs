@@ -979,10 +979,11 @@ impl SfatEntry {
                     24i128,
                 )
                     | ::binspec_runtime::expr::div(
-                        pos_name - (r.abs_pos() - r.pos() as u64) as i128
-                            - x_parent__names_start,
-                        4i128,
-                    )
+                            pos_name - (r.abs_pos() - r.pos() as u64) as i128
+                                - x_parent__names_start,
+                            4i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))?
             } else {
                 0i128
             })
@@ -1135,7 +1136,7 @@ impl SfatEntry {
                             ctx.prev_pos(k_name) as i128 - io.start as i128
                                 - x_parent__names_start,
                             4i128,
-                        )
+                        )?
                 } else {
                     0i128
                 }

@@ -385,8 +385,8 @@ impl Run<'_> {
         Ok(match (m, b) {
             ("to_i", V::Float(f)) => V::Int(*f as i128),
             ("to_i", V::Str(s)) => {
-                let radix = if a.is_empty() { 10 } else { arg_int(0)? as u32 };
-                V::Int(i128::from_str_radix(s, radix).unwrap_or(0))
+                let radix = if a.is_empty() { 10 } else { arg_int(0)? };
+                V::Int(rx::to_i(s, radix).map_err(|e| bad(e.to_string()))?)
             }
             ("to_i", v) => V::Int(to_int(v, m)?),
             ("to_s", V::Int(i)) => V::Str(Rc::from(i.to_string())),
@@ -546,8 +546,8 @@ pub fn binary(op: BinOp, l: &V, r: &V) -> Result<V> {
                 BinOp::Add => a.wrapping_add(b),
                 BinOp::Sub => a.wrapping_sub(b),
                 BinOp::Mul => a.wrapping_mul(b),
-                BinOp::Div => rx::div(a, b),
-                BinOp::Mod => rx::modulo(a, b),
+                BinOp::Div => rx::div(a, b).map_err(|e| bad(e.to_string()))?,
+                BinOp::Mod => rx::modulo(a, b).map_err(|e| bad(e.to_string()))?,
                 BinOp::Shl => rx::shl(a, b),
                 BinOp::Shr => rx::shr(a, b),
                 BinOp::BitAnd => a & b,

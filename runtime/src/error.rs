@@ -193,6 +193,13 @@ impl Error {
         self.0.rev_path.push(Seg::Key(key.into()));
         self
     }
+    /// The byte offset where reading was when it went wrong, unless the error has one already (an expression
+    /// that failed while reading: a division by zero).
+    #[doc(hidden)]
+    pub fn or_offset(mut self, offset: u64) -> Self {
+        self.0.offset.get_or_insert(offset);
+        self
+    }
     /// Names the format the path starts from (`sarc`), once.
     pub fn in_format(mut self, id: &'static str) -> Self {
         if self.0.root.is_none() {
@@ -275,7 +282,9 @@ impl Error {
                     .map(|o| format!(" at offset {o:#x}"))
                     .unwrap_or_default()
             ),
-            ErrorKind::Invalid { message } | ErrorKind::Limit { message } => {
+            ErrorKind::Invalid { message }
+            | ErrorKind::Limit { message }
+            | ErrorKind::Other { message } => {
                 format!(
                     "{message}{}",
                     self.offset()
@@ -285,7 +294,6 @@ impl Error {
             }
             ErrorKind::Write { message }
             | ErrorKind::Text { message }
-            | ErrorKind::Other { message }
             | ErrorKind::Io { message, .. } => message.clone(),
         }
     }

@@ -21,6 +21,15 @@ pub struct Info {
     pub summary: Vec<(String, String)>,
 }
 
+impl Info {
+    /// A summary value that evaluating may fail (a division by zero in the schema's expression): its text, or the
+    /// error in parentheses. Generated `info()` uses it.
+    #[doc(hidden)]
+    pub fn value(f: impl FnOnce() -> Result<String>) -> String {
+        f().unwrap_or_else(|e| format!("({e})"))
+    }
+}
+
 /// Text forms of a decoded document.
 #[cfg(feature = "text")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

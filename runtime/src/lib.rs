@@ -222,31 +222,36 @@ pub type ScanCheck<'a> = (usize, usize, &'a [&'a [u8]], usize, bool, &'static st
 // Generated code only (translated Kaitai expressions).
 #[doc(hidden)]
 pub mod expr {
-    /// Division rounding towards negative infinity (as Kaitai's `/`); 0 when dividing by 0.
+    /// Division rounding towards negative infinity (as Kaitai's `/`); dividing by 0 is an error (Kaitai's
+    /// `ZeroDivisionError`), never a made-up value.
     #[inline]
-    pub fn div(a: i128, b: i128) -> i128 {
+    pub fn div(a: i128, b: i128) -> crate::Result<i128> {
         if b == 0 {
-            return 0;
+            return Err(by_zero(a, "/"));
         }
         let q = a.wrapping_div(b);
-        if (a % b != 0) && ((a < 0) != (b < 0)) {
+        Ok(if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
             q - 1
         } else {
             q
-        }
+        })
     }
-    /// Modulo with the sign of the divisor (as Kaitai's `%`); 0 when dividing by 0.
+    /// Modulo with the sign of the divisor (as Kaitai's `%`); dividing by 0 is an error.
     #[inline]
-    pub fn modulo(a: i128, b: i128) -> i128 {
+    pub fn modulo(a: i128, b: i128) -> crate::Result<i128> {
         if b == 0 {
-            return 0;
+            return Err(by_zero(a, "%"));
         }
         let r = a.wrapping_rem(b);
-        if r != 0 && ((r < 0) != (b < 0)) {
+        Ok(if r != 0 && ((r < 0) != (b < 0)) {
             r + b
         } else {
             r
-        }
+        })
+    }
+    #[cold]
+    fn by_zero(a: i128, op: &str) -> crate::Error {
+        crate::Error::other(format!("{a} {op} 0: division by zero"))
     }
     /// A value held as bytes (a slice, a `Vec<u8>`, [`Bytes`](crate::Bytes)) borrowed as a slice, whichever it
     /// is: generated code names a local this way where it does not know which.
@@ -274,6 +279,19 @@ pub mod expr {
     pub fn byte_arrays<B: AsRef<[u8]>>(v: &[B]) -> Vec<Vec<u8>> {
         v.iter().map(|b| b.as_ref().to_vec()).collect()
     }
+    /// A string's integer (`to_i`, `to_i(radix)`): the whole string, an optional sign and digits of the radix
+    /// (2 to 36). Anything else is an error, as in Kaitai (`ConversionError`), rather than a made-up value.
+    pub fn to_i(s: &str, radix: i128) -> crate::Result<i128> {
+        let r = u32::try_from(radix).ok().filter(|r| (2..=36).contains(r));
+        let Some(r) = r else {
+            return Err(crate::Error::other(format!(
+                "to_i: radix {radix} is not between 2 and 36"
+            )));
+        };
+        i128::from_str_radix(s, r).map_err(|e| {
+            crate::Error::other(format!("to_i: {s:?} is not an integer in base {r} ({e})"))
+        })
+    }
     /// `a << b`, 0 when the shift is out of range.
     #[inline]
     pub fn shl(a: i128, b: i128) -> i128 {
@@ -295,13 +313,41 @@ pub mod expr {
     #[cfg(test)]
     mod tests {
         #[test]
+        fn string_to_integer() {
+            use super::to_i;
+            assert_eq!(to_i("-42", 10).unwrap(), -42);
+            assert_eq!(to_i("+7f", 16).unwrap(), 0x7f);
+            assert_eq!(to_i("9173abc", 16).unwrap(), 0x9173abc);
+            let e = to_i("9173abc", 10).unwrap_err().to_string();
+            assert!(
+                e.contains("\"9173abc\" is not an integer in base 10"),
+                "{e}"
+            );
+            assert!(to_i("", 10).is_err());
+            assert!(to_i("123_.^", 10).is_err());
+            // A radix from a file may be anything: an error, never a panic.
+            for r in [-1, 0, 1, 37, 1 << 40] {
+                let e = to_i("1", r).unwrap_err().to_string();
+                assert!(
+                    e.contains(&format!("radix {r} is not between 2 and 36")),
+                    "{e}"
+                );
+            }
+        }
+        #[test]
         fn floor_division() {
-            assert_eq!(super::div(-7, 2), -4);
-            assert_eq!(super::div(7, 2), 3);
-            assert_eq!(super::div(7, -2), -4);
-            assert_eq!(super::modulo(-7, 2), 1);
-            assert_eq!(super::modulo(7, -2), -1);
-            assert_eq!(super::div(1, 0), 0);
+            use super::{div, modulo};
+            assert_eq!(div(-7, 2).unwrap(), -4);
+            assert_eq!(div(7, 2).unwrap(), 3);
+            assert_eq!(div(7, -2).unwrap(), -4);
+            assert_eq!(modulo(-7, 2).unwrap(), 1);
+            assert_eq!(modulo(7, -2).unwrap(), -1);
+            let e = div(1, 0).unwrap_err().to_string();
+            assert!(e.contains("1 / 0: division by zero"), "{e}");
+            assert!(modulo(1, 0).is_err());
+            // Products wrap, so the one quotient that overflows can be reached: it wraps too, never panics.
+            assert_eq!(div(i128::MIN, -1).unwrap(), i128::MIN);
+            assert_eq!(modulo(i128::MIN, -1).unwrap(), 0);
             assert_eq!(super::shl(1, 200), 0);
             assert_eq!(super::shr(-8, 1), -4);
         }

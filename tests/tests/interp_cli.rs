@@ -305,6 +305,27 @@ fn records_of_no_bytes_are_bounded() {
     );
 }
 
+/// A number written as text that is not one, or a division by zero, is an error naming it, not a made-up 0
+/// (Kaitai's `ConversionError` and `ZeroDivisionError`).
+#[test]
+fn failing_expressions_are_errors() {
+    refuses_then_reads(
+        "texts",
+        "meta:\n  id: texts\nseq:\n  - id: n\n    type: str\n    size: 2\n    encoding: ASCII\n  - id: data\n    \
+         size: n.to_i(16)\n",
+        b"x1ab",
+        "\"x1\" is not an integer in base 16",
+        b"02ab",
+    );
+    refuses_then_reads(
+        "quotient",
+        "meta:\n  id: quotient\nseq:\n  - id: n\n    type: u1\n  - id: data\n    size: 12 / n\n",
+        b"\x00abc",
+        "12 / 0: division by zero",
+        b"\x04abc",
+    );
+}
+
 /// A schema written to a file of its own, and what `--schema S decode` says of `bad` (refused, the message holding
 /// `says`) and `--schema S check` of `good` (read and written back).
 fn refuses_then_reads(name: &str, schema: &str, bad: &[u8], says: &str, good: &[u8]) {

@@ -157,9 +157,16 @@ impl<'m> Cx<'m> {
                 let (b, p) = (b.unary(), r?.0.full());
                 if method == "count" {
                     return Ok((
+                        // (A loop, not a closure: the condition may pass an error up with `?`.)
                         Rx::new(
-                            quote!(#b.iter().filter(|v__| { let v__ = *v__; #p }).count() as i128),
-                            Prec::Cast,
+                            quote!({
+                                let mut n__ = 0i128;
+                                for v__ in #b.iter() {
+                                    if #p { n__ += 1; }
+                                }
+                                n__
+                            }),
+                            Prec::Block,
                         ),
                         None,
                     ));
@@ -217,9 +224,11 @@ impl<'m> Cx<'m> {
                         let e = a[0].full();
                         Rx::atom(quote!(::binspec_runtime::text::decode_lossy(#b, #e)))
                     }
+                    // (Fallible: where an expression is evaluated, `?` passes the error up.)
                     ("to_i", T::Str) if a.len() == 1 => {
-                        let radix = a[0].as_(quote!(u32)).full();
-                        Rx::atom(quote!(i128::from_str_radix(#b, #radix).unwrap_or(0)))
+                        let radix = a[0].full();
+                        let pass = self.pass_error();
+                        Rx::atom(quote!(::binspec_runtime::expr::to_i(&#rb, #radix)#pass))
                     }
                     ("substring", T::Str) if a.len() == 2 => {
                         let (from, to) = (&a[0], &a[1]);
@@ -346,22 +355,22 @@ impl<'m> Cx<'m> {
                     (l, r)
                 };
                 // Integer arithmetic is on i128 and never panics: sums of values read from files cannot overflow
-                // it, products wrap, and division by zero gives 0 (Kaitai's division and modulo round towards
-                // negative infinity).
+                // it, products wrap, and division by zero is an error passed up with `?` (Kaitai's division and
+                // modulo round towards negative infinity).
                 match op {
                     BinOp::Mod if float => {
                         let (l, r) = (l.recv(), r.full());
                         Rx::atom(quote!(#l.rem_euclid(#r)))
                     }
                     BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr if !float => {
-                        let f = match op {
-                            BinOp::Div => quote!(div),
-                            BinOp::Mod => quote!(modulo),
-                            BinOp::Shl => quote!(shl),
-                            _ => quote!(shr),
+                        let (f, fallible) = match op {
+                            BinOp::Div => (quote!(div), self.pass_error()),
+                            BinOp::Mod => (quote!(modulo), self.pass_error()),
+                            BinOp::Shl => (quote!(shl), quote!()),
+                            _ => (quote!(shr), quote!()),
                         };
                         let (l, r) = (l.full(), r.full());
-                        Rx::atom(quote!(::binspec_runtime::expr::#f(#l, #r)))
+                        Rx::atom(quote!(::binspec_runtime::expr::#f(#l, #r)#fallible))
                     }
                     BinOp::Mul if !float => {
                         let (l, r) = (l.recv(), r.full());
@@ -393,6 +402,17 @@ impl<'m> Cx<'m> {
                     (T::Float, T::Int) => {
                         let (a, b) = (a.full(), b.as_(quote!(f64)).full());
                         block(quote!(if #c { #a } else { #b }))
+                    }
+                    // Records of two different types (or switches of two different fields): a record of any
+                    // type, which only a cast (`.as<T>`) takes apart again.
+                    (T::Switch(..) | T::User(_), T::Switch(..) | T::User(_)) if at != bt => {
+                        operand_t = Some(T::AnyStruct);
+                        let (a, b) = (
+                            self.boxed_any(&a, &at, path)?,
+                            self.boxed_any(&b, &bt, path)?,
+                        );
+                        // (Borrowed, as a record of any type is everywhere else: a `&dyn Any`.)
+                        Rx::new(quote!(&*if #c { #a } else { #b }), Prec::Unary)
                     }
                     _ => {
                         let (a, b) = (a.full(), b.full());
@@ -456,7 +476,7 @@ impl<'m> Cx<'m> {
                     // A record of any type, as the type it is cast to (its default where it is another).
                     (Some(T::User(t)), T::AnyStruct) if !ty.array => {
                         let n = ty_ident(&self.m.types[t].rust);
-                        let b = b.unary();
+                        let b = b.recv();
                         Rx::new(
                             quote!(#b.downcast_ref::<#n>().cloned().unwrap_or_default()),
                             Prec::Block,
@@ -478,6 +498,34 @@ impl<'m> Cx<'m> {
 }
 
 impl Cx<'_> {
+    /// What follows a fallible evaluation (`to_i`, a division): `?`, and while reading, the offset reading has
+    /// reached given to the error.
+    pub(super) fn pass_error(&self) -> TokenStream {
+        match self.scope {
+            Scope::Read => quote!(.map_err(|e| e.or_offset(r.abs_pos()))?),
+            _ => quote!(?),
+        }
+    }
+    /// A record (or what a switch holds) as a record of any type, owned (`Box<dyn Any>`): the branches of a ternary
+    /// may borrow from temporaries.
+    fn boxed_any(&self, x: &Rx, t: &T, path: &str) -> R<TokenStream> {
+        let any = quote!(::std::boxed::Box<dyn ::std::any::Any>);
+        Ok(match t {
+            T::Switch(owner, field) => {
+                let (_, cases, en) = self.switch_field(*owner, field, path)?;
+                let arms = cases.iter().map(|c| {
+                    let v = ty_ident(&c.variant);
+                    quote!(#en::#v(x) => ::std::boxed::Box::new((*x).clone()) as #any,)
+                });
+                let x = x.unary();
+                quote!(match &#x { #(#arms)* })
+            }
+            _ => {
+                let x = x.recv();
+                quote!(::std::boxed::Box::new(#x.clone()) as #any)
+            }
+        })
+    }
     /// Whether `e` names a param of the current type that is an array of integers (held as `i128`s), where the
     /// translation reads params as they are passed (not in the model scope, where a param is its argument).
     fn int_array_param(&self, e: &Expr) -> bool {

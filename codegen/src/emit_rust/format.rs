@@ -55,7 +55,12 @@ impl<'m> Gen<'m> {
             Some(v) => match self.cx(0, Scope::Model).tr(&v.expr, &v.path) {
                 Ok((t, T::Int)) => {
                     let t = t.full();
-                    quote!(Some(format!("{:#x}", #t)))
+                    let text = quote!(format!("{:#x}", #t));
+                    if fallible(&text) {
+                        quote!(Some(::binspec_runtime::Info::value(|| Ok(#text))))
+                    } else {
+                        quote!(Some(#text))
+                    }
                 }
                 Ok((t, ty)) => {
                     let text = display(&t, &ty);
@@ -336,9 +341,10 @@ impl<'m> Gen<'m> {
     }
 }
 
-/// A translated value as a `String`: a string's `to_string()`, anything else `format!`ted.
+/// A translated value as a `String`: a string's `to_string()`, anything else `format!`ted; where evaluating it may
+/// fail (`?`), the error's text instead.
 fn display(t: &Rx, ty: &T) -> TokenStream {
-    match ty {
+    let text = match ty {
         T::Str => {
             let t = recv(t);
             quote!(#t.to_string())
@@ -347,5 +353,19 @@ fn display(t: &Rx, ty: &T) -> TokenStream {
             let t = t.full();
             quote!(format!("{}", #t))
         }
+    };
+    if fallible(&text) {
+        quote!(::binspec_runtime::Info::value(|| Ok(#text)))
+    } else {
+        text
     }
+}
+
+/// Whether translated code passes an error up (holds a `?`).
+fn fallible(t: &TokenStream) -> bool {
+    t.clone().into_iter().any(|tt| match tt {
+        proc_macro2::TokenTree::Punct(p) => p.as_char() == '?',
+        proc_macro2::TokenTree::Group(g) => fallible(&g.stream()),
+        _ => false,
+    })
 }

@@ -23,6 +23,7 @@
 mod cross;
 mod expr;
 mod format;
+mod frames;
 mod given;
 mod layout;
 mod models;
@@ -168,7 +169,7 @@ struct Cx<'m> {
     exits: bool,
     /// Where the translation reached the current type through a field that passes it arguments (`x.param`, or a
     /// value instance of `x` that names its params): the arguments, translated where the field is.
-    args_of: Option<std::rc::Rc<resolve::ArgFrame>>,
+    args_of: Option<std::rc::Rc<frames::ArgFrame>>,
     /// In the model scope of a whole tree (an expression over a decoded file): what `_root` is.
     root: Option<Rx>,
     /// The types (and values) the translation went down through to reach the current one, outermost first: the

@@ -541,10 +541,26 @@ impl<'m> Gen<'m> {
                 (true, false) => {
                     quote!(match #v.clone() { Some(v__) => #check, None => true })
                 }
-                (false, true) => quote!(#v.iter().cloned().all(|v__| #check)),
-                (true, true) => {
-                    quote!(#v.as_ref().is_none_or(|xs| xs.iter().cloned().all(|v__| #check)))
-                }
+                // (Loops, not closures: the check may pass an error up with `?`.)
+                (false, true) => quote!({
+                    let mut ok__ = true;
+                    for v__ in #v.iter().cloned() {
+                        ok__ = #check;
+                        if !ok__ { break; }
+                    }
+                    ok__
+                }),
+                (true, true) => quote!(match #v.as_ref() {
+                    Some(xs__) => {
+                        let mut ok__ = true;
+                        for v__ in xs__.iter().cloned() {
+                            ok__ = #check;
+                            if !ok__ { break; }
+                        }
+                        ok__
+                    }
+                    None => true,
+                }),
             };
             return Ok(Some((test, msg)));
         }

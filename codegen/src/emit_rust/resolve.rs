@@ -5,22 +5,6 @@
 use super::*;
 use crate::ir::EndianSpec;
 
-/// The arguments a field of type `child` passes, and the translation context they are written in (the field's
-/// own type, reached through `base`), with that context's own frame.
-pub(super) struct ArgFrame {
-    child: usize,
-    args: Vec<crate::ir::Ex>,
-    ty: usize,
-    base: Option<Rx>,
-    scope: Scope,
-    outer: Option<std::rc::Rc<ArgFrame>>,
-    /// How many of [`Cx::outer`] lead to the field's type (its parents).
-    parents: usize,
-    /// For an element of the loop at hand, where the arguments it was passed are kept (an `Option` of the
-    /// tuple): its params are read there, not translated again.
-    kept: Option<TokenStream>,
-}
-
 impl<'m> Cx<'m> {
     pub(super) fn name(&mut self, n: &str, path: &str) -> R<(Rx, T)> {
         let me = self.me();
@@ -493,6 +477,9 @@ impl<'m> Cx<'m> {
             ..
         } = &base.kind
         {
+            if name == "_present" && matches!(fname.as_str(), "_parent" | "_root") {
+                return self.link_present(inner, fname, path);
+            }
             if name == "_present" {
                 let (ib, it) = self.tr(inner, path)?;
                 let T::User(uti) = it else {
@@ -537,7 +524,13 @@ impl<'m> Cx<'m> {
                 Rx::atom(quote!(#b.chars().rev().collect::<::std::string::String>())),
                 T::Str,
             )),
-            ("to_i", T::Str) => Ok((Rx::atom(quote!(#b.parse::<i128>().unwrap_or(0))), T::Int)),
+            ("to_i", T::Str) => {
+                let pass = self.pass_error();
+                Ok((
+                    Rx::atom(quote!(::binspec_runtime::expr::to_i(&#b, 10)#pass)),
+                    T::Int,
+                ))
+            }
             ("to_i", T::Float) => Ok((bx.as_(quote!(i128)), T::Int)),
             ("to_s", T::Int) => Ok((Rx::atom(quote!(#b.to_string())), T::Str)),
             // (An f-string's `{s}` of a string.)
@@ -686,172 +679,46 @@ impl<'m> Cx<'m> {
         Ok((sw, cases, switch_enum_name(self.m, sw)))
     }
 
+    /// `x._parent._present` / `x._root._present`: whether record `x` has a parent (a root) in this file. As in
+    /// Kaitai, links stop at the border of a schema: a record of an imported schema's type, read by a type of
+    /// another schema, has neither (its own schema's root was never read); a record read with `parent: false` has
+    /// no parent.
+    fn link_present(&mut self, x: &Expr, link: &str, path: &str) -> R<(Rx, T)> {
+        let (_, xt) = self.tr(x, path)?;
+        let T::User(xt) = xt else {
+            return err(path, format!("'{link}._present' needs a record"));
+        };
+        // The record that holds `x`, and the field that reads it (an element's is its array's).
+        let mut at = x;
+        while let ExprKind::Index { base, .. } | ExprKind::Cast { base, .. } = &at.kind {
+            at = base;
+        }
+        let (holder, fname) = match &at.kind {
+            ExprKind::Name(n) => (self.ty, n),
+            ExprKind::Attr { base, name, .. } => match self.tr(base, path)?.1 {
+                T::User(h) => (h, name),
+                _ => return err(path, format!("'{link}._present' needs a record")),
+            },
+            _ => return err(path, format!("'{link}._present' needs a field's record")),
+        };
+        let same_schema = self.m.root_of(xt) == self.m.root_of(holder);
+        let present = match link {
+            "_root" => same_schema && self.m.root_of(xt) == 0,
+            _ => {
+                same_schema
+                    && find(&self.m.types[holder], fname)
+                        .is_none_or(|f| f.parent != crate::ir::ParentRef::Nothing)
+            }
+        };
+        Ok((Rx::atom(quote!(#present)), T::Bool))
+    }
+
     /// What model fields are reached through: `self`, or another value's model.
     fn me(&self) -> TokenStream {
         match &self.base {
             Some(b) => b.recv(),
             None => quote!(self),
         }
-    }
-
-    /// The records an expression reaching a record goes down through, outermost first, up to the one that holds
-    /// it: `a.b.as<t>.c` goes through `a` and `a.b` (a cast holds the same record, an element's holder is its
-    /// array's). Empty where the record is a field of the current one.
-    fn holder_frames(&mut self, e: &Expr, path: &str) -> Vec<(usize, Option<Rx>, Scope)> {
-        match &e.kind {
-            ExprKind::Cast { base, .. } | ExprKind::Index { base, .. } => {
-                self.holder_frames(base, path)
-            }
-            ExprKind::Attr { base, .. } => {
-                let mut out = self.holder_frames(base, path);
-                match self.tr(base, path) {
-                    Ok((rx, T::User(t))) => out.push((t, Some(rx), Scope::Model)),
-                    _ => return Vec::new(),
-                }
-                out
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    /// `f` translating in the model scope of type `ty`, its fields reached through `base` (a field of a record
-    /// the expression holds, `x.field`).
-    fn in_model_of<V>(&mut self, ty: usize, base: Rx, f: impl FnOnce(&mut Self) -> V) -> V {
-        self.outer.push((self.ty, self.base.clone(), self.scope));
-        let n = self.outer.len();
-        let r = self.within((ty, Some(base), Scope::Model), None, n, f);
-        self.outer.pop();
-        r
-    }
-
-    /// What `_root` is in the model of a whole tree, from the current type: the tree's root, or for a type of an
-    /// imported schema, the nearest value of that schema's top-level type the translation went down through.
-    /// With how many of [`Cx::outer`] are its own outer values.
-    fn tree_root(&self) -> Option<(usize, Option<Rx>, Scope, usize)> {
-        let root = self.m.root_of(self.ty);
-        if root == 0 {
-            return self.root.clone().map(|r| (0, Some(r), Scope::Model, 0));
-        }
-        if root == self.ty {
-            return Some((self.ty, self.base.clone(), self.scope, self.outer.len()));
-        }
-        let i = self.outer.iter().rposition(|(t, _, _)| *t == root)?;
-        let (_, base, scope) = self.outer[i].clone();
-        Some((root, base, scope, i))
-    }
-
-    /// `f` translating where an outer value (`_root`, `_parent`) is: type `ty` reached through `base`, in the
-    /// scope it was reached from (the model, or the reader of the value being read), the first `parents` of
-    /// [`Cx::outer`] its own outer values.
-    fn at_outer<V>(
-        &mut self,
-        to: (usize, Option<Rx>, Scope),
-        parents: usize,
-        f: impl FnOnce(&mut Self) -> V,
-    ) -> V {
-        self.within(to, None, parents, f)
-    }
-
-    /// `f` translating where the field of `fr` is (its arguments' context).
-    fn in_frame<V>(&mut self, fr: &ArgFrame, f: impl FnOnce(&mut Self) -> V) -> V {
-        let to = (fr.ty, fr.base.clone(), fr.scope);
-        self.within(to, fr.outer.clone(), fr.parents, f)
-    }
-
-    /// `f` translating in type `ty`, reached through `base`, in `scope`, with `args_of` as its arguments' frame
-    /// and the first `parents` of [`Cx::outer`] as its outer values; everything as it was afterwards.
-    fn within<V>(
-        &mut self,
-        (ty, base, scope): (usize, Option<Rx>, Scope),
-        args_of: Option<std::rc::Rc<ArgFrame>>,
-        parents: usize,
-        f: impl FnOnce(&mut Self) -> V,
-    ) -> V {
-        let rest = self.outer.split_off(parents.min(self.outer.len()));
-        let saved = (
-            std::mem::replace(&mut self.ty, ty),
-            std::mem::replace(&mut self.scope, scope),
-            std::mem::replace(&mut self.base, base),
-            std::mem::replace(&mut self.args_of, args_of),
-        );
-        let r = f(self);
-        (self.ty, self.scope, self.base, self.args_of) = saved;
-        self.outer.extend(rest);
-        r
-    }
-
-    /// The arguments `base` passes to its type `child`, where `base` names a field that passes some (`x`, or
-    /// `y.x` on a value of a user type), with the context to translate them in.
-    fn arg_frame(
-        &mut self,
-        base: &Expr,
-        child: usize,
-        path: &str,
-    ) -> Option<std::rc::Rc<ArgFrame>> {
-        // An earlier element of the loop at hand, whose arguments are kept.
-        let kept = match &base.kind {
-            ExprKind::Index { base: arr, index } => match &arr.kind {
-                ExprKind::Name(n) => self.kept_args_of(n, index, path),
-                _ => None,
-            },
-            _ => None,
-        };
-        // Or one outside the loop, whose arguments are computed from the elements.
-        let kept = kept.or_else(|| self.element_args_of(base, path));
-        if let Some(kept) = kept {
-            return Some(std::rc::Rc::new(ArgFrame {
-                child,
-                args: Vec::new(),
-                ty: self.ty,
-                base: None,
-                scope: self.scope,
-                outer: None,
-                parents: self.outer.len(),
-                kept: Some(kept),
-            }));
-        }
-        let (owner, owner_base, scope, outer, fname, parents) = match &base.kind {
-            ExprKind::Name(n) => (
-                self.ty,
-                self.base.clone(),
-                self.scope,
-                self.args_of.clone(),
-                n,
-                self.outer.len(),
-            ),
-            ExprKind::Attr {
-                base: inner,
-                name: n,
-                ..
-            } => {
-                let (ib, T::User(it)) = self.tr(inner, path).ok()? else {
-                    return None;
-                };
-                let outer = self.arg_frame(inner, it, path);
-                // Reached from here: its parent is where the translation is now.
-                (it, Some(ib), Scope::Model, outer, n, self.outer.len() + 1)
-            }
-            _ => return None,
-        };
-        let f = find(&self.m.types[owner], fname)?;
-        let FieldTy::User { ty, args } = &f.ty else {
-            return None;
-        };
-        // Each element of a repeated field may be passed other arguments (`_index`): none of them is `x`.
-        let by_element = args.iter().any(|a| depends_on_reading(&a.expr));
-        if *ty != child || args.is_empty() || (f.repeat != Repeat::None && by_element) {
-            return None;
-        }
-        Some(std::rc::Rc::new(ArgFrame {
-            child,
-            args: args.clone(),
-            ty: owner,
-            base: owner_base,
-            scope,
-            outer,
-            parents,
-            kept: None,
-        }))
     }
 
     /// The enum an `a::b::animal` path names (`animal` in type `b` of type `a`), its owner found as `enum:` finds
@@ -988,7 +855,7 @@ fn presence_of(e: &Expr) -> Expr {
 
 /// Whether an argument names what only the read at hand knows (the element's index, the stream, the element just
 /// read): such an argument cannot be taken again from outside.
-fn depends_on_reading(e: &Expr) -> bool {
+pub(super) fn depends_on_reading(e: &Expr) -> bool {
     let mut names = BTreeSet::new();
     crate::ir::names_used(e, &mut names);
     names

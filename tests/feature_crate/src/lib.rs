@@ -31,6 +31,7 @@ feature_modules!(
     eager,
     endian_switch,
     enums,
+    expr_errors,
     given,
     hashes,
     imported_root,
