@@ -633,7 +633,7 @@ impl Run<'_> {
             })
         };
         let mut sr = reader_of(&sub);
-        Ok(V::Obj(self.read_type(
+        let v = self.read_type(
             ty,
             args,
             self.parent_for(obj, f).as_ref(),
@@ -641,7 +641,13 @@ impl Run<'_> {
             sub.clone(),
             &mut sr,
             e,
-        )?))
+        )?;
+        // A record whose slot size the writer derives keeps the slot's bytes after what it read.
+        if f.size_derived && idx.is_none() {
+            let rest = sub.bytes().get(sr.pos()..).unwrap_or_default();
+            obj.fillers.borrow_mut()[i] = (!rest.is_empty()).then(|| Rc::from(rest));
+        }
+        Ok(V::Obj(v))
     }
 
     /// A value of a built-in type.

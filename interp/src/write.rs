@@ -553,6 +553,8 @@ impl Run<'_> {
             Some(p) => self.process(obj, p, &content)?,
         };
         let size = match &f.size {
+            // A record whose slot size is derived: as long as it is written (with the bytes kept after it).
+            Some(_) if f.size_derived => None,
             Some(s) => Some(self.eval_int(
                 &s.expr,
                 &Env {
@@ -727,6 +729,9 @@ impl Run<'_> {
             Role::Length { of } => {
                 let of_f = t.field(*of);
                 let n = match self.field(obj, of.0)? {
+                    // A record: its length in the previous pass (0 in the first; the passes settle it).
+                    _ if of_f.size_derived => obj.spans.borrow()[of.0]
+                        .map_or(0, |(start, end)| i128::from(end.saturating_sub(start))),
                     Some(V::Bytes(b)) => b.len() as i128,
                     Some(V::Str(s)) => match &of_f.ty {
                         FieldTy::Str { encoding, .. } => {

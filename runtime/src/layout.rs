@@ -838,6 +838,14 @@ pub fn write_passes<'m>(
     write_passes_writer(write, false).map(Writer::into_inner)
 }
 
+/// How many bytes a record writes (its own writer given as `write`, passes and all): for the size of a record's
+/// slot, which the writer derives, asked of a finished model.
+pub fn written_len<'m>(
+    write: impl FnMut(&mut Writer, &mut WriteCtx<'m>) -> Result<()>,
+) -> Result<usize> {
+    Ok(write_passes_writer(write, false)?.pos())
+}
+
 /// [`write_passes`], giving the last pass's writer; with `stream`, a [`Writer::streaming`] one: large shared bytes
 /// of the model (an archive's files) are not copied into it, and [`Writer::write_to`] writes them from the model.
 pub fn write_passes_writer<'m>(

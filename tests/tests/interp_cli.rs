@@ -386,3 +386,36 @@ fn parent_false_keeps_the_root() {
     let r = run(&["--schema", s(&sch), "check", s(&bin)]);
     assert_eq!(r.code, 0, "{}", r.err);
 }
+
+/// `record_lengths.ksy`: a record's slot size is derived from what is written of it, and the bytes after what it
+/// reads are kept (`body_filler`), by the interpreter as by the generated code (`feature_crate/tests`).
+#[test]
+fn record_lengths_are_derived() {
+    let d = tempfile::tempdir().unwrap();
+    let sch = schema("record_lengths.ksy");
+    let (bin, doc, out) = (
+        d.path().join("r.bin"),
+        d.path().join("r.yaml"),
+        d.path().join("o.bin"),
+    );
+    let file = [&[4, 1, 0, 2, 0, 2, 6, 0][..], b"ab\0xyz", &[9, 2, 0], b"hi"].concat();
+    std::fs::write(&bin, &file).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(
+        text.contains("body_filler: eHl6") && !text.contains("len:"),
+        "{text}"
+    );
+    std::fs::write(&doc, text.replace("text: ab\n", "text: abcdef\n")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let want = [
+        &[4, 1, 0, 2, 0, 2, 10, 0][..],
+        b"abcdef\0xyz",
+        &[9, 2, 0],
+        b"hi",
+    ]
+    .concat();
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+}

@@ -790,6 +790,12 @@ pub fn emit(m: &Module) -> R<TokenStream> {
                 pos_refs.entry(ti).or_default().insert(f.name.clone());
             }
         }
+        // A record in a slot whose size is derived: where it is, and its length.
+        for f in &t.seq {
+            if f.size_derived {
+                pos_refs.entry(ti).or_default().insert(f.name.clone());
+            }
+        }
         // A pool region that a length field measures: its start and its end.
         for f in &t.seq {
             let measured = t

@@ -135,7 +135,11 @@ impl<'m> Gen<'m> {
                     }
                     if f.has_filler() {
                         let fid = format_ident!("{}_filler", f.name);
-                        let d = format!(" The bytes of `{}`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.", f.name);
+                        let d = if f.size_derived {
+                            format!(" The bytes of `{}`'s slot after what its record reads (kept so that the file reads back the same; usually absent). Written after the record: the slot's size, which the writer derives, counts them.", f.name)
+                        } else {
+                            format!(" The bytes of `{}`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.", f.name)
+                        };
                         fields.push(quote!(#[doc = #d] #[serde(default, with = "::binspec_runtime::bytes::option", skip_serializing_if = "Option::is_none")] pub #fid: ::std::option::Option<::binspec_runtime::Bytes>,));
                         defaults.push((quote!(#fid), None));
                     }

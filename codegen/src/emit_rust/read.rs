@@ -113,8 +113,18 @@ impl<'m> Gen<'m> {
             if filler.is_some() {
                 body.push(quote!(let slot_start__ = r.pos();));
             }
+            let used = local("used", &f.name);
+            if f.size_derived {
+                // (Set by the record's reader; a case that is no record reads its whole slot.)
+                body.push(quote!(let mut #used: usize = usize::MAX;));
+            }
             body.push(quote!(let #v = #call.at(#fname)?;));
-            if let Some(fl) = &filler {
+            if let (Some(fl), true) = (&filler, f.size_derived) {
+                // The slot's bytes after what the record read: the writer writes them after it.
+                body.push(quote! {
+                    let #fl = (#used < r.pos() - slot_start__).then(|| r.share(&r.buf()[slot_start__ + #used..r.pos()]));
+                });
+            } else if let Some(fl) = &filler {
                 // The slot's bytes after the content, where the writer would not reproduce them.
                 let pad = match f.pad_right {
                     Some(p) => quote!(Some(#p)),

@@ -262,7 +262,13 @@ impl<'m> Gen<'m> {
                 } else {
                     call
                 };
-                quote!({ let mut r = r.over(raw, start); let r = &mut r; #call })
+                if f.size_derived {
+                    // A record whose slot size the writer derives: how much of its slot it read.
+                    let used = local("used", &f.name);
+                    quote!({ let mut r = r.over(raw, start); let r = &mut r; let x__ = #call; #used = r.pos(); x__ })
+                } else {
+                    quote!({ let mut r = r.over(raw, start); let r = &mut r; #call })
+                }
             }
             // Bytes the model keeps share the input's buffer where they can; bytes it does not keep (fixed
             // contents, a pool's region) stay a borrowed slice, so that reading them copies nothing.

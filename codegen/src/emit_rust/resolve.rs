@@ -202,6 +202,30 @@ impl<'m> Cx<'m> {
                             (Rx::cast(quote!(#me.#of.len() as i128)), T::Int)
                         })
                     }
+                    // In a finished model, a record's slot size is solved from what writing the record gives.
+                    Role::Length { of }
+                        if self.scope == Scope::Model && t.field(*of).size_derived =>
+                    {
+                        let target = t.field(*of);
+                        let size = target.size.as_ref().ok_or_else(|| internal(path))?;
+                        let len = self.record_len(target, path)?.0;
+                        match solve_offset(&size.expr, n) {
+                            Some(0) => Ok((len, T::Int)),
+                            Some(c) if c > 0 => {
+                                Ok((Rx::binary(&len, quote!(-), Prec::Add, &Rx::int(c)), T::Int))
+                            }
+                            Some(c) => {
+                                Ok((Rx::binary(&len, quote!(+), Prec::Add, &Rx::int(-c)), T::Int))
+                            }
+                            None => err(
+                                path,
+                                format!(
+                                    "'{n}' is derived by the writer from the size '{}': not known in the model",
+                                    size.text
+                                ),
+                            ),
+                        }
+                    }
                     // In a finished model, a size that is just this field is the length of what it sizes.
                     Role::Length { of }
                         if self.scope == Scope::Model
@@ -679,6 +703,39 @@ impl<'m> Cx<'m> {
         Ok((sw, cases, switch_enum_name(self.m, sw)))
     }
 
+    /// In a finished model, the size of a record's slot that the writer derives (`Field::size_derived`): what
+    /// writing the record gives, and the bytes kept after it. (A switch, or a record that takes arguments, is not
+    /// measured here.)
+    fn record_len(&self, target: &Field, path: &str) -> R<(Rx, T)> {
+        let me = self.me();
+        let (FieldTy::User { ty, .. }, None) = (&target.ty, &target.cond) else {
+            return err(
+                path,
+                format!(
+                    "the size of '{}' is derived by the writer from what it writes, and not kept in the model",
+                    target.name
+                ),
+            );
+        };
+        if !self.m.types[*ty].params.is_empty() {
+            return err(
+                path,
+                format!(
+                    "the size of '{}' is derived by the writer, from a record that takes arguments: not known in \
+                     the model",
+                    target.name
+                ),
+            );
+        }
+        let (of, fid) = (ident(&target.name), format_ident!("{}_filler", target.name));
+        Ok((
+            Rx::cast(
+                quote!((::binspec_runtime::layout::written_len(|w, ctx| #me.#of.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little))? + #me.#fid.as_ref().map_or(0, |b| b.len())) as i128),
+            ),
+            T::Int,
+        ))
+    }
+
     /// `x._parent._present` / `x._root._present`: whether record `x` has a parent (a root) in this file. As in
     /// Kaitai, links stop at the border of a schema: a record of an imported schema's type, read by a type of
     /// another schema, has neither (its own schema's root was never read); a record read with `parent: false` has
@@ -815,6 +872,26 @@ pub(super) fn rebase(chain: &[String]) -> Expr {
         };
     }
     e
+}
+
+/// For a size `n + c` (or `n`, `n - c`, `c + n`, constants `c`): `c`, so that `n` is the size minus `c`.
+fn solve_offset(e: &Expr, n: &str) -> Option<i128> {
+    match &e.kind {
+        ExprKind::Name(x) if x == n => Some(0),
+        ExprKind::Binary { op, lhs, rhs } => match (op, &lhs.kind, &rhs.kind) {
+            (crate::expr::BinOp::Add, _, ExprKind::Int(c)) => {
+                Some(solve_offset(lhs, n)? + i128::from(*c))
+            }
+            (crate::expr::BinOp::Add, ExprKind::Int(c), _) => {
+                Some(solve_offset(rhs, n)? + i128::from(*c))
+            }
+            (crate::expr::BinOp::Sub, _, ExprKind::Int(c)) => {
+                Some(solve_offset(lhs, n)? - i128::from(*c))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// For a value instance, the expression that says whether it is there: its condition, or where it has none,

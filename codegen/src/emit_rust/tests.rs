@@ -889,3 +889,49 @@ fn records_of_any_type_conversions_and_links() {
         assert_eq!(tr(src).0, want, "{src}");
     }
 }
+
+/// `x._io.size` of a sized field is the size of its substream, where known without reading (`uefi_te` adds it to
+/// a position); one that depends on the data is refused, as `_sizeof` is.
+#[test]
+fn substream_sizes_known_without_reading() {
+    let text = "meta:\n  id: s\nseq:\n  - id: hdr\n    size: 0x10\n    type: h\n  - id: items\n    size: 4\n    type: h\n    repeat: expr\n    repeat-expr: 2\n  - id: n\n    type: u1\n  - id: var\n    size: n\n    type: h\ntypes:\n  h:\n    seq:\n      - id: x\n        type: u1\n";
+    let c = crate::compile_str("s.ksy", text).unwrap_or_else(|d| panic!("{d:?}"));
+    for (src, want) in [("hdr._io.size", "16i128"), ("items[1]._io.size", "4i128")] {
+        let (got, _) =
+            translate_model_expr(&c.module, "m", src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        assert_eq!(got, want, "{src}");
+    }
+    let e = translate_model_expr(&c.module, "m", "var._io.size").unwrap_err();
+    assert!(e.contains("the size of 'var' depends on the data"), "{e}");
+}
+
+/// A record's slot size given by a field of its holder is derived from what writing the record gives (the field
+/// is not kept in the model; asked of a finished model, it is measured); a record whose condition names the size
+/// keeps it as data (an absent record would not say what it was).
+#[test]
+fn record_slot_sizes_are_derived() {
+    let schema = |cond: &str| {
+        format!(
+            "meta:\n  id: r\nseq:\n  - id: len\n    type: u1\n  - id: body\n    size: len - 1\n    type: p\n{cond}types:\n  p:\n    seq:\n      - id: x\n        type: u1\n"
+        )
+    };
+    let c = crate::compile_str("r.ksy", &schema("")).unwrap_or_else(|d| panic!("{d:?}"));
+    let t = &c.module.types[0];
+    assert!(
+        matches!(t.seq[0].role, Role::Length { .. }),
+        "{:?}",
+        t.seq[0].role
+    );
+    assert!(t.seq[1].size_derived && t.seq[1].has_filler());
+    let (got, _) = translate_model_expr(&c.module, "m", "len").unwrap();
+    assert!(
+        got.contains("written_len") && got.contains("body_filler"),
+        "{got}"
+    );
+    assert!(got.ends_with("+ 1i128"), "{got}");
+    let c = crate::compile_str("r.ksy", &schema("    if: len > 1\n"))
+        .unwrap_or_else(|d| panic!("{d:?}"));
+    let t = &c.module.types[0];
+    assert_eq!(t.seq[0].role, Role::Data);
+    assert!(!t.seq[1].size_derived);
+}

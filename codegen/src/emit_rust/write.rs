@@ -68,9 +68,11 @@ impl<'m> Gen<'m> {
                         // Relocation bytes, derived above.
                         let rel = local("rel", of);
                         Rx::cast(quote!(#rel.len() as i128))
-                    } else if target.item_of.is_some() && matches!(target.ty, FieldTy::User { .. })
+                    } else if target.size_derived
+                        || (target.item_of.is_some() && matches!(target.ty, FieldTy::User { .. }))
                     {
-                        // A record written as a pool item: its length in the previous pass.
+                        // A record written as a pool item, or in a slot whose size is derived: its length in the
+                        // previous pass.
                         let k = local("k", of);
                         Rx::cast(quote!(ctx.prev_len(#k) as i128))
                     } else if matches!(target.role, Role::Pool(_)) {
@@ -356,6 +358,11 @@ impl<'m> Gen<'m> {
                     let one = one?;
                     // `val` is the model value (inside an `if`, the value that is present).
                     let inner = match &f.repeat {
+                        // A record whose slot size is derived: how long it is, for the next pass.
+                        Repeat::None if f.size_derived => {
+                            let k = local("k", &f.name);
+                            quote!({ let x = val; let s__ = w.pos(); #one ctx.record_len(#k, (w.pos() - s__) as u64); })
+                        }
                         Repeat::None => quote!({ let x = val; #one }),
                         _ => {
                             let order = match &f.sort_by {

@@ -127,7 +127,10 @@ impl<'m> Gen<'m> {
     /// the field type `ti` declares (not one case of a switch, or one element of a repetition, written as a field).
     fn filler_of(&self, ti: usize, f: &Field) -> Option<Ident> {
         let declared = self.m.types[ti].seq.iter().find(|s| s.name == f.name)?;
-        (declared.has_filler() && declared.ty == f.ty && f.repeat == Repeat::None)
+        // (A switch whose slot size is derived keeps one filler, whichever case it holds.)
+        (declared.has_filler()
+            && (declared.ty == f.ty || declared.size_derived)
+            && f.repeat == Repeat::None)
             .then(|| format_ident!("{}_filler", f.name))
     }
 
@@ -154,7 +157,15 @@ impl<'m> Gen<'m> {
                     Some(sz) => {
                         let s = cx().tr(&sz.expr, &sz.path)?.0.full();
                         let pad = f.pad_right.unwrap_or(0);
-                        let fill = if let Some(fid) = self.filler_of(ti, f) {
+                        let fill = if f.size_derived {
+                            // The size is what is written here: the record, then the bytes the file had after it.
+                            match self.filler_of(ti, f) {
+                                Some(fid) => {
+                                    quote!(if let Some(b) = self.#fid.as_deref() { w.bytes(b); })
+                                }
+                                None => quote!(),
+                            }
+                        } else if let Some(fid) = self.filler_of(ti, f) {
                             quote!(match self.#fid.as_deref() {
                                 Some(b) if used + b.len() == size => w.bytes(b),
                                 _ => w.fill(size.saturating_sub(used), #pad),
@@ -173,6 +184,18 @@ impl<'m> Gen<'m> {
                         } else {
                             (quote!(), quote!())
                         };
+                        if f.size_derived {
+                            // The substream's size is the record's length in the previous pass.
+                            return Ok(quote!({
+                                #align
+                                let start = w.pos();
+                                let size: i128 = #s;
+                                let sub = ::binspec_runtime::layout::Io { start, size: u64::try_from(size).ok() };
+                                #v.write(w, ctx, sub, endian, #a)?;
+                                #settle
+                                #fill
+                            }));
+                        }
                         Ok(quote!({
                             #align
                             let start = w.pos();

@@ -251,6 +251,10 @@ pub struct Field {
     /// `-relocations: {id, from, size}` on a repeated pool item of relocation entries: the entries are derived
     /// from the positions of table `id`'s pointers whose values lie in `[from, from + size)`.
     pub relocations: Option<Relocations>,
+    /// A record (or a switch) in a slot whose size the writer derives (a field of its type is its `Role::Length`):
+    /// the writer writes the record as long as it is, and the model keeps the slot's bytes after what the record
+    /// reads (`<name>_filler`), which a derived size would otherwise drop.
+    pub size_derived: bool,
 }
 
 /// What a user-type field's record has as its `_parent` (Kaitai's `parent:` key).
@@ -345,13 +349,13 @@ impl Field {
         matches!(self.role, Role::Data)
             && !self.is_instance()
             && (self.size.is_some() || self.size_eos)
-            && (self.pad_right.is_some() || self.terminator.is_some())
+            && (self.pad_right.is_some() || self.terminator.is_some() || self.size_derived)
             && self.repeat == Repeat::None
             && self.item_of.is_none()
-            && matches!(
+            && (matches!(
                 self.ty,
                 FieldTy::Bytes | FieldTy::Str { .. } | FieldTy::User { .. }
-            )
+            ) || self.size_derived)
     }
 
     /// The writer's arguments for the field's slot: (the terminator it appends, the fill byte).

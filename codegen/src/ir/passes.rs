@@ -82,9 +82,35 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
     }
 }
 
+/// Whether a record of type `ty` (or a record inside it) places an instance in its own stream: then what it reads
+/// of its slot does not end where its reader stops, and its slot's size stays data rather than derived from it.
+fn places_in_own_stream(types: &[super::TypeDef], graph: &[Vec<usize>], ty: &FieldTy) -> bool {
+    let mut stack: Vec<usize> = match ty {
+        FieldTy::User { ty, .. } => vec![*ty],
+        FieldTy::Switch { cases, .. } => cases.iter().filter_map(|c| c.user()).collect(),
+        _ => return false,
+    };
+    let mut seen = vec![false; types.len()];
+    while let Some(t) = stack.pop() {
+        if t >= seen.len() || std::mem::replace(&mut seen[t], true) {
+            continue;
+        }
+        let placed = types[t]
+            .instances
+            .iter()
+            .any(|f| f.pos_expr().is_some() && f.io().is_none_or(|io| io.text != "_root._io"));
+        if placed {
+            return true;
+        }
+        stack.extend(graph[t].iter().copied());
+    }
+    false
+}
+
 /// [`classify`] for one type.
 fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
     let t = m.types[ti].clone();
+    let graph = types_graph(&m.types, false);
     let mut roles: BTreeMap<String, Role> = BTreeMap::new();
     // Counts and lengths referenced by siblings.
     for (fi, f) in t.seq.iter().chain(t.instances.iter()).enumerate() {
@@ -125,15 +151,32 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
             && matches!(f.ty, FieldTy::User { .. })
             && f.repeat == Repeat::None
             && f.process.is_none();
-        if let (Some(sz), true) = (&f.size, content_sized || sized_item) {
+        // A record (or a switch) in a slot of its own in sequence: its length is what the writer writes of it,
+        // and the slot's bytes after what it reads are kept beside it (`Field::size_derived`).
+        let record_sized = matches!(f.ty, FieldTy::User { .. } | FieldTy::Switch { .. })
+            && f.terminator.is_none()
+            && f.pad_right.is_none()
+            && f.process.is_none()
+            && f.repeat == Repeat::None
+            && f.item_of.is_none()
+            && !f.is_instance()
+            && !places_in_own_stream(&m.types, &graph, &f.ty);
+        if let (Some(sz), true) = (&f.size, content_sized || sized_item || record_sized) {
             if f.is_instance() && f.item_of.is_none() {
                 continue;
             }
             let mut used = BTreeSet::new();
             names_used(&sz.expr, &mut used);
+            // A record whose presence the size decides (`if: len > 0`, ISO 9660's directory entries): an absent
+            // one does not say what the size was, so it stays data.
+            let mut in_cond = BTreeSet::new();
+            if let (Some(c), false) = (&f.cond, content_sized || sized_item) {
+                names_used(&c.expr, &mut in_cond);
+            }
             for n in used {
                 if t.seq.iter().any(|s| s.name == n && s.role == Role::Data)
                     && solvable_for(&sz.expr, &n)
+                    && !in_cond.contains(&n)
                 {
                     roles.entry(n).or_insert(Role::Length { of: here });
                 }
@@ -204,6 +247,20 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
             if cond_fits(r) {
                 f.role = r.clone();
             }
+        }
+    }
+    let measured: Vec<usize> = tm
+        .seq
+        .iter()
+        .filter_map(|f| match f.role {
+            Role::Length { of } => Some(of.0),
+            _ => None,
+        })
+        .collect();
+    for i in measured {
+        if let Some(f) = tm.seq.get_mut(i) {
+            f.size_derived = matches!(f.ty, FieldTy::User { .. } | FieldTy::Switch { .. })
+                && f.item_of.is_none();
         }
     }
     // Instances that decide the byte order or a switch's type are views: the model holds the byte order and

@@ -541,6 +541,7 @@ impl Builder {
             relocate,
             parent: parent_ref(a, diags),
             relocations,
+            size_derived: false,
             view: match ext_get(&a.ext, "-view") {
                 None => false,
                 Some(n) => match (&n.value, is_instance) {

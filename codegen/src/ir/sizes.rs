@@ -6,7 +6,7 @@
 
 use crate::expr::{Expr, ExprKind, TypeRef};
 
-use super::{FieldTy, Module};
+use super::{FieldTy, Module, Repeat};
 
 impl Module {
     /// The size `e` asks for, where `e` is such a node in an expression over type `ti` (bits for `bitsizeof`,
@@ -16,6 +16,31 @@ impl Module {
             ExprKind::SizeOf { ty, bits } => Some(self.sizeof_type_ref(ti, ty, *bits)),
             ExprKind::Attr { base, name, .. } if name == "_sizeof" => {
                 Some(self.sizeof_named(ti, base))
+            }
+            // `x._io.size`: the size of the substream a sized field `x` is read from (the field's slot); an
+            // unsized field's `_io` is its holder's stream, which this does not answer.
+            ExprKind::Attr { base, name, .. } if name == "size" => {
+                let ExprKind::Attr { base: x, name: io, .. } = &base.kind else {
+                    return None;
+                };
+                if io != "_io" {
+                    return None;
+                }
+                let (f, element) = self.field_named(ti, x)?;
+                if f.size.is_none() || f.size_eos {
+                    return None;
+                }
+                let size = if element || f.repeat == Repeat::None {
+                    self.static_elem_size(f)
+                } else {
+                    None
+                };
+                Some(size.ok_or_else(|| {
+                    format!(
+                        "'{x}._io.size': the size of '{x}' depends on the data; binspec computes a field's \
+                         '_io.size' where it is known without reading"
+                    )
+                }))
             }
             ExprKind::Name(n) if n == "_sizeof" => Some(self.static_type_size(ti).ok_or_else(|| {
                 format!(

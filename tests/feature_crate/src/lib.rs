@@ -49,6 +49,7 @@ feature_modules!(
     process,
     ranges,
     raw_case,
+    record_lengths,
     relocations,
     repeat,
     resdic,

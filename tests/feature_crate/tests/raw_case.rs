@@ -19,10 +19,9 @@ fn a_chunk_no_case_names_is_its_bytes() {
         ChunkBody::Raw(vec![0xc0, 0xc1, 0xc2].into())
     );
     assert_eq!(m.to_binary().unwrap(), FILE);
-    // The bytes are the model's: one more, and the size follows.
+    // The bytes are the model's: one more, and the size follows (derived by the writer).
     let mut m = m;
     m.chunks[1].body = ChunkBody::Raw(vec![0xc0, 0xc1, 0xc2, 0xc3].into());
-    m.chunks[1].len_body = 4;
     let bytes = m.to_binary().unwrap();
     assert_eq!(bytes[4..], [9, 4, 0xc0, 0xc1, 0xc2, 0xc3]);
     assert_eq!(RawCase::from_binary(&bytes).unwrap(), m);

@@ -1,0 +1,55 @@
+//! `tests/feature_schemas/record_lengths.ksy`: a record in a slot sized by a field of its holder. The writer
+//! derives that field from what it writes of the record (a switch's case, or its raw bytes, alike), and keeps the
+//! slot's bytes after what the record reads.
+
+use binspec_feature_schemas::record_lengths::{Chunk, ChunkBody, RecordLengths};
+use binspec_runtime::Format;
+
+#[rustfmt::skip]
+const FILE: [u8; 34] = [
+    4, 1, 0, 2, 0,                       // header: 4 bytes, a point (1, 2)
+    1, 4, 0, 3, 0, 4, 0,                 // chunk: tag 1, len 4, a point (3, 4)
+    2, 6, 0, b'a', b'b', 0, b'x', b'y', b'z', // tag 2, len 6: a name "ab", then 3 bytes it does not read
+    9, 2, 0, b'h', b'i',                 // tag 9 (no case), len 2: raw bytes
+    1, 5, 0, 5, 0, 6, 0, 0,              // tag 1, len 5: a point (5, 6) and a zero it does not read
+];
+
+#[test]
+fn lengths_of_records_are_derived() {
+    let m = RecordLengths::from_binary(&FILE).unwrap_or_else(|e| panic!("decode: {e}"));
+    assert_eq!((m.header.x, m.header.y), (1, 2));
+    assert_eq!(m.chunks.len(), 4);
+    let ChunkBody::Name(n) = &m.chunks[1].body else {
+        panic!("{:?}", m.chunks[1].body)
+    };
+    assert_eq!(n.text, "ab");
+    assert_eq!(m.chunks[1].body_filler.as_deref(), Some(&b"xyz"[..]));
+    assert_eq!(m.chunks[0].body_filler, None);
+    assert_eq!(m.chunks[3].body_filler.as_deref(), Some(&[0u8][..]));
+    assert_eq!(m.to_binary().unwrap(), FILE);
+
+    // A longer name moves the slot's end: its length is derived, the bytes after the record follow it.
+    let mut edited = m.clone();
+    if let ChunkBody::Name(n) = &mut edited.chunks[1].body {
+        n.text = "abcdef".into();
+    }
+    edited.chunks[2].body = ChunkBody::Raw(b"hello".to_vec().into());
+    edited.chunks.push(Chunk {
+        tag: 1,
+        body: ChunkBody::Point(binspec_feature_schemas::record_lengths::Point { x: 7, y: 8 }),
+        body_filler: None,
+    });
+    let out = edited.to_binary().unwrap();
+    #[rustfmt::skip]
+    let want: Vec<u8> = [
+        &[4, 1, 0, 2, 0][..],
+        &[1, 4, 0, 3, 0, 4, 0],
+        &[2, 10, 0], b"abcdef\0xyz",
+        &[9, 5, 0], b"hello",
+        &[1, 5, 0, 5, 0, 6, 0, 0],
+        &[1, 4, 0, 7, 0, 8, 0],
+    ]
+    .concat();
+    assert_eq!(out, want);
+    assert_eq!(RecordLengths::from_binary(&out).unwrap(), edited);
+}
