@@ -642,10 +642,11 @@ impl Run<'_> {
             &mut sr,
             e,
         )?;
-        // A record whose slot size the writer derives keeps the slot's bytes after what it read.
-        if f.size_derived && idx.is_none() {
-            let rest = sub.bytes().get(sr.pos()..).unwrap_or_default();
-            obj.fillers.borrow_mut()[i] = (!rest.is_empty()).then(|| Rc::from(rest));
+        // A record in a slot of a given size keeps the slot's bytes after what it read (see `Field::keeps_unread`).
+        if f.keeps_unread() && idx.is_none() {
+            obj.fillers.borrow_mut()[i] =
+                binspec_runtime::read::unread_tail(sub.bytes(), sr.pos(), f.size_derived)
+                    .map(Rc::from);
         }
         Ok(V::Obj(v))
     }

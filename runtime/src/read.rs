@@ -620,6 +620,14 @@ pub fn slot_filler<'b>(
     (!written).then_some(rest)
 }
 
+/// The bytes of a record's slot after the `used` bytes its reader read, where the model keeps them: any (`all`:
+/// the slot's size is derived from the record and them), or only where they are not all zeros (what the writer
+/// pads a slot of a given size with). `None` for none.
+pub fn unread_tail(slot: &[u8], used: usize, all: bool) -> Option<&[u8]> {
+    let rest = slot.get(used..).filter(|r| !r.is_empty())?;
+    (all || rest.iter().any(|&b| b != 0)).then_some(rest)
+}
+
 /// Drops trailing `pad` bytes (`pad-right`).
 pub fn strip_right(b: &[u8], pad: u8) -> &[u8] {
     let mut n = b.len();
@@ -731,6 +739,18 @@ impl<A: Copy> ExactSizeIterator for ViewFiles<'_, A> {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unread_tail_keeps_what_padding_would_not_give() {
+        let slot = [7u8, 0, 0, 9];
+        assert_eq!(unread_tail(&slot, 1, false), Some(&[0u8, 0, 9][..]));
+        assert_eq!(unread_tail(&[7, 0, 0], 1, false), None);
+        // Where the size is derived, any bytes count.
+        assert_eq!(unread_tail(&[7, 0, 0], 1, true), Some(&[0u8, 0][..]));
+        assert_eq!(unread_tail(&slot, 4, true), None);
+        // A case that is no record leaves `used` unset (usize::MAX): nothing.
+        assert_eq!(unread_tail(&slot, usize::MAX, true), None);
+    }
 
     #[test]
     fn slot_filler_keeps_what_the_writer_would_not_write() {

@@ -398,7 +398,13 @@ fn record_lengths_are_derived() {
         d.path().join("r.yaml"),
         d.path().join("o.bin"),
     );
-    let file = [&[4, 1, 0, 2, 0, 2, 6, 0][..], b"ab\0xyz", &[9, 2, 0], b"hi"].concat();
+    let file = [
+        &[4, 1, 0, 2, 0, 7, 0, 0, 9, 2, 6, 0][..],
+        b"ab\0xyz",
+        &[9, 2, 0],
+        b"hi",
+    ]
+    .concat();
     std::fs::write(&bin, &file).unwrap();
     let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
     assert_eq!(r.code, 0, "{}", r.err);
@@ -407,11 +413,13 @@ fn record_lengths_are_derived() {
         text.contains("body_filler: eHl6") && !text.contains("len:"),
         "{text}"
     );
+    // (A fixed-size record keeps what it does not read where it is not zeros: 00 00 09.)
+    assert!(text.contains("fixed_filler: AAAJ"), "{text}");
     std::fs::write(&doc, text.replace("text: ab\n", "text: abcdef\n")).unwrap();
     let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
     assert_eq!(r.code, 0, "{}", r.err);
     let want = [
-        &[4, 1, 0, 2, 0, 2, 10, 0][..],
+        &[4, 1, 0, 2, 0, 7, 0, 0, 9, 2, 10, 0][..],
         b"abcdef\0xyz",
         &[9, 2, 0],
         b"hi",

@@ -137,6 +137,8 @@ impl<'m> Gen<'m> {
                         let fid = format_ident!("{}_filler", f.name);
                         let d = if f.size_derived {
                             format!(" The bytes of `{}`'s slot after what its record reads (kept so that the file reads back the same; usually absent). Written after the record: the slot's size, which the writer derives, counts them.", f.name)
+                        } else if f.keeps_unread() {
+                            format!(" The bytes of `{}`'s slot after what its record reads, where they are not zeros (kept so that the file reads back the same; usually absent). Used while the record has the length it was read with.", f.name)
                         } else {
                             format!(" The bytes of `{}`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.", f.name)
                         };

@@ -114,15 +114,17 @@ impl<'m> Gen<'m> {
                 body.push(quote!(let slot_start__ = r.pos();));
             }
             let used = local("used", &f.name);
-            if f.size_derived {
+            if f.keeps_unread() {
                 // (Set by the record's reader; a case that is no record reads its whole slot.)
                 body.push(quote!(let mut #used: usize = usize::MAX;));
             }
             body.push(quote!(let #v = #call.at(#fname)?;));
-            if let (Some(fl), true) = (&filler, f.size_derived) {
-                // The slot's bytes after what the record read: the writer writes them after it.
+            if let (Some(fl), true) = (&filler, f.keeps_unread()) {
+                // The slot's bytes after what the record read: the writer writes them after it (where the size is
+                // derived), or where they are not the zeros it pads with.
+                let derived = f.size_derived;
                 body.push(quote! {
-                    let #fl = (#used < r.pos() - slot_start__).then(|| r.share(&r.buf()[slot_start__ + #used..r.pos()]));
+                    let #fl = ::binspec_runtime::read::unread_tail(&r.buf()[slot_start__..r.pos()], #used, #derived).map(|b| r.share(b));
                 });
             } else if let Some(fl) = &filler {
                 // The slot's bytes after the content, where the writer would not reproduce them.

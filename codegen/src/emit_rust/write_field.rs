@@ -127,9 +127,9 @@ impl<'m> Gen<'m> {
     /// the field type `ti` declares (not one case of a switch, or one element of a repetition, written as a field).
     fn filler_of(&self, ti: usize, f: &Field) -> Option<Ident> {
         let declared = self.m.types[ti].seq.iter().find(|s| s.name == f.name)?;
-        // (A switch whose slot size is derived keeps one filler, whichever case it holds.)
+        // (A switch keeps one filler, whichever case it holds.)
         (declared.has_filler()
-            && (declared.ty == f.ty || declared.size_derived)
+            && (declared.ty == f.ty || declared.keeps_unread())
             && f.repeat == Repeat::None)
             .then(|| format_ident!("{}_filler", f.name))
     }

@@ -349,13 +349,29 @@ impl Field {
         matches!(self.role, Role::Data)
             && !self.is_instance()
             && (self.size.is_some() || self.size_eos)
-            && (self.pad_right.is_some() || self.terminator.is_some() || self.size_derived)
+            && (self.pad_right.is_some() || self.terminator.is_some() || self.keeps_unread())
             && self.repeat == Repeat::None
             && self.item_of.is_none()
             && (matches!(
                 self.ty,
                 FieldTy::Bytes | FieldTy::Str { .. } | FieldTy::User { .. }
-            ) || self.size_derived)
+            ) || self.keeps_unread())
+    }
+
+    /// Whether the field is a record (or a switch) in a slot of a given size, in sequence, whose slot's bytes after
+    /// what the record reads are kept beside it (`<name>_filler`): where the slot's size is derived
+    /// ([`Field::size_derived`]) whenever there are any, else where they are not the zeros the writer would pad
+    /// with. Without them, such bytes (flags the spec does not name, a reserved field) would be lost.
+    pub fn keeps_unread(&self) -> bool {
+        matches!(self.role, Role::Data)
+            && !self.is_instance()
+            && self.size.is_some()
+            && self.pad_right.is_none()
+            && self.terminator.is_none()
+            && self.process.is_none()
+            && self.repeat == Repeat::None
+            && self.item_of.is_none()
+            && matches!(self.ty, FieldTy::User { .. } | FieldTy::Switch { .. })
     }
 
     /// The writer's arguments for the field's slot: (the terminator it appends, the fill byte).

@@ -6,8 +6,9 @@ use binspec_feature_schemas::record_lengths::{Chunk, ChunkBody, RecordLengths};
 use binspec_runtime::Format;
 
 #[rustfmt::skip]
-const FILE: [u8; 34] = [
+const FILE: [u8; 38] = [
     4, 1, 0, 2, 0,                       // header: 4 bytes, a point (1, 2)
+    7, b'a', b'b', b'c',                 // fixed: 4 bytes, one read (7), three not
     1, 4, 0, 3, 0, 4, 0,                 // chunk: tag 1, len 4, a point (3, 4)
     2, 6, 0, b'a', b'b', 0, b'x', b'y', b'z', // tag 2, len 6: a name "ab", then 3 bytes it does not read
     9, 2, 0, b'h', b'i',                 // tag 9 (no case), len 2: raw bytes
@@ -18,6 +19,10 @@ const FILE: [u8; 34] = [
 fn lengths_of_records_are_derived() {
     let m = RecordLengths::from_binary(&FILE).unwrap_or_else(|e| panic!("decode: {e}"));
     assert_eq!((m.header.x, m.header.y), (1, 2));
+    assert_eq!(
+        (m.fixed.v, m.fixed_filler.as_deref()),
+        (7, Some(&b"abc"[..]))
+    );
     assert_eq!(m.chunks.len(), 4);
     let ChunkBody::Name(n) = &m.chunks[1].body else {
         panic!("{:?}", m.chunks[1].body)
@@ -43,6 +48,7 @@ fn lengths_of_records_are_derived() {
     #[rustfmt::skip]
     let want: Vec<u8> = [
         &[4, 1, 0, 2, 0][..],
+        &[7], b"abc",
         &[1, 4, 0, 3, 0, 4, 0],
         &[2, 10, 0], b"abcdef\0xyz",
         &[9, 5, 0], b"hello",
@@ -52,4 +58,11 @@ fn lengths_of_records_are_derived() {
     .concat();
     assert_eq!(out, want);
     assert_eq!(RecordLengths::from_binary(&out).unwrap(), edited);
+
+    // Zeros after what a fixed-size record reads are the writer's padding: nothing is kept.
+    let mut zeros = FILE;
+    zeros[6..9].copy_from_slice(&[0, 0, 0]);
+    let m = RecordLengths::from_binary(&zeros).unwrap();
+    assert_eq!(m.fixed_filler, None);
+    assert_eq!(m.to_binary().unwrap(), zeros);
 }
