@@ -85,26 +85,12 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
 /// Whether a record of type `ty` (or a record inside it) places an instance in its own stream: then what it reads
 /// of its slot does not end where its reader stops, and its slot's size stays data rather than derived from it.
 fn places_in_own_stream(types: &[super::TypeDef], graph: &[Vec<usize>], ty: &FieldTy) -> bool {
-    let mut stack: Vec<usize> = match ty {
-        FieldTy::User { ty, .. } => vec![*ty],
-        FieldTy::Switch { cases, .. } => cases.iter().filter_map(|c| c.user()).collect(),
-        _ => return false,
-    };
-    let mut seen = vec![false; types.len()];
-    while let Some(t) = stack.pop() {
-        if t >= seen.len() || std::mem::replace(&mut seen[t], true) {
-            continue;
-        }
-        let placed = types[t]
+    super::query::types_reached(graph, ty).into_iter().any(|t| {
+        types[t]
             .instances
             .iter()
-            .any(|f| f.pos_expr().is_some() && f.io().is_none_or(|io| io.text != "_root._io"));
-        if placed {
-            return true;
-        }
-        stack.extend(graph[t].iter().copied());
-    }
-    false
+            .any(|f| f.pos_expr().is_some() && f.io().is_none_or(|io| io.text != "_root._io"))
+    })
 }
 
 /// [`classify`] for one type.

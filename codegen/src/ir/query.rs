@@ -182,21 +182,26 @@ pub fn types_graph(types: &[TypeDef], inline_only: bool) -> Vec<Vec<usize>> {
 
 /// Whether a field of type `ty` can lead back to type `to`.
 pub fn reaches_type(graph: &[Vec<usize>], ty: &FieldTy, to: usize) -> bool {
+    types_reached(graph, ty).contains(&to)
+}
+
+/// The types a field of type `ty` holds records of, directly or through records inside them (`graph`:
+/// [`types_graph`]), each once.
+pub fn types_reached(graph: &[Vec<usize>], ty: &FieldTy) -> Vec<usize> {
     let mut stack: Vec<usize> = match ty {
         FieldTy::User { ty, .. } => vec![*ty],
         FieldTy::Switch { cases, .. } => cases.iter().filter_map(|c| c.user()).collect(),
-        _ => return false,
+        _ => return Vec::new(),
     };
     let mut seen = vec![false; graph.len()];
+    let mut out = Vec::new();
     while let Some(t) = stack.pop() {
-        if t == to {
-            return true;
-        }
         if t < seen.len() && !std::mem::replace(&mut seen[t], true) {
+            out.push(t);
             stack.extend(graph[t].iter().copied());
         }
     }
-    false
+    out
 }
 
 #[cfg(test)]
