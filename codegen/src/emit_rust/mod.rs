@@ -416,11 +416,19 @@ impl<'m> Gen<'m> {
                         _ => quote!(i128),
                     },
                 };
+                // (What is passed where the record has no parent: `parent: false`.)
+                let absent = match (by_ref, cx.resolve_chain(k).map(|f| cx.field_t(f))) {
+                    (false, _) => quote!(::std::default::Default::default()),
+                    (true, Some(T::Str)) => quote!(""),
+                    (true, Some(T::Bytes | T::Array(_))) => quote!(&[]),
+                    (true, _) => quote!(&::std::default::Default::default()),
+                };
                 Param {
                     key: k.clone(),
                     id: param_ident(k),
                     ty: rt,
                     by_ref,
+                    absent,
                 }
             })
             .collect()
@@ -520,16 +528,15 @@ impl<'m> Gen<'m> {
         // (What the field gives the child as its `_parent`.)
         let parent = f.parent;
         for Param {
-            key: k, by_ref, ty, ..
+            key: k,
+            by_ref,
+            absent,
+            ..
         } in implicit
         {
             if k[0] == "_parent" && parent == crate::ir::ParentRef::Nothing {
                 // No parent: its values are their types' defaults (a record read so uses none of them).
-                out.push(match (by_ref, ty.to_string().starts_with('[')) {
-                    (true, true) => quote!(&[]),
-                    (true, false) => quote!(&::std::default::Default::default()),
-                    (false, _) => quote!(::std::default::Default::default()),
-                });
+                out.push(absent);
                 continue;
             }
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself, and the type it reads as its
@@ -565,7 +572,8 @@ impl<'m> Gen<'m> {
                 let mut cx = self.cx(caller, scope);
                 let t = cx.tr(&rebase(&k[skip..]), path)?.0;
                 exits |= cx.exits;
-                if by_ref {
+                // (A borrowed slice or string is passed as it is.)
+                if by_ref && t.place().is_none() {
                     t.prefix(quote!(&)).full()
                 } else {
                     t.full()
@@ -957,6 +965,8 @@ struct Param {
     ty: TokenStream,
     /// Whether it is passed by reference (strings, bytes, records, arrays).
     by_ref: bool,
+    /// The value passed for it where the record has no parent (`parent: false`): its type's default.
+    absent: TokenStream,
 }
 
 /// The Rust type of a param of type `ty` (see [`Param`]), with `life` as the lifetime of a reference (nothing

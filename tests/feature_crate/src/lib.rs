@@ -45,6 +45,7 @@ feature_modules!(
     ordered_ranges,
     own_elements,
     params,
+    parent_false,
     pool,
     process,
     ranges,
