@@ -669,7 +669,8 @@ impl Tracks {
                 let mut out = ::std::vec::Vec::with_capacity(cap);
                 for i in 0..n as usize {
                     out.push(
-                        BoneTrack::read(
+                        (|| -> ::binspec_runtime::Result<_> {
+                            BoneTrack::read(
                                 r,
                                 endian,
                                 pools,
@@ -689,6 +690,7 @@ impl Tracks {
                                     ) & 1i128 == 1i128,
                                 ),
                             )
+                        })()
                             .at_index(i)?,
                     );
                 }

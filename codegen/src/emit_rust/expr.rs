@@ -499,8 +499,9 @@ impl<'m> Cx<'m> {
 
 impl Cx<'_> {
     /// What follows a fallible evaluation (`to_i`, a division): `?`, and while reading, the offset reading has
-    /// reached given to the error.
-    pub(super) fn pass_error(&self) -> TokenStream {
+    /// reached given to the error. The translation may then leave the function early ([`Cx::exits`]).
+    pub(super) fn pass_error(&mut self) -> TokenStream {
+        self.exits = true;
         match self.scope {
             Scope::Read => quote!(.map_err(|e| e.or_offset(r.abs_pos()))?),
             _ => quote!(?),

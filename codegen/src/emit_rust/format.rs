@@ -32,8 +32,9 @@ impl<'m> Gen<'m> {
         };
         let mut summary = Vec::new();
         for (label, e) in &m.info.summary {
-            if let Ok((t, ty)) = self.cx(0, Scope::Model).tr(&e.expr, &e.path) {
-                let text = display(&t, &ty);
+            let mut cx = self.cx(0, Scope::Model);
+            if let Ok((t, ty)) = cx.tr(&e.expr, &e.path) {
+                let text = display(&t, &ty, cx.exits);
                 summary.push(quote!((#label.to_string(), #text),));
             }
         }
@@ -52,22 +53,21 @@ impl<'m> Gen<'m> {
             }
         }
         let version = match &m.info.version {
-            Some(v) => match self.cx(0, Scope::Model).tr(&v.expr, &v.path) {
-                Ok((t, T::Int)) => {
-                    let t = t.full();
-                    let text = quote!(format!("{:#x}", #t));
-                    if fallible(&text) {
-                        quote!(Some(::binspec_runtime::Info::value(|| Ok(#text))))
-                    } else {
+            Some(v) => {
+                let mut cx = self.cx(0, Scope::Model);
+                match cx.tr(&v.expr, &v.path) {
+                    Ok((t, T::Int)) => {
+                        let t = t.full();
+                        let text = shown(quote!(format!("{:#x}", #t)), cx.exits);
                         quote!(Some(#text))
                     }
+                    Ok((t, ty)) => {
+                        let text = display(&t, &ty, cx.exits);
+                        quote!(Some(#text))
+                    }
+                    Err(_) => quote!(None),
                 }
-                Ok((t, ty)) => {
-                    let text = display(&t, &ty);
-                    quote!(Some(#text))
-                }
-                Err(_) => quote!(None),
-            },
+            }
             None => quote!(None),
         };
         let endian = if matches!(root.endian, EndianSpec::Switch { .. }) {
@@ -342,8 +342,8 @@ impl<'m> Gen<'m> {
 }
 
 /// A translated value as a `String`: a string's `to_string()`, anything else `format!`ted; where evaluating it may
-/// fail (`?`), the error's text instead.
-fn display(t: &Rx, ty: &T) -> TokenStream {
+/// fail (`exits`: the translation holds a `?`), the error's text instead.
+fn display(t: &Rx, ty: &T, exits: bool) -> TokenStream {
     let text = match ty {
         T::Str => {
             let t = recv(t);
@@ -354,18 +354,14 @@ fn display(t: &Rx, ty: &T) -> TokenStream {
             quote!(format!("{}", #t))
         }
     };
-    if fallible(&text) {
+    shown(text, exits)
+}
+
+/// `text`, a `String` expression, or where evaluating it may fail (`exits`), the error's text in its place.
+fn shown(text: TokenStream, exits: bool) -> TokenStream {
+    if exits {
         quote!(::binspec_runtime::Info::value(|| Ok(#text)))
     } else {
         text
     }
-}
-
-/// Whether translated code passes an error up (holds a `?`).
-fn fallible(t: &TokenStream) -> bool {
-    t.clone().into_iter().any(|tt| match tt {
-        proc_macro2::TokenTree::Punct(p) => p.as_char() == '?',
-        proc_macro2::TokenTree::Group(g) => fallible(&g.stream()),
-        _ => false,
-    })
 }

@@ -165,7 +165,8 @@ struct Cx<'m> {
     /// The position slots, by type and name (for the positions of another type's items: see `cross.rs`).
     slots: Option<&'m BTreeMap<(usize, String), u32>>,
     /// Set when the translation may leave the function early (`?`: a derived field of a section peeked from the
-    /// file), so that a read whose arguments hold it is given its error context in a closure.
+    /// file, a division, a string's `to_i`), so that a read whose arguments hold it is given its error context in
+    /// a closure, and a summary of `info()` shows the error instead.
     exits: bool,
     /// Where the translation reached the current type through a field that passes it arguments (`x.param`, or a
     /// value instance of `x` that names its params): the arguments, translated where the field is.

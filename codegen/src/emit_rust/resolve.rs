@@ -706,7 +706,7 @@ impl<'m> Cx<'m> {
     /// In a finished model, the size of a record's slot that the writer derives (`Field::size_derived`): what
     /// writing the record gives, and the bytes kept after it. (A switch, or a record that takes arguments, is not
     /// measured here.)
-    fn record_len(&self, target: &Field, path: &str) -> R<(Rx, T)> {
+    fn record_len(&mut self, target: &Field, path: &str) -> R<(Rx, T)> {
         let me = self.me();
         let (FieldTy::User { ty, .. }, None) = (&target.ty, &target.cond) else {
             return err(
@@ -728,6 +728,8 @@ impl<'m> Cx<'m> {
             );
         }
         let (of, fid) = (ident(&target.name), format_ident!("{}_filler", target.name));
+        // (Writing may fail: the translation passes the error up.)
+        self.exits = true;
         Ok((
             Rx::cast(
                 quote!((::binspec_runtime::layout::written_len(|w, ctx| #me.#of.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little))? + #me.#fid.as_ref().map_or(0, |b| b.len())) as i128),
