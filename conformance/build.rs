@@ -20,6 +20,11 @@ struct Kst {
     exception: Option<String>,
 }
 
+/// An exception's name as text inside the generated code's `format!` string: braces doubled, quotes as `'`.
+fn in_format_string(s: &str) -> String {
+    s.replace('{', "{{").replace('}', "}}").replace('"', "'")
+}
+
 /// What an assert expects of its `actual` expression.
 enum Expect {
     /// The value of this expression.
@@ -258,7 +263,7 @@ fn build_one(
             "    match <{root} as ::binspec_runtime::Format>::from_binary(data) {{\n\
              \x20       Ok(_) => Err(::std::format!(\"expected error {}, but parsing succeeded\").into()),\n\
              \x20       Err(_) => Ok(()),\n    }}\n}}",
-            exc.replace('{', "{{").replace('}', "}}").replace('"', "'")
+            in_format_string(exc)
         )
         .unwrap();
     } else {
@@ -297,7 +302,7 @@ fn build_one(
                         check,
                         "    #[allow(clippy::redundant_closure_call)]\n    let r: ::binspec_runtime::Result<()> = (|| {{\n        let _ = {a};\n        Ok(())\n    }})();\n    \
                          if r.is_ok() {{\n        return Err(::std::format!(\"assert {i}: {{}}: evaluated, expected error {}\", {:?}).into());\n    }}",
-                        name.replace('{', "{{").replace('}', "}}").replace('"', "'"),
+                        in_format_string(name),
                         actual.trim()
                     )
                     .unwrap();

@@ -728,18 +728,21 @@ impl Run<'_> {
             }
             Role::Length { of } => {
                 let of_f = t.field(*of);
-                let n = match self.field(obj, of.0)? {
+                let n = if of_f.size_derived {
                     // A record: its length in the previous pass (0 in the first; the passes settle it).
-                    _ if of_f.size_derived => obj.spans.borrow()[of.0]
-                        .map_or(0, |(start, end)| i128::from(end.saturating_sub(start))),
-                    Some(V::Bytes(b)) => b.len() as i128,
-                    Some(V::Str(s)) => match &of_f.ty {
-                        FieldTy::Str { encoding, .. } => {
-                            binspec_runtime::text::encode(&s, encoding)?.len() as i128
-                        }
-                        _ => s.len() as i128,
-                    },
-                    _ => 0,
+                    obj.spans.borrow()[of.0]
+                        .map_or(0, |(start, end)| i128::from(end.saturating_sub(start)))
+                } else {
+                    match self.field(obj, of.0)? {
+                        Some(V::Bytes(b)) => b.len() as i128,
+                        Some(V::Str(s)) => match &of_f.ty {
+                            FieldTy::Str { encoding, .. } => {
+                                binspec_runtime::text::encode(&s, encoding)?.len() as i128
+                            }
+                            _ => s.len() as i128,
+                        },
+                        _ => 0,
+                    }
                 };
                 let Some(sz) = &of_f.size else {
                     return Err(Error::new("internal: a length of a field without 'size'"));

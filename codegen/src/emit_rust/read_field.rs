@@ -263,8 +263,7 @@ impl<'m> Gen<'m> {
                     call
                 };
                 // (`f` may be a switch's case: the field as declared says.)
-                let declared = self.m.types[ti].seq.iter().find(|s| s.name == f.name);
-                if declared.is_some_and(Field::keeps_unread) {
+                if self.declared(ti, f).is_some_and(Field::keeps_unread) {
                     // A record that keeps the bytes of its slot it does not read: how much of it it read.
                     let used = local("used", &f.name);
                     quote!({ let mut r = r.over(raw, start); let r = &mut r; let x__ = #call; #used = r.pos(); x__ })

@@ -124,14 +124,21 @@ impl<'m> Gen<'m> {
     }
 
     /// The model's field that holds the bytes after `f`'s content in its slot (see [`has_filler`]), where `f` is
-    /// the field type `ti` declares (not one case of a switch, or one element of a repetition, written as a field).
+    /// the field type `ti` declares, or one case of a switch that keeps what its record does not read
+    /// ([`Field::keeps_unread`]); not one element of a repetition, written as a field.
     fn filler_of(&self, ti: usize, f: &Field) -> Option<Ident> {
-        let declared = self.m.types[ti].seq.iter().find(|s| s.name == f.name)?;
+        let declared = self.declared(ti, f)?;
         // (A switch keeps one filler, whichever case it holds.)
         (declared.has_filler()
             && (declared.ty == f.ty || declared.keeps_unread())
             && f.repeat == Repeat::None)
             .then(|| format_ident!("{}_filler", f.name))
+    }
+
+    /// The `seq` attribute of type `ti` that `f` is, or is a case or an element of (written or read as a field of
+    /// its own).
+    pub(super) fn declared(&self, ti: usize, f: &Field) -> Option<&'m Field> {
+        self.m.types[ti].seq.iter().find(|s| s.name == f.name)
     }
 
     /// Code that writes one value (`v`, a reference to the model value) of a data field.
@@ -157,22 +164,6 @@ impl<'m> Gen<'m> {
                     Some(sz) => {
                         let s = cx().tr(&sz.expr, &sz.path)?.0.full();
                         let pad = f.pad_right.unwrap_or(0);
-                        let fill = if f.size_derived {
-                            // The size is what is written here: the record, then the bytes the file had after it.
-                            match self.filler_of(ti, f) {
-                                Some(fid) => {
-                                    quote!(if let Some(b) = self.#fid.as_deref() { w.bytes(b); })
-                                }
-                                None => quote!(),
-                            }
-                        } else if let Some(fid) = self.filler_of(ti, f) {
-                            quote!(match self.#fid.as_deref() {
-                                Some(b) if used + b.len() == size => w.bytes(b),
-                                _ => w.fill(size.saturating_sub(used), #pad),
-                            })
-                        } else {
-                            quote!(w.fill(size.saturating_sub(used), #pad);)
-                        };
                         // A sized field starts and ends on a byte (as Kaitai reads it): bits written before
                         // it, or left over at the end of its type, complete their byte first.
                         let uses_bits =
@@ -185,7 +176,14 @@ impl<'m> Gen<'m> {
                             (quote!(), quote!())
                         };
                         if f.size_derived {
-                            // The substream's size is the record's length in the previous pass.
+                            // The size is what is written here: the record, then the bytes the file had after it;
+                            // the substream's size is the record's length in the previous pass.
+                            let fill = match self.filler_of(ti, f) {
+                                Some(fid) => {
+                                    quote!(if let Some(b) = self.#fid.as_deref() { w.bytes(b); })
+                                }
+                                None => quote!(),
+                            };
                             return Ok(quote!({
                                 #align
                                 let start = w.pos();
@@ -196,6 +194,14 @@ impl<'m> Gen<'m> {
                                 #fill
                             }));
                         }
+                        let fill = if let Some(fid) = self.filler_of(ti, f) {
+                            quote!(match self.#fid.as_deref() {
+                                Some(b) if used + b.len() == size => w.bytes(b),
+                                _ => w.fill(size.saturating_sub(used), #pad),
+                            })
+                        } else {
+                            quote!(w.fill(size.saturating_sub(used), #pad);)
+                        };
                         Ok(quote!({
                             #align
                             let start = w.pos();

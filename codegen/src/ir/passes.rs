@@ -12,9 +12,11 @@ use super::{ConstVal, EndianSpec, Ex, FieldTy, Module, Repeat, Role, Valid};
 
 /// Pass `classify`: decides each seq field's role.
 pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
+    // (Which types hold records of which: classifying changes roles, not types.)
+    let graph = types_graph(&m.types, false);
     for ti in 0..m.types.len() {
         let file = m.types[ti].file.clone();
-        diags.in_file(&file, |diags| classify_type(m, ti, diags));
+        diags.in_file(&file, |diags| classify_type(m, ti, &graph, diags));
     }
     // Every pool needs exactly one region.
     for (pi, p) in m.pools.iter().enumerate() {
@@ -94,9 +96,8 @@ fn places_in_own_stream(types: &[super::TypeDef], graph: &[Vec<usize>], ty: &Fie
 }
 
 /// [`classify`] for one type.
-fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
+fn classify_type(m: &mut Module, ti: usize, graph: &[Vec<usize>], diags: &mut Diags) {
     let t = m.types[ti].clone();
-    let graph = types_graph(&m.types, false);
     let mut roles: BTreeMap<String, Role> = BTreeMap::new();
     // Counts and lengths referenced by siblings.
     for (fi, f) in t.seq.iter().chain(t.instances.iter()).enumerate() {
@@ -139,14 +140,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
             && f.process.is_none();
         // A record (or a switch) in a slot of its own in sequence: its length is what the writer writes of it,
         // and the slot's bytes after what it reads are kept beside it (`Field::size_derived`).
-        let record_sized = matches!(f.ty, FieldTy::User { .. } | FieldTy::Switch { .. })
-            && f.terminator.is_none()
-            && f.pad_right.is_none()
-            && f.process.is_none()
-            && f.repeat == Repeat::None
-            && f.item_of.is_none()
-            && !f.is_instance()
-            && !places_in_own_stream(&m.types, &graph, &f.ty);
+        let record_sized = f.keeps_unread() && !places_in_own_stream(&m.types, graph, &f.ty);
         if let (Some(sz), true) = (&f.size, content_sized || sized_item || record_sized) {
             if f.is_instance() && f.item_of.is_none() {
                 continue;
@@ -198,7 +192,6 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
     }
     // Instances whose type contains their own type again are read lazily by Kaitai (or they would never end):
     // read-only views here.
-    let snapshot = types_graph(&m.types, false);
     let tm = &mut m.types[ti];
     for f in tm.seq.iter_mut() {
         if let Some(c) = &f.contents {
@@ -245,8 +238,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
         .collect();
     for i in measured {
         if let Some(f) = tm.seq.get_mut(i) {
-            f.size_derived = matches!(f.ty, FieldTy::User { .. } | FieldTy::Switch { .. })
-                && f.item_of.is_none();
+            f.size_derived = f.keeps_unread();
         }
     }
     // Instances that decide the byte order or a switch's type are views: the model holds the byte order and
@@ -287,7 +279,7 @@ fn classify_type(m: &mut Module, ti: usize, diags: &mut Diags) {
             || f.pos_expr().is_none()
             || f.io().is_some_and(|io| io.text != "_root._io")
             || passes_object(&f.ty)
-            || (reaches_type(&snapshot, &f.ty, ti) && !f.eager)
+            || (reaches_type(graph, &f.ty, ti) && !f.eager)
         {
             // Other streams (`_parent._io`, a field's `_io`) are not written back yet: read-only.
             Role::View
@@ -361,20 +353,20 @@ pub(super) fn owners(m: &Module) -> Vec<Option<usize>> {
     }
     let single = |u: &BTreeSet<usize>| (u.len() == 1).then(|| u.iter().next().copied()).flatten();
     let first: Vec<Option<usize>> = users.iter().map(single).collect();
+    // (A record whose reader has no single owner to stand for: its `_parent` is not one type.)
+    let mut unowned = vec![false; m.types.len()];
     for (c, reader) in grand {
         match first[reader] {
             Some(o) => {
                 users[c].insert(o);
             }
-            // (No single owner to stand for: the record's `_parent` is not one type.)
-            None => {
-                users[c].insert(usize::MAX);
-            }
+            None => unowned[c] = true,
         }
     }
     users
         .iter()
-        .map(|u| single(u).filter(|&o| o != usize::MAX))
+        .zip(unowned)
+        .map(|(u, no)| single(u).filter(|_| !no))
         .collect()
 }
 
