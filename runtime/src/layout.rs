@@ -1049,6 +1049,8 @@ pub struct ReadPools {
     scratch: Vec<sections::Pending>,
     /// The items of keep-order pools, by pool, in the order they were read ([`ReadPools::ordered_item`]).
     ordered: Vec<(usize, Vec<(u64, u64)>)>,
+    /// How many first readings are in progress ([`ReadPools::defer_begin`]).
+    defer: u32,
 }
 
 /// What reading has seen of one pool.
@@ -1066,6 +1068,25 @@ impl ReadPools {
     /// Bookkeeping for a new read.
     pub fn new() -> Self {
         Self::default()
+    }
+    /// A first reading of a field begins: values that the field's records take from their holder are not read yet
+    /// (an element's instance that looks at the next element, a field that a later one follows), so instances
+    /// that use values from outside their record are left at their defaults until the holder reads the field
+    /// again with those values ([`ReadPools::deferring`]).
+    #[inline]
+    pub fn defer_begin(&mut self) {
+        self.defer += 1;
+    }
+    /// The first reading that [`ReadPools::defer_begin`] began has ended.
+    #[inline]
+    pub fn defer_end(&mut self) {
+        self.defer = self.defer.saturating_sub(1);
+    }
+    /// Whether a first reading is in progress: instances that use values from outside their record are left at
+    /// their defaults, and a holder does not read a field again yet (the outermost one reads all again).
+    #[inline]
+    pub fn deferring(&self) -> bool {
+        self.defer > 0
     }
     /// The state of `pool`, made on first use.
     #[inline]

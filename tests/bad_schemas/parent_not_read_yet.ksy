@@ -1,4 +1,4 @@
-# expect: parent_not_read_yet.ksy:8:5: error: /seq/1: '_parent.items' is not read yet when 'item' needs it: 'items' of 'parent_not_read_yet' holds the one being read
+# expect: parent_not_read_yet.ksy:8:5: error: /seq/1: '_parent.items' is not read yet when 'item' needs it: 'items' of 'parent_not_read_yet' holds the one being read, and binspec reads fields in order and passes their values down (Kaitai reads such a value lazily, as far as it has got); the record's own fields need the value to be read, so it cannot wait
 meta:
   id: parent_not_read_yet
   endian: le

@@ -25,6 +25,7 @@ mod expr;
 mod format;
 mod frames;
 mod given;
+mod late;
 mod layout;
 mod models;
 mod own_elements;
@@ -266,6 +267,15 @@ struct Gen<'m> {
     called: Option<BTreeSet<(usize, Fun)>>,
     /// The repeated field whose elements' loop is being generated, where their arguments name it.
     own: std::cell::RefCell<Option<own_elements::OwnElements>>,
+    /// Pass `late`: what a field read twice needs ([`late`]).
+    late: late::Late,
+    /// The `seq` field whose reading is being generated, which may be read twice ([`Gen::read_before`]).
+    late_field: std::cell::RefCell<Option<String>>,
+    /// Where that field is read twice: the index in `seq` of the last field its records need, after which it is
+    /// read again.
+    late_after: std::cell::RefCell<Option<usize>>,
+    /// Set while a field's second reading is generated: the values it waited for are read.
+    full_keys: std::cell::Cell<bool>,
 }
 
 /// A call noted by [`Gen::note_call`]: (the function making it, `None` for code always emitted; the function of
@@ -567,8 +577,13 @@ impl<'m> Gen<'m> {
                         ),
                     );
                 }
-                if scope == Scope::Read {
-                    self.read_before(caller, &k[skip - 1..], child, path)?;
+                if scope == Scope::Read
+                    && !self.full_keys.get()
+                    && self.read_before(caller, &k, &k[skip - 1..], child, path)?
+                {
+                    // A first reading: the child's instances that need the value wait for the second.
+                    out.push(absent);
+                    continue;
                 }
                 let mut cx = self.cx(caller, scope);
                 let t = cx.tr(&rebase(&k[skip..]), path)?.0;
@@ -592,51 +607,6 @@ impl<'m> Gen<'m> {
             self.cx(caller, scope).keep_args(quote!((#(#out,)*)), child)
         };
         Ok((args, exits))
-    }
-
-    /// Whether the model holds `f`'s value in a `Box` (a recursive field; a repetition's `Vec` already holds its
-    /// elements apart).
-    fn is_boxed(&self, f: &Field) -> bool {
-        f.repeat == Repeat::None && self.boxed.contains(&f.path)
-    }
-
-    fn model_ty(&self, f: &Field) -> TokenStream {
-        let base = match &f.ty {
-            FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
-                let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
-                quote!(#n)
-            }
-            FieldTy::Int { bytes, signed, .. } => rust_int(*bytes, *signed),
-            FieldTy::Float { bytes: 4, .. } => quote!(f32),
-            FieldTy::Float { .. } => quote!(f64),
-            FieldTy::Bits { n: 1, .. } => quote!(bool),
-            FieldTy::Bits { .. } => quote!(u64),
-            FieldTy::Bytes => quote!(::binspec_runtime::Bytes),
-            FieldTy::Str { .. } => quote!(::binspec_runtime::Str),
-            FieldTy::User { ty, .. } => {
-                let n = ty_ident(&self.m.types[*ty].rust);
-                if self.is_boxed(f) {
-                    quote!(::std::boxed::Box<#n>)
-                } else {
-                    quote!(#n)
-                }
-            }
-            FieldTy::Switch { .. } => {
-                let n = switch_enum_name(self.m, f);
-                quote!(#n)
-            }
-            FieldTy::Value => quote!(i128),
-        };
-        let base = if f.repeat != Repeat::None {
-            quote!(::std::vec::Vec<#base>)
-        } else {
-            base
-        };
-        if f.cond.is_some() {
-            quote!(::std::option::Option<#base>)
-        } else {
-            base
-        }
     }
 
     fn fn_params(&self, ti: usize) -> (Vec<TokenStream>, Vec<TokenStream>) {
@@ -838,6 +808,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
             slots.insert((*ti, n.clone()), s);
         }
     }
+    let late = late::late_pass(m, &params);
     let mut g = Gen {
         m,
         boxed: recursive_fields(m),
@@ -851,6 +822,10 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         current: std::cell::Cell::new(None),
         called: None,
         own: Default::default(),
+        late,
+        late_field: Default::default(),
+        late_after: Default::default(),
+        full_keys: Default::default(),
     };
     // Emitted twice: the first emission notes which functions the generated code calls, the second emits only
     // those (the calls it generates are the same).

@@ -16,6 +16,53 @@ pub(super) fn doc_attr(doc: &Option<String>) -> TokenStream {
 }
 
 impl<'m> Gen<'m> {
+    /// Whether the model holds `f`'s value in a `Box` (a recursive field; a repetition's `Vec` already holds its
+    /// elements apart).
+    pub(super) fn is_boxed(&self, f: &Field) -> bool {
+        f.repeat == Repeat::None && self.boxed.contains(&f.path)
+    }
+
+    /// The Rust type of a field in the model: its value's, in a `Vec` for a repetition, an `Option` where it has
+    /// a condition.
+    pub(super) fn model_ty(&self, f: &Field) -> TokenStream {
+        let base = match &f.ty {
+            FieldTy::Int { .. } | FieldTy::Bits { .. } if f.enum_.is_some() => {
+                let n = ty_ident(&self.m.enums[f.enum_.unwrap_or(0)].rust);
+                quote!(#n)
+            }
+            FieldTy::Int { bytes, signed, .. } => rust_int(*bytes, *signed),
+            FieldTy::Float { bytes: 4, .. } => quote!(f32),
+            FieldTy::Float { .. } => quote!(f64),
+            FieldTy::Bits { n: 1, .. } => quote!(bool),
+            FieldTy::Bits { .. } => quote!(u64),
+            FieldTy::Bytes => quote!(::binspec_runtime::Bytes),
+            FieldTy::Str { .. } => quote!(::binspec_runtime::Str),
+            FieldTy::User { ty, .. } => {
+                let n = ty_ident(&self.m.types[*ty].rust);
+                if self.is_boxed(f) {
+                    quote!(::std::boxed::Box<#n>)
+                } else {
+                    quote!(#n)
+                }
+            }
+            FieldTy::Switch { .. } => {
+                let n = switch_enum_name(self.m, f);
+                quote!(#n)
+            }
+            FieldTy::Value => quote!(i128),
+        };
+        let base = if f.repeat != Repeat::None {
+            quote!(::std::vec::Vec<#base>)
+        } else {
+            base
+        };
+        if f.cond.is_some() {
+            quote!(::std::option::Option<#base>)
+        } else {
+            base
+        }
+    }
+
     /// Whether some type's model keeps raw bytes read from the file (which then share the file's buffer when it is
     /// read with `from_bytes`). Strings do not count: sharing them costs more than copying them (the TotK resource
     /// size table's names: 12.8 ms to read shared, 7.3 ms copied).

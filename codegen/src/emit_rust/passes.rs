@@ -17,11 +17,15 @@ fn exprs_where(t: &TypeDef, value: impl Fn(&Field) -> bool) -> Vec<&Expr> {
         out.push(&on.expr);
     }
     for f in t.seq.iter().chain(t.instances.iter()) {
+        // (A value instance's expressions, its condition too, only where `value` takes it.)
+        if f.value().is_some() && !value(f) {
+            continue;
+        }
         for x in [
             f.size.as_ref(),
             f.cond.as_ref(),
             f.pos_expr(),
-            f.value().filter(|_| value(f)),
+            f.value(),
             f.sort_by.as_ref(),
         ]
         .into_iter()
@@ -229,6 +233,9 @@ fn needed_values(m: &Module) -> BTreeSet<(usize, String)> {
                 }
                 if let Some(v) = f.value() {
                     names(m, ti, &v.expr, &mut more);
+                    if let Some(c) = &f.cond {
+                        names(m, ti, &c.expr, &mut more);
+                    }
                 }
             }
         }

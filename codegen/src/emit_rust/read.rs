@@ -38,7 +38,9 @@ impl<'m> Gen<'m> {
                 .map(|(_, n)| (n.clone(), *entry))
         });
         let mut cut: Option<(usize, &Field, usize)> = None;
-        for f in &t.seq {
+        // Fields read a second time (see `late`): after the field at the index, the statement.
+        let mut again: Vec<(usize, TokenStream)> = Vec::new();
+        for (fi, f) in t.seq.iter().enumerate() {
             // Instances this field's expressions need.
             let mut needed = BTreeSet::new();
             for x in [&f.size, &f.cond].into_iter().flatten() {
@@ -95,13 +97,11 @@ impl<'m> Gen<'m> {
                     cut = Some((body.len(), f, *entry));
                 }
             }
-            let read = self.read_repeated(ti, f)?;
-            let read = if let Some(c) = &f.cond {
-                let ct = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?.0.full();
-                Read::Expr(quote!(if #ct { Some(#read) } else { None }))
-            } else {
-                read
-            };
+            *self.late_field.borrow_mut() = Some(f.name.clone());
+            let read = self.read_field(ti, f);
+            *self.late_field.borrow_mut() = None;
+            let read = read?;
+            let late_after = self.late_after.borrow_mut().take();
             let at = local("at", &f.name);
             let checked = matches!(f.role, Role::Const(ConstVal::Int(_))) || f.valid.is_some();
             if checked {
@@ -118,7 +118,36 @@ impl<'m> Gen<'m> {
                 // (Set by the record's reader; a case that is no record reads its whole slot.)
                 body.push(quote!(let mut #used: usize = usize::MAX;));
             }
-            body.push(quote!(let #v = #call.at(#fname)?;));
+            if let Some(u) = late_after {
+                // A first reading, then a second once the values its records wait for are read (none while an
+                // outer first reading is in progress: the outer second reading reads this one again).
+                let start = local("late_start", &f.name);
+                body.push(quote!(let #start = r.pos() as u64;));
+                body.push(quote! {
+                    pools.defer_begin();
+                    let first__ = #call;
+                    pools.defer_end();
+                    let #v = first__.at(#fname)?;
+                });
+                self.full_keys.set(true);
+                let read = self.read_field(ti, f);
+                self.full_keys.set(false);
+                let call = fallible(&read?);
+                again.push((
+                    u,
+                    quote! {
+                        let #v = if pools.deferring() { #v } else {
+                            let back__ = r.pos() as u64;
+                            r.seek(#start).at(#fname)?;
+                            let v__ = #call.at(#fname)?;
+                            r.seek(back__).at(#fname)?;
+                            v__
+                        };
+                    },
+                ));
+            } else {
+                body.push(quote!(let #v = #call.at(#fname)?;));
+            }
             if let (Some(fl), true) = (&filler, f.keeps_unread()) {
                 // The slot's bytes after what the record read: the writer writes them after it (where the size is
                 // derived), or where they are not the zeros it pads with.
@@ -198,6 +227,12 @@ impl<'m> Gen<'m> {
                 body.push(check);
             }
             done.insert(f.name.clone());
+            body.extend(
+                again
+                    .iter()
+                    .filter(|(u, _)| *u == fi)
+                    .map(|(_, a)| a.clone()),
+            );
         }
         // Data instances (pool items) are read eagerly.
         for f in &t.instances {
@@ -486,6 +521,17 @@ impl<'m> Gen<'m> {
                 #leave
                 Ok(#name { #(#inits)* })
             }
+        })
+    }
+
+    /// How a `seq` field is read: its repetition, under its condition.
+    fn read_field(&self, ti: usize, f: &Field) -> R<Read> {
+        let read = self.read_repeated(ti, f)?;
+        Ok(if let Some(c) = &f.cond {
+            let ct = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?.0.full();
+            Read::Expr(quote!(if #ct { Some(#read) } else { None }))
+        } else {
+            read
         })
     }
 
@@ -817,16 +863,27 @@ impl<'m> Gen<'m> {
             let value = #one_r.at(#fname)?;
             #tuple
         });
-        body.push(match &f.cond {
+        let (read, default) = match &f.cond {
             Some(c) => {
                 let ct = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?.0.full();
-                quote!(let #names = if #ct { let read = #read; #some } else { #none };)
+                (
+                    quote!(if #ct { let read = #read; #some } else { #none }),
+                    none,
+                )
             }
-            None => quote!(let #names = #read;),
-        });
+            None => (read, quote!((::std::default::Default::default(), 0i128))),
+        };
         let at = quote!((#p as u64));
-        if let Some(check) = self.valid_stmt(ti, f, &v, at)? {
-            body.push(check);
+        let check = self.valid_stmt(ti, f, &v, at)?;
+        // A first reading (see `late`) leaves an instance that uses values from outside the record at its
+        // default, unchecked.
+        if f.item_of.is_none() && self.deferrable(ti, name) {
+            let check = check.map(|c| quote!(if !pools.deferring() { #c }));
+            body.push(quote!(let #names = if pools.deferring() { #default } else { #read };));
+            body.extend(check);
+        } else {
+            body.push(quote!(let #names = #read;));
+            body.extend(check);
         }
         Ok(())
     }

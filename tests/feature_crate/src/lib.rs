@@ -37,6 +37,7 @@ feature_modules!(
     imported_root,
     imported_root_child,
     instances,
+    late_reads,
     layout,
     local_sections,
     nested,
