@@ -598,6 +598,7 @@ pub fn translate_model_expr(m: &Module, base: &str, src: &str) -> Result<(String
         slots: None,
         exits: false,
         args_of: None,
+        index: None,
         root: Some(Rx::atom(b)),
         outer: Vec::new(),
         own: None,

@@ -19,6 +19,9 @@ pub(super) struct ArgFrame {
     /// For an element of the loop at hand, where the arguments it was passed are kept (an `Option` of the
     /// tuple): its params are read there, not translated again.
     pub(super) kept: Option<TokenStream>,
+    /// For an element of a repeated field (`x[i].param`): its index, translated where the expression is, which
+    /// is what `_index` is in the arguments.
+    pub(super) index: Option<Rx>,
 }
 
 impl<'m> Cx<'m> {
@@ -92,7 +95,10 @@ impl<'m> Cx<'m> {
     /// `f` translating where the field of `fr` is (its arguments' context).
     pub(super) fn in_frame<V>(&mut self, fr: &ArgFrame, f: impl FnOnce(&mut Self) -> V) -> V {
         let to = (fr.ty, fr.base.clone(), fr.scope);
-        self.within(to, fr.outer.clone(), fr.parents, f)
+        let index = std::mem::replace(&mut self.index, fr.index.clone());
+        let r = self.within(to, fr.outer.clone(), fr.parents, f);
+        self.index = index;
+        r
     }
 
     /// `f` translating in type `ty`, reached through `base`, in `scope`, with `args_of` as its arguments' frame
@@ -145,8 +151,20 @@ impl<'m> Cx<'m> {
                 outer: None,
                 parents: self.outer.len(),
                 kept: Some(kept),
+                index: None,
             }));
         }
+        // An element (`x[i]`): the field is `x`, and `_index` in its arguments is `i`.
+        let (base, index) = match &base.kind {
+            ExprKind::Index { base: arr, index } => {
+                let (ix, it) = self.tr(index, path).ok()?;
+                if it != T::Int {
+                    return None;
+                }
+                (arr.as_ref(), Some(ix))
+            }
+            _ => (base, None),
+        };
         let (owner, owner_base, scope, outer, fname, parents) = match &base.kind {
             ExprKind::Name(n) => (
                 self.ty,
@@ -174,9 +192,14 @@ impl<'m> Cx<'m> {
         let FieldTy::User { ty, args } = &f.ty else {
             return None;
         };
-        // Each element of a repeated field may be passed other arguments (`_index`): none of them is `x`.
+        // Each element of a repeated field may be passed other arguments (`_index`): none of them is `x`, and
+        // `x[i]` is the element `i`.
         let by_element = args.iter().any(|a| depends_on_reading(&a.expr));
-        if *ty != child || args.is_empty() || (f.repeat != Repeat::None && by_element) {
+        if *ty != child
+            || args.is_empty()
+            || (f.repeat != Repeat::None && by_element && index.is_none())
+            || (f.repeat == Repeat::None && index.is_some())
+        {
             return None;
         }
         Some(std::rc::Rc::new(ArgFrame {
@@ -188,6 +211,7 @@ impl<'m> Cx<'m> {
             outer,
             parents,
             kept: None,
+            index,
         }))
     }
 }

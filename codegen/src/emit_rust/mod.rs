@@ -172,6 +172,9 @@ struct Cx<'m> {
     /// Where the translation reached the current type through a field that passes it arguments (`x.param`, or a
     /// value instance of `x` that names its params): the arguments, translated where the field is.
     args_of: Option<std::rc::Rc<frames::ArgFrame>>,
+    /// What `_index` is, where not the loop's `i`: the index of the element whose arguments are translated
+    /// ([`frames::ArgFrame::index`]).
+    index: Option<Rx>,
     /// In the model scope of a whole tree (an expression over a decoded file): what `_root` is.
     root: Option<Rx>,
     /// The types (and values) the translation went down through to reach the current one, outermost first: the
@@ -358,6 +361,7 @@ impl<'m> Gen<'m> {
             slots: Some(&self.slots),
             exits: false,
             args_of: None,
+            index: None,
             root: None,
             outer: Vec::new(),
             own: self.own.borrow().clone(),

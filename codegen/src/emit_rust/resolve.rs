@@ -10,7 +10,13 @@ impl<'m> Cx<'m> {
         let me = self.me();
         let t = self.t();
         match n {
-            "_index" => return Ok((Rx::cast(quote!(i as i128)), T::Int)),
+            "_index" => {
+                // (In the arguments of an element reached as `x[i]`: `i`.)
+                return Ok(match &self.index {
+                    Some(ix) => (ix.clone(), T::Int),
+                    None => (Rx::cast(quote!(i as i128)), T::Int),
+                });
+            }
             "_sizeof" => {
                 let e = Expr {
                     kind: ExprKind::Name(n.to_string()),
@@ -61,7 +67,9 @@ impl<'m> Cx<'m> {
                         return Ok((Rx::atom(quote!(#kept.map_or(#d, |a| a.#j))), t));
                     }
                     let a = &fr.args[i];
-                    if !depends_on_reading(&a.expr) {
+                    if !depends_on_reading(&a.expr)
+                        || (fr.index.is_some() && !depends_on_stream(&a.expr))
+                    {
                         return self.in_frame(&fr, |cx| cx.tr(&a.expr, &a.path));
                     }
                 }
@@ -934,6 +942,16 @@ fn presence_of(e: &Expr) -> Expr {
 
 /// Whether an argument names what only the read at hand knows (the element's index, the stream, the element just
 /// read): such an argument cannot be taken again from outside.
+/// Whether an expression names the stream or the element just read (`_io`, `_`, `_sizeof`): [`depends_on_reading`]
+/// without `_index`.
+fn depends_on_stream(e: &Expr) -> bool {
+    let mut names = BTreeSet::new();
+    crate::ir::names_used(e, &mut names);
+    names
+        .iter()
+        .any(|n| matches!(n.as_str(), "_io" | "_" | "_sizeof"))
+}
+
 pub(super) fn depends_on_reading(e: &Expr) -> bool {
     let mut names = BTreeSet::new();
     crate::ir::names_used(e, &mut names);

@@ -529,7 +529,7 @@ fn eager_needs_a_placed_instance() {
 }
 
 /// `x.param` from outside a type is the argument `x` passes it, translated where `x` is (also inside a value
-/// instance of `x`, and through params passed on); an element's arguments that name its index are not known.
+/// instance of `x`, and through params passed on); in an element's arguments, `_index` is the index it is reached by.
 #[test]
 fn params_from_outside_are_the_arguments_given() {
     let c = crate::compile_str(
@@ -550,8 +550,9 @@ fn params_from_outside_are_the_arguments_given() {
             translate_model_expr(&c.module, "m", src).unwrap_or_else(|e| panic!("{src}: {e}"));
         assert!(got.contains(want), "{src}: {got}");
     }
-    let e = translate_model_expr(&c.module, "m", "items[0].i").unwrap_err();
-    assert!(e.contains("parameter 'i' is not kept in the model"), "{e}");
+    // An element's argument that names its index: the index it is reached by.
+    let (got, _) = translate_model_expr(&c.module, "m", "items[1].i").unwrap();
+    assert!(got.contains("1i128") && !got.contains(" i "), "{got}");
 }
 
 /// In an expression over a decoded tree, `_root` is the tree's root and `_parent` the value the expression went

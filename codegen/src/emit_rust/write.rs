@@ -250,6 +250,9 @@ impl<'m> Gen<'m> {
                         let check = self.count_check(ti, li)?;
                         let each = match li.repeat {
                             Repeat::None => quote!({ let x = val; #one }),
+                            _ if args_name_index(li) => {
+                                quote!(#check for (i, x) in val.iter().enumerate() { #one })
+                            }
                             _ => quote!(#check for x in val.iter() { #one }),
                         };
                         let place = quote!({
@@ -593,6 +596,8 @@ impl<'m> Gen<'m> {
             let one = self.write_one(ti, f, quote!(x))?;
             let each = match f.repeat {
                 Repeat::None => quote!({ let x = val; #one }),
+                // (An element's arguments may name its index, `_index`.)
+                _ if args_name_index(f) => quote!(for (i, x) in val.iter().enumerate() { #one }),
                 _ => quote!(for x in val.iter() { #one }),
             };
             // (`place` refuses bytes that overlap others and differ from them, once the layout is final.)
@@ -963,4 +968,20 @@ fn offsets_in_order(t: &TypeDef) -> Vec<&Field> {
         out.push(todo.remove(ready).0);
     }
     out
+}
+
+/// Whether the arguments a field passes its type name the element's index (`_index`).
+fn args_name_index(f: &Field) -> bool {
+    let mut names = BTreeSet::new();
+    match &f.ty {
+        FieldTy::User { args, .. } => args
+            .iter()
+            .for_each(|a| crate::ir::names_used(&a.expr, &mut names)),
+        FieldTy::Switch { cases, .. } => cases
+            .iter()
+            .flat_map(|c| c.args.iter())
+            .for_each(|a| crate::ir::names_used(&a.expr, &mut names)),
+        _ => {}
+    }
+    names.contains("_index")
 }

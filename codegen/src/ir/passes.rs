@@ -373,7 +373,9 @@ pub(super) fn owners(m: &Module) -> Vec<Option<usize>> {
 /// Whether a type's arguments pass a whole object (`_root`, `_parent`, `_io`): such instances are only read
 /// lazily by Kaitai, so binspec keeps them read-only for now.
 fn passes_object(ty: &FieldTy) -> bool {
-    let bare = |a: &Ex| matches!(&a.expr.kind, ExprKind::Name(n) if n.starts_with('_'));
+    // (`_index` is a number.)
+    let bare =
+        |a: &Ex| matches!(&a.expr.kind, ExprKind::Name(n) if n.starts_with('_') && n != "_index");
     match ty {
         FieldTy::User { args, .. } => args.iter().any(bare),
         FieldTy::Switch { cases, .. } => cases.iter().any(|c| c.args.iter().any(bare)),

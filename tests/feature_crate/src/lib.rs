@@ -29,6 +29,7 @@ feature_modules!(
     data,
     derive,
     eager,
+    element_args,
     endian_switch,
     enums,
     expr_errors,
