@@ -418,7 +418,7 @@ impl Byml {
                                     )?;
                                 }
                             }
-                            ctx.place(at, w.into_inner())?;
+                            ctx.place_in(io, at, w.into_inner())?;
                         }
                         _ if ctx.first_pass() => {}
                         _ => {
@@ -479,7 +479,7 @@ impl Byml {
                                     )?;
                                 }
                             }
-                            ctx.place(at, w.into_inner())?;
+                            ctx.place_in(io, at, w.into_inner())?;
                         }
                         _ if ctx.first_pass() => {}
                         _ => {
@@ -540,7 +540,7 @@ impl Byml {
                                     )?;
                                 }
                             }
-                            ctx.place(at, w.into_inner())?;
+                            ctx.place_in(io, at, w.into_inner())?;
                         }
                         _ if ctx.first_pass() => {}
                         _ => {

@@ -283,6 +283,8 @@ pub struct WriteCtx<'m> {
     /// Buffers of items written out of line, given back once their bytes are queued ([`WriteCtx::item_writer`]):
     /// an item's writer takes one instead of allocating its own (AINB writes about 10,000 such items per pass).
     spare: Vec<Vec<u8>>,
+    /// The streams of imported schemas' top-level records being written, innermost last ([`WriteCtx::root_io`]).
+    roots: Vec<Io>,
 }
 
 /// The bookkeeping that moves the positions recorded inside an item written out of line, where the pass did not
@@ -355,6 +357,20 @@ impl<'m> WriteCtx<'m> {
     pub fn reading() -> &'static WriteCtx<'static> {
         static READING: std::sync::OnceLock<WriteCtx<'static>> = std::sync::OnceLock::new();
         READING.get_or_init(WriteCtx::new)
+    }
+    /// `_root._io` while writing: the stream of the innermost top-level record of an imported schema being
+    /// written ([`WriteCtx::in_root`]; `_root` in an imported schema's types is that schema's own top-level
+    /// record), or the whole output.
+    #[inline]
+    pub fn root_io(&self) -> Io {
+        self.roots.last().copied().unwrap_or(Io::ROOT)
+    }
+    /// Writes an imported schema's top-level record, written into `io`: `write` sees `io` as `_root._io`.
+    pub fn in_root<T>(&mut self, io: Io, write: impl FnOnce(&mut Self) -> T) -> T {
+        self.roots.push(io);
+        let out = write(self);
+        self.roots.pop();
+        out
     }
     /// The next key for `slot` in this pass.
     #[inline]
@@ -774,6 +790,46 @@ impl<'m> WriteCtx<'m> {
         self.placed.push((at, bytes));
         Ok(())
     }
+    /// Queues bytes placed at `at` (a position in the output) in the stream `io`: where that stream has a size (a
+    /// record read from a slot of its own), bytes that end past it are an error once positions settle, since the
+    /// file would not read back.
+    pub fn place_in(&mut self, io: Io, at: usize, bytes: Vec<u8>) -> Result<()> {
+        if let Some(size) = io.size {
+            let end = (at + bytes.len()).saturating_sub(io.start) as u64;
+            if end > size && !self.first_pass() {
+                return Err(Error::write(format!(
+                    "its bytes end at {end:#x} in a stream of {size:#x} bytes: the file would not read back"
+                )));
+            }
+        }
+        self.place(at, bytes)
+    }
+    /// How many placements this pass has queued ([`WriteCtx::pad_slot`] takes the bytes of those queued after).
+    #[inline]
+    pub fn placed_mark(&self) -> usize {
+        self.placed.len()
+    }
+    /// Pads a record's slot with `n` bytes of `fill` from `w`'s position, except where a placement queued since
+    /// `mark` (while the record was written) lies in the padding: there, the placed bytes, so that the slot holds
+    /// what was placed in the record's stream and the two agree when laid over each other (an instance of an
+    /// imported schema's record read from `_root._io`, which is that record's stream, past its fields).
+    pub fn pad_slot(&self, w: &mut Writer, mark: usize, n: usize, fill: u8) {
+        let inside = self.placed.get(mark..).unwrap_or(&[]);
+        if w.is_sizing() || n == 0 || inside.is_empty() {
+            w.fill(n, fill);
+            return;
+        }
+        w.flush_bits();
+        let start = w.pos();
+        let mut pad = vec![fill; n];
+        for (at, b) in inside {
+            let (lo, hi) = ((*at).max(start), (at + b.len()).min(start + n));
+            if lo < hi {
+                pad[lo - start..hi - start].copy_from_slice(&b[lo - at..hi - at]);
+            }
+        }
+        w.bytes(&pad);
+    }
     /// Lays the queued placed bytes over a pass's output, in the order they were queued. Returns the first
     /// placement (by its number in the pass) whose bytes differ from other bytes at the same positions, placed or
     /// written in sequence, with a message: the file keeps only one of them, so it would not read back as the
@@ -819,6 +875,7 @@ impl<'m> WriteCtx<'m> {
         self.arena.clear();
         self.arena.reserve(std::mem::take(&mut self.arena_len));
         self.blind.clear();
+        self.roots.clear();
         self.pass += 1;
         same
     }

@@ -161,3 +161,41 @@ impl Rng {
         (self.next_u64() % n.max(1) as u64) as usize
     }
 }
+
+/// A folder named by the environment variable `var`, or `default` (relative to the repository), if it exists.
+pub fn dir_of(var: &str, default: &str) -> Option<PathBuf> {
+    let d = std::env::var_os(var)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join(default));
+    d.is_dir().then_some(d)
+}
+
+/// The sample files of Kaitai's gallery (`kaitai-io/kaitai_struct_samples`, laid out as the gallery's specs are:
+/// `image/png/x.png` is a file of `image/png.ksy`) whose spec is in the gallery at `formats`: (the file's path
+/// under `samples`, the spec, the file), in path order. Licences, notes and scripts beside them are left out.
+pub fn kaitai_samples(formats: &Path, samples: &Path) -> Vec<(String, PathBuf, PathBuf)> {
+    let mut out = Vec::new();
+    for f in files_under(samples) {
+        let rel = f
+            .strip_prefix(samples)
+            .unwrap_or(&f)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let Some((spec_path, _)) = rel.rsplit_once('/') else {
+            continue;
+        };
+        let spec = formats.join(format!("{spec_path}.ksy"));
+        let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
+        if !spec.is_file()
+            || matches!(
+                ext,
+                "license" | "md" | "py" | "txt" | "json" | "java" | "dts"
+            )
+        {
+            continue;
+        }
+        out.push((rel, spec, f));
+    }
+    out.sort();
+    out
+}

@@ -10,20 +10,13 @@
 //! `BINSPEC_UPDATE_INTERP_SAMPLES=1 cargo test -p binspec-tests --test interp_samples -- --nocapture`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use binspec_interp::Schema;
-use binspec_tests::{files_under, repo};
+use binspec_tests::{dir_of, kaitai_samples, repo};
 
 const BASELINE: &str = "tests/interp_samples_baseline.txt";
 const EXPLAINED: &str = "tests/interp_samples_explained.txt";
-
-fn dir_of(var: &str, default: &str) -> Option<PathBuf> {
-    let d = std::env::var_os(var)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join(default));
-    d.is_dir().then_some(d)
-}
 
 /// What becomes of one file: `identical`, or the first thing that went wrong.
 fn outcome(spec: &Path, data: &[u8]) -> String {
@@ -77,25 +70,7 @@ fn gallery_samples_round_trip() {
         return;
     };
     let mut got: BTreeMap<String, String> = BTreeMap::new();
-    for f in files_under(&samples) {
-        let rel = f
-            .strip_prefix(&samples)
-            .unwrap_or(&f)
-            .to_string_lossy()
-            .replace('\\', "/");
-        let Some((spec_path, _)) = rel.rsplit_once('/') else {
-            continue;
-        };
-        let spec = formats.join(format!("{spec_path}.ksy"));
-        let ext = f.extension().and_then(|e| e.to_str()).unwrap_or("");
-        if !spec.is_file()
-            || matches!(
-                ext,
-                "license" | "md" | "py" | "txt" | "json" | "java" | "dts"
-            )
-        {
-            continue;
-        }
+    for (rel, spec, f) in kaitai_samples(&formats, &samples) {
         let data = std::fs::read(&f).unwrap();
         got.insert(rel, outcome(&spec, &data));
     }

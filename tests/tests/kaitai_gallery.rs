@@ -6,6 +6,10 @@
 //! checkout of the gallery with `BINSPEC_KAITAI_FORMATS=DIR` (or put it at `../shared/kaitai_struct_formats`);
 //! without one it says so and passes. After implementing something, add the specs that now generate with
 //! `BINSPEC_UPDATE_KAITAI_GALLERY=1 cargo test -p binspec-tests --test kaitai_gallery -- --nocapture`.
+//!
+//! With `BINSPEC_KAITAI_COMPILE=1`, the generated code is built, and where the gallery's sample files are present
+//! (`BINSPEC_KAITAI_SAMPLES`, see `interp_samples.rs`), run on them beside the interpreter: both must read the same
+//! document and write the same bytes.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -140,7 +144,7 @@ fn gallery_specs_compile() {
         format!(
             "[package]\nname = \"gallery-compile\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[workspace]\n\n\
              [dependencies]\nbinspec-runtime = {{ path = {:?}, features = [\"compress\", \"text\"] }}\n\
-             serde = {{ version = \"1\", features = [\"derive\"] }}\nbinrw = \"0.15\"\n",
+             serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\nbinrw = \"0.15\"\n",
             runtime.to_string_lossy()
         ),
     )
@@ -205,6 +209,11 @@ fn gallery_specs_compile() {
     for (name, e) in &errors {
         println!("  {name}: {e}");
     }
+    let alive_modules: Vec<(usize, &str, &str)> = (0..modules.len())
+        .filter(|&i| alive[i])
+        .map(|i| (i, modules[i].0.as_str(), modules[i].1.as_str()))
+        .collect();
+    generated_code_on_samples(&dir, &work, &alive_modules);
     let path = repo().join(COMPILE_BASELINE);
     if std::env::var("BINSPEC_UPDATE_KAITAI_GALLERY").is_ok_and(|v| v == "1") {
         let mut text = String::from(
@@ -234,4 +243,164 @@ fn gallery_specs_compile() {
         "specs whose Rust compiled no longer do:\n{}",
         lost.join("\n")
     );
+}
+
+/// The generated code, compiled in the scratch crate at `work` (`modules`: its module number, spec and code),
+/// against the interpreter on the gallery's sample files (when `kaitai-io/kaitai_struct_samples` is at
+/// `BINSPEC_KAITAI_SAMPLES` or `../shared/kaitai_struct_samples`): each file is read by both, and must give the
+/// same document, and written by both, the same bytes (or both refuse). The interpreter is checked against the
+/// files themselves in `interp_samples.rs`.
+fn generated_code_on_samples(formats: &Path, work: &Path, modules: &[(usize, &str, &str)]) {
+    let Some(samples) =
+        binspec_tests::dir_of("BINSPEC_KAITAI_SAMPLES", "../shared/kaitai_struct_samples")
+    else {
+        println!("skipped: the gallery's sample files are not here (see interp_samples.rs)");
+        return;
+    };
+    // Each module's root type: the one that implements `Format`.
+    let root_of = |code: &str| {
+        let rest = code.split("impl ::binspec_runtime::Format for ").nth(1)?;
+        Some(
+            rest.split(|c: char| !c.is_alphanumeric() && c != '_')
+                .next()?
+                .to_string(),
+        )
+    };
+    let mut arms = Vec::new();
+    let mut jobs = Vec::new();
+    let out_dir = work.join("samples_out");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    std::fs::create_dir_all(&out_dir).expect("output folder");
+    for (rel, spec, file) in binspec_tests::kaitai_samples(formats, &samples) {
+        let spec_rel = spec
+            .strip_prefix(formats)
+            .unwrap_or(&spec)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let Some((i, _, code)) = modules.iter().find(|(_, name, _)| *name == spec_rel) else {
+            continue;
+        };
+        let Some(root) = root_of(code) else {
+            continue;
+        };
+        arms.push(format!(
+            "\"m{i}\" => run::<gallery_compile::m{i}::{root}>(input, out),"
+        ));
+        let out = out_dir.join(format!("{}", jobs.len()));
+        jobs.push((rel, spec, file, out));
+    }
+    arms.sort();
+    arms.dedup();
+    let bin = format!(
+        "use binspec_runtime::Format;\nuse std::io::BufRead;\n\n\
+         fn run<T: Format + serde::Serialize>(input: &str, out: &str) {{\n\
+         let data = std::fs::read(input).unwrap();\n\
+         match T::from_binary(&data) {{\n\
+         Ok(m) => {{\n\
+         std::fs::write(format!(\"{{out}}.json\"), serde_json::to_string(&m).unwrap()).unwrap();\n\
+         match m.to_binary() {{\n\
+         Ok(b) => std::fs::write(format!(\"{{out}}.bin\"), b).unwrap(),\n\
+         Err(e) => std::fs::write(format!(\"{{out}}.werr\"), e.to_string()).unwrap(),\n\
+         }}\n}}\n\
+         Err(e) => std::fs::write(format!(\"{{out}}.rerr\"), e.to_string()).unwrap(),\n\
+         }}\n}}\n\n\
+         fn main() {{\n\
+         for line in std::io::stdin().lock().lines() {{\n\
+         let line = line.unwrap();\n\
+         let mut p = line.split('\\t');\n\
+         let (m, input, out) = (p.next().unwrap(), p.next().unwrap(), p.next().unwrap());\n\
+         let r = std::panic::catch_unwind(|| match m {{\n{}\n_ => {{}}\n}});\n\
+         if r.is_err() {{ std::fs::write(format!(\"{{out}}.panic\"), \"\").unwrap(); }}\n\
+         }}\n}}\n",
+        arms.join("\n")
+    );
+    let bin_dir = work.join("src/bin");
+    std::fs::create_dir_all(&bin_dir).expect("bin folder");
+    std::fs::write(bin_dir.join("run.rs"), bin).expect("run.rs");
+    let built = std::process::Command::new(env!("CARGO"))
+        .args([
+            "build",
+            "--offline",
+            "--message-format=short",
+            "--bin",
+            "run",
+        ])
+        .current_dir(work)
+        .env("CARGO_TARGET_DIR", work.join("target"))
+        .output()
+        .expect("cargo build");
+    assert!(
+        built.status.success(),
+        "the sample runner does not build:\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let mut input = String::new();
+    for (rel, spec, file, out) in &jobs {
+        let spec_rel = spec
+            .strip_prefix(formats)
+            .unwrap_or(spec)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let i = modules
+            .iter()
+            .find(|(_, n, _)| *n == spec_rel)
+            .map_or(0, |m| m.0);
+        let _ = rel;
+        input.push_str(&format!("m{i}\t{}\t{}\n", file.display(), out.display()));
+    }
+    let mut child = std::process::Command::new(work.join("target/debug/run"))
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("run the sample runner");
+    {
+        use std::io::Write as _;
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write the jobs");
+    }
+    assert!(
+        child.wait().expect("wait").success(),
+        "the sample runner failed"
+    );
+    let mut agree = 0;
+    let mut differ = Vec::new();
+    for (rel, spec, file, out) in &jobs {
+        let read = |ext: &str| std::fs::read(out.with_extension(ext)).ok();
+        let data = std::fs::read(file).expect("sample");
+        let schema = binspec_interp::Schema::load(spec).expect("the spec loads");
+        let got = match (read("panic"), read("rerr"), read("json")) {
+            (Some(_), _, _) => Err("PANIC".to_string()),
+            (_, Some(e), _) => Err(format!("read: {}", String::from_utf8_lossy(&e))),
+            (_, _, Some(j)) => Ok(serde_json::from_slice::<serde_json::Value>(&j).expect("json")),
+            _ => Err("no output".to_string()),
+        };
+        let verdict = match (schema.decode(&data), got) {
+            (Err(_), Err(_)) => None,
+            (Ok(_), Err(e)) => Some(format!(
+                "the generated code refuses it ({e}), the interpreter reads it"
+            )),
+            (Err(e), Ok(_)) => Some(format!(
+                "the interpreter refuses it ({}), the generated code reads it",
+                e.message
+            )),
+            (Ok(doc), Ok(j)) if doc.to_json() != j => Some("the documents differ".to_string()),
+            (Ok(doc), Ok(_)) => match (schema.encode(&doc), read("bin")) {
+                (Ok(a), Some(b)) if a == b => None,
+                (Err(_), None) if read("werr").is_some() => None,
+                (a, b) => Some(format!(
+                    "writing differs: interpreter {:?}, generated {:?}",
+                    a.map(|x| x.len()).map_err(|e| e.message),
+                    b.map(|x| x.len())
+                )),
+            },
+        };
+        match verdict {
+            None => agree += 1,
+            Some(v) => differ.push(format!("{rel}: {v}")),
+        }
+    }
+    println!(
+        "the gallery's sample files: the generated code and the interpreter agree on {agree} of {}",
+        jobs.len()
+    );
+    assert!(differ.is_empty(), "they disagree:\n{}", differ.join("\n"));
 }

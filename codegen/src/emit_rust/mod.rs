@@ -58,7 +58,9 @@ use crate::ir::{is_utf8, ConstVal, Endian, Field, FieldTy, Module, Repeat, Role,
 pub use expr::translate_model_expr;
 
 use models::{emit_enum, switch_enum_name};
-use passes::{collect_chains, collect_pos_refs, exprs_of, implicit_params, recursive_fields};
+use passes::{
+    collect_chains, collect_pos_refs, exprs_of, implicit_params, own_root_io, recursive_fields,
+};
 use resolve::rebase;
 use rx::{Prec, Rx};
 use tidy::{case_pattern, fallible, place, recv, Read};

@@ -251,3 +251,23 @@ fn needed_values(m: &Module) -> BTreeSet<(usize, String)> {
 fn is_needed(needed: &BTreeSet<(usize, String)>, ti: usize, name: &str) -> bool {
     needed.contains(&(ti, name.to_string())) || needed.contains(&(usize::MAX, name.to_string()))
 }
+
+/// Whether `ti` is the top-level type of an imported schema whose types use `_root._io`: in them, `_root` is that
+/// type's record, so `_root._io` is its stream (where it was read from, or written into), not the file's.
+pub(super) fn own_root_io(m: &Module, ti: usize) -> bool {
+    ti != 0
+        && m.root_of(ti) == ti
+        && m.types.iter().enumerate().any(|(j, t)| {
+            m.root_of(j) == ti
+                && exprs_of(t)
+                    .into_iter()
+                    .chain(t.instances.iter().filter_map(|f| f.io()).map(|x| &x.expr))
+                    .any(|e| {
+                        let mut chains = BTreeSet::new();
+                        collect_chains(e, &mut chains);
+                        chains
+                            .iter()
+                            .any(|c| c.len() >= 2 && c[0] == "_root" && c[1] == "_io")
+                    })
+        })
+}

@@ -11,6 +11,10 @@ impl<'m> Gen<'m> {
         let bind = self.args_bind(ti);
         let mut body = Vec::new();
         let mut done: BTreeSet<String> = BTreeSet::new();
+        // An imported schema's top-level record is `_root` in its types: `_root._io` is its stream.
+        if own_root_io(self.m, ti) {
+            body.push(quote!(let root_io__ = r.clone(); let root_io = &root_io__;));
+        }
         // Byte order.
         match &t.endian {
             EndianSpec::Inherit => {}
@@ -173,8 +177,14 @@ impl<'m> Gen<'m> {
                 } else {
                     quote!(None)
                 };
-                body.push(quote! {
-                    let #fl = ::binspec_runtime::read::slot_filler(&r.buf()[slot_start__..r.pos()], #pad, #term, #inc, &[#(#append),*], #fill).map(|b| r.share(b));
+                let filler = quote! {
+                    ::binspec_runtime::read::slot_filler(&r.buf()[slot_start__..r.pos()], #pad, #term, #inc, &[#(#append),*], #fill).map(|b| r.share(b))
+                };
+                // (A field that is not there has no slot.)
+                body.push(if f.cond.is_some() {
+                    quote!(let #fl = if #v.is_some() { #filler } else { None };)
+                } else {
+                    quote!(let #fl = #filler;)
                 });
             }
             if f.resdic.is_some() {

@@ -412,6 +412,9 @@ impl<'m> Cx<'m> {
             if chain == ["_root", "_io", "size"] {
                 return match self.scope {
                     Scope::Read => Ok((Rx::cast(quote!(root_io.size() as i128)), T::Int)),
+                    Scope::Write if own_root_io(self.m, self.m.root_of(self.ty)) => {
+                        Ok((Rx::cast(quote!(ctx.root_io().size(ctx) as i128)), T::Int))
+                    }
                     Scope::Write => Ok((
                         Rx::cast(quote!(::binspec_runtime::layout::Io::ROOT.size(ctx) as i128)),
                         T::Int,

@@ -4,6 +4,7 @@
 use super::*;
 use crate::expr::BinOp;
 use crate::ir::{solvable_for, EndianSpec};
+use write_field::args_name_index;
 
 impl<'m> Gen<'m> {
     pub(super) fn emit_write(&self, ti: usize) -> R<TokenStream> {
@@ -586,12 +587,22 @@ impl<'m> Gen<'m> {
             let Some(pos) = f.pos_expr() else { continue };
             let p = self.cx(ti, Scope::Write).tr(&pos.expr, &pos.path)?.0.full();
             // Positions in `_root._io` are the output's; in the type's own stream, they start where it does.
-            let rebase = match f.io() {
-                Some(x) if x.text == "_root._io" => {
-                    quote!(let io = ::binspec_runtime::layout::Io::ROOT;)
-                }
+            // (A stream that may have a size, a record's slot, holds what is placed in it.)
+            let (rebase, place) = match f.io() {
+                // (In an imported schema's types, `_root` is its top-level record, written into its own stream.)
+                Some(x) if x.text == "_root._io" && own_root_io(self.m, self.m.root_of(ti)) => (
+                    quote!(let io = ctx.root_io(); let at = io.start + at;),
+                    quote!(ctx.place_in(io, at, w.into_inner())?;),
+                ),
+                Some(x) if x.text == "_root._io" => (
+                    quote!(let io = ::binspec_runtime::layout::Io::ROOT;),
+                    quote!(ctx.place(at, w.into_inner())?;),
+                ),
                 Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
-                None => quote!(let at = io.start + at;),
+                None => (
+                    quote!(let at = io.start + at;),
+                    quote!(ctx.place_in(io, at, w.into_inner())?;),
+                ),
             };
             let one = self.write_one(ti, f, quote!(x))?;
             let each = match f.repeat {
@@ -611,7 +622,7 @@ impl<'m> Gen<'m> {
                             let w = &mut w;
                             #each
                         }
-                        ctx.place(at, w.into_inner())?;
+                        #place
                     }
                     _ if ctx.first_pass() => {}
                     _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range"))),
@@ -770,6 +781,13 @@ impl<'m> Gen<'m> {
             (quote!(write), quote!(), quote!())
         };
         let inline = self.inline_attr(ti);
+        // An imported schema's top-level record is `_root` in its types: `_root._io` is the stream it is written
+        // into.
+        let body = if own_root_io(self.m, ti) {
+            quote!(ctx.in_root(io, |ctx| { #(#body)* Ok(()) }))
+        } else {
+            quote!(#(#body)* Ok(()))
+        };
         Ok(quote! {
             #wrapper
             #[allow(non_snake_case)]
@@ -785,8 +803,7 @@ impl<'m> Gen<'m> {
             ) -> ::binspec_runtime::Result<()> {
                 use ::binspec_runtime::ResultExt as _;
                 #bind
-                #(#body)*
-                Ok(())
+                #body
             }
         })
     }
@@ -968,20 +985,4 @@ fn offsets_in_order(t: &TypeDef) -> Vec<&Field> {
         out.push(todo.remove(ready).0);
     }
     out
-}
-
-/// Whether the arguments a field passes its type name the element's index (`_index`).
-fn args_name_index(f: &Field) -> bool {
-    let mut names = BTreeSet::new();
-    match &f.ty {
-        FieldTy::User { args, .. } => args
-            .iter()
-            .for_each(|a| crate::ir::names_used(&a.expr, &mut names)),
-        FieldTy::Switch { cases, .. } => cases
-            .iter()
-            .flat_map(|c| c.args.iter())
-            .for_each(|a| crate::ir::names_used(&a.expr, &mut names)),
-        _ => {}
-    }
-    names.contains("_index")
 }

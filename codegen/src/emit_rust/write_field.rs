@@ -194,13 +194,24 @@ impl<'m> Gen<'m> {
                                 #fill
                             }));
                         }
+                        // (Where the record places bytes in its own stream, those inside its padding are
+                        // padded with.)
+                        let places = self.places_inside(*ty);
+                        let (mark, padding) = if places {
+                            (
+                                quote!(let mark__ = ctx.placed_mark();),
+                                quote!(ctx.pad_slot(w, mark__, size.saturating_sub(used), #pad)),
+                            )
+                        } else {
+                            (quote!(), quote!(w.fill(size.saturating_sub(used), #pad)))
+                        };
                         let fill = if let Some(fid) = self.filler_of(ti, f) {
                             quote!(match self.#fid.as_deref() {
                                 Some(b) if used + b.len() == size => w.bytes(b),
-                                _ => w.fill(size.saturating_sub(used), #pad),
+                                _ => #padding,
                             })
                         } else {
-                            quote!(w.fill(size.saturating_sub(used), #pad);)
+                            quote!(#padding;)
                         };
                         Ok(quote!({
                             #align
@@ -212,6 +223,7 @@ impl<'m> Gen<'m> {
                                 _ => return Err(::binspec_runtime::Error::write(format!("size {size} is out of range")).at(#fname)),
                             };
                             let sub = ::binspec_runtime::layout::Io { start, size };
+                            #mark
                             #v.write(w, ctx, sub, endian, #a)?;
                             #settle
                             let used = w.pos() - start;
@@ -434,4 +446,42 @@ fn params_unsure(m: &crate::ir::Module) -> BTreeSet<usize> {
             return out;
         }
     }
+}
+
+impl Gen<'_> {
+    /// Whether writing a record of type `ty` can place bytes (an instance with `pos`, in any type it reaches).
+    fn places_inside(&self, ty: usize) -> bool {
+        let graph = crate::ir::types_graph(&self.m.types, false);
+        crate::ir::types_reached(
+            &graph,
+            &FieldTy::User {
+                ty,
+                args: Vec::new(),
+            },
+        )
+        .into_iter()
+        .chain(std::iter::once(ty))
+        .any(|t| {
+            self.m.types[t]
+                .instances
+                .iter()
+                .any(|f| f.role == Role::Placed)
+        })
+    }
+}
+
+/// Whether the arguments a field passes its type name the element's index (`_index`).
+pub(super) fn args_name_index(f: &Field) -> bool {
+    let mut names = BTreeSet::new();
+    match &f.ty {
+        FieldTy::User { args, .. } => args
+            .iter()
+            .for_each(|a| crate::ir::names_used(&a.expr, &mut names)),
+        FieldTy::Switch { cases, .. } => cases
+            .iter()
+            .flat_map(|c| c.args.iter())
+            .for_each(|a| crate::ir::names_used(&a.expr, &mut names)),
+        _ => {}
+    }
+    names.contains("_index")
 }

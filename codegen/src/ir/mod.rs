@@ -27,7 +27,7 @@ pub use builder::build;
 pub use given::{leaf as given_leaf, replace_chain};
 pub use query::{
     bare_name, children, const_int, count_from_len, dic_part, exprs_mut, names_used, reaches_type,
-    region_members, solvable_for, types_graph, MemberRef,
+    region_members, solvable_for, types_graph, types_reached, MemberRef,
 };
 pub use resolve::is_int_type_name;
 

@@ -37,6 +37,8 @@ feature_modules!(
     hashes,
     imported_root,
     imported_root_child,
+    imported_root_io,
+    imported_root_io_child,
     instances,
     late_reads,
     layout,
