@@ -63,7 +63,11 @@ impl Run<'_> {
             let ctx = |e: Error| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name);
             match &f.role {
                 Role::Data | Role::Placed => {
-                    let v = self.field(obj, i).map_err(ctx)?;
+                    // (An instance read now names itself already.)
+                    let read_here = i >= t.seq.len() && self.mode == crate::Mode::Read;
+                    let v = self
+                        .field(obj, i)
+                        .map_err(|e| if read_here { e } else { ctx(e) })?;
                     match v {
                         Some(v) => {
                             out.push((f.name.clone(), self.value_doc(obj, f, &v).map_err(ctx)?))

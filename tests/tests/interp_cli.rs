@@ -157,6 +157,42 @@ fn bad_input_names_the_field_the_offset_and_the_schema_position() {
     }
 }
 
+/// An instance's error names it once (`entries[1].body`, not `entries[1].body.body`); and the late reads of
+/// `late_reads.ksy` (an entry's body ends at the next entry's offset) decode, edit and encode with `--schema`.
+#[test]
+fn instances_read_late_by_the_cli() {
+    let d = tempfile::tempdir().unwrap();
+    let (bin, doc, out) = (
+        d.path().join("a.bin"),
+        d.path().join("a.yaml"),
+        d.path().join("b.bin"),
+    );
+    let sch = schema("late_reads.ksy");
+    std::fs::write(&bin, [0x2a, 2, 5, 7, 10, b'a', b'b', b'c', b'd', b'e']).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    // The second body, "cde", becomes "xyz" (same length: the offsets are data).
+    assert!(text.contains("Y2Rl"), "{text}");
+    std::fs::write(&doc, text.replace("Y2Rl", "eHl6")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        [0x2a, 2, 5, 7, 10, b'a', b'b', b'x', b'y', b'z']
+    );
+    // Offsets out of order: the second body would end before it starts.
+    std::fs::write(&bin, [0x2a, 2, 5, 7, 6, b'a', b'b', b'c', b'd', b'e']).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin)]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err
+            .contains("entries[1].body: at offset 0x7: negative size"),
+        "{}",
+        r.err
+    );
+}
+
 #[test]
 fn schema_errors_and_usage() {
     let d = tempfile::tempdir().unwrap();
