@@ -3193,16 +3193,19 @@ impl Array {
                 let mut out = ::std::vec::Vec::with_capacity(cap);
                 for i in 0..n as usize {
                     out.push(
-                        Value::read(
+                        (|| -> ::binspec_runtime::Result<_> {
+                            Value::read(
                                 r,
                                 endian,
                                 pools,
                                 root_io,
                                 (
-                                    v_types.get(i as i128 as usize).map_or(0, |x| *x as i128),
+                                    *::binspec_runtime::expr::at(&v_types, i as i128)
+                                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
                                     x_root__is_le,
                                 ),
                             )
+                        })()
                             .at_index(i)?,
                     );
                 }
@@ -3310,10 +3313,8 @@ impl Array {
                                         io,
                                         endian,
                                         (
-                                            self
-                                                .types
-                                                .get(i as i128 as usize)
-                                                .map_or(0, |x| *x as i128),
+                                            *::binspec_runtime::expr::at(&self.types, i as i128)?
+                                                as i128,
                                             x_root__is_le,
                                         ),
                                     )?;

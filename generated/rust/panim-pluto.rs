@@ -678,13 +678,12 @@ impl Tracks {
                                 (
                                     v_frame_count as i128,
                                     ::binspec_runtime::expr::shr(
-                                        ::binspec_runtime::expr::bytes(&v_mask)
-                                            .get(
+                                        *::binspec_runtime::expr::at(
+                                                &::binspec_runtime::expr::bytes(&v_mask),
                                                 ::binspec_runtime::expr::div(i as i128, 8i128)
-                                                    .map_err(|e| e.or_offset(r.abs_pos()))? as usize,
+                                                    .map_err(|e| e.or_offset(r.abs_pos()))?,
                                             )
-                                            .copied()
-                                            .unwrap_or(0) as i128,
+                                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
                                         ::binspec_runtime::expr::modulo(i as i128, 8i128)
                                             .map_err(|e| e.or_offset(r.abs_pos()))?,
                                     ) & 1i128 == 1i128,
@@ -801,12 +800,10 @@ impl Tracks {
                                         (
                                             self.frame_count as i128,
                                             ::binspec_runtime::expr::shr(
-                                                d_mask[..]
-                                                    .get(
-                                                        ::binspec_runtime::expr::div(i as i128, 8i128)? as usize,
-                                                    )
-                                                    .copied()
-                                                    .unwrap_or(0) as i128,
+                                                *::binspec_runtime::expr::at(
+                                                    &d_mask[..],
+                                                    ::binspec_runtime::expr::div(i as i128, 8i128)?,
+                                                )? as i128,
                                                 ::binspec_runtime::expr::modulo(i as i128, 8i128)?,
                                             ) & 1i128 == 1i128,
                                         ),

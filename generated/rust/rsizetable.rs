@@ -121,22 +121,26 @@ impl Rsizetable {
                 2i128
             } else {
                 if ::binspec_runtime::expr::bytes(&v_magic).len() as i128 >= 4i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(0i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 82i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(1i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 83i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(2i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 84i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(3i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 66i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            0i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 82i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            1i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 83i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            2i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 84i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            3i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 66i128
                 {
                     1i128
                 } else {
@@ -149,22 +153,26 @@ impl Rsizetable {
                     2i128
                 } else {
                     if ::binspec_runtime::expr::bytes(&v_magic).len() as i128 >= 4i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(0i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 82i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(1i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 83i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(2i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 84i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(3i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 66i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                0i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 82i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                1i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 83i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                2i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 84i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                3i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 66i128
                     {
                         1i128
                     } else {
@@ -180,22 +188,26 @@ impl Rsizetable {
                     2i128
                 } else {
                     if ::binspec_runtime::expr::bytes(&v_magic).len() as i128 >= 4i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(0i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 82i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(1i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 83i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(2i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 84i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(3i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 66i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                0i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 82i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                1i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 83i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                2i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 84i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                3i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 66i128
                     {
                         1i128
                     } else {
@@ -266,22 +278,26 @@ impl Rsizetable {
                 2i128
             } else {
                 if ::binspec_runtime::expr::bytes(&v_magic).len() as i128 >= 4i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(0i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 82i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(1i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 83i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(2i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 84i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(3i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 66i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            0i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 82i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            1i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 83i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            2i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 84i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            3i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 66i128
                 {
                     1i128
                 } else {
@@ -381,22 +397,26 @@ impl Rsizetable {
             2i128
         } else {
             if ::binspec_runtime::expr::bytes(&v_magic).len() as i128 >= 4i128
-                && ::binspec_runtime::expr::bytes(&v_magic)
-                    .get(0i128 as usize)
-                    .copied()
-                    .unwrap_or(0) as i128 == 82i128
-                && ::binspec_runtime::expr::bytes(&v_magic)
-                    .get(1i128 as usize)
-                    .copied()
-                    .unwrap_or(0) as i128 == 83i128
-                && ::binspec_runtime::expr::bytes(&v_magic)
-                    .get(2i128 as usize)
-                    .copied()
-                    .unwrap_or(0) as i128 == 84i128
-                && ::binspec_runtime::expr::bytes(&v_magic)
-                    .get(3i128 as usize)
-                    .copied()
-                    .unwrap_or(0) as i128 == 66i128
+                && *::binspec_runtime::expr::at(
+                        &::binspec_runtime::expr::bytes(&v_magic),
+                        0i128,
+                    )
+                    .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 82i128
+                && *::binspec_runtime::expr::at(
+                        &::binspec_runtime::expr::bytes(&v_magic),
+                        1i128,
+                    )
+                    .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 83i128
+                && *::binspec_runtime::expr::at(
+                        &::binspec_runtime::expr::bytes(&v_magic),
+                        2i128,
+                    )
+                    .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 84i128
+                && *::binspec_runtime::expr::at(
+                        &::binspec_runtime::expr::bytes(&v_magic),
+                        3i128,
+                    )
+                    .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 66i128
             {
                 1i128
             } else {
@@ -409,22 +429,26 @@ impl Rsizetable {
                 2i128
             } else {
                 if ::binspec_runtime::expr::bytes(&v_magic).len() as i128 >= 4i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(0i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 82i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(1i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 83i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(2i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 84i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(3i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 66i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            0i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 82i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            1i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 83i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            2i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 84i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            3i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 66i128
                 {
                     1i128
                 } else {
@@ -440,22 +464,26 @@ impl Rsizetable {
                 2i128
             } else {
                 if ::binspec_runtime::expr::bytes(&v_magic).len() as i128 >= 4i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(0i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 82i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(1i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 83i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(2i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 84i128
-                    && ::binspec_runtime::expr::bytes(&v_magic)
-                        .get(3i128 as usize)
-                        .copied()
-                        .unwrap_or(0) as i128 == 66i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            0i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 82i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            1i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 83i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            2i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 84i128
+                    && *::binspec_runtime::expr::at(
+                            &::binspec_runtime::expr::bytes(&v_magic),
+                            3i128,
+                        )
+                        .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 66i128
                 {
                     1i128
                 } else {
@@ -474,22 +502,26 @@ impl Rsizetable {
                     2i128
                 } else {
                     if ::binspec_runtime::expr::bytes(&v_magic).len() as i128 >= 4i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(0i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 82i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(1i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 83i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(2i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 84i128
-                        && ::binspec_runtime::expr::bytes(&v_magic)
-                            .get(3i128 as usize)
-                            .copied()
-                            .unwrap_or(0) as i128 == 66i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                0i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 82i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                1i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 83i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                2i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 84i128
+                        && *::binspec_runtime::expr::at(
+                                &::binspec_runtime::expr::bytes(&v_magic),
+                                3i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))? as i128 == 66i128
                     {
                         1i128
                     } else {

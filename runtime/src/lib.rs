@@ -250,6 +250,21 @@ pub mod expr {
         })
     }
     #[cold]
+    /// Element `i` of an array (or a byte of bytes): an index out of range is an error (Kaitai's
+    /// `IndexOutOfBounds`), never a made-up value.
+    #[inline]
+    pub fn at<T, A: AsRef<[T]> + ?Sized>(xs: &A, i: i128) -> crate::Result<&T> {
+        let xs = xs.as_ref();
+        usize::try_from(i)
+            .ok()
+            .and_then(|u| xs.get(u))
+            .ok_or_else(|| {
+                crate::Error::other(format!(
+                    "index {i} is out of range (the array has {})",
+                    xs.len()
+                ))
+            })
+    }
     fn by_zero(a: i128, op: &str) -> crate::Error {
         crate::Error::other(format!("{a} {op} 0: division by zero"))
     }

@@ -250,10 +250,16 @@ impl<'m> Cx<'m> {
             ExprKind::Index { base, index } => {
                 let (b, bt) = self.tr(base, path)?;
                 let b = recv(&b);
-                let i = self.tr(index, path)?.0.as_(quote!(usize)).full();
+                let i = self.tr(index, path)?.0.full();
+                // (An index out of range is an error.)
+                let at = |cx: &mut Self| {
+                    let pe = cx.pass_error();
+                    quote!(::binspec_runtime::expr::at(&#b, #i)#pe)
+                };
                 match bt {
                     T::Bytes => {
-                        Rx::atom(quote!(#b.get(#i).copied().unwrap_or(0))).as_(quote!(i128))
+                        let x = at(self);
+                        Rx::atom(x).prefix(quote!(*)).as_(quote!(i128))
                     }
                     T::Array(et) => {
                         // (Enum values are read through `value()`: every enum has a variant for unnamed values.)
@@ -261,17 +267,15 @@ impl<'m> Cx<'m> {
                             base.ty.as_deref(),
                             Some(crate::expr::Ty::Array(inner)) if matches!(**inner, crate::expr::Ty::Enum(_))
                         );
+                        let int_param = self.int_array_param(base);
+                        let x = at(self);
                         let x = match *et {
-                            T::Int if enums => {
-                                Rx::atom(quote!(#b.get(#i).map_or(0, |x| x.value())))
-                            }
+                            T::Int if enums => Rx::atom(quote!(#x.value())),
                             // A param's array of integers holds `i128`s already.
-                            T::Int if self.int_array_param(base) => {
-                                Rx::atom(quote!(#b.get(#i).copied().unwrap_or(0)))
-                            }
-                            T::Int => Rx::atom(quote!(#b.get(#i).map_or(0, |x| *x as i128))),
-                            T::Float => Rx::atom(quote!(#b.get(#i).map_or(0.0, |x| *x as f64))),
-                            _ => Rx::atom(quote!(#b.get(#i).cloned().unwrap_or_default())),
+                            T::Int if int_param => Rx::atom(x).prefix(quote!(*)),
+                            T::Int => Rx::atom(x).prefix(quote!(*)).as_(quote!(i128)),
+                            T::Float => Rx::atom(x).prefix(quote!(*)).as_(quote!(f64)),
+                            _ => Rx::atom(quote!(#x.clone())),
                         };
                         operand_t = Some(*et);
                         x
@@ -503,7 +507,9 @@ impl Cx<'_> {
     pub(super) fn pass_error(&mut self) -> TokenStream {
         self.exits = true;
         match self.scope {
-            Scope::Read => quote!(.map_err(|e| e.or_offset(r.abs_pos()))?),
+            Scope::Read if !self.gen.is_some_and(|g| g.no_reader.get()) => {
+                quote!(.map_err(|e| e.or_offset(r.abs_pos()))?)
+            }
             _ => quote!(?),
         }
     }

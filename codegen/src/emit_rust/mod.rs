@@ -281,6 +281,8 @@ struct Gen<'m> {
     late_after: std::cell::RefCell<Option<usize>>,
     /// Set while a field's second reading is generated: the values it waited for are read.
     full_keys: std::cell::Cell<bool>,
+    /// Set while code without a reader at hand is generated (`args_<field>`): errors get no offset there.
+    no_reader: std::cell::Cell<bool>,
 }
 
 /// A call noted by [`Gen::note_call`]: (the function making it, `None` for code always emitted; the function of
@@ -832,6 +834,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         late_field: Default::default(),
         late_after: Default::default(),
         full_keys: Default::default(),
+        no_reader: Default::default(),
     };
     // Emitted twice: the first emission notes which functions the generated code calls, the second emits only
     // those (the calls it generates are the same).

@@ -135,9 +135,13 @@ impl Gen<'_> {
                 keeps_args: true,
             };
             // The element's own params alone (the outer values it is also passed are not known here).
-            let (a, _) = self.in_own(Some(own), || {
+            // (No reader here: an expression that fails, an index out of range, says so without an offset.)
+            self.no_reader.set(true);
+            let a = self.in_own(Some(own), || {
                 self.args_tuple(ti, *ty, args, Scope::Read, f, false)
-            })?;
+            });
+            self.no_reader.set(false);
+            let (a, _) = a?;
             let own_tys = self
                 .param_pairs(*ty)
                 .into_iter()
@@ -154,12 +158,12 @@ impl Gen<'_> {
             out.push(quote! {
                 #[doc = #doc]
                 #[allow(non_snake_case)]
-                pub(crate) fn #name(out: &[#elem]) -> ::std::vec::Vec<#args_ty> {
+                pub(crate) fn #name(out: &[#elem]) -> ::binspec_runtime::Result<::std::vec::Vec<#args_ty>> {
                     let mut #kept: ::std::vec::Vec<#args_ty> = ::std::vec::Vec::with_capacity(out.len());
                     for i in 0..out.len() {
                         let _ = #a;
                     }
-                    #kept
+                    Ok(#kept)
                 }
             });
         }
@@ -229,7 +233,8 @@ impl Cx<'_> {
         g.note_call(self.ty, Fun::ElementArgs(at));
         let owner = ty_ident(&self.m.types[self.ty].rust);
         let name = format_ident!("args_{}", n);
-        Some(quote!(#owner::#name(&#elems).#pick.copied()))
+        let pe = self.pass_error();
+        Some(quote!(#owner::#name(&#elems)#pe.#pick.copied()))
     }
 
     /// For `field[index]` of the loop at hand: where the element's kept arguments are (`a__field.get(i)`), for

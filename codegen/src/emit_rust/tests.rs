@@ -142,7 +142,7 @@ fn translates_model_expressions() {
         ("items[0].v._sizeof + x._sizeof", "4i128 + 4i128", "Int"),
         (
             "data[0]",
-            "m . data [..] . get (0i128 as usize) . copied () . unwrap_or (0) as i128",
+            "* :: binspec_runtime :: expr :: at (& m . data [..] , 0i128) ? as i128",
             "Int",
         ),
         ("opt", "m . opt . unwrap_or_default () as i128", "Int"),
@@ -154,7 +154,7 @@ fn translates_model_expressions() {
         ),
         (
             "items[1].v",
-            "m . items . get (1i128 as usize) . cloned () . unwrap_or_default () . v as i128",
+            ":: binspec_runtime :: expr :: at (& m . items , 1i128) ? . clone () . v as i128",
             "Int",
         ),
         (

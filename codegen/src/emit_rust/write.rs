@@ -862,49 +862,6 @@ impl<'m> Gen<'m> {
         })
     }
 
-    /// For a `repeat-until` field (its elements in `val`): a check that the condition holds for the last element and
-    /// for no earlier one, as the reader stops at the first element where it holds. Skipped in the first pass, and
-    /// where the condition cannot be computed from the model.
-    fn until_check(&self, ti: usize, f: &Field, x: &crate::ir::Ex) -> R<TokenStream> {
-        let mut cx = self.cx(ti, Scope::Write);
-        // `_` is the element, as the reader sees it (see `read_repeated_as_stored`).
-        let et = match cx.field_t(f) {
-            T::Array(t) => *t,
-            t => t,
-        };
-        let et = if valued(f) { T::Opaque } else { et };
-        cx.last_t = Some(et.clone());
-        let Ok((c, T::Bool)) = cx.tr(&x.expr, &x.path) else {
-            return Ok(quote!());
-        };
-        let c = c.full();
-        // Numbers, flags and enums are bound by value, as the reader binds them; anything else by reference.
-        let copied = match et {
-            T::Int | T::Float | T::Bool => true,
-            T::Opaque => f.enum_.is_some(),
-            _ => false,
-        };
-        let bind = if copied {
-            quote!(let v__ = *v__;)
-        } else {
-            quote!()
-        };
-        let text = x.text.as_str();
-        // The element's index, where the condition names it (`_index`).
-        let mut names = BTreeSet::new();
-        crate::ir::names_used(&x.expr, &mut names);
-        let each = if names.contains("_index") {
-            quote!(val.iter().enumerate().map(|(i, v__)| { #bind #c }))
-        } else {
-            quote!(val.iter().map(|v__| { #bind #c }))
-        };
-        Ok(quote! {
-            if !ctx.first_pass() {
-                ::binspec_runtime::check_until(#each, #text)?;
-            }
-        })
-    }
-
     /// Solves `e == rhs` for `unknown` (a linear expression).
     pub(super) fn solve(&self, ti: usize, e: &Expr, unknown: &str, rhs: Rx, path: &str) -> R<Rx> {
         if !solvable_for(e, unknown) {

@@ -1,18 +1,21 @@
 //! `tests/feature_schemas/expr_errors.ksy`: a division by zero and a string that is no integer are errors when
 //! reading and when writing, never a made-up value or a panic (Kaitai throws `ZeroDivisionError` and
-//! `ConversionError`).
+//! `ConversionError`), and so is an index out of range (`IndexOutOfBounds`).
 
 use binspec_feature_schemas::expr_errors::ExprErrors;
 use binspec_runtime::Format;
 
 #[test]
 fn failing_expressions_are_errors() {
-    // n = 4: a head of 12 / 4 bytes; digits "02": a body of 2; two items, multiples of 4.
-    let file = [4, b'0', b'2', 1, 2, 3, 9, 9, 8, 4];
+    // n = 4: a head of 12 / 4 bytes; digits "02": a body of 2; two items, multiples of 4; item 1 (4) gives the
+    // tail's size.
+    let file = [
+        4, b'0', b'2', 1, 2, 3, 9, 9, 8, 4, 1, b'w', b'x', b'y', b'z',
+    ];
     let m = ExprErrors::from_binary(&file).unwrap_or_else(|e| panic!("decode: {e}"));
     assert_eq!(
-        (m.head.len(), m.body.len(), &m.items[..]),
-        (3, 2, &[8, 4][..])
+        (m.head.len(), m.body.len(), &m.items[..], m.tail.len()),
+        (3, 2, &[8, 4][..], 4)
     );
     assert_eq!(m.to_binary().unwrap(), file);
 
@@ -38,4 +41,17 @@ fn failing_expressions_are_errors() {
     bad.digits = "0x".into();
     let e = bad.to_binary().unwrap_err().to_string();
     assert!(e.contains("\"0x\" is not an integer in base 16"), "{e}");
+
+    let mut past = file;
+    past[10] = 2;
+    let e = ExprErrors::from_binary(&past).unwrap_err().to_string();
+    assert!(
+        e.starts_with("expr_errors.tail: ")
+            && e.contains("index 2 is out of range (the array has 2)"),
+        "{e}"
+    );
+    let mut bad = ExprErrors::from_binary(&file).unwrap();
+    bad.pick = 7;
+    let e = bad.to_binary().unwrap_err().to_string();
+    assert!(e.contains("index 7 is out of range"), "{e}");
 }
