@@ -7,6 +7,7 @@
 //! record's own fields need in order to be read (its sizes, counts, conditions) cannot wait: such a schema is
 //! refused, naming the value.
 
+use super::passes::valid_exprs;
 use super::*;
 use crate::ir::ParentRef;
 
@@ -41,15 +42,7 @@ fn field_exprs(f: &Field) -> Vec<&Expr> {
     if let Role::Derive(x) = &f.role {
         out.push(&x.expr);
     }
-    match &f.valid {
-        Some(crate::ir::Valid::Eq(x) | crate::ir::Valid::Min(x) | crate::ir::Valid::Max(x))
-        | Some(crate::ir::Valid::Expr(x)) => out.push(&x.expr),
-        Some(crate::ir::Valid::Range(lo, hi)) => {
-            out.extend(lo.iter().chain(hi.iter()).map(|x| &x.expr))
-        }
-        Some(crate::ir::Valid::AnyOf(xs)) => out.extend(xs.iter().map(|x| &x.expr)),
-        Some(crate::ir::Valid::InEnum) | None => {}
-    }
+    out.extend(valid_exprs(f));
     match &f.ty {
         FieldTy::User { args, .. } => out.extend(args.iter().map(|a| &a.expr)),
         FieldTy::Switch { on, cases } => {

@@ -41,15 +41,7 @@ fn exprs_where(t: &TypeDef, value: impl Fn(&Field) -> bool) -> Vec<&Expr> {
             out.push(&x.expr);
         }
         // `valid` checks may name outer values too (`max: _root.header.len_file`).
-        match &f.valid {
-            Some(crate::ir::Valid::Eq(x) | crate::ir::Valid::Min(x) | crate::ir::Valid::Max(x))
-            | Some(crate::ir::Valid::Expr(x)) => out.push(&x.expr),
-            Some(crate::ir::Valid::Range(lo, hi)) => {
-                out.extend(lo.iter().chain(hi.iter()).map(|x| &x.expr))
-            }
-            Some(crate::ir::Valid::AnyOf(xs)) => out.extend(xs.iter().map(|x| &x.expr)),
-            Some(crate::ir::Valid::InEnum) | None => {}
-        }
+        out.extend(valid_exprs(f));
         match &f.ty {
             FieldTy::User { args, .. } => out.extend(args.iter().map(|a| &a.expr)),
             FieldTy::Switch { on, .. } => out.push(&on.expr),
@@ -57,6 +49,19 @@ fn exprs_where(t: &TypeDef, value: impl Fn(&Field) -> bool) -> Vec<&Expr> {
         }
     }
     out
+}
+
+/// The expressions of a field's `valid` check.
+pub(super) fn valid_exprs(f: &Field) -> Vec<&Expr> {
+    match &f.valid {
+        Some(crate::ir::Valid::Eq(x) | crate::ir::Valid::Min(x) | crate::ir::Valid::Max(x))
+        | Some(crate::ir::Valid::Expr(x)) => vec![&x.expr],
+        Some(crate::ir::Valid::Range(lo, hi)) => {
+            lo.iter().chain(hi.iter()).map(|x| &x.expr).collect()
+        }
+        Some(crate::ir::Valid::AnyOf(xs)) => xs.iter().map(|x| &x.expr).collect(),
+        Some(crate::ir::Valid::InEnum) | None => Vec::new(),
+    }
 }
 
 pub(super) fn collect_chains(e: &Expr, out: &mut BTreeSet<Vec<String>>) {
