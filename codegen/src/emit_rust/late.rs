@@ -7,7 +7,7 @@
 //! record's own fields need in order to be read (its sizes, counts, conditions) cannot wait: such a schema is
 //! refused, naming the value.
 
-use super::passes::valid_exprs;
+use super::passes::{field_of_chain, resolves, to_caller, valid_exprs};
 use super::*;
 use crate::ir::ParentRef;
 
@@ -63,28 +63,6 @@ fn field_types(f: &Field) -> Vec<usize> {
     }
 }
 
-/// Whether type `ti` resolves the outer chain `c` itself (it is the root, or the type the root reads as the
-/// chain's field).
-fn resolves(m: &Module, ti: usize, c: &[String]) -> bool {
-    (c[0] == "_root" && m.root_of(ti) == ti) || m.is_own_root_chain(ti, c)
-}
-
-/// A chain of a type read with `parent`, as its reader `caller` needs it passed: `None` where the caller resolves
-/// it itself (or nothing of the parent is passed).
-fn to_caller(m: &Module, caller: usize, parent: ParentRef, k: &[String]) -> Option<Vec<String>> {
-    match k[0].as_str() {
-        "_root" if !resolves(m, caller, k) => Some(k.to_vec()),
-        "_parent" => match parent {
-            ParentRef::Nothing => None,
-            ParentRef::ReadersParent => Some(k.to_vec()),
-            ParentRef::Reader => {
-                (k.get(1).is_some_and(|p| p == "_parent")).then(|| k[1..].to_vec())
-            }
-        },
-        _ => None,
-    }
-}
-
 /// The outer chains (in `ti`'s own space) of expressions `xs` of type `ti`, and the instances they name, followed
 /// through those instances: (chains, instance names reached). `types` gets the types those instances read.
 fn reach(
@@ -114,13 +92,7 @@ fn reach(
     let chains = chains
         .into_iter()
         .filter(|c| c[0] == "_root" || c[0] == "_parent")
-        .map(|c| {
-            if m.member_of_outer_field(ti, &c) {
-                c[..c.len() - 1].to_vec()
-            } else {
-                c
-            }
-        })
+        .map(|c| field_of_chain(m, ti, c))
         .filter(|c| !resolves(m, ti, c))
         .collect();
     (chains, seen)

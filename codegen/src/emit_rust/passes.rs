@@ -108,11 +108,38 @@ fn children(t: &TypeDef) -> Vec<(usize, crate::ir::ParentRef)> {
 
 /// The part of an outer chain that names a field: the chain itself, or without a last step that is a member of
 /// the field before it (`Module::member_of_outer_field`).
-fn field_of_chain(m: &Module, ti: usize, c: Vec<String>) -> Vec<String> {
+pub(super) fn field_of_chain(m: &Module, ti: usize, c: Vec<String>) -> Vec<String> {
     if m.member_of_outer_field(ti, &c) {
         c[..c.len() - 1].to_vec()
     } else {
         c
+    }
+}
+
+/// Whether type `ti` resolves the outer chain `c` itself (it is the root, or the type the root reads as the
+/// chain's field).
+pub(super) fn resolves(m: &Module, ti: usize, c: &[String]) -> bool {
+    (c[0] == "_root" && m.root_of(ti) == ti) || m.is_own_root_chain(ti, c)
+}
+
+/// A chain of a type read with `parent`, as its reader `caller` needs it passed: `None` where the caller resolves
+/// it itself (or nothing of the parent is passed).
+pub(super) fn to_caller(
+    m: &Module,
+    caller: usize,
+    parent: crate::ir::ParentRef,
+    k: &[String],
+) -> Option<Vec<String>> {
+    match k[0].as_str() {
+        "_root" if !resolves(m, caller, k) => Some(k.to_vec()),
+        "_parent" => match parent {
+            crate::ir::ParentRef::Nothing => None,
+            crate::ir::ParentRef::ReadersParent => Some(k.to_vec()),
+            crate::ir::ParentRef::Reader => {
+                (k.get(1).is_some_and(|p| p == "_parent")).then(|| k[1..].to_vec())
+            }
+        },
+        _ => None,
     }
 }
 
@@ -136,11 +163,8 @@ pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
         .collect();
     // The root resolves `_root` chains itself, and so does a type the root reads as its field `a` for
     // `_root.a.x` (its own `x`, see `Module::root_alias`); constants fold.
-    let resolves = |ti: usize, c: &[String]| {
-        (c[0] == "_root" && m.root_of(ti) == ti) || m.is_own_root_chain(ti, c)
-    };
     for (i, s) in direct.iter_mut().enumerate() {
-        s.retain(|c| !resolves(i, c));
+        s.retain(|c| !resolves(m, i, c));
     }
     loop {
         let mut changed = false;
@@ -151,22 +175,7 @@ pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
                 // with `parent: _parent` has the reader's parent as its own: `_parent.x` is `_parent.x` here.
                 let needs: Vec<Vec<String>> = direct[c]
                     .iter()
-                    .filter_map(|k| {
-                        if k[0] == "_root" && !resolves(ti, k) {
-                            Some(k.clone())
-                        } else if k[0] != "_parent" {
-                            None
-                        } else {
-                            match parent {
-                                crate::ir::ParentRef::Nothing => None,
-                                crate::ir::ParentRef::ReadersParent => Some(k.clone()),
-                                crate::ir::ParentRef::Reader => k
-                                    .get(1)
-                                    .is_some_and(|p| p == "_parent")
-                                    .then(|| k[1..].to_vec()),
-                            }
-                        }
-                    })
+                    .filter_map(|k| to_caller(m, ti, parent, k))
                     .collect();
                 for k in needs {
                     changed |= direct[ti].insert(k);
