@@ -168,8 +168,8 @@ macro_rules! impl_binrw {
     ($t:ty) => {
         impl ::binrw::BinRead for $t {
             type Args<'a> = ();
-            fn read_options<R: ::std::io::Read + ::std::io::Seek>(
-                reader: &mut R,
+            fn read_options<Reader__: ::std::io::Read + ::std::io::Seek>(
+                reader: &mut Reader__,
                 _endian: ::binrw::Endian,
                 _args: (),
             ) -> ::binrw::BinResult<Self> {
@@ -184,9 +184,9 @@ macro_rules! impl_binrw {
         }
         impl ::binrw::BinWrite for $t {
             type Args<'a> = ();
-            fn write_options<W: ::std::io::Write + ::std::io::Seek>(
+            fn write_options<Writer__: ::std::io::Write + ::std::io::Seek>(
                 &self,
-                writer: &mut W,
+                writer: &mut Writer__,
                 _endian: ::binrw::Endian,
                 _args: (),
             ) -> ::binrw::BinResult<()> {

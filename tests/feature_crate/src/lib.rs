@@ -52,6 +52,7 @@ feature_modules!(
     parent_false,
     pool,
     process,
+    r,
     ranges,
     raw_case,
     record_lengths,
