@@ -929,27 +929,105 @@ impl Node {
                             }
                             match x {
                                 NodeBody::HashArray(x) => {
-                                    x.write(
-                                        w,
-                                        ctx,
-                                        io,
-                                        endian,
-                                        (
-                                            if x_root__is_le {
-                                                ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                            } else {
-                                                self.header as i128 & 16777215i128
-                                            },
-                                            (if x_root__is_le {
+                                    match &(if (32i128..=47i128)
+                                        .contains(
+                                            &(if x_root__is_le {
                                                 self.header as i128 & 255i128
                                             } else {
                                                 ::binspec_runtime::expr::shr(self.header as i128, 24i128)
-                                            }) & 15i128,
-                                            false,
-                                            io.pos(w) as i128,
-                                            x_root__is_le,
-                                        ),
-                                    )?;
+                                            }),
+                                        )
+                                    {
+                                        32i128
+                                    } else {
+                                        if (48i128..=63i128)
+                                            .contains(
+                                                &(if x_root__is_le {
+                                                    self.header as i128 & 255i128
+                                                } else {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                                }),
+                                            )
+                                        {
+                                            48i128
+                                        } else {
+                                            if x_root__is_le {
+                                                self.header as i128 & 255i128
+                                            } else {
+                                                ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                            }
+                                        }
+                                    }) {
+                                        32i128 => {
+                                            x.write(
+                                                w,
+                                                ctx,
+                                                io,
+                                                endian,
+                                                (
+                                                    if x_root__is_le {
+                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                    } else {
+                                                        self.header as i128 & 16777215i128
+                                                    },
+                                                    (if x_root__is_le {
+                                                        self.header as i128 & 255i128
+                                                    } else {
+                                                        ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                                    }) & 15i128,
+                                                    false,
+                                                    io.pos(w) as i128,
+                                                    x_root__is_le,
+                                                ),
+                                            )?;
+                                        }
+                                        48i128 => {
+                                            x.write(
+                                                w,
+                                                ctx,
+                                                io,
+                                                endian,
+                                                (
+                                                    if x_root__is_le {
+                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                    } else {
+                                                        self.header as i128 & 16777215i128
+                                                    },
+                                                    (if x_root__is_le {
+                                                        self.header as i128 & 255i128
+                                                    } else {
+                                                        ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                                    }) & 15i128,
+                                                    true,
+                                                    io.pos(w) as i128,
+                                                    x_root__is_le,
+                                                ),
+                                            )?;
+                                        }
+                                        _ => {
+                                            x.write(
+                                                w,
+                                                ctx,
+                                                io,
+                                                endian,
+                                                (
+                                                    if x_root__is_le {
+                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                    } else {
+                                                        self.header as i128 & 16777215i128
+                                                    },
+                                                    (if x_root__is_le {
+                                                        self.header as i128 & 255i128
+                                                    } else {
+                                                        ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                                    }) & 15i128,
+                                                    false,
+                                                    io.pos(w) as i128,
+                                                    x_root__is_le,
+                                                ),
+                                            )?;
+                                        }
+                                    }
                                 }
                                 NodeBody::Array(x) => {
                                     x.write(
@@ -968,21 +1046,87 @@ impl Node {
                                     )?;
                                 }
                                 NodeBody::Dictionary(x) => {
-                                    x.write(
-                                        w,
-                                        ctx,
-                                        io,
-                                        endian,
-                                        (
-                                            if x_root__is_le {
-                                                ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                    match &(if (32i128..=47i128)
+                                        .contains(
+                                            &(if x_root__is_le {
+                                                self.header as i128 & 255i128
                                             } else {
-                                                self.header as i128 & 16777215i128
-                                            },
-                                            false,
-                                            x_root__is_le,
-                                        ),
-                                    )?;
+                                                ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                            }),
+                                        )
+                                    {
+                                        32i128
+                                    } else {
+                                        if (48i128..=63i128)
+                                            .contains(
+                                                &(if x_root__is_le {
+                                                    self.header as i128 & 255i128
+                                                } else {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                                }),
+                                            )
+                                        {
+                                            48i128
+                                        } else {
+                                            if x_root__is_le {
+                                                self.header as i128 & 255i128
+                                            } else {
+                                                ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                            }
+                                        }
+                                    }) {
+                                        193i128 => {
+                                            x.write(
+                                                w,
+                                                ctx,
+                                                io,
+                                                endian,
+                                                (
+                                                    if x_root__is_le {
+                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                    } else {
+                                                        self.header as i128 & 16777215i128
+                                                    },
+                                                    false,
+                                                    x_root__is_le,
+                                                ),
+                                            )?;
+                                        }
+                                        196i128 => {
+                                            x.write(
+                                                w,
+                                                ctx,
+                                                io,
+                                                endian,
+                                                (
+                                                    if x_root__is_le {
+                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                    } else {
+                                                        self.header as i128 & 16777215i128
+                                                    },
+                                                    true,
+                                                    x_root__is_le,
+                                                ),
+                                            )?;
+                                        }
+                                        _ => {
+                                            x.write(
+                                                w,
+                                                ctx,
+                                                io,
+                                                endian,
+                                                (
+                                                    if x_root__is_le {
+                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                    } else {
+                                                        self.header as i128 & 16777215i128
+                                                    },
+                                                    false,
+                                                    x_root__is_le,
+                                                ),
+                                            )?;
+                                        }
+                                    }
                                 }
                                 NodeBody::StringTable(x) => {
                                     x.write(
@@ -1240,7 +1384,7 @@ impl Value {
         args: ValueArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (_p_node_type, x_root__is_le) = args;
+        let (p_node_type, x_root__is_le) = args;
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.data;
@@ -1251,7 +1395,21 @@ impl Value {
                                 x.write(w, ctx, io, endian)?;
                             }
                             ValueData::BinaryRef(x) => {
-                                x.write(w, ctx, io, endian, (false,))?;
+                                match &(if (32i128..=63i128).contains(&p_node_type) {
+                                    192i128
+                                } else {
+                                    p_node_type
+                                }) {
+                                    161i128 => {
+                                        x.write(w, ctx, io, endian, (false,))?;
+                                    }
+                                    162i128 => {
+                                        x.write(w, ctx, io, endian, (true,))?;
+                                    }
+                                    _ => {
+                                        x.write(w, ctx, io, endian, (false,))?;
+                                    }
+                                }
                             }
                             ValueData::NodeRef(x) => {
                                 x.write(w, ctx, io, endian, (x_root__is_le,))?;

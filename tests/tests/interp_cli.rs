@@ -193,6 +193,46 @@ fn instances_read_late_by_the_cli() {
     );
 }
 
+/// `outer_args.ksy` (a record's body is as long as an argument of its parent's other record, `_parent.chunks[i].len`,
+/// and a value instance of it) decodes, edits and encodes with `--schema`, and a body that no longer fits is an error.
+#[test]
+fn outer_records_arguments_by_the_cli() {
+    let d = tempfile::tempdir().unwrap();
+    let (bin, doc, out) = (
+        d.path().join("a.bin"),
+        d.path().join("a.yaml"),
+        d.path().join("b.bin"),
+    );
+    let sch = schema("outer_args.ksy");
+    let file = [
+        1, 2, 3, 1, 0xa0, 0xb0, 0xb1, 0xb2, 0xc0, 0xc1, 0xd0, 0xd1, 0xd2, 0xd3, 2, 0x10, 0x11,
+        0x20, 0x21,
+    ];
+    std::fs::write(&bin, file).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    // user 1's `more` (lens[2] + bias = 4 bytes) "\xd0\xd1\xd2\xd3" becomes "abcd".
+    assert!(text.contains("more: 0NHS0w=="), "{text}");
+    std::fs::write(&doc, text.replace("0NHS0w==", "YWJjZA==")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mut want = file;
+    want[10..14].copy_from_slice(b"abcd");
+    assert_eq!(std::fs::read(&out).unwrap(), want);
+    // Kind 1 passes `has_addend: false` to the relocations (a parameter of their parent): their addends would not
+    // read back.
+    std::fs::write(&doc, text.replace("kind: 2", "kind: 1")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("addend"), "{}", r.err);
+    // Five bytes do not fit.
+    std::fs::write(&doc, text.replace("0NHS0w==", "YWJjZGU=")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("users[1].more"), "{}", r.err);
+}
+
 #[test]
 fn schema_errors_and_usage() {
     let d = tempfile::tempdir().unwrap();

@@ -98,6 +98,21 @@ fn reach(
     (chains, seen)
 }
 
+/// The field of caller `ti` that an outer value `k` of a type it reads (with `parent` as its `_parent`) names,
+/// where the caller does not resolve it for the type (see [`to_caller`]): `_parent.x...` or `_root.x...` from the
+/// root (`_root.a.x...` where `ti` is the root's `a`).
+fn own_field<'k>(m: &Module, ti: usize, parent: ParentRef, k: &'k [String]) -> Option<&'k String> {
+    if to_caller(m, ti, parent, k).is_some() {
+        return None;
+    }
+    match k[0].as_str() {
+        "_parent" if parent == ParentRef::Reader => k.get(1),
+        "_root" if m.is_own_root_chain(ti, k) => k.get(2),
+        "_root" if m.root_of(ti) == ti => k.get(1),
+        _ => None,
+    }
+}
+
 /// Pass `late`: which outer values each type's `seq` needs, and which instances a first reading leaves at their
 /// defaults (see the module's doc).
 pub(super) fn late_pass(m: &Module, params: &[BTreeSet<Vec<String>>]) -> Late {
@@ -149,19 +164,22 @@ pub(super) fn late_pass(m: &Module, params: &[BTreeSet<Vec<String>>]) -> Late {
         for (fi, f) in t.seq.iter().enumerate() {
             for c in field_types(f) {
                 let late = params[c].iter().any(|k| {
-                    if to_caller(m, ti, f.parent, k).is_some() {
-                        return false;
-                    }
-                    let own = match k[0].as_str() {
-                        "_parent" if f.parent == ParentRef::Reader => k.get(1),
-                        "_root" if m.is_own_root_chain(ti, k) => k.get(2),
-                        "_root" if m.root_of(ti) == ti => k.get(1),
-                        _ => None,
-                    };
-                    own.and_then(|n| t.seq.iter().position(|g| &g.name == n))
+                    own_field(m, ti, f.parent, k)
+                        .and_then(|n| t.seq.iter().position(|g| &g.name == n))
                         .is_some_and(|u| u >= fi)
                 });
                 if late {
+                    todo.push(c);
+                }
+            }
+        }
+        // An instance whose records use the instance itself.
+        for f in &t.instances {
+            for c in field_types(f) {
+                if params[c]
+                    .iter()
+                    .any(|k| own_field(m, ti, f.parent, k) == Some(&f.name))
+                {
                     todo.push(c);
                 }
             }
@@ -203,6 +221,23 @@ pub(super) fn late_pass(m: &Module, params: &[BTreeSet<Vec<String>>]) -> Late {
 }
 
 impl Gen<'_> {
+    /// How placed instance `f` of `ti` is read: once, or where its records use the instance itself (an element
+    /// that looks at another element of its array, `_root.header.section_headers[link]`), a first reading and the
+    /// second one, which is given the first.
+    pub(super) fn instance_reads(&self, ti: usize, f: &Field) -> R<(Read, Option<Read>)> {
+        *self.late_field.borrow_mut() = Some(f.name.clone());
+        let one = self.read_repeated(ti, f);
+        *self.late_field.borrow_mut() = None;
+        let one = one?;
+        if self.late_after.borrow_mut().take().is_none() {
+            return Ok((one, None));
+        }
+        self.full_keys.set(true);
+        let again = self.read_repeated(ti, f);
+        self.full_keys.set(false);
+        Ok((one, Some(again?)))
+    }
+
     /// Whether a first reading leaves instance `name` of type `ti` at its default ([`Late::deferrable`]).
     pub(super) fn deferrable(&self, ti: usize, name: &str) -> bool {
         self.late.deferrable.contains(&(ti, name.to_string()))
@@ -246,7 +281,7 @@ impl Gen<'_> {
         // in instances.
         let first = self.late_field.borrow().as_deref() == Some(reading.name.as_str());
         let wait = if !first {
-            "binspec reads a field again once it has the value, but not an instance yet"
+            "binspec reads a field again once it has the value, but not a field of an instance yet"
         } else if !self.m.pools.is_empty() {
             "binspec reads a field again once it has the value, but not in a format with pools yet"
         } else if self.late.seq_keys[child].contains(k) {

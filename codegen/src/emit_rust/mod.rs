@@ -40,6 +40,7 @@ mod rx;
 mod sizeof;
 mod tidy;
 mod unused;
+mod valid;
 mod views;
 mod write;
 mod write_field;
@@ -392,8 +393,9 @@ impl<'m> Gen<'m> {
             .map(|k| {
                 let cx = self.cx(ty, Scope::Read);
                 // Strings, bytes, records and arrays are passed by reference.
+                let kt = cx.chain_t(k);
                 let by_ref = k.last().map(|s| s.as_str()) != Some("_pos")
-                    && match cx.resolve_chain(k).map(|f| cx.field_t(f)) {
+                    && match kt.clone() {
                         Some(T::Bytes | T::Str | T::User(_)) => true,
                         Some(T::Array(_)) => cx.resolve_chain(k).is_some(),
                         _ => false,
@@ -401,7 +403,7 @@ impl<'m> Gen<'m> {
                 // (The type referred to, for one passed by reference.)
                 let rt = match k.last().map(|s| s.as_str()) {
                     Some("_pos") => quote!(i128),
-                    _ => match cx.resolve_chain(k).map(|f| cx.field_t(f)) {
+                    _ => match kt.clone() {
                         Some(T::Bool) => quote!(bool),
                         Some(T::Float) => quote!(f64),
                         Some(T::Bytes) => quote!([u8]),
@@ -436,7 +438,7 @@ impl<'m> Gen<'m> {
                     },
                 };
                 // (What is passed where the record has no parent: `parent: false`.)
-                let absent = match (by_ref, cx.resolve_chain(k).map(|f| cx.field_t(f))) {
+                let absent = match (by_ref, kt) {
                     (false, _) => quote!(::std::default::Default::default()),
                     (true, Some(T::Str)) => quote!(""),
                     (true, Some(T::Bytes | T::Array(_))) => quote!(&[]),

@@ -1,8 +1,8 @@
 //! A type's read function: byte order, each `seq` field in order with the instances it needs read first,
-//! layout choices recorded, `valid` checks, and the instances read from their positions.
+//! layout choices recorded, and the instances read from their positions (`valid` checks: `valid.rs`).
 
 use super::*;
-use crate::ir::{EndianSpec, Valid};
+use crate::ir::EndianSpec;
 
 impl<'m> Gen<'m> {
     pub(super) fn emit_read(&self, ti: usize) -> R<TokenStream> {
@@ -518,13 +518,19 @@ impl<'m> Gen<'m> {
         if !self.called(ti, Fun::Read) {
             return Ok(quote!(#endian_of #view_fn));
         }
+        // (A type that reads nothing names no field in an error.)
+        let result_ext = (!body.is_empty()).then(|| {
+            quote!(
+                use ::binspec_runtime::ResultExt as _;
+            )
+        });
         Ok(quote! {
             #endian_of
             #view_fn
             #[allow(non_snake_case)]
             #inline
             #read_sig {
-                use ::binspec_runtime::ResultExt as _;
+                #result_ext
                 #bind
                 #enter
                 #(#body)*
@@ -543,154 +549,6 @@ impl<'m> Gen<'m> {
         } else {
             read
         })
-    }
-
-    /// The check a `valid` key puts on a value that was read into `v` (each element, for a repeat); `at` is where
-    /// it was read, for the error.
-    fn valid_stmt(
-        &self,
-        ti: usize,
-        f: &Field,
-        v: &Ident,
-        at: TokenStream,
-    ) -> R<Option<TokenStream>> {
-        let fname = f.name.as_str();
-        let Some((test, msg)) = self.valid_test(ti, f, quote!(#v), Scope::Read)? else {
-            return Ok(None);
-        };
-        Ok(Some(
-            quote!(if !#test { return Err(::binspec_runtime::Error::invalid(#at, format!(#msg, #v)).at(#fname)); }),
-        ))
-    }
-
-    /// The test a `valid` key puts on the value `v` of field `f` (each element, for a repeat; an optional one
-    /// where it is there), translated in `scope`, and the message of its error (with a `{:?}` for the value).
-    pub(super) fn valid_test(
-        &self,
-        ti: usize,
-        f: &Field,
-        v: TokenStream,
-        scope: Scope,
-    ) -> R<Option<(TokenStream, String)>> {
-        let (Some(valid), false) = (&f.valid, matches!(f.role, Role::Const(_))) else {
-            return Ok(None);
-        };
-        let elem_check = match valid {
-            Valid::InEnum => {
-                let Some(e) = f.enum_ else {
-                    return err(&f.path, "'valid: in-enum' needs 'enum'");
-                };
-                let en = ty_ident(&self.m.enums[e].rust);
-                let other = super::models::catch_all(&self.m.enums[e]);
-                Some(quote!(!matches!(v__, #en::#other(_))))
-            }
-            _ => self.valid_check(ti, f, valid, scope)?.map(|check| {
-                if valued(f) {
-                    quote!({ let v__ = v__.value(); #check })
-                } else {
-                    check
-                }
-            }),
-        };
-        if let Some(check) = elem_check {
-            let msg = format!("value {{:?}} is not valid ({})", valid_text(valid));
-            // The check sees each value as `_` (bound to `v__`).
-            let test = match (f.cond.is_some(), f.repeat != Repeat::None) {
-                // Numbers (and enums, which are `Copy`) are copied; anything else is cloned.
-                (false, false)
-                    if matches!(
-                        f.ty,
-                        FieldTy::Int { .. } | FieldTy::Float { .. } | FieldTy::Bits { .. }
-                    ) =>
-                {
-                    quote!({ let v__ = #v; #check })
-                }
-                (false, false) => quote!({ let v__ = #v.clone(); #check }),
-                (true, false) => {
-                    quote!(match #v.clone() { Some(v__) => #check, None => true })
-                }
-                // (Loops, not closures: the check may pass an error up with `?`.)
-                (false, true) => quote!({
-                    let mut ok__ = true;
-                    for v__ in #v.iter().cloned() {
-                        ok__ = #check;
-                        if !ok__ { break; }
-                    }
-                    ok__
-                }),
-                (true, true) => quote!(match #v.as_ref() {
-                    Some(xs__) => {
-                        let mut ok__ = true;
-                        for v__ in xs__.iter().cloned() {
-                            ok__ = #check;
-                            if !ok__ { break; }
-                        }
-                        ok__
-                    }
-                    None => true,
-                }),
-            };
-            return Ok(Some((test, msg)));
-        }
-        Ok(None)
-    }
-
-    /// The condition a `valid` key puts on a field's value (bound to `v__`), or `None` for none.
-    fn valid_check(
-        &self,
-        ti: usize,
-        f: &Field,
-        valid: &Valid,
-        scope: Scope,
-    ) -> R<Option<TokenStream>> {
-        let mut cx = self.cx(ti, scope);
-        let t = if valued(f) {
-            T::Int
-        } else {
-            match cx.field_t(f) {
-                T::Array(t) => *t,
-                t => t,
-            }
-        };
-        let val = match t {
-            T::Int => Rx::cast(quote!(v__ as i128)),
-            T::Float => Rx::cast(quote!(v__ as f64)),
-            T::Str | T::Bytes => Rx::borrow(quote!(v__[..])),
-            _ => Rx::atom(quote!(v__)),
-        };
-        cx.last_t = Some(t);
-        let mut tr = |x: &crate::ir::Ex| -> R<Rx> { Ok(cx.tr(&x.expr, &x.path)?.0) };
-        let cmp = |op: TokenStream, x: &Rx| Rx::binary(&val, op, Prec::Cmp, x);
-        let check = match valid {
-            Valid::Eq(x) => cmp(quote!(==), &tr(x)?),
-            Valid::Min(x) => cmp(quote!(>=), &tr(x)?),
-            Valid::Max(x) => cmp(quote!(<=), &tr(x)?),
-            Valid::Range(a, b) => {
-                let a = match a {
-                    Some(a) => cmp(quote!(>=), &tr(a)?),
-                    None => Rx::atom(quote!(true)),
-                };
-                let b = match b {
-                    Some(b) => cmp(quote!(<=), &tr(b)?),
-                    None => Rx::atom(quote!(true)),
-                };
-                Rx::binary(&a, quote!(&&), Prec::And, &b)
-            }
-            Valid::AnyOf(xs) => {
-                let mut alts: Option<Rx> = None;
-                for x in xs {
-                    let eq = cmp(quote!(==), &tr(x)?);
-                    alts = Some(match alts {
-                        Some(a) => Rx::binary(&a, quote!(||), Prec::Or, &eq),
-                        None => eq,
-                    });
-                }
-                alts.unwrap_or_else(|| Rx::atom(quote!(false)))
-            }
-            Valid::Expr(x) => tr(x)?,
-            Valid::InEnum => return Ok(None),
-        };
-        Ok(Some(check.full()))
     }
 
     /// After reading the nodes `v` of a dictionary (`-resdic`): the values they hold that the keys in their order
@@ -782,7 +640,7 @@ impl<'m> Gen<'m> {
         } else {
             io
         };
-        let one = self.read_repeated(ti, f)?;
+        let (one, again) = self.instance_reads(ti, f)?;
         let one_r = fallible(&one);
         // A pool item also gives its alignment (a layout choice).
         let la = local("align", name);
@@ -863,31 +721,53 @@ impl<'m> Gen<'m> {
             ),
             None => (quote!((value, #p)), quote!(let (v, p) = read; (Some(v), p))),
         };
-        let read = quote!({
-            let mut r = #io;
-            let at = #pt;
-            if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
-            r.seek(at as u64).at(#fname)?;
-            let #p = r.abs_pos() as i128;
-            let r = &mut r;
-            let value = #one_r.at(#fname)?;
-            #tuple
-        });
-        let (read, default) = match &f.cond {
-            Some(c) => {
-                let ct = self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?.0.full();
-                (
-                    quote!(if #ct { let read = #read; #some } else { #none }),
-                    none,
-                )
-            }
-            None => (read, quote!((::std::default::Default::default(), 0i128))),
+        let placed = |one_r: &TokenStream| {
+            quote!({
+                let mut r = #io;
+                let at = #pt;
+                if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
+                r.seek(at as u64).at(#fname)?;
+                let #p = r.abs_pos() as i128;
+                let r = &mut r;
+                let value = #one_r.at(#fname)?;
+                #tuple
+            })
+        };
+        let ct = match &f.cond {
+            Some(c) => Some(self.cx(ti, Scope::Read).tr(&c.expr, &c.path)?.0.full()),
+            None => None,
+        };
+        let cond = |read: TokenStream| match &ct {
+            Some(ct) => quote!(if #ct { let read = #read; #some } else { #none }),
+            None => read,
+        };
+        let read = cond(placed(&one_r));
+        let default = match &ct {
+            Some(_) => none.clone(),
+            None => quote!((::std::default::Default::default(), 0i128)),
         };
         let at = quote!((#p as u64));
         let check = self.valid_stmt(ti, f, &v, at)?;
         // A first reading (see `late`) leaves an instance that uses values from outside the record at its
         // default, unchecked.
-        if f.item_of.is_none() && self.deferrable(ti, name) {
+        if let Some(again) = again {
+            // Read twice (see `late`): its records use the instance itself.
+            let first = match self.deferrable(ti, name) {
+                true => default,
+                false => read.clone(),
+            };
+            let full = cond(placed(&fallible(&again)));
+            body.push(quote! {
+                let #names = if pools.deferring() { #first } else {
+                    pools.defer_begin();
+                    let first__ = (|| -> ::binspec_runtime::Result<_> { Ok(#read) })();
+                    pools.defer_end();
+                    let #names = first__?;
+                    #full
+                };
+            });
+            body.extend(check.map(|c| quote!(if !pools.deferring() { #c })));
+        } else if f.item_of.is_none() && self.deferrable(ti, name) {
             let check = check.map(|c| quote!(if !pools.deferring() { #c }));
             body.push(quote!(let #names = if pools.deferring() { #default } else { #read };));
             body.extend(check);
@@ -937,28 +817,6 @@ impl<'m> Gen<'m> {
             default = quote!();
         }
         Ok(quote!(match #o { #(#arms)* #default }))
-    }
-}
-
-fn valid_text(v: &Valid) -> String {
-    match v {
-        Valid::InEnum => "must be a value of its enum".into(),
-        Valid::Eq(x) => format!("must be {}", x.text),
-        Valid::Min(x) => format!("must be at least {}", x.text),
-        Valid::Max(x) => format!("must be at most {}", x.text),
-        Valid::Range(a, b) => format!(
-            "must be in {}..={}",
-            a.as_ref().map_or("", |x| x.text.as_str()),
-            b.as_ref().map_or("", |x| x.text.as_str())
-        ),
-        Valid::AnyOf(xs) => format!(
-            "must be one of {}",
-            xs.iter()
-                .map(|x| x.text.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Valid::Expr(x) => format!("must satisfy {}", x.text),
     }
 }
 

@@ -76,20 +76,7 @@ impl<'m> Cx<'m> {
                 return err(path, format!("parameter '{n}' is not kept in the model"));
             }
             let id = local("p", n);
-            if p.any_struct && !p.array {
-                return Ok((Rx::atom(quote!(#id)), T::AnyStruct));
-            }
-            if p.array {
-                return Ok((Rx::atom(quote!(#id)), T::Array(Box::new(param_elem_t(p)))));
-            }
-            return Ok(match &p.ty {
-                FieldTy::Float { .. } => (Rx::atom(quote!(#id)), T::Float),
-                FieldTy::Bits { n: 1, .. } => (Rx::atom(quote!(#id)), T::Bool),
-                FieldTy::Str { .. } => (Rx::atom(quote!(#id)), T::Str),
-                FieldTy::Bytes => (Rx::atom(quote!(#id)), T::Bytes),
-                FieldTy::User { ty, .. } => (Rx::atom(quote!(#id)), T::User(*ty)),
-                _ => (Rx::atom(quote!(#id)), T::Int),
-            });
+            return Ok((Rx::atom(quote!(#id)), param_t(p)));
         }
         if let Some(l) = t.layout.iter().find(|l| l.name == n) {
             let id = ident(&l.name);
@@ -437,8 +424,8 @@ impl<'m> Cx<'m> {
                 let id = param_ident(&chain);
                 let t = match chain.last().map(|s| s.as_str()) {
                     Some("_pos") => T::Int,
-                    _ => match self.resolve_chain(&chain) {
-                        Some(f) => self.field_t(f),
+                    _ => match self.chain_t(&chain) {
+                        Some(t) => t,
                         None => return err(path, format!("cannot resolve '{}'", chain.join("."))),
                     },
                 };
@@ -827,6 +814,18 @@ impl<'m> Cx<'m> {
         self.resolve_chain_in(chain).map(|(_, f)| f)
     }
 
+    /// The type of what a chain names: a field ([`Cx::resolve_chain`]), or a parameter of the type the chain ends
+    /// in (`_parent.has_addend`).
+    pub(super) fn chain_t(&self, chain: &[String]) -> Option<T> {
+        if let Some(f) = self.resolve_chain(chain) {
+            return Some(self.field_t(f));
+        }
+        let (last, holder) = chain.split_last()?;
+        let ht = crate::ir::holder_type(self.m, self.ty, holder)?;
+        let p = self.m.types[ht].params.iter().find(|p| &p.name == last)?;
+        Some(param_t(p))
+    }
+
     /// [`Cx::resolve_chain`], with the type that holds the field.
     pub(super) fn resolve_chain_in(&self, chain: &[String]) -> Option<(usize, &'m Field)> {
         let mut start = 1;
@@ -858,6 +857,24 @@ impl<'m> Cx<'m> {
             }
         }
         field
+    }
+}
+
+/// The type of a parameter's value.
+fn param_t(p: &crate::ir::Param) -> T {
+    if p.any_struct && !p.array {
+        return T::AnyStruct;
+    }
+    if p.array {
+        return T::Array(Box::new(param_elem_t(p)));
+    }
+    match &p.ty {
+        FieldTy::Float { .. } => T::Float,
+        FieldTy::Bits { n: 1, .. } => T::Bool,
+        FieldTy::Str { .. } => T::Str,
+        FieldTy::Bytes => T::Bytes,
+        FieldTy::User { ty, .. } => T::User(*ty),
+        _ => T::Int,
     }
 }
 

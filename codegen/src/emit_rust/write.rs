@@ -783,6 +783,12 @@ impl<'m> Gen<'m> {
         let inline = self.inline_attr(ti);
         // An imported schema's top-level record is `_root` in its types: `_root._io` is the stream it is written
         // into.
+        // (A type that writes nothing names no field in an error.)
+        let result_ext = (!body.is_empty()).then(|| {
+            quote!(
+                use ::binspec_runtime::ResultExt as _;
+            )
+        });
         let body = if own_root_io(self.m, ti) {
             quote!(ctx.in_root(io, |ctx| { #(#body)* Ok(()) }))
         } else {
@@ -801,7 +807,7 @@ impl<'m> Gen<'m> {
                 #(#params,)*
                 #key_param
             ) -> ::binspec_runtime::Result<()> {
-                use ::binspec_runtime::ResultExt as _;
+                #result_ext
                 #bind
                 #body
             }

@@ -254,6 +254,7 @@ impl<'m> Gen<'m> {
                 for c in cases.iter().filter(|c| seen.insert(c.variant.clone())) {
                     let var = ty_ident(&c.variant);
                     let one = self.write_one(ti, &case_field(f, c), quote!(x))?;
+                    let one = self.args_by_tag(ti, f, on, cases, c, one)?;
                     arms.push(quote!(#en::#var(x) => { #one }));
                 }
                 let check = self.switch_check(ti, f, on, cases, &v)?;
@@ -266,6 +267,53 @@ impl<'m> Gen<'m> {
             }
             FieldTy::Value => err(&f.path, "internal"),
         }
+    }
+
+    /// For a switch whose cases read one type with other arguments (`rel: section(false)`, `rela: section(true)`,
+    /// one variant in the model): `one`, the writing of case `c`, becomes a choice by the tag, computed from the
+    /// values written, of the case whose arguments the reader will pass. As it is where the arguments agree or the
+    /// tag cannot be computed from the model.
+    fn args_by_tag(
+        &self,
+        ti: usize,
+        f: &Field,
+        on: &crate::ir::Ex,
+        cases: &[crate::ir::SwitchCase],
+        c: &crate::ir::SwitchCase,
+        one: TokenStream,
+    ) -> R<TokenStream> {
+        let same: Vec<_> = cases.iter().filter(|d| d.variant == c.variant).collect();
+        let texts =
+            |d: &crate::ir::SwitchCase| d.args.iter().map(|a| a.text.clone()).collect::<Vec<_>>();
+        if same.iter().all(|d| texts(d) == texts(c)) {
+            return Ok(one);
+        }
+        let cx = || self.cx(ti, Scope::Write);
+        let Ok((tag, _)) = cx().tr(&on.expr, &on.path) else {
+            return Ok(one);
+        };
+        let tag = tag.unary();
+        let mut arms = Vec::new();
+        let mut has_default = false;
+        for d in same {
+            let w = self.write_one(ti, &case_field(f, d), quote!(x))?;
+            match &d.key {
+                Some(k) => {
+                    let (kt, _) = cx().tr(&k.expr, &k.path)?;
+                    let pat = case_pattern(&kt, true);
+                    arms.push(quote!(#pat => { #w }));
+                }
+                None => {
+                    has_default = true;
+                    arms.push(quote!(_ => { #w }));
+                }
+            }
+        }
+        // (A tag that chooses no case of this variant is refused by the switch's check.)
+        if !has_default {
+            arms.push(quote!(_ => { #one }));
+        }
+        Ok(quote!(match &#tag { #(#arms)* }))
     }
 
     /// For a switch: a check that its tag, computed from the values written, chooses the case the model holds

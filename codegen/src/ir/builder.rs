@@ -51,13 +51,15 @@ pub(super) fn node_ex(n: &Node, diags: &mut Diags) -> Option<Ex> {
 pub type ModulePass = (&'static str, fn(&mut Module, &mut Diags));
 
 /// The module passes, in the order they run: `owners` (the type that reads each type, for `_parent`), `classify`
-/// (each field's role: data, derived, layout), `given` (fields of inner records a type derives), `typecheck` (every expression, binspec's keys included), `names`
+/// (each field's role: data, derived, layout), `given` (fields of inner records a type derives), `outer_args` (a parameter reached through
+/// an outer value becomes its argument), `typecheck` (every expression, binspec's keys included), `names`
 /// (no two switch enums or types with one Rust name), `endian_switch` (no byte order decided by a field read in
 /// it).
 pub const MODULE_PASSES: &[ModulePass] = &[
     ("owners", |m, _| m.owners = owners(m)),
     ("classify", classify),
     ("given", super::given::given),
+    ("outer_args", super::outer_args::outer_args),
     ("typecheck", |m, diags| crate::check::typecheck(m, diags)),
     ("names", |m, diags| {
         super::names::check_switch_enums(m, diags)

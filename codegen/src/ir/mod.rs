@@ -6,6 +6,7 @@
 //! - `owners` and `classify` (`passes`): who reads each type, and which bytes are data, layout, constant or derived
 //!   (per DEVELOPERS.md principle 1);
 //! - `given` (`given`): fields of records inside a type that the type derives for its pool items;
+//! - `outer_args` (`outer_args`): a parameter of a record reached through an outer value becomes its argument;
 //! - `typecheck` (`crate::check`).
 //!
 //! `query` holds the questions passes and emitters ask of expressions and of the type graph.
@@ -16,6 +17,7 @@ mod endian_switch;
 mod given;
 mod keys;
 mod names;
+mod outer_args;
 mod passes;
 mod query;
 mod relocations;
@@ -25,6 +27,7 @@ mod sizes;
 pub use binspec_meta::crate_spec;
 pub use builder::build;
 pub use given::{leaf as given_leaf, replace_chain};
+pub use outer_args::{holder_type, rebase_onto};
 pub use query::{
     bare_name, children, const_int, count_from_len, dic_part, exprs_mut, names_used, reaches_type,
     region_members, solvable_for, types_graph, types_reached, MemberRef,

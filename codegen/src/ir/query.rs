@@ -303,9 +303,14 @@ pub fn region_members(m: &super::Module, ti: usize, pool: usize) -> Option<Vec<M
 /// `-sort-by`, `-relocations` region, repetition, arguments, switch (its subject, cases' keys and arguments),
 /// `valid` and `process` key.
 pub fn exprs_mut(m: &mut super::Module) -> Vec<&mut super::Ex> {
+    m.types.iter_mut().flat_map(exprs_of_type_mut).collect()
+}
+
+/// [`exprs_mut`] of one type.
+pub fn exprs_of_type_mut(t: &mut super::TypeDef) -> Vec<&mut super::Ex> {
     use super::{FieldKind, Process, Role, Valid};
     let mut out = Vec::new();
-    for t in &mut m.types {
+    {
         if let super::EndianSpec::Switch { on, cases } = &mut t.endian {
             out.push(&mut **on);
             out.extend(cases.iter_mut().map(|(k, _)| k));

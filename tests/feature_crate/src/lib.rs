@@ -47,6 +47,7 @@ feature_modules!(
     null_switch,
     optional_offset,
     ordered_ranges,
+    outer_args,
     own_elements,
     params,
     parent_false,
