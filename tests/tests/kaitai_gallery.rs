@@ -7,7 +7,8 @@
 //! without one it says so and passes. After implementing something, add the specs that now generate with
 //! `BINSPEC_UPDATE_KAITAI_GALLERY=1 cargo test -p binspec-tests --test kaitai_gallery -- --nocapture`.
 //!
-//! With `BINSPEC_KAITAI_COMPILE=1`, the generated code is built, and where the gallery's sample files are present
+//! With `BINSPEC_KAITAI_COMPILE=1`, the generated code is built (without a warning: a tool's crate may deny them),
+//! and where the gallery's sample files are present
 //! (`BINSPEC_KAITAI_SAMPLES`, see `interp_samples.rs`), run on them beside the interpreter: both must read the same
 //! document and write the same bytes.
 
@@ -156,6 +157,7 @@ fn gallery_specs_compile() {
     }
     let mut alive: Vec<bool> = vec![true; modules.len()];
     let mut errors: BTreeMap<String, String> = BTreeMap::new();
+    let mut warnings: Vec<String> = Vec::new();
     for _round in 0..12 {
         let lib: String = (0..modules.len())
             .filter(|&i| alive[i])
@@ -168,10 +170,24 @@ fn gallery_specs_compile() {
             .env("CARGO_TARGET_DIR", work.join("target"))
             .output()
             .expect("cargo build");
+        let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.success() {
+            // `src/m12.rs:34:5: warning: ...`: what a crate that denies warnings would refuse.
+            for line in stderr.lines() {
+                let Some((n, msg)) = line
+                    .strip_prefix("src/m")
+                    .and_then(|rest| rest.split_once(".rs:"))
+                else {
+                    continue;
+                };
+                if let (Ok(i), Some((at, m))) = (n.parse::<usize>(), msg.split_once(": warning:")) {
+                    if let Some((spec, _)) = modules.get(i) {
+                        warnings.push(format!("{spec}:{at}:{m}"));
+                    }
+                }
+            }
             break;
         }
-        let stderr = String::from_utf8_lossy(&out.stderr);
         let mut found = false;
         for line in stderr.lines() {
             // `src/m12.rs:34:5: error[E0308]: ...`
@@ -209,6 +225,13 @@ fn gallery_specs_compile() {
     for (name, e) in &errors {
         println!("  {name}: {e}");
     }
+    // The generated code compiles without warnings (the line of the generated module, then the warning).
+    assert!(
+        warnings.is_empty(),
+        "the gallery's generated code has {} warnings:\n{}",
+        warnings.len(),
+        warnings.join("\n")
+    );
     let alive_modules: Vec<(usize, &str, &str)> = (0..modules.len())
         .filter(|&i| alive[i])
         .map(|i| (i, modules[i].0.as_str(), modules[i].1.as_str()))

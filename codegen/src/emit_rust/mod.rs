@@ -64,7 +64,7 @@ use passes::{
 };
 use resolve::rebase;
 use rx::{Prec, Rx};
-use tidy::{case_pattern, fallible, place, recv, Read};
+use tidy::{both_bools, case_pattern, fallible, place, recv, Read};
 
 /// Why code could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -643,10 +643,15 @@ impl<'m> Gen<'m> {
     }
 
     /// `type NameArgs = (...)`: the params of type `ti`'s functions as one tuple (with a lifetime `'p` for the
-    /// ones passed by reference); nothing for a type without params.
+    /// ones passed by reference); nothing for a type without params or without functions.
     pub(super) fn args_alias(&self, ti: usize) -> R<TokenStream> {
         let pairs = self.param_pairs(ti);
-        if pairs.is_empty() {
+        // (Nor for a type none of whose functions is emitted: a root with params, read only by other schemas.)
+        let used = self
+            .called
+            .as_ref()
+            .is_none_or(|c| c.iter().any(|(t, _)| *t == ti));
+        if pairs.is_empty() || !used {
             return Ok(quote!());
         }
         let (name, life) = self.args_alias_name(ti);

@@ -119,8 +119,14 @@ impl<'m> Gen<'m> {
             }
             let used = local("used", &f.name);
             if f.keeps_unread() {
-                // (Set by the record's reader; a case that is no record reads its whole slot.)
-                body.push(quote!(let mut #used: usize = usize::MAX;));
+                // (Set by the record's reader; a case that is no record reads its whole slot, and a switch of no
+                // record has nothing to set it.)
+                let set = match &f.ty {
+                    FieldTy::Switch { cases, .. } => cases.iter().any(|c| c.user().is_some()),
+                    _ => true,
+                };
+                let m = set.then(|| quote!(mut));
+                body.push(quote!(let #m #used: usize = usize::MAX;));
             }
             if let Some(u) = late_after {
                 // A first reading, then a second once the values its records wait for are read (none while an
@@ -746,7 +752,7 @@ impl<'m> Gen<'m> {
             Some(_) => none.clone(),
             None => quote!((::std::default::Default::default(), 0i128)),
         };
-        let at = quote!((#p as u64));
+        let at = quote!(#p as u64);
         let check = self.valid_stmt(ti, f, &v, at)?;
         // A first reading (see `late`) leaves an instance that uses values from outside the record at its
         // default, unchecked.

@@ -121,7 +121,7 @@ impl<'m> Gen<'m> {
                         }
                     }
                 }
-                if !has_default {
+                if !has_default && !both_bools(cases.iter().map(|c| c.key.as_ref())) {
                     arms.push(quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("no case for {:?}", other))),));
                 }
                 Ok(Read::Expr(quote!(match #o { #(#arms)* })))

@@ -8,6 +8,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
 use super::rx::{Prec, Rx};
+use crate::expr::ExprKind;
 
 /// A read as the emitter builds it: a call that returns `Result` (`r.u32(e)`, `T::read(r, ..)`), with whether
 /// computing its arguments may leave the function early ([`super::Cx::exits`]), or any other expression of the
@@ -50,6 +51,18 @@ pub(super) fn case_pattern(kt: &Rx, deref: bool) -> TokenStream {
         (false, false) => quote!(x if x == #k),
         (false, true) => quote!(x if *x == #k),
     }
+}
+
+/// Whether the keys of a switch's cases include both `true` and `false`: its `match` then needs no other arm
+/// (`unreachable_patterns`).
+pub(super) fn both_bools<'a>(keys: impl IntoIterator<Item = Option<&'a crate::ir::Ex>>) -> bool {
+    let mut seen = [false; 2];
+    for k in keys.into_iter().flatten() {
+        if let ExprKind::Bool(b) = k.expr.kind {
+            seen[b as usize] = true;
+        }
+    }
+    seen == [true, true]
 }
 
 /// The place `X[..]` that a borrowed slice or string `(&X[..])` borrows, for a method call or a comparison, which

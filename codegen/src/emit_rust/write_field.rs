@@ -295,6 +295,7 @@ impl<'m> Gen<'m> {
         let tag = tag.unary();
         let mut arms = Vec::new();
         let mut has_default = false;
+        let same_keys: Vec<_> = same.iter().map(|d| d.key.as_ref()).collect();
         for d in same {
             let w = self.write_one(ti, &case_field(f, d), quote!(x))?;
             match &d.key {
@@ -310,7 +311,7 @@ impl<'m> Gen<'m> {
             }
         }
         // (A tag that chooses no case of this variant is refused by the switch's check.)
-        if !has_default {
+        if !has_default && !both_bools(same_keys) {
             arms.push(quote!(_ => { #one }));
         }
         Ok(quote!(match &#tag { #(#arms)* }))
@@ -359,7 +360,7 @@ impl<'m> Gen<'m> {
                 }
             }
         }
-        if !has_default {
+        if !has_default && !both_bools(cases.iter().map(|c| c.key.as_ref())) {
             reads.push(quote!(_ => None,));
         }
         let mut holds = Vec::new();
