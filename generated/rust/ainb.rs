@@ -3500,12 +3500,10 @@ impl CommandEntry {
                         let x = val;
                         {
                             let content: &[u8] = &x[..];
-                            ::binspec_runtime::write_slot(
+                            ::binspec_runtime::write_slot_exact(
                                 w,
                                 content,
                                 Some(16i128),
-                                &[],
-                                0u8,
                                 ctx.first_pass(),
                             )?;
                         }
@@ -4318,12 +4316,10 @@ impl Element {
                         let x = val;
                         {
                             let content: &[u8] = &x[..];
-                            ::binspec_runtime::write_slot(
+                            ::binspec_runtime::write_slot_exact(
                                 w,
                                 content,
                                 Some(16i128),
-                                &[],
-                                0u8,
                                 ctx.first_pass(),
                             )?;
                         }
@@ -19792,12 +19788,10 @@ impl AttachmentParam {
                         let x = val;
                         {
                             let content: &[u8] = &x[..];
-                            ::binspec_runtime::write_slot(
+                            ::binspec_runtime::write_slot_exact(
                                 w,
                                 content,
                                 Some(3i128),
-                                &[],
-                                0u8,
                                 ctx.first_pass(),
                             )?;
                         }
@@ -22187,7 +22181,7 @@ impl Exb {
                                                 let x = val;
                                                 {
                                                     let content: &[u8] = &x[..];
-                                                    ::binspec_runtime::write_slot(
+                                                    ::binspec_runtime::write_slot_exact(
                                                         w,
                                                         content,
                                                         Some(
@@ -22197,8 +22191,6 @@ impl Exb {
                                                                 d_string_pool_offset - d_parameter_region_offset
                                                             },
                                                         ),
-                                                        &[],
-                                                        0u8,
                                                         ctx.first_pass(),
                                                     )?;
                                                 }

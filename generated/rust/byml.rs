@@ -2030,12 +2030,10 @@ impl Binary {
                         let x = val;
                         {
                             let content: &[u8] = &x[..];
-                            ::binspec_runtime::write_slot(
+                            ::binspec_runtime::write_slot_exact(
                                 w,
                                 content,
                                 Some(d_size),
-                                &[],
-                                0u8,
                                 ctx.first_pass(),
                             )?;
                         }
@@ -3427,7 +3425,7 @@ impl Array {
                         let x = val;
                         {
                             let content: &[u8] = &x[..];
-                            ::binspec_runtime::write_slot(
+                            ::binspec_runtime::write_slot_exact(
                                 w,
                                 content,
                                 Some(
@@ -3436,8 +3434,6 @@ impl Array {
                                         4i128,
                                     )?,
                                 ),
-                                &[],
-                                0u8,
                                 ctx.first_pass(),
                             )?;
                         }
@@ -3602,12 +3598,10 @@ impl MonoTypedArray {
                         let x = val;
                         {
                             let content: &[u8] = &x[..];
-                            ::binspec_runtime::write_slot(
+                            ::binspec_runtime::write_slot_exact(
                                 w,
                                 content,
                                 Some(3i128),
-                                &[],
-                                0u8,
                                 ctx.first_pass(),
                             )?;
                         }

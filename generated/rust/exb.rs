@@ -648,7 +648,7 @@ impl Exb {
                                                 let x = val;
                                                 {
                                                     let content: &[u8] = &x[..];
-                                                    ::binspec_runtime::write_slot(
+                                                    ::binspec_runtime::write_slot_exact(
                                                         w,
                                                         content,
                                                         Some(
@@ -658,8 +658,6 @@ impl Exb {
                                                                 d_string_pool_offset - d_parameter_region_offset
                                                             },
                                                         ),
-                                                        &[],
-                                                        0u8,
                                                         ctx.first_pass(),
                                                     )?;
                                                 }

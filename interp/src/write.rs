@@ -565,6 +565,9 @@ impl Run<'_> {
             None => None,
         };
         let (append, pad) = f.slot_writing();
+        if f.slot_exact() {
+            binspec_runtime::check_exact(&content, size, self.lenient.get())?;
+        }
         let filler = if idx.is_none() {
             obj.fillers.borrow()[i].clone()
         } else {

@@ -460,6 +460,34 @@ const HOLE_MIN: usize = 512;
 /// (`path_size: 4294967295`) is refused before anything that large is allocated.
 pub const MAX_PAD: u64 = 1 << 20;
 
+/// Refuses content shorter than its slot where nothing marks its end (no terminator, no padding, unprocessed):
+/// padded, it would read back as the slot's bytes, another value. Nothing to check without a size, or in a pass
+/// that does not know sizes yet (`lenient`); longer content is refused by [`write_slot`].
+#[inline]
+pub fn check_exact(content: &[u8], size: Option<i128>, lenient: bool) -> Result<()> {
+    match size {
+        Some(s) if !lenient && s >= 0 && (content.len() as i128) < s => Err(Error::write(format!(
+            "{} bytes for a slot of {s}: nothing marks where the value ends (no terminator or padding), so it \
+             would read back as {s} bytes, another value; give it all {s}",
+            content.len()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// [`write_slot`] for a slot that nothing but its size ends (no terminator, no padding): the content must fill
+/// it ([`check_exact`]).
+#[inline]
+pub fn write_slot_exact(
+    w: &mut Writer,
+    content: &[u8],
+    size: Option<i128>,
+    lenient: bool,
+) -> Result<()> {
+    check_exact(content, size, lenient)?;
+    write_slot(w, content, size, &[], 0, lenient)
+}
+
 /// Refuses content that holds `term` (a string's terminator, at a position of a whole code unit: every
 /// `term.len()` bytes): it would read back cut short there. Empty `term`: nothing to check.
 #[inline]

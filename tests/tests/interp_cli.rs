@@ -233,6 +233,37 @@ fn outer_records_arguments_by_the_cli() {
     assert!(r.err.contains("users[1].more"), "{}", r.err);
 }
 
+/// `exact_slots.ksy`: a sized string without a terminator or padding, edited shorter in the text, is refused by
+/// `encode --schema` (it would read back padded), naming the field; one with padding is written.
+#[test]
+fn a_shorter_value_of_an_exact_slot_is_refused_by_the_cli() {
+    let d = tempfile::tempdir().unwrap();
+    let (bin, doc, out) = (
+        d.path().join("a.bin"),
+        d.path().join("a.yaml"),
+        d.path().join("b.bin"),
+    );
+    let sch = schema("exact_slots.ksy");
+    std::fs::write(&bin, b"abcd\x01\x02\x03x   y\0\0\0").unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(text.contains("name: abcd"), "{text}");
+    std::fs::write(&doc, text.replace("name: abcd", "name: abc")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err.contains("name") && r.err.contains("3 bytes"),
+        "{}",
+        r.err
+    );
+    assert!(!out.exists(), "a refused encode leaves no file");
+    std::fs::write(&doc, text.replace("padded: x", "padded: ''")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), b"abcd\x01\x02\x03    y\0\0\0");
+}
+
 #[test]
 fn schema_errors_and_usage() {
     let d = tempfile::tempdir().unwrap();

@@ -50,7 +50,10 @@ impl<'m> Gen<'m> {
             Some(t) if !f.include => quote!(::binspec_runtime::check_term(content, &[#(#t),*])?;),
             _ => quote!(),
         };
-        let write = if let Some(fid) = self.filler_of(ti, f) {
+        let write = if f.slot_exact() {
+            // Content that nothing ends fills its slot (no terminator, no padding, no filler).
+            quote!(::binspec_runtime::write_slot_exact(w, content, #size, ctx.first_pass())?;)
+        } else if let Some(fid) = self.filler_of(ti, f) {
             // The bytes the file had after the content, where it had its own.
             quote!(::binspec_runtime::write_slot_filled(w, content, #size, &[#(#append),*], #pad, ctx.first_pass(), self.#fid.as_deref())?;)
         } else {

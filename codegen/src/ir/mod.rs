@@ -377,6 +377,16 @@ impl Field {
             && matches!(self.ty, FieldTy::User { .. } | FieldTy::Switch { .. })
     }
 
+    /// Whether the field's sized slot is its value: bytes or a string with no terminator, no padding and no
+    /// process, so that a shorter value would read back as another (the writer refuses it).
+    pub fn slot_exact(&self) -> bool {
+        matches!(self.ty, FieldTy::Bytes | FieldTy::Str { .. })
+            && self.size.is_some()
+            && self.terminator.is_none()
+            && self.pad_right.is_none()
+            && self.process.is_none()
+    }
+
     /// The writer's arguments for the field's slot: (the terminator it appends, the fill byte).
     pub fn slot_writing(&self) -> (Vec<u8>, u8) {
         let append = match self.term_bytes() {

@@ -32,6 +32,7 @@ feature_modules!(
     element_args,
     endian_switch,
     enums,
+    exact_slots,
     expr_errors,
     given,
     hashes,
