@@ -929,7 +929,7 @@ impl Node {
                             }
                             match x {
                                 NodeBody::HashArray(x) => {
-                                    match &(if (32i128..=47i128)
+                                    let args__ = match &(if (32i128..=47i128)
                                         .contains(
                                             &(if x_root__is_le {
                                                 self.header as i128 & 255i128
@@ -959,75 +959,58 @@ impl Node {
                                         }
                                     }) {
                                         32i128 => {
-                                            x.write(
-                                                w,
-                                                ctx,
-                                                io,
-                                                endian,
-                                                (
-                                                    if x_root__is_le {
-                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                    } else {
-                                                        self.header as i128 & 16777215i128
-                                                    },
-                                                    (if x_root__is_le {
-                                                        self.header as i128 & 255i128
-                                                    } else {
-                                                        ::binspec_runtime::expr::shr(self.header as i128, 24i128)
-                                                    }) & 15i128,
-                                                    false,
-                                                    io.pos(w) as i128,
-                                                    x_root__is_le,
-                                                ),
-                                            )?;
+                                            (
+                                                if x_root__is_le {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                } else {
+                                                    self.header as i128 & 16777215i128
+                                                },
+                                                (if x_root__is_le {
+                                                    self.header as i128 & 255i128
+                                                } else {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                                }) & 15i128,
+                                                false,
+                                                io.pos(w) as i128,
+                                                x_root__is_le,
+                                            )
                                         }
                                         48i128 => {
-                                            x.write(
-                                                w,
-                                                ctx,
-                                                io,
-                                                endian,
-                                                (
-                                                    if x_root__is_le {
-                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                    } else {
-                                                        self.header as i128 & 16777215i128
-                                                    },
-                                                    (if x_root__is_le {
-                                                        self.header as i128 & 255i128
-                                                    } else {
-                                                        ::binspec_runtime::expr::shr(self.header as i128, 24i128)
-                                                    }) & 15i128,
-                                                    true,
-                                                    io.pos(w) as i128,
-                                                    x_root__is_le,
-                                                ),
-                                            )?;
+                                            (
+                                                if x_root__is_le {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                } else {
+                                                    self.header as i128 & 16777215i128
+                                                },
+                                                (if x_root__is_le {
+                                                    self.header as i128 & 255i128
+                                                } else {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                                }) & 15i128,
+                                                true,
+                                                io.pos(w) as i128,
+                                                x_root__is_le,
+                                            )
                                         }
                                         _ => {
-                                            x.write(
-                                                w,
-                                                ctx,
-                                                io,
-                                                endian,
-                                                (
-                                                    if x_root__is_le {
-                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                    } else {
-                                                        self.header as i128 & 16777215i128
-                                                    },
-                                                    (if x_root__is_le {
-                                                        self.header as i128 & 255i128
-                                                    } else {
-                                                        ::binspec_runtime::expr::shr(self.header as i128, 24i128)
-                                                    }) & 15i128,
-                                                    false,
-                                                    io.pos(w) as i128,
-                                                    x_root__is_le,
-                                                ),
-                                            )?;
+                                            (
+                                                if x_root__is_le {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                } else {
+                                                    self.header as i128 & 16777215i128
+                                                },
+                                                (if x_root__is_le {
+                                                    self.header as i128 & 255i128
+                                                } else {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                                }) & 15i128,
+                                                false,
+                                                io.pos(w) as i128,
+                                                x_root__is_le,
+                                            )
                                         }
-                                    }
+                                    };
+                                    x.write(w, ctx, io, endian, args__)?;
                                 }
                                 NodeBody::Array(x) => {
                                     x.write(
@@ -1046,7 +1029,7 @@ impl Node {
                                     )?;
                                 }
                                 NodeBody::Dictionary(x) => {
-                                    match &(if (32i128..=47i128)
+                                    let args__ = match &(if (32i128..=47i128)
                                         .contains(
                                             &(if x_root__is_le {
                                                 self.header as i128 & 255i128
@@ -1076,57 +1059,40 @@ impl Node {
                                         }
                                     }) {
                                         193i128 => {
-                                            x.write(
-                                                w,
-                                                ctx,
-                                                io,
-                                                endian,
-                                                (
-                                                    if x_root__is_le {
-                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                    } else {
-                                                        self.header as i128 & 16777215i128
-                                                    },
-                                                    false,
-                                                    x_root__is_le,
-                                                ),
-                                            )?;
+                                            (
+                                                if x_root__is_le {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                } else {
+                                                    self.header as i128 & 16777215i128
+                                                },
+                                                false,
+                                                x_root__is_le,
+                                            )
                                         }
                                         196i128 => {
-                                            x.write(
-                                                w,
-                                                ctx,
-                                                io,
-                                                endian,
-                                                (
-                                                    if x_root__is_le {
-                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                    } else {
-                                                        self.header as i128 & 16777215i128
-                                                    },
-                                                    true,
-                                                    x_root__is_le,
-                                                ),
-                                            )?;
+                                            (
+                                                if x_root__is_le {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                } else {
+                                                    self.header as i128 & 16777215i128
+                                                },
+                                                true,
+                                                x_root__is_le,
+                                            )
                                         }
                                         _ => {
-                                            x.write(
-                                                w,
-                                                ctx,
-                                                io,
-                                                endian,
-                                                (
-                                                    if x_root__is_le {
-                                                        ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                    } else {
-                                                        self.header as i128 & 16777215i128
-                                                    },
-                                                    false,
-                                                    x_root__is_le,
-                                                ),
-                                            )?;
+                                            (
+                                                if x_root__is_le {
+                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                                } else {
+                                                    self.header as i128 & 16777215i128
+                                                },
+                                                false,
+                                                x_root__is_le,
+                                            )
                                         }
-                                    }
+                                    };
+                                    x.write(w, ctx, io, endian, args__)?;
                                 }
                                 NodeBody::StringTable(x) => {
                                     x.write(
@@ -1395,21 +1361,18 @@ impl Value {
                                 x.write(w, ctx, io, endian)?;
                             }
                             ValueData::BinaryRef(x) => {
-                                match &(if (32i128..=63i128).contains(&p_node_type) {
+                                let args__ = match &(if (32i128..=63i128)
+                                    .contains(&p_node_type)
+                                {
                                     192i128
                                 } else {
                                     p_node_type
                                 }) {
-                                    161i128 => {
-                                        x.write(w, ctx, io, endian, (false,))?;
-                                    }
-                                    162i128 => {
-                                        x.write(w, ctx, io, endian, (true,))?;
-                                    }
-                                    _ => {
-                                        x.write(w, ctx, io, endian, (false,))?;
-                                    }
-                                }
+                                    161i128 => (false,),
+                                    162i128 => (true,),
+                                    _ => (false,),
+                                };
+                                x.write(w, ctx, io, endian, args__)?;
                             }
                             ValueData::NodeRef(x) => {
                                 x.write(w, ctx, io, endian, (x_root__is_le,))?;

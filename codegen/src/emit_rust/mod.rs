@@ -284,6 +284,8 @@ struct Gen<'m> {
     full_keys: std::cell::Cell<bool>,
     /// Set while code without a reader at hand is generated (`args_<field>`): errors get no offset there.
     no_reader: std::cell::Cell<bool>,
+    /// The arguments the next record written is passed, where they were chosen before (`Gen::args_by_tag`).
+    args_override: std::cell::RefCell<Option<TokenStream>>,
 }
 
 /// A call noted by [`Gen::note_call`]: (the function making it, `None` for code always emitted; the function of
@@ -490,6 +492,12 @@ impl<'m> Gen<'m> {
         f: &Field,
         outer: bool,
     ) -> R<(TokenStream, bool)> {
+        // (Chosen already: a switch's case whose arguments its tag decides, `Gen::args_by_tag`.)
+        if scope == Scope::Write {
+            if let Some(a) = self.args_override.borrow_mut().take() {
+                return Ok((a, false));
+            }
+        }
         let path = f.path.as_str();
         let mut exits = false;
         let mut out = Vec::new();
@@ -840,6 +848,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         late,
         late_field: Default::default(),
         late_after: Default::default(),
+        args_override: Default::default(),
         full_keys: Default::default(),
         no_reader: Default::default(),
     };
@@ -911,7 +920,7 @@ fn case_field(f: &Field, c: &crate::ir::SwitchCase) -> Field {
     cf
 }
 
-/// The kind of one element of an array param (`type: T[]`), as expressions see it.
+/// The kind of a param's value as expressions see it (of one element, for an array param, `type: T[]`).
 fn param_elem_t(p: &crate::ir::Param) -> T {
     match &p.ty {
         FieldTy::Float { .. } => T::Float,

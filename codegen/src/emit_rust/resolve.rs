@@ -868,14 +868,7 @@ fn param_t(p: &crate::ir::Param) -> T {
     if p.array {
         return T::Array(Box::new(param_elem_t(p)));
     }
-    match &p.ty {
-        FieldTy::Float { .. } => T::Float,
-        FieldTy::Bits { n: 1, .. } => T::Bool,
-        FieldTy::Str { .. } => T::Str,
-        FieldTy::Bytes => T::Bytes,
-        FieldTy::User { ty, .. } => T::User(*ty),
-        _ => T::Int,
-    }
+    param_elem_t(p)
 }
 
 /// Whether the model holds no value for `f` (a value instance it computes, or a read-only view), so that

@@ -296,28 +296,40 @@ impl<'m> Gen<'m> {
             return Ok(one);
         };
         let tag = tag.unary();
+        let Some(ty) = c.user() else {
+            return Ok(one);
+        };
+        // Each case's arguments, chosen by the tag; the record written once, with them.
+        let args = |d: &crate::ir::SwitchCase| {
+            self.args_for(ti, ty, &d.args, Scope::Write, &case_field(f, d))
+        };
         let mut arms = Vec::new();
         let mut has_default = false;
         let same_keys: Vec<_> = same.iter().map(|d| d.key.as_ref()).collect();
         for d in same {
-            let w = self.write_one(ti, &case_field(f, d), quote!(x))?;
+            let a = args(d)?;
             match &d.key {
                 Some(k) => {
                     let (kt, _) = cx().tr(&k.expr, &k.path)?;
                     let pat = case_pattern(&kt, true);
-                    arms.push(quote!(#pat => { #w }));
+                    arms.push(quote!(#pat => #a,));
                 }
                 None => {
                     has_default = true;
-                    arms.push(quote!(_ => { #w }));
+                    arms.push(quote!(_ => #a,));
                 }
             }
         }
         // (A tag that chooses no case of this variant is refused by the switch's check.)
         if !has_default && !both_bools(same_keys) {
-            arms.push(quote!(_ => { #one }));
+            let a = args(c)?;
+            arms.push(quote!(_ => #a,));
         }
-        Ok(quote!(match &#tag { #(#arms)* }))
+        *self.args_override.borrow_mut() = Some(quote!(args__));
+        let w = self.write_one(ti, &case_field(f, c), quote!(x));
+        *self.args_override.borrow_mut() = None;
+        let w = w?;
+        Ok(quote!({ let args__ = match &#tag { #(#arms)* }; #w }))
     }
 
     /// For a switch: a check that its tag, computed from the values written, chooses the case the model holds
