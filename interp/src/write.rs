@@ -564,10 +564,12 @@ impl Run<'_> {
             )?),
             None => None,
         };
-        let (append, pad) = f.slot_writing();
         if f.slot_exact() {
-            binspec_runtime::check_exact(&content, size, self.lenient.get())?;
+            // Content that nothing ends fills its slot (no terminator, no padding, no filler).
+            binspec_runtime::write_slot_exact(&mut sw.w, &content, size, self.lenient.get())?;
+            return Ok(());
         }
+        let (append, pad) = f.slot_writing();
         let filler = if idx.is_none() {
             obj.fillers.borrow()[i].clone()
         } else {

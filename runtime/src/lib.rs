@@ -80,8 +80,8 @@ pub use read::ViewFiles;
 pub use read::Reader;
 #[doc(hidden)]
 pub use write::{
-    align_up, check_case, check_exact, check_scan, check_term, check_until, write_slot,
-    write_slot_exact, write_slot_filled, Writer,
+    align_up, check_case, check_scan, check_term, check_until, write_slot, write_slot_exact,
+    write_slot_filled, Writer,
 };
 
 /// Byte order of a file (or of a field whose schema sets `endian`). It serializes as `little` or `big`.

@@ -172,34 +172,21 @@ fn gallery_specs_compile() {
             .expect("cargo build");
         let stderr = String::from_utf8_lossy(&out.stderr);
         if out.status.success() {
-            // `src/m12.rs:34:5: warning: ...`: what a crate that denies warnings would refuse.
-            for line in stderr.lines() {
-                let Some((n, msg)) = line
-                    .strip_prefix("src/m")
-                    .and_then(|rest| rest.split_once(".rs:"))
-                else {
-                    continue;
-                };
-                if let (Ok(i), Some((at, m))) = (n.parse::<usize>(), msg.split_once(": warning:")) {
-                    if let Some((spec, _)) = modules.get(i) {
-                        warnings.push(format!("{spec}:{at}:{m}"));
-                    }
+            // What a crate that denies warnings would refuse.
+            for (i, msg) in module_lines(&stderr) {
+                if let (Some((at, m)), Some((spec, _))) =
+                    (msg.split_once(": warning:"), modules.get(i))
+                {
+                    warnings.push(format!("{spec}:{at}:{m}"));
                 }
             }
             break;
         }
         let mut found = false;
-        for line in stderr.lines() {
-            // `src/m12.rs:34:5: error[E0308]: ...`
-            let Some(rest) = line.strip_prefix("src/m") else {
+        for (i, msg) in module_lines(&stderr) {
+            if !msg.contains(": error") {
                 continue;
-            };
-            let Some((n, msg)) = rest.split_once(".rs:") else {
-                continue;
-            };
-            let (Ok(i), true) = (n.parse::<usize>(), msg.contains(": error")) else {
-                continue;
-            };
+            }
             if i < alive.len() && alive[i] {
                 alive[i] = false;
                 found = true;
@@ -266,6 +253,15 @@ fn gallery_specs_compile() {
         "specs whose Rust compiled no longer do:\n{}",
         lost.join("\n")
     );
+}
+
+/// The lines of cargo's short messages that name a module of the scratch crate (`src/m12.rs:34:5: error[E0308]:
+/// ...`): the module's number and the rest of the line (`34:5: error[E0308]: ...`).
+fn module_lines(stderr: &str) -> impl Iterator<Item = (usize, &str)> {
+    stderr.lines().filter_map(|line| {
+        let (n, msg) = line.strip_prefix("src/m")?.split_once(".rs:")?;
+        Some((n.parse().ok()?, msg))
+    })
 }
 
 /// The generated code, compiled in the scratch crate at `work` (`modules`: its module number, spec and code),

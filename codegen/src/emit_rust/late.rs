@@ -221,21 +221,27 @@ pub(super) fn late_pass(m: &Module, params: &[BTreeSet<Vec<String>>]) -> Late {
 }
 
 impl Gen<'_> {
-    /// How placed instance `f` of `ti` is read: once, or where its records use the instance itself (an element
-    /// that looks at another element of its array, `_root.header.section_headers[link]`), a first reading and the
-    /// second one, which is given the first.
-    pub(super) fn instance_reads(&self, ti: usize, f: &Field) -> R<(Read, Option<Read>)> {
+    /// How field `f` of `ti` is read (`read` generates it): once, or where its records use a value of `ti` not
+    /// read yet (see [`Gen::read_before`]), a first reading and the second one, with the index in `seq` of the
+    /// last field that value needs, after which the second reading goes (for a placed instance whose elements use
+    /// the instance itself, the second reading follows the first).
+    pub(super) fn late_reads(
+        &self,
+        f: &Field,
+        read: impl Fn() -> R<Read>,
+    ) -> R<(Read, Option<(usize, Read)>)> {
         *self.late_field.borrow_mut() = Some(f.name.clone());
-        let one = self.read_repeated(ti, f);
+        let one = read();
         *self.late_field.borrow_mut() = None;
+        let late_after = self.late_after.borrow_mut().take();
         let one = one?;
-        if self.late_after.borrow_mut().take().is_none() {
+        let Some(u) = late_after else {
             return Ok((one, None));
-        }
+        };
         self.full_keys.set(true);
-        let again = self.read_repeated(ti, f);
+        let again = read();
         self.full_keys.set(false);
-        Ok((one, Some(again?)))
+        Ok((one, Some((u, again?))))
     }
 
     /// Whether a first reading leaves instance `name` of type `ti` at its default ([`Late::deferrable`]).

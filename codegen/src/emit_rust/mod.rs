@@ -64,7 +64,7 @@ use passes::{
 };
 use resolve::rebase;
 use rx::{Prec, Rx};
-use tidy::{both_bools, case_pattern, fallible, place, recv, Read};
+use tidy::{case_pattern, fallible, place, recv, tag_arms, Read};
 
 /// Why code could not be generated.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -101,11 +101,7 @@ impl<'m> Gen<'m> {
                     cut = Some((body.len(), f, *entry));
                 }
             }
-            *self.late_field.borrow_mut() = Some(f.name.clone());
-            let read = self.read_field(ti, f);
-            *self.late_field.borrow_mut() = None;
-            let read = read?;
-            let late_after = self.late_after.borrow_mut().take();
+            let (read, late) = self.late_reads(f, || self.read_field(ti, f))?;
             let at = local("at", &f.name);
             let checked = matches!(f.role, Role::Const(ConstVal::Int(_))) || f.valid.is_some();
             if checked {
@@ -128,7 +124,7 @@ impl<'m> Gen<'m> {
                 let m = set.then(|| quote!(mut));
                 body.push(quote!(let #m #used: usize = usize::MAX;));
             }
-            if let Some(u) = late_after {
+            if let Some((u, again_read)) = late {
                 // A first reading, then a second once the values its records wait for are read (none while an
                 // outer first reading is in progress: the outer second reading reads this one again).
                 let start = local("late_start", &f.name);
@@ -139,10 +135,7 @@ impl<'m> Gen<'m> {
                     pools.defer_end();
                     let #v = first__.at(#fname)?;
                 });
-                self.full_keys.set(true);
-                let read = self.read_field(ti, f);
-                self.full_keys.set(false);
-                let call = fallible(&read?);
+                let call = fallible(&again_read);
                 again.push((
                     u,
                     quote! {
@@ -646,7 +639,8 @@ impl<'m> Gen<'m> {
         } else {
             io
         };
-        let (one, again) = self.instance_reads(ti, f)?;
+        let (one, again) = self.late_reads(f, || self.read_repeated(ti, f))?;
+        let again = again.map(|(_, again)| again);
         let one_r = fallible(&one);
         // A pool item also gives its alignment (a layout choice).
         let la = local("align", name);

@@ -104,26 +104,21 @@ impl<'m> Gen<'m> {
             FieldTy::Switch { on, cases } => {
                 let o = cx().tr(&on.expr, &on.path)?.0.full();
                 let en = switch_enum_name(self.m, f);
-                let mut arms = Vec::new();
-                let mut has_default = false;
-                for c in cases {
-                    let v = ty_ident(&c.variant);
-                    let body = self.read_one(ti, &case_field(f, c))?;
-                    match &c.key {
-                        Some(k) => {
-                            let (kt, _) = cx().tr(&k.expr, &k.path)?;
-                            let pat = case_pattern(&kt, false);
-                            arms.push(quote!(#pat => #en::#v(#body),));
-                        }
-                        None => {
-                            has_default = true;
-                            arms.push(quote!(_ => #en::#v(#body),));
-                        }
-                    }
-                }
-                if !has_default && !both_bools(cases.iter().map(|c| c.key.as_ref())) {
-                    arms.push(quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("no case for {:?}", other))),));
-                }
+                let arms = tag_arms(
+                    cases,
+                    false,
+                    |k| Ok(cx().tr(&k.expr, &k.path)?.0),
+                    |c| {
+                        let v = ty_ident(&c.variant);
+                        let body = self.read_one(ti, &case_field(f, c))?;
+                        Ok(quote!(#en::#v(#body)))
+                    },
+                    || {
+                        Ok(
+                            quote!(other => return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("no case for {:?}", other))),),
+                        )
+                    },
+                )?;
                 Ok(Read::Expr(quote!(match #o { #(#arms)* })))
             }
             FieldTy::Value => err(&f.path, "internal: value instance read"),

@@ -8,7 +8,9 @@ use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
 use super::rx::{Prec, Rx};
+use super::R;
 use crate::expr::ExprKind;
+use crate::ir::{Ex, SwitchCase};
 
 /// A read as the emitter builds it: a call that returns `Result` (`r.u32(e)`, `T::read(r, ..)`), with whether
 /// computing its arguments may leave the function early ([`super::Cx::exits`]), or any other expression of the
@@ -53,16 +55,40 @@ pub(super) fn case_pattern(kt: &Rx, deref: bool) -> TokenStream {
     }
 }
 
-/// Whether the keys of a switch's cases include both `true` and `false`: its `match` then needs no other arm
-/// (`unreachable_patterns`).
-pub(super) fn both_bools<'a>(keys: impl IntoIterator<Item = Option<&'a crate::ir::Ex>>) -> bool {
-    let mut seen = [false; 2];
-    for k in keys.into_iter().flatten() {
-        if let ExprKind::Bool(b) = k.expr.kind {
-            seen[b as usize] = true;
+/// The arms of a `match` on a switch's tag: for each case, `value` of it under the pattern of its key (`key`
+/// translates it; `deref`: the tag is a reference, see [`case_pattern`]), or under `_` for the default case; then
+/// `other`, a whole arm, where no case is the default and the keys do not cover both `true` and `false` (the arm
+/// would be unreachable).
+pub(super) fn tag_arms<'c>(
+    cases: impl IntoIterator<Item = &'c SwitchCase>,
+    deref: bool,
+    mut key: impl FnMut(&Ex) -> R<Rx>,
+    mut value: impl FnMut(&'c SwitchCase) -> R<TokenStream>,
+    other: impl FnOnce() -> R<TokenStream>,
+) -> R<Vec<TokenStream>> {
+    let mut arms = Vec::new();
+    let mut has_default = false;
+    let mut bools = [false; 2];
+    for c in cases {
+        let v = value(c)?;
+        match &c.key {
+            Some(k) => {
+                if let ExprKind::Bool(b) = k.expr.kind {
+                    bools[b as usize] = true;
+                }
+                let pat = case_pattern(&key(k)?, deref);
+                arms.push(quote!(#pat => #v,));
+            }
+            None => {
+                has_default = true;
+                arms.push(quote!(_ => #v,));
+            }
         }
     }
-    seen == [true, true]
+    if !has_default && bools != [true, true] {
+        arms.push(other()?);
+    }
+    Ok(arms)
 }
 
 /// The place `X[..]` that a borrowed slice or string `(&X[..])` borrows, for a method call or a comparison, which

@@ -256,9 +256,13 @@ impl<'m> Gen<'m> {
                 let mut seen = BTreeSet::new();
                 for c in cases.iter().filter(|c| seen.insert(c.variant.clone())) {
                     let var = ty_ident(&c.variant);
-                    let one = self.write_one(ti, &case_field(f, c), quote!(x))?;
-                    let one = self.args_by_tag(ti, f, on, cases, c, one)?;
-                    arms.push(quote!(#en::#var(x) => { #one }));
+                    // The arguments the tag chooses, where the cases of this variant pass others.
+                    let pick = self.args_by_tag(ti, f, on, cases, c)?;
+                    *self.args_override.borrow_mut() = pick.as_ref().map(|_| quote!(args__));
+                    let one = self.write_one(ti, &case_field(f, c), quote!(x));
+                    *self.args_override.borrow_mut() = None;
+                    let one = one?;
+                    arms.push(quote!(#en::#var(x) => { #pick #one }));
                 }
                 let check = self.switch_check(ti, f, on, cases, &v)?;
                 let write = quote!(match #v { #(#arms)* });
@@ -273,9 +277,9 @@ impl<'m> Gen<'m> {
     }
 
     /// For a switch whose cases read one type with other arguments (`rel: section(false)`, `rela: section(true)`,
-    /// one variant in the model): `one`, the writing of case `c`, becomes a choice by the tag, computed from the
-    /// values written, of the case whose arguments the reader will pass. As it is where the arguments agree or the
-    /// tag cannot be computed from the model.
+    /// one variant in the model): the statement that binds `args__` to the arguments of the case the tag, computed
+    /// from the values written, chooses, for the writing of case `c`'s record to pass (`Gen::args_override`).
+    /// `None` where the cases' arguments agree or the tag cannot be computed from the model: case `c`'s own.
     fn args_by_tag(
         &self,
         ti: usize,
@@ -283,53 +287,36 @@ impl<'m> Gen<'m> {
         on: &crate::ir::Ex,
         cases: &[crate::ir::SwitchCase],
         c: &crate::ir::SwitchCase,
-        one: TokenStream,
-    ) -> R<TokenStream> {
+    ) -> R<Option<TokenStream>> {
         let same: Vec<_> = cases.iter().filter(|d| d.variant == c.variant).collect();
         let texts =
             |d: &crate::ir::SwitchCase| d.args.iter().map(|a| a.text.clone()).collect::<Vec<_>>();
+        let Some(ty) = c.user() else {
+            return Ok(None);
+        };
         if same.iter().all(|d| texts(d) == texts(c)) {
-            return Ok(one);
+            return Ok(None);
         }
         let cx = || self.cx(ti, Scope::Write);
         let Ok((tag, _)) = cx().tr(&on.expr, &on.path) else {
-            return Ok(one);
+            return Ok(None);
         };
         let tag = tag.unary();
-        let Some(ty) = c.user() else {
-            return Ok(one);
-        };
-        // Each case's arguments, chosen by the tag; the record written once, with them.
         let args = |d: &crate::ir::SwitchCase| {
             self.args_for(ti, ty, &d.args, Scope::Write, &case_field(f, d))
         };
-        let mut arms = Vec::new();
-        let mut has_default = false;
-        let same_keys: Vec<_> = same.iter().map(|d| d.key.as_ref()).collect();
-        for d in same {
-            let a = args(d)?;
-            match &d.key {
-                Some(k) => {
-                    let (kt, _) = cx().tr(&k.expr, &k.path)?;
-                    let pat = case_pattern(&kt, true);
-                    arms.push(quote!(#pat => #a,));
-                }
-                None => {
-                    has_default = true;
-                    arms.push(quote!(_ => #a,));
-                }
-            }
-        }
         // (A tag that chooses no case of this variant is refused by the switch's check.)
-        if !has_default && !both_bools(same_keys) {
-            let a = args(c)?;
-            arms.push(quote!(_ => #a,));
-        }
-        *self.args_override.borrow_mut() = Some(quote!(args__));
-        let w = self.write_one(ti, &case_field(f, c), quote!(x));
-        *self.args_override.borrow_mut() = None;
-        let w = w?;
-        Ok(quote!({ let args__ = match &#tag { #(#arms)* }; #w }))
+        let arms = tag_arms(
+            same,
+            true,
+            |k| Ok(cx().tr(&k.expr, &k.path)?.0),
+            args,
+            || {
+                let a = args(c)?;
+                Ok(quote!(_ => #a,))
+            },
+        )?;
+        Ok(Some(quote!(let args__ = match &#tag { #(#arms)* };)))
     }
 
     /// For a switch: a check that its tag, computed from the values written, chooses the case the model holds
@@ -359,25 +346,16 @@ impl<'m> Gen<'m> {
         let tag = tag.unary();
         let en = switch_enum_name(self.m, f);
         // The case a reader chooses for the tag, and the case the model holds, by the names the text forms use.
-        let mut reads = Vec::new();
-        let mut has_default = false;
-        for c in cases {
-            let name = snake_case(&c.variant);
-            match &c.key {
-                Some(k) => {
-                    let (kt, _) = cx().tr(&k.expr, &k.path)?;
-                    let pat = case_pattern(&kt, true);
-                    reads.push(quote!(#pat => Some(#name),));
-                }
-                None => {
-                    has_default = true;
-                    reads.push(quote!(_ => Some(#name),));
-                }
-            }
-        }
-        if !has_default && !both_bools(cases.iter().map(|c| c.key.as_ref())) {
-            reads.push(quote!(_ => None,));
-        }
+        let reads = tag_arms(
+            cases,
+            true,
+            |k| Ok(cx().tr(&k.expr, &k.path)?.0),
+            |c| {
+                let name = snake_case(&c.variant);
+                Ok(quote!(Some(#name)))
+            },
+            || Ok(quote!(_ => None,)),
+        )?;
         let mut holds = Vec::new();
         let mut seen = BTreeSet::new();
         for c in cases.iter().filter(|c| seen.insert(c.variant.clone())) {

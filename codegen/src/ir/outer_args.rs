@@ -44,10 +44,8 @@ fn inline(m: &Module, ti: usize, e: &Expr, depth: usize) -> Option<Expr> {
         }
     }
     let mut out: Option<Expr> = None;
-    let n = crate::expr::children(e).len();
-    for k in 0..n {
-        let c = crate::expr::children(out.as_ref().unwrap_or(e))[k].clone();
-        if let Some(new) = inline(m, ti, &c, depth) {
+    for (k, c) in crate::expr::children(e).into_iter().enumerate() {
+        if let Some(new) = inline(m, ti, c, depth) {
             let o = out.get_or_insert_with(|| e.clone());
             *crate::expr::children_mut(o).swap_remove(k) = new;
         }
