@@ -738,7 +738,73 @@ impl Run<'_> {
         Ok(v)
     }
 
-    fn read_instance(&self, obj: &Rc<Obj>, i: usize, f: &Field) -> Result<Option<V>> {
+    /// The stream of an instance read from the bytes of a parameter (`io: p._io`, see
+    /// [`binspec_codegen::ir::Module::param_stream`]): those bytes, at offset 0, when reading and when writing
+    /// (the model does not hold the instance; the writer reads it again from the parameter).
+    fn param_stream(&self, obj: &Rc<Obj>, f: &Field) -> Result<Option<Rc<Stream>>> {
+        let Some((p, _)) = self.m.param_stream(obj.ty, f) else {
+            return Ok(None);
+        };
+        let t = &self.m.types[obj.ty];
+        let k = t.params.iter().position(|q| q.name == p.name);
+        let v = k.and_then(|k| obj.params.borrow().get(k).cloned());
+        // (The bytes are the parameter's type's only field.)
+        match v {
+            Some(V::Obj(o)) => match o.get(0) {
+                Some(V::Bytes(b)) => Ok(Some(Stream::whole(Rc::new(b.to_vec())))),
+                _ => Err(Error::new(format!("parameter '{}' holds no bytes", p.name))),
+            },
+            _ => Err(Error::new(format!(
+                "parameter '{}' is not a record",
+                p.name
+            ))),
+        }
+    }
+
+    /// While writing, the stream of an instance read from the slot of a record that reads nothing (see
+    /// [`binspec_codegen::ir::Module::slot_stream`]): the slot's bytes the model keeps (its filler), or zeros of
+    /// its size. (While reading, the slot's own stream is at hand.)
+    fn kept_slot(&self, obj: &Rc<Obj>, f: &Field) -> Result<Option<Rc<Stream>>> {
+        let (Some((holder, sf)), crate::run::Mode::Write) =
+            (self.m.slot_stream(obj.ty, f), self.mode)
+        else {
+            return Ok(None);
+        };
+        let own = matches!(
+            f.io().map(|x| &x.expr.kind),
+            Some(binspec_codegen::expr::ExprKind::Attr { base, .. })
+                if matches!(base.kind, binspec_codegen::expr::ExprKind::Name(_))
+        );
+        let h = if own { Some(obj.clone()) } else { obj.parent() };
+        let Some(h) = h.filter(|h| h.ty == holder) else {
+            return Err(Error::new(format!(
+                "'{}' is read from the slot of '{}', whose record is not known here",
+                f.name, sf.name
+            )));
+        };
+        let k = self.m.types[holder]
+            .seq
+            .iter()
+            .position(|x| x.name == sf.name)
+            .ok_or_else(|| Error::new("internal: no slot field"))?;
+        let kept = h.fillers.borrow()[k].clone();
+        let bytes = match kept {
+            Some(b) => b.to_vec(),
+            None => {
+                let size = sf
+                    .size
+                    .as_ref()
+                    .ok_or_else(|| Error::new("internal: no slot size"))?;
+                let n = self.eval_int(&size.expr, &Env::of(&h))?;
+                binspec_runtime::read::kept_slot(None, n)
+                    .map_err(|e| Error::new(e.to_string()))?
+                    .into_owned()
+            }
+        };
+        Ok(Some(Stream::whole(Rc::new(bytes))))
+    }
+
+    pub(crate) fn read_instance(&self, obj: &Rc<Obj>, i: usize, f: &Field) -> Result<Option<V>> {
         let env = Env::of(obj);
         if let Some(c) = &f.cond {
             if !self.eval_bool(&c.expr, &env)? {
@@ -761,6 +827,8 @@ impl Run<'_> {
             }));
         }
         let io = match f.io() {
+            Some(_) if let Some(s) = self.param_stream(obj, f)? => s,
+            Some(_) if let Some(s) = self.kept_slot(obj, f)? => s,
             Some(x) => match self.eval(&x.expr, &env)? {
                 V::Io(s) => s,
                 v => return Err(Error::new(format!("'io' is {}, not a stream", v.kind()))),

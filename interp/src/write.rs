@@ -360,6 +360,21 @@ impl Run<'_> {
         let V::Arr(xs) = v else {
             return Err(Error::new(format!("expected an array, found {}", v.kind())));
         };
+        // A count the writer does not derive (a constant, or one the holder's values give): it must hold, or the
+        // file reads back with other elements. (Where it names a view, which the model does not hold, the model
+        // decides, as in the generated writer.)
+        if let (Repeat::Expr(x), false) = (&f.repeat, self.lenient.get()) {
+            if !self.names_a_view(obj.ty, &x.expr) {
+                let n = self.eval_int(&x.expr, &Env::of(obj))?;
+                if n != xs.len() as i128 {
+                    return Err(Error::new(format!(
+                        "{} elements, but the count `{}` is {n}: the file would read back otherwise",
+                        xs.len(),
+                        x.text
+                    )));
+                }
+            }
+        }
         let size = self.written_io(obj).size();
         let order: Vec<usize> = match &f.sort_by {
             Some(key) => self.sort_order(xs, key)?,
@@ -785,6 +800,13 @@ impl Run<'_> {
             }
             // The instance the byte order is switched on: the case key of the model's byte order.
             Role::View if self.endian_key(obj, f).is_some() => Ok(self.endian_key(obj, f)),
+            // Read from the bytes of a parameter: read again from them.
+            Role::View
+                if self.m.param_stream(obj.ty, f).is_some()
+                    || self.m.slot_stream(obj.ty, f).is_some() =>
+            {
+                self.guarded(obj, i, || self.read_instance(obj, i, f))
+            }
             Role::View => Err(Error::new(format!(
                 "'{}' is only read (the model does not hold it), so the writer cannot use it",
                 f.name
@@ -801,9 +823,14 @@ impl Run<'_> {
         let mut used = std::collections::BTreeSet::new();
         binspec_codegen::ir::names_used(e, &mut used);
         let t = &self.m.types[ty];
-        t.instances
-            .iter()
-            .any(|f| f.role == Role::View && used.contains(&f.name))
+        // (One read from a parameter's bytes, or from a slot the model keeps, is known: the writer reads it
+        // again.)
+        t.instances.iter().any(|f| {
+            f.role == Role::View
+                && used.contains(&f.name)
+                && self.m.param_stream(ty, f).is_none()
+                && self.m.slot_stream(ty, f).is_none()
+        })
     }
 
     /// Where `f` is the bare name a type's byte order is switched on: the key of the case of `obj`'s byte order.

@@ -628,6 +628,48 @@ pub fn unread_tail(slot: &[u8], used: usize, all: bool) -> Option<&[u8]> {
     (all || rest.iter().any(|&b| b != 0)).then_some(rest)
 }
 
+/// A record read at `at` from `bytes` as a stream of their own (positions, and the offsets of errors, count from
+/// their start), with pools of its own: what a writer reads again from the bytes of a parameter (an instance
+/// `io: param._io`), since the model holds the parameter, not the record.
+pub fn read_from<T>(
+    bytes: &[u8],
+    at: i128,
+    endian: Endian,
+    read: impl for<'b> FnOnce(
+        &mut Reader<'b>,
+        Endian,
+        &mut crate::layout::ReadPools,
+        &Reader<'b>,
+    ) -> Result<T>,
+) -> Result<T> {
+    let mut r = Reader::new(bytes);
+    let root = r.clone();
+    if at < 0 {
+        return Err(Error::invalid(0, format!("negative position {at}")));
+    }
+    r.seek(at as u64)?;
+    read(&mut r, endian, &mut crate::layout::ReadPools::new(), &root)
+}
+
+/// The bytes of a record's slot of `size` bytes that the model keeps beside a record that reads nothing (its
+/// `<field>_filler`, see [`unread_tail`]): those, or where there are none, zeros. Zeros are made up to
+/// [`MAX_ZERO_SLOT`] bytes; a larger slot of zeros is an error rather than an allocation the input does not hold.
+pub fn kept_slot(kept: Option<&[u8]>, size: i128) -> Result<std::borrow::Cow<'_, [u8]>> {
+    match kept {
+        Some(b) => Ok(std::borrow::Cow::Borrowed(b)),
+        None if (0..=MAX_ZERO_SLOT as i128).contains(&size) => {
+            Ok(std::borrow::Cow::Owned(vec![0; size as usize]))
+        }
+        None => Err(Error::invalid(
+            0,
+            format!("a slot of {size} bytes of zeros is not read from (at most {MAX_ZERO_SLOT})"),
+        )),
+    }
+}
+
+/// The most bytes of zeros [`kept_slot`] makes.
+pub const MAX_ZERO_SLOT: usize = 1 << 24;
+
 /// Drops trailing `pad` bytes (`pad-right`).
 pub fn strip_right(b: &[u8], pad: u8) -> &[u8] {
     let mut n = b.len();

@@ -264,6 +264,101 @@ fn a_shorter_value_of_an_exact_slot_is_refused_by_the_cli() {
     assert_eq!(std::fs::read(&out).unwrap(), b"abcd\x01\x02\x03    y\0\0\0");
 }
 
+/// `param_io.ksy`: a record read from the bytes of a parameter (`io: header_with_io._io`) decodes and encodes
+/// with `--schema`; an item more than the header's count, or a tail of the other width, is refused (the writer
+/// reads the header again from the parameter), and so is an element more than a constant count.
+#[test]
+fn counts_are_checked_by_the_cli_even_where_a_parameters_bytes_give_them() {
+    let d = tempfile::tempdir().unwrap();
+    let (bin, doc, out) = (
+        d.path().join("a.bin"),
+        d.path().join("a.yaml"),
+        d.path().join("b.bin"),
+    );
+    let sch = schema("param_io.ksy");
+    let file = [2, 0x80, 10, 11, 1, 2];
+    std::fs::write(&bin, file).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), file);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    for (edit, want) in [
+        (text.replace("- 11", "- 11\n  - 12"), "body.items"),
+        (text.replace("u2: 513", "u1: 5"), "body.tail"),
+    ] {
+        std::fs::write(&doc, edit).unwrap();
+        let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+        assert_eq!(r.code, 1, "{}", r.err);
+        assert!(r.err.contains(want), "{}", r.err);
+        assert!(!out.exists(), "a refused encode leaves no file");
+    }
+    // A constant count (`repeat: expr` with `repeat-expr: 3`): a fourth element is refused.
+    let sch = schema("repeat.ksy");
+    let file = b"\x01\x00\x02\x00\x03\x00\x01\x07\x05\x00end\x00\x09\x00\x01\x04\xfc";
+    std::fs::write(&bin, file).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), file);
+    std::fs::remove_file(&out).unwrap();
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(text.contains("fixed:\n- 1\n- 2\n- 3\n"), "{text}");
+    std::fs::write(&doc, text.replace("- 3\n", "- 3\n- 4\n")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(
+        r.err.contains("fixed") && r.err.contains("4 elements"),
+        "{}",
+        r.err
+    );
+    assert!(!out.exists(), "a refused encode leaves no file");
+}
+
+/// `slot_views.ksy`: an entry's body read from a slot the model keeps (`io: _parent.storage._io`) gives the
+/// payload's length, with `--schema`: the file encodes back the same, a longer payload is refused, and an edit of
+/// the slot's bytes that makes the body say so lets it be written.
+#[test]
+fn a_view_of_a_kept_slot_by_the_cli() {
+    let d = tempfile::tempdir().unwrap();
+    let (bin, doc, out) = (
+        d.path().join("a.bin"),
+        d.path().join("a.yaml"),
+        d.path().join("b.bin"),
+    );
+    let sch = schema("slot_views.ksy");
+    let file = [2, 4, 1, 0, 2, 1, 3, 7, 0, 0, 0xaa, 0xbb, 0xcc];
+    std::fs::write(&bin, file).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), file);
+    std::fs::remove_file(&out).unwrap();
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(
+        text.contains("storage_filler: AwcAAA==") && text.contains("payload: qrvM"),
+        "{text}"
+    );
+    let longer = text.replace("payload: qrvM", "payload: qrvMzA==");
+    std::fs::write(&doc, &longer).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.err.contains("payload"), "{}", r.err);
+    assert!(!out.exists(), "a refused encode leaves no file");
+    // The slot's first byte 4: the body says 4 bytes.
+    std::fs::write(&doc, longer.replace("AwcAAA==", "BAcAAA==")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        [2, 4, 1, 0, 2, 1, 4, 7, 0, 0, 0xaa, 0xbb, 0xcc, 0xcc]
+    );
+}
+
 #[test]
 fn schema_errors_and_usage() {
     let d = tempfile::tempdir().unwrap();

@@ -49,6 +49,20 @@ impl<'m> Cx<'m> {
         }
     }
 
+    /// `e`, or where it names a value instance of the current type (not kept in the model), its expression: what
+    /// holds the record it is (`signature_size_tag`, `signature.index_records[i]`, is held by `signature`).
+    pub(super) fn expand_value(&self, e: &Expr) -> Expr {
+        let ExprKind::Name(n) = &e.kind else {
+            return e.clone();
+        };
+        match find(self.t(), n) {
+            Some(f) if f.role == Role::Computed => {
+                f.value().map_or_else(|| e.clone(), |v| v.expr.clone())
+            }
+            _ => e.clone(),
+        }
+    }
+
     /// `f` translating in the model scope of type `ty`, its fields reached through `base` (a field of a record
     /// the expression holds, `x.field`).
     pub(super) fn in_model_of<V>(

@@ -29,6 +29,7 @@ mod late;
 mod layout;
 mod models;
 mod own_elements;
+mod param_stream;
 mod passes;
 mod probe;
 mod read;
@@ -38,6 +39,7 @@ mod relocations;
 mod resolve;
 mod rx;
 mod sizeof;
+mod slot_views;
 mod tidy;
 mod unused;
 mod valid;
@@ -315,7 +317,7 @@ enum Fun {
 
 impl<'m> Gen<'m> {
     /// Notes that the code being generated calls `fun` of type `ty`.
-    fn note_call(&self, ty: usize, fun: Fun) {
+    pub(super) fn note_call(&self, ty: usize, fun: Fun) {
         self.calls
             .borrow_mut()
             .insert((self.current.get(), (ty, fun)));
@@ -622,7 +624,8 @@ impl<'m> Gen<'m> {
         let args = if out.is_empty() {
             quote!()
         } else {
-            self.cx(caller, scope).keep_args(quote!((#(#out,)*)), child)
+            self.cx(caller, scope)
+                .keep_args(quote!((#(#out,)*)), child, outer)
         };
         Ok((args, exits))
     }

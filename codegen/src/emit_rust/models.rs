@@ -325,7 +325,9 @@ impl<'m> Gen<'m> {
                 _ => {}
             }
             if let FieldTy::Switch { cases, .. } = &f.ty {
-                if matches!(f.role, Role::Data | Role::Placed) {
+                // (A view read from a slot the model keeps is read where it is named: see `slot_views`.)
+                let slot_view = f.role == Role::View && self.m.slot_stream(ti, f).is_some();
+                if matches!(f.role, Role::Data | Role::Placed) || slot_view {
                     let en = switch_enum_name(self.m, f);
                     let mut seen = BTreeSet::new();
                     let vars: Vec<TokenStream> = cases
@@ -565,9 +567,16 @@ pub(super) fn switch_enum_name(m: &Module, f: &Field) -> Ident {
             .chain(t.instances.iter())
             .any(|x| std::ptr::eq(x, f))
     });
-    if let Some(n) = owner.and_then(|o| m.switch_enums.get(&(o, f.name.clone()))) {
+    match owner {
+        Some(o) => switch_enum_name_in(m, o, &f.name),
+        None => format_ident!("{}", crate::ir::camel(&f.name)),
+    }
+}
+
+/// [`switch_enum_name`] of switch field `name` of type `ti`.
+pub(super) fn switch_enum_name_in(m: &Module, ti: usize, name: &str) -> Ident {
+    if let Some(n) = m.switch_enums.get(&(ti, name.to_string())) {
         return format_ident!("{}", n);
     }
-    let o = owner.map(|t| m.types[t].rust.clone()).unwrap_or_default();
-    format_ident!("{}{}", o, crate::ir::camel(&f.name))
+    format_ident!("{}{}", m.types[ti].rust, crate::ir::camel(name))
 }

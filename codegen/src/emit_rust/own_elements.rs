@@ -56,7 +56,7 @@ impl<'m> Gen<'m> {
         let decl = match (&own, &f.ty) {
             (Some(o), FieldTy::User { ty, .. }) if o.keeps_args => {
                 let a = kept_args(&o.field);
-                let args_ty = self.args_ty(*ty);
+                let args_ty = self.own_args_ty(*ty);
                 quote!(let mut #a: ::std::vec::Vec<#args_ty> = ::std::vec::Vec::new();)
             }
             _ => quote!(),
@@ -86,12 +86,19 @@ impl Gen<'_> {
         })
     }
 
-    /// The type of type `ty`'s arguments tuple, in a function body.
-    fn args_ty(&self, ty: usize) -> TokenStream {
-        match self.args_alias_name(ty) {
-            (n, true) => quote!(#n<'_>),
-            (n, false) => quote!(#n),
+    /// The tuple of type `ty`'s own params (numbers and flags, kept by value): without the outer values it is
+    /// also passed.
+    fn own_args_ty(&self, ty: usize) -> TokenStream {
+        // (Where it is passed nothing else, the alias of its arguments.)
+        if self.param_list(ty).is_empty() {
+            return match self.args_alias_name(ty) {
+                (n, true) => quote!(#n<'_>),
+                (n, false) => quote!(#n),
+            };
         }
+        let n = self.m.types[ty].params.len();
+        let own_tys = self.param_pairs(ty).into_iter().take(n).map(|(_, t, _)| t);
+        quote!((#(#own_tys,)*))
     }
 
     /// Where the arguments of `f`'s elements name nothing but the elements before them and their index (and
@@ -142,12 +149,7 @@ impl Gen<'_> {
             });
             self.no_reader.set(false);
             let (a, _) = a?;
-            let own_tys = self
-                .param_pairs(*ty)
-                .into_iter()
-                .take(args.len())
-                .map(|(_, t, _)| t);
-            let args_ty = quote!((#(#own_tys,)*));
+            let args_ty = self.own_args_ty(*ty);
             let elem = ty_ident(&self.m.types[*ty].rust);
             let name = format_ident!("args_{}", f.name);
             let kept = kept_args(&f.name);
@@ -188,11 +190,36 @@ impl Cx<'_> {
 
     /// The arguments tuple `args` of an element of the field in the loop at hand, kept (pushed onto its
     /// [`kept_args`]) as it is passed, where that field keeps them.
-    pub(super) fn keep_args(&self, args: TokenStream, child: usize) -> TokenStream {
+    pub(super) fn keep_args(
+        &self,
+        args: TokenStream,
+        child: usize,
+        with_outer: bool,
+    ) -> TokenStream {
         match &self.own {
             Some(o) if o.keeps_args && o.ty == self.ty && o.elem == child => {
                 let a = kept_args(&o.field);
-                quote!({ let a__ = #args; #a.push(a__); a__ })
+                // (Its own params: the outer values passed after them are not kept.)
+                let n = self.m.types[child].params.len();
+                let outer = with_outer && self.gen.is_some_and(|g| !g.param_list(child).is_empty());
+                let own: Vec<TokenStream> = (0..n)
+                    .map(|i| {
+                        let i = proc_macro2::Literal::usize_unsuffixed(i);
+                        quote!(a__.#i)
+                    })
+                    .collect();
+                let (kept, ty) = match self.gen.filter(|_| outer) {
+                    Some(g) => {
+                        // (Typed as the alias, which takes a slice where an outer array is passed.)
+                        let ty = match g.args_alias_name(child) {
+                            (n, true) => quote!(: #n<'_>),
+                            (n, false) => quote!(: #n),
+                        };
+                        (quote!((#(#own,)*)), ty)
+                    }
+                    None => (quote!(a__), quote!()),
+                };
+                quote!({ let a__ #ty = #args; #a.push(#kept); a__ })
             }
             _ => args,
         }
@@ -230,6 +257,39 @@ impl Cx<'_> {
             (None, ExprKind::Attr { name, .. }) if name == "first" => quote!(first()),
             _ => quote!(last()),
         };
+        // An element type that is also passed outer values (rpm's `signature_tags_step`, whose `size_tag_idx`
+        // looks at `_parent.signature.index_records`): its arguments are computed here, where those values are
+        // known, in the type's own scope only.
+        let FieldTy::User { ty: elem, args } = &f.ty else {
+            return None;
+        };
+        if !g.param_list(*elem).is_empty() {
+            if self.base.is_some() {
+                return None;
+            }
+            let own = OwnElements {
+                ty: self.ty,
+                field: f.name.clone(),
+                elem: *elem,
+                keeps_args: true,
+            };
+            let (a, _) = g
+                .in_own(Some(own), || {
+                    g.args_tuple(self.ty, *elem, args, self.scope, f, false)
+                })
+                .ok()?;
+            let kept = kept_args(n);
+            let args_ty = g.own_args_ty(*elem);
+            self.exits = true;
+            return Some(quote!({
+                let out = &#elems;
+                let mut #kept: ::std::vec::Vec<#args_ty> = ::std::vec::Vec::with_capacity(out.len());
+                for i in 0..out.len() {
+                    let _ = #a;
+                }
+                #kept
+            }.#pick.copied()));
+        }
         g.note_call(self.ty, Fun::ElementArgs(at));
         let owner = ty_ident(&self.m.types[self.ty].rust);
         let name = format_ident!("args_{}", n);

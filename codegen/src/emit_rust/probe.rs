@@ -49,10 +49,17 @@ impl<'m> Gen<'m> {
                     return false;
                 }
                 match t.instances.iter().find(|f| f.name == n) {
-                    Some(f) => [f.pos_expr(), f.size.as_ref(), f.cond.as_ref(), f.value()]
-                        .into_iter()
-                        .flatten()
-                        .all(|x| only_instances(t, &x.expr, seen)),
+                    // (An instance read from a parameter's bytes, `io: p._io`, uses the parameter.)
+                    Some(f) => [
+                        f.pos_expr(),
+                        f.io(),
+                        f.size.as_ref(),
+                        f.cond.as_ref(),
+                        f.value(),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .all(|x| only_instances(t, &x.expr, seen)),
                     None => true,
                 }
             })

@@ -627,10 +627,20 @@ impl<'m> Gen<'m> {
             return err(&f.path, "an instance needs 'pos' or 'value'");
         };
         let pt = self.cx(ti, Scope::Read).tr(&pos.expr, &pos.path)?.0.full();
-        let io = match f.io() {
-            Some(x) if x.text == "_root._io" => quote!(root_io.clone()),
-            Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
-            None => quote!(r.clone()),
+        // (The bytes of a parameter are read with pools of their own: positions in them are not the file's.)
+        let (io, own_pools) = match (f.io(), self.param_stream(ti, f)) {
+            (_, Some(bytes)) => (
+                quote!(r.over(#bytes, 0)),
+                quote!(let mut pools = ::binspec_runtime::layout::ReadPools::new(); let pools = &mut pools;),
+            ),
+            (Some(x), _) if x.text == "_root._io" => (quote!(root_io.clone()), quote!()),
+            (Some(x), _) => {
+                return err(
+                    &x.path,
+                    "only 'io: _root._io', or the stream of a parameter that holds only bytes, is supported yet",
+                )
+            }
+            (None, _) => (quote!(r.clone()), quote!()),
         };
         // An eager instance can lead to its own type again: it counts against the budget of followed references,
         // and nesting goes on counting from here.
@@ -724,6 +734,7 @@ impl<'m> Gen<'m> {
         let placed = |one_r: &TokenStream| {
             quote!({
                 let mut r = #io;
+                #own_pools
                 let at = #pt;
                 if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
                 r.seek(at as u64).at(#fname)?;

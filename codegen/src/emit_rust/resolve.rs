@@ -290,6 +290,16 @@ impl<'m> Cx<'m> {
                              to that type's writer"
                         ),
                     ),
+                    Role::View
+                        if self.scope == Scope::Model && self.m.slot_stream(self.ty, f).is_some() =>
+                    {
+                        let f = f.clone();
+                        self.slot_view(&f, path)
+                    }
+                    Role::View if self.m.param_stream(self.ty, f).is_some() => {
+                        let f = f.clone();
+                        self.param_stream_value(&f, path)?.ok_or_else(|| internal(path))
+                    }
                     Role::View if f.is_instance() => match self.endian_view(n)? {
                         Some(tok) => Ok((tok, T::Int)),
                         None => err(
@@ -612,8 +622,11 @@ impl<'m> Cx<'m> {
                 let frame = self.arg_frame(base, ty, path);
                 // In the model, the records the chain goes down through before the one holding `base` are the
                 // outer values of the field (`a.b.c`: `c`'s `_parent` is `a.b`, and its `_parent._parent` is `a`).
-                let holders = if self.scope == Scope::Model {
-                    self.holder_frames(base, path)
+                // (So is a view read from its parent's slot, in any scope: see `slot_views`.)
+                let slot_view = find(&self.m.types[ty], name)
+                    .is_some_and(|f| f.role == Role::View && self.m.slot_stream(ty, f).is_some());
+                let holders = if self.scope == Scope::Model || slot_view {
+                    self.holder_frames(&self.expand_value(base), path)
                 } else {
                     Vec::new()
                 };
@@ -771,7 +784,7 @@ impl<'m> Cx<'m> {
     }
 
     /// What model fields are reached through: `self`, or another value's model.
-    fn me(&self) -> TokenStream {
+    pub(super) fn me(&self) -> TokenStream {
         match &self.base {
             Some(b) => b.recv(),
             None => quote!(self),

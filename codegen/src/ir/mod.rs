@@ -767,6 +767,72 @@ impl Module {
         ok.then_some(last)
     }
 
+    /// Where instance `f` of type `ti` is read from the bytes of a parameter (`io: p._io`, `p` a parameter whose
+    /// type holds nothing but its bytes to the end of its stream, as Kaitai's `bytes_with_io` does): (the
+    /// parameter, the field of its type that holds the bytes). Such a stream is those bytes, and the instance is
+    /// read from them, by a reader and by a writer alike: it is known from the parameter, not held in the model.
+    pub fn param_stream(&self, ti: usize, f: &Field) -> Option<(&Param, &Field)> {
+        let io = f.io()?;
+        let crate::expr::ExprKind::Attr { base, name, .. } = &io.expr.kind else {
+            return None;
+        };
+        let crate::expr::ExprKind::Name(p) = &base.kind else {
+            return None;
+        };
+        if name != "_io" {
+            return None;
+        }
+        let p = self.types[ti].params.iter().find(|x| &x.name == p)?;
+        let (FieldTy::User { ty, .. }, false, false) = (&p.ty, p.array, p.any_struct) else {
+            return None;
+        };
+        let pt = &self.types[*ty];
+        let [data] = &pt.seq[..] else {
+            return None;
+        };
+        let plain = matches!(data.ty, FieldTy::Bytes)
+            && data.size_eos
+            && data.repeat == Repeat::None
+            && data.cond.is_none()
+            && data.process.is_none()
+            && data.role == Role::Data
+            && pt.params.is_empty()
+            && pt.instances.is_empty();
+        plain.then_some((p, data))
+    }
+
+    /// Where instance `f` of type `ti` is read from the slot of a record that reads nothing (`io: _parent.x._io`
+    /// or `io: x._io`, `x` a sized field of a type without fields, as Kaitai's `dummy: {}`): the type that holds
+    /// `x`, and `x`. The model keeps such a slot's bytes (`x_filler`, or zeros of its size), so the instance can
+    /// be read from the model (rpm's `body`, in the storage section's slot at `ofs_body`).
+    pub fn slot_stream(&self, ti: usize, f: &Field) -> Option<(usize, &Field)> {
+        use crate::expr::ExprKind;
+        let io = f.io()?;
+        let ExprKind::Attr { base, name, .. } = &io.expr.kind else {
+            return None;
+        };
+        if name != "_io" {
+            return None;
+        }
+        let (holder, x) = match &base.kind {
+            ExprKind::Name(x) => (ti, x),
+            ExprKind::Attr { base, name: x, .. } if matches!(&base.kind, ExprKind::Name(p) if p == "_parent") => {
+                (self.owners[ti]?, x)
+            }
+            _ => return None,
+        };
+        let sf = self.types[holder].seq.iter().find(|s| &s.name == x)?;
+        let FieldTy::User { ty, .. } = &sf.ty else {
+            return None;
+        };
+        let empty = self.types[*ty].seq.is_empty()
+            && !self.types[*ty]
+                .instances
+                .iter()
+                .any(|i| matches!(i.role, Role::Data | Role::Placed));
+        (empty && sf.keeps_unread() && sf.cond.is_none()).then_some((holder, sf))
+    }
+
     pub fn root(&self) -> &TypeDef {
         &self.types[0]
     }

@@ -876,6 +876,11 @@ fn null_switch_cond(a: &RawAttr, diags: &mut Diags) -> Option<(ExprSrc, String)>
     if error || !not_sized || a.repeat.is_some() || cases.iter().any(|(k, _, _)| k.text == "_") {
         return None;
     }
+    // (Cases for `true` and `false` leave no value without one.)
+    let has = |b: &str| cases.iter().any(|(k, _, _)| k.text.trim() == b);
+    if has("true") && has("false") {
+        return None;
+    }
     let any = cases
         .iter()
         .map(|(k, _, _)| format!("({}) == ({})", on.text, k.text))

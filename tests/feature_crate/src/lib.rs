@@ -50,6 +50,7 @@ feature_modules!(
     ordered_ranges,
     outer_args,
     own_elements,
+    param_io,
     params,
     parent_false,
     pool,
@@ -64,6 +65,7 @@ feature_modules!(
     scan,
     section_order,
     sections,
+    slot_views,
     sort_by,
     switch,
 );
