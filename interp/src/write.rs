@@ -140,6 +140,12 @@ impl Run<'_> {
         let t = &self.m.types[obj.ty];
         self.nested(|| -> Result<()> {
             obj.start.set(sw.w.pos() as u64);
+            // Values that capture where the stream is are computed again in each pass, where first named.
+            for i in t.seq.len()..self.n_fields(obj.ty) {
+                if self.m.captures_position(obj.ty, &self.def(obj.ty, i).name) {
+                    obj.set(i, None);
+                }
+            }
             for i in 0..t.seq.len() {
                 let f = &t.seq[i];
                 obj.cur_pos.set(sw.w.pos() as u64);
@@ -793,10 +799,15 @@ impl Run<'_> {
                     }
                 }
                 let v = self.guarded(obj, i, || self.eval(&x.expr, &Env::of(obj)))?;
-                Ok(Some(match (f.enum_, v) {
+                let v = match (f.enum_, v) {
                     (Some(e), V::Int(x)) => V::Enum(e, x),
                     (_, v) => v,
-                }))
+                };
+                // One that captures where the stream is keeps the position where it was first named.
+                if self.m.captures_position(obj.ty, &f.name) {
+                    obj.set(i, Some(v.clone()));
+                }
+                Ok(Some(v))
             }
             // The instance the byte order is switched on: the case key of the model's byte order.
             Role::View if self.endian_key(obj, f).is_some() => Ok(self.endian_key(obj, f)),

@@ -359,6 +359,46 @@ fn a_view_of_a_kept_slot_by_the_cli() {
     );
 }
 
+/// `saved_positions.ksy`: value instances that capture the stream's position where first named (Kaitai's
+/// `size: 0`, `if: ofs_b < 0` idiom) hold it in `encode --schema` too: the file encodes back the same, a longer
+/// `b` needs a longer tail, and a longer `a` moves the positions.
+#[test]
+fn saved_positions_by_the_cli() {
+    let d = tempfile::tempdir().unwrap();
+    let (bin, doc, out) = (
+        d.path().join("a.bin"),
+        d.path().join("a.yaml"),
+        d.path().join("b.bin"),
+    );
+    let sch = schema("saved_positions.ksy");
+    std::fs::write(&bin, b"\x02xyhi\0ABC").unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), b"\x02xyhi\0ABC");
+    std::fs::remove_file(&out).unwrap();
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert!(
+        text.contains("b: hi") && text.contains("tail: QUJD"),
+        "{text}"
+    );
+    std::fs::write(&doc, text.replace("b: hi", "b: hey")).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.err.contains("tail"), "{}", r.err);
+    assert!(!out.exists(), "a refused encode leaves no file");
+    // "xyz" is eHl6; "ABCD" is QUJDRA==.
+    let edited = text
+        .replace("b: hi", "b: hey")
+        .replace("QUJD", "QUJDRA==")
+        .replace("a: eHk=", "a: eHl6");
+    std::fs::write(&doc, edited).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), b"\x03xyzhey\0ABCD");
+}
+
 #[test]
 fn schema_errors_and_usage() {
     let d = tempfile::tempdir().unwrap();

@@ -31,6 +31,7 @@ mod models;
 mod own_elements;
 mod param_stream;
 mod passes;
+mod pinned;
 mod probe;
 mod read;
 mod read_field;

@@ -1,5 +1,6 @@
 //! Probes of the root: `endian_of(data)` and `<field>_variant_of(data, endian)`, which read just the instances
-//! that decide the byte order or a switch's type, so the writer can check that its output reads back the same.
+//! that decide the byte order or a switch's type, so the writer can check that its output reads back the same;
+//! and the value of the view the byte order is switched on, known from the model's byte order.
 
 use super::*;
 use crate::ir::EndianSpec;
@@ -163,4 +164,37 @@ pub(super) fn variant_name_arms(
             quote!(#en::#v(_) => #n,)
         })
         .collect()
+}
+
+impl<'m> Cx<'m> {
+    /// A view that the type's byte order switches on (`meta: endian: switch-on: NAME`) is known from the model's
+    /// byte order: the case value that gives it.
+    pub(super) fn endian_view(&mut self, n: &str) -> R<Option<Rx>> {
+        let EndianSpec::Switch { on, cases } = &self.t().endian else {
+            return Ok(None);
+        };
+        if crate::ir::bare_name(&on.expr) != Some(n) {
+            return Ok(None);
+        }
+        let key = |e: Endian| cases.iter().find(|(k, c)| *c == e && k.text != "_");
+        let (Some((le, _)), Some((be, _))) = (key(Endian::Le), key(Endian::Be)) else {
+            return Ok(None);
+        };
+        let le = self.tr(&le.expr.clone(), &le.path.clone())?.0.full();
+        let be = self.tr(&be.expr.clone(), &be.path.clone())?.0.full();
+        let endian = match self.scope {
+            Scope::Model => {
+                let me = self.me();
+                quote!(#me.endian)
+            }
+            _ => quote!(endian),
+        };
+        Ok(Some(Rx::new(
+            quote!(match #endian {
+                ::binspec_runtime::Endian::Little => #le,
+                ::binspec_runtime::Endian::Big => #be,
+            }),
+            Prec::Block,
+        )))
+    }
 }

@@ -605,6 +605,10 @@ impl<'m> Gen<'m> {
                     for n in needed {
                         self.ensure_instance(ti, &n, done, body)?;
                     }
+                    // One that captures the stream's position is bound here, where it is first needed.
+                    if super::pinned::pinned(self.m, ti, name) {
+                        body.push(self.bind_pinned(ti, name, Scope::Read)?);
+                    }
                 }
             }
             return Ok(());

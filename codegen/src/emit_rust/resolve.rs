@@ -3,7 +3,6 @@
 //! travel as implicit params.
 
 use super::*;
-use crate::ir::EndianSpec;
 
 impl<'m> Cx<'m> {
     pub(super) fn name(&mut self, n: &str, path: &str) -> R<(Rx, T)> {
@@ -112,6 +111,11 @@ impl<'m> Cx<'m> {
                             let h = format_ident!("{h}");
                             return Ok((Rx::atom(quote!(crate::hooks::#module::#h(r.buf()))), ft));
                         }
+                        // One that captures the stream's position is bound where it is first needed.
+                        if self.base.is_none() && super::pinned::pinned(self.m, self.ty, n) {
+                            let v = super::pinned::pinned_local(n);
+                            return Ok((Rx::atom(quote!(#v)), ft));
+                        }
                         // Value instances are computed where they are used.
                         let val = val.clone();
                         return self.tr(&val.expr, &val.path);
@@ -161,6 +165,19 @@ impl<'m> Cx<'m> {
                 if f.role == Role::Kept {
                     // The model's value, not the expression (which names what is derived from it).
                     return Ok((Rx::cast(quote!(#me.#id as i128)), T::Int));
+                }
+                if f.value().is_some() && super::pinned::pinned(self.m, self.ty, n) {
+                    if self.scope == Scope::Write && self.base.is_none() {
+                        let v = super::pinned::pinned_local(n);
+                        return Ok((Rx::atom(quote!(#v)), ft));
+                    }
+                    return err(
+                        path,
+                        format!(
+                            "'{n}' captures where the stream is when it is first named (`_io.pos`): only a \
+                             reader and a writer know it, not the model"
+                        ),
+                    );
                 }
                 if let Some(val) = f.value() {
                     if f.hook.is_some() {
@@ -316,37 +333,6 @@ impl<'m> Cx<'m> {
                 }
             }
         }
-    }
-
-    /// A view that the type's byte order switches on (`meta: endian: switch-on: NAME`) is known from the model's
-    /// byte order: the case value that gives it.
-    fn endian_view(&mut self, n: &str) -> R<Option<Rx>> {
-        let EndianSpec::Switch { on, cases } = &self.t().endian else {
-            return Ok(None);
-        };
-        if crate::ir::bare_name(&on.expr) != Some(n) {
-            return Ok(None);
-        }
-        let key = |e: Endian| cases.iter().find(|(k, c)| *c == e && k.text != "_");
-        let (Some((le, _)), Some((be, _))) = (key(Endian::Le), key(Endian::Be)) else {
-            return Ok(None);
-        };
-        let le = self.tr(&le.expr.clone(), &le.path.clone())?.0.full();
-        let be = self.tr(&be.expr.clone(), &be.path.clone())?.0.full();
-        let endian = match self.scope {
-            Scope::Model => {
-                let me = self.me();
-                quote!(#me.endian)
-            }
-            _ => quote!(endian),
-        };
-        Ok(Some(Rx::new(
-            quote!(match #endian {
-                ::binspec_runtime::Endian::Little => #le,
-                ::binspec_runtime::Endian::Big => #be,
-            }),
-            Prec::Block,
-        )))
     }
 
     pub(super) fn attr(&mut self, base: &Expr, name: &str, path: &str) -> R<(Rx, T)> {

@@ -126,7 +126,15 @@ impl<'m> Gen<'m> {
                 let mut scans__: ::std::vec::Vec<::binspec_runtime::ScanCheck<'_>> = ::std::vec::Vec::new();
             ));
         }
+        // Value instances that capture the stream's position, bound before the first field that needs them (see
+        // `pinned`).
+        let mut pinned_bound = BTreeSet::new();
         for f in &t.seq {
+            for n in super::pinned::pinned_needed(self.m, ti, &super::pinned::before_exprs(f)) {
+                if pinned_bound.insert(n.clone()) {
+                    body.push(self.bind_pinned(ti, &n, Scope::Write)?);
+                }
+            }
             let id = ident(&f.name);
             let recorded = self.pos_refs.get(&ti).is_some_and(|s| s.contains(&f.name));
             if recorded && !matches!(f.role, Role::Pool(_)) {
@@ -580,6 +588,20 @@ impl<'m> Gen<'m> {
         // positions are those of the output, and laid over the output when the pass ends (so that an instance
         // inside an instance lands at its own position). They come after this type's pool items are queued, since
         // one may hold the region those items are written in (AINB's string pool).
+        // (Those that instances written after the `seq` need: where the `seq` ends.)
+        for f in t
+            .instances
+            .iter()
+            .filter(|f| matches!(f.role, Role::Placed | Role::Data))
+        {
+            let mut xs = super::pinned::before_exprs(f);
+            xs.extend(f.pos_expr().map(|p| &p.expr));
+            for n in super::pinned::pinned_needed(self.m, ti, &xs) {
+                if pinned_bound.insert(n.clone()) {
+                    body.push(self.bind_pinned(ti, &n, Scope::Write)?);
+                }
+            }
+        }
         let mut placed = Vec::new();
         for f in t.instances.iter().filter(|f| f.role == Role::Placed) {
             let id = ident(&f.name);

@@ -364,7 +364,44 @@ pub fn exprs_of_type_mut(t: &mut super::TypeDef) -> Vec<&mut super::Ex> {
     out
 }
 
+/// Whether `e` looks at the stream's position (`_io.pos`, `_io.eof`).
+pub fn reads_position(e: &Expr) -> bool {
+    if let ExprKind::Attr { base, name, .. } = &e.kind {
+        if matches!(&base.kind, ExprKind::Name(b) if b == "_io")
+            && matches!(name.as_str(), "pos" | "eof")
+        {
+            return true;
+        }
+    }
+    expr::children(e).into_iter().any(reads_position)
+}
+
 impl super::Module {
+    /// Whether value instance `name` of type `ti` captures where the stream is (`ofs_header: value: _io.pos`):
+    /// its expression looks at the position, or names another value instance of the type that does. Kaitai
+    /// computes a value instance once, when first named, so such an instance holds the position where that
+    /// happens (the gallery's `size: 0` / `if: ofs_header < 0` idiom saves one in the middle of a `seq`).
+    pub fn captures_position(&self, ti: usize, name: &str) -> bool {
+        fn go(m: &super::Module, ti: usize, name: &str, seen: &mut BTreeSet<String>) -> bool {
+            if !seen.insert(name.to_string()) {
+                return false;
+            }
+            let Some(f) = m.types[ti].instances.iter().find(|f| f.name == name) else {
+                return false;
+            };
+            let (Some(v), None, super::Role::Computed) = (f.value(), &f.hook, &f.role) else {
+                return false;
+            };
+            if reads_position(&v.expr) {
+                return true;
+            }
+            let mut used = BTreeSet::new();
+            names_used(&v.expr, &mut used);
+            used.iter().any(|n| go(m, ti, n, seen))
+        }
+        go(self, ti, name, &mut BTreeSet::new())
+    }
+
     /// The field `a` of the root through which type `ti` is read, where that is the only way it is read (its one
     /// owner is the root, and no other field of the root has its type): then `_root.a.x` inside it is its own `x`,
     /// which it has read itself where the field that needs it comes after `x` (`_root.header.len` in a child of

@@ -62,6 +62,7 @@ feature_modules!(
     relocations,
     repeat,
     resdic,
+    saved_positions,
     scan,
     section_order,
     sections,
