@@ -44,6 +44,75 @@ fn decoded_switch(d: &Path) -> Decoded {
     }
 }
 
+/// A file of a feature schema decoded with `--schema`, and encoded back to the same bytes: the document's text,
+/// for edits that [`Loop::encode`] writes back.
+struct Loop {
+    _dir: tempfile::TempDir,
+    sch: PathBuf,
+    doc: PathBuf,
+    out: PathBuf,
+    text: String,
+}
+
+/// Decodes `file` with feature schema `name`, encodes the document and checks that the bytes are the same.
+fn round_trip(name: &str, file: &[u8]) -> Loop {
+    let d = tempfile::tempdir().unwrap();
+    let (bin, doc, out) = (
+        d.path().join("a.bin"),
+        d.path().join("a.yaml"),
+        d.path().join("b.bin"),
+    );
+    let sch = schema(name);
+    std::fs::write(&bin, file).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert_eq!(std::fs::read(&out).unwrap(), file, "{name}: encoded back");
+    std::fs::remove_file(&out).unwrap();
+    let text = std::fs::read_to_string(&doc).unwrap();
+    Loop {
+        _dir: d,
+        sch,
+        doc,
+        out,
+        text,
+    }
+}
+
+impl Loop {
+    /// Encodes `text` as the document: the bytes written, or the error.
+    fn encode(&self, text: &str) -> Result<Vec<u8>, String> {
+        std::fs::write(&self.doc, text).unwrap();
+        let r = run(&[
+            "--schema",
+            s(&self.sch),
+            "encode",
+            s(&self.doc),
+            "-o",
+            s(&self.out),
+        ]);
+        match r.code {
+            0 => {
+                let b = std::fs::read(&self.out).unwrap();
+                std::fs::remove_file(&self.out).unwrap();
+                Ok(b)
+            }
+            1 => {
+                assert!(!self.out.exists(), "a refused encode leaves no file");
+                Err(r.err)
+            }
+            c => panic!("exit code {c}: {}", r.err),
+        }
+    }
+
+    /// Encodes `text`, which must be refused with an error that says each of `says`.
+    fn refused(&self, text: &str, says: &[&str]) {
+        let e = self.encode(text).expect_err("refused");
+        assert!(says.iter().all(|w| e.contains(w)), "{e}");
+    }
+}
+
 #[test]
 fn decode_edit_encode_with_a_schema() {
     let d = tempfile::tempdir().unwrap();
@@ -197,71 +266,41 @@ fn instances_read_late_by_the_cli() {
 /// and a value instance of it) decodes, edits and encodes with `--schema`, and a body that no longer fits is an error.
 #[test]
 fn outer_records_arguments_by_the_cli() {
-    let d = tempfile::tempdir().unwrap();
-    let (bin, doc, out) = (
-        d.path().join("a.bin"),
-        d.path().join("a.yaml"),
-        d.path().join("b.bin"),
-    );
-    let sch = schema("outer_args.ksy");
     let file = [
         1, 2, 3, 1, 0xa0, 0xb0, 0xb1, 0xb2, 0xc0, 0xc1, 0xd0, 0xd1, 0xd2, 0xd3, 2, 0x10, 0x11,
         0x20, 0x21,
     ];
-    std::fs::write(&bin, file).unwrap();
-    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let text = std::fs::read_to_string(&doc).unwrap();
+    let l = round_trip("outer_args.ksy", &file);
     // user 1's `more` (lens[2] + bias = 4 bytes) "\xd0\xd1\xd2\xd3" becomes "abcd".
-    assert!(text.contains("more: 0NHS0w=="), "{text}");
-    std::fs::write(&doc, text.replace("0NHS0w==", "YWJjZA==")).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(l.text.contains("more: 0NHS0w=="), "{}", l.text);
     let mut want = file;
     want[10..14].copy_from_slice(b"abcd");
-    assert_eq!(std::fs::read(&out).unwrap(), want);
+    assert_eq!(
+        l.encode(&l.text.replace("0NHS0w==", "YWJjZA==")).unwrap(),
+        want
+    );
     // Kind 1 passes `has_addend: false` to the relocations (a parameter of their parent): their addends would not
     // read back.
-    std::fs::write(&doc, text.replace("kind: 2", "kind: 1")).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 1);
-    assert!(r.err.contains("addend"), "{}", r.err);
+    l.refused(&l.text.replace("kind: 2", "kind: 1"), &["addend"]);
     // Five bytes do not fit.
-    std::fs::write(&doc, text.replace("0NHS0w==", "YWJjZGU=")).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 1);
-    assert!(r.err.contains("users[1].more"), "{}", r.err);
+    l.refused(&l.text.replace("0NHS0w==", "YWJjZGU="), &["users[1].more"]);
 }
 
 /// `exact_slots.ksy`: a sized string without a terminator or padding, edited shorter in the text, is refused by
 /// `encode --schema` (it would read back padded), naming the field; one with padding is written.
 #[test]
 fn a_shorter_value_of_an_exact_slot_is_refused_by_the_cli() {
-    let d = tempfile::tempdir().unwrap();
-    let (bin, doc, out) = (
-        d.path().join("a.bin"),
-        d.path().join("a.yaml"),
-        d.path().join("b.bin"),
+    let l = round_trip("exact_slots.ksy", b"abcd\x01\x02\x03x   y\0\0\0");
+    assert!(l.text.contains("name: abcd"), "{}", l.text);
+    l.refused(
+        &l.text.replace("name: abcd", "name: abc"),
+        &["name", "3 bytes"],
     );
-    let sch = schema("exact_slots.ksy");
-    std::fs::write(&bin, b"abcd\x01\x02\x03x   y\0\0\0").unwrap();
-    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let text = std::fs::read_to_string(&doc).unwrap();
-    assert!(text.contains("name: abcd"), "{text}");
-    std::fs::write(&doc, text.replace("name: abcd", "name: abc")).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 1);
-    assert!(
-        r.err.contains("name") && r.err.contains("3 bytes"),
-        "{}",
-        r.err
+    assert_eq!(
+        l.encode(&l.text.replace("padded: x", "padded: ''"))
+            .unwrap(),
+        b"abcd\x01\x02\x03    y\0\0\0"
     );
-    assert!(!out.exists(), "a refused encode leaves no file");
-    std::fs::write(&doc, text.replace("padded: x", "padded: ''")).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    assert_eq!(std::fs::read(&out).unwrap(), b"abcd\x01\x02\x03    y\0\0\0");
 }
 
 /// `param_io.ksy`: a record read from the bytes of a parameter (`io: header_with_io._io`) decodes and encodes
@@ -269,53 +308,17 @@ fn a_shorter_value_of_an_exact_slot_is_refused_by_the_cli() {
 /// reads the header again from the parameter), and so is an element more than a constant count.
 #[test]
 fn counts_are_checked_by_the_cli_even_where_a_parameters_bytes_give_them() {
-    let d = tempfile::tempdir().unwrap();
-    let (bin, doc, out) = (
-        d.path().join("a.bin"),
-        d.path().join("a.yaml"),
-        d.path().join("b.bin"),
-    );
-    let sch = schema("param_io.ksy");
-    let file = [2, 0x80, 10, 11, 1, 2];
-    std::fs::write(&bin, file).unwrap();
-    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    assert_eq!(std::fs::read(&out).unwrap(), file);
-    let text = std::fs::read_to_string(&doc).unwrap();
-    std::fs::remove_file(&out).unwrap();
-    for (edit, want) in [
-        (text.replace("- 11", "- 11\n  - 12"), "body.items"),
-        (text.replace("u2: 513", "u1: 5"), "body.tail"),
-    ] {
-        std::fs::write(&doc, edit).unwrap();
-        let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-        assert_eq!(r.code, 1, "{}", r.err);
-        assert!(r.err.contains(want), "{}", r.err);
-        assert!(!out.exists(), "a refused encode leaves no file");
-    }
+    let l = round_trip("param_io.ksy", &[2, 0x80, 10, 11, 1, 2]);
+    l.refused(&l.text.replace("- 11", "- 11\n  - 12"), &["body.items"]);
+    l.refused(&l.text.replace("u2: 513", "u1: 5"), &["body.tail"]);
     // A constant count (`repeat: expr` with `repeat-expr: 3`): a fourth element is refused.
-    let sch = schema("repeat.ksy");
     let file = b"\x01\x00\x02\x00\x03\x00\x01\x07\x05\x00end\x00\x09\x00\x01\x04\xfc";
-    std::fs::write(&bin, file).unwrap();
-    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    assert_eq!(std::fs::read(&out).unwrap(), file);
-    std::fs::remove_file(&out).unwrap();
-    let text = std::fs::read_to_string(&doc).unwrap();
-    assert!(text.contains("fixed:\n- 1\n- 2\n- 3\n"), "{text}");
-    std::fs::write(&doc, text.replace("- 3\n", "- 3\n- 4\n")).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 1, "{}", r.err);
-    assert!(
-        r.err.contains("fixed") && r.err.contains("4 elements"),
-        "{}",
-        r.err
+    let l = round_trip("repeat.ksy", file);
+    assert!(l.text.contains("fixed:\n- 1\n- 2\n- 3\n"), "{}", l.text);
+    l.refused(
+        &l.text.replace("- 3\n", "- 3\n- 4\n"),
+        &["fixed", "4 elements"],
     );
-    assert!(!out.exists(), "a refused encode leaves no file");
 }
 
 /// `slot_views.ksy`: an entry's body read from a slot the model keeps (`io: _parent.storage._io`) gives the
@@ -323,38 +326,20 @@ fn counts_are_checked_by_the_cli_even_where_a_parameters_bytes_give_them() {
 /// the slot's bytes that makes the body say so lets it be written.
 #[test]
 fn a_view_of_a_kept_slot_by_the_cli() {
-    let d = tempfile::tempdir().unwrap();
-    let (bin, doc, out) = (
-        d.path().join("a.bin"),
-        d.path().join("a.yaml"),
-        d.path().join("b.bin"),
+    let l = round_trip(
+        "slot_views.ksy",
+        &[2, 4, 1, 0, 2, 1, 3, 7, 0, 0, 0xaa, 0xbb, 0xcc],
     );
-    let sch = schema("slot_views.ksy");
-    let file = [2, 4, 1, 0, 2, 1, 3, 7, 0, 0, 0xaa, 0xbb, 0xcc];
-    std::fs::write(&bin, file).unwrap();
-    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    assert_eq!(std::fs::read(&out).unwrap(), file);
-    std::fs::remove_file(&out).unwrap();
-    let text = std::fs::read_to_string(&doc).unwrap();
     assert!(
-        text.contains("storage_filler: AwcAAA==") && text.contains("payload: qrvM"),
-        "{text}"
+        l.text.contains("storage_filler: AwcAAA==") && l.text.contains("payload: qrvM"),
+        "{}",
+        l.text
     );
-    let longer = text.replace("payload: qrvM", "payload: qrvMzA==");
-    std::fs::write(&doc, &longer).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 1, "{}", r.err);
-    assert!(r.err.contains("payload"), "{}", r.err);
-    assert!(!out.exists(), "a refused encode leaves no file");
+    let longer = l.text.replace("payload: qrvM", "payload: qrvMzA==");
+    l.refused(&longer, &["payload"]);
     // The slot's first byte 4: the body says 4 bytes.
-    std::fs::write(&doc, longer.replace("AwcAAA==", "BAcAAA==")).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 0, "{}", r.err);
     assert_eq!(
-        std::fs::read(&out).unwrap(),
+        l.encode(&longer.replace("AwcAAA==", "BAcAAA==")).unwrap(),
         [2, 4, 1, 0, 2, 1, 4, 7, 0, 0, 0xaa, 0xbb, 0xcc, 0xcc]
     );
 }
@@ -364,39 +349,20 @@ fn a_view_of_a_kept_slot_by_the_cli() {
 /// `b` needs a longer tail, and a longer `a` moves the positions.
 #[test]
 fn saved_positions_by_the_cli() {
-    let d = tempfile::tempdir().unwrap();
-    let (bin, doc, out) = (
-        d.path().join("a.bin"),
-        d.path().join("a.yaml"),
-        d.path().join("b.bin"),
-    );
-    let sch = schema("saved_positions.ksy");
-    std::fs::write(&bin, b"\x02xyhi\0ABC").unwrap();
-    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    assert_eq!(std::fs::read(&out).unwrap(), b"\x02xyhi\0ABC");
-    std::fs::remove_file(&out).unwrap();
-    let text = std::fs::read_to_string(&doc).unwrap();
+    let l = round_trip("saved_positions.ksy", b"\x02xyhi\0ABC");
     assert!(
-        text.contains("b: hi") && text.contains("tail: QUJD"),
-        "{text}"
+        l.text.contains("b: hi") && l.text.contains("tail: QUJD"),
+        "{}",
+        l.text
     );
-    std::fs::write(&doc, text.replace("b: hi", "b: hey")).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 1, "{}", r.err);
-    assert!(r.err.contains("tail"), "{}", r.err);
-    assert!(!out.exists(), "a refused encode leaves no file");
+    l.refused(&l.text.replace("b: hi", "b: hey"), &["tail"]);
     // "xyz" is eHl6; "ABCD" is QUJDRA==.
-    let edited = text
+    let edited = l
+        .text
         .replace("b: hi", "b: hey")
         .replace("QUJD", "QUJDRA==")
         .replace("a: eHk=", "a: eHl6");
-    std::fs::write(&doc, edited).unwrap();
-    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    assert_eq!(std::fs::read(&out).unwrap(), b"\x03xyzhey\0ABCD");
+    assert_eq!(l.encode(&edited).unwrap(), b"\x03xyzhey\0ABCD");
 }
 
 #[test]

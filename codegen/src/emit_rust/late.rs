@@ -25,32 +25,17 @@ pub(super) struct Late {
 
 /// A field's own expressions (not those of the type it reads).
 fn field_exprs(f: &Field) -> Vec<&Expr> {
-    let mut out: Vec<&Expr> = [
-        f.size.as_ref(),
-        f.cond.as_ref(),
-        f.pos_expr(),
-        f.io(),
-        f.value(),
-    ]
-    .into_iter()
-    .flatten()
-    .map(|x| &x.expr)
-    .collect();
-    if let Repeat::Expr(x) | Repeat::Until(x) = &f.repeat {
-        out.push(&x.expr);
-    }
+    let mut out = super::pinned::before_exprs(f);
+    out.extend(
+        [f.pos_expr(), f.io(), f.value()]
+            .into_iter()
+            .flatten()
+            .map(|x| &x.expr),
+    );
     if let Role::Derive(x) = &f.role {
         out.push(&x.expr);
     }
     out.extend(valid_exprs(f));
-    match &f.ty {
-        FieldTy::User { args, .. } => out.extend(args.iter().map(|a| &a.expr)),
-        FieldTy::Switch { on, cases } => {
-            out.push(&on.expr);
-            out.extend(cases.iter().flat_map(|c| c.args.iter()).map(|a| &a.expr));
-        }
-        _ => {}
-    }
     out
 }
 

@@ -47,25 +47,8 @@ impl<'m> Gen<'m> {
         for (fi, f) in t.seq.iter().enumerate() {
             // Instances this field's expressions need.
             let mut needed = BTreeSet::new();
-            for x in [&f.size, &f.cond].into_iter().flatten() {
-                crate::ir::names_used(&x.expr, &mut needed);
-            }
-            if let Repeat::Expr(x) | Repeat::Until(x) = &f.repeat {
-                crate::ir::names_used(&x.expr, &mut needed);
-            }
-            match &f.ty {
-                FieldTy::Switch { on, cases } => {
-                    crate::ir::names_used(&on.expr, &mut needed);
-                    for a in cases.iter().flat_map(|c| c.args.iter()) {
-                        crate::ir::names_used(&a.expr, &mut needed);
-                    }
-                }
-                FieldTy::User { args, .. } => {
-                    for a in args {
-                        crate::ir::names_used(&a.expr, &mut needed);
-                    }
-                }
-                _ => {}
+            for x in super::pinned::before_exprs(f) {
+                crate::ir::names_used(x, &mut needed);
             }
             for n in needed {
                 self.ensure_instance(ti, &n, &mut done, &mut body)?;

@@ -364,12 +364,12 @@ pub fn exprs_of_type_mut(t: &mut super::TypeDef) -> Vec<&mut super::Ex> {
     out
 }
 
-/// Whether `e` looks at the stream's position (`_io.pos`, `_io.eof`).
+/// Whether `e` looks at the stream's position (`_io.pos`). (`_io.eof` too depends on it, but a writer does not
+/// know it, what follows being still to write: a value instance of it is left to be computed where it is named,
+/// and the model decides what it decides.)
 pub fn reads_position(e: &Expr) -> bool {
     if let ExprKind::Attr { base, name, .. } = &e.kind {
-        if matches!(&base.kind, ExprKind::Name(b) if b == "_io")
-            && matches!(name.as_str(), "pos" | "eof")
-        {
+        if matches!(&base.kind, ExprKind::Name(b) if b == "_io") && name == "pos" {
             return true;
         }
     }
