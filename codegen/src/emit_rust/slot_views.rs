@@ -100,11 +100,14 @@ impl<'m> Cx<'m> {
         let read = quote!(::binspec_runtime::read::read_from(&#bytes, #at, endian, |r, endian, pools, root_io| {
             Ok(#read)
         }).at(#fname)?);
-        // (Absent, it is its default, as an optional field is in expressions.)
+        // (Absent, it has nothing to name: an error, as in Kaitai and the interpreter.)
         let read = match &f.cond {
             Some(c) => {
                 let c = self.tr(&c.expr, &c.path)?.0.full();
-                quote!(if #c { #read } else { ::std::default::Default::default() })
+                let msg = format!("'{}' is absent (`{}` does not hold)", f.name, c_text(f));
+                quote!(if #c { #read } else {
+                    return Err(::binspec_runtime::Error::other(#msg).at(#fname));
+                })
             }
             None => read,
         };
@@ -161,6 +164,11 @@ impl<'m> Cx<'m> {
         }
         Ok(quote!(#n::read(r, endian, pools, root_io, (#(#a,)*))?))
     }
+}
+
+/// The text of `f`'s condition.
+fn c_text(f: &Field) -> &str {
+    f.cond.as_ref().map_or("", |c| c.text.as_str())
 }
 
 /// Whether `f`'s stream is a field of its own record (`x._io`), not of its parent's (`_parent.x._io`).
