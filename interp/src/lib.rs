@@ -21,7 +21,7 @@ mod write;
 use std::path::Path;
 use std::rc::Rc;
 
-use binspec_codegen::ir::{Field, FieldTy, Module, Repeat, Role};
+use binspec_codegen::ir::{Field, Module, Role};
 use binspec_runtime::Endian;
 
 pub use doc::Doc;
@@ -138,7 +138,26 @@ impl Schema {
         }
         let run = Run::new(&self.module, Mode::Read, &self.hooks);
         let root = read_root(&run, data)?;
-        run.export(&root)
+        let mut doc = run.export(&root)?;
+        if !run.pools.borrow().relaid() {
+            return Ok(doc);
+        }
+        // A file that shares bytes between items, or has them out of order or after gaps, is read as the file the
+        // writer makes of it, as the generated reader does (its `relay`): the layout choices read off positions
+        // describe positions that writing moves. Until reading what is written gives the same document (a few
+        // rounds at most); where a round cannot write or read, the last document read stays.
+        for _ in 0..4 {
+            let Ok(out) = self.encode_here(&doc) else {
+                return Ok(doc);
+            };
+            let run = Run::new(&self.module, Mode::Read, &self.hooks);
+            match read_root(&run, &out).and_then(|r| run.export(&r)) {
+                Ok(again) if again == doc => return Ok(again),
+                Ok(again) => doc = again,
+                Err(_) => return Ok(doc),
+            }
+        }
+        Ok(doc)
     }
 
     /// Writes a document as a file.
@@ -265,10 +284,8 @@ fn unsupported_pool_use(m: &Module, f: &Field) -> Option<&'static str> {
         "pools whose item order is kept ('keep-order')"
     } else if !p.order.is_empty() {
         "the order of a region's sections ('order')"
-    } else if f.item_of.is_some()
-        && (f.repeat != Repeat::None || !matches!(f.ty, FieldTy::Bytes | FieldTy::Str { .. }))
-    {
-        "pool items that are records or arrays"
+    } else if f.item_of.is_some() && !plain_item(m, f) {
+        "pool items whose records place or point to anything, or look at their position"
     } else if m.types.iter().any(|t| {
         t.seq
             .iter()
@@ -279,6 +296,42 @@ fn unsupported_pool_use(m: &Module, f: &Field) -> Option<&'static str> {
     } else {
         return None;
     })
+}
+
+/// Whether pool item `f` is written the same wherever it lands: bytes, a string, or records (or an array of
+/// them) whose types hold nothing placed and nothing derived from a position (no instance in the model, no
+/// offset, no `_io`), so that the interpreter can write it apart and copy it into its region.
+fn plain_item(m: &Module, f: &Field) -> bool {
+    let graph = binspec_codegen::ir::types_graph(&m.types, false);
+    binspec_codegen::ir::types_reached(&graph, &f.ty)
+        .into_iter()
+        .all(|ti| {
+            let t = &m.types[ti];
+            let mut exprs = Vec::new();
+            for x in t.seq.iter().chain(t.instances.iter()) {
+                exprs.extend(
+                    [&x.size, &x.cond]
+                        .into_iter()
+                        .flatten()
+                        .chain(x.pos_expr())
+                        .chain(x.io())
+                        .chain(x.value())
+                        .map(|e| &e.expr),
+                );
+            }
+            let looks_at_io = exprs.iter().any(|e| {
+                let mut used = std::collections::BTreeSet::new();
+                binspec_codegen::ir::names_used(e, &mut used);
+                used.contains("_io")
+            });
+            !looks_at_io
+                && t.seq
+                    .iter()
+                    .all(|x| !matches!(x.role, Role::Offset { .. } | Role::Pool(_)))
+                && t.instances
+                    .iter()
+                    .all(|x| !matches!(x.role, Role::Data | Role::Placed))
+        })
 }
 
 fn unsupported_field(f: &Field) -> Option<&'static str> {

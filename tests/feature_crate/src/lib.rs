@@ -54,6 +54,7 @@ feature_modules!(
     params,
     parent_false,
     pool,
+    pool_records,
     process,
     r,
     ranges,
