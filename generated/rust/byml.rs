@@ -929,7 +929,7 @@ impl Node {
                             }
                             match x {
                                 NodeBody::HashArray(x) => {
-                                    let args__ = match &(if (32i128..=47i128)
+                                    let sel__ = match &(if (32i128..=47i128)
                                         .contains(
                                             &(if x_root__is_le {
                                                 self.header as i128 & 255i128
@@ -958,59 +958,31 @@ impl Node {
                                             }
                                         }
                                     }) {
-                                        32i128 => {
-                                            (
-                                                if x_root__is_le {
-                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                } else {
-                                                    self.header as i128 & 16777215i128
-                                                },
-                                                (if x_root__is_le {
-                                                    self.header as i128 & 255i128
-                                                } else {
-                                                    ::binspec_runtime::expr::shr(self.header as i128, 24i128)
-                                                }) & 15i128,
-                                                false,
-                                                io.pos(w) as i128,
-                                                x_root__is_le,
-                                            )
-                                        }
-                                        48i128 => {
-                                            (
-                                                if x_root__is_le {
-                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                } else {
-                                                    self.header as i128 & 16777215i128
-                                                },
-                                                (if x_root__is_le {
-                                                    self.header as i128 & 255i128
-                                                } else {
-                                                    ::binspec_runtime::expr::shr(self.header as i128, 24i128)
-                                                }) & 15i128,
-                                                true,
-                                                io.pos(w) as i128,
-                                                x_root__is_le,
-                                            )
-                                        }
-                                        _ => {
-                                            (
-                                                if x_root__is_le {
-                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                } else {
-                                                    self.header as i128 & 16777215i128
-                                                },
-                                                (if x_root__is_le {
-                                                    self.header as i128 & 255i128
-                                                } else {
-                                                    ::binspec_runtime::expr::shr(self.header as i128, 24i128)
-                                                }) & 15i128,
-                                                false,
-                                                io.pos(w) as i128,
-                                                x_root__is_le,
-                                            )
-                                        }
+                                        32i128 => (false,),
+                                        48i128 => (true,),
+                                        _ => (false,),
                                     };
-                                    x.write(w, ctx, io, endian, args__)?;
+                                    x.write(
+                                        w,
+                                        ctx,
+                                        io,
+                                        endian,
+                                        (
+                                            if x_root__is_le {
+                                                ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                            } else {
+                                                self.header as i128 & 16777215i128
+                                            },
+                                            (if x_root__is_le {
+                                                self.header as i128 & 255i128
+                                            } else {
+                                                ::binspec_runtime::expr::shr(self.header as i128, 24i128)
+                                            }) & 15i128,
+                                            sel__.0,
+                                            io.pos(w) as i128,
+                                            x_root__is_le,
+                                        ),
+                                    )?;
                                 }
                                 NodeBody::Array(x) => {
                                     x.write(
@@ -1029,7 +1001,7 @@ impl Node {
                                     )?;
                                 }
                                 NodeBody::Dictionary(x) => {
-                                    let args__ = match &(if (32i128..=47i128)
+                                    let sel__ = match &(if (32i128..=47i128)
                                         .contains(
                                             &(if x_root__is_le {
                                                 self.header as i128 & 255i128
@@ -1058,41 +1030,25 @@ impl Node {
                                             }
                                         }
                                     }) {
-                                        193i128 => {
-                                            (
-                                                if x_root__is_le {
-                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                } else {
-                                                    self.header as i128 & 16777215i128
-                                                },
-                                                false,
-                                                x_root__is_le,
-                                            )
-                                        }
-                                        196i128 => {
-                                            (
-                                                if x_root__is_le {
-                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                } else {
-                                                    self.header as i128 & 16777215i128
-                                                },
-                                                true,
-                                                x_root__is_le,
-                                            )
-                                        }
-                                        _ => {
-                                            (
-                                                if x_root__is_le {
-                                                    ::binspec_runtime::expr::shr(self.header as i128, 8i128)
-                                                } else {
-                                                    self.header as i128 & 16777215i128
-                                                },
-                                                false,
-                                                x_root__is_le,
-                                            )
-                                        }
+                                        193i128 => (false,),
+                                        196i128 => (true,),
+                                        _ => (false,),
                                     };
-                                    x.write(w, ctx, io, endian, args__)?;
+                                    x.write(
+                                        w,
+                                        ctx,
+                                        io,
+                                        endian,
+                                        (
+                                            if x_root__is_le {
+                                                ::binspec_runtime::expr::shr(self.header as i128, 8i128)
+                                            } else {
+                                                self.header as i128 & 16777215i128
+                                            },
+                                            sel__.0,
+                                            x_root__is_le,
+                                        ),
+                                    )?;
                                 }
                                 NodeBody::StringTable(x) => {
                                     x.write(
@@ -1361,7 +1317,7 @@ impl Value {
                                 x.write(w, ctx, io, endian)?;
                             }
                             ValueData::BinaryRef(x) => {
-                                let args__ = match &(if (32i128..=63i128)
+                                let sel__ = match &(if (32i128..=63i128)
                                     .contains(&p_node_type)
                                 {
                                     192i128
@@ -1372,7 +1328,7 @@ impl Value {
                                     162i128 => (true,),
                                     _ => (false,),
                                 };
-                                x.write(w, ctx, io, endian, args__)?;
+                                x.write(w, ctx, io, endian, (sel__.0,))?;
                             }
                             ValueData::NodeRef(x) => {
                                 x.write(w, ctx, io, endian, (x_root__is_le,))?;

@@ -765,17 +765,12 @@ impl Run<'_> {
     /// [`binspec_codegen::ir::Module::slot_stream`]): the slot's bytes the model keeps (its filler), or zeros of
     /// its size. (While reading, the slot's own stream is at hand.)
     fn kept_slot(&self, obj: &Rc<Obj>, f: &Field) -> Result<Option<Rc<Stream>>> {
-        let (Some((holder, sf)), crate::run::Mode::Write) =
+        let (Some((up, holder, sf)), crate::run::Mode::Write) =
             (self.m.slot_stream(obj.ty, f), self.mode)
         else {
             return Ok(None);
         };
-        let own = matches!(
-            f.io().map(|x| &x.expr.kind),
-            Some(binspec_codegen::expr::ExprKind::Attr { base, .. })
-                if matches!(base.kind, binspec_codegen::expr::ExprKind::Name(_))
-        );
-        let h = if own { Some(obj.clone()) } else { obj.parent() };
+        let h = if up { obj.parent() } else { Some(obj.clone()) };
         let Some(h) = h.filter(|h| h.ty == holder) else {
             return Err(Error::new(format!(
                 "'{}' is read from the slot of '{}', whose record is not known here",

@@ -229,3 +229,51 @@ impl<'m> Cx<'m> {
         }))
     }
 }
+
+impl Gen<'_> {
+    /// The tokens that pass argument `a` for param `p`, translated where the caller is, converted to the Rust
+    /// type the param takes; `exits` is set where computing it may leave the function early.
+    pub(super) fn arg_tokens(
+        &self,
+        caller: usize,
+        a: &crate::ir::Ex,
+        p: &crate::ir::Param,
+        scope: Scope,
+        exits: &mut bool,
+    ) -> R<TokenStream> {
+        let mut cx = self.cx(caller, scope);
+        let (t, at) = cx.tr(&a.expr, &a.path)?;
+        *exits |= cx.exits;
+        Ok(match (&p.ty, at) {
+            // A record of any type: one passed on is a reference already.
+            (_, T::AnyStruct) if p.any_struct => t.full(),
+            (_, _) if p.any_struct => t.prefix(quote!(&)).full(),
+            // An array: records as they are; numbers and texts as the param's one element type.
+            _ if p.array => {
+                let conv = match param_elem_t(p) {
+                    T::User(_) => None,
+                    T::Float => Some(quote!(floats)),
+                    T::Str => Some(quote!(strs)),
+                    T::Bytes => Some(quote!(byte_arrays)),
+                    T::Bool => Some(quote!(bools)),
+                    _ => Some(quote!(ints)),
+                };
+                match conv {
+                    None => t.prefix(quote!(&)).full(),
+                    Some(conv) => {
+                        let t = t.full();
+                        quote!(&::binspec_runtime::expr::#conv(&#t))
+                    }
+                }
+            }
+            (FieldTy::Str { .. } | FieldTy::Bytes | FieldTy::User { .. }, _) => {
+                t.prefix(quote!(&)).full()
+            }
+            (FieldTy::Float { .. }, T::Int) => t.as_(quote!(f64)).full(),
+            (_, T::Bool) if !matches!(p.ty, FieldTy::Bits { n: 1, .. }) => {
+                t.as_(quote!(i128)).full()
+            }
+            _ => t.full(),
+        })
+    }
+}

@@ -287,8 +287,9 @@ struct Gen<'m> {
     full_keys: std::cell::Cell<bool>,
     /// Set while code without a reader at hand is generated (`args_<field>`): errors get no offset there.
     no_reader: std::cell::Cell<bool>,
-    /// The arguments the next record written is passed, where they were chosen before (`Gen::args_by_tag`).
-    args_override: std::cell::RefCell<Option<TokenStream>>,
+    /// Arguments of the next record written that were chosen before (`Gen::args_by_tag`): by position among its
+    /// own params, the tokens to pass there.
+    args_override: std::cell::RefCell<Option<BTreeMap<usize, TokenStream>>>,
 }
 
 /// A call noted by [`Gen::note_call`]: (the function making it, `None` for code always emitted; the function of
@@ -496,11 +497,10 @@ impl<'m> Gen<'m> {
         outer: bool,
     ) -> R<(TokenStream, bool)> {
         // (Chosen already: a switch's case whose arguments its tag decides, `Gen::args_by_tag`.)
-        if scope == Scope::Write {
-            if let Some(a) = self.args_override.borrow_mut().take() {
-                return Ok((a, false));
-            }
-        }
+        let chosen = match scope {
+            Scope::Write => self.args_override.borrow_mut().take(),
+            _ => None,
+        };
         let path = f.path.as_str();
         let mut exits = false;
         let mut out = Vec::new();
@@ -516,41 +516,11 @@ impl<'m> Gen<'m> {
                 ),
             );
         }
-        for (a, p) in user_args.iter().zip(params) {
-            let mut cx = self.cx(caller, scope);
-            let (t, at) = cx.tr(&a.expr, &a.path)?;
-            exits |= cx.exits;
-            out.push(match (&p.ty, at) {
-                // A record of any type: one passed on is a reference already.
-                (_, T::AnyStruct) if p.any_struct => t.full(),
-                (_, _) if p.any_struct => t.prefix(quote!(&)).full(),
-                // An array: records as they are; numbers and texts as the param's one element type.
-                _ if p.array => {
-                    let conv = match param_elem_t(p) {
-                        T::User(_) => None,
-                        T::Float => Some(quote!(floats)),
-                        T::Str => Some(quote!(strs)),
-                        T::Bytes => Some(quote!(byte_arrays)),
-                        T::Bool => Some(quote!(bools)),
-                        _ => Some(quote!(ints)),
-                    };
-                    match conv {
-                        None => t.prefix(quote!(&)).full(),
-                        Some(conv) => {
-                            let t = t.full();
-                            quote!(&::binspec_runtime::expr::#conv(&#t))
-                        }
-                    }
-                }
-                (FieldTy::Str { .. } | FieldTy::Bytes | FieldTy::User { .. }, _) => {
-                    t.prefix(quote!(&)).full()
-                }
-                (FieldTy::Float { .. }, T::Int) => t.as_(quote!(f64)).full(),
-                (_, T::Bool) if !matches!(p.ty, FieldTy::Bits { n: 1, .. }) => {
-                    t.as_(quote!(i128)).full()
-                }
-                _ => t.full(),
-            });
+        for (i, (a, p)) in user_args.iter().zip(params).enumerate() {
+            match chosen.as_ref().and_then(|c| c.get(&i)) {
+                Some(t) => out.push(t.clone()),
+                None => out.push(self.arg_tokens(caller, a, p, scope, &mut exits)?),
+            }
         }
         let implicit = if outer {
             self.param_list(child)

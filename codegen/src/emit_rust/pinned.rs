@@ -9,15 +9,9 @@
 use super::*;
 use crate::expr::Expr;
 
-/// Whether value instance `name` of type `ti` captures the stream's position
-/// ([`Module::captures_position`]).
-pub(super) fn pinned(m: &Module, ti: usize, name: &str) -> bool {
-    m.captures_position(ti, name)
-}
-
-/// The pinned instances ([`pinned`]) of type `ti` that expressions `xs` need, directly or through other value
+/// The pinned instances ([`Module::captures_position`]) of type `ti` that expressions `xs` need, directly or through other value
 /// instances, in the order they are to be bound (what one uses first).
-pub(super) fn pinned_needed(m: &Module, ti: usize, xs: &[&Expr]) -> Vec<String> {
+fn pinned_needed(m: &Module, ti: usize, xs: &[&Expr]) -> Vec<String> {
     fn visit(m: &Module, ti: usize, e: &Expr, seen: &mut BTreeSet<String>, out: &mut Vec<String>) {
         let mut used = BTreeSet::new();
         crate::ir::names_used(e, &mut used);
@@ -30,7 +24,7 @@ pub(super) fn pinned_needed(m: &Module, ti: usize, xs: &[&Expr]) -> Vec<String> 
             };
             if let Some(v) = f.value().filter(|_| f.hook.is_none()) {
                 visit(m, ti, &v.expr, seen, out);
-                if pinned(m, ti, &n) {
+                if m.captures_position(ti, &n) {
                     out.push(n);
                 }
             }
@@ -67,6 +61,23 @@ pub(super) fn before_exprs(f: &Field) -> Vec<&Expr> {
 }
 
 impl<'m> Gen<'m> {
+    /// A writer's bindings ([`Gen::bind_pinned`]) of the pinned instances expressions `xs` need that are not in
+    /// `bound` yet, into `body`.
+    pub(super) fn bind_pinned_needed(
+        &self,
+        ti: usize,
+        xs: &[&Expr],
+        bound: &mut BTreeSet<String>,
+        body: &mut Vec<TokenStream>,
+    ) -> R<()> {
+        for n in pinned_needed(self.m, ti, xs) {
+            if bound.insert(n.clone()) {
+                body.push(self.bind_pinned(ti, &n, Scope::Write)?);
+            }
+        }
+        Ok(())
+    }
+
     /// `let v_<name> = <its value>;` for pinned instance `name` of type `ti`, where `scope` is (a reader's or a
     /// writer's): the position is where the statement is.
     pub(super) fn bind_pinned(&self, ti: usize, name: &str, scope: Scope) -> R<TokenStream> {

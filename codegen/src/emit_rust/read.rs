@@ -589,7 +589,7 @@ impl<'m> Gen<'m> {
                         self.ensure_instance(ti, &n, done, body)?;
                     }
                     // One that captures the stream's position is bound here, where it is first needed.
-                    if super::pinned::pinned(self.m, ti, name) {
+                    if self.m.captures_position(ti, name) {
                         body.push(self.bind_pinned(ti, name, Scope::Read)?);
                     }
                 }

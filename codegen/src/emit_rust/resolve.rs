@@ -112,7 +112,7 @@ impl<'m> Cx<'m> {
                             return Ok((Rx::atom(quote!(crate::hooks::#module::#h(r.buf()))), ft));
                         }
                         // One that captures the stream's position is bound where it is first needed.
-                        if self.base.is_none() && super::pinned::pinned(self.m, self.ty, n) {
+                        if self.base.is_none() && self.m.captures_position(self.ty, n) {
                             let v = super::pinned::pinned_local(n);
                             return Ok((Rx::atom(quote!(#v)), ft));
                         }
@@ -166,7 +166,7 @@ impl<'m> Cx<'m> {
                     // The model's value, not the expression (which names what is derived from it).
                     return Ok((Rx::cast(quote!(#me.#id as i128)), T::Int));
                 }
-                if f.value().is_some() && super::pinned::pinned(self.m, self.ty, n) {
+                if f.value().is_some() && self.m.captures_position(self.ty, n) {
                     if self.scope == Scope::Write && self.base.is_none() {
                         let v = super::pinned::pinned_local(n);
                         return Ok((Rx::atom(quote!(#v)), ft));

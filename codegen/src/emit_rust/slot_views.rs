@@ -11,13 +11,13 @@ impl<'m> Cx<'m> {
     /// View instance `f` of the current type (reached through a value of it, in the model scope), read from the
     /// slot [`crate::ir::Module::slot_stream`] gives.
     pub(super) fn slot_view(&mut self, f: &Field, path: &str) -> R<(Rx, T)> {
-        let (holder, sf) = self
+        let (up, holder, sf) = self
             .m
             .slot_stream(self.ty, f)
             .ok_or_else(|| internal(path))?;
         let sf = sf.clone();
         let what = format!("'{}' (read from the slot of '{}')", f.name, sf.name);
-        let bytes = if holder == self.ty && sf_is_own(f) {
+        let bytes = if !up {
             self.slot_bytes(&sf)?
         } else {
             let Some(parent) = self.outer.last().cloned().filter(|p| p.0 == holder) else {
@@ -169,10 +169,4 @@ impl<'m> Cx<'m> {
 /// The text of `f`'s condition.
 fn c_text(f: &Field) -> &str {
     f.cond.as_ref().map_or("", |c| c.text.as_str())
-}
-
-/// Whether `f`'s stream is a field of its own record (`x._io`), not of its parent's (`_parent.x._io`).
-fn sf_is_own(f: &Field) -> bool {
-    matches!(f.io().map(|x| &x.expr.kind), Some(crate::expr::ExprKind::Attr { base, .. })
-        if matches!(base.kind, crate::expr::ExprKind::Name(_)))
 }

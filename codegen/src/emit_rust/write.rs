@@ -130,11 +130,8 @@ impl<'m> Gen<'m> {
         // `pinned`).
         let mut pinned_bound = BTreeSet::new();
         for f in &t.seq {
-            for n in super::pinned::pinned_needed(self.m, ti, &super::pinned::before_exprs(f)) {
-                if pinned_bound.insert(n.clone()) {
-                    body.push(self.bind_pinned(ti, &n, Scope::Write)?);
-                }
-            }
+            let xs = super::pinned::before_exprs(f);
+            self.bind_pinned_needed(ti, &xs, &mut pinned_bound, &mut body)?;
             let id = ident(&f.name);
             let recorded = self.pos_refs.get(&ti).is_some_and(|s| s.contains(&f.name));
             if recorded && !matches!(f.role, Role::Pool(_)) {
@@ -596,11 +593,7 @@ impl<'m> Gen<'m> {
         {
             let mut xs = super::pinned::before_exprs(f);
             xs.extend(f.pos_expr().map(|p| &p.expr));
-            for n in super::pinned::pinned_needed(self.m, ti, &xs) {
-                if pinned_bound.insert(n.clone()) {
-                    body.push(self.bind_pinned(ti, &n, Scope::Write)?);
-                }
-            }
+            self.bind_pinned_needed(ti, &xs, &mut pinned_bound, &mut body)?;
         }
         let mut placed = Vec::new();
         for f in t.instances.iter().filter(|f| f.role == Role::Placed) {

@@ -257,8 +257,11 @@ impl<'m> Gen<'m> {
                 for c in cases.iter().filter(|c| seen.insert(c.variant.clone())) {
                     let var = ty_ident(&c.variant);
                     // The arguments the tag chooses, where the cases of this variant pass others.
-                    let pick = self.args_by_tag(ti, f, on, cases, c)?;
-                    *self.args_override.borrow_mut() = pick.as_ref().map(|_| quote!(args__));
+                    let (pick, chosen) = match self.args_by_tag(ti, f, on, cases, c)? {
+                        Some((pick, chosen)) => (pick, Some(chosen)),
+                        None => (quote!(), None),
+                    };
+                    *self.args_override.borrow_mut() = chosen;
                     let one = self.write_one(ti, &case_field(f, c), quote!(x));
                     *self.args_override.borrow_mut() = None;
                     let one = one?;
@@ -277,9 +280,11 @@ impl<'m> Gen<'m> {
     }
 
     /// For a switch whose cases read one type with other arguments (`rel: section(false)`, `rela: section(true)`,
-    /// one variant in the model): the statement that binds `args__` to the arguments of the case the tag, computed
-    /// from the values written, chooses, for the writing of case `c`'s record to pass (`Gen::args_override`).
-    /// `None` where the cases' arguments agree or the tag cannot be computed from the model: case `c`'s own.
+    /// one variant in the model): the statement that binds `sel__` to the arguments that differ between those
+    /// cases, as the case the tag (computed from the values written) chooses passes them, and where each goes
+    /// among the params, for the writing of case `c`'s record to pass (`Gen::args_override`; the arguments the
+    /// cases agree on are translated there as usual). `None` where the cases' arguments agree or the tag cannot
+    /// be computed from the model: case `c`'s own.
     fn args_by_tag(
         &self,
         ti: usize,
@@ -287,14 +292,20 @@ impl<'m> Gen<'m> {
         on: &crate::ir::Ex,
         cases: &[crate::ir::SwitchCase],
         c: &crate::ir::SwitchCase,
-    ) -> R<Option<TokenStream>> {
+    ) -> R<Option<(TokenStream, BTreeMap<usize, TokenStream>)>> {
         let same: Vec<_> = cases.iter().filter(|d| d.variant == c.variant).collect();
-        let texts =
-            |d: &crate::ir::SwitchCase| d.args.iter().map(|a| a.text.clone()).collect::<Vec<_>>();
         let Some(ty) = c.user() else {
             return Ok(None);
         };
-        if same.iter().all(|d| texts(d) == texts(c)) {
+        let params = &self.m.types[ty].params;
+        // The positions where the cases' arguments differ.
+        let differ: Vec<usize> = (0..c.args.len().min(params.len()))
+            .filter(|&i| {
+                same.iter()
+                    .any(|d| d.args.get(i).map(|a| &a.text) != Some(&c.args[i].text))
+            })
+            .collect();
+        if differ.is_empty() {
             return Ok(None);
         }
         let cx = || self.cx(ti, Scope::Write);
@@ -302,8 +313,14 @@ impl<'m> Gen<'m> {
             return Ok(None);
         };
         let tag = tag.unary();
-        let args = |d: &crate::ir::SwitchCase| {
-            self.args_for(ti, ty, &d.args, Scope::Write, &case_field(f, d))
+        let args = |d: &crate::ir::SwitchCase| -> R<TokenStream> {
+            let mut exits = false;
+            let mut out = Vec::new();
+            for &i in &differ {
+                let a = d.args.get(i).ok_or_else(|| internal(&f.path))?;
+                out.push(self.arg_tokens(ti, a, &params[i], Scope::Write, &mut exits)?);
+            }
+            Ok(quote!((#(#out,)*)))
         };
         // (A tag that chooses no case of this variant is refused by the switch's check.)
         let arms = tag_arms(
@@ -316,7 +333,18 @@ impl<'m> Gen<'m> {
                 Ok(quote!(_ => #a,))
             },
         )?;
-        Ok(Some(quote!(let args__ = match &#tag { #(#arms)* };)))
+        let chosen = differ
+            .iter()
+            .enumerate()
+            .map(|(j, &i)| {
+                let j = proc_macro2::Literal::usize_unsuffixed(j);
+                (i, quote!(sel__.#j))
+            })
+            .collect();
+        Ok(Some((
+            quote!(let sel__ = match &#tag { #(#arms)* };),
+            chosen,
+        )))
     }
 
     /// For a switch: a check that its tag, computed from the values written, chooses the case the model holds

@@ -802,10 +802,10 @@ impl Module {
     }
 
     /// Where instance `f` of type `ti` is read from the slot of a record that reads nothing (`io: _parent.x._io`
-    /// or `io: x._io`, `x` a sized field of a type without fields, as Kaitai's `dummy: {}`): the type that holds
-    /// `x`, and `x`. The model keeps such a slot's bytes (`x_filler`, or zeros of its size), so the instance can
+    /// or `io: x._io`, `x` a sized field of a type without fields, as Kaitai's `dummy: {}`): whether `x` is the
+    /// parent's (`_parent.x`), the type that holds `x`, and `x`. The model keeps such a slot's bytes (`x_filler`, or zeros of its size), so the instance can
     /// be read from the model (rpm's `body`, in the storage section's slot at `ofs_body`).
-    pub fn slot_stream(&self, ti: usize, f: &Field) -> Option<(usize, &Field)> {
+    pub fn slot_stream(&self, ti: usize, f: &Field) -> Option<(bool, usize, &Field)> {
         use crate::expr::ExprKind;
         let io = f.io()?;
         let ExprKind::Attr { base, name, .. } = &io.expr.kind else {
@@ -814,10 +814,10 @@ impl Module {
         if name != "_io" {
             return None;
         }
-        let (holder, x) = match &base.kind {
-            ExprKind::Name(x) => (ti, x),
+        let (up, holder, x) = match &base.kind {
+            ExprKind::Name(x) => (false, ti, x),
             ExprKind::Attr { base, name: x, .. } if matches!(&base.kind, ExprKind::Name(p) if p == "_parent") => {
-                (self.owners[ti]?, x)
+                (true, self.owners[ti]?, x)
             }
             _ => return None,
         };
@@ -830,7 +830,7 @@ impl Module {
                 .instances
                 .iter()
                 .any(|i| matches!(i.role, Role::Data | Role::Placed));
-        (empty && sf.keeps_unread() && sf.cond.is_none()).then_some((holder, sf))
+        (empty && sf.keeps_unread() && sf.cond.is_none()).then_some((up, holder, sf))
     }
 
     pub fn root(&self) -> &TypeDef {
