@@ -1035,4 +1035,25 @@ mod tests {
         let other = [0u8; 4];
         assert_eq!(offset_within(&whole, &other), None);
     }
+
+    #[test]
+    fn kept_slot_gives_the_bytes_or_bounded_zeros() {
+        assert_eq!(&kept_slot(Some(&[1, 2][..]), 9).unwrap()[..], [1, 2]);
+        assert_eq!(&kept_slot(None, 3).unwrap()[..], [0, 0, 0]);
+        // A slot of zeros larger than the bound, or of a negative size, is an error, not an allocation.
+        assert!(kept_slot(None, MAX_ZERO_SLOT as i128 + 1).is_err());
+        assert!(kept_slot(None, -1).is_err());
+        assert!(kept_slot(None, i128::MAX).is_err());
+    }
+
+    #[test]
+    fn read_from_reads_at_a_position_of_the_bytes() {
+        let b = [1u8, 2, 3];
+        assert_eq!(
+            read_from(&b, 1, Endian::Little, |r, _, _, _| r.u8()).unwrap(),
+            2
+        );
+        assert!(read_from(&b, -1, Endian::Little, |r, _, _, _| r.u8()).is_err());
+        assert!(read_from(&b, 3, Endian::Little, |r, _, _, _| r.u8()).is_err());
+    }
 }
