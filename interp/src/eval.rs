@@ -264,10 +264,7 @@ impl Run<'_> {
         let obj = env.obj;
         Ok(match n {
             "_root" => V::Obj(self.root_of(obj)),
-            "_parent" => V::Obj(
-                obj.parent()
-                    .ok_or_else(|| bad("'_parent' of the top-level type"))?,
-            ),
+            "_parent" => V::Obj(self.parent_of(obj)?),
             "_io" => V::Io(self.io_of(obj)),
             "_index" => V::Int(
                 env.index
@@ -291,6 +288,9 @@ impl Run<'_> {
                 let fid = t
                     .field_id(n)
                     .ok_or_else(|| bad(format!("type '{}' has no field '{n}'", t.name)))?;
+                if obj.defaults.get() {
+                    return Ok(self.default_of(obj, self.def(obj.ty, fid.0)));
+                }
                 // An absent field reads as its type's default, as in the generated code (0, "", no bytes, false,
                 // an empty array or record).
                 match self.field(obj, fid.0)? {
@@ -340,6 +340,30 @@ impl Run<'_> {
         }
     }
 
+    /// `_parent` of `obj`. A record read with `parent: false` has none: it sees a stand-in of its type's parent
+    /// type whose fields have their types' defaults, as the generated code gives it.
+    fn parent_of(&self, obj: &Rc<Obj>) -> Result<Rc<Obj>> {
+        if let Some(p) = obj.parent() {
+            return Ok(p);
+        }
+        match (self.m.types[obj.ty].parent, obj.reader()) {
+            (Some(pt), Some(_)) => {
+                let o = Obj::new(
+                    pt,
+                    self.n_fields(pt),
+                    Vec::new(),
+                    None,
+                    Some(obj),
+                    obj.io.borrow().clone(),
+                    obj.endian.get(),
+                );
+                o.defaults.set(true);
+                Ok(o)
+            }
+            _ => Err(bad("'_parent' of the top-level type")),
+        }
+    }
+
     fn root_of(&self, obj: &Rc<Obj>) -> Rc<Obj> {
         let want = self.m.root_of(obj.ty);
         // (Through the records that read each other: a record read with `parent: false` still has the root.)
@@ -355,10 +379,7 @@ impl Run<'_> {
 
     fn attr(&self, b: &V, name: &str, env: &Env) -> Result<V> {
         Ok(match (b, name) {
-            (V::Obj(o), "_parent") => V::Obj(
-                o.parent()
-                    .ok_or_else(|| bad("'_parent' of the top-level type"))?,
-            ),
+            (V::Obj(o), "_parent") => V::Obj(self.parent_of(o)?),
             (V::Obj(o), "_io") => V::Io(self.io_of(o)),
             (V::Obj(o), "_root") => V::Obj(self.root_of(o)),
             (V::Obj(o), "_sizeof") => V::Int(i128::from(o.end.get().saturating_sub(o.start.get()))),

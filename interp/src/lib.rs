@@ -5,9 +5,10 @@
 //! serde derives give it, and the writer derives counts, lengths and `-derive`d values as the generated writer
 //! does. `tests/tests/interp_differential.rs` checks both against the generated code.
 //!
-//! What the interpreter does not do yet (pools, relocation tables, `-sort-by`, `-scan`, dictionaries, values
-//! given by a holder, `-hook`s and custom processes) [`Schema::unsupported`] names, with the schema position; the
-//! generated crate (`binspec gen`, `binspec-build`) does all of it.
+//! What the interpreter does not do yet (string pools, pools whose item order is kept, pool items that are records
+//! placing or pointing to anything, relocation tables, dictionaries, values given by a holder, and `-hook`s and
+//! custom processes it is not given) [`Schema::unsupported`] names, with the schema position; the generated crate
+//! (`binspec gen`, `binspec-build`) does all of it.
 
 mod doc;
 mod error;
@@ -15,6 +16,7 @@ mod eval;
 mod model;
 mod read;
 mod run;
+mod sections;
 mod value;
 mod write;
 
@@ -179,6 +181,7 @@ impl Schema {
             run.flushed.borrow_mut().clear();
             run.queues.borrow_mut().iter_mut().for_each(Vec::clear);
             let mut sw = write::SW::new(io.id);
+            run.bases.borrow_mut().insert(io.id, 0);
             run.write_type(&root, &mut sw)?;
             let (bytes, (left, _)) = sw.finish(run.lenient.get())?;
             if !left.is_empty() {
@@ -238,6 +241,7 @@ impl Schema {
 fn read_root(run: &Run<'_>, data: &[u8]) -> Result<Rc<value::Obj>> {
     run.limit_values(data.len());
     let io = Stream::whole(Rc::new(data.to_vec()));
+    *run.root.borrow_mut() = Some(io.clone());
     let mut r = read::reader_of(&io);
     run.read_type(
         0,
@@ -282,19 +286,21 @@ fn unsupported_pool_use(m: &Module, f: &Field) -> Option<&'static str> {
         "string pools ('dedup')"
     } else if p.keep_order {
         "pools whose item order is kept ('keep-order')"
-    } else if !p.order.is_empty() {
-        "the order of a region's sections ('order')"
-    } else if f.item_of.is_some() && !plain_item(m, f) {
+    } else if f.item_of.is_some() && !is_section(m, f) && !plain_item(m, f) {
         "pool items whose records place or point to anything, or look at their position"
-    } else if m.types.iter().any(|t| {
-        t.seq
-            .iter()
-            .any(|s| matches!(&s.role, Role::Pool(u) if u.pool == pool))
-            && t.instances.iter().any(|i| i.item_of == Some(pool))
-    }) {
-        "sections of a region ('-pool' items of the region's own type)"
     } else {
         return None;
+    })
+}
+
+/// Whether pool item `f` is a section: an instance of the type whose seq holds its pool's region (written at the
+/// region, in the region's stream, as a seq attribute is).
+fn is_section(m: &Module, f: &Field) -> bool {
+    m.types.iter().any(|t| {
+        t.instances.iter().any(|i| std::ptr::eq(i, f))
+            && t.seq
+                .iter()
+                .any(|s| matches!(&s.role, Role::Pool(u) if Some(u.pool) == f.item_of))
     })
 }
 

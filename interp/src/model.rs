@@ -14,6 +14,7 @@ use crate::doc::{snake_case, Doc};
 use crate::error::{Error, Result};
 use crate::eval::Env;
 use crate::run::Run;
+use crate::sections::{Extra, ExtraKind};
 use crate::value::{Obj, Stream, V};
 
 fn b64(b: &[u8]) -> Doc {
@@ -87,7 +88,8 @@ impl Run<'_> {
                     }
                 }
                 Role::Offset { of }
-                    if self.keeps_empty_position(t.field(*of)) && obj.keep.borrow()[of.0] =>
+                    if self.keeps_empty_position(obj.ty, t.field(*of))
+                        && obj.keep.borrow()[of.0] =>
                 {
                     if let Some(v) = obj.get(i) {
                         out.push((f.name.clone(), self.prim_doc(f, &f.ty, &v)?));
@@ -132,6 +134,16 @@ impl Run<'_> {
                 .find(|(n, _)| *n == l.name)
                 .map_or(l.default, |(_, v)| *v);
             out.push((l.name.clone(), Doc::Int(v)));
+        }
+        for (name, x) in obj.extras.borrow().iter() {
+            out.push((
+                name.clone(),
+                match x {
+                    Extra::Bytes(b) => b64(b),
+                    Extra::Names(n) => Doc::List(n.iter().map(|s| Doc::Str(s.clone())).collect()),
+                    Extra::Align(a) => Doc::Int(i128::from(*a)),
+                },
+            ));
         }
         Ok(Doc::Map(out))
     }
@@ -281,7 +293,7 @@ impl Run<'_> {
             let f = self.def(ti, i);
             if let Role::Offset { of } = &f.role {
                 // An empty item's offset, where the file had it elsewhere.
-                if self.keeps_empty_position(t.field(*of)) {
+                if self.keeps_empty_position(ti, t.field(*of)) {
                     known.push(f.name.clone());
                     if let Some(v) = d.get(&f.name) {
                         let x = self
@@ -363,6 +375,42 @@ impl Run<'_> {
                 }
                 None => {}
             }
+        }
+        for (key, kind) in self.extra_keys(ti) {
+            if let Some(v) = d.get(&key) {
+                let x = match (kind, v) {
+                    (ExtraKind::Bytes, v) => {
+                        Extra::Bytes(Rc::from(unb64(v).map_err(|e| e.in_field(&key))?))
+                    }
+                    (ExtraKind::Names, Doc::List(xs)) => Extra::Names(
+                        xs.iter()
+                            .map(|x| match x {
+                                Doc::Str(s) => Ok(s.clone()),
+                                o => {
+                                    Err(Error::new(format!("expected a name, found {}", o.kind()))
+                                        .in_field(&key))
+                                }
+                            })
+                            .collect::<Result<Vec<_>>>()?,
+                    ),
+                    (ExtraKind::Align, Doc::Int(a)) if *a > 0 && (*a as u64).is_power_of_two() => {
+                        Extra::Align(*a as u64)
+                    }
+                    (ExtraKind::Names, o) => {
+                        return Err(Error::new(format!(
+                            "expected a list of names, found {}",
+                            o.kind()
+                        ))
+                        .in_field(&key))
+                    }
+                    (ExtraKind::Align, o) => {
+                        return Err(Error::new(format!("expected a power of two, found {o:?}"))
+                            .in_field(&key))
+                    }
+                };
+                obj.extras.borrow_mut().push((key.clone(), x));
+            }
+            known.push(key);
         }
         if let Some(tail) = (0..t.seq.len()).find(|&i| self.is_tail_region(ti, i)) {
             let key = format!("{}_trailing", t.seq[tail].name);

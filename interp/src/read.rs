@@ -107,6 +107,7 @@ impl Run<'_> {
                     self.read_field_of(&obj, i)?;
                 }
             }
+            self.judge_members(&obj);
             Ok(())
         })?;
         Ok(obj)
@@ -841,9 +842,14 @@ impl Run<'_> {
         obj.spans.borrow_mut()[i] = Some((pos, r.pos() as u64));
         if let Some(p) = f.item_of {
             let (start, len) = (io.abs + pos, r.pos() as u64 - pos);
+            if self.note_member(obj, i, f, p, (start, len)) {
+                return Ok(Some(v));
+            }
             let default = self.m.pools[p].item_align;
             let mut pools = self.pools.borrow_mut();
-            if len == 0 && self.keeps_empty_position(f) && pools.empty_elsewhere(p, start, default)
+            if len == 0
+                && self.keeps_empty_position(obj.ty, f)
+                && pools.empty_elsewhere(p, start, default)
             {
                 obj.keep.borrow_mut()[i] = true;
             } else {
@@ -856,10 +862,11 @@ impl Run<'_> {
 
 impl Run<'_> {
     /// Whether pool item `f` can be empty, and its position is then kept where it points elsewhere
-    /// (`emit_rust::layout::keeps_empty_position`; the interpreter has no local items).
-    pub fn keeps_empty_position(&self, f: &Field) -> bool {
+    /// (`emit_rust::layout::keeps_empty_position`): not a section, which is written where the region is.
+    pub fn keeps_empty_position(&self, ty: usize, f: &Field) -> bool {
         f.item_of.is_some_and(|p| !self.m.pools[p].dedup)
             && (f.repeat != Repeat::None || f.size.is_some())
+            && !self.is_section(ty, f)
     }
 }
 

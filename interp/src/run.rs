@@ -40,6 +40,11 @@ pub struct Run<'m> {
     pub flushed: std::cell::RefCell<Vec<usize>>,
     /// The streams the last write pass wrote (see [`crate::write::Written`]).
     pub written: std::cell::RefCell<crate::write::Written>,
+    /// Where each stream written in this pass starts in the output, by id, where known (a pool item's position
+    /// counts in the stream of the record that holds it, which need not be the one its region is in).
+    pub bases: std::cell::RefCell<std::collections::HashMap<u64, u64>>,
+    /// The file being read (what gaps between pool items are taken from).
+    pub root: std::cell::RefCell<Option<Rc<crate::value::Stream>>>,
 }
 
 impl<'m> Run<'m> {
@@ -54,6 +59,8 @@ impl<'m> Run<'m> {
             max_values: Cell::new(u64::MAX),
             lenient: Cell::new(false),
             written: Default::default(),
+            root: Default::default(),
+            bases: Default::default(),
             pools: Default::default(),
             flushed: Default::default(),
             queues: std::cell::RefCell::new(vec![Vec::new(); m.pools.len()]),

@@ -155,6 +155,11 @@ pub struct Obj {
     pub cases: RefCell<std::collections::HashMap<(usize, usize), usize>>,
     /// Instances being computed (a cycle is an error, not a stack overflow).
     pub busy: RefCell<Vec<bool>>,
+    /// A stand-in for the parent of a record read with `parent: false`: each of its fields reads as its type's
+    /// default, as the generated code passes defaults for what such a record names of `_parent`.
+    pub defaults: Cell<bool>,
+    /// Layout choices of an ordered region's members that the model keeps beside the fields (`crate::sections`).
+    pub extras: RefCell<Vec<(String, crate::sections::Extra)>>,
 }
 
 impl Obj {
@@ -187,6 +192,8 @@ impl Obj {
             keep: RefCell::new(vec![false; n_fields]),
             layout: RefCell::default(),
             trailing: RefCell::default(),
+            extras: RefCell::default(),
+            defaults: Cell::new(false),
         })
     }
     pub fn get(&self, i: usize) -> Option<V> {

@@ -159,7 +159,10 @@ impl Run<'_> {
                 let f = self.def(obj.ty, i);
                 let r = match (&f.role, f.item_of) {
                     (Role::Placed, _) => self.place(obj, i, f, sw),
-                    (Role::Data, Some(p)) => self.queue(obj, i, f, p),
+                    // (A section is written at its region.)
+                    (Role::Data, Some(p)) if !self.is_section(obj.ty, f) => {
+                        self.queue(obj, i, f, p)
+                    }
                     _ => continue,
                 };
                 r.map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
@@ -170,6 +173,7 @@ impl Run<'_> {
 
     /// A pool item: written apart, queued for its region.
     fn queue(&self, obj: &Rc<Obj>, i: usize, f: &Field, pool: usize) -> Result<()> {
+        self.check_presence(obj, f, obj.get(i).is_some())?;
         let Some(v) = obj.get(i) else {
             return Ok(());
         };
@@ -236,13 +240,12 @@ impl Run<'_> {
         }
         // (The region starts after its alignment: what precedes it, a region sized up to it, takes the padding.)
         let start = sw.w.pos() as u64;
+        // The type's own sections (and the groups where their order is kept), then the queued items.
+        self.write_members(obj, f, u.pool, sw)?;
         let items = std::mem::take(&mut self.queues.borrow_mut()[u.pool]);
         self.flushed.borrow_mut().push(u.pool);
         for q in items {
-            sw.w.align(q.align);
-            let at = sw.w.pos() as u64;
-            q.obj.spans.borrow_mut()[q.field] = Some((at, at + q.bytes.len() as u64));
-            sw.w.bytes(&q.bytes);
+            self.write_queued(q, sw);
         }
         if self.is_tail_region(obj.ty, i) {
             if let Some(b) = obj.trailing.borrow().as_ref() {
@@ -250,7 +253,6 @@ impl Run<'_> {
             }
         }
         obj.spans.borrow_mut()[i] = Some((start, sw.w.pos() as u64));
-        let _ = f;
         Ok(())
     }
 
@@ -359,7 +361,14 @@ impl Run<'_> {
         Ok(())
     }
 
-    fn write_repeated(&self, obj: &Rc<Obj>, i: usize, f: &Field, v: &V, sw: &mut SW) -> Result<()> {
+    pub fn write_repeated(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        v: &V,
+        sw: &mut SW,
+    ) -> Result<()> {
         if f.repeat == Repeat::None {
             return self.write_one(obj, i, f, v, sw, None);
         }
@@ -549,6 +558,8 @@ impl Run<'_> {
             return self.write_type(child, sw);
         }
         let id = child.io.borrow().id;
+        let base = self.base_of(sw.id) + sw.w.pos() as u64;
+        self.bases.borrow_mut().insert(id, base);
         let mut sub = SW::new(id);
         self.write_type(child, &mut sub)?;
         let (bytes, foreign) = sub.finish(self.lenient.get())?;
@@ -754,12 +765,20 @@ impl Run<'_> {
             }
             Role::Length { of } => {
                 let of_f = t.field(*of);
-                let n = if of_f.size_derived {
-                    // A record: its length in the previous pass (0 in the first; the passes settle it).
+                // A record or a pool's region: its length in the previous pass (0 in the first; the passes settle
+                // it).
+                let placed = matches!(of_f.role, Role::Pool(_))
+                    || (matches!(of_f.ty, FieldTy::User { .. } | FieldTy::Switch { .. })
+                        && matches!(obj.get(of.0), Some(V::Obj(_))));
+                let n = if of_f.size_derived || placed {
                     obj.spans.borrow()[of.0]
                         .map_or(0, |(start, end)| i128::from(end.saturating_sub(start)))
                 } else {
                     match self.field(obj, of.0)? {
+                        // Processed bytes: the length of what is stored.
+                        Some(V::Bytes(b)) if let Some(p) = &of_f.process => {
+                            self.process(obj, p, &b)?.len() as i128
+                        }
                         Some(V::Bytes(b)) => b.len() as i128,
                         Some(V::Str(s)) => match &of_f.ty {
                             FieldTy::Str { encoding, .. } => {

@@ -407,6 +407,48 @@ fn records_and_arrays_in_a_pool_by_the_cli() {
     assert!(!r.out.contains("align"), "{}", r.out);
 }
 
+/// A region's sections in the file's order (not the declared one), with items of another type among them: the
+/// order is kept in the text; edited there, the file is laid out in the new order with every offset derived; an
+/// order that would make a length read back otherwise is refused.
+#[test]
+fn sections_in_the_files_order_by_the_cli() {
+    #[rustfmt::skip]
+    let file = [
+        b'S', b'E', b'C', b'T', 2, 0, 0, 0,
+        0x24, 0, 0, 0, 0x3c, 0, 0, 0, 0x40, 0, 0, 0, // table, ids and name offsets
+        0x38, 0, 0, 0, 3, 0, 0, 0, 0x3b, 0, 0, 0, 1, 0, 0, 0, // the records' blobs
+        2, 0, 0, 0, 0x0a, 0, 0, 0, 0x0b, 0, 0, 0, 0x3c, 0, 0, 0, 0x3c, 0, 0, 0, // the table
+        b'a', b'b', b'c', b'd', 7, 0, 8, 0, b'n', b'a', b'm', b'e', 0,
+    ];
+    let l = round_trip("sections.ksy", &file);
+    let order =
+        "sections_order:\n- table\n- record.blob\n- table.small\n- table.big\n- ids\n- name\n";
+    assert!(l.text.contains(order), "{}", l.text);
+    // The blobs moved to the end: table at 0x24 (0x14 bytes), its empty arrays and the ids at 0x38, the name at
+    // 0x3c, the blobs at 0x41 and 0x44.
+    let moved =
+        "sections_order:\n- table\n- table.small\n- table.big\n- ids\n- name\n- record.blob\n";
+    let out = l.encode(&l.text.replace(order, moved)).unwrap();
+    assert_eq!(&out[8..20], &[0x24, 0, 0, 0, 0x38, 0, 0, 0, 0x3c, 0, 0, 0]);
+    assert_eq!(&out[0x14..0x18], &[0x41, 0, 0, 0]);
+    assert_eq!(&out[0x1c..0x20], &[0x44, 0, 0, 0]);
+    assert_eq!(&out[0x30..0x38], &[0x38, 0, 0, 0, 0x38, 0, 0, 0]);
+    assert_eq!(&out[0x38..], b"\x07\x00\x08\x00name\x00abcd");
+    // The ids' length is where the name starts: a blob between them would make it read back otherwise.
+    let bad =
+        "sections_order:\n- table\n- table.small\n- table.big\n- ids\n- record.blob\n- name\n";
+    l.refused(
+        &l.text.replace(order, bad),
+        &["ids", "the file would read back otherwise"],
+    );
+    // A name that is no member.
+    let unknown = order.replace("- name\n", "- nmae\n");
+    l.refused(
+        &l.text.replace(order, &unknown),
+        &["sections_order", "'nmae' is not a section"],
+    );
+}
+
 #[test]
 fn schema_errors_and_usage() {
     let d = tempfile::tempdir().unwrap();

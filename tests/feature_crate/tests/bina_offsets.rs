@@ -1,8 +1,10 @@
 //! `tests/feature_schemas/bina_offsets.ksy`: a BINA offset table, derived by the writer from the pointers it
 //! lists. A hand-made file decoded, written back byte for byte, and edited: the table and its length follow.
 
+mod agree;
+use agree::Agreed as _;
+
 use binspec_feature_schemas::bina_offsets::BinaOffsets;
-use binspec_runtime::Format;
 
 #[rustfmt::skip]
 const FILE: [u8; 0x51] = [
@@ -34,29 +36,29 @@ fn offsets(d: &[u8]) -> (Vec<u8>, Vec<u32>) {
 
 #[test]
 fn the_offset_table_is_derived() {
-    let m = BinaOffsets::from_binary(&FILE).unwrap();
+    let m = agree::read::<BinaOffsets>(&FILE).unwrap();
     assert_eq!(m.offsets, None);
     assert_eq!((&m.name[..], m.note.as_deref()), ("ab", Some("n")));
-    assert_eq!(m.to_binary().unwrap(), FILE);
+    assert_eq!(m.to_binary_agreed().unwrap(), FILE);
 }
 
 #[test]
 fn the_offset_table_follows_edits() {
-    let mut m = BinaOffsets::from_binary(&FILE).unwrap();
+    let mut m = agree::read::<BinaOffsets>(&FILE).unwrap();
     // A long blob: the first label is 0x410 bytes after the note, a distance of two bytes; the table grows to
     // 5 bytes and is padded to 8, and its length follows.
     m.blob = vec![b'z'; 0x400].into();
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     let (t, ps) = offsets(&out);
     assert_eq!(t, [0x42, 0x42, 0x81, 0x04, 0x44, 0, 0, 0]);
     assert_eq!(ps, [0x08, 0x10, 0x420, 0x430]);
     assert_eq!(u32_at(&out, 4), 8);
     // No note: its pointer is null and not listed.
     m.note = None;
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     assert_eq!(&out[0x10..0x18], &[0; 8]);
     assert_eq!(offsets(&out).1, [0x08, 0x420, 0x430]);
-    let back = BinaOffsets::from_binary(&out).unwrap();
+    let back = agree::read::<BinaOffsets>(&out).unwrap();
     assert_eq!(
         (back.offsets, back.note, back.records.len()),
         (None, None, 2)
@@ -72,13 +74,13 @@ fn a_table_written_otherwise_is_kept() {
     for p in [0x08, 0x10, 0x24, 0x34] {
         file[p] += 4; // the strings move by the word added
     }
-    let m = BinaOffsets::from_binary(&file).unwrap();
+    let m = agree::read::<BinaOffsets>(&file).unwrap();
     assert_eq!(
         m.offsets.as_deref(),
         Some(&[0x42, 0x42, 0x45, 0x44, 0, 0, 0, 0][..])
     );
-    assert_eq!(m.to_binary().unwrap(), file);
+    assert_eq!(m.to_binary_agreed().unwrap(), file);
     let mut m = m;
     m.offsets = None;
-    assert_eq!(m.to_binary().unwrap(), FILE);
+    assert_eq!(m.to_binary_agreed().unwrap(), FILE);
 }

@@ -2,8 +2,10 @@
 //! holds the range (AINB's property entries). Hand-made files decoded, checked, written back byte for byte, and
 //! edited to see what the writer derives.
 
+mod agree;
+use agree::Agreed as _;
+
 use binspec_feature_schemas::given::{Extra, Given, Node};
-use binspec_runtime::Format;
 
 #[rustfmt::skip]
 const FILE: [u8; 44] = [
@@ -20,11 +22,12 @@ const FILE: [u8; 44] = [
 ];
 
 fn read(bytes: &[u8]) -> Given {
-    Given::from_binary(bytes).unwrap_or_else(|e| panic!("decode: {e}"))
+    agree::read::<Given>(bytes).unwrap_or_else(|e| panic!("decode: {e}"))
 }
 
 fn write(m: &Given) -> Vec<u8> {
-    m.to_binary().unwrap_or_else(|e| panic!("encode: {e}"))
+    m.to_binary_agreed()
+        .unwrap_or_else(|e| panic!("encode: {e}"))
 }
 
 #[test]

@@ -2,8 +2,10 @@
 //! record of any type, a boolean, an element's index). A hand-made file decoded, checked, written back byte for
 //! byte, and edited: the writer passes the same arguments the reader did, from the model.
 
+mod agree;
+use agree::Agreed as _;
+
 use binspec_feature_schemas::params::Params;
-use binspec_runtime::Format;
 
 #[rustfmt::skip]
 const FILE: [u8; 19] = [
@@ -19,7 +21,7 @@ const FILE: [u8; 19] = [
 ];
 
 fn read(bytes: &[u8]) -> Params {
-    Params::from_binary(bytes).unwrap_or_else(|e| panic!("decode: {e}"))
+    agree::read::<Params>(bytes).unwrap_or_else(|e| panic!("decode: {e}"))
 }
 
 #[test]
@@ -35,7 +37,7 @@ fn every_kind_of_param_reads_and_writes_back() {
         [0, 5],
         "{m:?}"
     );
-    assert_eq!(m.to_binary().unwrap(), FILE);
+    assert_eq!(m.to_binary_agreed().unwrap(), FILE);
 }
 
 #[test]
@@ -43,14 +45,14 @@ fn the_writer_takes_the_arguments_from_the_edited_model() {
     let mut m = read(&FILE);
     // The record passed as `head` and as `any` now says no tail and no extra.
     m.header.flag = 0;
-    let e = m.to_binary().unwrap_err().to_string();
+    let e = m.to_binary_agreed().unwrap_err().to_string();
     assert!(e.contains("chunk.tail"), "{e}");
     m.chunk.tail = None;
     m.flagged.extra = None;
     // The sizes passed as an array: the second chunk part grows with them.
     m.lens[1] = 3;
     m.chunk.second = vec![0xb0, 0xb1, 0xb2].into();
-    let bytes = m.to_binary().unwrap();
+    let bytes = m.to_binary_agreed().unwrap();
     assert_eq!(
         bytes,
         [
@@ -69,11 +71,11 @@ fn an_argument_the_model_breaks_is_an_error() {
     let mut m = read(&FILE);
     // More bytes than the size passed in.
     m.chunk.first = vec![1, 2, 3].into();
-    let e = m.to_binary().unwrap_err().to_string();
+    let e = m.to_binary_agreed().unwrap_err().to_string();
     assert!(e.contains("chunk.first"), "{e}");
     // An element below the index it is passed.
     let mut m = read(&FILE);
     m.items[1].v = 0;
-    let e = m.to_binary().unwrap_err().to_string();
+    let e = m.to_binary_agreed().unwrap_err().to_string();
     assert!(e.contains("items"), "{e}");
 }

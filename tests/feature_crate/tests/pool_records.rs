@@ -2,8 +2,10 @@
 //! their offsets and the array's count derived by the writer. (The same edits through `binspec --schema` are in
 //! `tests/tests/interp_cli.rs`.)
 
+mod agree;
+use agree::Agreed as _;
+
 use binspec_feature_schemas::pool_records::PoolRecords;
-use binspec_runtime::Format;
 
 /// Entry 0: info (1, "ab") at 0xc, vals [1, 2, 3] at 0x10; entry 1: info (2, "xyz") at 0x18, vals [7] at 0x20.
 const FILE: [u8; 34] = [
@@ -19,16 +21,16 @@ const EDITED: [u8; 38] = [
 
 #[test]
 fn records_and_arrays_in_a_pool() {
-    let mut m = PoolRecords::from_binary(&FILE).unwrap_or_else(|e| panic!("decode: {e}"));
+    let mut m = agree::read::<PoolRecords>(&FILE).unwrap_or_else(|e| panic!("decode: {e}"));
     assert_eq!(
         (m.entries[1].info.kind, &m.entries[1].info.name[..]),
         (2, "xyz")
     );
     assert_eq!(m.entries[0].vals, [1, 2, 3]);
-    assert_eq!(m.to_binary().unwrap(), FILE);
+    assert_eq!(m.to_binary_agreed().unwrap(), FILE);
     m.entries[0].info.name = "abcdef".into();
     m.entries[0].vals.push(4);
-    assert_eq!(m.to_binary().unwrap(), EDITED);
+    assert_eq!(m.to_binary_agreed().unwrap(), EDITED);
 }
 
 /// Every cut of the file and every byte set to each of a few values: a model or an error, and a model that writes

@@ -2,8 +2,10 @@
 //! derives that field from what it writes of the record (a switch's case, or its raw bytes, alike), and keeps the
 //! slot's bytes after what the record reads.
 
+mod agree;
+use agree::Agreed as _;
+
 use binspec_feature_schemas::record_lengths::{Chunk, ChunkBody, RecordLengths};
-use binspec_runtime::Format;
 
 #[rustfmt::skip]
 const FILE: [u8; 38] = [
@@ -17,7 +19,7 @@ const FILE: [u8; 38] = [
 
 #[test]
 fn lengths_of_records_are_derived() {
-    let m = RecordLengths::from_binary(&FILE).unwrap_or_else(|e| panic!("decode: {e}"));
+    let m = agree::read::<RecordLengths>(&FILE).unwrap_or_else(|e| panic!("decode: {e}"));
     assert_eq!((m.header.x, m.header.y), (1, 2));
     assert_eq!(
         (m.fixed.v, m.fixed_filler.as_deref()),
@@ -31,7 +33,7 @@ fn lengths_of_records_are_derived() {
     assert_eq!(m.chunks[1].body_filler.as_deref(), Some(&b"xyz"[..]));
     assert_eq!(m.chunks[0].body_filler, None);
     assert_eq!(m.chunks[3].body_filler.as_deref(), Some(&[0u8][..]));
-    assert_eq!(m.to_binary().unwrap(), FILE);
+    assert_eq!(m.to_binary_agreed().unwrap(), FILE);
 
     // A longer name moves the slot's end: its length is derived, the bytes after the record follow it.
     let mut edited = m.clone();
@@ -44,7 +46,7 @@ fn lengths_of_records_are_derived() {
         body: ChunkBody::Point(binspec_feature_schemas::record_lengths::Point { x: 7, y: 8 }),
         body_filler: None,
     });
-    let out = edited.to_binary().unwrap();
+    let out = edited.to_binary_agreed().unwrap();
     #[rustfmt::skip]
     let want: Vec<u8> = [
         &[4, 1, 0, 2, 0][..],
@@ -57,14 +59,14 @@ fn lengths_of_records_are_derived() {
     ]
     .concat();
     assert_eq!(out, want);
-    assert_eq!(RecordLengths::from_binary(&out).unwrap(), edited);
+    assert_eq!(agree::read::<RecordLengths>(&out).unwrap(), edited);
 
     // Zeros after what a fixed-size record reads are the writer's padding: nothing is kept.
     let mut zeros = FILE;
     zeros[6..9].copy_from_slice(&[0, 0, 0]);
-    let m = RecordLengths::from_binary(&zeros).unwrap();
+    let m = agree::read::<RecordLengths>(&zeros).unwrap();
     assert_eq!(m.fixed_filler, None);
-    assert_eq!(m.to_binary().unwrap(), zeros);
+    assert_eq!(m.to_binary_agreed().unwrap(), zeros);
 }
 
 /// Every cut of the file and every byte set to each of a few values: decoding gives a model or an error, and a

@@ -1,8 +1,10 @@
 //! `tests/feature_schemas/relocations.ksy`: pointers that a relocation table lists, the table derived by the
 //! writer. A hand-made file decoded, written back byte for byte, and edited: the table follows the pointers.
 
+mod agree;
+use agree::Agreed as _;
+
 use binspec_feature_schemas::relocations::{Entry, Relocations};
-use binspec_runtime::Format;
 
 #[rustfmt::skip]
 const FILE: [u8; 0x81] = [
@@ -54,21 +56,21 @@ fn table(d: &[u8]) -> Vec<Vec<(usize, u16, u8, u8)>> {
 
 #[test]
 fn the_table_is_derived_from_the_pointers() {
-    let m = Relocations::from_binary(&FILE).unwrap();
+    let m = agree::read::<Relocations>(&FILE).unwrap();
     assert_eq!(m.name, "ab");
     assert_eq!(m.note.as_deref(), Some("n"));
     let sections = &m.table.sections;
     assert_eq!(sections.len(), 2);
     assert!(sections.iter().all(|s| s.entries.is_none()), "{sections:?}");
-    assert_eq!(m.to_binary().unwrap(), FILE);
+    assert_eq!(m.to_binary_agreed().unwrap(), FILE);
 }
 
 #[test]
 fn the_table_follows_edits() {
-    let mut m = Relocations::from_binary(&FILE).unwrap();
+    let mut m = agree::read::<Relocations>(&FILE).unwrap();
     // No note: its pointer is null, and not listed; everything after it moves back two bytes.
     m.note = None;
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     assert_eq!(&out[0x10..0x18], &[0; 8]);
     assert_eq!(table(&out), [vec![(0x08, 1, 1, 0)], vec![(0x20, 2, 1, 1)]]);
     // A third record: its label pointer joins the repeated entry. The name is at 0x50 now, the table at 0x53:
@@ -76,7 +78,7 @@ fn the_table_follows_edits() {
     m.records.push(m.records[0].clone());
     m.table.sections[0].region_size = 0x53;
     m.table.sections[1].region_ofs = 0x53;
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     assert_eq!(u32_at(&out, 4), 0x53);
     assert_eq!(table(&out), [vec![(0x08, 1, 1, 0)], vec![(0x20, 3, 1, 1)]]);
     // One section for everything: every pointer in one list, grouped anew, as Nintendo's tools group them (the
@@ -84,9 +86,9 @@ fn the_table_follows_edits() {
     // left repeat at 0x30 and 0x40).
     m.table.sections.truncate(1);
     m.table.sections[0].region_size = 0x1000;
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     assert_eq!(table(&out), [vec![(0x08, 2, 1, 2), (0x30, 2, 1, 1)]]);
-    let back = Relocations::from_binary(&out).unwrap();
+    let back = agree::read::<Relocations>(&out).unwrap();
     assert_eq!(back.records.len(), 3);
     assert!(back.table.sections[0].entries.is_none());
 }
@@ -103,7 +105,7 @@ fn entries_grouped_otherwise_are_kept() {
     for p in [0x20, 0x30] {
         file[p] += 8; // the labels move by the entry added
     }
-    let m = Relocations::from_binary(&file).unwrap();
+    let m = agree::read::<Relocations>(&file).unwrap();
     assert_eq!(
         m.table.sections[1].entries.as_deref(),
         Some(
@@ -123,11 +125,11 @@ fn entries_grouped_otherwise_are_kept() {
             ][..]
         )
     );
-    assert_eq!(m.to_binary().unwrap(), file);
+    assert_eq!(m.to_binary_agreed().unwrap(), file);
     // Dropping them derives the table again.
     let mut m = m;
     m.table.sections[1].entries = None;
-    assert_eq!(m.to_binary().unwrap(), FILE);
+    assert_eq!(m.to_binary_agreed().unwrap(), FILE);
 }
 
 #[test]
@@ -136,7 +138,7 @@ fn a_hostile_entry_is_kept_without_listing_its_pointers() {
     // list them (which would take gigabytes); it keeps the entry as the file has it, and writes it back.
     let mut file = FILE.to_vec();
     file[0x6d + 4..0x6d + 8].copy_from_slice(&[0xff, 0xff, 0xff, 0xff]);
-    let m = Relocations::from_binary(&file).unwrap();
+    let m = agree::read::<Relocations>(&file).unwrap();
     let kept = m.table.sections[0].entries.as_deref().unwrap();
     assert_eq!(
         (
@@ -146,5 +148,5 @@ fn a_hostile_entry_is_kept_without_listing_its_pointers() {
         ),
         (0xffff, 0xff, 0xff)
     );
-    assert_eq!(m.to_binary().unwrap(), file);
+    assert_eq!(m.to_binary_agreed().unwrap(), file);
 }

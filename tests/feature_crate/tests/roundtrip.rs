@@ -2,6 +2,8 @@
 //! values checked, written back with the generated writer and compared byte for byte. Some tests also edit the
 //! model and check what the writer derives (counts, offsets, sizes, sort order, byte order).
 
+mod agree;
+
 use binspec_feature_schemas as fs;
 use binspec_runtime::{Bytes, Endian, Format};
 
@@ -31,21 +33,22 @@ fn assert_bytes(got: &[u8], want: &[u8]) {
 
 /// Decodes `bytes`, writes the model back and checks that the bytes are the same, and that they decode to the same
 /// model again.
-fn round_trip<F: Format + PartialEq + std::fmt::Debug>(bytes: &[u8]) -> F {
+fn round_trip<F: Format + PartialEq + std::fmt::Debug + serde::Serialize>(bytes: &[u8]) -> F {
     let m = F::from_binary(bytes).unwrap_or_else(|e| panic!("{}: decode: {e}", F::ID));
-    let out = m
-        .to_binary()
-        .unwrap_or_else(|e| panic!("{}: encode: {e}", F::ID));
+    agree::decoded(bytes, &m);
+    let out = m.to_binary();
+    agree::written(&m, &out);
+    let out = out.unwrap_or_else(|e| panic!("{}: encode: {e}", F::ID));
     assert_bytes(&out, bytes);
     assert_eq!(F::from_binary(&out).unwrap(), m);
     m
 }
 
 /// Writes a model, then checks that the result decodes to the same model.
-fn write<F: Format + PartialEq + std::fmt::Debug>(m: &F) -> Vec<u8> {
-    let out = m
-        .to_binary()
-        .unwrap_or_else(|e| panic!("{}: encode: {e}", F::ID));
+fn write<F: Format + PartialEq + std::fmt::Debug + serde::Serialize>(m: &F) -> Vec<u8> {
+    let out = m.to_binary();
+    agree::written(m, &out);
+    let out = out.unwrap_or_else(|e| panic!("{}: encode: {e}", F::ID));
     let again = F::from_binary(&out).unwrap_or_else(|e| panic!("{}: decode: {e}", F::ID));
     assert_eq!(&again, m, "{}: written model reads back different", F::ID);
     out
@@ -1026,6 +1029,38 @@ fn sections_and_items_of_other_types_in_file_order() {
     m.sections_order = Some(["ids", "record.blob", "name"].map(String::from).to_vec());
     let e = m.to_binary().unwrap_err();
     assert!(e.to_string().contains("ids"), "{e}");
+}
+
+/// The same file with its blobs moved to the end by the kept order: laid out in that order, every offset derived
+/// (the interpreter writes the same bytes: `agree`, and `binspec --schema` in `tests/tests/interp_cli.rs`).
+#[test]
+fn sections_moved_by_their_kept_order() {
+    use fs::sections::Sections;
+    #[rustfmt::skip]
+    let bytes = [
+        b'S', b'E', b'C', b'T', 2, 0, 0, 0,
+        0x24, 0, 0, 0, 0x3c, 0, 0, 0, 0x40, 0, 0, 0,
+        0x38, 0, 0, 0, 3, 0, 0, 0, 0x3b, 0, 0, 0, 1, 0, 0, 0,
+        2, 0, 0, 0, 0x0a, 0, 0, 0, 0x0b, 0, 0, 0, 0x3c, 0, 0, 0, 0x3c, 0, 0, 0,
+        b'a', b'b', b'c', b'd', 7, 0, 8, 0, b'n', b'a', b'm', b'e', 0,
+    ];
+    let mut m: Sections = round_trip(&bytes);
+    m.sections_order = Some(
+        [
+            "table",
+            "table.small",
+            "table.big",
+            "ids",
+            "name",
+            "record.blob",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    let out = write(&m);
+    assert_eq!(&out[8..20], &[0x24, 0, 0, 0, 0x38, 0, 0, 0, 0x3c, 0, 0, 0]);
+    assert_eq!((out[0x14], out[0x1c]), (0x41, 0x44));
+    assert_eq!(&out[0x38..], b"\x07\x00\x08\x00name\x00abcd");
 }
 
 /// Items that a section declares (the table's arrays, as AINB's property table's) are members of the region too, and

@@ -1,0 +1,379 @@
+//! Regions whose members' order is a layout choice (`binspec_codegen::ir::region_members`): the sections a type
+//! declares for a region of its own, written at the region rather than queued, and the groups (the items of one
+//! instance of another type), written where the order puts them. The reader takes the order, the alignments and
+//! the bytes nothing describes from the runtime's bookkeeping (`ReadPools::section`, `member_item`, `sections`),
+//! as the generated reader does; the model keeps them under the generated model's names (`<region>_order`,
+//! `<member>_gap`, `<region>_<type>_<instance>_align`, `<item>_gap`).
+
+use std::rc::Rc;
+
+use binspec_codegen::ir::{Field, MemberRef, Role};
+
+use crate::error::{Error, Result};
+use crate::eval::Env;
+use crate::run::Run;
+use crate::value::Obj;
+use crate::write::SW;
+
+/// A layout choice of a region's members that the model keeps beside its fields.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Extra {
+    /// Bytes nothing in the file describes (a member's or an item's gap).
+    Bytes(Rc<[u8]>),
+    /// An order, by member names.
+    Names(Vec<String>),
+    /// An alignment.
+    Align(u64),
+}
+
+/// What kind of value a kept layout choice is (for reading it from a document).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtraKind {
+    Bytes,
+    Names,
+    Align,
+}
+
+impl Obj {
+    /// The layout choice `name` that the model keeps, if any.
+    pub fn extra(&self, name: &str) -> Option<Extra> {
+        self.extras
+            .borrow()
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, x)| x.clone())
+    }
+}
+
+impl Run<'_> {
+    /// The type and seq attribute of `pool`'s region.
+    fn region_of(&self, pool: usize) -> Option<(usize, usize)> {
+        self.m.types.iter().enumerate().find_map(|(ti, t)| {
+            t.seq
+                .iter()
+                .position(|f| matches!(&f.role, Role::Pool(u) if u.pool == pool))
+                .map(|i| (ti, i))
+        })
+    }
+
+    /// Where `f`, an instance of `ty` that is a pool item, is a member of an ordered region: the region's type, its
+    /// number among the members, and whether it is a section (`emit_rust::layout::member_index`).
+    pub fn member_of(&self, ty: usize, f: &Field) -> Option<(usize, usize, bool)> {
+        let pool = f.item_of?;
+        let (rt, _) = self.region_of(pool)?;
+        let members = binspec_codegen::ir::region_members(self.m, rt, pool)?;
+        members.iter().enumerate().find_map(|(i, x)| match *x {
+            MemberRef::Section(j) if rt == ty && self.m.types[rt].instances[j].name == f.name => {
+                Some((rt, i, true))
+            }
+            MemberRef::Group(tj, j) if tj == ty && self.m.types[tj].instances[j].name == f.name => {
+                Some((rt, i, false))
+            }
+            _ => None,
+        })
+    }
+
+    /// Whether `f`, an instance of `ty`, is a section: an item of a pool whose region is a seq attribute of `ty`
+    /// too. It is written at the region (in declared order, or the region's kept one), not queued.
+    pub fn is_section(&self, ty: usize, f: &Field) -> bool {
+        f.item_of.is_some_and(|p| {
+            self.m.types[ty]
+                .seq
+                .iter()
+                .any(|r| matches!(&r.role, Role::Pool(u) if u.pool == p))
+        })
+    }
+
+    /// The input's bytes (the root stream's), which the runtime judges gaps in.
+    fn root_bytes(&self) -> Rc<crate::value::Stream> {
+        self.root
+            .borrow()
+            .clone()
+            .unwrap_or_else(|| crate::value::Stream::whole(Rc::new(Vec::new())))
+    }
+
+    /// Notes pool item `f` (field `i` of `obj`), read at `start..start+len` of the file, where it is a member of an
+    /// ordered region; false where it is not (the caller notes it as a plain item).
+    pub fn note_member(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        pool: usize,
+        (start, len): (u64, u64),
+    ) -> bool {
+        let Some((_, idx, section)) = self.member_of(obj.ty, f) else {
+            return false;
+        };
+        let mut pools = self.pools.borrow_mut();
+        if section {
+            pools.section(pool, idx, start, len);
+            return true;
+        }
+        let default = self.m.pools[pool].item_align;
+        if len == 0
+            && self.keeps_empty_position(obj.ty, f)
+            && pools.member_empty_elsewhere(pool, idx, start, default)
+        {
+            obj.keep.borrow_mut()[i] = true;
+        } else {
+            let root = self.root_bytes();
+            obj.aligns.borrow_mut()[i] =
+                pools.member_item(pool, idx, start, len, default, root.bytes());
+        }
+        true
+    }
+
+    /// Once a type's pool items are read: the order, alignments and gaps of its ordered regions' members, and the
+    /// gaps before its group items (as the generated reader takes them, in that order).
+    pub fn judge_members(&self, obj: &Rc<Obj>) {
+        let (m, ti) = (self.m, obj.ty);
+        let t = &m.types[ti];
+        let root = self.root_bytes();
+        let data = root.bytes();
+        for f in &t.seq {
+            let Role::Pool(u) = &f.role else { continue };
+            let Some(members) = binspec_codegen::ir::region_members(m, ti, u.pool) else {
+                continue;
+            };
+            let defaults = vec![m.pools[u.pool].item_align; members.len()];
+            let s = self.pools.borrow_mut().sections(u.pool, &defaults, data);
+            let names: Vec<String> = members.iter().map(|x| x.name(m, ti)).collect();
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut extras = obj.extras.borrow_mut();
+            if let Some(o) = binspec_runtime::layout::order_names(s.order.clone(), &refs) {
+                extras.push((format!("{}_order", f.name), Extra::Names(o)));
+            }
+            for (k, mb) in members.iter().enumerate() {
+                if let Some(g) = s.gap(k, data) {
+                    extras.push((self.gap_name(ti, &f.name, *mb), Extra::Bytes(Rc::from(g))));
+                }
+                match *mb {
+                    MemberRef::Section(j) => obj.aligns.borrow_mut()[t.seq.len() + j] = s.align(k),
+                    MemberRef::Group(..) => {
+                        if let Some(a) = s.align(k) {
+                            extras.push((self.group_align_name(&f.name, *mb), Extra::Align(a)));
+                        }
+                    }
+                }
+            }
+        }
+        for f in &t.instances {
+            let (Some(pool), Some((_, idx, false))) = (f.item_of, self.member_of(ti, f)) else {
+                continue;
+            };
+            let gap = self.pools.borrow_mut().take_gap(pool, idx);
+            if let Some(g) = gap.and_then(|r| data.get(r)) {
+                obj.extras
+                    .borrow_mut()
+                    .push((format!("{}_gap", f.name), Extra::Bytes(Rc::from(g))));
+            }
+        }
+    }
+
+    /// The model's field for the bytes before member `mb` of region `region` of type `ti`.
+    fn gap_name(&self, ti: usize, region: &str, mb: MemberRef) -> String {
+        match mb {
+            MemberRef::Section(j) => format!("{}_gap", self.m.types[ti].instances[j].name),
+            MemberRef::Group(tj, j) => format!(
+                "{region}_{}_{}_gap",
+                self.m.types[tj].name, self.m.types[tj].instances[j].name
+            ),
+        }
+    }
+
+    /// The model's field for the alignment of group `mb`'s first item (a section's is its own `_align`).
+    fn group_align_name(&self, region: &str, mb: MemberRef) -> String {
+        match mb {
+            MemberRef::Section(j) => format!("{region}_{j}_align"),
+            MemberRef::Group(tj, j) => format!(
+                "{region}_{}_{}_align",
+                self.m.types[tj].name, self.m.types[tj].instances[j].name
+            ),
+        }
+    }
+
+    /// The layout choices of members that the model of type `ti` keeps beside its fields, by name.
+    pub fn extra_keys(&self, ti: usize) -> Vec<(String, ExtraKind)> {
+        let t = &self.m.types[ti];
+        let mut out = Vec::new();
+        for f in &t.seq {
+            let Role::Pool(u) = &f.role else { continue };
+            let Some(members) = binspec_codegen::ir::region_members(self.m, ti, u.pool) else {
+                continue;
+            };
+            out.push((format!("{}_order", f.name), ExtraKind::Names));
+            for mb in members {
+                out.push((self.gap_name(ti, &f.name, mb), ExtraKind::Bytes));
+                if matches!(mb, MemberRef::Group(..)) {
+                    out.push((self.group_align_name(&f.name, mb), ExtraKind::Align));
+                }
+            }
+        }
+        for f in &t.instances {
+            if let Some((_, _, false)) = self.member_of(ti, f) {
+                out.push((format!("{}_gap", f.name), ExtraKind::Bytes));
+            }
+        }
+        out
+    }
+
+    /// Writes the sections of region `region` (seq attribute of `obj`) for `pool`, and where their order is a
+    /// layout choice, the groups where it puts them (the rest of the queue follows them).
+    pub fn write_members(
+        &self,
+        obj: &Rc<Obj>,
+        region: &Field,
+        pool: usize,
+        sw: &mut SW,
+    ) -> Result<()> {
+        let (m, ti) = (self.m, obj.ty);
+        let t = &m.types[ti];
+        let n_seq = t.seq.len();
+        let Some(members) = binspec_codegen::ir::region_members(m, ti, pool) else {
+            for (j, f) in t.instances.iter().enumerate() {
+                if f.item_of == Some(pool) {
+                    self.write_section(obj, n_seq + j, f, pool, sw)
+                        .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
+                }
+            }
+            return Ok(());
+        };
+        let names: Vec<String> = members.iter().map(|x| x.name(m, ti)).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let oname = format!("{}_order", region.name);
+        let kept = match obj.extra(&oname) {
+            Some(Extra::Names(o)) => Some(o),
+            _ => None,
+        };
+        let order = binspec_runtime::layout::write_order(kept.as_deref(), &refs)
+            .map_err(|e| Error::from(e).in_field(&oname))?;
+        for k in order {
+            let mb = members[k];
+            if let Some(Extra::Bytes(g)) = obj.extra(&self.gap_name(ti, &region.name, mb)) {
+                sw.w.flush_bits();
+                sw.w.bytes(&g);
+            }
+            match mb {
+                MemberRef::Section(j) => {
+                    let f = &t.instances[j];
+                    self.write_section(obj, n_seq + j, f, pool, sw)
+                        .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
+                }
+                MemberRef::Group(tj, j) => {
+                    let gname = self.group_align_name(&region.name, mb);
+                    let align = match obj.extra(&gname) {
+                        Some(Extra::Align(a)) => {
+                            check_align(a).map_err(|e| e.in_field(&gname))?;
+                            a
+                        }
+                        _ => m.pools[pool].item_align,
+                    };
+                    let field = m.types[tj].seq.len() + j;
+                    let mine: Vec<_> = {
+                        let mut queues = self.queues.borrow_mut();
+                        let q = std::mem::take(&mut queues[pool]);
+                        let (mine, rest) = q
+                            .into_iter()
+                            .partition(|x| x.obj.ty == tj && x.field == field);
+                        queues[pool] = rest;
+                        mine
+                    };
+                    if mine.is_empty() {
+                        continue;
+                    }
+                    sw.w.align(align);
+                    for q in mine {
+                        self.write_queued(q, sw);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A section: at its alignment, where its condition holds (the values written decide, as for an optional
+    /// field).
+    fn write_section(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        pool: usize,
+        sw: &mut SW,
+    ) -> Result<()> {
+        let v = obj.get(i);
+        self.check_presence(obj, f, v.is_some())?;
+        let Some(v) = v else {
+            obj.spans.borrow_mut()[i] = None;
+            return Ok(());
+        };
+        let a = obj.aligns.borrow()[i];
+        if let Some(a) = a {
+            check_align(a).map_err(|e| e.in_field(&format!("{}_align", f.name)))?;
+        }
+        sw.w.flush_bits();
+        sw.w.align(a.unwrap_or(self.m.pools[pool].item_align));
+        let start = sw.w.pos() as u64;
+        self.write_repeated(obj, i, f, &v, sw)?;
+        sw.w.flush_bits();
+        obj.spans.borrow_mut()[i] = Some((start, sw.w.pos() as u64));
+        Ok(())
+    }
+
+    /// A pool item's presence against its condition, for the values written (once positions are known): the file
+    /// would read back otherwise.
+    pub fn check_presence(&self, obj: &Rc<Obj>, f: &Field, present: bool) -> Result<()> {
+        if let (Some(c), false) = (&f.cond, self.lenient.get()) {
+            let holds = self.eval_bool(&c.expr, &Env::of(obj))?;
+            match (holds, present) {
+                (false, true) => {
+                    return Err(Error::new(format!(
+                        "present in the model, but its condition `{}` is false for the values written: the file \
+                         would not have it",
+                        c.text
+                    )))
+                }
+                (true, false) => {
+                    return Err(Error::new(format!(
+                        "absent in the model, but its condition `{}` is true for the values written: the file \
+                         would have one",
+                        c.text
+                    )))
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Where stream `id` starts in the output in this pass (0 where not known: an item written apart).
+    pub fn base_of(&self, id: u64) -> u64 {
+        self.bases.borrow().get(&id).copied().unwrap_or(0)
+    }
+
+    /// A queued item at the writer's position: the bytes before it that nothing describes (a group item's gap),
+    /// then at its alignment.
+    pub fn write_queued(&self, q: crate::write::Queued, sw: &mut SW) {
+        let name = &self.def(q.obj.ty, q.field).name;
+        if let Some(Extra::Bytes(g)) = q.obj.extra(&format!("{name}_gap")) {
+            sw.w.bytes(&g);
+        }
+        sw.w.align(q.align);
+        // (Where the item is in the stream of the record that holds it.)
+        let held_in = q.obj.io.borrow().id;
+        let at = match held_in == sw.id {
+            true => sw.w.pos() as u64,
+            false => {
+                (self.base_of(sw.id) + sw.w.pos() as u64).saturating_sub(self.base_of(held_in))
+            }
+        };
+        q.obj.spans.borrow_mut()[q.field] = Some((at, at + q.bytes.len() as u64));
+        sw.w.bytes(&q.bytes);
+    }
+}
+
+/// An alignment a model gives: a power of two.
+fn check_align(a: u64) -> Result<()> {
+    binspec_runtime::layout::check_align(a).map_err(Error::from)
+}
