@@ -5,10 +5,10 @@
 //! serde derives give it, and the writer derives counts, lengths and `-derive`d values as the generated writer
 //! does. `tests/tests/interp_differential.rs` checks both against the generated code.
 //!
-//! What the interpreter does not do yet (string pools, pools whose item order is kept, pool items that are records
-//! placing or pointing to anything, relocation tables, dictionaries, values given by a holder, and `-hook`s and
-//! custom processes it is not given) [`Schema::unsupported`] names, with the schema position; the generated crate
-//! (`binspec gen`, `binspec-build`) does all of it.
+//! What the interpreter does not do yet (string pools, pool items that are records placing or pointing to anything,
+//! relocation tables, dictionaries, values given by a holder, and `-hook`s and custom processes it is not given)
+//! [`Schema::unsupported`] names, with the schema position; the generated crate (`binspec gen`, `binspec-build`) does
+//! all of it.
 
 mod doc;
 mod error;
@@ -284,8 +284,6 @@ fn unsupported_pool_use(m: &Module, f: &Field) -> Option<&'static str> {
     let p = &m.pools[pool];
     Some(if p.dedup {
         "string pools ('dedup')"
-    } else if p.keep_order {
-        "pools whose item order is kept ('keep-order')"
     } else if f.item_of.is_some() && !is_section(m, f) && !plain_item(m, f) {
         "pool items whose records place or point to anything, or look at their position"
     } else {

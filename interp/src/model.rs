@@ -142,6 +142,9 @@ impl Run<'_> {
                     Extra::Bytes(b) => b64(b),
                     Extra::Names(n) => Doc::List(n.iter().map(|s| Doc::Str(s.clone())).collect()),
                     Extra::Align(a) => Doc::Int(i128::from(*a)),
+                    Extra::Indices(o) => {
+                        Doc::List(o.iter().map(|k| Doc::Int(i128::from(*k))).collect())
+                    }
                 },
             ));
         }
@@ -396,12 +399,23 @@ impl Run<'_> {
                     (ExtraKind::Align, Doc::Int(a)) if *a > 0 && (*a as u64).is_power_of_two() => {
                         Extra::Align(*a as u64)
                     }
-                    (ExtraKind::Names, o) => {
-                        return Err(Error::new(format!(
-                            "expected a list of names, found {}",
-                            o.kind()
-                        ))
-                        .in_field(&key))
+                    (ExtraKind::Indices, Doc::List(xs)) => Extra::Indices(
+                        xs.iter()
+                            .map(|x| match x {
+                                Doc::Int(k) => u32::try_from(*k).map_err(|_| {
+                                    Error::new(format!("index {k} is out of range")).in_field(&key)
+                                }),
+                                o => Err(Error::new(format!(
+                                    "expected an index, found {}",
+                                    o.kind()
+                                ))
+                                .in_field(&key)),
+                            })
+                            .collect::<Result<Vec<_>>>()?,
+                    ),
+                    (ExtraKind::Names | ExtraKind::Indices, o) => {
+                        return Err(Error::new(format!("expected a list, found {}", o.kind()))
+                            .in_field(&key))
                     }
                     (ExtraKind::Align, o) => {
                         return Err(Error::new(format!("expected a power of two, found {o:?}"))

@@ -135,6 +135,9 @@ impl Run<'_> {
         let start = r.pos() as u64;
         let io = obj.io.borrow().clone();
         let region = self.enter_region(obj, f, r);
+        if let Some(rs) = region {
+            obj.region_starts.borrow_mut().push((i, rs));
+        }
         let mut v = self.read_repeated(obj, i, f, &io, r)?;
         if let Some(rs) = region {
             self.leave_region(obj, i, f, &v, start, rs, r)?;

@@ -24,6 +24,8 @@ pub enum Extra {
     Names(Vec<String>),
     /// An alignment.
     Align(u64),
+    /// The order of a keep-order pool's non-empty items, as indices into the order the writer meets them.
+    Indices(Vec<u32>),
 }
 
 /// What kind of value a kept layout choice is (for reading it from a document).
@@ -32,6 +34,7 @@ pub enum ExtraKind {
     Bytes,
     Names,
     Align,
+    Indices,
 }
 
 impl Obj {
@@ -103,7 +106,21 @@ impl Run<'_> {
         (start, len): (u64, u64),
     ) -> bool {
         let Some((_, idx, section)) = self.member_of(obj.ty, f) else {
-            return false;
+            if !self.m.pools[pool].keep_order {
+                return false;
+            }
+            // An item of a pool whose order is kept: noted in the order met, judged at the region.
+            let default = self.m.pools[pool].item_align;
+            let mut pools = self.pools.borrow_mut();
+            if len == 0
+                && self.keeps_empty_position(obj.ty, f)
+                && pools.empty_elsewhere(pool, start, default)
+            {
+                obj.keep.borrow_mut()[i] = true;
+            } else {
+                obj.aligns.borrow_mut()[i] = pools.ordered_item(pool, start, len);
+            }
+            return true;
         };
         let mut pools = self.pools.borrow_mut();
         if section {
@@ -158,6 +175,23 @@ impl Run<'_> {
                 }
             }
         }
+        // The order of a keep-order pool's items, now that they are read.
+        for (k, f) in t.seq.iter().enumerate() {
+            let Role::Pool(u) = &f.role else { continue };
+            let start = obj
+                .region_starts
+                .borrow()
+                .iter()
+                .find(|(j, _)| *j == k)
+                .map(|x| x.1);
+            if let (true, Some(rs)) = (m.pools[u.pool].keep_order, start) {
+                if let Some(o) = self.pools.borrow_mut().item_order(u.pool, rs) {
+                    obj.extras
+                        .borrow_mut()
+                        .push((format!("{}_item_order", f.name), Extra::Indices(o)));
+                }
+            }
+        }
         for f in &t.instances {
             let (Some(pool), Some((_, idx, false))) = (f.item_of, self.member_of(ti, f)) else {
                 continue;
@@ -199,6 +233,9 @@ impl Run<'_> {
         let mut out = Vec::new();
         for f in &t.seq {
             let Role::Pool(u) = &f.role else { continue };
+            if self.m.pools[u.pool].keep_order {
+                out.push((format!("{}_item_order", f.name), ExtraKind::Indices));
+            }
             let Some(members) = binspec_codegen::ir::region_members(self.m, ti, u.pool) else {
                 continue;
             };
@@ -287,6 +324,59 @@ impl Run<'_> {
                         self.write_queued(q, sw);
                     }
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// The items queued for a keep-order pool's region `region` of `obj`, the non-empty ones in the model's order
+    /// (`<region>_item_order`: indices into the order they were queued), each followed by the empty ones queued
+    /// just after it, those queued before the first non-empty one first (the runtime's `flush_ordered`).
+    pub fn write_ordered_items(
+        &self,
+        obj: &Rc<Obj>,
+        region: &Field,
+        items: Vec<crate::write::Queued>,
+        sw: &mut SW,
+    ) -> Result<()> {
+        let oname = format!("{}_item_order", region.name);
+        let Some(Extra::Indices(order)) = obj.extra(&oname) else {
+            for q in items {
+                self.write_queued(q, sw);
+            }
+            return Ok(());
+        };
+        let mut leading = Vec::new();
+        let mut runs: Vec<Vec<crate::write::Queued>> = Vec::new();
+        for q in items {
+            let empty = q.bytes.is_empty();
+            match runs.last_mut() {
+                Some(run) if empty => run.push(q),
+                None if empty => leading.push(q),
+                _ => runs.push(vec![q]),
+            }
+        }
+        let mut seen = vec![false; runs.len()];
+        let valid = order.len() == runs.len()
+            && order.iter().all(|&k| {
+                seen.get_mut(k as usize)
+                    .is_some_and(|s| !std::mem::replace(s, true))
+            });
+        if !valid {
+            return Err(Error::new(format!(
+                "the item order {order:?} does not name each of the {} non-empty items once (indices in the order \
+                 the writer meets them)",
+                runs.len()
+            ))
+            .in_field(&oname));
+        }
+        for q in leading {
+            self.write_queued(q, sw);
+        }
+        let mut runs: Vec<Option<Vec<_>>> = runs.into_iter().map(Some).collect();
+        for &k in &order {
+            for q in runs[k as usize].take().unwrap_or_default() {
+                self.write_queued(q, sw);
             }
         }
         Ok(())

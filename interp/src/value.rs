@@ -158,6 +158,8 @@ pub struct Obj {
     /// A stand-in for the parent of a record read with `parent: false`: each of its fields reads as its type's
     /// default, as the generated code passes defaults for what such a record names of `_parent`.
     pub defaults: Cell<bool>,
+    /// Where each region of the record (by seq attribute) starts in the file, once read.
+    pub region_starts: RefCell<Vec<(usize, u64)>>,
     /// Layout choices of an ordered region's members that the model keeps beside the fields (`crate::sections`).
     pub extras: RefCell<Vec<(String, crate::sections::Extra)>>,
 }
@@ -194,6 +196,7 @@ impl Obj {
             trailing: RefCell::default(),
             extras: RefCell::default(),
             defaults: Cell::new(false),
+            region_starts: RefCell::default(),
         })
     }
     pub fn get(&self, i: usize) -> Option<V> {

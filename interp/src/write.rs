@@ -244,9 +244,7 @@ impl Run<'_> {
         self.write_members(obj, f, u.pool, sw)?;
         let items = std::mem::take(&mut self.queues.borrow_mut()[u.pool]);
         self.flushed.borrow_mut().push(u.pool);
-        for q in items {
-            self.write_queued(q, sw);
-        }
+        self.write_ordered_items(obj, f, items, sw)?;
         if self.is_tail_region(obj.ty, i) {
             if let Some(b) = obj.trailing.borrow().as_ref() {
                 sw.w.bytes(b);

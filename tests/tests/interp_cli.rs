@@ -449,6 +449,33 @@ fn sections_in_the_files_order_by_the_cli() {
     );
 }
 
+/// Ranges of a shared table out of their groups' order (`keep-order`): the order is kept in the text; taken out
+/// there, the ranges go in group order; an order that does not name each range once is refused.
+#[test]
+fn ranges_in_a_kept_order_by_the_cli() {
+    #[rustfmt::skip]
+    let file = [
+        b'O', b'R', b'D', b'R', 3,
+        1, 2, 0, 0, 0, 1, // groups: two values at 1, none at 0, one at 0
+        3, 9, 0, 1, 0, 2, 0,
+    ];
+    let l = round_trip("ordered_ranges.ksy", &file);
+    let kept = "values_item_order:\n- 1\n- 0\n";
+    assert!(l.text.contains(kept), "{}", l.text);
+    let out = l.encode(&l.text.replace(kept, "")).unwrap();
+    assert_eq!(
+        out,
+        [b'O', b'R', b'D', b'R', 3, 0, 2, 0, 0, 2, 1, 3, 1, 0, 2, 0, 9, 0]
+    );
+    l.refused(
+        &l.text.replace(kept, "values_item_order:\n- 1\n- 1\n"),
+        &[
+            "values_item_order",
+            "does not name each of the 2 non-empty items once",
+        ],
+    );
+}
+
 #[test]
 fn schema_errors_and_usage() {
     let d = tempfile::tempdir().unwrap();

@@ -15,10 +15,6 @@ const REFUSED: &[(&str, &str)] = &[
         "the interpreter does not support values given by the record's holder",
     ),
     (
-        "ordered_ranges",
-        "the interpreter does not support pools whose item order is kept",
-    ),
-    (
         "relocations",
         "the interpreter does not support relocation tables",
     ),
