@@ -5,11 +5,12 @@
 //! serde derives give it, and the writer derives counts, lengths and `-derive`d values as the generated writer
 //! does. `tests/tests/interp_differential.rs` checks both against the generated code.
 //!
-//! What the interpreter does not do yet (string pools, pool items that are records placing or pointing to anything,
-//! relocation tables, dictionaries, values given by a holder, and `-hook`s and custom processes it is not given)
+//! What the interpreter does not do yet (pool items that are records placing or pointing to anything, relocation
+//! tables, dictionaries, values given by a holder, and `-hook`s and custom processes it is not given)
 //! [`Schema::unsupported`] names, with the schema position; the generated crate (`binspec gen`, `binspec-build`) does
 //! all of it.
 
+mod dedup;
 mod doc;
 mod error;
 mod eval;
@@ -179,6 +180,8 @@ impl Schema {
             // The first pass knows no positions yet.
             run.lenient.set(pass == 0);
             run.flushed.borrow_mut().clear();
+            run.dedup.borrow_mut().new_pass();
+            run.pass.set(pass as u32 + 1);
             run.queues.borrow_mut().iter_mut().for_each(Vec::clear);
             let mut sw = write::SW::new(io.id);
             run.bases.borrow_mut().insert(io.id, 0);
@@ -274,21 +277,12 @@ fn on_own_stack<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
     })
 }
 
-/// What of pools the interpreter does not do yet: it writes the items of a plain pool (bytes or strings, one
-/// each, queued before their region), as SARC's data and names are.
+/// What of pools the interpreter does not do yet: it writes sections at their region, and other items apart
+/// (then copied into their region) only where they are written the same wherever they land ([`plain_item`]).
 fn unsupported_pool_use(m: &Module, f: &Field) -> Option<&'static str> {
-    let pool = match &f.role {
-        Role::Pool(u) => u.pool,
-        _ => f.item_of?,
-    };
-    let p = &m.pools[pool];
-    Some(if p.dedup {
-        "string pools ('dedup')"
-    } else if f.item_of.is_some() && !is_section(m, f) && !plain_item(m, f) {
-        "pool items whose records place or point to anything, or look at their position"
-    } else {
-        return None;
-    })
+    f.item_of?;
+    (!is_section(m, f) && !plain_item(m, f))
+        .then_some("pool items whose records place or point to anything, or look at their position")
 }
 
 /// Whether pool item `f` is a section: an instance of the type whose seq holds its pool's region (written at the

@@ -106,6 +106,21 @@ impl Run<'_> {
                         out.push((f.name.clone(), self.value_doc(obj, f, &v).map_err(ctx)?));
                     }
                 }
+                // A string pool: the strings the file held, where there are any.
+                Role::Pool(u) if self.m.pools[u.pool].dedup => {
+                    if let Some(V::Arr(xs)) = obj.get(i) {
+                        if !xs.is_empty() {
+                            let names = xs
+                                .iter()
+                                .map(|x| match x {
+                                    V::Str(s) => Doc::Str(s.to_string()),
+                                    _ => Doc::Null,
+                                })
+                                .collect();
+                            out.push((f.name.clone(), Doc::List(names)));
+                        }
+                    }
+                }
                 Role::Kept => {
                     let Some(v) = self.field(obj, i).map_err(ctx)? else {
                         continue;
@@ -294,6 +309,36 @@ impl Run<'_> {
         }
         for i in 0..self.n_fields(ti) {
             let f = self.def(ti, i);
+            if let Role::Pool(u) = &f.role {
+                if self.m.pools[u.pool].dedup {
+                    known.push(f.name.clone());
+                    let strings = match d.get(&f.name) {
+                        None => Vec::new(),
+                        Some(Doc::List(xs)) => xs
+                            .iter()
+                            .enumerate()
+                            .map(|(k, x)| match x {
+                                Doc::Str(s) => Ok(V::Str(Rc::from(s.as_str()))),
+                                o => Err(Error::new(format!(
+                                    "expected a string, found {}",
+                                    o.kind()
+                                ))
+                                .in_index(k)
+                                .in_field(&f.name)),
+                            })
+                            .collect::<Result<Vec<_>>>()?,
+                        Some(o) => {
+                            return Err(Error::new(format!(
+                                "expected a list of strings, found {}",
+                                o.kind()
+                            ))
+                            .in_field(&f.name))
+                        }
+                    };
+                    obj.set(i, Some(V::Arr(Rc::new(strings))));
+                }
+                continue;
+            }
             if let Role::Offset { of } = &f.role {
                 // An empty item's offset, where the file had it elsewhere.
                 if self.keeps_empty_position(ti, t.field(*of)) {

@@ -140,7 +140,7 @@ impl Run<'_> {
         }
         let mut v = self.read_repeated(obj, i, f, &io, r)?;
         if let Some(rs) = region {
-            self.leave_region(obj, i, f, &v, start, rs, r)?;
+            self.leave_region(obj, i, f, &mut v, start, rs, r)?;
         }
         if let (Some(key), V::Arr(xs)) = (&f.sort_by, &v) {
             // The model holds the elements in key order (the writer's), whatever order the file has them in.
@@ -182,7 +182,7 @@ impl Run<'_> {
         obj: &Rc<Obj>,
         i: usize,
         f: &Field,
-        v: &V,
+        v: &mut V,
         start: u64,
         rs: u64,
         r: &mut Reader<'_>,
@@ -206,7 +206,13 @@ impl Run<'_> {
                 }
             }
         }
-        if f.size_eos {
+        if self.m.pools[u.pool].dedup {
+            // A string pool: the model holds its strings.
+            if let V::Bytes(b) = v {
+                let base = r.abs_pos() - r.pos() as u64;
+                *v = self.read_pool_strings(u.pool, b, base + start)?;
+            }
+        } else if f.size_eos {
             let base = r.abs_pos() - r.pos() as u64;
             r.seek(rs - base)?;
         }
@@ -843,8 +849,23 @@ impl Run<'_> {
         r.seek(pos)?;
         let v = self.read_repeated(obj, i, f, &io, &mut r)?;
         obj.spans.borrow_mut()[i] = Some((pos, r.pos() as u64));
-        if let Some(p) = f.item_of {
-            let (start, len) = (io.abs + pos, r.pos() as u64 - pos);
+        if let Some(p) = f.item_of.filter(|&p| !self.m.pools[p].dedup) {
+            // A record that holds regions of its own ends where their items end (the writer writes them inside
+            // it), not where its fields do (`emit_rust::read::item_end`).
+            let end = io.abs + r.pos() as u64;
+            let end = match &f.ty {
+                FieldTy::User { ty, .. } => {
+                    let own: Vec<usize> = (self.m.types[*ty].seq.iter())
+                        .filter_map(|x| match &x.role {
+                            Role::Pool(u) => Some(u.pool),
+                            _ => None,
+                        })
+                        .collect();
+                    self.pools.borrow().extent(end, &own)
+                }
+                _ => end,
+            };
+            let (start, len) = (io.abs + pos, end - (io.abs + pos));
             if self.note_member(obj, i, f, p, (start, len)) {
                 return Ok(Some(v));
             }

@@ -43,6 +43,10 @@ pub struct Run<'m> {
     /// Where each stream written in this pass starts in the output, by id, where known (a pool item's position
     /// counts in the stream of the record that holds it, which need not be the one its region is in).
     pub bases: std::cell::RefCell<std::collections::HashMap<u64, u64>>,
+    /// The positions of deduplicating pools' strings (see [`crate::dedup`]).
+    pub dedup: std::cell::RefCell<crate::dedup::DedupState>,
+    /// The write pass (from 1; spans set while reading have pass 0).
+    pub pass: Cell<u32>,
     /// The file being read (what gaps between pool items are taken from).
     pub root: std::cell::RefCell<Option<Rc<crate::value::Stream>>>,
 }
@@ -60,6 +64,8 @@ impl<'m> Run<'m> {
             lenient: Cell::new(false),
             written: Default::default(),
             root: Default::default(),
+            pass: Cell::new(0),
+            dedup: Default::default(),
             bases: Default::default(),
             pools: Default::default(),
             flushed: Default::default(),

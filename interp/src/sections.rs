@@ -395,7 +395,7 @@ impl Run<'_> {
         let v = obj.get(i);
         self.check_presence(obj, f, v.is_some())?;
         let Some(v) = v else {
-            obj.spans.borrow_mut()[i] = None;
+            obj.set_span(i, None, self.pass.get());
             return Ok(());
         };
         let a = obj.aligns.borrow()[i];
@@ -407,7 +407,7 @@ impl Run<'_> {
         let start = sw.w.pos() as u64;
         self.write_repeated(obj, i, f, &v, sw)?;
         sw.w.flush_bits();
-        obj.spans.borrow_mut()[i] = Some((start, sw.w.pos() as u64));
+        obj.set_span(i, Some((start, sw.w.pos() as u64)), self.pass.get());
         Ok(())
     }
 
@@ -458,7 +458,11 @@ impl Run<'_> {
                 (self.base_of(sw.id) + sw.w.pos() as u64).saturating_sub(self.base_of(held_in))
             }
         };
-        q.obj.spans.borrow_mut()[q.field] = Some((at, at + q.bytes.len() as u64));
+        q.obj.set_span(
+            q.field,
+            Some((at, at + q.bytes.len() as u64)),
+            self.pass.get(),
+        );
         sw.w.bytes(&q.bytes);
     }
 }

@@ -158,6 +158,10 @@ pub struct Obj {
     /// A stand-in for the parent of a record read with `parent: false`: each of its fields reads as its type's
     /// default, as the generated code passes defaults for what such a record names of `_parent`.
     pub defaults: Cell<bool>,
+    /// Each field's span before the write pass that last set it, and that pass (derived positions and lengths are
+    /// the previous pass's, as in the generated writer: see [`Obj::derive_span`]).
+    pub prev_spans: RefCell<Vec<Option<Span>>>,
+    pub span_pass: RefCell<Vec<u32>>,
     /// Where each region of the record (by seq attribute) starts in the file, once read.
     pub region_starts: RefCell<Vec<(usize, u64)>>,
     /// Layout choices of an ordered region's members that the model keeps beside the fields (`crate::sections`).
@@ -197,7 +201,28 @@ impl Obj {
             extras: RefCell::default(),
             defaults: Cell::new(false),
             region_starts: RefCell::default(),
+            prev_spans: RefCell::new(vec![None; n_fields]),
+            span_pass: RefCell::new(vec![0; n_fields]),
         })
+    }
+    /// Sets field `i`'s span in write pass `pass` (keeping the one an earlier pass set).
+    pub fn set_span(&self, i: usize, s: Option<Span>, pass: u32) {
+        let mut sp = self.span_pass.borrow_mut();
+        let Some(p) = sp.get_mut(i) else { return };
+        let mut spans = self.spans.borrow_mut();
+        if *p != pass {
+            *p = pass;
+            self.prev_spans.borrow_mut()[i] = spans[i];
+        }
+        spans[i] = s;
+    }
+    /// Field `i`'s span as write pass `pass` derives offsets and lengths from: the previous pass's.
+    pub fn derive_span(&self, i: usize, pass: u32) -> Option<Span> {
+        if self.span_pass.borrow().get(i) == Some(&pass) {
+            self.prev_spans.borrow()[i]
+        } else {
+            self.spans.borrow().get(i).copied().flatten()
+        }
     }
     pub fn get(&self, i: usize) -> Option<V> {
         self.vals.borrow().get(i).cloned().flatten()

@@ -185,6 +185,10 @@ impl Run<'_> {
                 "the interpreter does not write pool items that place instances of their own yet",
             ));
         }
+        if self.flushed.borrow().contains(&pool) && self.m.pools[pool].dedup {
+            self.dedup_late(obj, i, pool, bytes);
+            return Ok(());
+        }
         if self.flushed.borrow().contains(&pool) {
             return Err(Error::new(
                 "the interpreter does not write a pool item after its region yet (the region comes first)",
@@ -244,13 +248,17 @@ impl Run<'_> {
         self.write_members(obj, f, u.pool, sw)?;
         let items = std::mem::take(&mut self.queues.borrow_mut()[u.pool]);
         self.flushed.borrow_mut().push(u.pool);
-        self.write_ordered_items(obj, f, items, sw)?;
+        if self.m.pools[u.pool].dedup {
+            self.write_dedup_region(obj, i, u.pool, items, sw)?;
+        } else {
+            self.write_ordered_items(obj, f, items, sw)?;
+        }
         if self.is_tail_region(obj.ty, i) {
             if let Some(b) = obj.trailing.borrow().as_ref() {
                 sw.w.bytes(b);
             }
         }
-        obj.spans.borrow_mut()[i] = Some((start, sw.w.pos() as u64));
+        obj.set_span(i, Some((start, sw.w.pos() as u64)), self.pass.get());
         Ok(())
     }
 
@@ -286,7 +294,7 @@ impl Run<'_> {
         sw.deferred.append(&mut sub.deferred);
         sw.scans.append(&mut sub.scans);
         let b = sub.w.into_inner();
-        obj.spans.borrow_mut()[i] = Some((pos, pos + b.len() as u64));
+        obj.set_span(i, Some((pos, pos + b.len() as u64)), self.pass.get());
         sw.deferred.push((target, pos, b));
         Ok(())
     }
@@ -339,7 +347,7 @@ impl Run<'_> {
             }
         }
         if !self.present(obj, i, f)? {
-            obj.spans.borrow_mut()[i] = None;
+            obj.set_span(i, None, self.pass.get());
             return Ok(());
         }
         let v = match self.write_value_of(obj, i)? {
@@ -355,7 +363,7 @@ impl Run<'_> {
             sw.scans
                 .push((sw.id, start as usize, sw.w.pos(), sc.clone()));
         }
-        obj.spans.borrow_mut()[i] = Some((start, sw.w.pos() as u64));
+        obj.set_span(i, Some((start, sw.w.pos() as u64)), self.pass.get());
         Ok(())
     }
 
@@ -769,7 +777,7 @@ impl Run<'_> {
                     || (matches!(of_f.ty, FieldTy::User { .. } | FieldTy::Switch { .. })
                         && matches!(obj.get(of.0), Some(V::Obj(_))));
                 let n = if of_f.size_derived || placed {
-                    obj.spans.borrow()[of.0]
+                    obj.derive_span(of.0, self.pass.get())
                         .map_or(0, |(start, end)| i128::from(end.saturating_sub(start)))
                 } else {
                     match self.field(obj, of.0)? {
@@ -800,7 +808,7 @@ impl Run<'_> {
                 let Some(p) = item.pos_expr() else {
                     return Err(Error::new("internal: an offset of an item without 'pos'"));
                 };
-                let span = obj.spans.borrow()[of.0];
+                let span = obj.derive_span(of.0, self.pass.get());
                 let Some((at, _)) = span else {
                     // (Not placed yet: the next pass knows.)
                     return Ok(Some(V::Int(0)));

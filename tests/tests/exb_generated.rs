@@ -94,6 +94,18 @@ fn sections() -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The interpreter writes the document of an edited model `exb` as the generated writer wrote it (`out`).
+fn interpreter_writes_the_same(name: &str, exb: &Exb, out: &[u8]) {
+    let schema = binspec_interp::Schema::load(&repo().join("schemas/exb.ksy")).unwrap();
+    let doc = binspec_interp::Doc::from_json(&serde_json::to_string(exb).unwrap()).unwrap();
+    let got = schema
+        .encode(&doc)
+        .unwrap_or_else(|e| panic!("{name}: the interpreter: {e}"));
+    if let Some(d) = difference(&got, out) {
+        panic!("{name}: the interpreter writes the edited model otherwise: {d}");
+    }
+}
+
 #[test]
 fn every_exb_section_round_trips() {
     let sections = sections();
@@ -140,6 +152,7 @@ fn edited_sections_keep_their_offsets_consistent() {
     params.extend_from_slice(&[1, 2, 3, 4]);
     exb.parameter_region = params.into();
     let out = exb.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
+    interpreter_writes_the_same(name, &exb, &out);
 
     let after = Decoded::decode(&out);
     let n = before.signatures.len();
@@ -190,6 +203,7 @@ fn instruction_ranges_are_derived_from_each_functions_instructions() {
     let first = exb.command_infos.entries[0].instructions[0].clone();
     exb.command_infos.entries[0].instructions.insert(0, first);
     let out = exb.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
+    interpreter_writes_the_same(name, &exb, &out);
     assert_eq!(out.len(), bytes.len() + 8, "one instruction more");
     let after = Decoded::decode(&out);
     assert_eq!(after.functions.len(), before.functions.len());
@@ -203,7 +217,122 @@ fn instruction_ranges_are_derived_from_each_functions_instructions() {
     let mut exb = Exb::from_binary(bytes).unwrap();
     exb.command_infos.entries[0].instructions.clear();
     let out = exb.to_binary().unwrap_or_else(|e| panic!("{name}: {e}"));
+    interpreter_writes_the_same(name, &exb, &out);
     let after = Decoded::decode(&out);
     assert!(after.functions[0].1.is_empty());
     assert_eq!(after.functions[1..], before.functions[1..], "{name}");
+}
+
+/// The interpreter (`binspec --schema schemas/exb.ksy`) reads every EXB section as the generated reader does (the
+/// same document) and writes that document as the generated writer does (the same bytes); and the command a user
+/// types, decode then encode, gives the section back byte for byte.
+#[test]
+fn the_interpreter_agrees_on_every_exb_section() {
+    let path = repo().join("schemas/exb.ksy");
+    let schema = binspec_interp::Schema::load(&path).unwrap();
+    if let Some(e) = schema.unsupported() {
+        panic!("the interpreter refuses exb.ksy: {e}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sections = sections();
+    for (name, bytes) in &sections {
+        let exb = Exb::from_binary(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let want = serde_json::to_value(&exb).unwrap();
+        let doc = schema
+            .decode(bytes)
+            .unwrap_or_else(|e| panic!("{name}: the interpreter: {e}"));
+        assert!(doc.to_json() == want, "{name}: the documents differ");
+        let out = schema
+            .encode(&doc)
+            .unwrap_or_else(|e| panic!("{name}: the interpreter: {e}"));
+        assert!(out == exb.to_binary().unwrap(), "{name}: the bytes differ");
+        // The CLI's loop.
+        let (bin, text, back) = (
+            dir.path().join("s.exb"),
+            dir.path().join("s.yaml"),
+            dir.path().join("t.exb"),
+        );
+        std::fs::write(&bin, bytes).unwrap();
+        let p = path.to_str().unwrap();
+        let r = binspec_tests::run(&[
+            "--schema",
+            p,
+            "decode",
+            bin.to_str().unwrap(),
+            "-o",
+            text.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "{name}: {}", r.err);
+        let r = binspec_tests::run(&[
+            "--schema",
+            p,
+            "encode",
+            text.to_str().unwrap(),
+            "-o",
+            back.to_str().unwrap(),
+        ]);
+        assert_eq!(r.code, 0, "{name}: {}", r.err);
+        if let Some(d) = difference(&std::fs::read(&back).unwrap(), bytes) {
+            panic!("{name}: binspec --schema exb.ksy decode, encode: {d}");
+        }
+    }
+    eprintln!("the interpreter agrees on {} EXB sections", sections.len());
+}
+
+/// Cut and mutated sections: the interpreter never panics, reads a document where the generated reader does (the
+/// same one) and refuses where it refuses, and what it reads it writes as the generated writer does.
+#[test]
+fn the_interpreter_agrees_on_cut_and_mutated_sections() {
+    let schema = binspec_interp::Schema::load(&repo().join("schemas/exb.ksy")).unwrap();
+    let sections = sections();
+    let (name, bytes) = &sections[0];
+    let mut inputs: Vec<Vec<u8>> = (0..bytes.len()).map(|n| bytes[..n].to_vec()).collect();
+    for i in 0..bytes.len() {
+        for v in [0u8, 1, 0x7f, 0xff] {
+            if bytes[i] != v {
+                let mut b = bytes.clone();
+                b[i] = v;
+                inputs.push(b);
+            }
+        }
+    }
+    let (mut read, mut written) = (0, 0);
+    for (k, b) in inputs.iter().enumerate() {
+        let generated = Exb::from_binary(b);
+        let interp = schema.decode(b);
+        match (&generated, &interp) {
+            (Ok(m), Ok(d)) => {
+                assert!(
+                    d.to_json() == serde_json::to_value(m).unwrap(),
+                    "{name}, input {k}: the documents differ:\n{}\n{}",
+                    d.to_json(),
+                    serde_json::to_value(m).unwrap()
+                );
+                read += 1;
+                match (m.to_binary(), schema.encode(d)) {
+                    (Ok(a), Ok(c)) => {
+                        assert!(a == c, "{name}, input {k}: the bytes written differ");
+                        written += 1;
+                    }
+                    (Err(_), Err(_)) => {}
+                    (a, c) => panic!(
+                        "{name}, input {k}: generated {:?}, interpreter {:?}",
+                        a.map(|x| x.len()),
+                        c.map(|x| x.len())
+                    ),
+                }
+            }
+            (Err(_), Err(_)) => {}
+            (g, i) => panic!(
+                "{name}, input {k}: generated {:?}, interpreter {:?}",
+                g.as_ref().err(),
+                i.as_ref().err()
+            ),
+        }
+    }
+    eprintln!(
+        "{} inputs: {read} read alike, {written} written alike",
+        inputs.len()
+    );
+    assert!(read > 0 && written > 0);
 }

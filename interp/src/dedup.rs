@@ -1,0 +1,138 @@
+//! Deduplicating string pools (`-pool: {id, dedup: true}`), as the runtime's `layout/dedup.rs` writes them for the
+//! generated code: the region is a model field, the strings the file held in order (read with
+//! `layout::pool_strings`); it is written first, then each queued string that is not equal to one written already,
+//! then the strings met after the region in an earlier pass. Equal strings share one position. A string met after
+//! its region was written takes the position of an equal one there, or the region's end, where every later pass
+//! writes it.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::error::{Error, Result};
+use crate::run::Run;
+use crate::value::{Obj, V};
+use crate::write::{Queued, SW};
+
+/// What the write of deduplicating pools keeps: by pool, where each string is in this pass (absolute positions in
+/// the output) and where the region ends; and the strings met after their region, which later passes write in it.
+#[derive(Debug, Default)]
+pub struct DedupState {
+    at: HashMap<usize, HashMap<Vec<u8>, u64>>,
+    end: HashMap<usize, u64>,
+    late: Vec<(usize, Vec<u8>)>,
+}
+
+impl DedupState {
+    /// Starts a pass (the strings met late stay, so that passes settle).
+    pub fn new_pass(&mut self) {
+        self.at.clear();
+        self.end.clear();
+    }
+}
+
+impl Run<'_> {
+    /// The terminator of pool `pool`'s strings (its items', which the generator requires to agree).
+    pub fn dedup_term(&self, pool: usize) -> Vec<u8> {
+        let t = self
+            .m
+            .types
+            .iter()
+            .flat_map(|t| t.instances.iter())
+            .find(|f| f.item_of == Some(pool))
+            .and_then(|f| f.terminator)
+            .unwrap_or(0);
+        vec![t]
+    }
+
+    /// The strings of a deduplicating pool's region read as `bytes` at `at` (absolute), for the model.
+    pub fn read_pool_strings(&self, pool: usize, bytes: &[u8], at: u64) -> Result<V> {
+        let strings = binspec_runtime::layout::pool_strings(bytes, &self.dedup_term(pool), at)?;
+        Ok(V::Arr(Rc::new(
+            strings.into_iter().map(|s| V::Str(Rc::from(s))).collect(),
+        )))
+    }
+
+    /// A string of a deduplicating pool met after its region was written in this pass: the position of an equal
+    /// string there, or the region's end (then written there from the next pass on). Where it is, in its holder's
+    /// stream, is noted as the item's span.
+    pub fn dedup_late(&self, obj: &Rc<Obj>, i: usize, pool: usize, bytes: Vec<u8>) {
+        let mut st = self.dedup.borrow_mut();
+        let found = st.at.get(&pool).and_then(|m| m.get(&bytes)).copied();
+        let abs = match found {
+            Some(p) => p,
+            None => {
+                let end = st.end.entry(pool).or_insert(0);
+                let p = *end;
+                *end += bytes.len() as u64;
+                st.at.entry(pool).or_default().insert(bytes.clone(), p);
+                if !st.late.iter().any(|(q, b)| *q == pool && *b == bytes) {
+                    st.late.push((pool, bytes.clone()));
+                }
+                p
+            }
+        };
+        let at = abs.saturating_sub(self.base_of(obj.io.borrow().id));
+        obj.set_span(i, Some((at, at + bytes.len() as u64)), self.pass.get());
+    }
+
+    /// A deduplicating pool's region: the model's strings (the file's, in order), then the queued strings that
+    /// are not among them, then the ones met after the region in an earlier pass.
+    pub fn write_dedup_region(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        pool: usize,
+        items: Vec<Queued>,
+        sw: &mut SW,
+    ) -> Result<()> {
+        let term = self.dedup_term(pool);
+        let base = self.base_of(sw.id);
+        let mut at: HashMap<Vec<u8>, u64> = HashMap::new();
+        let recorded = match obj.get(i) {
+            Some(V::Arr(xs)) => xs,
+            _ => Rc::new(Vec::new()),
+        };
+        for (k, s) in recorded.iter().enumerate() {
+            let V::Str(s) = s else {
+                return Err(
+                    Error::new(format!("expected a string, found {}", s.kind())).in_index(k)
+                );
+            };
+            binspec_runtime::write::check_term(s.as_bytes(), &term)
+                .map_err(|e| Error::from(e).in_index(k))?;
+            let mut b = s.as_bytes().to_vec();
+            b.extend_from_slice(&term);
+            at.entry(b.clone()).or_insert(base + sw.w.pos() as u64);
+            sw.w.bytes(&b);
+        }
+        for q in items {
+            let abs = match at.get(&q.bytes) {
+                Some(&p) => p,
+                None => {
+                    sw.w.align(q.align);
+                    let p = base + sw.w.pos() as u64;
+                    sw.w.bytes(&q.bytes);
+                    at.insert(q.bytes.clone(), p);
+                    p
+                }
+            };
+            let rel = abs.saturating_sub(self.base_of(q.obj.io.borrow().id));
+            q.obj.set_span(
+                q.field,
+                Some((rel, rel + q.bytes.len() as u64)),
+                self.pass.get(),
+            );
+        }
+        let late = self.dedup.borrow().late.clone();
+        for (p, b) in late {
+            if p == pool && !at.contains_key(&b) {
+                at.insert(b.clone(), base + sw.w.pos() as u64);
+                sw.w.bytes(&b);
+            }
+        }
+        let mut st = self.dedup.borrow_mut();
+        st.end.insert(pool, base + sw.w.pos() as u64);
+        st.at.insert(pool, at);
+        Ok(())
+    }
+}
