@@ -55,7 +55,7 @@ impl Run<'_> {
     /// A string of a deduplicating pool met after its region was written in this pass: the position of an equal
     /// string there, or the region's end (then written there from the next pass on). Where it is, in its holder's
     /// stream, is noted as the item's span.
-    pub fn dedup_late(&self, obj: &Rc<Obj>, i: usize, pool: usize, bytes: Vec<u8>) {
+    pub fn dedup_late(&self, obj: &Rc<Obj>, i: usize, pool: usize, stream: u64, bytes: Vec<u8>) {
         let mut st = self.dedup.borrow_mut();
         let found = st.at.get(&pool).and_then(|m| m.get(&bytes)).copied();
         let abs = match found {
@@ -71,7 +71,7 @@ impl Run<'_> {
                 p
             }
         };
-        let at = abs.saturating_sub(self.base_of(obj.io.borrow().id));
+        let at = abs.saturating_sub(self.base_of(stream));
         obj.set_span(i, Some((at, at + bytes.len() as u64)), self.pass.get());
     }
 
@@ -116,7 +116,7 @@ impl Run<'_> {
                     p
                 }
             };
-            let rel = abs.saturating_sub(self.base_of(q.obj.io.borrow().id));
+            let rel = abs.saturating_sub(self.base_of(q.stream));
             q.obj.set_span(
                 q.field,
                 Some((rel, rel + q.bytes.len() as u64)),

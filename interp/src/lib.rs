@@ -5,15 +5,15 @@
 //! serde derives give it, and the writer derives counts, lengths and `-derive`d values as the generated writer
 //! does. `tests/tests/interp_differential.rs` checks both against the generated code.
 //!
-//! What the interpreter does not do yet (pool items that are records placing or pointing to anything, relocation
-//! tables, dictionaries, values given by a holder, and `-hook`s and custom processes it is not given)
-//! [`Schema::unsupported`] names, with the schema position; the generated crate (`binspec gen`, `binspec-build`) does
-//! all of it.
+//! What the interpreter does not do yet (relocation tables, dictionaries, and `-hook`s and custom processes it is not
+//! given) [`Schema::unsupported`] names, with the schema position; the generated crate (`binspec gen`,
+//! `binspec-build`) does all of it.
 
 mod dedup;
 mod doc;
 mod error;
 mod eval;
+mod given;
 mod model;
 mod read;
 mod run;
@@ -24,7 +24,7 @@ mod write;
 use std::path::Path;
 use std::rc::Rc;
 
-use binspec_codegen::ir::{Field, Module, Role};
+use binspec_codegen::ir::{Field, Module};
 use binspec_runtime::Endian;
 
 pub use doc::Doc;
@@ -45,7 +45,7 @@ pub struct Schema {
 pub type Hook = fn(&[u8]) -> i128;
 
 /// How many write passes may run before the layout must have settled.
-const MAX_PASSES: usize = 8;
+const MAX_PASSES: usize = 12;
 
 impl Schema {
     /// Loads and checks a schema file (its imports from beside it, or under the folders above it for absolute
@@ -97,19 +97,6 @@ impl Schema {
     pub fn unsupported_all(&self) -> Vec<Error> {
         let mut out = Vec::new();
         let m = &self.module;
-        for t in &m.types {
-            for f in t.seq.iter().chain(t.instances.iter()) {
-                if let Some(what) = unsupported_pool_use(m, f) {
-                    out.push(
-                        Error::new(format!(
-                            "the interpreter does not support {what} yet: generate the crate for this schema \
-                             (`binspec gen`)"
-                        ))
-                        .in_schema(&t.file, f.pos, &f.path),
-                    );
-                }
-            }
-        }
         for t in &m.types {
             for f in t.seq.iter().chain(t.instances.iter()) {
                 let hooked = f
@@ -176,9 +163,12 @@ impl Schema {
         let io = Stream::whole(Rc::new(Vec::new()));
         let root = run.import(0, doc, Vec::new(), None, None, &io, Endian::Little)?;
         let mut prev: Option<Vec<u8>> = None;
+        // Passes are lenient (what positions decide is not checked: a derived value that does not fit, a size or
+        // count that does not hold) until the bytes settle, since positions inside an item written out of line
+        // settle a pass after its holder's; then a strict pass must reproduce them, as in the generated writer.
+        let mut strict = false;
         for pass in 0..MAX_PASSES {
-            // The first pass knows no positions yet.
-            run.lenient.set(pass == 0);
+            run.lenient.set(!strict);
             run.flushed.borrow_mut().clear();
             run.dedup.borrow_mut().new_pass();
             run.pass.set(pass as u32 + 1);
@@ -187,6 +177,16 @@ impl Schema {
             run.bases.borrow_mut().insert(io.id, 0);
             run.write_type(&root, &mut sw)?;
             let (bytes, (left, _)) = sw.finish(run.lenient.get())?;
+            // An item queued after the last region of its pool was written would be lost.
+            let late = (0..self.module.pools.len())
+                .find(|p| run.flushed.borrow().contains(p) && !run.queues.borrow()[*p].is_empty());
+            if let Some(p) = late {
+                return Err(Error::new(format!(
+                    "an item of pool '{}' was queued after the pool's region was written: the writer would lose \
+                     it (the region must come after what points into it)",
+                    self.module.pools[p].id
+                )));
+            }
             if !left.is_empty() {
                 return Err(Error::new(
                     "internal: an instance was placed in a stream that was not written",
@@ -196,7 +196,10 @@ impl Schema {
                 .borrow_mut()
                 .insert(io.id, Stream::whole_as(io.id, Rc::new(bytes.clone())));
             if pass > 0 && prev.as_ref() == Some(&bytes) {
-                return Ok(bytes);
+                if strict {
+                    return Ok(bytes);
+                }
+                strict = true;
             }
             prev = Some(bytes);
         }
@@ -277,70 +280,16 @@ fn on_own_stack<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
     })
 }
 
-/// What of pools the interpreter does not do yet: it writes sections at their region, and other items apart
-/// (then copied into their region) only where they are written the same wherever they land ([`plain_item`]).
-fn unsupported_pool_use(m: &Module, f: &Field) -> Option<&'static str> {
-    f.item_of?;
-    (!is_section(m, f) && !plain_item(m, f))
-        .then_some("pool items whose records place or point to anything, or look at their position")
-}
-
-/// Whether pool item `f` is a section: an instance of the type whose seq holds its pool's region (written at the
-/// region, in the region's stream, as a seq attribute is).
-fn is_section(m: &Module, f: &Field) -> bool {
-    m.types.iter().any(|t| {
-        t.instances.iter().any(|i| std::ptr::eq(i, f))
-            && t.seq
-                .iter()
-                .any(|s| matches!(&s.role, Role::Pool(u) if Some(u.pool) == f.item_of))
-    })
-}
-
-/// Whether pool item `f` is written the same wherever it lands: bytes, a string, or records (or an array of
-/// them) whose types hold nothing placed and nothing derived from a position (no instance in the model, no
-/// offset, no `_io`), so that the interpreter can write it apart and copy it into its region.
-fn plain_item(m: &Module, f: &Field) -> bool {
-    let graph = binspec_codegen::ir::types_graph(&m.types, false);
-    binspec_codegen::ir::types_reached(&graph, &f.ty)
-        .into_iter()
-        .all(|ti| {
-            let t = &m.types[ti];
-            let mut exprs = Vec::new();
-            for x in t.seq.iter().chain(t.instances.iter()) {
-                exprs.extend(
-                    [&x.size, &x.cond]
-                        .into_iter()
-                        .flatten()
-                        .chain(x.pos_expr())
-                        .chain(x.io())
-                        .chain(x.value())
-                        .map(|e| &e.expr),
-                );
-            }
-            let looks_at_io = exprs.iter().any(|e| {
-                let mut used = std::collections::BTreeSet::new();
-                binspec_codegen::ir::names_used(e, &mut used);
-                used.contains("_io")
-            });
-            !looks_at_io
-                && t.seq
-                    .iter()
-                    .all(|x| !matches!(x.role, Role::Offset { .. } | Role::Pool(_)))
-                && t.instances
-                    .iter()
-                    .all(|x| !matches!(x.role, Role::Data | Role::Placed))
-        })
-}
-
 fn unsupported_field(f: &Field) -> Option<&'static str> {
-    Some(match &f.role {
-        Role::Given => "values given by the record's holder",
-        _ if f.relocations.is_some() || f.relocate.is_some() => "relocation tables",
-        _ if f.resdic.is_some() => "'-resdic' dictionaries",
-        _ if f.hook.is_some() => "'-hook' functions (hand-written)",
-        _ if matches!(f.process, Some(binspec_codegen::ir::Process::Custom { .. })) => {
-            "custom processes (hand-written)"
-        }
-        _ => return None,
+    Some(if f.relocations.is_some() || f.relocate.is_some() {
+        "relocation tables"
+    } else if f.resdic.is_some() {
+        "'-resdic' dictionaries"
+    } else if f.hook.is_some() {
+        "'-hook' functions (hand-written)"
+    } else if matches!(f.process, Some(binspec_codegen::ir::Process::Custom { .. })) {
+        "custom processes (hand-written)"
+    } else {
+        return None;
     })
 }

@@ -121,6 +121,12 @@ impl Run<'_> {
                         }
                     }
                 }
+                // Given by the holder: only an override.
+                Role::Given => {
+                    if let Some(v) = obj.overrides.borrow()[i].clone() {
+                        out.push((f.name.clone(), self.prim_doc(f, &f.ty, &v)?));
+                    }
+                }
                 Role::Kept => {
                     let Some(v) = self.field(obj, i).map_err(ctx)? else {
                         continue;
@@ -309,6 +315,16 @@ impl Run<'_> {
         }
         for i in 0..self.n_fields(ti) {
             let f = self.def(ti, i);
+            if f.role == Role::Given {
+                known.push(f.name.clone());
+                if let Some(v) = d.get(&f.name) {
+                    let x = self
+                        .doc_prim(f, &f.ty, v)
+                        .map_err(|e| e.in_field(&f.name))?;
+                    obj.overrides.borrow_mut()[i] = Some(x);
+                }
+                continue;
+            }
             if let Role::Pool(u) = &f.role {
                 if self.m.pools[u.pool].dedup {
                     known.push(f.name.clone());

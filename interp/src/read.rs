@@ -101,6 +101,7 @@ impl Run<'_> {
             // Pool items are read with their record, in their order, as the generated reader reads them: the
             // pools' bookkeeping counts them in that order. (Other instances are read when first named, as
             // Kaitai reads them: one may name elements of a repetition read after it.)
+            obj.eager.set(true);
             for i in n_seq..self.n_fields(ti) {
                 let f = self.def(ti, i);
                 if f.role == Role::Data && f.item_of.is_some() {
@@ -108,6 +109,7 @@ impl Run<'_> {
                 }
             }
             self.judge_members(&obj);
+            self.settle_given(&obj);
             Ok(())
         })?;
         Ok(obj)
@@ -150,6 +152,10 @@ impl Run<'_> {
             }
         }
         obj.spans.borrow_mut()[i] = Some((start, r.pos() as u64));
+        if f.role == Role::Given {
+            // (The model keeps it only where the holder says so: `settle_given`.)
+            obj.overrides.borrow_mut()[i] = Some(v.clone());
+        }
         obj.set(i, Some(v));
         Ok(())
     }
@@ -741,9 +747,21 @@ impl Run<'_> {
             return Ok(Some(v));
         }
         let f = self.def(obj.ty, i);
+        // A pool item named before its record reads its items (a section's offsets, named from the records read
+        // before it): read apart, noting nothing in the pools' bookkeeping, and read again in its turn, as the
+        // generated reader reads such a field from the file where the item's `pos` says.
+        let early = self.mode == crate::Mode::Read && f.item_of.is_some() && !obj.eager.get();
+        let saved = early.then(|| self.pools.borrow().clone());
         let v = self
             .guarded(obj, i, || self.read_instance(obj, i, f))
-            .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
+            .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name));
+        if let Some(saved) = saved {
+            *self.pools.borrow_mut() = saved;
+            obj.aligns.borrow_mut()[i] = None;
+            obj.keep.borrow_mut()[i] = false;
+            return v;
+        }
+        let v = v?;
         obj.set(i, v.clone());
         Ok(v)
     }

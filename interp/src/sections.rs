@@ -450,8 +450,8 @@ impl Run<'_> {
             sw.w.bytes(&g);
         }
         sw.w.align(q.align);
-        // (Where the item is in the stream of the record that holds it.)
-        let held_in = q.obj.io.borrow().id;
+        // (Where the item is in the stream it is read from.)
+        let held_in = q.stream;
         let at = match held_in == sw.id {
             true => sw.w.pos() as u64,
             false => {

@@ -158,6 +158,8 @@ pub struct Obj {
     /// A stand-in for the parent of a record read with `parent: false`: each of its fields reads as its type's
     /// default, as the generated code passes defaults for what such a record names of `_parent`.
     pub defaults: Cell<bool>,
+    /// Whether reading has reached the record's pool items (before, one named early is read apart).
+    pub eager: Cell<bool>,
     /// Each field's span before the write pass that last set it, and that pass (derived positions and lengths are
     /// the previous pass's, as in the generated writer: see [`Obj::derive_span`]).
     pub prev_spans: RefCell<Vec<Option<Span>>>,
@@ -200,6 +202,7 @@ impl Obj {
             trailing: RefCell::default(),
             extras: RefCell::default(),
             defaults: Cell::new(false),
+            eager: Cell::new(false),
             region_starts: RefCell::default(),
             prev_spans: RefCell::new(vec![None; n_fields]),
             span_pass: RefCell::new(vec![0; n_fields]),

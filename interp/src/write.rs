@@ -124,6 +124,8 @@ pub struct Queued {
     pub field: usize,
     pub bytes: Vec<u8>,
     pub align: u64,
+    /// The stream the item is read from (its holder's, or the one its `io` names): its span counts in it.
+    pub stream: u64,
 }
 
 /// Streams written by the last pass, by id (what `_io` is when writing).
@@ -137,6 +139,17 @@ impl Run<'_> {
     }
 
     pub fn write_type(&self, obj: &Rc<Obj>, sw: &mut SW) -> Result<()> {
+        // The values this type gives records inside it, where their writers and its items' counts take them
+        // (derived from the previous pass's positions, as the generated writer derives them first).
+        let given = self.give(obj)?;
+        let r = self.write_type_here(obj, sw);
+        for (o, fid) in given {
+            o.set(fid, None);
+        }
+        r
+    }
+
+    fn write_type_here(&self, obj: &Rc<Obj>, sw: &mut SW) -> Result<()> {
         let t = &self.m.types[obj.ty];
         self.nested(|| -> Result<()> {
             obj.start.set(sw.w.pos() as u64);
@@ -161,7 +174,7 @@ impl Run<'_> {
                     (Role::Placed, _) => self.place(obj, i, f, sw),
                     // (A section is written at its region.)
                     (Role::Data, Some(p)) if !self.is_section(obj.ty, f) => {
-                        self.queue(obj, i, f, p)
+                        self.queue(obj, i, f, p, sw)
                     }
                     _ => continue,
                 };
@@ -171,28 +184,33 @@ impl Run<'_> {
         })
     }
 
-    /// A pool item: written apart, queued for its region.
-    fn queue(&self, obj: &Rc<Obj>, i: usize, f: &Field, pool: usize) -> Result<()> {
+    /// A pool item: written apart, queued for its region. It is written at the position it had in the previous
+    /// pass, so that positions inside it (and what it places or queues in turn) are the final ones once passes
+    /// settle, as the generated writer writes such an item (`WriteCtx::item_writer`).
+    fn queue(&self, obj: &Rc<Obj>, i: usize, f: &Field, pool: usize, sw: &mut SW) -> Result<()> {
         self.check_presence(obj, f, obj.get(i).is_some())?;
         let Some(v) = obj.get(i) else {
             return Ok(());
         };
-        let mut sub = SW::new(obj.io.borrow().id);
+        let stream = match f.io().map(|x| self.eval(&x.expr, &Env::of(obj))) {
+            Some(Ok(V::Io(s))) => s.id,
+            Some(Ok(o)) => return Err(Error::new(format!("'io' is {}, not a stream", o.kind()))),
+            Some(Err(e)) => return Err(e),
+            None => obj.io.borrow().id,
+        };
+        let origin = obj
+            .derive_span(i, self.pass.get())
+            .map_or(0, |(at, _)| at as usize);
+        let mut sub = SW::at(stream, origin);
         self.write_repeated(obj, i, f, &v, &mut sub)?;
-        let (bytes, foreign) = sub.finish(self.lenient.get())?;
-        if !foreign.0.is_empty() || !foreign.1.is_empty() {
-            return Err(Error::new(
-                "the interpreter does not write pool items that place instances of their own yet",
-            ));
-        }
+        sub.w.flush_bits();
+        // (What it places goes up with absolute positions, as a placed instance's does.)
+        sw.deferred.append(&mut sub.deferred);
+        sw.scans.append(&mut sub.scans);
+        let bytes = sub.w.into_inner();
         if self.flushed.borrow().contains(&pool) && self.m.pools[pool].dedup {
-            self.dedup_late(obj, i, pool, bytes);
+            self.dedup_late(obj, i, pool, stream, bytes);
             return Ok(());
-        }
-        if self.flushed.borrow().contains(&pool) {
-            return Err(Error::new(
-                "the interpreter does not write a pool item after its region yet (the region comes first)",
-            ));
         }
         let align = obj.aligns.borrow()[i].unwrap_or(self.m.pools[pool].item_align);
         let mut queues = self.queues.borrow_mut();
@@ -204,6 +222,7 @@ impl Run<'_> {
             field: i,
             bytes,
             align,
+            stream,
         });
         Ok(())
     }
@@ -384,7 +403,12 @@ impl Run<'_> {
         // A count the writer does not derive (a constant, or one the holder's values give): it must hold, or the
         // file reads back with other elements. (Where it names a view, which the model does not hold, the model
         // decides, as in the generated writer.)
-        if let (Repeat::Expr(x), false) = (&f.repeat, self.lenient.get()) {
+        // (A count the type gives a record inside it is derived from the elements, or the user's as it is.)
+        let given = self.m.types[obj.ty]
+            .given
+            .iter()
+            .any(|g| g.of.0 == i && g.kind == binspec_codegen::ir::GivenKind::Count);
+        if let (Repeat::Expr(x), false, false) = (&f.repeat, self.lenient.get(), given) {
             if !self.names_a_view(obj.ty, &x.expr) {
                 let n = self.eval_int(&x.expr, &Env::of(obj))?;
                 if n != xs.len() as i128 {
@@ -745,6 +769,8 @@ impl Run<'_> {
         let t = &self.m.types[obj.ty];
         match &f.role {
             Role::Data | Role::Placed | Role::Kept => Ok(None),
+            // Given by the holder (set while it writes the record): else the override, or 0.
+            Role::Given => Ok(Some(obj.overrides.borrow()[i].clone().unwrap_or(V::Int(0)))),
             Role::Const(ConstVal::Int(x)) => Ok(Some(V::Int(*x))),
             Role::Const(ConstVal::Bytes(b)) => Ok(Some(V::Bytes(Rc::from(b.as_slice())))),
             Role::Derive(x) => {

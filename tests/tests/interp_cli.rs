@@ -476,6 +476,42 @@ fn ranges_in_a_kept_order_by_the_cli() {
     );
 }
 
+/// AINB through `binspec --schema schemas/ainb.ksy`: a new file name, edited in the text, is added to the string
+/// pool once and every offset moves with it; the generated writer makes the same bytes of the same edit.
+#[test]
+fn an_ainb_edited_by_the_cli_as_the_generated_writer_writes_it() {
+    use binspec_formats::Format;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let (sch, file) = (
+        root.join("schemas/ainb.ksy"),
+        root.join("tests/fixtures/ainb/patrol_v407.ainb"),
+    );
+    let d = tempfile::tempdir().unwrap();
+    let (doc, out) = (d.path().join("a.yaml"), d.path().join("b.ainb"));
+    let r = run(&["--schema", s(&sch), "decode", s(&file), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let edited = text.replacen(
+        "file_name: patrol_v407\n",
+        "file_name: patrol_renamed_by_binspec\n",
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&doc, edited).unwrap();
+    let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let written = std::fs::read(&out).unwrap();
+    let back = binspec_formats::ainb::raw::Ainb::from_binary(&written).unwrap();
+    assert_eq!(back.file_name, "patrol_renamed_by_binspec");
+    let mut m =
+        binspec_formats::ainb::raw::Ainb::from_binary(&std::fs::read(&file).unwrap()).unwrap();
+    m.file_name = "patrol_renamed_by_binspec".into();
+    assert!(
+        m.to_binary().unwrap() == written,
+        "the generated writer writes the edit otherwise"
+    );
+}
+
 #[test]
 fn schema_errors_and_usage() {
     let d = tempfile::tempdir().unwrap();
@@ -537,6 +573,7 @@ fn built_in_schemas_decode_and_encode_every_fixture() {
         ("byml", "byml"),
         ("rsizetable", "rsizetable"),
         ("panim_pluto", "panim_pluto"),
+        ("ainb", "ainb"),
     ] {
         let sch = root.join("schemas").join(format!("{id}.ksy"));
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("tests/fixtures").join(dir))

@@ -7,14 +7,6 @@ const REFUSED: &[(&str, &str)] = &[
         "the interpreter does not support relocation tables",
     ),
     (
-        "given",
-        "the interpreter does not support values given by the record's holder",
-    ),
-    (
-        "local_sections",
-        "the interpreter does not support values given by the record's holder",
-    ),
-    (
         "relocations",
         "the interpreter does not support relocation tables",
     ),
