@@ -332,11 +332,12 @@ fn kaitai_conformance() {
     writeln!(
         r,
         "\nInterpreter differential (binspec-interp against the generated code, on the {} passing tests that \
-         expect a parse): {} agree (same document, same bytes), {} use what the interpreter does not support yet, \
-         {} differ:",
+         expect a parse): {} agree (same document, same bytes), {} use what the interpreter cannot do ({}), {} \
+         differ:",
         agree.len() + unsupported.len() + differ.len(),
         agree.len(),
         unsupported.len(),
+        unsupported.join(", "),
         differ.len()
     )
     .unwrap();

@@ -98,6 +98,9 @@ impl Run<'_> {
                 V::Enum(ei, v)
             }
             ExprKind::Attr { base, name, .. } => {
+                if let Some(part) = binspec_codegen::ir::dic_part(e) {
+                    return Ok(self.dic_value(env.obj, part));
+                }
                 if let Some(v) = self.field_meta(base, name, env)? {
                     return Ok(v);
                 }

@@ -5,9 +5,9 @@
 //! serde derives give it, and the writer derives counts, lengths and `-derive`d values as the generated writer
 //! does. `tests/tests/interp_differential.rs` checks both against the generated code.
 //!
-//! What the interpreter does not do yet (relocation tables, dictionaries, and `-hook`s and custom processes it is not
-//! given) [`Schema::unsupported`] names, with the schema position; the generated crate (`binspec gen`,
-//! `binspec-build`) does all of it.
+//! What the interpreter cannot do (custom processes and `-hook`s it is not given: hand-written Rust)
+//! [`Schema::unsupported`] names, with the schema position; the generated crate (`binspec gen`, `binspec-build`)
+//! does it.
 
 mod dedup;
 mod doc;
@@ -16,6 +16,8 @@ mod eval;
 mod given;
 mod model;
 mod read;
+mod reloc;
+mod resdic;
 mod run;
 mod sections;
 mod value;
@@ -172,6 +174,7 @@ impl Schema {
             run.flushed.borrow_mut().clear();
             run.dedup.borrow_mut().new_pass();
             run.pass.set(pass as u32 + 1);
+            run.pointers_new_pass();
             run.queues.borrow_mut().iter_mut().for_each(Vec::clear);
             let mut sw = write::SW::new(io.id);
             run.bases.borrow_mut().insert(io.id, 0);
@@ -281,11 +284,7 @@ fn on_own_stack<T: Send>(f: impl FnOnce() -> Result<T> + Send) -> Result<T> {
 }
 
 fn unsupported_field(f: &Field) -> Option<&'static str> {
-    Some(if f.relocations.is_some() || f.relocate.is_some() {
-        "relocation tables"
-    } else if f.resdic.is_some() {
-        "'-resdic' dictionaries"
-    } else if f.hook.is_some() {
+    Some(if f.hook.is_some() {
         "'-hook' functions (hand-written)"
     } else if matches!(f.process, Some(binspec_codegen::ir::Process::Custom { .. })) {
         "custom processes (hand-written)"

@@ -70,6 +70,8 @@ impl Run<'_> {
                         .field(obj, i)
                         .map_err(|e| if read_here { e } else { ctx(e) })?;
                     match v {
+                        // A relocation table the writer derives as the file has it.
+                        Some(_) if obj.omitted.borrow()[i] => {}
                         Some(v) => {
                             out.push((f.name.clone(), self.value_doc(obj, f, &v).map_err(ctx)?))
                         }
@@ -384,7 +386,8 @@ impl Run<'_> {
                     let x = self.doc_value(&obj, f, v, &fio).map_err(ctx)?;
                     obj.set(i, Some(x));
                 }
-                (Role::Data | Role::Placed, None) if f.cond.is_some() => {}
+                (Role::Data | Role::Placed, None)
+                    if f.cond.is_some() || f.relocations.is_some() => {}
                 (Role::Data | Role::Placed, None) => {
                     return Err(Error::new(format!("missing field '{}'", f.name))
                         .in_schema(&t.file, f.pos, &f.path))

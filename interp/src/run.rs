@@ -47,6 +47,8 @@ pub struct Run<'m> {
     pub dedup: std::cell::RefCell<crate::dedup::DedupState>,
     /// The write pass (from 1; spans set while reading have pass 0).
     pub pass: Cell<u32>,
+    /// The relocated pointers written (see [`crate::reloc`]).
+    pub pointers: std::cell::RefCell<crate::reloc::Pointers>,
     /// The file being read (what gaps between pool items are taken from).
     pub root: std::cell::RefCell<Option<Rc<crate::value::Stream>>>,
 }
@@ -64,6 +66,7 @@ impl<'m> Run<'m> {
             lenient: Cell::new(false),
             written: Default::default(),
             root: Default::default(),
+            pointers: Default::default(),
             pass: Cell::new(0),
             dedup: Default::default(),
             bases: Default::default(),

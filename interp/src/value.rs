@@ -158,6 +158,11 @@ pub struct Obj {
     /// A stand-in for the parent of a record read with `parent: false`: each of its fields reads as its type's
     /// default, as the generated code passes defaults for what such a record names of `_parent`.
     pub defaults: Cell<bool>,
+    /// A dictionary node's derived values (`_dic.ref_bit`, `_dic.left`, `_dic.right`), once its array's keys made
+    /// a dictionary.
+    pub dic: Cell<Option<binspec_runtime::layout::resdic::Node>>,
+    /// Fields read that the model does not keep (a relocation table that is what the writer would derive).
+    pub omitted: RefCell<Vec<bool>>,
     /// Whether reading has reached the record's pool items (before, one named early is read apart).
     pub eager: Cell<bool>,
     /// Each field's span before the write pass that last set it, and that pass (derived positions and lengths are
@@ -203,6 +208,8 @@ impl Obj {
             extras: RefCell::default(),
             defaults: Cell::new(false),
             eager: Cell::new(false),
+            omitted: RefCell::new(vec![false; n_fields]),
+            dic: Cell::new(None),
             region_starts: RefCell::default(),
             prev_spans: RefCell::new(vec![None; n_fields]),
             span_pass: RefCell::new(vec![0; n_fields]),

@@ -142,9 +142,13 @@ impl Run<'_> {
         // The values this type gives records inside it, where their writers and its items' counts take them
         // (derived from the previous pass's positions, as the generated writer derives them first).
         let given = self.give(obj)?;
+        let tables = self.derive_tables(obj)?;
         let r = self.write_type_here(obj, sw);
         for (o, fid) in given {
             o.set(fid, None);
+        }
+        for i in tables {
+            obj.set(i, None);
         }
         r
     }
@@ -373,10 +377,14 @@ impl Run<'_> {
             Some(v) => v,
             None => return Ok(()),
         };
+        if f.resdic.is_some() {
+            self.write_dic(f, &v)?;
+        }
         if !matches!(f.ty, FieldTy::Bits { .. }) {
             sw.w.flush_bits();
         }
         let start = sw.w.pos() as u64;
+        self.note_pointer(obj, f, self.base_of(sw.id) + start)?;
         self.write_repeated(obj, i, f, &v, sw)?;
         if let Some(sc) = &f.scan {
             sw.scans
@@ -425,6 +433,12 @@ impl Run<'_> {
             Some(key) => self.sort_order(xs, key)?,
             None => (0..xs.len()).collect(),
         };
+        if let (Repeat::Until(x), true, false) = (&f.repeat, xs.is_empty(), self.lenient.get()) {
+            return Err(Error::new(format!(
+                "no elements, but `repeat-until` reads at least one (up to where `{}` holds)",
+                x.text
+            )));
+        }
         for (j, &k) in order.iter().enumerate() {
             let e = &xs[k];
             self.write_one(obj, i, f, e, sw, Some(k))
@@ -827,7 +841,14 @@ impl Run<'_> {
                 self.solve(obj, i, &sz.expr, n).map(|v| Some(V::Int(v)))
             }
             Role::Offset { of } => {
-                if let Some(o) = obj.overrides.borrow()[i].clone() {
+                // A kept offset holds while its item is empty (an empty item can point anywhere).
+                let empty = match obj.get(of.0) {
+                    Some(V::Arr(xs)) => xs.is_empty(),
+                    Some(V::Bytes(b)) => b.is_empty(),
+                    Some(_) => false,
+                    None => true,
+                };
+                if let (Some(o), true) = (obj.overrides.borrow()[i].clone(), empty) {
                     return Ok(Some(o));
                 }
                 let item = t.field(*of);

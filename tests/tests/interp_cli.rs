@@ -407,6 +407,49 @@ fn records_and_arrays_in_a_pool_by_the_cli() {
     assert!(!r.out.contains("align"), "{}", r.out);
 }
 
+/// An `nn::util` dictionary through `binspec --schema`: its reference bits and indices are not in the text (the
+/// keys give them); a key added in the text is written with the tree the runtime builds, and found by a walk.
+#[test]
+fn a_dictionary_edited_by_the_cli() {
+    use binspec_runtime::layout::resdic::{build, lookup, Node};
+    #[rustfmt::skip]
+    let file = [
+        b'_', b'D', b'I', b'C', 3, 0, 0, 0,
+        0xff, 0xff, 0xff, 0xff, 1, 0, 0, 0, 0x38, 0, 0, 0,
+        0, 0, 0, 0, 2, 0, 3, 0, 0x39, 0, 0, 0,
+        1, 0, 0, 0, 0, 0, 2, 0, 0x3b, 0, 0, 0,
+        1, 0, 0, 0, 1, 0, 3, 0, 0x3d, 0, 0, 0,
+        0, b'a', 0, b'b', 0, b'c', 0,
+    ];
+    let l = round_trip("resdic.ksy", &file);
+    assert_eq!(
+        l.text
+            .lines()
+            .filter(|x| !x.starts_with('#'))
+            .collect::<Vec<_>>(),
+        ["nodes:", "- key: \"\"", "- key: a", "- key: b", "- key: c"]
+    );
+    // (The nodes are the document's only field.)
+    let edited = format!("{}- key: d\n", l.text);
+    let out = l.encode(&edited).unwrap();
+    assert_eq!(&out[4..8], &[4, 0, 0, 0]);
+    let keys = ["a", "b", "c", "d"];
+    let nodes: Vec<Node> = (0..5)
+        .map(|i| {
+            let b = &out[8 + 12 * i..];
+            Node {
+                ref_bit: u32::from_le_bytes(b[..4].try_into().unwrap()),
+                left: u16::from_le_bytes(b[4..6].try_into().unwrap()),
+                right: u16::from_le_bytes(b[6..8].try_into().unwrap()),
+            }
+        })
+        .collect();
+    assert_eq!(nodes, build(&keys).unwrap());
+    for (k, key) in keys.iter().enumerate() {
+        assert_eq!(lookup(&nodes, &keys, key.as_bytes()), Some(k), "{key}");
+    }
+}
+
 /// A region's sections in the file's order (not the declared one), with items of another type among them: the
 /// order is kept in the text; edited there, the file is laid out in the new order with every offset derived; an
 /// order that would make a length read back otherwise is refused.
@@ -527,12 +570,18 @@ fn schema_errors_and_usage() {
     assert_eq!(r.code, 2, "{}", r.err);
     let r = run(&["--schema", s(&sch), "formats"]);
     assert_eq!(r.code, 2, "{}", r.err);
-    // What the interpreter does not do yet is named, with where the schema asks for it.
-    let resdic = schema("resdic.ksy");
-    let r = run(&["--schema", s(&resdic), "decode", s(&bin)]);
+    // What the interpreter does not do (a custom process, hand-written Rust) is named, with where the schema
+    // asks for it.
+    let custom = d.path().join("custom.ksy");
+    std::fs::write(
+        &custom,
+        "meta:\n  id: custom\nseq:\n  - id: x\n    size: 2\n    process: my_proc(3)\n",
+    )
+    .unwrap();
+    let r = run(&["--schema", s(&custom), "decode", s(&bin)]);
     assert_eq!(r.code, 1);
     assert!(
-        r.err.contains("does not support") && r.err.contains("resdic.ksy:"),
+        r.err.contains("does not support custom processes") && r.err.contains("custom.ksy:4:5"),
         "{}",
         r.err
     );

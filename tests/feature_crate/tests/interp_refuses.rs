@@ -1,20 +1,7 @@
 //! The feature schemas the interpreter refuses, with the start of its reason: the differential of
 //! `tests/agree/mod.rs` skips them, so this list is kept true as support lands (the test fails when it changes).
 
-const REFUSED: &[(&str, &str)] = &[
-    (
-        "bina_offsets",
-        "the interpreter does not support relocation tables",
-    ),
-    (
-        "relocations",
-        "the interpreter does not support relocation tables",
-    ),
-    (
-        "resdic",
-        "the interpreter does not support '-resdic' dictionaries",
-    ),
-];
+const REFUSED: &[(&str, &str)] = &[];
 
 #[test]
 fn the_interpreter_refuses_only_these() {

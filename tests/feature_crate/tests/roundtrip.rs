@@ -3,6 +3,7 @@
 //! model and check what the writer derives (counts, offsets, sizes, sort order, byte order).
 
 mod agree;
+use agree::Agreed as _;
 
 use binspec_feature_schemas as fs;
 use binspec_runtime::{Bytes, Endian, Format};
@@ -248,7 +249,7 @@ fn sort_by() {
         b'b', 0x00, 0x00, 0x00,
         b'z', b'z', 0x00, 0x00,
     ];
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     assert_bytes(&out, &want);
 
     // A file out of order reads as the file the writer makes of it.
@@ -266,7 +267,7 @@ fn sort_by() {
     ];
     let m: SortBy = SortBy::from_binary(&swapped).unwrap();
     assert_eq!(&*m.entries[0].name, "b");
-    assert_bytes(&m.to_binary().unwrap(), &bytes);
+    assert_bytes(&m.to_binary_agreed().unwrap(), &bytes);
 }
 
 #[test]
@@ -293,7 +294,7 @@ fn scan() {
 
     // Words that hold the tag where the reader looks for it cannot be written: the file would read back shorter.
     m.words = vec![0x4d49, 0x4421];
-    let e = m.to_binary().unwrap_err().to_string();
+    let e = m.to_binary_agreed().unwrap_err().to_string();
     assert!(e.contains("words"), "{e}");
     // At an odd offset the reader does not look, so it is fine.
     m.words = vec![0x004d, 0x4944, 0x2100];
@@ -459,10 +460,10 @@ fn layout_first_region_alignment_is_inferred_from_its_items() {
         first_align: 4,
         ..Layout::default()
     };
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     let again = Layout::from_binary(&out).unwrap();
     assert_eq!(again.first_align, 4);
-    assert_bytes(&again.to_binary().unwrap(), &out);
+    assert_bytes(&again.to_binary_agreed().unwrap(), &out);
 
     // With an item: "hello" after three bytes of padding, at 0x14.
     let mut m = Layout {
@@ -470,7 +471,7 @@ fn layout_first_region_alignment_is_inferred_from_its_items() {
         ..Layout::default()
     };
     m.header.head_blob = Bytes::from_static(b"hello");
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     assert_bytes(&out[0x07..0x0b], &[0x14, 0, 0, 0]);
     let again: Layout = round_trip(&out);
     assert_eq!(
@@ -543,7 +544,7 @@ fn ranges_empty_range_elsewhere() {
     // Once the range has values, its base is derived again (the kept one would point at other values).
     // The model read back has no override any more.
     m.groups[1].members = vec![5];
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     assert_eq!(&out[6..12], &[0x00, 0x02, 0x02, 0x01, 0x03, 0x01]);
     let again = Ranges::from_binary(&out).unwrap();
     assert_eq!(again.groups[1].base, None);
@@ -609,12 +610,12 @@ fn sections_out_of_declared_order() {
     assert_eq!(&out[4..16], &[0x10, 0, 0, 0, 0x0e, 0, 0, 0, 0x1e, 0, 0, 0]);
     // An order that names no section of the type is refused, naming the field.
     m.sections_order = Some(vec!["tail".into(), "nope".into()]);
-    let e = m.to_binary().unwrap_err();
+    let e = m.to_binary_agreed().unwrap_err();
     assert!(e.to_string().contains("sections_order"), "{e}");
     assert!(e.to_string().contains("nope"), "{e}");
     // So is a section named twice.
     m.sections_order = Some(vec!["tail".into(), "tail".into()]);
-    assert!(m.to_binary().is_err());
+    assert!(m.to_binary_agreed().is_err());
 }
 
 #[test]
@@ -661,7 +662,7 @@ fn enums() {
 
     // A model whose presence contradicts the condition is refused.
     s.big_only = Some(1);
-    assert!(s.to_binary().is_err());
+    assert!(s.to_binary_agreed().is_err());
     m.color = Color::Red;
     assert_bytes(&write(&m)[..3], &[0x02, 0x10, 0x00]);
     // `-default` on an enum field names a value of the enum.
@@ -697,7 +698,7 @@ fn repeat() {
     assert_bytes(&out[6..10], &[0x03, 0x0a, 0x0b, 0x0c]);
     // A constant count is checked.
     m.fixed.push(4);
-    assert!(m.to_binary().is_err());
+    assert!(m.to_binary_agreed().is_err());
 }
 
 #[test]
@@ -780,12 +781,12 @@ mod writes_what_does_not_read_back {
             flags: 8,
             ..Default::default()
         };
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "bits.flags", "{e}");
         // In a nested type, with the other bit order, too.
         let mut m = fs::bits::Bits::default();
         m.low_first.mid = 0x400;
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "bits.low_first.mid", "{e}");
     }
 
@@ -815,13 +816,13 @@ mod writes_what_does_not_read_back {
     fn switch_tag_and_variant_disagree() {
         let mut m = fs::switch::Switch::from_binary(&[0x07, 0xaa, 0xbb, 0x00]).unwrap();
         m.kind = 1; // a point, but the body is still raw: the file does not decode
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "switch.body", "{e}");
         assert!(e.to_string().contains("holds a raw"), "{e}");
         // A tag inside each element of a repetition, choosing between built-in types.
         let mut m = fs::switch::Switch::from_binary(&[0x07, 0xaa, 0xbb, 0x01, 0x01, 0x05]).unwrap();
         m.records[0].width = 2; // a u2, but the value is still a u1
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "switch.records[0].value", "{e}");
     }
 
@@ -861,24 +862,24 @@ mod writes_what_does_not_read_back {
         ];
         let mut m = fs::repeat::Repeat::from_binary(&bytes).unwrap();
         m.until_zero = vec![5, 0, 6, 0]; // reads back as [5, 0]
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "repeat.until_zero[1]", "{e}");
         // Without the stop value at the end, the reader would go on past the last element.
         m.until_zero = vec![5, 6];
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "repeat.until_zero[1]", "{e}");
         // A reader reads at least one element.
         m.until_zero = vec![];
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "repeat.until_zero", "{e}");
         // Strings and user types: `_` is each element.
         m.until_zero = vec![0];
         m.names = vec!["end".into(), "x".into(), "end".into()];
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "repeat.names[0]", "{e}");
         m.names = vec!["end".into()];
         m.chunks[0].last = 0;
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "repeat.chunks[0]", "{e}");
     }
 
@@ -909,13 +910,13 @@ mod writes_what_does_not_read_back {
         let mut m = fs::eager::Eager::from_binary(&bytes).unwrap();
         let c = m.root.children[1].clone();
         m.root.children[0].target.children.push(c); // B grows to 8 bytes, over C
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "eager.root.children[0].target", "{e}");
         assert!(e.to_string().contains("0x14..0x1c"), "{e}");
         // Nor overlap what is written in sequence: a root placed over the header.
         let mut m = fs::eager::Eager::from_binary(&bytes).unwrap();
         m.root_ofs = 4;
-        let e = m.to_binary().unwrap_err();
+        let e = m.to_binary_agreed().unwrap_err();
         assert_eq!(e.path(), "eager.root", "{e}");
     }
 
@@ -1016,7 +1017,7 @@ fn sections_and_items_of_other_types_in_file_order() {
     // No table: its offset is 0, and what came after it moves up. (The order still names it; read back, it names
     // what the file holds.)
     m.table = None;
-    let out = m.to_binary().unwrap();
+    let out = m.to_binary_agreed().unwrap();
     assert_eq!(&out[8..20], &[0, 0, 0, 0, 0x28, 0, 0, 0, 0x2e, 0, 0, 0]);
     assert_eq!(&out[0x14..0x18], &[0x24, 0, 0, 0]);
     let again = Sections::from_binary(&out).unwrap();
@@ -1027,7 +1028,7 @@ fn sections_and_items_of_other_types_in_file_order() {
     assert_eq!((again.table, &again.ids), (None, &m.ids));
     // An order that puts something between the ids and the name would make the ids read back otherwise: refused.
     m.sections_order = Some(["ids", "record.blob", "name"].map(String::from).to_vec());
-    let e = m.to_binary().unwrap_err();
+    let e = m.to_binary_agreed().unwrap_err();
     assert!(e.to_string().contains("ids"), "{e}");
 }
 
@@ -1119,7 +1120,7 @@ fn a_sections_own_items_end_where_the_next_section_starts() {
         .map(String::from)
         .to_vec(),
     );
-    let e = m.to_binary().unwrap_err();
+    let e = m.to_binary_agreed().unwrap_err();
     assert!(e.to_string().contains("big"), "{e}");
 }
 
@@ -1184,7 +1185,7 @@ fn dictionary_nodes_are_derived_from_their_keys() {
     // Two equal keys make no dictionary: refused, naming the array.
     let mut m: Resdic = round_trip(&bytes);
     m.nodes[2].key = "a".into();
-    let e = m.to_binary().unwrap_err();
+    let e = m.to_binary_agreed().unwrap_err();
     assert!(e.to_string().contains("nodes"), "{e}");
     // A file whose keys make no dictionary (two equal: crafted, or from a broken tool) keeps every node's values,
     // and is written back as it was; taking one away leaves nothing to derive it from: refused.
@@ -1196,7 +1197,7 @@ fn dictionary_nodes_are_derived_from_their_keys() {
         .iter()
         .all(|n| n.ref_bit.is_some() && n.left.is_some() && n.right.is_some()));
     m.nodes[1].left = None;
-    let e = m.to_binary().unwrap_err();
+    let e = m.to_binary_agreed().unwrap_err();
     assert!(e.to_string().contains("nodes"), "{e}");
 }
 

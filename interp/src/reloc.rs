@@ -1,0 +1,201 @@
+//! Relocation tables (`-relocate: ID` on pointers, `-relocations: {id, from, size, encoding}` on the table), as the
+//! generated writer derives them (`WriteCtx::pointer`, `relocations`, `bina_offsets`): each pass notes where it
+//! wrote each pointer whose item is present and which item it points to; the next pass lists the pointers whose
+//! targets lay in the table's region, by their positions from the start of the table's stream, as `nn::util`
+//! entries (`reloc::group`) or a BINA offset table (`reloc::bina_encode`). A reader keeps a file's table only
+//! where it is not what the writer would make of the pointers it lists.
+
+use std::rc::Rc;
+
+use binspec_codegen::ir::{Field, RelocEncoding, Role};
+use binspec_runtime::layout::reloc;
+
+use crate::error::{Error, Result};
+use crate::eval::Env;
+use crate::run::Run;
+use crate::value::{Obj, V};
+
+/// A pointer written in this pass: its table, where it is in the output, and the item it points to (the record,
+/// the field, and the stream the item's position counts in).
+pub struct Pointer {
+    pub table: String,
+    pub at: u64,
+    pub obj: Rc<Obj>,
+    pub field: usize,
+    pub stream: u64,
+}
+
+/// The pointers of this pass, and those of the previous one with where their items were (in the output).
+#[derive(Default)]
+pub struct Pointers {
+    pub cur: Vec<Pointer>,
+    pub prev: Vec<(String, u64, u64)>,
+}
+
+impl Run<'_> {
+    /// Starts a write pass: the last pass's pointers, with where their items ended up.
+    pub fn pointers_new_pass(&self) {
+        let mut p = self.pointers.borrow_mut();
+        let cur = std::mem::take(&mut p.cur);
+        p.prev = cur
+            .into_iter()
+            .filter_map(|x| {
+                let (at, _) = x.obj.spans.borrow()[x.field]?;
+                Some((x.table, x.at, self.base_of(x.stream) + at))
+            })
+            .collect();
+    }
+
+    /// Notes pointer `f` (field `i` of `obj`), written at `at` in the output, where its item is present.
+    pub fn note_pointer(&self, obj: &Rc<Obj>, f: &Field, at: u64) -> Result<()> {
+        let (Some(r), Role::Offset { of }) = (&f.relocate, &f.role) else {
+            return Ok(());
+        };
+        if obj.get(of.0).is_none() {
+            return Ok(());
+        }
+        let item = self.m.types[obj.ty].field(*of);
+        let stream = self.item_stream(obj, item)?;
+        self.pointers.borrow_mut().cur.push(Pointer {
+            table: r.id.clone(),
+            at,
+            obj: obj.clone(),
+            field: of.0,
+            stream,
+        });
+        Ok(())
+    }
+
+    /// The stream an item of `obj` is read from: the one its `io` names, or its holder's.
+    pub fn item_stream(&self, obj: &Rc<Obj>, f: &Field) -> Result<u64> {
+        Ok(match f.io().map(|x| self.eval(&x.expr, &Env::of(obj))) {
+            Some(Ok(V::Io(s))) => s.id,
+            Some(Ok(o)) => return Err(Error::new(format!("'io' is {}, not a stream", o.kind()))),
+            Some(Err(e)) => return Err(e),
+            None => obj.io.borrow().id,
+        })
+    }
+
+    /// The positions, from where `obj`'s stream starts, of the last pass's pointers of table `f.relocations` whose
+    /// items lay in its region.
+    fn relocated(&self, obj: &Rc<Obj>, f: &Field) -> Result<Vec<u32>> {
+        let Some(r) = &f.relocations else {
+            return Ok(Vec::new());
+        };
+        let base = self.base_of(obj.io.borrow().id);
+        let region = match (&r.from, &r.size) {
+            (Some(from), Some(size)) => Some((
+                self.eval_int(&from.expr, &Env::of(obj))?,
+                self.eval_int(&size.expr, &Env::of(obj))?,
+            )),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for (table, at, target) in &self.pointers.borrow().prev {
+            if *table != r.id {
+                continue;
+            }
+            let v = i128::from(*target) - i128::from(base);
+            if region.is_some_and(|(from, size)| v < from || v - from >= size) {
+                continue;
+            }
+            let p = at.checked_sub(base).and_then(|x| u32::try_from(x).ok());
+            out.push(p.ok_or_else(|| {
+                Error::new(format!(
+                    "a relocated pointer at {at:#x} is not within 4 GiB after its table's stream starts at \
+                     {base:#x}"
+                ))
+            })?);
+        }
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// Before `obj` is written: its relocation tables that the model does not keep, derived from the last pass's
+    /// pointers. Returns the fields to clear once it is written.
+    pub fn derive_tables(&self, obj: &Rc<Obj>) -> Result<Vec<usize>> {
+        let mut set = Vec::new();
+        for i in 0..self.n_fields(obj.ty) {
+            let f = self.def(obj.ty, i);
+            let Some(r) = &f.relocations else { continue };
+            if obj.get(i).is_some() {
+                continue;
+            }
+            let positions = self.relocated(obj, f).map_err(|e| e.in_field(&f.name))?;
+            let v = match r.encoding {
+                RelocEncoding::Bina => V::Bytes(Rc::from(
+                    reloc::bina_encode(&positions).map_err(|e| Error::from(e).in_field(&f.name))?,
+                )),
+                RelocEncoding::NnUtil => {
+                    let entries =
+                        reloc::group(&positions).map_err(|e| Error::from(e).in_field(&f.name))?;
+                    V::Arr(Rc::new(
+                        entries
+                            .iter()
+                            .map(|e| self.entry_record(obj, f, e))
+                            .collect::<Result<_>>()?,
+                    ))
+                }
+            };
+            obj.set(i, Some(v));
+            set.push(i);
+        }
+        Ok(set)
+    }
+
+    /// An `nn::util` entry as a record of the entries' type (its four fields in order).
+    fn entry_record(&self, obj: &Rc<Obj>, f: &Field, e: &reloc::Entry) -> Result<V> {
+        let binspec_codegen::ir::FieldTy::User { ty, .. } = &f.ty else {
+            return Err(Error::new("relocation entries that are not records"));
+        };
+        let o = Obj::new(
+            *ty,
+            self.n_fields(*ty),
+            Vec::new(),
+            Some(obj),
+            Some(obj),
+            obj.io.borrow().clone(),
+            obj.endian.get(),
+        );
+        let vals = [
+            i128::from(e.position),
+            i128::from(e.struct_count),
+            i128::from(e.offset_count),
+            i128::from(e.padding_count),
+        ];
+        for (k, v) in vals.into_iter().enumerate() {
+            o.set(k, Some(V::Int(v)));
+        }
+        Ok(V::Obj(o))
+    }
+
+    /// After reading a relocation table (field `i` of `obj`): whether the model keeps it (it is not what the writer
+    /// would make of the pointers it lists).
+    pub fn note_table_read(&self, obj: &Rc<Obj>, i: usize, f: &Field, v: &V) {
+        let Some(r) = &f.relocations else { return };
+        let kept = match (r.encoding, v) {
+            (RelocEncoding::Bina, V::Bytes(b)) => reloc::bina_kept(b),
+            (RelocEncoding::NnUtil, V::Arr(xs)) => {
+                let es: Vec<reloc::Entry> = xs
+                    .iter()
+                    .map(|x| {
+                        let field = |k: usize| match x {
+                            V::Obj(o) => o.get(k).and_then(|v| v.int()).unwrap_or(0),
+                            _ => 0,
+                        };
+                        reloc::Entry {
+                            position: field(0) as u32,
+                            struct_count: field(1) as u16,
+                            offset_count: field(2) as u8,
+                            padding_count: field(3) as u8,
+                        }
+                    })
+                    .collect();
+                let size = self.root.borrow().as_ref().map_or(0, |s| s.size());
+                reloc::kept(es, size, |e| *e).is_some()
+            }
+            _ => true,
+        };
+        obj.omitted.borrow_mut()[i] = !kept;
+    }
+}
