@@ -755,6 +755,11 @@ impl Run<'_> {
         // before it): read apart, noting nothing in the pools' bookkeeping, and read again in its turn, as the
         // generated reader reads such a field from the file where the item's `pos` says.
         let early = self.mode == crate::Mode::Read && f.item_of.is_some() && !obj.eager.get();
+        if early {
+            if let Some(v) = obj.early.borrow().get(&i) {
+                return Ok(Some(v.clone()));
+            }
+        }
         let saved = early.then(|| self.pools.borrow().clone());
         let v = self
             .guarded(obj, i, || self.read_instance(obj, i, f))
@@ -763,6 +768,10 @@ impl Run<'_> {
             *self.pools.borrow_mut() = saved;
             obj.aligns.borrow_mut()[i] = None;
             obj.keep.borrow_mut()[i] = false;
+            // (Kept apart for the next early use: reading it again would give the same.)
+            if let Ok(Some(x)) = &v {
+                obj.early.borrow_mut().insert(i, x.clone());
+            }
             return v;
         }
         let v = v?;

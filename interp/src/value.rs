@@ -161,6 +161,8 @@ pub struct Obj {
     /// A dictionary node's derived values (`_dic.ref_bit`, `_dic.left`, `_dic.right`), once its array's keys made
     /// a dictionary.
     pub dic: Cell<Option<binspec_runtime::layout::resdic::Node>>,
+    /// Pool items read before their turn ([`Obj::eager`]), by field: read again in their turn.
+    pub early: RefCell<std::collections::HashMap<usize, V>>,
     /// Fields read that the model does not keep (a relocation table that is what the writer would derive).
     pub omitted: RefCell<Vec<bool>>,
     /// Whether reading has reached the record's pool items (before, one named early is read apart).
@@ -209,6 +211,7 @@ impl Obj {
             defaults: Cell::new(false),
             eager: Cell::new(false),
             omitted: RefCell::new(vec![false; n_fields]),
+            early: RefCell::default(),
             dic: Cell::new(None),
             region_starts: RefCell::default(),
             prev_spans: RefCell::new(vec![None; n_fields]),
