@@ -317,16 +317,6 @@ impl Run<'_> {
         }
         for i in 0..self.n_fields(ti) {
             let f = self.def(ti, i);
-            if f.role == Role::Given {
-                known.push(f.name.clone());
-                if let Some(v) = d.get(&f.name) {
-                    let x = self
-                        .doc_prim(f, &f.ty, v)
-                        .map_err(|e| e.in_field(&f.name))?;
-                    obj.overrides.borrow_mut()[i] = Some(x);
-                }
-                continue;
-            }
             if let Role::Pool(u) = &f.role {
                 if self.m.pools[u.pool].dedup {
                     known.push(f.name.clone());
@@ -357,9 +347,14 @@ impl Run<'_> {
                 }
                 continue;
             }
-            if let Role::Offset { of } = &f.role {
-                // An empty item's offset, where the file had it elsewhere.
-                if self.keeps_empty_position(ti, t.field(*of)) {
+            // Overrides only: a value a holder gives, and an empty item's offset where the file had it elsewhere.
+            let kept = match &f.role {
+                Role::Given => Some(true),
+                Role::Offset { of } => Some(self.keeps_empty_position(ti, t.field(*of))),
+                _ => None,
+            };
+            if let Some(kept) = kept {
+                if kept {
                     known.push(f.name.clone());
                     if let Some(v) = d.get(&f.name) {
                         let x = self

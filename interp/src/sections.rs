@@ -346,38 +346,10 @@ impl Run<'_> {
             }
             return Ok(());
         };
-        let mut leading = Vec::new();
-        let mut runs: Vec<Vec<crate::write::Queued>> = Vec::new();
+        let items = binspec_runtime::layout::in_kept_order(items, |q| q.bytes.is_empty(), &order)
+            .map_err(|e| Error::from(e).in_field(&oname))?;
         for q in items {
-            let empty = q.bytes.is_empty();
-            match runs.last_mut() {
-                Some(run) if empty => run.push(q),
-                None if empty => leading.push(q),
-                _ => runs.push(vec![q]),
-            }
-        }
-        let mut seen = vec![false; runs.len()];
-        let valid = order.len() == runs.len()
-            && order.iter().all(|&k| {
-                seen.get_mut(k as usize)
-                    .is_some_and(|s| !std::mem::replace(s, true))
-            });
-        if !valid {
-            return Err(Error::new(format!(
-                "the item order {order:?} does not name each of the {} non-empty items once (indices in the order \
-                 the writer meets them)",
-                runs.len()
-            ))
-            .in_field(&oname));
-        }
-        for q in leading {
             self.write_queued(q, sw);
-        }
-        let mut runs: Vec<Option<Vec<_>>> = runs.into_iter().map(Some).collect();
-        for &k in &order {
-            for q in runs[k as usize].take().unwrap_or_default() {
-                self.write_queued(q, sw);
-            }
         }
         Ok(())
     }
@@ -414,27 +386,12 @@ impl Run<'_> {
     /// A pool item's presence against its condition, for the values written (once positions are known): the file
     /// would read back otherwise.
     pub fn check_presence(&self, obj: &Rc<Obj>, f: &Field, present: bool) -> Result<()> {
-        if let (Some(c), false) = (&f.cond, self.lenient.get()) {
-            let holds = self.eval_bool(&c.expr, &Env::of(obj))?;
-            match (holds, present) {
-                (false, true) => {
-                    return Err(Error::new(format!(
-                        "present in the model, but its condition `{}` is false for the values written: the file \
-                         would not have it",
-                        c.text
-                    )))
-                }
-                (true, false) => {
-                    return Err(Error::new(format!(
-                        "absent in the model, but its condition `{}` is true for the values written: the file \
-                         would have one",
-                        c.text
-                    )))
-                }
-                _ => {}
+        match (&f.cond, self.lenient.get()) {
+            (Some(c), false) => {
+                presence_agrees(self.eval_bool(&c.expr, &Env::of(obj))?, present, &c.text)
             }
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Where stream `id` starts in the output in this pass (0 where not known: an item written apart).
@@ -464,6 +421,22 @@ impl Run<'_> {
             self.pass.get(),
         );
         sw.w.bytes(&q.bytes);
+    }
+}
+
+/// That a field is present exactly where its condition (`cond`) holds for the values written: else the file would
+/// read back otherwise.
+pub fn presence_agrees(holds: bool, present: bool, cond: &str) -> Result<()> {
+    match (holds, present) {
+        (false, true) => Err(Error::new(format!(
+            "present in the model, but its condition `{cond}` is false for the values written: the file would not \
+             have it"
+        ))),
+        (true, false) => Err(Error::new(format!(
+            "absent in the model, but its condition `{cond}` is true for the values written: the file would have \
+             one"
+        ))),
+        _ => Ok(()),
     }
 }
 

@@ -351,23 +351,7 @@ impl Run<'_> {
                     ..Env::of(obj)
                 },
             )?;
-            match (holds, obj.get(i).is_some()) {
-                (false, true) => {
-                    return Err(Error::new(format!(
-                        "present in the model, but its condition `{}` is false for the values written: the file \
-                         would not have it",
-                        c.text
-                    )))
-                }
-                (true, false) => {
-                    return Err(Error::new(format!(
-                        "absent in the model, but its condition `{}` is true for the values written: the file \
-                         would have one",
-                        c.text
-                    )))
-                }
-                _ => {}
-            }
+            crate::sections::presence_agrees(holds, obj.get(i).is_some(), &c.text)?;
         }
         if !self.present(obj, i, f)? {
             obj.set_span(i, None, self.pass.get());

@@ -16,6 +16,7 @@ mod order;
 mod pointers;
 mod sections;
 pub use dedup::{pool_strings, split_pool};
+pub use item_order::in_kept_order;
 pub use order::Order;
 pub use sections::{order_names, write_order, Sections};
 #[doc(hidden)]

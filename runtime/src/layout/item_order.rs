@@ -70,43 +70,58 @@ impl<'m> WriteCtx<'m> {
             return Ok(());
         };
         let queued = self.take_queue(pool);
-        // Each non-empty item with the empty ones after it; the empty ones before the first at the start.
-        let mut leading: Vec<Item<'m>> = Vec::new();
-        let mut runs: Vec<Vec<Item<'m>>> = Vec::new();
-        for it in queued {
-            let empty = it.body.is_empty();
-            match runs.last_mut() {
-                Some(run) if empty => run.push(it),
-                None if empty => leading.push(it),
-                _ => runs.push(vec![it]),
-            }
-        }
-        let mut seen = vec![false; runs.len()];
-        let valid = order.len() == runs.len()
-            && order.iter().all(|&k| {
-                seen.get_mut(k as usize)
-                    .is_some_and(|s| !std::mem::replace(s, true))
-            });
-        if !valid {
-            return Err(Error::write(format!(
-                "the item order {order:?} does not name each of the {} non-empty items once (indices in the order \
-                 the writer meets them)",
-                runs.len()
-            )));
-        }
+        let items: Vec<Item<'m>> = in_kept_order(queued, |it| it.body.is_empty(), order)?;
         w.align(start_align);
         self.set_flushed(pool);
-        for it in leading {
+        for it in items {
             self.write_item(it, w);
-        }
-        let mut runs: Vec<Option<Vec<Item<'m>>>> = runs.into_iter().map(Some).collect();
-        for &k in order {
-            for it in runs[k as usize].take().unwrap_or_default() {
-                self.write_item(it, w);
-            }
         }
         Ok(())
     }
+}
+
+/// `items` (in the order the writer met them) in the order a keep-order pool writes them: the empty ones met before
+/// the first non-empty one, then each non-empty one in `order` (indices among the non-empty items) followed by the
+/// empty ones met right after it. `order` must name each non-empty item once.
+///
+/// # Errors
+/// An order that does not.
+pub fn in_kept_order<T>(
+    items: Vec<T>,
+    is_empty: impl Fn(&T) -> bool,
+    order: &[u32],
+) -> Result<Vec<T>> {
+    let n = items.len();
+    let mut leading: Vec<T> = Vec::new();
+    let mut runs: Vec<Vec<T>> = Vec::new();
+    for it in items {
+        let empty = is_empty(&it);
+        match runs.last_mut() {
+            Some(run) if empty => run.push(it),
+            None if empty => leading.push(it),
+            _ => runs.push(vec![it]),
+        }
+    }
+    let mut seen = vec![false; runs.len()];
+    let valid = order.len() == runs.len()
+        && order.iter().all(|&k| {
+            seen.get_mut(k as usize)
+                .is_some_and(|s| !std::mem::replace(s, true))
+        });
+    if !valid {
+        return Err(Error::write(format!(
+            "the item order {order:?} does not name each of the {} non-empty items once (indices in the order the \
+             writer meets them)",
+            runs.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(n);
+    out.append(&mut leading);
+    let mut runs: Vec<Option<Vec<T>>> = runs.into_iter().map(Some).collect();
+    for &k in order {
+        out.extend(runs[k as usize].take().unwrap_or_default());
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
