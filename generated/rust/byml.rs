@@ -396,31 +396,9 @@ impl Byml {
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.key_table {
                     let at: i128 = self.key_table_ofs as i128;
-                    match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => {
-                            let at = io.start + at;
-                            let mut w = ::binspec_runtime::Writer::at_origin(at);
-                            {
-                                let w = &mut w;
-                                {
-                                    let x = val;
-                                    x.write(
-                                        w,
-                                        ctx,
-                                        io,
-                                        endian,
-                                        (
-                                            (match endian {
-                                                ::binspec_runtime::Endian::Little => 22850i128,
-                                                ::binspec_runtime::Endian::Big => 16985i128,
-                                            }) == 22850i128,
-                                        ),
-                                    )?;
-                                }
-                            }
-                            ctx.place_in(io, at, w.into_inner())?;
-                        }
-                        _ if ctx.first_pass() => {}
+                    let at = match usize::try_from(at) {
+                        Ok(at) if at <= 1 << 32 => at,
+                        _ if ctx.first_pass() => 0,
                         _ => {
                             return Err(
                                 ::binspec_runtime::Error::write(
@@ -428,7 +406,28 @@ impl Byml {
                                 ),
                             );
                         }
+                    };
+                    let at = io.start + at;
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
+                    {
+                        let w = &mut w;
+                        {
+                            let x = val;
+                            x.write(
+                                w,
+                                ctx,
+                                io,
+                                endian,
+                                (
+                                    (match endian {
+                                        ::binspec_runtime::Endian::Little => 22850i128,
+                                        ::binspec_runtime::Endian::Big => 16985i128,
+                                    }) == 22850i128,
+                                ),
+                            )?;
+                        }
                     }
+                    ctx.place_in(io, at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -457,31 +456,9 @@ impl Byml {
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.string_table {
                     let at: i128 = self.string_table_ofs as i128;
-                    match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => {
-                            let at = io.start + at;
-                            let mut w = ::binspec_runtime::Writer::at_origin(at);
-                            {
-                                let w = &mut w;
-                                {
-                                    let x = val;
-                                    x.write(
-                                        w,
-                                        ctx,
-                                        io,
-                                        endian,
-                                        (
-                                            (match endian {
-                                                ::binspec_runtime::Endian::Little => 22850i128,
-                                                ::binspec_runtime::Endian::Big => 16985i128,
-                                            }) == 22850i128,
-                                        ),
-                                    )?;
-                                }
-                            }
-                            ctx.place_in(io, at, w.into_inner())?;
-                        }
-                        _ if ctx.first_pass() => {}
+                    let at = match usize::try_from(at) {
+                        Ok(at) if at <= 1 << 32 => at,
+                        _ if ctx.first_pass() => 0,
                         _ => {
                             return Err(
                                 ::binspec_runtime::Error::write(
@@ -489,7 +466,28 @@ impl Byml {
                                 ),
                             );
                         }
+                    };
+                    let at = io.start + at;
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
+                    {
+                        let w = &mut w;
+                        {
+                            let x = val;
+                            x.write(
+                                w,
+                                ctx,
+                                io,
+                                endian,
+                                (
+                                    (match endian {
+                                        ::binspec_runtime::Endian::Little => 22850i128,
+                                        ::binspec_runtime::Endian::Big => 16985i128,
+                                    }) == 22850i128,
+                                ),
+                            )?;
+                        }
                     }
+                    ctx.place_in(io, at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -518,31 +516,9 @@ impl Byml {
         ::binspec_runtime::attempt(|| {
                 if let Some(val) = &self.root {
                     let at: i128 = self.root_ofs as i128;
-                    match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => {
-                            let at = io.start + at;
-                            let mut w = ::binspec_runtime::Writer::at_origin(at);
-                            {
-                                let w = &mut w;
-                                {
-                                    let x = val;
-                                    x.write(
-                                        w,
-                                        ctx,
-                                        io,
-                                        endian,
-                                        (
-                                            (match endian {
-                                                ::binspec_runtime::Endian::Little => 22850i128,
-                                                ::binspec_runtime::Endian::Big => 16985i128,
-                                            }) == 22850i128,
-                                        ),
-                                    )?;
-                                }
-                            }
-                            ctx.place_in(io, at, w.into_inner())?;
-                        }
-                        _ if ctx.first_pass() => {}
+                    let at = match usize::try_from(at) {
+                        Ok(at) if at <= 1 << 32 => at,
+                        _ if ctx.first_pass() => 0,
                         _ => {
                             return Err(
                                 ::binspec_runtime::Error::write(
@@ -550,7 +526,28 @@ impl Byml {
                                 ),
                             );
                         }
+                    };
+                    let at = io.start + at;
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
+                    {
+                        let w = &mut w;
+                        {
+                            let x = val;
+                            x.write(
+                                w,
+                                ctx,
+                                io,
+                                endian,
+                                (
+                                    (match endian {
+                                        ::binspec_runtime::Endian::Little => 22850i128,
+                                        ::binspec_runtime::Endian::Big => 16985i128,
+                                    }) == 22850i128,
+                                ),
+                            )?;
+                        }
                     }
+                    ctx.place_in(io, at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -1718,20 +1715,9 @@ impl NodeRef {
                     let val = &self.node;
                     {
                         let at: i128 = self.ofs as i128;
-                        match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => {
-                                let io = ::binspec_runtime::layout::Io::ROOT;
-                                let mut w = ::binspec_runtime::Writer::at_origin(at);
-                                {
-                                    let w = &mut w;
-                                    {
-                                        let x = val;
-                                        x.write(w, ctx, io, endian, (x_root__is_le,))?;
-                                    }
-                                }
-                                ctx.place(at, w.into_inner())?;
-                            }
-                            _ if ctx.first_pass() => {}
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
                             _ => {
                                 return Err(
                                     ::binspec_runtime::Error::write(
@@ -1739,7 +1725,17 @@ impl NodeRef {
                                     ),
                                 );
                             }
+                        };
+                        let io = ::binspec_runtime::layout::Io::ROOT;
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                x.write(w, ctx, io, endian, (x_root__is_le,))?;
+                            }
                         }
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -1824,20 +1820,9 @@ impl BinaryRef {
                     let val = &self.binary;
                     {
                         let at: i128 = self.ofs as i128;
-                        match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => {
-                                let io = ::binspec_runtime::layout::Io::ROOT;
-                                let mut w = ::binspec_runtime::Writer::at_origin(at);
-                                {
-                                    let w = &mut w;
-                                    {
-                                        let x = val;
-                                        x.write(w, ctx, io, endian, (p_with_alignment,))?;
-                                    }
-                                }
-                                ctx.place(at, w.into_inner())?;
-                            }
-                            _ if ctx.first_pass() => {}
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
                             _ => {
                                 return Err(
                                     ::binspec_runtime::Error::write(
@@ -1845,7 +1830,17 @@ impl BinaryRef {
                                     ),
                                 );
                             }
+                        };
+                        let io = ::binspec_runtime::layout::Io::ROOT;
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                x.write(w, ctx, io, endian, (p_with_alignment,))?;
+                            }
                         }
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2033,22 +2028,9 @@ impl S64Ref {
                     let val = &self.value;
                     {
                         let at: i128 = self.ofs as i128;
-                        match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => {
-                                let mut w = ::binspec_runtime::Writer::at_origin(at);
-                                {
-                                    let w = &mut w;
-                                    {
-                                        let x = val;
-                                        w.i64(
-                                            ::binspec_runtime::fit::<i64>(*x as i128, "value")?,
-                                            endian,
-                                        );
-                                    }
-                                }
-                                ctx.place(at, w.into_inner())?;
-                            }
-                            _ if ctx.first_pass() => {}
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
                             _ => {
                                 return Err(
                                     ::binspec_runtime::Error::write(
@@ -2056,7 +2038,19 @@ impl S64Ref {
                                     ),
                                 );
                             }
+                        };
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                w.i64(
+                                    ::binspec_runtime::fit::<i64>(*x as i128, "value")?,
+                                    endian,
+                                );
+                            }
                         }
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2134,22 +2128,9 @@ impl U64Ref {
                     let val = &self.value;
                     {
                         let at: i128 = self.ofs as i128;
-                        match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => {
-                                let mut w = ::binspec_runtime::Writer::at_origin(at);
-                                {
-                                    let w = &mut w;
-                                    {
-                                        let x = val;
-                                        w.u64(
-                                            ::binspec_runtime::fit::<u64>(*x as i128, "value")?,
-                                            endian,
-                                        );
-                                    }
-                                }
-                                ctx.place(at, w.into_inner())?;
-                            }
-                            _ if ctx.first_pass() => {}
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
                             _ => {
                                 return Err(
                                     ::binspec_runtime::Error::write(
@@ -2157,7 +2138,19 @@ impl U64Ref {
                                     ),
                                 );
                             }
+                        };
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                w.u64(
+                                    ::binspec_runtime::fit::<u64>(*x as i128, "value")?,
+                                    endian,
+                                );
+                            }
                         }
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2235,19 +2228,9 @@ impl F64Ref {
                     let val = &self.value;
                     {
                         let at: i128 = self.ofs as i128;
-                        match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => {
-                                let mut w = ::binspec_runtime::Writer::at_origin(at);
-                                {
-                                    let w = &mut w;
-                                    {
-                                        let x = val;
-                                        w.f64(*x, endian);
-                                    }
-                                }
-                                ctx.place(at, w.into_inner())?;
-                            }
-                            _ if ctx.first_pass() => {}
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
                             _ => {
                                 return Err(
                                     ::binspec_runtime::Error::write(
@@ -2255,7 +2238,16 @@ impl F64Ref {
                                     ),
                                 );
                             }
+                        };
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                w.f64(*x, endian);
+                            }
                         }
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2458,33 +2450,9 @@ impl StringEntry {
                     let val = &self.text;
                     {
                         let at: i128 = p_base + self.ofs as i128;
-                        match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => {
-                                let mut w = ::binspec_runtime::Writer::at_origin(at);
-                                {
-                                    let w = &mut w;
-                                    {
-                                        let x = val;
-                                        {
-                                            let content: &[u8] = &::binspec_runtime::text::encode(
-                                                x,
-                                                "UTF-8",
-                                            )?;
-                                            ::binspec_runtime::check_term(content, &[0u8])?;
-                                            ::binspec_runtime::write_slot(
-                                                w,
-                                                content,
-                                                None,
-                                                &[0u8],
-                                                0u8,
-                                                ctx.first_pass(),
-                                            )?;
-                                        }
-                                    }
-                                }
-                                ctx.place(at, w.into_inner())?;
-                            }
-                            _ if ctx.first_pass() => {}
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
                             _ => {
                                 return Err(
                                     ::binspec_runtime::Error::write(
@@ -2492,7 +2460,30 @@ impl StringEntry {
                                     ),
                                 );
                             }
+                        };
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                {
+                                    let content: &[u8] = &::binspec_runtime::text::encode(
+                                        x,
+                                        "UTF-8",
+                                    )?;
+                                    ::binspec_runtime::check_term(content, &[0u8])?;
+                                    ::binspec_runtime::write_slot(
+                                        w,
+                                        content,
+                                        None,
+                                        &[0u8],
+                                        0u8,
+                                        ctx.first_pass(),
+                                    )?;
+                                }
+                            }
                         }
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2647,22 +2638,9 @@ impl RelocatedStringTable {
                     let val = &self.base;
                     {
                         let at: i128 = p_start + self.base_ofs as i128;
-                        match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => {
-                                let mut w = ::binspec_runtime::Writer::at_origin(at);
-                                {
-                                    let w = &mut w;
-                                    {
-                                        let x = val;
-                                        w.u64(
-                                            ::binspec_runtime::fit::<u64>(*x as i128, "base")?,
-                                            endian,
-                                        );
-                                    }
-                                }
-                                ctx.place(at, w.into_inner())?;
-                            }
-                            _ if ctx.first_pass() => {}
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
                             _ => {
                                 return Err(
                                     ::binspec_runtime::Error::write(
@@ -2670,7 +2648,19 @@ impl RelocatedStringTable {
                                     ),
                                 );
                             }
+                        };
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                w.u64(
+                                    ::binspec_runtime::fit::<u64>(*x as i128, "base")?,
+                                    endian,
+                                );
+                            }
                         }
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -3139,21 +3129,9 @@ impl HashPair {
                     let val = &self.node_type;
                     {
                         let at: i128 = p_type_pos;
-                        match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => {
-                                let mut w = ::binspec_runtime::Writer::at_origin(at);
-                                {
-                                    let w = &mut w;
-                                    {
-                                        let x = val;
-                                        w.u8(
-                                            ::binspec_runtime::fit::<u8>(*x as i128, "node_type")?,
-                                        );
-                                    }
-                                }
-                                ctx.place(at, w.into_inner())?;
-                            }
-                            _ if ctx.first_pass() => {}
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
                             _ => {
                                 return Err(
                                     ::binspec_runtime::Error::write(
@@ -3161,7 +3139,18 @@ impl HashPair {
                                     ),
                                 );
                             }
+                        };
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                w.u8(
+                                    ::binspec_runtime::fit::<u8>(*x as i128, "node_type")?,
+                                );
+                            }
                         }
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())

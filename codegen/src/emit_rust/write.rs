@@ -627,21 +627,22 @@ impl<'m> Gen<'m> {
                 _ => quote!(for x in val.iter() { #one }),
             };
             // (`place` refuses bytes that overlap others and differ from them, once the layout is final.)
+            // (The first pass knows no positions: there, bytes whose position is out of range go at 0, so that the
+            // output's size, which a position may count from, counts them.)
             let place = quote!({
                 let at: i128 = #p;
-                match usize::try_from(at) {
-                    Ok(at) if at <= 1 << 32 => {
-                        #rebase
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            #each
-                        }
-                        #place
-                    }
-                    _ if ctx.first_pass() => {}
+                let at = match usize::try_from(at) {
+                    Ok(at) if at <= 1 << 32 => at,
+                    _ if ctx.first_pass() => 0,
                     _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range"))),
+                };
+                #rebase
+                let mut w = ::binspec_runtime::Writer::at_origin(at);
+                {
+                    let w = &mut w;
+                    #each
                 }
+                #place
             });
             placed.push(self.presence_check(ti, f)?);
             let write = match &f.cond {
