@@ -679,6 +679,57 @@ fn built_in_schemas_decode_and_encode_every_fixture() {
     assert!(n > 100, "{n} runs");
 }
 
+/// The AINB files of the shared corpus (Nintendo's and ones another writer made) through `binspec --schema
+/// schemas/ainb.ksy`: decoded to text and encoded back byte for byte. Skipped with a message without the corpus.
+#[test]
+fn corpus_ainb_files_decode_and_encode_by_the_cli() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let corpus = root.join("../shared/corpus");
+    if !corpus.is_dir() {
+        eprintln!("skipped: ../shared/corpus is absent");
+        return;
+    }
+    let sch = root.join("schemas/ainb.ksy");
+    let d = tempfile::tempdir().unwrap();
+    let (doc, out) = (d.path().join("d.yaml"), d.path().join("out.ainb"));
+    let mut n = 0;
+    for dir in ["real/ainb", "oracle/ainb"] {
+        for f in binspec_tests::files_under(&corpus.join(dir)) {
+            if f.extension().is_none_or(|x| x != "ainb") {
+                continue;
+            }
+            let r = run(&[
+                "--schema",
+                s(&sch),
+                "decode",
+                s(&f),
+                "-o",
+                s(&doc),
+                "--force",
+            ]);
+            assert_eq!(r.code, 0, "{}: {}", f.display(), r.err);
+            let r = run(&[
+                "--schema",
+                s(&sch),
+                "encode",
+                s(&doc),
+                "-o",
+                s(&out),
+                "--force",
+            ]);
+            assert_eq!(r.code, 0, "{}: {}", f.display(), r.err);
+            assert!(
+                std::fs::read(&out).unwrap() == std::fs::read(&f).unwrap(),
+                "{}: encoded back otherwise",
+                f.display()
+            );
+            n += 1;
+        }
+    }
+    eprintln!("{n} corpus AINB files decoded and encoded back by binspec --schema");
+    assert!(n > 0, "no AINB file in the corpus");
+}
+
 /// Hostile nesting: a record that holds itself, nested 100,000 deep, is an error naming the limit, not a stack
 /// overflow; nested 200 deep it reads and writes back (the interpreter's frames are large in a debug build, so it
 /// runs on a stack of its own).
