@@ -517,6 +517,18 @@ fn ranges_in_a_kept_order_by_the_cli() {
             "does not name each of the 2 non-empty items once",
         ],
     );
+    // Hostile orders: an index past every item, a negative one, and something that is not a list are refused
+    // with the field's name, never a panic.
+    for (bad, says) in [
+        (
+            "values_item_order:\n- 4294967295\n- 0\n",
+            "does not name each",
+        ),
+        ("values_item_order:\n- -1\n- 0\n", "out of range"),
+        ("values_item_order: 7\n", "expected a list"),
+    ] {
+        l.refused(&l.text.replace(kept, bad), &["values_item_order", says]);
+    }
 }
 
 /// AINB through `binspec --schema schemas/ainb.ksy`: a new file name, edited in the text, is added to the string
@@ -677,6 +689,55 @@ fn built_in_schemas_decode_and_encode_every_fixture() {
         }
     }
     assert!(n > 100, "{n} runs");
+}
+
+/// A string pool's strings, edited in the text of an AINB file: one that holds the pool's terminator is refused
+/// with its index (it would read back cut short), and a pool that is not a list of strings is refused.
+#[test]
+fn a_string_pool_edited_badly_is_refused_by_the_cli() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let sch = root.join("schemas/ainb.ksy");
+    let d = tempfile::tempdir().unwrap();
+    let (bin, doc, out) = (
+        root.join("tests/fixtures/ainb/patrol_v407.ainb"),
+        d.path().join("a.yaml"),
+        d.path().join("b.ainb"),
+    );
+    let r = run(&["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let encode = |t: &str| {
+        std::fs::write(&doc, t).unwrap();
+        let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+        assert!(!out.exists(), "a refused encode leaves no file");
+        r
+    };
+    let first = "string_pool:\n  strings:\n  - patrol_v407\n";
+    assert!(text.contains(first), "{text}");
+    let r = encode(&text.replace(first, "string_pool:\n  strings:\n  - \"patrol\\0v407\"\n"));
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err.contains("strings") && r.err.contains("terminator"),
+        "{}",
+        r.err
+    );
+    // The whole list replaced by a number.
+    let at = text.find(first).unwrap();
+    let rest: Vec<&str> = text[at + "string_pool:\n  strings:\n".len()..]
+        .lines()
+        .skip_while(|x| x.starts_with("  - "))
+        .collect();
+    let r = encode(&format!(
+        "{}string_pool:\n  strings: 3\n{}\n",
+        &text[..at],
+        rest.join("\n")
+    ));
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(
+        r.err.contains("strings") && r.err.contains("expected a list of strings"),
+        "{}",
+        r.err
+    );
 }
 
 /// The AINB files of the shared corpus (Nintendo's and ones another writer made) through `binspec --schema
