@@ -167,9 +167,9 @@ impl Run<'_> {
                 }
                 match *mb {
                     MemberRef::Section(j) => obj.aligns.borrow_mut()[t.seq.len() + j] = s.align(k),
-                    MemberRef::Group(..) => {
+                    MemberRef::Group(tj, j) => {
                         if let Some(a) = s.align(k) {
-                            extras.push((self.group_align_name(&f.name, *mb), Extra::Align(a)));
+                            extras.push((self.group_align_name(&f.name, tj, j), Extra::Align(a)));
                         }
                     }
                 }
@@ -216,15 +216,11 @@ impl Run<'_> {
         }
     }
 
-    /// The model's field for the alignment of group `mb`'s first item (a section's is its own `_align`).
-    fn group_align_name(&self, region: &str, mb: MemberRef) -> String {
-        match mb {
-            MemberRef::Section(j) => format!("{region}_{j}_align"),
-            MemberRef::Group(tj, j) => format!(
-                "{region}_{}_{}_align",
-                self.m.types[tj].name, self.m.types[tj].instances[j].name
-            ),
-        }
+    /// The model's field for the alignment of the first item of the group of instance `j` of type `tj` (a
+    /// section's is its own `_align`).
+    fn group_align_name(&self, region: &str, tj: usize, j: usize) -> String {
+        let t = &self.m.types[tj];
+        format!("{region}_{}_{}_align", t.name, t.instances[j].name)
     }
 
     /// The layout choices of members that the model of type `ti` keeps beside its fields, by name.
@@ -242,8 +238,8 @@ impl Run<'_> {
             out.push((format!("{}_order", f.name), ExtraKind::Names));
             for mb in members {
                 out.push((self.gap_name(ti, &f.name, mb), ExtraKind::Bytes));
-                if matches!(mb, MemberRef::Group(..)) {
-                    out.push((self.group_align_name(&f.name, mb), ExtraKind::Align));
+                if let MemberRef::Group(tj, j) = mb {
+                    out.push((self.group_align_name(&f.name, tj, j), ExtraKind::Align));
                 }
             }
         }
@@ -298,7 +294,7 @@ impl Run<'_> {
                         .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
                 }
                 MemberRef::Group(tj, j) => {
-                    let gname = self.group_align_name(&region.name, mb);
+                    let gname = self.group_align_name(&region.name, tj, j);
                     let align = match obj.extra(&gname) {
                         Some(Extra::Align(a)) => {
                             check_align(a).map_err(|e| e.in_field(&gname))?;
