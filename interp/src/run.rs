@@ -20,6 +20,9 @@ pub enum Mode {
     Write,
 }
 
+/// Which ordered region each pool item is a member of, by type and field: (region type, member number, section).
+pub type Members = std::collections::HashMap<(usize, usize), Option<(usize, usize, bool)>>;
+
 pub struct Run<'m> {
     pub m: &'m Module,
     pub hooks: &'m [(String, crate::Hook)],
@@ -45,6 +48,10 @@ pub struct Run<'m> {
     pub bases: std::cell::RefCell<std::collections::HashMap<u64, u64>>,
     /// The positions of deduplicating pools' strings (see [`crate::dedup`]).
     pub dedup: std::cell::RefCell<crate::dedup::DedupState>,
+    /// Which ordered region each pool item is a member of ([`Run::member_of`]), by type and field.
+    pub members: std::cell::RefCell<Members>,
+    /// By type: its value instances that capture where the stream is (`Module::captures_position`), by field.
+    pub captures: Vec<Vec<usize>>,
     /// The write pass (from 1; spans set while reading have pass 0).
     pub pass: Cell<u32>,
     /// The relocated pointers written (see [`crate::reloc`]).
@@ -68,6 +75,18 @@ impl<'m> Run<'m> {
             root: Default::default(),
             pointers: Default::default(),
             pass: Cell::new(0),
+            members: Default::default(),
+            captures: m
+                .types
+                .iter()
+                .enumerate()
+                .map(|(ti, t)| {
+                    (0..t.instances.len())
+                        .filter(|&j| m.captures_position(ti, &t.instances[j].name))
+                        .map(|j| t.seq.len() + j)
+                        .collect()
+                })
+                .collect(),
             dedup: Default::default(),
             bases: Default::default(),
             pools: Default::default(),

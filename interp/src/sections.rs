@@ -62,6 +62,17 @@ impl Run<'_> {
     /// Where `f`, an instance of `ty` that is a pool item, is a member of an ordered region: the region's type, its
     /// number among the members, and whether it is a section (`emit_rust::layout::member_index`).
     pub fn member_of(&self, ty: usize, f: &Field) -> Option<(usize, usize, bool)> {
+        // (Asked for every item read and written: kept by the field, which the module holds for the run.)
+        let key = (ty, f as *const Field as usize);
+        if let Some(m) = self.members.borrow().get(&key) {
+            return *m;
+        }
+        let m = self.member_of_here(ty, f);
+        self.members.borrow_mut().insert(key, m);
+        m
+    }
+
+    fn member_of_here(&self, ty: usize, f: &Field) -> Option<(usize, usize, bool)> {
         let pool = f.item_of?;
         let (rt, _) = self.region_of(pool)?;
         let members = binspec_codegen::ir::region_members(self.m, rt, pool)?;

@@ -158,10 +158,8 @@ impl Run<'_> {
         self.nested(|| -> Result<()> {
             obj.start.set(sw.w.pos() as u64);
             // Values that capture where the stream is are computed again in each pass, where first named.
-            for i in t.seq.len()..self.n_fields(obj.ty) {
-                if self.m.captures_position(obj.ty, &self.def(obj.ty, i).name) {
-                    obj.set(i, None);
-                }
+            for &i in &self.captures[obj.ty] {
+                obj.set(i, None);
             }
             for i in 0..t.seq.len() {
                 let f = &t.seq[i];
@@ -860,7 +858,7 @@ impl Run<'_> {
                     (_, v) => v,
                 };
                 // One that captures where the stream is keeps the position where it was first named.
-                if self.m.captures_position(obj.ty, &f.name) {
+                if self.captures[obj.ty].contains(&i) {
                     obj.set(i, Some(v.clone()));
                 }
                 Ok(Some(v))
