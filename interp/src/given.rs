@@ -10,7 +10,6 @@ use std::rc::Rc;
 use binspec_codegen::ir::{Given, GivenKind};
 
 use crate::error::{Error, Result};
-use crate::eval::Env;
 use crate::run::Run;
 use crate::value::{Obj, V};
 
@@ -67,12 +66,7 @@ impl Run<'_> {
     /// The value `obj` gives field `fid` of `o` for `g`: the override where it applies, else derived.
     fn given_value(&self, obj: &Rc<Obj>, g: &Given, o: &Rc<Obj>, fid: usize) -> Result<i128> {
         let item = self.m.types[obj.ty].field(g.of);
-        let held = obj.get(g.of.0);
-        let len = match &held {
-            Some(V::Arr(xs)) => xs.len(),
-            Some(V::Bytes(b)) => b.len(),
-            _ => 0,
-        };
+        let len = obj.get(g.of.0).and_then(|v| v.elements()).unwrap_or(0);
         let over = o.overrides.borrow()[fid].as_ref().and_then(V::int);
         match g.kind {
             GivenKind::Count => Ok(over.unwrap_or(len as i128)),
@@ -88,20 +82,11 @@ impl Run<'_> {
                 let target = obj
                     .derive_span(g.of.0, self.pass.get())
                     .map_or(0, |(at, _)| i128::from(at));
-                let at = |x: i128| -> Result<i128> {
-                    o.set(fid, Some(V::Int(x)));
-                    let r = self.eval_int(&p.expr, &Env::of(obj));
-                    o.set(fid, None);
-                    r
-                };
-                let (a, b) = (at(0)?, at(1)?);
-                let slope = b - a;
-                match (slope != 0).then(|| ((target - a) % slope, (target - a) / slope)) {
-                    Some((0, q)) => Ok(q),
-                    _ if self.lenient.get() => Ok(0),
-                    _ => Err(Error::new(format!(
-                        "{} is not a multiple of {slope}: no value of this field gives the position the writer chose",
-                        target - a
+                match self.linear_solution(obj, o, fid, &p.expr, target)? {
+                    Some(q) => Ok(q),
+                    None if self.lenient.get() => Ok(0),
+                    None => Err(Error::new(format!(
+                        "no value of this field gives the position {target} the writer chose"
                     ))
                     .in_field(&g.chain.join("."))),
                 }

@@ -36,6 +36,33 @@ fn unb64(d: &Doc) -> Result<Vec<u8>> {
     }
 }
 
+/// An alignment a document gives (`key`): a power of two.
+fn doc_align(d: &Doc, key: &str) -> Result<u64> {
+    match d {
+        Doc::Int(a) => u64::try_from(*a).ok().filter(|a| a.is_power_of_two()),
+        _ => None,
+    }
+    .ok_or_else(|| Error::new(format!("expected a power of two, found {d:?}")).in_field(key))
+}
+
+/// A list of strings a document gives (`key`).
+fn doc_strings(d: &Doc, key: &str) -> Result<Vec<String>> {
+    let Doc::List(xs) = d else {
+        return Err(
+            Error::new(format!("expected a list of strings, found {}", d.kind())).in_field(key),
+        );
+    };
+    xs.iter()
+        .enumerate()
+        .map(|(k, x)| match x {
+            Doc::Str(s) => Ok(s.clone()),
+            o => Err(Error::new(format!("expected a string, found {}", o.kind()))
+                .in_index(k)
+                .in_field(key)),
+        })
+        .collect()
+}
+
 /// What the generated model keeps of a field (see `emit_rust::models`).
 pub fn in_model(f: &Field) -> bool {
     matches!(
@@ -322,26 +349,10 @@ impl Run<'_> {
                     known.push(f.name.clone());
                     let strings = match d.get(&f.name) {
                         None => Vec::new(),
-                        Some(Doc::List(xs)) => xs
-                            .iter()
-                            .enumerate()
-                            .map(|(k, x)| match x {
-                                Doc::Str(s) => Ok(V::Str(Rc::from(s.as_str()))),
-                                o => Err(Error::new(format!(
-                                    "expected a string, found {}",
-                                    o.kind()
-                                ))
-                                .in_index(k)
-                                .in_field(&f.name)),
-                            })
-                            .collect::<Result<Vec<_>>>()?,
-                        Some(o) => {
-                            return Err(Error::new(format!(
-                                "expected a list of strings, found {}",
-                                o.kind()
-                            ))
-                            .in_field(&f.name))
-                        }
+                        Some(v) => doc_strings(v, &f.name)?
+                            .into_iter()
+                            .map(|s| V::Str(Rc::from(s)))
+                            .collect(),
                     };
                     obj.set(i, Some(V::Arr(Rc::new(strings))));
                 }
@@ -405,15 +416,8 @@ impl Run<'_> {
             }
             if f.item_of.is_some_and(|p| !self.m.pools[p].dedup) {
                 let key = format!("{}_align", f.name);
-                match d.get(&key) {
-                    Some(Doc::Int(a)) if *a > 0 && (*a as u64).is_power_of_two() => {
-                        obj.aligns.borrow_mut()[i] = Some(*a as u64)
-                    }
-                    Some(o) => {
-                        return Err(Error::new(format!("expected a power of two, found {o:?}"))
-                            .in_field(&key))
-                    }
-                    None => {}
+                if let Some(a) = d.get(&key) {
+                    obj.aligns.borrow_mut()[i] = Some(doc_align(a, &key)?);
                 }
                 known.push(key);
             }
@@ -444,20 +448,8 @@ impl Run<'_> {
                     (ExtraKind::Bytes, v) => {
                         Extra::Bytes(Rc::from(unb64(v).map_err(|e| e.in_field(&key))?))
                     }
-                    (ExtraKind::Names, Doc::List(xs)) => Extra::Names(
-                        xs.iter()
-                            .map(|x| match x {
-                                Doc::Str(s) => Ok(s.clone()),
-                                o => {
-                                    Err(Error::new(format!("expected a name, found {}", o.kind()))
-                                        .in_field(&key))
-                                }
-                            })
-                            .collect::<Result<Vec<_>>>()?,
-                    ),
-                    (ExtraKind::Align, Doc::Int(a)) if *a > 0 && (*a as u64).is_power_of_two() => {
-                        Extra::Align(*a as u64)
-                    }
+                    (ExtraKind::Names, v) => Extra::Names(doc_strings(v, &key)?),
+                    (ExtraKind::Align, v) => Extra::Align(doc_align(v, &key)?),
                     (ExtraKind::Indices, Doc::List(xs)) => Extra::Indices(
                         xs.iter()
                             .map(|x| match x {
@@ -472,12 +464,8 @@ impl Run<'_> {
                             })
                             .collect::<Result<Vec<_>>>()?,
                     ),
-                    (ExtraKind::Names | ExtraKind::Indices, o) => {
+                    (ExtraKind::Indices, o) => {
                         return Err(Error::new(format!("expected a list, found {}", o.kind()))
-                            .in_field(&key))
-                    }
-                    (ExtraKind::Align, o) => {
-                        return Err(Error::new(format!("expected a power of two, found {o:?}"))
                             .in_field(&key))
                     }
                 };

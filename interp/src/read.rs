@@ -898,19 +898,7 @@ impl Run<'_> {
                 _ => end,
             };
             let (start, len) = (io.abs + pos, end - (io.abs + pos));
-            if self.note_member(obj, i, f, p, (start, len)) {
-                return Ok(Some(v));
-            }
-            let default = self.m.pools[p].item_align;
-            let mut pools = self.pools.borrow_mut();
-            if len == 0
-                && self.keeps_empty_position(obj.ty, f)
-                && pools.empty_elsewhere(p, start, default)
-            {
-                obj.keep.borrow_mut()[i] = true;
-            } else {
-                obj.aligns.borrow_mut()[i] = pools.item(p, start, len, default);
-            }
+            self.note_item(obj, i, f, p, (start, len));
         }
         Ok(Some(v))
     }

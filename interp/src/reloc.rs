@@ -66,16 +66,6 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// The stream an item of `obj` is read from: the one its `io` names, or its holder's.
-    pub fn item_stream(&self, obj: &Rc<Obj>, f: &Field) -> Result<u64> {
-        Ok(match f.io().map(|x| self.eval(&x.expr, &Env::of(obj))) {
-            Some(Ok(V::Io(s))) => s.id,
-            Some(Ok(o)) => return Err(Error::new(format!("'io' is {}, not a stream", o.kind()))),
-            Some(Err(e)) => return Err(e),
-            None => obj.io.borrow().id,
-        })
-    }
-
     /// The positions, from where `obj`'s stream starts, of the last pass's pointers of table `f.relocations` whose
     /// items lay in its region.
     fn relocated(&self, obj: &Rc<Obj>, f: &Field) -> Result<Vec<u32>> {

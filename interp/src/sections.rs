@@ -106,50 +106,43 @@ impl Run<'_> {
             .unwrap_or_else(|| crate::value::Stream::whole(Rc::new(Vec::new())))
     }
 
-    /// Notes pool item `f` (field `i` of `obj`), read at `start..start+len` of the file, where it is a member of an
-    /// ordered region; false where it is not (the caller notes it as a plain item).
-    pub fn note_member(
+    /// Notes pool item `f` (field `i` of `obj`), read at `start..start+len` of the file, in the pools' bookkeeping
+    /// as the generated reader does: a section is judged with its region's other members, any other item gets its
+    /// alignment choice (after its group's previous item, in the order met for a keep-order pool, or after the
+    /// pool's previous item), unless it is empty and elsewhere than the writer would put it (its offset is kept).
+    pub fn note_item(
         &self,
         obj: &Rc<Obj>,
         i: usize,
         f: &Field,
         pool: usize,
         (start, len): (u64, u64),
-    ) -> bool {
-        let Some((_, idx, section)) = self.member_of(obj.ty, f) else {
-            if !self.m.pools[pool].keep_order {
-                return false;
-            }
-            // An item of a pool whose order is kept: noted in the order met, judged at the region.
-            let default = self.m.pools[pool].item_align;
-            let mut pools = self.pools.borrow_mut();
-            if len == 0
-                && self.keeps_empty_position(obj.ty, f)
-                && pools.empty_elsewhere(pool, start, default)
-            {
-                obj.keep.borrow_mut()[i] = true;
-            } else {
-                obj.aligns.borrow_mut()[i] = pools.ordered_item(pool, start, len);
-            }
-            return true;
-        };
-        let mut pools = self.pools.borrow_mut();
-        if section {
-            pools.section(pool, idx, start, len);
-            return true;
-        }
+    ) {
         let default = self.m.pools[pool].item_align;
-        if len == 0
-            && self.keeps_empty_position(obj.ty, f)
-            && pools.member_empty_elsewhere(pool, idx, start, default)
-        {
-            obj.keep.borrow_mut()[i] = true;
-        } else {
-            let root = self.root_bytes();
-            obj.aligns.borrow_mut()[i] =
-                pools.member_item(pool, idx, start, len, default, root.bytes());
+        let member = self.member_of(obj.ty, f);
+        let mut pools = self.pools.borrow_mut();
+        if let Some((_, idx, true)) = member {
+            pools.section(pool, idx, start, len);
+            return;
         }
-        true
+        let elsewhere = len == 0
+            && self.keeps_empty_position(obj.ty, f)
+            && match member {
+                Some((_, idx, _)) => pools.member_empty_elsewhere(pool, idx, start, default),
+                None => pools.empty_elsewhere(pool, start, default),
+            };
+        if elsewhere {
+            obj.keep.borrow_mut()[i] = true;
+            return;
+        }
+        obj.aligns.borrow_mut()[i] = match member {
+            Some((_, idx, _)) => {
+                let root = self.root_bytes();
+                pools.member_item(pool, idx, start, len, default, root.bytes())
+            }
+            None if self.m.pools[pool].keep_order => pools.ordered_item(pool, start, len),
+            None => pools.item(pool, start, len, default),
+        };
     }
 
     /// Once a type's pool items are read: the order, alignments and gaps of its ordered regions' members, and the
@@ -409,9 +402,12 @@ impl Run<'_> {
     /// A queued item at the writer's position: the bytes before it that nothing describes (a group item's gap),
     /// then at its alignment.
     pub fn write_queued(&self, q: crate::write::Queued, sw: &mut SW) {
-        let name = &self.def(q.obj.ty, q.field).name;
-        if let Some(Extra::Bytes(g)) = q.obj.extra(&format!("{name}_gap")) {
-            sw.w.bytes(&g);
+        // (Most records keep no layout choice of the kind: no name to make for them.)
+        if !q.obj.extras.borrow().is_empty() {
+            let name = &self.def(q.obj.ty, q.field).name;
+            if let Some(Extra::Bytes(g)) = q.obj.extra(&format!("{name}_gap")) {
+                sw.w.bytes(&g);
+            }
         }
         sw.w.align(q.align);
         // (Where the item is in the stream it is read from.)

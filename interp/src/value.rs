@@ -89,6 +89,14 @@ impl V {
             V::Null => "an absent field",
         }
     }
+    /// How many elements an array or bytes value holds (`None` for any other value).
+    pub fn elements(&self) -> Option<usize> {
+        match self {
+            V::Arr(xs) => Some(xs.len()),
+            V::Bytes(b) => Some(b.len()),
+            _ => None,
+        }
+    }
     /// The integer of an integer, a boolean or an enum value.
     pub fn int(&self) -> Option<i128> {
         match self {

@@ -194,12 +194,7 @@ impl Run<'_> {
         let Some(v) = obj.get(i) else {
             return Ok(());
         };
-        let stream = match f.io().map(|x| self.eval(&x.expr, &Env::of(obj))) {
-            Some(Ok(V::Io(s))) => s.id,
-            Some(Ok(o)) => return Err(Error::new(format!("'io' is {}, not a stream", o.kind()))),
-            Some(Err(e)) => return Err(e),
-            None => obj.io.borrow().id,
-        };
+        let stream = self.item_stream(obj, f)?;
         let origin = obj
             .derive_span(i, self.pass.get())
             .map_or(0, |(at, _)| at as usize);
@@ -303,12 +298,7 @@ impl Run<'_> {
             .ok()
             .filter(|p| *p <= 1 << 32)
             .ok_or_else(|| Error::new(format!("position {pos:#x} is beyond 4 GiB")))?;
-        let target = match f.io().map(|x| self.eval(&x.expr, &Env::of(obj))) {
-            Some(Ok(V::Io(s))) => s.id,
-            Some(Ok(o)) => return Err(Error::new(format!("'io' is {}, not a stream", o.kind()))),
-            Some(Err(e)) => return Err(e),
-            None => obj.io.borrow().id,
-        };
+        let target = self.item_stream(obj, f)?;
         let mut sub = SW::at(target, origin);
         self.write_repeated(obj, i, f, &v, &mut sub)?;
         sub.w.flush_bits();
@@ -824,12 +814,7 @@ impl Run<'_> {
             }
             Role::Offset { of } => {
                 // A kept offset holds while its item is empty (an empty item can point anywhere).
-                let empty = match obj.get(of.0) {
-                    Some(V::Arr(xs)) => xs.is_empty(),
-                    Some(V::Bytes(b)) => b.is_empty(),
-                    Some(_) => false,
-                    None => true,
-                };
+                let empty = obj.get(of.0).is_none_or(|v| v.elements() == Some(0));
                 if let (Some(o), true) = (obj.overrides.borrow()[i].clone(), empty) {
                     return Ok(Some(o));
                 }
@@ -917,25 +902,45 @@ impl Run<'_> {
 
     /// The value of field `i` for which `e` (linear in it) is `target`.
     fn solve(&self, obj: &Rc<Obj>, i: usize, e: &Expr, target: i128) -> Result<i128> {
+        match self.linear_solution(obj, obj, i, e, target)? {
+            Some(x) => Ok(x),
+            None if self.lenient.get() => Ok(0),
+            None => Err(Error::new(format!(
+                "no value of '{}' gives {target}",
+                self.def(obj.ty, i).name
+            ))),
+        }
+    }
+
+    /// The value of field `i` of `o` for which `e` (linear in it, evaluated in `env`'s scope) is `target`, where
+    /// one exists.
+    pub fn linear_solution(
+        &self,
+        env: &Rc<Obj>,
+        o: &Rc<Obj>,
+        i: usize,
+        e: &Expr,
+        target: i128,
+    ) -> Result<Option<i128>> {
         let at = |x: i128| -> Result<i128> {
-            obj.set(i, Some(V::Int(x)));
-            let r = self.eval_int(e, &Env::of(obj));
-            obj.set(i, None);
+            o.set(i, Some(V::Int(x)));
+            let r = self.eval_int(e, &Env::of(env));
+            o.set(i, None);
             r
         };
         let a = at(0)?;
-        let b = at(1)?;
-        let slope = b - a;
-        if slope == 0 || (target - a) % slope != 0 {
-            if self.lenient.get() {
-                return Ok(0);
-            }
-            return Err(Error::new(format!(
-                "no value of '{}' gives {target}",
-                self.def(obj.ty, i).name
-            )));
-        }
-        Ok((target - a) / slope)
+        let slope = at(1)? - a;
+        Ok((slope != 0 && (target - a) % slope == 0).then(|| (target - a) / slope))
+    }
+
+    /// The stream pool item or placed instance `f` of `obj` is read from: the one its `io` names, or its holder's.
+    pub fn item_stream(&self, obj: &Rc<Obj>, f: &Field) -> Result<u64> {
+        Ok(match f.io().map(|x| self.eval(&x.expr, &Env::of(obj))) {
+            Some(Ok(V::Io(s))) => s.id,
+            Some(Ok(o)) => return Err(Error::new(format!("'io' is {}, not a stream", o.kind()))),
+            Some(Err(e)) => return Err(e),
+            None => obj.io.borrow().id,
+        })
     }
 }
 
