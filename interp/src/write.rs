@@ -24,6 +24,9 @@ pub struct SW {
     pub deferred: Vec<(u64, u64, Vec<u8>)>,
     /// `-scan` fields written (stream, start, end, their scan): checked once the stream is whole.
     pub scans: Vec<(u64, usize, usize, binspec_codegen::ir::Scan)>,
+    /// Where the bytes written give way to placed ones (a record's kept bytes after it, where its slot's size is
+    /// derived: edited data placed over them wins).
+    pub yields_from: usize,
 }
 
 /// What finishing a stream leaves for the streams around it.
@@ -44,6 +47,7 @@ impl SW {
             w: Writer::at_origin(origin),
             deferred: Vec::new(),
             scans: Vec::new(),
+            yields_from: usize::MAX,
         }
     }
     /// Takes over what a writer of part of this stream, or of a stream inside it, leaves.
@@ -59,7 +63,7 @@ impl SW {
         let mut out = self.w.into_inner();
         // Which bytes are written (the sequence, then each placement): a placement may cover written bytes only
         // with the same bytes (shared data), and may not start far past them.
-        let mut covered = vec![true; out.len()];
+        let mut covered: Vec<bool> = (0..out.len()).map(|k| k < self.yields_from).collect();
         let (mine, foreign): (Vec<_>, Vec<_>) =
             self.deferred.into_iter().partition(|d| d.0 == self.id);
         for (_, pos, b) in mine {
@@ -578,6 +582,14 @@ impl Run<'_> {
         self.bases.borrow_mut().insert(id, base);
         let mut sub = SW::new(id);
         self.write_type(child, &mut sub)?;
+        if f.size_derived {
+            // The slot is what the record's stream holds: what it writes, the bytes the file had after that, and
+            // what it places past them (`WriteCtx::finish_slot`).
+            let filler = obj.fillers.borrow()[i].clone();
+            sub.w.flush_bits();
+            sub.yields_from = sub.w.pos();
+            sub.w.bytes(filler.as_deref().unwrap_or(&[]));
+        }
         let (bytes, foreign) = sub.finish(self.lenient.get())?;
         sw.adopt(foreign);
         self.written
@@ -618,7 +630,8 @@ impl Run<'_> {
             return Ok(());
         }
         let (append, pad) = f.slot_writing();
-        let filler = if idx.is_none() {
+        // (A record whose slot's size is derived has its kept bytes in its stream already.)
+        let filler = if idx.is_none() && !f.size_derived {
             obj.fillers.borrow()[i].clone()
         } else {
             None

@@ -242,6 +242,9 @@ pub struct WriteCtx<'m> {
     pools: Vec<Queue<'m>>,
     /// Bytes written at a position the model gives (placed instances), laid over the output when the pass ends.
     placed: Vec<(usize, Vec<u8>)>,
+    /// For each of `placed`, where the stream it was placed in starts (`None` for the output's own positions,
+    /// [`WriteCtx::place`]): [`WriteCtx::finish_slot`] counts those placed in a record's stream.
+    placed_in: Vec<Option<usize>>,
     /// The placement (by its number in the pass) that [`WriteCtx::place`] refuses, with the message: set when a
     /// final pass is written again to find the path of a placement that overlaps others.
     refuse_place: Option<(usize, String)>,
@@ -789,6 +792,7 @@ impl<'m> WriteCtx<'m> {
             }
         }
         self.placed.push((at, bytes));
+        self.placed_in.push(None);
         Ok(())
     }
     /// Queues bytes placed at `at` (a position in the output) in the stream `io`: where that stream has a size (a
@@ -803,7 +807,11 @@ impl<'m> WriteCtx<'m> {
                 )));
             }
         }
-        self.place(at, bytes)
+        self.place(at, bytes)?;
+        if let Some(s) = self.placed_in.last_mut() {
+            *s = Some(io.start);
+        }
+        Ok(())
     }
     /// How many placements this pass has queued ([`WriteCtx::pad_slot`] takes the bytes of those queued after).
     #[inline]
@@ -831,6 +839,70 @@ impl<'m> WriteCtx<'m> {
         }
         w.bytes(&pad);
     }
+    /// Lays the placements queued since `mark` in a record's own stream over `sub`, the writer of its own the
+    /// record was written into (before it is processed, as `process: zlib`): their positions are that writer's,
+    /// not the output's. They leave the pass's queue; those placed at the output's own positions
+    /// ([`WriteCtx::place`]) stay. Placed bytes that differ from others at the same position are an error once
+    /// positions settle, as in [`WriteCtx::apply_placed`].
+    pub fn apply_placed_in(&mut self, sub: &mut Writer, mark: usize) -> Result<()> {
+        if mark >= self.placed.len() {
+            return Ok(());
+        }
+        let placed = self.placed.split_off(mark);
+        let streams = self.placed_in.split_off(mark);
+        let mut mine = Vec::new();
+        for (p, s) in placed.into_iter().zip(streams) {
+            if s.is_some() {
+                mine.push(p);
+            } else {
+                self.placed.push(p);
+                self.placed_in.push(s);
+            }
+        }
+        if !self.first_pass() && !sub.is_sizing() {
+            if let Some((_, message)) = first_overlap(&mine, sub.contents()) {
+                return Err(Error::write(message));
+            }
+        }
+        for (at, b) in mine {
+            sub.write_at(at, &b);
+        }
+        Ok(())
+    }
+    /// Ends the slot of a record whose slot's size is derived, written from `start` with placements queued since
+    /// `mark`: the bytes the file had after the record (`filler`), then, where the record placed bytes in its own
+    /// stream past them, zeros up to their end, so that the slot holds everything the record's stream holds (an
+    /// Exif block's directories, after its header). Where a placement lies over those bytes, the slot holds the
+    /// placed bytes, so that the two agree when laid over each other: kept bytes give way to edited data.
+    pub fn finish_slot(&self, w: &mut Writer, mark: usize, start: usize, filler: Option<&[u8]>) {
+        w.flush_bits();
+        let pos = w.pos();
+        let filler = filler.unwrap_or(&[]);
+        let inside = self.placed.get(mark..).unwrap_or(&[]);
+        let streams = self.placed_in.get(mark..).unwrap_or(&[]);
+        // (Only placements in a stream that starts inside the slot: the record's own, or one of its records'.)
+        let placed_end = inside
+            .iter()
+            .zip(streams)
+            .filter(|(_, s)| s.is_some_and(|s| s >= start))
+            .map(|((at, b), _)| at + b.len())
+            .max()
+            .unwrap_or(0);
+        let n = (pos + filler.len()).max(placed_end) - pos;
+        if w.is_sizing() || n == 0 {
+            w.fill(n, 0);
+            return;
+        }
+        let mut tail = filler.to_vec();
+        tail.resize(n, 0);
+        for (at, b) in inside {
+            let (lo, hi) = ((*at).max(pos), (at + b.len()).min(pos + n));
+            if lo < hi {
+                tail[lo - pos..hi - pos].copy_from_slice(&b[lo - at..hi - at]);
+            }
+        }
+        w.bytes(&tail);
+    }
     /// Lays the queued placed bytes over a pass's output, in the order they were queued. Returns the first
     /// placement (by its number in the pass) whose bytes differ from other bytes at the same positions, placed or
     /// written in sequence, with a message: the file keeps only one of them, so it would not read back as the
@@ -842,6 +914,7 @@ impl<'m> WriteCtx<'m> {
         } else {
             first_overlap(&self.placed, w.contents())
         };
+        self.placed_in.clear();
         for (at, b) in std::mem::take(&mut self.placed) {
             w.write_at(at, &b);
         }
@@ -871,6 +944,7 @@ impl<'m> WriteCtx<'m> {
         self.order_counters.clear();
         self.pools.iter_mut().for_each(Queue::clear);
         self.placed.clear();
+        self.placed_in.clear();
         self.item_gaps.clear();
         self.flushed.iter_mut().for_each(|f| *f = false);
         self.arena.clear();

@@ -6,7 +6,8 @@
 //!
 //! A ratchet: `tests/interp_samples_baseline.txt` lists each file's outcome (`identical`, or why not), and a file
 //! that was identical must stay so. `tests/interp_samples_explained.txt` says, per spec, why its other files are
-//! not (bytes the spec does not describe, zlib data compressed otherwise, ...): a new one needs a line there. Refresh it with
+//! not (bytes the spec does not describe, zlib data compressed otherwise, ...): a new one needs a line there. Every
+//! file must at least write back as bytes that read back as the same document. Refresh the baseline with
 //! `BINSPEC_UPDATE_INTERP_SAMPLES=1 cargo test -p binspec-tests --test interp_samples -- --nocapture`.
 
 use std::collections::BTreeMap;
@@ -97,6 +98,16 @@ fn gallery_samples_round_trip() {
         .map(|(f, _)| f)
         .collect();
     assert!(lost.is_empty(), "no longer identical: {lost:?}\n{report}");
+    // Every file decodes and encodes, and what is written reads back as the same document (issue 22: `--schema`
+    // works on every gallery spec with a file).
+    let broken: Vec<(&String, &String)> = got
+        .iter()
+        .filter(|(_, o)| *o != "identical" && !o.ends_with("; reads back the same)"))
+        .collect();
+    assert!(
+        broken.is_empty(),
+        "not written back, or not read back the same: {broken:#?}"
+    );
     // Every spec with a file that does not write back identical says why; none that has no such file.
     let explained: BTreeMap<String, String> = std::fs::read_to_string(repo().join(EXPLAINED))
         .unwrap_or_default()

@@ -21,7 +21,12 @@ impl<'m> Gen<'m> {
             FieldTy::User { ty, args } => {
                 let a = self.args_for(ti, *ty, args, scope, f)?;
                 self.note_call(*ty, Fun::Write);
-                quote!({ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
+                // (What the record places in its own stream goes into its writer, not the output.)
+                if self.places_inside(*ty) {
+                    quote!({ let mut sub = ::binspec_runtime::Writer::new(); let mark__ = ctx.placed_mark(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; ctx.apply_placed_in(&mut sub, mark__)?; sub.into_inner() })
+                } else {
+                    quote!({ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
+                }
             }
             _ => quote!(#v[..]),
         };
@@ -179,22 +184,21 @@ impl<'m> Gen<'m> {
                             (quote!(), quote!())
                         };
                         if f.size_derived {
-                            // The size is what is written here: the record, then the bytes the file had after it;
-                            // the substream's size is the record's length in the previous pass.
-                            let fill = match self.filler_of(ti, f) {
-                                Some(fid) => {
-                                    quote!(if let Some(b) = self.#fid.as_deref() { w.bytes(b); })
-                                }
-                                None => quote!(),
+                            // The size is what is written here: the record, then the bytes the file had after it
+                            // and what the record placed in its own stream past them; the substream's size is the
+                            // record's length in the previous pass.
+                            let filler = match self.filler_of(ti, f) {
+                                Some(fid) => quote!(self.#fid.as_deref()),
+                                None => quote!(None),
                             };
                             return Ok(quote!({
                                 #align
                                 let start = w.pos();
                                 let size: i128 = #s;
                                 let sub = ::binspec_runtime::layout::Io { start, size: u64::try_from(size).ok() };
+                                let mark__ = ctx.placed_mark();
                                 #v.write(w, ctx, sub, endian, #a)?;
-                                #settle
-                                #fill
+                                ctx.finish_slot(w, mark__, start, #filler);
                             }));
                         }
                         // (Where the record places bytes in its own stream, those inside its padding are

@@ -84,17 +84,6 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
     }
 }
 
-/// Whether a record of type `ty` (or a record inside it) places an instance in its own stream: then what it reads
-/// of its slot does not end where its reader stops, and its slot's size stays data rather than derived from it.
-fn places_in_own_stream(types: &[super::TypeDef], graph: &[Vec<usize>], ty: &FieldTy) -> bool {
-    super::query::types_reached(graph, ty).into_iter().any(|t| {
-        types[t]
-            .instances
-            .iter()
-            .any(|f| f.pos_expr().is_some() && f.io().is_none_or(|io| io.text != "_root._io"))
-    })
-}
-
 /// [`classify`] for one type.
 fn classify_type(m: &mut Module, ti: usize, graph: &[Vec<usize>], diags: &mut Diags) {
     let t = m.types[ti].clone();
@@ -140,7 +129,7 @@ fn classify_type(m: &mut Module, ti: usize, graph: &[Vec<usize>], diags: &mut Di
             && f.process.is_none();
         // A record (or a switch) in a slot of its own in sequence: its length is what the writer writes of it,
         // and the slot's bytes after what it reads are kept beside it (`Field::size_derived`).
-        let record_sized = f.keeps_unread() && !places_in_own_stream(&m.types, graph, &f.ty);
+        let record_sized = f.keeps_unread();
         if let (Some(sz), true) = (&f.size, content_sized || sized_item || record_sized) {
             if f.is_instance() && f.item_of.is_none() {
                 continue;
