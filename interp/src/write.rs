@@ -66,23 +66,26 @@ impl SW {
         let mut covered: Vec<bool> = (0..out.len()).map(|k| k < self.yields_from).collect();
         let (mine, foreign): (Vec<_>, Vec<_>) =
             self.deferred.into_iter().partition(|d| d.0 == self.id);
-        for (_, pos, b) in mine {
-            let pos = usize::try_from(pos).map_err(|_| Error::new("position out of range"))?;
-            if pos > 1 << 32 {
-                return Err(Error::new(format!(
-                    "an instance placed at {pos:#x}, beyond 4 GiB"
-                )));
-            }
-            let end = pos + b.len();
-            // (A position far past what is written would make a file of zeros out of proportion to the document.)
-            let reach = out.len() as u64;
-            if pos as u64 > reach + binspec_runtime::write::MAX_PAD {
+        let mut spans = Vec::with_capacity(mine.len());
+        for (_, pos, b) in &mine {
+            let pos = usize::try_from(*pos)
+                .ok()
+                .filter(|p| *p <= 1 << 32)
+                .ok_or_else(|| {
+                    Error::new(format!("an instance placed at {pos:#x}, beyond 4 GiB"))
+                })?;
+            spans.push((pos, pos + b.len()));
+        }
+        // (A position far past what is written would make a file of zeros out of proportion to the document.)
+        let far = binspec_runtime::write::far_placements(out.len(), &spans);
+        for (((_, _, b), (pos, end)), far) in mine.into_iter().zip(spans).zip(far) {
+            if far {
                 if lenient {
                     continue;
                 }
                 return Err(Error::new(format!(
-                    "an instance placed at {pos:#x}, more than {:#x} bytes past the {reach:#x} bytes written \
-                     (is its position right?)",
+                    "an instance placed at {pos:#x}, more than {:#x} bytes past what is written before it (is its \
+                     position right?)",
                     binspec_runtime::write::MAX_PAD
                 )));
             }

@@ -8,7 +8,7 @@
 //! of the size it now knows, and is the output when it reproduces the first (see [`write_passes`]).
 
 use crate::error::{Error, Result};
-use crate::write::{align_up, Writer};
+use crate::write::{align_up, Writer, MAX_PAD};
 
 mod dedup;
 mod item_order;
@@ -859,39 +859,58 @@ impl<'m> WriteCtx<'m> {
                 self.placed_in.push(s);
             }
         }
-        if !self.first_pass() && !sub.is_sizing() {
-            if let Some((_, message)) = first_overlap(&mine, sub.contents()) {
-                return Err(Error::write(message));
-            }
+        let overlap = (!sub.is_sizing())
+            .then(|| first_overlap(&mine, sub.contents()))
+            .flatten();
+        match lay_over(sub, mine, overlap) {
+            Some((_, message)) if !self.first_pass() => Err(Error::write(message)),
+            _ => Ok(()),
         }
-        for (at, b) in mine {
-            sub.write_at(at, &b);
-        }
-        Ok(())
     }
     /// Ends the slot of a record whose slot's size is derived, written from `start` with placements queued since
     /// `mark`: the bytes the file had after the record (`filler`), then, where the record placed bytes in its own
     /// stream past them, zeros up to their end, so that the slot holds everything the record's stream holds (an
     /// Exif block's directories, after its header). Where a placement lies over those bytes, the slot holds the
     /// placed bytes, so that the two agree when laid over each other: kept bytes give way to edited data.
-    pub fn finish_slot(&self, w: &mut Writer, mark: usize, start: usize, filler: Option<&[u8]>) {
+    pub fn finish_slot(
+        &self,
+        w: &mut Writer,
+        mark: usize,
+        start: usize,
+        filler: Option<&[u8]>,
+    ) -> Result<()> {
         w.flush_bits();
         let pos = w.pos();
         let filler = filler.unwrap_or(&[]);
         let inside = self.placed.get(mark..).unwrap_or(&[]);
         let streams = self.placed_in.get(mark..).unwrap_or(&[]);
         // (Only placements in a stream that starts inside the slot: the record's own, or one of its records'.)
-        let placed_end = inside
+        let mine: Vec<(usize, usize)> = inside
             .iter()
             .zip(streams)
             .filter(|(_, s)| s.is_some_and(|s| s >= start))
-            .map(|((at, b), _)| at + b.len())
-            .max()
-            .unwrap_or(0);
-        let n = (pos + filler.len()).max(placed_end) - pos;
+            .map(|((at, b), _)| (*at, at + b.len()))
+            .collect();
+        // The slot's end; no more zeros made up between what is there than padding may add (a position far past
+        // the record would make a slot out of proportion to the document).
+        let far = crate::write::far_placements(pos + filler.len(), &mine);
+        if let (Some(i), false) = (far.iter().position(|&f| f), self.first_pass()) {
+            return Err(Error::write(format!(
+                "it places bytes at {:#x} of its stream, more than {MAX_PAD:#x} bytes past what comes before \
+                 them (is a position right?)",
+                mine[i].0 - start
+            )));
+        }
+        let end = mine
+            .iter()
+            .zip(&far)
+            .filter(|(_, f)| !**f)
+            .map(|(s, _)| s.1)
+            .fold(pos + filler.len(), usize::max);
+        let n = end - pos;
         if w.is_sizing() || n == 0 {
             w.fill(n, 0);
-            return;
+            return Ok(());
         }
         let mut tail = filler.to_vec();
         tail.resize(n, 0);
@@ -902,6 +921,7 @@ impl<'m> WriteCtx<'m> {
             }
         }
         w.bytes(&tail);
+        Ok(())
     }
     /// Lays the queued placed bytes over a pass's output, in the order they were queued. Returns the first
     /// placement (by its number in the pass) whose bytes differ from other bytes at the same positions, placed or
@@ -915,10 +935,7 @@ impl<'m> WriteCtx<'m> {
             first_overlap(&self.placed, w.contents())
         };
         self.placed_in.clear();
-        for (at, b) in std::mem::take(&mut self.placed) {
-            w.write_at(at, &b);
-        }
-        overlap
+        lay_over(w, std::mem::take(&mut self.placed), overlap)
     }
     /// Ends a pass. Returns whether it reproduced the previous one (then the output is final).
     pub fn end_pass(&mut self, size: u64) -> bool {
@@ -1039,6 +1056,35 @@ pub fn write_passes_writer<'m>(
     Err(Error::write(format!(
         "the layout did not settle after {MAX_PASSES} passes"
     )))
+}
+
+/// Lays `placed` (bytes at absolute positions) over `w`'s output in order, except those placed far past
+/// everything before them ([`crate::write::far_placements`]): those are left out, so that the passes still settle,
+/// and the first of them is reported as a refused placement (by its number), unless `found` (an overlap) comes
+/// first. Gives the first refused placement, with its message.
+fn lay_over(
+    w: &mut Writer,
+    placed: Vec<(usize, Vec<u8>)>,
+    mut found: Option<(usize, String)>,
+) -> Option<(usize, String)> {
+    let spans: Vec<(usize, usize)> = placed.iter().map(|(at, b)| (*at, at + b.len())).collect();
+    let far = crate::write::far_placements(w.pos(), &spans);
+    for (n, ((at, b), far)) in placed.into_iter().zip(far).enumerate() {
+        if far {
+            if found.as_ref().is_none_or(|(f, _)| n < *f) {
+                found = Some((
+                    n,
+                    format!(
+                        "its bytes are placed at {at:#x}, more than {MAX_PAD:#x} bytes past what is written before \
+                         them (is its position right?)"
+                    ),
+                ));
+            }
+            continue;
+        }
+        w.write_at(at, &b);
+    }
+    found
 }
 
 /// The first of `placed` (by number, each bytes at an absolute position) whose bytes differ from bytes of another

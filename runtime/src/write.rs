@@ -460,6 +460,25 @@ const HOLE_MIN: usize = 512;
 /// (`path_size: 4294967295`) is refused before anything that large is allocated.
 pub const MAX_PAD: u64 = 1 << 20;
 
+/// Which of the placed spans `(at, end)` (in any order) start more than [`MAX_PAD`] bytes past everything before
+/// them: the `written` bytes in sequence, and the spans that start earlier. A writer refuses those rather than make
+/// a file of zeros out of proportion to the document (a position of 0xffff_0000 in an edited document).
+pub fn far_placements(written: usize, spans: &[(usize, usize)]) -> Vec<bool> {
+    let mut order: Vec<usize> = (0..spans.len()).collect();
+    order.sort_by_key(|&i| spans[i].0);
+    let mut far = vec![false; spans.len()];
+    let mut reach = written;
+    for i in order {
+        let (at, end) = spans[i];
+        if at > reach.saturating_add(MAX_PAD as usize) {
+            far[i] = true;
+        } else {
+            reach = reach.max(end);
+        }
+    }
+    far
+}
+
 /// Refuses content shorter than its slot where nothing marks its end (no terminator, no padding, unprocessed):
 /// padded, it would read back as the slot's bytes, another value. Nothing to check without a size, or in a pass
 /// that does not know sizes yet (`lenient`); longer content is refused by [`write_slot`].
@@ -689,6 +708,25 @@ pub fn align_up(v: u64, align: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A placement is far when it starts more than `MAX_PAD` past everything that starts before it, in position
+    /// order, whatever the order it was queued in: a chain of near ones reaches far.
+    #[test]
+    fn far_placements_by_position() {
+        let m = MAX_PAD as usize;
+        assert_eq!(far_placements(10, &[(10 + m, 11 + m)]), [false]);
+        assert_eq!(far_placements(10, &[(11 + m, 12 + m)]), [true]);
+        // Queued after the one that reaches it: still near.
+        assert_eq!(
+            far_placements(0, &[(2 * m, 2 * m + 1), (m, 2 * m)]),
+            [false, false]
+        );
+        // What follows a far one counts from what is near.
+        assert_eq!(
+            far_placements(0, &[(3 * m, 3 * m + 1), (3 * m + 2, 3 * m + 3)]),
+            [true, true]
+        );
+    }
 
     /// A terminator inside a string is found at whole code units only (UTF-16's `00 00` straddling two units is
     /// not one).

@@ -729,7 +729,7 @@ impl<'m> Cx<'m> {
         self.exits = true;
         Ok((
             Rx::cast(
-                quote!(::binspec_runtime::layout::written_len(|w, ctx| { let mark__ = ctx.placed_mark(); #me.#of.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little)?; ctx.finish_slot(w, mark__, 0, #me.#fid.as_deref()); Ok(()) })? as i128),
+                quote!(::binspec_runtime::layout::written_len(|w, ctx| { let mark__ = ctx.placed_mark(); #me.#of.write(w, ctx, ::binspec_runtime::layout::Io::ROOT, ::binspec_runtime::Endian::Little)?; ctx.finish_slot(w, mark__, 0, #me.#fid.as_deref())?; Ok(()) })? as i128),
             ),
             T::Int,
         ))

@@ -198,7 +198,7 @@ impl<'m> Gen<'m> {
                                 let sub = ::binspec_runtime::layout::Io { start, size: u64::try_from(size).ok() };
                                 let mark__ = ctx.placed_mark();
                                 #v.write(w, ctx, sub, endian, #a)?;
-                                ctx.finish_slot(w, mark__, start, #filler);
+                                ctx.finish_slot(w, mark__, start, #filler)?;
                             }));
                         }
                         // (Where the record places bytes in its own stream, those inside its padding are

@@ -85,6 +85,53 @@ fn a_slot_holds_what_its_record_places() {
     assert_eq!(&out[..10], &[1, 8, 2, 4, 0, 0, 0x10, 0, 0x20, 0]);
 }
 
+/// A position far past the record, in an edited document, is refused with an error by both writers, in a slot and
+/// in a processed record, rather than filled with gigabytes of zeros; near positions are written.
+#[test]
+fn far_positions_are_refused() {
+    use binspec_feature_schemas::placed_in_slot::{Chunk, Wide, XoredWide};
+    for (ofs, ok) in [
+        (5u32, true),
+        (0xf0, true),
+        (0x7fff_0000, false),
+        (0xffff_ffff, false),
+    ] {
+        let wide = Wide {
+            entries_ofs: ofs,
+            entries: vec![7],
+        };
+        for body in [
+            ChunkBody::Wide(wide.clone()),
+            ChunkBody::XoredWide(XoredWide {
+                inner: wide.clone(),
+            }),
+        ] {
+            let m = PlacedInSlot {
+                chunks: vec![Chunk {
+                    tag: if matches!(body, ChunkBody::Wide(_)) {
+                        4
+                    } else {
+                        5
+                    },
+                    body,
+                    body_filler: None,
+                }],
+            };
+            let r = m.to_binary_agreed();
+            assert_eq!(r.is_ok(), ok, "{ofs:#x}: {r:?}");
+            if let Err(e) = r {
+                // (It names the record, and where its entries start or end.)
+                let e = e.to_string();
+                let (at, end) = (format!("{ofs:#x}"), format!("{:#x}", u64::from(ofs) + 2));
+                assert!(
+                    e.contains("chunks[0].body") && (e.contains(&at) || e.contains(&end)),
+                    "{e}"
+                );
+            }
+        }
+    }
+}
+
 /// Every cut of the file and every byte set to each of a few values: decoding gives a model or an error, and a
 /// model that writes gives bytes that read back as the same model, never a panic.
 #[test]
