@@ -136,12 +136,35 @@ pub fn with_hooks(s: Schema) -> Schema {
     }
 }
 
-/// Reads every file with the schema and writes it back, comparing the bytes.
+/// What `check --schema` found of one file.
+enum Checked {
+    Identical,
+    /// Written back otherwise, reading back as the same document.
+    Differs(String),
+    Failed(String),
+}
+
+/// Reads every file with the schema and writes it back, comparing the bytes; where they differ, whether what was
+/// written reads back as the same document.
 fn check(ctx: &mut Ctx<'_>, schema: &Schema, paths: &[PathBuf]) -> Result<(), CliError> {
-    let mut files_to_check = Vec::new();
+    // In a folder, only the files with one of the schema's `file-extension`s, where it names any (a sample
+    // folder holds notes and licences beside the files); a file named on the command line is always checked.
+    let exts = &schema.module().extensions;
+    let wanted = |f: &PathBuf| {
+        exts.is_empty()
+            || f.extension()
+                .is_some_and(|x| exts.iter().any(|e| x.eq_ignore_ascii_case(e.as_str())))
+    };
+    let (mut files_to_check, mut skipped) = (Vec::new(), 0usize);
     for p in paths {
         if p.is_dir() {
-            files_to_check.extend(files::walk_regular(p)?);
+            for f in files::walk_regular(p)? {
+                if wanted(&f) {
+                    files_to_check.push(f);
+                } else {
+                    skipped += 1;
+                }
+            }
         } else {
             files_to_check.push(p.clone());
         }
@@ -149,34 +172,53 @@ fn check(ctx: &mut Ctx<'_>, schema: &Schema, paths: &[PathBuf]) -> Result<(), Cl
     // (Each file on a thread of the pool; the results printed in the files' order.)
     use rayon::prelude::*;
     let limits = ctx.limits;
-    let outcomes: Vec<Result<(), String>> = files_to_check
+    let outcomes: Vec<Checked> = files_to_check
         .par_iter()
         .map(|f| match files::load_limited(f, limits) {
-            Err(e) => Err(e.message().unwrap_or("cannot read").to_string()),
+            Err(e) => Checked::Failed(e.message().unwrap_or("cannot read").to_string()),
             Ok(input) => match schema.decode(&input.data) {
-                Err(e) => Err(format!("decode: {e}")),
+                Err(e) => Checked::Failed(format!("decode: {e}")),
                 Ok(doc) => match schema.encode(&doc) {
-                    Err(e) => Err(format!("encode: {e}")),
+                    Err(e) => Checked::Failed(format!("encode: {e}")),
                     Ok(out) => match crate::check::first_difference(&input.data, &out) {
-                        None => Ok(()),
-                        Some(at) => Err(format!(
-                            "differs at offset {at:#x} ({} bytes read, {} written)",
-                            input.data.len(),
-                            out.len()
-                        )),
+                        None => Checked::Identical,
+                        Some(at) => {
+                            let what = format!(
+                                "differs at offset {at:#x} ({} bytes read, {} written)",
+                                input.data.len(),
+                                out.len()
+                            );
+                            // Bytes the schema does not describe, or data compressed again otherwise, still read
+                            // back as the same document; anything else is a fault of the schema or of binspec.
+                            match schema.decode(&out) {
+                                Ok(back) if back == doc => Checked::Differs(format!(
+                                    "{what}; reads back as the same document"
+                                )),
+                                Ok(_) => Checked::Failed(format!(
+                                    "{what}, and reads back as another document"
+                                )),
+                                Err(e) => {
+                                    Checked::Failed(format!("{what}, and does not read back: {e}"))
+                                }
+                            }
+                        }
                     },
                 },
             },
         })
         .collect();
-    let (mut same, mut bad) = (0usize, 0usize);
+    let (mut same, mut differ, mut bad) = (0usize, 0usize, 0usize);
     for (f, outcome) in files_to_check.iter().zip(outcomes) {
         match outcome {
-            Ok(()) => {
+            Checked::Identical => {
                 same += 1;
                 out_line(ctx, &format!("identical  {}", f.display()))?;
             }
-            Err(e) => {
+            Checked::Differs(e) => {
+                differ += 1;
+                out_line(ctx, &format!("DIFF       {}: {e}", f.display()))?;
+            }
+            Checked::Failed(e) => {
                 bad += 1;
                 out_line(ctx, &format!("FAILED     {}: {e}", f.display()))?;
             }
@@ -185,13 +227,22 @@ fn check(ctx: &mut Ctx<'_>, schema: &Schema, paths: &[PathBuf]) -> Result<(), Cl
     out_line(
         ctx,
         &format!(
-            "{} files: {same} identical, {bad} failed",
-            files_to_check.len()
+            "{} files: {same} identical, {differ} differ (reading back as the same document), {bad} failed{}",
+            files_to_check.len(),
+            if skipped > 0 {
+                format!(
+                    "; {skipped} skipped in folders (not .{})",
+                    exts.join(", .")
+                )
+            } else {
+                String::new()
+            }
         ),
     )?;
-    if bad > 0 {
+    if differ + bad > 0 {
         return Err(CliError::Fail(format!(
-            "{bad} of {} files did not round-trip",
+            "{} of {} files differ and {bad} failed",
+            differ,
             files_to_check.len()
         )));
     }

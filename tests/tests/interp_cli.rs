@@ -948,3 +948,53 @@ fn record_lengths_are_derived() {
     .concat();
     assert_eq!(std::fs::read(&out).unwrap(), want);
 }
+
+/// `check --schema` on a folder: only the files with the schema's extension; one whose bytes differ but read back
+/// as the same document (zlib data compressed again otherwise) is told apart from one that fails, and either makes
+/// the command fail.
+#[test]
+fn check_tells_a_file_that_reads_back_the_same_from_a_failure() {
+    let d = tempfile::tempdir().unwrap();
+    let sch = d.path().join("z.ksy");
+    std::fs::write(
+        &sch,
+        "meta:\n  id: z\n  file-extension: z\nseq:\n  - id: body\n    size-eos: true\n    process: zlib\n",
+    )
+    .unwrap();
+    let files = d.path().join("files");
+    std::fs::create_dir(&files).unwrap();
+    // "hello hello hello", zlib level 0 (a stored block): binspec compresses it otherwise.
+    #[rustfmt::skip]
+    let stored: &[u8] = &[
+        0x78, 0x01, 0x01, 0x11, 0x00, 0xee, 0xff, b'h', b'e', b'l', b'l', b'o', b' ', b'h', b'e', b'l', b'l', b'o',
+        b' ', b'h', b'e', b'l', b'l', b'o', 0x3a, 0x2e, 0x06, 0x7d,
+    ];
+    std::fs::write(files.join("a.z"), stored).unwrap();
+    std::fs::write(files.join("b.z"), b"not zlib").unwrap();
+    std::fs::write(files.join("notes.txt"), b"not checked").unwrap();
+    let r = run(&["--schema", s(&sch), "check", s(&files)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(
+        r.out.contains("a.z: differs at offset")
+            && r.out.contains("reads back as the same document"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("FAILED") && r.out.contains("b.z: decode"),
+        "{}",
+        r.out
+    );
+    assert!(!r.out.contains("notes.txt"), "{}", r.out);
+    assert!(
+        r.out.contains(
+            "2 files: 0 identical, 1 differ (reading back as the same document), 1 failed; 1 skipped in folders (not .z)"
+        ),
+        "{}",
+        r.out
+    );
+    // Named on the command line, a file is checked whatever its name.
+    let r = run(&["--schema", s(&sch), "check", s(&files.join("notes.txt"))]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(r.out.contains("notes.txt: decode"), "{}", r.out);
+}
