@@ -4,6 +4,15 @@
 #[cfg(feature = "ainb")]
 const _: Option<crate::ainb::raw::Ainb> = None;
 
+format_module!(
+    /// BNTX texture archive (nn::gfx::ResTextureFile), read and written by [`Bntx`](crate::bntx::Bntx) (generated from `schemas/bntx.ksy`).
+    ///
+    /// A texture archive of nn::gfx: a container of texture infos (`BRTI` blocks), their names in a string pool with a
+    /// dictionary, and one GPU region (`BRTD`) that holds every texture's swizzled data, then a relocation table.
+    "bntx",
+    "bntx" => bntx
+);
+
 // schemas/byml.ksy: `byml::raw`, declared by the hand-written module `byml`.
 #[cfg(feature = "byml")]
 const _: Option<crate::byml::raw::Byml> = None;
@@ -11,6 +20,26 @@ const _: Option<crate::byml::raw::Byml> = None;
 // schemas/exb.ksy: `ainb::exb_raw`, declared by the hand-written module `ainb`.
 #[cfg(feature = "ainb")]
 const _: Option<crate::ainb::exb_raw::Exb> = None;
+
+format_module!(
+    /// nn::gfx structures and enums (NintendoWare), read and written by [`NnGfx`](crate::nn_gfx::NnGfx) (generated from `schemas/nn_gfx.ksy`).
+    ///
+    /// Structures and enums of nn::gfx that NintendoWare formats share (BNTX, BNSH, BFRES): the texture info (this
+    /// schema's root, `nn::gfx::TextureInfo`), the sampler, buffer and memory pool infos, user data, and the enums of
+    /// image formats, dimensions, tile modes, filters and address modes. Imported by the formats' schemas.
+    "bntx",
+    "nn_gfx" => nn_gfx
+);
+
+format_module!(
+    /// nn::util binary file structures (NintendoWare), read and written by [`NnUtil`](crate::nn_util::NnUtil) (generated from `schemas/nn_util.ksy`).
+    ///
+    /// The structures that NintendoWare file formats share (BNTX, BFRES, BNSH, BFSHA, ...): the file header
+    /// (`nn::util::BinaryFileHeader`, this schema's root), the header of each block, the relocation table, the
+    /// dictionary (`nn::util::ResDic`) and the string pool. Imported by the formats' schemas, not read on its own.
+    "bntx",
+    "nn_util" => nn_util
+);
 
 format_module!(
     /// Pluto binary animation (.panim), read and written by [`PanimPluto`](crate::panim_pluto::PanimPluto) (generated from `schemas/panim_pluto.ksy`).
@@ -52,6 +81,12 @@ pub fn registry() -> Vec<&'static dyn binspec_runtime::DynFormat> {
         #[cfg(feature = "ainb")]
         {
             static H: binspec_runtime::FormatHandle<crate::ainb::Document> = binspec_runtime::FormatHandle::new();
+            &H as &'static dyn binspec_runtime::DynFormat
+        },
+        // schemas/bntx.ksy
+        #[cfg(feature = "bntx")]
+        {
+            static H: binspec_runtime::FormatHandle<crate::bntx::Bntx> = binspec_runtime::FormatHandle::new();
             &H as &'static dyn binspec_runtime::DynFormat
         },
         // schemas/byml.ksy

@@ -570,11 +570,35 @@ fn drift_enum(rev: &Revision, t: &Table, src: &Source<'_>, ei: usize, out: &mut 
     for r in &rows {
         let at = format!("row {} ({})", r.row, r.name);
         let Some(v) = r.value else {
-            push(
-                at,
-                format!("value `{}` is not a number", r.value_text),
-                None,
-            );
+            // A table that names values without giving them (nn::gfx's ImageFormat): the schema's value of that
+            // name, which its doc explains by naming the enum and saying how the values were found.
+            let by_name = e.values.iter().find(|x| layout::ident(&r.name) == x.1);
+            match (by_name, r.value_text.trim().is_empty()) {
+                (Some(x), true) => push(
+                    at,
+                    format!(
+                        "value: the wiki gives none, schema {} (`{}`)",
+                        hex_i(x.0),
+                        x.1
+                    ),
+                    explain(
+                        &chunks,
+                        &[e.name.as_str()],
+                        &[Term::Text("without values".into())],
+                    ),
+                ),
+                (None, true) => push(
+                    at,
+                    "value: the wiki gives none, and the schema's enum has no value of that name"
+                        .into(),
+                    explain(&chunks, &[r.name.as_str()], &[]),
+                ),
+                _ => push(
+                    at,
+                    format!("value `{}` is not a number", r.value_text),
+                    None,
+                ),
+            }
             continue;
         };
         match e.values.iter().find(|x| x.0 == v) {
@@ -625,7 +649,11 @@ fn drift_enum(rev: &Revision, t: &Table, src: &Source<'_>, ei: usize, out: &mut 
         }
     }
     for x in &e.values {
-        if rows.iter().any(|r| r.value == Some(x.0)) {
+        // (A row without a value that names it was reported above.)
+        if rows
+            .iter()
+            .any(|r| r.value == Some(x.0) || (r.value.is_none() && layout::ident(&r.name) == x.1))
+        {
             continue;
         }
         push(

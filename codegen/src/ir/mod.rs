@@ -741,10 +741,18 @@ impl Module {
         if depth > MAX_STATIC_DEPTH {
             return None;
         }
-        self.types[ti]
-            .seq
-            .iter()
-            .try_fold(0u64, |acc, f| self.advance_at(f, depth).map(|s| acc + s))
+        // (A run of bit fields takes whole bytes, as Kaitai reads it: the next byte-sized field starts on a byte.)
+        let (mut bytes, mut bits) = (0u64, 0u64);
+        for f in &self.types[ti].seq {
+            match (&f.ty, &f.repeat, &f.cond) {
+                (FieldTy::Bits { n, .. }, Repeat::None, None) => bits += u64::from(*n),
+                _ => {
+                    bytes += bits.div_ceil(8) + self.advance_at(f, depth)?;
+                    bits = 0;
+                }
+            }
+        }
+        Some(bytes + bits.div_ceil(8))
     }
 
     /// The root's last field where it is a region to the end of the file whose bytes after its last item the

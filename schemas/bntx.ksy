@@ -1,0 +1,190 @@
+meta:
+  id: bntx
+  title: BNTX texture archive (nn::gfx::ResTextureFile)
+  file-extension: bntx
+  endian: le
+  imports: [nn_util, nn_gfx]
+  -binspec:
+    source: EPD Wiki, page "Bntx", revision 2023-05-09T21:04:11Z
+    # (The magic is the file header's, which nn_util.ksy reads as data: "BNTX" and 4 zero bytes.)
+    magic: ["BNTX"]
+doc: |
+  A texture archive of nn::gfx: a container of texture infos (`BRTI` blocks), their names in a string pool with a
+  dictionary, and one GPU region (`BRTD`) that holds every texture's swizzled data, then a relocation table.
+
+  The page documents version 4.1.0; Super Mario Odyssey's files are version 4.0.0 and have the same layout.
+
+  The file as Nintendo's tools lay it out (HomeBed.bntx): the file header and the container (0x58 bytes), the
+  container's in-place memory pool (0x100 bytes) and 0x40 bytes of zeros, the array of texture info pointers, the
+  string pool block (`_STR`, with the dictionary after the strings, inside the block), each `BRTI` block (its
+  header, the in-place texture and texture view, 0x100 bytes each, then the array of mip level pointers), zeros up
+  to the GPU region, whose block header comes 0x10 bytes before an address aligned to the file's alignment, the
+  texture data, then the relocation table. The last `BRTI` block's size reaches the GPU region's block header.
+
+  This schema reads every structure; offsets, counts and sizes are read as stored, and the writer writes them
+  back as they are (not derived yet).
+-wiki:
+  page: Bntx
+  section: Header (nn::gfx::ResTextureFile)
+seq:
+  - id: header
+    type: nn_util
+    doc: The file header; the wiki's row "Magic" is the whole nn::util::BinaryFileHeader, its magic first.
+    valid:
+      expr: _.magic == [0x42, 0x4e, 0x54, 0x58, 0, 0, 0, 0]
+  - id: container
+    type: texture_container
+    doc: The container, 0x38 bytes (the wiki's header table gives it 0x28, but its own table runs to 0x38).
+instances:
+  string_pool:
+    pos: header.first_block_ofs
+    type: nn_util::string_pool
+  relocation_table:
+    pos: header.relocation_table_ofs
+    size: header.file_size - header.relocation_table_ofs
+    type: nn_util::relocation_table
+types:
+  texture_container:
+    -wiki:
+      page: Bntx
+      section: nn::gfx::ResTextureContainer
+    doc: The textures, their dictionary and the GPU region that holds their data.
+    seq:
+      - id: magic
+        contents: "NX  "
+      - id: texture_count
+        type: u4
+      - id: texture_info_array
+        type: u8
+        doc: Pointer to the array of pointers to the textures' `BRTI` blocks.
+      - id: texture_data_header
+        type: u8
+        doc: Pointer to the GPU region's block header (`BRTD`).
+      - id: texture_info_dictionary
+        type: u8
+        doc: Pointer to the dictionary of the textures' names.
+      - id: memory_pool_ptr
+        type: u8
+        doc: '`memory_pool_ptr`: Points to reserved 0x100 byte region for an in-place memory pool.'
+      - id: user_memory_pool_ptr
+        type: u8
+        doc: Set at run time (null in files).
+      - id: base_memory_pool_ofs
+        type: s4
+      - id: reserved
+        type: u4
+    instances:
+      memory_pool:
+        pos: memory_pool_ptr
+        size: 0x100
+        doc: Reserved for the in-place memory pool (zeros in files).
+      textures:
+        pos: texture_info_array
+        type: texture_ref
+        repeat: expr
+        repeat-expr: texture_count
+      dictionary:
+        pos: texture_info_dictionary
+        type: nn_util::res_dic
+      data_block:
+        pos: texture_data_header
+        type: nn_util::block_header
+        doc: The header of the GPU region (`BRTD`); the textures' data follows it.
+  texture_ref:
+    doc: A pointer to a texture's `BRTI` block, in the container's array.
+    seq:
+      - id: ptr
+        type: u8
+    instances:
+      texture:
+        pos: ptr
+        type: texture_info
+        io: _root._io
+  texture_info:
+    -wiki:
+      page: Bntx
+      section: nn::gfx::ResTextureInfo
+    doc: One texture (a `BRTI` block).
+    seq:
+      - id: block
+        type: nn_util::block_header
+        doc: The block header; the wiki's row "Magic" is the whole nn::util::BinaryBlockHeader, its magic first.
+      - id: info
+        type: nn_gfx
+      - id: packaged_layout
+        size: 4
+        doc: Packaged texture layout (the page is not sure).
+      - id: reserved
+        size: 0x14
+      - id: texture_size
+        type: u4
+        doc: Size of the texture's data, every mip level included.
+      - id: texture_alignment
+        type: u4
+        doc: Alignment of the texture's data in the GPU region.
+      - id: channel_sources
+        type: channel_sources
+        doc: The source of each channel (nn::gfx::ChannelSource[4]; the page lists no values).
+      - id: image_dimension
+        type: u1
+        doc: nn::gfx::ImageDimension (the page lists no values).
+      - id: reserved2
+        size: 3
+      - id: texture_name
+        type: u8
+        doc: Pointer to the texture's name.
+      - id: parent_texture_container
+        type: u8
+        doc: Pointer to the texture container.
+      - id: mip_map_pointers
+        type: u8
+        doc: Pointer to the array of pointers to each mip level's data.
+      - id: user_data_array
+        type: u8
+      - id: texture_ptr
+        type: u8
+        doc: '`texture_ptr`: Points to reserved 0x100 byte region for an in-place texture.'
+      - id: texture_view_ptr
+        type: u8
+        doc: '`texture_view_ptr`: Points to reserved 0x100 byte region for an in-place texture view.'
+      - id: descriptor_slot
+        type: u8
+        doc: Set at run time.
+      - id: user_data_dictionary
+        type: u8
+    instances:
+      name:
+        pos: texture_name
+        type: nn_util::nw_string
+        io: _root._io
+      mip_ptrs:
+        pos: mip_map_pointers
+        type: u8
+        repeat: expr
+        repeat-expr: info.mip_levels
+        io: _root._io
+      data:
+        pos: mip_ptrs[0]
+        size: texture_size
+        io: _root._io
+        doc: The texture's data, every mip level, swizzled for the GPU.
+  channel_sources:
+    doc: Where each channel of the texture comes from (nn::gfx::ChannelSource; the page lists no values).
+    seq:
+      - id: r
+        type: u1
+      - id: g
+        type: u1
+      - id: b
+        type: u1
+      - id: a
+        type: u1
+  texture_data:
+    -wiki:
+      page: Bntx
+      section: nn::gfx::ResTextureData
+    doc: The header of the GPU region (`BRTD`).
+    seq:
+      - id: block
+        type: nn_util::block_header
+        doc: The block header; the wiki's row "Magic" is the whole nn::util::BinaryBlockHeader, its magic first.

@@ -1,0 +1,230 @@
+meta:
+  id: nn_util
+  title: nn::util binary file structures (NintendoWare)
+  endian: le
+  -binspec:
+    source: EPD Wiki, page "Common nn::util", revision 2026-02-16T06:57:17Z
+    # Structures of NintendoWare files, imported by their formats' schemas: built with BNTX's feature as a module
+    # of its own, and not a format of its own.
+    feature: bntx
+    register: []
+doc: |
+  The structures that NintendoWare file formats share (BNTX, BFRES, BNSH, BFSHA, ...): the file header
+  (`nn::util::BinaryFileHeader`, this schema's root), the header of each block, the relocation table, the
+  dictionary (`nn::util::ResDic`) and the string pool. Imported by the formats' schemas, not read on its own.
+
+  Switch files are little-endian; the byte order mark reads 0xfeff (the bytes `ff fe`). Big-endian files of these
+  formats (Wii U) have other headers and are not described here.
+
+  Where the page contradicts the files, this schema follows the files (Super Mario Odyssey's HomeBed.bntx):
+  * The page's `nn::util::StringPool` table lists "0c8 0x8 void* Reserved" and then a string count at 0xc, which
+    does not add up. The files have a block header there (magic, next block offset, block size, a reserved u32:
+    0x10 bytes), the string count at 0x10, the empty string at 0x14 and the strings from 0x18.
+  * `NWString` pointers (`const char * (NW)`) point at the string's u16 length, not at its characters; each string
+    ends with a zero byte after its characters (not counted in the length) before the padding to 2 bytes. The file
+    header's file name offset is the exception: it points at the characters.
+  * The relocation table's entry is {u32 position, u16 struct count, u8 pointer count, u8 padding count}: the
+    entry lists `struct count` groups of `pointer count` pointers, each group `pointer count + padding count`
+    pointers after the one before (the page's "array count", "per array pointer count" and "array stride").
+-wiki:
+  page: Common nn::util
+  section: nn::util::BinaryFileHeader
+seq:
+  - id: magic
+    size: 8
+    doc: The file type's magic ("BNTX\0\0\0\0", "FRES    "); the wiki's u64 Magic, read as its 8 bytes.
+  - id: version_micro
+    type: u1
+    doc: Micro version (no code-breaking changes).
+  - id: version_minor
+    type: u1
+  - id: version_major
+    type: u2
+  - id: bom
+    type: u2
+    valid: 0xfeff
+    doc: Byte order mark (the wiki's "Endianess"); 0xfeff read little-endian.
+  - id: alignment_shift
+    type: u1
+    doc: Packed alignment of the file (alignment = 1 << this).
+  - id: address_size
+    type: u1
+    doc: Always 64 (the size of a pointer, in bits).
+  - id: file_name_ofs
+    type: u4
+    doc: Offset of the file name's characters (after its u16 length) in the string pool.
+  - id: is_relocated
+    type: u2
+    doc: Set at run time by nn::util::RelocationTable::Relocate, against relocating twice; 0 in files.
+  - id: first_block_ofs
+    type: u2
+    doc: Offset of the first block header, relative to this header.
+  - id: relocation_table_ofs
+    type: u4
+    doc: Offset of the relocation table, relative to this header.
+  - id: file_size
+    type: u4
+    doc: Size of the whole file.
+types:
+  block_header:
+    -wiki:
+      page: Common nn::util
+      section: nn::util::BinaryBlockHeader
+    doc: The header of a block (a sub section) of the file.
+    seq:
+      - id: magic
+        type: str
+        size: 4
+        encoding: ASCII
+        doc: The block's magic (`BRTI`, `BRTD`, `_STR`); the wiki's u32 Magic, read as its 4 characters.
+      - id: next_block_ofs
+        type: u4
+        doc: Offset of the next block header, relative to this header; 0 for the last block.
+      - id: size
+        type: u4
+        doc: Size of the block (to the next block where one follows, padding included).
+      - id: reserved
+        type: u4
+  relocation_table:
+    -wiki:
+      page: Common nn::util
+      section: nn::util::RelocationTable
+    doc: Where the file's pointers are, so that they can be turned into addresses when the file is loaded.
+    seq:
+      - id: magic
+        contents: _RLT
+      - id: table_ofs
+        type: u4
+        doc: Offset of this table, relative to the file header.
+      - id: section_count
+        type: u4
+      - id: reserved
+        type: u4
+      - id: sections
+        type: relocation_section
+        repeat: expr
+        repeat-expr: section_count
+      - id: entries
+        type: relocation_entry
+        repeat: eos
+  relocation_section:
+    -wiki:
+      page: Common nn::util
+      section: nn::util::RelocationTable::Section
+    doc: A region of the file, and the range of entries that list the pointers whose values lie in it.
+    seq:
+      - id: base_pointer
+        type: u8
+        doc: Base pointer of the region's offsets; null (in files) for offsets relative to the file header.
+      - id: region_ofs
+        type: u4
+      - id: region_size
+        type: u4
+      - id: entry_index
+        type: u4
+        doc: Index of the section's first entry.
+      - id: entry_count
+        type: u4
+  relocation_entry:
+    -wiki:
+      page: Common nn::util
+      section: nn::util::RelocationTable::Entry (unofficial name)
+    doc: Groups of pointers at a regular stride.
+    seq:
+      - id: region_offset
+        type: u4
+        doc: |
+          Offset of the first pointer, from the file header (the wiki's "File region offset", which it says is
+          relative to the section's region: the files have it from the file header).
+      - id: struct_count
+        type: u2
+        doc: How many groups of pointers (the wiki's "array count").
+      - id: pointer_count
+        type: u1
+        doc: Pointers in each group (the wiki's "per array pointer count").
+      - id: padding_count
+        type: u1
+        doc: |
+          Pointer-sized slots after each group before the next one (the next group starts `pointer_count +
+          padding_count` pointers after this one; the wiki's "array stride").
+  res_dic:
+    -wiki:
+      page: Common nn::util
+      section: nn::util::ResDic
+    doc: |
+      A dictionary: a Patricia tree over its keys, whose root (node 0, with the empty key) is not counted.
+
+      The wiki's "Root node" and "Node array" rows are one array here, `nodes` (count + 1 entries, the root
+      first).
+    seq:
+      - id: magic
+        size: 4
+        doc: '"_DIC" (or 0 in some files); the wiki''s u32 Magic, read as its 4 bytes.'
+      - id: count
+        type: u4
+        doc: Number of keys (the root node is not counted).
+      - id: nodes
+        type: res_dic_node
+        repeat: expr
+        repeat-expr: count + 1
+  res_dic_node:
+    -wiki:
+      page: Common nn::util
+      section: nn::util::ResDic::Node (unofficial name)
+    seq:
+      - id: ref_bit
+        type: u4
+        doc: |
+          The bit of the key this node tests (bits 0-2: the bit in its byte; bits 3-31: the byte, counted from the
+          key's end); 0xffffffff for the root.
+      - id: left
+        type: u2
+        doc: Index of the left node.
+      - id: right
+        type: u2
+        doc: Index of the right node.
+      - id: string_key
+        type: u8
+        doc: Pointer to the key (an `nw_string`).
+    instances:
+      key:
+        pos: string_key
+        type: nw_string
+        io: _root._io
+  string_pool:
+    -wiki:
+      page: Common nn::util
+      section: nn::util::StringPool
+    doc: |
+      The file's strings (each once), after a block header, as `nw_string`s from offset 0x14.
+
+      The wiki's rows "Next BinaryBlockHeader offset relative to this header" to "Empty String entry" do not add
+      up (a reserved void* at "0c8"): the files have a whole block header first (`header`, 0x10 bytes), the
+      string count at 0x10 and the empty string (the first of `strings`) at 0x14.
+    seq:
+      - id: header
+        type: block_header
+      - id: string_count
+        type: u4
+        doc: Number of strings, the empty string at the start not counted.
+      - id: strings
+        type: nw_string
+        repeat: expr
+        repeat-expr: string_count + 1
+  nw_string:
+    -wiki:
+      page: Common nn::util
+      section: NWString
+    doc: A string as NintendoWare files keep them; pointers to a string point at its length.
+    seq:
+      - id: len
+        type: u2
+      - id: data
+        type: str
+        size: len
+        encoding: UTF-8
+      - id: terminator
+        contents: [0]
+      - id: padding
+        size: (len + 1) % 2
+        doc: Up to 2 bytes.

@@ -1,0 +1,316 @@
+//! BNTX (`schemas/bntx.ksy`, with `nn_util.ksy` and `nn_gfx.ksy`): the fixtures that `scripts/fixtures/make_bntx.py`
+//! wrote from the wiki pages alone (checked against their `.expected.json` sidecars, value by value), Super Mario
+//! Odyssey's HomeBed.bntx from the shared corpus (skipped with a message when absent), and the CLI's decode, edit,
+//! encode loop.
+
+use std::path::{Path, PathBuf};
+
+use binspec_formats::bntx::Bntx;
+use binspec_runtime::Format as _;
+use serde_json::Value;
+
+use binspec_tests::{repo, run};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/fixtures/bntx"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bntx"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The model of a file, as the document a user sees (JSON).
+fn doc(bytes: &[u8]) -> Value {
+    let m = Bntx::from_binary(bytes).unwrap_or_else(|e| panic!("{e}"));
+    serde_json::to_value(&m).unwrap()
+}
+
+/// The enum name binspec gives a wiki name: lower case, `Type2D` as `type2d`.
+fn ident(wiki: &str) -> String {
+    wiki.to_ascii_lowercase()
+}
+
+#[test]
+fn fixtures_read_as_their_sidecars_say_and_write_back() {
+    let files = fixtures();
+    assert_eq!(files.len(), 3, "{files:?}");
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap();
+        let want: Value =
+            serde_json::from_slice(&std::fs::read(f.with_extension("expected.json")).unwrap())
+                .unwrap();
+        let d = doc(&bytes);
+        let name = f.display().to_string();
+        let h = &d["header"];
+        let wh = &want["header"];
+        assert_eq!(h["version_major"], wh["version_major"], "{name}");
+        assert_eq!(h["version_minor"], wh["version_minor"], "{name}");
+        assert_eq!(h["alignment_shift"], wh["packed_alignment"], "{name}");
+        assert_eq!(h["file_size"], want["file_size"], "{name}");
+        assert_eq!(
+            h["relocation_table_ofs"], wh["relocation_table_offset"],
+            "{name}"
+        );
+        let textures = d["container"]["textures"].as_array().unwrap();
+        assert_eq!(
+            textures.len() as u64,
+            want["texture_count"].as_u64().unwrap(),
+            "{name}"
+        );
+        for (t, w) in textures.iter().zip(want["textures"].as_array().unwrap()) {
+            let t = &t["texture"];
+            let at = format!("{name}: {}", w["name"]);
+            assert_eq!(t["name"]["data"], w["name"], "{at}");
+            let i = &t["info"];
+            assert_eq!(i["width"], w["width"], "{at}");
+            assert_eq!(i["height"], w["height"], "{at}");
+            assert_eq!(i["depth"], w["depth"], "{at}");
+            assert_eq!(i["mip_levels"], w["mip_count"], "{at}");
+            assert_eq!(i["array_layers"], w["array_length"], "{at}");
+            assert_eq!(
+                i["image_format"].as_str().unwrap(),
+                ident(w["format"]["name"].as_str().unwrap()),
+                "{at}"
+            );
+            assert_eq!(
+                i["tile_mode"].as_str().unwrap(),
+                ident(w["tile_mode"]["name"].as_str().unwrap()),
+                "{at}"
+            );
+            assert_eq!(
+                i["storage_dimension"].as_str().unwrap(),
+                ident(w["storage_dimension"]["name"].as_str().unwrap()),
+                "{at}"
+            );
+            assert_eq!(t["texture_size"], w["data_size"], "{at}");
+            assert_eq!(t["texture_alignment"], w["data_alignment"], "{at}");
+            assert_eq!(t["mip_ptrs"], w["mip_pointers"], "{at}");
+            let cs = &t["channel_sources"];
+            assert_eq!(
+                [&cs["r"], &cs["g"], &cs["b"], &cs["a"]]
+                    .map(Clone::clone)
+                    .to_vec(),
+                *w["channel_sources"].as_array().unwrap(),
+                "{at}"
+            );
+        }
+        // The dictionary's keys, root first (the empty key).
+        let keys: Vec<Value> = d["container"]["dictionary"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .skip(1)
+            .map(|n| n["key"]["data"].clone())
+            .collect();
+        assert_eq!(
+            keys,
+            *want["dictionary"]["keys"].as_array().unwrap(),
+            "{name}"
+        );
+        // The relocation table's sections and entries.
+        let rt = &d["relocation_table"];
+        let wt = &want["relocation_table"];
+        for (sct, w) in rt["sections"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(wt["sections"].as_array().unwrap())
+        {
+            assert_eq!(
+                (
+                    &sct["region_ofs"],
+                    &sct["region_size"],
+                    &sct["entry_index"],
+                    &sct["entry_count"]
+                ),
+                (
+                    &w["offset"],
+                    &w["size"],
+                    &w["base_entry_index"],
+                    &w["entry_count"]
+                ),
+                "{name}"
+            );
+        }
+        let entries: Vec<[Value; 4]> = rt["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                [
+                    e["region_offset"].clone(),
+                    e["struct_count"].clone(),
+                    e["pointer_count"].clone(),
+                    e["padding_count"].clone(),
+                ]
+            })
+            .collect();
+        let want_entries: Vec<[Value; 4]> = wt["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                [
+                    e["position"].clone(),
+                    e["struct_count"].clone(),
+                    e["pointer_count"].clone(),
+                    e["padding_count"].clone(),
+                ]
+            })
+            .collect();
+        assert_eq!(entries, want_entries, "{name}");
+        // Each texture's data, as long as the sidecar says; written back byte for byte.
+        let m = Bntx::from_binary(&bytes).unwrap();
+        for (t, w) in m
+            .container
+            .textures
+            .iter()
+            .zip(want["textures"].as_array().unwrap())
+        {
+            assert_eq!(
+                Some(t.texture.data.len() as u64),
+                w["data_size"].as_u64(),
+                "{name}"
+            );
+        }
+        assert!(
+            m.to_binary().unwrap() == bytes,
+            "{name}: written back otherwise"
+        );
+    }
+}
+
+/// Super Mario Odyssey's HomeBed.bntx (version 4.0.0): four BCn textures, written back byte for byte.
+#[test]
+fn home_bed_reads_and_writes_back() {
+    let path = repo().join("../shared/corpus/real/bntx/HomeBed.bntx");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    };
+    let d = doc(&bytes);
+    let got: Vec<(String, u64, u64, u64, String)> = d["container"]["textures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let t = &t["texture"];
+            (
+                t["name"]["data"].as_str().unwrap().to_string(),
+                t["info"]["width"].as_u64().unwrap(),
+                t["info"]["height"].as_u64().unwrap(),
+                t["info"]["mip_levels"].as_u64().unwrap(),
+                t["info"]["image_format"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), 4, "{got:?}");
+    assert_eq!(
+        got[0],
+        ("BedBody_alb".into(), 512, 512, 10, "bc1_srgb".into())
+    );
+    assert_eq!(
+        got[1],
+        ("BedBody_mtl".into(), 256, 256, 9, "bc4_unorm".into())
+    );
+    assert_eq!(d["header"]["version_major"], 4);
+    // Five strings and the empty one first (the count, derived, is not in the model).
+    let strings: Vec<&str> = d["string_pool"]["strings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["data"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        strings,
+        [
+            "",
+            "BedBody_rgh",
+            "BedBody_mtl",
+            "BedBody_alb",
+            "BedBody_nrm",
+            "textures"
+        ]
+    );
+    let m = Bntx::from_binary(&bytes).unwrap();
+    assert!(
+        m.to_binary().unwrap() == bytes,
+        "HomeBed.bntx written back otherwise"
+    );
+}
+
+/// The user's loop: `binspec decode`, edit the text, `binspec encode`, and the edit reads back (YAML and JSON).
+#[test]
+fn cli_decode_edit_encode() {
+    let src = repo().join("tests/fixtures/bntx/bntx_single_rgba8_16x16.bntx");
+    let original = std::fs::read(&src).unwrap();
+    for ext in ["yaml", "json"] {
+        let d = tempfile::tempdir().unwrap();
+        let text = d.path().join(format!("t.{ext}"));
+        let out = d.path().join("t.bntx");
+        let mut args = vec!["decode", s(&src), "-o", s(&text)];
+        if ext == "json" {
+            args.push("--json");
+        }
+        let r = run(&args);
+        assert_eq!(r.code, 0, "{}", r.err);
+        // Unchanged, it encodes to the same bytes.
+        let r = run(&["encode", s(&text), "-o", s(&out)]);
+        assert_eq!(r.code, 0, "{}", r.err);
+        assert!(
+            std::fs::read(&out).unwrap() == original,
+            "{ext}: not the same bytes"
+        );
+        // An edit: the texture's red channel taken from its alpha (channel source 5).
+        let t = std::fs::read_to_string(&text).unwrap();
+        let edited = if ext == "json" {
+            let mut v: Value = serde_json::from_str(&t).unwrap();
+            v["container"]["textures"][0]["texture"]["channel_sources"]["r"] = 5.into();
+            serde_json::to_string_pretty(&v).unwrap()
+        } else {
+            assert_eq!(t.matches("        r: 2\n").count(), 1, "{t}");
+            t.replace("        r: 2\n", "        r: 5\n")
+        };
+        std::fs::write(&text, edited).unwrap();
+        let r = run(&["encode", s(&text), "-o", s(&out), "--force"]);
+        assert_eq!(r.code, 0, "{}", r.err);
+        let back = doc(&std::fs::read(&out).unwrap());
+        let cs = &back["container"]["textures"][0]["texture"]["channel_sources"];
+        assert_eq!(
+            (cs["r"].as_u64(), cs["g"].as_u64()),
+            (Some(5), Some(3)),
+            "{ext}"
+        );
+        let before = doc(&original);
+        assert_eq!(
+            before["container"]["textures"][0]["texture"]["name"],
+            back["container"]["textures"][0]["texture"]["name"]
+        );
+    }
+}
+
+/// The fixtures are what `scripts/fixtures/make_bntx.py` writes (`--check` regenerates them into a temporary
+/// folder and compares); skipped without python3.
+#[test]
+fn the_fixture_script_reproduces_the_fixtures() {
+    let out = std::process::Command::new("python3")
+        .arg(repo().join("scripts/fixtures/make_bntx.py"))
+        .arg("--check")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output();
+    match out {
+        Err(e) => eprintln!("skipped: python3 not available ({e})"),
+        Ok(o) => assert!(
+            o.status.success(),
+            "make_bntx.py --check: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    }
+}
