@@ -8,6 +8,12 @@ meta:
     source: EPD Wiki, page "Bntx", revision 2023-05-09T21:04:11Z
     # (The magic is the file header's, which nn_util.ksy reads as data: "BNTX" and 4 zero bytes.)
     magic: ["BNTX"]
+    info:
+      summary:
+        version major: header.version_major
+        version minor: header.version_minor
+        textures: container.texture_count
+        alignment shift: header.alignment_shift
 doc: |
   A texture archive of nn::gfx: a container of texture infos (`BRTI` blocks), their names in a string pool with a
   dictionary, and one GPU region (`BRTD`) that holds every texture's swizzled data, then a relocation table.
@@ -124,7 +130,7 @@ types:
         doc: Alignment of the texture's data in the GPU region.
       - id: channel_sources
         type: channel_sources
-        doc: The source of each channel (nn::gfx::ChannelSource[4]; the page lists no values).
+        doc: The source of each of the four channels (nn::gfx::ChannelSource; the page lists no values).
       - id: image_dimension
         type: u1
         doc: nn::gfx::ImageDimension (the page lists no values).

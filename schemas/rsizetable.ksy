@@ -11,10 +11,8 @@ meta:
     source: EPD Wiki, page "Rsizetable", revision 2026-02-16T06:29:22Z
     # The headerless revision has no magic: name the format (`--format rsizetable`) to read one.
     magic: [RESTBL, RSTB]
-    info:
-      version: revision
-      summary:
-        revision: revision
+    # (No `info` version: the revision is known from the magic, which the model does not keep; `info` names the
+    # table's kind, `table: restbl`, `rstb` or `headerless`, which says the same.)
 doc: |
   Sizes that the resource system must reserve for files, looked up by the CRC-32 of the file path, with a second
   table of full paths for paths whose CRC-32 collides.

@@ -355,6 +355,15 @@ fn position_of(m: &ir::Module, path: &str) -> diag::Pos {
             }
         }
     }
+    // The `info` expressions of `-binspec`.
+    for x in m
+        .info
+        .version
+        .iter()
+        .chain(m.info.summary.iter().map(|(_, x)| x))
+    {
+        consider(&x.path, x.pos);
+    }
     best.map(|(_, p)| p).unwrap_or_default()
 }
 

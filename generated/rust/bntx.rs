@@ -828,7 +828,7 @@ pub struct TextureInfo {
     pub texture_size: u32,
     /// Alignment of the texture's data in the GPU region.
     pub texture_alignment: u32,
-    /// The source of each channel (nn::gfx::ChannelSource[4]; the page lists no values).
+    /// The source of each of the four channels (nn::gfx::ChannelSource; the page lists no values).
     pub channel_sources: ChannelSources,
     /// nn::gfx::ImageDimension (the page lists no values).
     pub image_dimension: u8,
@@ -4641,7 +4641,13 @@ impl ::binspec_runtime::Format for Bntx {
             format: "bntx",
             version: None,
             endian: Some(::binspec_runtime::Endian::Little),
-            summary: vec![],
+            summary: vec![
+                ("version major".to_string(), format!("{}", self.header.version_major as
+                i128)), ("version minor".to_string(), format!("{}", self.header
+                .version_minor as i128)), ("textures".to_string(), format!("{}", self
+                .container.textures.len() as i128)), ("alignment shift".to_string(),
+                format!("{}", self.header.alignment_shift as i128)),
+            ],
         }
     }
 }

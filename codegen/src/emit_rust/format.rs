@@ -32,11 +32,11 @@ impl<'m> Gen<'m> {
         };
         let mut summary = Vec::new();
         for (label, e) in &m.info.summary {
+            // (An expression the model cannot answer is a schema error, not a line left out.)
             let mut cx = self.cx(0, Scope::Model);
-            if let Ok((t, ty)) = cx.tr(&e.expr, &e.path) {
-                let text = display(&t, &ty, cx.exits);
-                summary.push(quote!((#label.to_string(), #text),));
-            }
+            let (t, ty) = cx.tr(&e.expr, &e.path)?;
+            let text = display(&t, &ty, cx.exits);
+            summary.push(quote!((#label.to_string(), #text),));
         }
         for f in root
             .seq
@@ -65,7 +65,8 @@ impl<'m> Gen<'m> {
                         let text = display(&t, &ty, cx.exits);
                         quote!(Some(#text))
                     }
-                    Err(_) => quote!(None),
+                    // (As for the summary: an error, not a version left out.)
+                    Err(e) => return Err(e),
                 }
             }
             None => quote!(None),
