@@ -199,3 +199,23 @@ pub fn kaitai_samples(formats: &Path, samples: &Path) -> Vec<(String, PathBuf, P
     out.sort();
     out
 }
+
+/// Runs a fixture generator of `scripts/fixtures/` with `--check` (it regenerates its fixtures into a temporary
+/// folder and compares them with the checked-in ones) and fails with its output where they differ; skipped, with a
+/// message, without python3.
+pub fn check_fixture_script(script: &str) {
+    let out = std::process::Command::new("python3")
+        .arg(repo().join("scripts/fixtures").join(script))
+        .arg("--check")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output();
+    match out {
+        Err(e) => eprintln!("skipped: python3 not available ({e})"),
+        Ok(o) => assert!(
+            o.status.success(),
+            "{script} --check: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+    }
+}

@@ -299,18 +299,5 @@ fn cli_decode_edit_encode() {
 /// folder and compares); skipped without python3.
 #[test]
 fn the_fixture_script_reproduces_the_fixtures() {
-    let out = std::process::Command::new("python3")
-        .arg(repo().join("scripts/fixtures/make_bntx.py"))
-        .arg("--check")
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .output();
-    match out {
-        Err(e) => eprintln!("skipped: python3 not available ({e})"),
-        Ok(o) => assert!(
-            o.status.success(),
-            "make_bntx.py --check: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
-    }
+    binspec_tests::check_fixture_script("make_bntx.py");
 }

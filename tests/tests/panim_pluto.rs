@@ -263,19 +263,7 @@ fn bad_files_get_errors_not_panics() {
 
 #[test]
 fn the_fixture_script_reproduces_the_fixtures() {
-    let out = std::process::Command::new("python3")
-        .arg(repo().join("scripts/fixtures/make_pluto.py"))
-        .arg("--check")
-        .output();
-    match out {
-        Err(e) => eprintln!("skipped: python3 not available ({e})"),
-        Ok(o) => assert!(
-            o.status.success(),
-            "make_pluto.py --check: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
-    }
+    binspec_tests::check_fixture_script("make_pluto.py");
 }
 
 #[test]
