@@ -2423,44 +2423,17 @@ impl Ainb {
                                         ctx.record(k_attachment_id_array, start as u64);
                                         {
                                             let x = val;
-                                            {
-                                                w.flush_bits();
-                                                let start = w.pos();
-                                                let size: i128 = d_attachment_array_ofs
-                                                    - d_attachment_id_array_ofs;
-                                                let size = match u64::try_from(size) {
-                                                    Ok(s) if s <= 1 << 32 => Some(s),
-                                                    _ if ctx.first_pass() => None,
-                                                    _ => {
-                                                        return Err(
-                                                            ::binspec_runtime::Error::write(
-                                                                    format!("size {size} is out of range"),
-                                                                )
-                                                                .at("attachment_id_array"),
-                                                        );
-                                                    }
-                                                };
-                                                let sub = ::binspec_runtime::layout::Io {
-                                                    start,
-                                                    size,
-                                                };
-                                                x.write(w, ctx, sub, endian)?;
-                                                w.flush_bits();
-                                                let used = w.pos() - start;
-                                                if let Some(size) = size.map(|s| s as usize) {
-                                                    if used > size && !ctx.first_pass() {
-                                                        return Err(
-                                                            ::binspec_runtime::Error::write(
-                                                                    format!(
-                                                                        "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                    ),
-                                                                )
-                                                                .at("attachment_id_array"),
-                                                        );
-                                                    }
-                                                    w.fill(size.saturating_sub(used), 0u8);
-                                                }
-                                            }
+                                            ::binspec_runtime::layout::write_sized(
+                                                w,
+                                                ctx,
+                                                "attachment_id_array",
+                                                d_attachment_array_ofs - d_attachment_id_array_ofs,
+                                                None,
+                                                0u8,
+                                                false,
+                                                true,
+                                                |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                            )?;
                                         }
                                         ctx.record_len(
                                             k_attachment_id_array,
@@ -2840,47 +2813,21 @@ impl Ainb {
                                         ctx.record(k_query_element_id_array, start as u64);
                                         {
                                             let x = val;
-                                            {
-                                                w.flush_bits();
-                                                let start = w.pos();
-                                                let size: i128 = (if d_expression_binary_ofs != 0i128 {
+                                            ::binspec_runtime::layout::write_sized(
+                                                w,
+                                                ctx,
+                                                "query_element_id_array",
+                                                (if d_expression_binary_ofs != 0i128 {
                                                     d_expression_binary_ofs
                                                 } else {
                                                     d_module_caller_array_ofs
-                                                }) - d_query_element_id_array_ofs;
-                                                let size = match u64::try_from(size) {
-                                                    Ok(s) if s <= 1 << 32 => Some(s),
-                                                    _ if ctx.first_pass() => None,
-                                                    _ => {
-                                                        return Err(
-                                                            ::binspec_runtime::Error::write(
-                                                                    format!("size {size} is out of range"),
-                                                                )
-                                                                .at("query_element_id_array"),
-                                                        );
-                                                    }
-                                                };
-                                                let sub = ::binspec_runtime::layout::Io {
-                                                    start,
-                                                    size,
-                                                };
-                                                x.write(w, ctx, sub, endian)?;
-                                                w.flush_bits();
-                                                let used = w.pos() - start;
-                                                if let Some(size) = size.map(|s| s as usize) {
-                                                    if used > size && !ctx.first_pass() {
-                                                        return Err(
-                                                            ::binspec_runtime::Error::write(
-                                                                    format!(
-                                                                        "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                    ),
-                                                                )
-                                                                .at("query_element_id_array"),
-                                                        );
-                                                    }
-                                                    w.fill(size.saturating_sub(used), 0u8);
-                                                }
-                                            }
+                                                }) - d_query_element_id_array_ofs,
+                                                None,
+                                                0u8,
+                                                false,
+                                                true,
+                                                |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                            )?;
                                         }
                                         ctx.record_len(
                                             k_query_element_id_array,
@@ -2931,44 +2878,17 @@ impl Ainb {
                                         ctx.record(k_expression_binary, start as u64);
                                         {
                                             let x = val;
-                                            {
-                                                w.flush_bits();
-                                                let start = w.pos();
-                                                let size: i128 = d_module_caller_array_ofs
-                                                    - d_expression_binary_ofs;
-                                                let size = match u64::try_from(size) {
-                                                    Ok(s) if s <= 1 << 32 => Some(s),
-                                                    _ if ctx.first_pass() => None,
-                                                    _ => {
-                                                        return Err(
-                                                            ::binspec_runtime::Error::write(
-                                                                    format!("size {size} is out of range"),
-                                                                )
-                                                                .at("expression_binary"),
-                                                        );
-                                                    }
-                                                };
-                                                let sub = ::binspec_runtime::layout::Io {
-                                                    start,
-                                                    size,
-                                                };
-                                                x.write(w, ctx, sub, endian)?;
-                                                w.flush_bits();
-                                                let used = w.pos() - start;
-                                                if let Some(size) = size.map(|s| s as usize) {
-                                                    if used > size && !ctx.first_pass() {
-                                                        return Err(
-                                                            ::binspec_runtime::Error::write(
-                                                                    format!(
-                                                                        "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                    ),
-                                                                )
-                                                                .at("expression_binary"),
-                                                        );
-                                                    }
-                                                    w.fill(size.saturating_sub(used), 0u8);
-                                                }
-                                            }
+                                            ::binspec_runtime::layout::write_sized(
+                                                w,
+                                                ctx,
+                                                "expression_binary",
+                                                d_module_caller_array_ofs - d_expression_binary_ofs,
+                                                None,
+                                                0u8,
+                                                false,
+                                                true,
+                                                |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                            )?;
                                         }
                                         ctx.record_len(
                                             k_expression_binary,
@@ -11402,43 +11322,17 @@ impl PropertyTable {
                                             ctx.record(k_s32_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_bool_ofs - d_s32_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("s32_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("s32_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "s32_array",
+                                                    d_bool_ofs - d_s32_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(k_s32_array, (w.pos() - start) as u64);
                                         }
@@ -11464,43 +11358,17 @@ impl PropertyTable {
                                             ctx.record(k_bool_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_float_ofs - d_bool_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("bool_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("bool_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "bool_array",
+                                                    d_float_ofs - d_bool_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(k_bool_array, (w.pos() - start) as u64);
                                         }
@@ -11526,43 +11394,17 @@ impl PropertyTable {
                                             ctx.record(k_float_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_string_ofs - d_float_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("float_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("float_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "float_array",
+                                                    d_string_ofs - d_float_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(k_float_array, (w.pos() - start) as u64);
                                         }
@@ -11588,43 +11430,17 @@ impl PropertyTable {
                                             ctx.record(k_string_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_vector3f_ofs - d_string_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("string_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("string_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "string_array",
+                                                    d_vector3f_ofs - d_string_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(k_string_array, (w.pos() - start) as u64);
                                         }
@@ -11650,43 +11466,17 @@ impl PropertyTable {
                                             ctx.record(k_vector3f_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_pointer_ofs - d_vector3f_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("vector3f_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("vector3f_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "vector3f_array",
+                                                    d_pointer_ofs - d_vector3f_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(k_vector3f_array, (w.pos() - start) as u64);
                                         }
@@ -11712,44 +11502,17 @@ impl PropertyTable {
                                             ctx.record(k_pointer_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = x_root__input_output_table_ofs
-                                                        - d_pointer_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("pointer_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("pointer_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "pointer_array",
+                                                    x_root__input_output_table_ofs - d_pointer_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(k_pointer_array, (w.pos() - start) as u64);
                                         }
@@ -13956,43 +13719,17 @@ impl InputOutputTable {
                                             ctx.record(k_s32_inputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_s32_outputs_ofs - d_s32_inputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("s32_inputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("s32_inputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "s32_inputs_array",
+                                                    d_s32_outputs_ofs - d_s32_inputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_s32_inputs_array,
@@ -14021,43 +13758,17 @@ impl InputOutputTable {
                                             ctx.record(k_s32_outputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_bool_inputs_ofs - d_s32_outputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("s32_outputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("s32_outputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "s32_outputs_array",
+                                                    d_bool_inputs_ofs - d_s32_outputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_s32_outputs_array,
@@ -14086,43 +13797,17 @@ impl InputOutputTable {
                                             ctx.record(k_bool_inputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_bool_outputs_ofs - d_bool_inputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("bool_inputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("bool_inputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "bool_inputs_array",
+                                                    d_bool_outputs_ofs - d_bool_inputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_bool_inputs_array,
@@ -14151,43 +13836,17 @@ impl InputOutputTable {
                                             ctx.record(k_bool_outputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_float_inputs_ofs - d_bool_outputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("bool_outputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("bool_outputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "bool_outputs_array",
+                                                    d_float_inputs_ofs - d_bool_outputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_bool_outputs_array,
@@ -14216,43 +13875,17 @@ impl InputOutputTable {
                                             ctx.record(k_float_inputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_float_outputs_ofs - d_float_inputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("float_inputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("float_inputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "float_inputs_array",
+                                                    d_float_outputs_ofs - d_float_inputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_float_inputs_array,
@@ -14281,43 +13914,17 @@ impl InputOutputTable {
                                             ctx.record(k_float_outputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_string_inputs_ofs - d_float_outputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("float_outputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("float_outputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "float_outputs_array",
+                                                    d_string_inputs_ofs - d_float_outputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_float_outputs_array,
@@ -14346,43 +13953,17 @@ impl InputOutputTable {
                                             ctx.record(k_string_inputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_string_outputs_ofs - d_string_inputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("string_inputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("string_inputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "string_inputs_array",
+                                                    d_string_outputs_ofs - d_string_inputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_string_inputs_array,
@@ -14411,44 +13992,17 @@ impl InputOutputTable {
                                             ctx.record(k_string_outputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_vector3f_inputs_ofs
-                                                        - d_string_outputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("string_outputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("string_outputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "string_outputs_array",
+                                                    d_vector3f_inputs_ofs - d_string_outputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_string_outputs_array,
@@ -14477,44 +14031,17 @@ impl InputOutputTable {
                                             ctx.record(k_vector3f_inputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_vector3f_outputs_ofs
-                                                        - d_vector3f_inputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("vector3f_inputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("vector3f_inputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "vector3f_inputs_array",
+                                                    d_vector3f_outputs_ofs - d_vector3f_inputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_vector3f_inputs_array,
@@ -14543,44 +14070,17 @@ impl InputOutputTable {
                                             ctx.record(k_vector3f_outputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_pointer_inputs_ofs
-                                                        - d_vector3f_outputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("vector3f_outputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("vector3f_outputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "vector3f_outputs_array",
+                                                    d_pointer_inputs_ofs - d_vector3f_outputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_vector3f_outputs_array,
@@ -14609,44 +14109,17 @@ impl InputOutputTable {
                                             ctx.record(k_pointer_inputs_array, start as u64);
                                             {
                                                 let x = val;
-                                                {
-                                                    w.flush_bits();
-                                                    let start = w.pos();
-                                                    let size: i128 = d_pointer_outputs_ofs
-                                                        - d_pointer_inputs_ofs;
-                                                    let size = match u64::try_from(size) {
-                                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                                        _ if ctx.first_pass() => None,
-                                                        _ => {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!("size {size} is out of range"),
-                                                                    )
-                                                                    .at("pointer_inputs_array"),
-                                                            );
-                                                        }
-                                                    };
-                                                    let sub = ::binspec_runtime::layout::Io {
-                                                        start,
-                                                        size,
-                                                    };
-                                                    x.write(w, ctx, sub, endian)?;
-                                                    w.flush_bits();
-                                                    let used = w.pos() - start;
-                                                    if let Some(size) = size.map(|s| s as usize) {
-                                                        if used > size && !ctx.first_pass() {
-                                                            return Err(
-                                                                ::binspec_runtime::Error::write(
-                                                                        format!(
-                                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                                        ),
-                                                                    )
-                                                                    .at("pointer_inputs_array"),
-                                                            );
-                                                        }
-                                                        w.fill(size.saturating_sub(used), 0u8);
-                                                    }
-                                                }
+                                                ::binspec_runtime::layout::write_sized(
+                                                    w,
+                                                    ctx,
+                                                    "pointer_inputs_array",
+                                                    d_pointer_outputs_ofs - d_pointer_inputs_ofs,
+                                                    None,
+                                                    0u8,
+                                                    false,
+                                                    true,
+                                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                                )?;
                                             }
                                             ctx.record_len(
                                                 k_pointer_inputs_array,

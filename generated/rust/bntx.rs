@@ -220,44 +220,18 @@ impl Bntx {
                             let w = &mut w;
                             {
                                 let x = val;
-                                {
-                                    w.flush_bits();
-                                    let start = w.pos();
-                                    let size: i128 = self.header.file_size as i128
-                                        - self.header.relocation_table_ofs as i128;
-                                    let size = match u64::try_from(size) {
-                                        Ok(s) if s <= 1 << 32 => Some(s),
-                                        _ if ctx.first_pass() => None,
-                                        _ => {
-                                            return Err(
-                                                ::binspec_runtime::Error::write(
-                                                        format!("size {size} is out of range"),
-                                                    )
-                                                    .at("relocation_table"),
-                                            );
-                                        }
-                                    };
-                                    let sub = ::binspec_runtime::layout::Io {
-                                        start,
-                                        size,
-                                    };
-                                    x.write(w, ctx, sub, endian)?;
-                                    w.flush_bits();
-                                    let used = w.pos() - start;
-                                    if let Some(size) = size.map(|s| s as usize) {
-                                        if used > size && !ctx.first_pass() {
-                                            return Err(
-                                                ::binspec_runtime::Error::write(
-                                                        format!(
-                                                            "{used:#x} bytes do not fit in its size ({size:#x})"
-                                                        ),
-                                                    )
-                                                    .at("relocation_table"),
-                                            );
-                                        }
-                                        w.fill(size.saturating_sub(used), 0u8);
-                                    }
-                                }
+                                ::binspec_runtime::layout::write_sized(
+                                    w,
+                                    ctx,
+                                    "relocation_table",
+                                    self.header.file_size as i128
+                                        - self.header.relocation_table_ofs as i128,
+                                    None,
+                                    0u8,
+                                    false,
+                                    true,
+                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
+                                )?;
                             }
                         }
                         ctx.place_in(io, at, w.into_inner())?;

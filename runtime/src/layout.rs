@@ -987,6 +987,56 @@ pub fn write_passes<'m>(
     write_passes_writer(write, false).map(Writer::into_inner)
 }
 
+/// Writes a record into its slot of `size` bytes (a field's `size`, not derived), as the generated writers do for
+/// every such field: the record (`write`, given the slot as its stream), then the bytes the file had after it
+/// (`filler`) where they fill the slot exactly, else padding with `pad`, where the record placed bytes in its own
+/// stream (`places`) those placed bytes ([`WriteCtx::pad_slot`]). A size out of range, or a record longer than its
+/// slot, is an error once positions settle, at `field` (the record's own errors come with their paths). `bits`:
+/// the format has bit fields, so the slot starts and ends on a byte.
+#[allow(clippy::too_many_arguments)]
+pub fn write_sized<'m>(
+    w: &mut Writer,
+    ctx: &mut WriteCtx<'m>,
+    field: &'static str,
+    size: i128,
+    filler: Option<&[u8]>,
+    pad: u8,
+    places: bool,
+    bits: bool,
+    write: impl FnOnce(&mut Writer, &mut WriteCtx<'m>, Io) -> Result<()>,
+) -> Result<()> {
+    if bits {
+        w.flush_bits();
+    }
+    let start = w.pos();
+    let size = match u64::try_from(size) {
+        Ok(s) if s <= 1 << 32 => Some(s),
+        _ if ctx.first_pass() => None,
+        _ => return Err(Error::write(format!("size {size} is out of range")).at(field)),
+    };
+    let mark = ctx.placed_mark();
+    write(w, ctx, Io { start, size })?;
+    if bits {
+        w.flush_bits();
+    }
+    let used = w.pos() - start;
+    let Some(size) = size.map(|s| s as usize) else {
+        return Ok(());
+    };
+    if used > size && !ctx.first_pass() {
+        return Err(Error::write(format!(
+            "{used:#x} bytes do not fit in its size ({size:#x})"
+        ))
+        .at(field));
+    }
+    match filler {
+        Some(b) if used + b.len() == size => w.bytes(b),
+        _ if places => ctx.pad_slot(w, mark, size.saturating_sub(used), pad),
+        _ => w.fill(size.saturating_sub(used), pad),
+    }
+    Ok(())
+}
+
 /// How many bytes a record writes (its own writer given as `write`, passes and all): for the size of a record's
 /// slot, which the writer derives, asked of a finished model.
 pub fn written_len<'m>(

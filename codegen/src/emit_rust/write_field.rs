@@ -178,10 +178,10 @@ impl<'m> Gen<'m> {
                             self.m.types.iter().any(|t| {
                                 t.seq.iter().any(|f| matches!(f.ty, FieldTy::Bits { .. }))
                             });
-                        let (align, settle) = if uses_bits {
-                            (quote!(w.flush_bits();), quote!(w.flush_bits();))
+                        let align = if uses_bits {
+                            quote!(w.flush_bits();)
                         } else {
-                            (quote!(), quote!())
+                            quote!()
                         };
                         if f.size_derived {
                             // The size is what is written here: the record, then the bytes the file had after it
@@ -204,43 +204,13 @@ impl<'m> Gen<'m> {
                         // (Where the record places bytes in its own stream, those inside its padding are
                         // padded with.)
                         let places = self.places_inside(*ty);
-                        let (mark, padding) = if places {
-                            (
-                                quote!(let mark__ = ctx.placed_mark();),
-                                quote!(ctx.pad_slot(w, mark__, size.saturating_sub(used), #pad)),
-                            )
-                        } else {
-                            (quote!(), quote!(w.fill(size.saturating_sub(used), #pad)))
+                        let filler = match self.filler_of(ti, f) {
+                            Some(fid) => quote!(self.#fid.as_deref()),
+                            None => quote!(None),
                         };
-                        let fill = if let Some(fid) = self.filler_of(ti, f) {
-                            quote!(match self.#fid.as_deref() {
-                                Some(b) if used + b.len() == size => w.bytes(b),
-                                _ => #padding,
-                            })
-                        } else {
-                            quote!(#padding;)
-                        };
-                        Ok(quote!({
-                            #align
-                            let start = w.pos();
-                            let size: i128 = #s;
-                            let size = match u64::try_from(size) {
-                                Ok(s) if s <= 1 << 32 => Some(s),
-                                _ if ctx.first_pass() => None,
-                                _ => return Err(::binspec_runtime::Error::write(format!("size {size} is out of range")).at(#fname)),
-                            };
-                            let sub = ::binspec_runtime::layout::Io { start, size };
-                            #mark
-                            #v.write(w, ctx, sub, endian, #a)?;
-                            #settle
-                            let used = w.pos() - start;
-                            if let Some(size) = size.map(|s| s as usize) {
-                                if used > size && !ctx.first_pass() {
-                                    return Err(::binspec_runtime::Error::write(format!("{used:#x} bytes do not fit in its size ({size:#x})")).at(#fname));
-                                }
-                                #fill
-                            }
-                        }))
+                        Ok(quote!(
+                            ::binspec_runtime::layout::write_sized(w, ctx, #fname, #s, #filler, #pad, #places, #uses_bits, |w, ctx, sub| #v.write(w, ctx, sub, endian, #a))?;
+                        ))
                     }
                     // To the end of the stream: the bytes the file had after the content, where it had any.
                     None => Ok(match self.filler_of(ti, f) {
