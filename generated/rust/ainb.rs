@@ -1229,19 +1229,11 @@ impl Ainb {
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
                         let start = r.abs_pos();
-                        let raw: &[u8] = {
-                            let n = v_attachment_array_ofs as i128
-                                - v_attachment_id_array_ofs as i128;
-                            if n < 0 {
-                                return Err(
-                                    ::binspec_runtime::Error::invalid(
-                                        r.abs_pos(),
-                                        format!("negative size {n}"),
-                                    ),
-                                );
-                            }
-                            r.bytes(n as u64)?
-                        };
+                        let raw: &[u8] = r
+                            .bytes_sized(
+                                v_attachment_array_ofs as i128
+                                    - v_attachment_id_array_ofs as i128,
+                            )?;
                         {
                             let mut r = r.over(raw, start);
                             let r = &mut r;
@@ -1300,22 +1292,14 @@ impl Ainb {
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
                         let start = r.abs_pos();
-                        let raw: &[u8] = {
-                            let n = (if v_expression_binary_ofs as i128 != 0i128 {
-                                v_expression_binary_ofs as i128
-                            } else {
-                                v_module_caller_array_ofs as i128
-                            }) - v_query_element_id_array_ofs as i128;
-                            if n < 0 {
-                                return Err(
-                                    ::binspec_runtime::Error::invalid(
-                                        r.abs_pos(),
-                                        format!("negative size {n}"),
-                                    ),
-                                );
-                            }
-                            r.bytes(n as u64)?
-                        };
+                        let raw: &[u8] = r
+                            .bytes_sized(
+                                (if v_expression_binary_ofs as i128 != 0i128 {
+                                    v_expression_binary_ofs as i128
+                                } else {
+                                    v_module_caller_array_ofs as i128
+                                }) - v_query_element_id_array_ofs as i128,
+                            )?;
                         {
                             let mut r = r.over(raw, start);
                             let r = &mut r;
@@ -1367,19 +1351,11 @@ impl Ainb {
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
                         let start = r.abs_pos();
-                        let raw: &[u8] = {
-                            let n = v_module_caller_array_ofs as i128
-                                - v_expression_binary_ofs as i128;
-                            if n < 0 {
-                                return Err(
-                                    ::binspec_runtime::Error::invalid(
-                                        r.abs_pos(),
-                                        format!("negative size {n}"),
-                                    ),
-                                );
-                            }
-                            r.bytes(n as u64)?
-                        };
+                        let raw: &[u8] = r
+                            .bytes_sized(
+                                v_module_caller_array_ofs as i128
+                                    - v_expression_binary_ofs as i128,
+                            )?;
                         {
                             let mut r = r.over(raw, start);
                             let r = &mut r;
@@ -3344,18 +3320,7 @@ impl CommandEntry {
         let v_guid = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 16i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(16i128)?;
                 r.share(raw)
             })
         })()
@@ -3646,18 +3611,7 @@ impl Element {
         let v_guid = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 16i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(16i128)?;
                 r.share(raw)
             })
         })()
@@ -4900,33 +4854,27 @@ impl ElementParam {
         let _v_plug_pointers = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = (v_plug_entries
-                        .bool_float_input_source
-                        .count
-                        .unwrap_or_default() as i128
-                        + v_plug_entries.unknown_02.count.unwrap_or_default() as i128
-                        + v_plug_entries.child_plugs.count.unwrap_or_default() as i128
-                        + v_plug_entries.jump_plugs.count.unwrap_or_default() as i128
-                        + v_plug_entries.string_input_source.count.unwrap_or_default()
+                let raw: &[u8] = r
+                    .bytes_sized(
+                        (v_plug_entries.bool_float_input_source.count.unwrap_or_default()
                             as i128
-                        + v_plug_entries.int_input_source.count.unwrap_or_default()
-                            as i128
-                        + v_plug_entries.unknown_0c.count.unwrap_or_default() as i128
-                        + v_plug_entries.unknown_0e.count.unwrap_or_default() as i128
-                        + v_plug_entries.unknown_10.count.unwrap_or_default() as i128
-                        + v_plug_entries.unknown_12.count.unwrap_or_default() as i128)
-                        .wrapping_mul(4i128);
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                            + v_plug_entries.unknown_02.count.unwrap_or_default() as i128
+                            + v_plug_entries.child_plugs.count.unwrap_or_default()
+                                as i128
+                            + v_plug_entries.jump_plugs.count.unwrap_or_default() as i128
+                            + v_plug_entries
+                                .string_input_source
+                                .count
+                                .unwrap_or_default() as i128
+                            + v_plug_entries.int_input_source.count.unwrap_or_default()
+                                as i128
+                            + v_plug_entries.unknown_0c.count.unwrap_or_default() as i128
+                            + v_plug_entries.unknown_0e.count.unwrap_or_default() as i128
+                            + v_plug_entries.unknown_10.count.unwrap_or_default() as i128
+                            + v_plug_entries.unknown_12.count.unwrap_or_default()
+                                as i128)
+                            .wrapping_mul(4i128),
+                    )?;
                 raw
             })
         })()
@@ -4936,18 +4884,7 @@ impl ElementParam {
         let _v_plug_data = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 0i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(0i128)?;
                 raw
             })
         })()
@@ -10881,18 +10818,8 @@ impl PropertyTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_bool_ofs as i128 - v_s32_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(v_bool_ofs as i128 - v_s32_ofs as i128)?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -10935,18 +10862,8 @@ impl PropertyTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_float_ofs as i128 - v_bool_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(v_float_ofs as i128 - v_bool_ofs as i128)?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -10989,18 +10906,8 @@ impl PropertyTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_string_ofs as i128 - v_float_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(v_string_ofs as i128 - v_float_ofs as i128)?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -11043,18 +10950,8 @@ impl PropertyTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_vector3f_ofs as i128 - v_string_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(v_vector3f_ofs as i128 - v_string_ofs as i128)?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -11097,18 +10994,8 @@ impl PropertyTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_pointer_ofs as i128 - v_vector3f_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(v_pointer_ofs as i128 - v_vector3f_ofs as i128)?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -11151,18 +11038,10 @@ impl PropertyTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = x_root__input_output_table_ofs - v_pointer_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            x_root__input_output_table_ofs - v_pointer_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -12827,18 +12706,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_s32_outputs_ofs as i128 - v_s32_inputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_s32_outputs_ofs as i128 - v_s32_inputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -12881,18 +12752,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_bool_inputs_ofs as i128 - v_s32_outputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_bool_inputs_ofs as i128 - v_s32_outputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -12935,18 +12798,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_bool_outputs_ofs as i128 - v_bool_inputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_bool_outputs_ofs as i128 - v_bool_inputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -12989,18 +12844,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_float_inputs_ofs as i128 - v_bool_outputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_float_inputs_ofs as i128 - v_bool_outputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -13043,18 +12890,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_float_outputs_ofs as i128 - v_float_inputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_float_outputs_ofs as i128 - v_float_inputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -13101,19 +12940,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_string_inputs_ofs as i128
-                            - v_float_outputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_string_inputs_ofs as i128 - v_float_outputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -13160,19 +12990,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_string_outputs_ofs as i128
-                            - v_string_inputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_string_outputs_ofs as i128 - v_string_inputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -13219,19 +13040,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_vector3f_inputs_ofs as i128
-                            - v_string_outputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_vector3f_inputs_ofs as i128 - v_string_outputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -13278,19 +13090,11 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_vector3f_outputs_ofs as i128
-                            - v_vector3f_inputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_vector3f_outputs_ofs as i128
+                                - v_vector3f_inputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -13337,19 +13141,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_pointer_inputs_ofs as i128
-                            - v_vector3f_outputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_pointer_inputs_ofs as i128 - v_vector3f_outputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -13396,19 +13191,10 @@ impl InputOutputTable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_pointer_outputs_ofs as i128
-                            - v_pointer_inputs_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_pointer_outputs_ofs as i128 - v_pointer_inputs_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -18515,18 +18301,7 @@ impl AttachmentParam {
         let v_unknown_01 = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 3i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(3i128)?;
                 r.share(raw)
             })
         })()
@@ -21273,26 +21048,18 @@ impl Exb {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = if v_signature_table_offset as i128
-                            > v_parameter_region_offset as i128
-                        {
-                            v_signature_table_offset as i128
-                                - v_parameter_region_offset as i128
-                        } else {
-                            v_string_pool_offset as i128
-                                - v_parameter_region_offset as i128
-                        };
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            if v_signature_table_offset as i128
+                                > v_parameter_region_offset as i128
+                            {
+                                v_signature_table_offset as i128
+                                    - v_parameter_region_offset as i128
+                            } else {
+                                v_string_pool_offset as i128
+                                    - v_parameter_region_offset as i128
+                            },
+                        )?;
                     r.share(raw)
                 })
             })()
@@ -22320,18 +22087,7 @@ impl InstructionTable {
         let _v_entries = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = (v_count as i128).wrapping_mul(8i128);
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized((v_count as i128).wrapping_mul(8i128))?;
                 raw
             })
         })()

@@ -90,19 +90,11 @@ impl Bntx {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_header.file_size as i128
-                            - v_header.relocation_table_ofs as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            v_header.file_size as i128
+                                - v_header.relocation_table_ofs as i128,
+                        )?;
                     {
                         let mut r = r.over(raw, start);
                         let r = &mut r;
@@ -314,18 +306,7 @@ impl TextureContainer {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = 256i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r.bytes_sized(256i128)?;
                     r.share(raw)
                 })
             })()
@@ -843,18 +824,7 @@ impl TextureInfo {
         let v_packaged_layout = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 4i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(4i128)?;
                 r.share(raw)
             })
         })()
@@ -862,18 +832,7 @@ impl TextureInfo {
         let v_reserved = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 20i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(20i128)?;
                 r.share(raw)
             })
         })()
@@ -886,18 +845,7 @@ impl TextureInfo {
         let v_reserved2 = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 3i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(3i128)?;
                 r.share(raw)
             })
         })()
@@ -984,18 +932,7 @@ impl TextureInfo {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_texture_size as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r.bytes_sized(v_texture_size as i128)?;
                     r.share(raw)
                 })
             })()
@@ -2010,18 +1947,7 @@ impl NnUtil {
         let v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 8i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(8i128)?;
                 r.share(raw)
             })
         })()
@@ -2269,18 +2195,7 @@ impl BlockHeader {
         let v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 4i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(4i128)?;
                 r.read_str(raw, "ASCII", start)?
             })
         })()
@@ -2691,18 +2606,7 @@ impl ResDic {
         let v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 4i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(4i128)?;
                 r.share(raw)
             })
         })()
@@ -3067,18 +2971,7 @@ impl NwString {
         let v_data = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = v_len as i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(v_len as i128)?;
                 r.read_utf8(raw, start)?
             })
         })()
@@ -3097,19 +2990,11 @@ impl NwString {
         let v_padding = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = ::binspec_runtime::expr::modulo(v_len as i128 + 1i128, 2i128)
-                        .map_err(|e| e.or_offset(r.abs_pos()))?;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r
+                    .bytes_sized(
+                        ::binspec_runtime::expr::modulo(v_len as i128 + 1i128, 2i128)
+                            .map_err(|e| e.or_offset(r.abs_pos()))?,
+                    )?;
                 r.share(raw)
             })
         })()

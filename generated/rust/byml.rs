@@ -1882,18 +1882,7 @@ impl Binary {
         let v_data = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = v_size as i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(v_size as i128)?;
                 r.share(raw)
             })
         })()
@@ -3220,24 +3209,16 @@ impl Array {
         let v_padding = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = ::binspec_runtime::expr::modulo(
-                            4i128
-                                - ::binspec_runtime::expr::modulo(p_count, 4i128)
-                                    .map_err(|e| e.or_offset(r.abs_pos()))?,
-                            4i128,
-                        )
-                        .map_err(|e| e.or_offset(r.abs_pos()))?;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r
+                    .bytes_sized(
+                        ::binspec_runtime::expr::modulo(
+                                4i128
+                                    - ::binspec_runtime::expr::modulo(p_count, 4i128)
+                                        .map_err(|e| e.or_offset(r.abs_pos()))?,
+                                4i128,
+                            )
+                            .map_err(|e| e.or_offset(r.abs_pos()))?,
+                    )?;
                 r.share(raw)
             })
         })()
@@ -3425,18 +3406,7 @@ impl MonoTypedArray {
         let v_padding = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 3i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(3i128)?;
                 r.share(raw)
             })
         })()

@@ -268,26 +268,18 @@ impl Exb {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = if v_signature_table_offset as i128
-                            > v_parameter_region_offset as i128
-                        {
-                            v_signature_table_offset as i128
-                                - v_parameter_region_offset as i128
-                        } else {
-                            v_string_pool_offset as i128
-                                - v_parameter_region_offset as i128
-                        };
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            if v_signature_table_offset as i128
+                                > v_parameter_region_offset as i128
+                            {
+                                v_signature_table_offset as i128
+                                    - v_parameter_region_offset as i128
+                            } else {
+                                v_string_pool_offset as i128
+                                    - v_parameter_region_offset as i128
+                            },
+                        )?;
                     r.share(raw)
                 })
             })()
@@ -1313,18 +1305,7 @@ impl InstructionTable {
         let _v_entries = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = (v_count as i128).wrapping_mul(8i128);
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized((v_count as i128).wrapping_mul(8i128))?;
                 raw
             })
         })()

@@ -56,18 +56,7 @@ impl NnUtil {
         let v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 8i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(8i128)?;
                 r.share(raw)
             })
         })()

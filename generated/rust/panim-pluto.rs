@@ -67,18 +67,7 @@ impl PanimPluto {
         let v_name = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 64i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(64i128)?;
                 let raw = ::binspec_runtime::read::slot_content(
                     raw,
                     None,
@@ -102,18 +91,7 @@ impl PanimPluto {
         let v_author = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = 32i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(32i128)?;
                 let raw = ::binspec_runtime::read::slot_content(
                     raw,
                     None,
@@ -634,22 +612,11 @@ impl Tracks {
         let v_mask = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = ::binspec_runtime::expr::div(
-                            v_bone_count as i128 + 7i128,
-                            8i128,
-                        )
-                        .map_err(|e| e.or_offset(r.abs_pos()))?;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r
+                    .bytes_sized(
+                        ::binspec_runtime::expr::div(v_bone_count as i128 + 7i128, 8i128)
+                            .map_err(|e| e.or_offset(r.abs_pos()))?,
+                    )?;
                 r.share(raw)
             })
         })()

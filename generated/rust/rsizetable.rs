@@ -92,22 +92,14 @@ impl Rsizetable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = if (r.size() as i128) < 6i128 {
-                            r.size() as i128
-                        } else {
-                            6i128
-                        };
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            if (r.size() as i128) < 6i128 {
+                                r.size() as i128
+                            } else {
+                                6i128
+                            },
+                        )?;
                     raw
                 })
             })()
@@ -249,22 +241,14 @@ impl Rsizetable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = if (r.size() as i128) < 6i128 {
-                            r.size() as i128
-                        } else {
-                            6i128
-                        };
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            if (r.size() as i128) < 6i128 {
+                                r.size() as i128
+                            } else {
+                                6i128
+                            },
+                        )?;
                     raw
                 })
             })()
@@ -369,22 +353,14 @@ impl Rsizetable {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = if (r.size() as i128) < 6i128 {
-                            r.size() as i128
-                        } else {
-                            6i128
-                        };
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(
+                            if (r.size() as i128) < 6i128 {
+                                r.size() as i128
+                            } else {
+                                6i128
+                            },
+                        )?;
                     raw
                 })
             })()
@@ -1375,18 +1351,7 @@ impl NameEntry {
         let v_name = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = p_path_size;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(p_path_size)?;
                 let raw = ::binspec_runtime::read::slot_content(
                     raw,
                     None,

@@ -915,18 +915,8 @@ impl SfatEntry {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_data_end as i128 - v_data_start as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(v_data_end as i128 - v_data_start as i128)?;
                     r.share(raw)
                 })
             })()
@@ -1070,18 +1060,8 @@ impl SfatEntry {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = {
-                        let n = v_data_end as i128 - v_data_start as i128;
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative size {n}"),
-                                ),
-                            );
-                        }
-                        r.bytes(n as u64)?
-                    };
+                    let raw: &[u8] = r
+                        .bytes_sized(v_data_end as i128 - v_data_start as i128)?;
                     raw
                 })
             })()
@@ -1268,18 +1248,7 @@ impl Sfnt {
         let _v_names = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
-                let raw: &[u8] = {
-                    let n = x_root__data_offset - r.pos() as i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative size {n}"),
-                            ),
-                        );
-                    }
-                    r.bytes(n as u64)?
-                };
+                let raw: &[u8] = r.bytes_sized(x_root__data_offset - r.pos() as i128)?;
                 raw
             })
         })()

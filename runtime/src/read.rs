@@ -258,6 +258,21 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
+    /// [`Reader::bytes`] for a size an expression computed: a negative one is an error at the current position.
+    pub fn bytes_sized(&mut self, n: i128) -> Result<&'a [u8]> {
+        let n = self.size_of(n)?;
+        self.bytes(n)
+    }
+
+    /// A size an expression computed, as a count of bytes: a negative one is an error at the current position (one
+    /// past `u64` counts as all of them, which no stream holds).
+    fn size_of(&self, n: i128) -> Result<u64> {
+        if n < 0 {
+            return Err(Error::invalid(self.abs_pos(), format!("negative size {n}")));
+        }
+        Ok(u64::try_from(n).unwrap_or(u64::MAX))
+    }
+
     /// Takes everything up to the end of the stream.
     pub fn bytes_eos(&mut self) -> Result<&'a [u8]> {
         self.bits_left = 0;
@@ -413,6 +428,12 @@ impl<'a> Reader<'a> {
             ));
         }
         Ok(())
+    }
+
+    /// [`Reader::substream`] for a size an expression computed: a negative one is an error at the current position.
+    pub fn substream_sized(&mut self, n: i128) -> Result<Reader<'a>> {
+        let n = self.size_of(n)?;
+        self.substream(n)
     }
 
     /// A substream of the next `n` bytes; this stream moves past them.
@@ -781,6 +802,21 @@ impl<A: Copy> ExactSizeIterator for ViewFiles<'_, A> {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A size an expression computed: negative is an error naming it at the position; past `u64` it is more than
+    /// any stream holds (it used to wrap around to a small size).
+    #[test]
+    fn sized_reads_refuse_negative_and_huge_sizes() {
+        let data = [1u8, 2, 3, 4];
+        let mut r = Reader::new(&data);
+        r.bytes(1).unwrap();
+        let e = r.bytes_sized(-2).unwrap_err().to_string();
+        assert!(e.contains("negative size -2") && e.contains("0x1"), "{e}");
+        assert!(r.bytes_sized((1i128 << 64) + 2).is_err());
+        assert!(r.substream_sized((1i128 << 64) + 2).is_err());
+        assert_eq!(r.bytes_sized(2).unwrap(), &[2, 3]);
+        assert_eq!(r.substream_sized(1).unwrap().bytes(1).unwrap(), &[4]);
+    }
 
     #[test]
     fn unread_tail_keeps_what_padding_would_not_give() {

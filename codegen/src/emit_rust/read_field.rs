@@ -65,9 +65,7 @@ impl<'m> Gen<'m> {
         let sized = |inner: TokenStream| -> R<TokenStream> {
             if let Some(sz) = &f.size {
                 let s = cx().tr(&sz.expr, &sz.path)?.0.full();
-                Ok(
-                    quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } let mut r = r.substream(n as u64)?; let r = &mut r; #inner }),
-                )
+                Ok(quote!({ let mut r = r.substream_sized(#s)?; let r = &mut r; #inner }))
             } else if f.size_eos {
                 Ok(quote!({ let mut r = r.substream_eos()?; let r = &mut r; #inner }))
             } else {
@@ -193,7 +191,7 @@ impl<'m> Gen<'m> {
         let sized = f.size.is_some() || f.size_eos;
         let get = if let Some(sz) = &f.size {
             let s = cx().tr(&sz.expr, &sz.path)?.0.full();
-            quote!({ let n = #s; if n < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative size {n}"))); } r.bytes(n as u64)? })
+            quote!(r.bytes_sized(#s)?)
         } else if f.size_eos {
             quote!(r.bytes_eos()?)
         } else if let Some(t) = &term {
