@@ -831,12 +831,7 @@ impl<'m> WriteCtx<'m> {
         w.flush_bits();
         let start = w.pos();
         let mut pad = vec![fill; n];
-        for (at, b) in inside {
-            let (lo, hi) = ((*at).max(start), (at + b.len()).min(start + n));
-            if lo < hi {
-                pad[lo - start..hi - start].copy_from_slice(&b[lo - at..hi - at]);
-            }
-        }
+        overlay(inside, start, &mut pad);
         w.bytes(&pad);
     }
     /// Lays the placements queued since `mark` in a record's own stream over `sub`, the writer of its own the
@@ -914,12 +909,7 @@ impl<'m> WriteCtx<'m> {
         }
         let mut tail = filler.to_vec();
         tail.resize(n, 0);
-        for (at, b) in inside {
-            let (lo, hi) = ((*at).max(pos), (at + b.len()).min(pos + n));
-            if lo < hi {
-                tail[lo - pos..hi - pos].copy_from_slice(&b[lo - at..hi - at]);
-            }
-        }
+        overlay(inside, pos, &mut tail);
         w.bytes(&tail);
         Ok(())
     }
@@ -1106,6 +1096,18 @@ pub fn write_passes_writer<'m>(
     Err(Error::write(format!(
         "the layout did not settle after {MAX_PASSES} passes"
     )))
+}
+
+/// Copies into `buf`, which holds the output's bytes from position `start`, the parts of `placed` (bytes at
+/// absolute positions) that lie in it: a slot's padding or kept bytes give way to what was placed there.
+fn overlay(placed: &[(usize, Vec<u8>)], start: usize, buf: &mut [u8]) {
+    let end = start + buf.len();
+    for (at, b) in placed {
+        let (lo, hi) = ((*at).max(start), (at + b.len()).min(end));
+        if lo < hi {
+            buf[lo - start..hi - start].copy_from_slice(&b[lo - at..hi - at]);
+        }
+    }
 }
 
 /// Lays `placed` (bytes at absolute positions) over `w`'s output in order, except those placed far past
