@@ -74,6 +74,11 @@ pub struct Ainb {
     /// Set only where the file disagrees with the derived value (`elements.count(_.element_flags & 1 != 0)`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query_element_count: ::std::option::Option<u32>,
+    /// Attachment Count.
+    ///
+    /// Derived from the length of the first present of `attachments`; set only where none is present and the file's count is not 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attachment_count: ::std::option::Option<u32>,
     /// Output Element Count.
     pub output_element_count: u32,
     /// Unknown (unused in TotK, always the same as the Active Node Update Array Offset). In every file at hand it
@@ -1634,6 +1639,11 @@ impl Ainb {
         Ok(Ainb {
             version: v_version,
             query_element_count: v_query_element_count,
+            attachment_count: if v_attachments.is_none() && v_attachment_count != 0 {
+                Some(v_attachment_count)
+            } else {
+                None
+            },
             output_element_count: v_output_element_count,
             unknown_50: v_unknown_50,
             unknown_54: v_unknown_54,
@@ -1910,7 +1920,13 @@ impl Ainb {
                     ::binspec_runtime::fit::<
                         u32,
                     >(
-                        self.attachments.as_ref().map_or(0, |v| v.len()) as i128,
+                        (if let Some(v) = self.attachment_count {
+                            v as usize
+                        } else if let Some(v) = self.attachments.as_ref() {
+                            v.len()
+                        } else {
+                            0usize
+                        }) as i128,
                         "attachment_count",
                     )?,
                     endian,
@@ -2457,6 +2473,28 @@ impl Ainb {
                                         w.align(self.attachments_align.unwrap_or(1u64));
                                         let start = w.pos();
                                         ctx.record(k_attachments, start as u64);
+                                        if !ctx.first_pass() {
+                                            let n__: i128 = {
+                                                let m__ = &self;
+                                                (if let Some(v) = m__.attachment_count {
+                                                    v as usize
+                                                } else if let Some(v) = m__.attachments.as_ref() {
+                                                    v.len()
+                                                } else {
+                                                    0usize
+                                                }) as i128
+                                            };
+                                            if val.len() as i128 != n__ {
+                                                return Err(
+                                                    ::binspec_runtime::Error::write(
+                                                        format!(
+                                                            "{} elements, but the count `{}` is {}: the file would read back otherwise",
+                                                            val.len(), "attachment_count", n__
+                                                        ),
+                                                    ),
+                                                );
+                                            }
+                                        }
                                         for x in val.iter() {
                                             x.write(
                                                 w,
@@ -16786,7 +16824,13 @@ impl Blackboard {
                         ::binspec_runtime::fit::<
                             u16,
                         >(
-                            self.u32_defaults.as_ref().map_or(0, |v| v.len()) as i128,
+                            (if let Some(v) = self.u32_defaults.as_ref() {
+                                v.len()
+                            } else if let Some(v) = self.u32_params.as_ref() {
+                                v.len()
+                            } else {
+                                0usize
+                            }) as i128,
                             "u32_count",
                         )?,
                         endian,
@@ -17083,10 +17127,16 @@ impl Blackboard {
                 if let Some(val) = &self.u32_params {
                     {
                         if !ctx.first_pass() {
-                            let n__: i128 = self
-                                .u32_defaults
-                                .as_ref()
-                                .map_or(0, |v| v.len()) as i128;
+                            let n__: i128 = {
+                                let m__ = &self;
+                                (if let Some(v) = m__.u32_defaults.as_ref() {
+                                    v.len()
+                                } else if let Some(v) = m__.u32_params.as_ref() {
+                                    v.len()
+                                } else {
+                                    0usize
+                                }) as i128
+                            };
                             if val.len() as i128 != n__ {
                                 return Err(
                                     ::binspec_runtime::Error::write(
@@ -21591,6 +21641,12 @@ pub struct CommandInfoEntry {
     /// Set only where the file disagrees with the derived value (`setup._present ? (setup._pos - _parent._parent.command_table_offset - 4) / 8 : -1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_index_pre_command_entry: ::std::option::Option<i32>,
+    /// Pre-Entry Static Memory Usage: the length of the setup list, as the `ainb` package reads it (0 in every
+    /// file at hand, whose functions have no setup list).
+    ///
+    /// Derived from the length of the first present of `setup`; set only where none is present and the file's count is not 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pre_entry_static_memory_usage: ::std::option::Option<u32>,
     /// Instruction Base Index.
     ///
     /// Set only where `instructions` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
@@ -21790,6 +21846,13 @@ impl CommandInfoEntry {
         r.leave();
         Ok(CommandInfoEntry {
             base_index_pre_command_entry: v_base_index_pre_command_entry,
+            pre_entry_static_memory_usage: if v_setup.is_none()
+                && v_pre_entry_static_memory_usage != 0
+            {
+                Some(v_pre_entry_static_memory_usage)
+            } else {
+                None
+            },
             instruction_base_index: if keep_instructions {
                 Some(v_instruction_base_index)
             } else {
@@ -21865,7 +21928,13 @@ impl CommandInfoEntry {
                     ::binspec_runtime::fit::<
                         u32,
                     >(
-                        self.setup.as_ref().map_or(0, |v| v.len()) as i128,
+                        (if let Some(v) = self.pre_entry_static_memory_usage {
+                            v as usize
+                        } else if let Some(v) = self.setup.as_ref() {
+                            v.len()
+                        } else {
+                            0usize
+                        }) as i128,
                         "pre_entry_static_memory_usage",
                     )?,
                     endian,
@@ -21996,13 +22065,36 @@ impl CommandInfoEntry {
             }
         }
         if let Some(x) = &self.setup {
-            if x.is_empty() {
-                ctx.push_empty(27usize, k_setup, self.setup_align.unwrap_or(1u64));
-            } else {
+            {
                 let (origin, mut item) = ctx.item_writer(k_setup, w);
                 {
                     let w = &mut item;
                     ::binspec_runtime::attempt(|| {
+                            {
+                                let val = x;
+                                if !ctx.first_pass() {
+                                    let n__: i128 = {
+                                        let m__ = &self;
+                                        (if let Some(v) = m__.pre_entry_static_memory_usage {
+                                            v as usize
+                                        } else if let Some(v) = m__.setup.as_ref() {
+                                            v.len()
+                                        } else {
+                                            0usize
+                                        }) as i128
+                                    };
+                                    if val.len() as i128 != n__ {
+                                        return Err(
+                                            ::binspec_runtime::Error::write(
+                                                format!(
+                                                    "{} elements, but the count `{}` is {}: the file would read back otherwise",
+                                                    val.len(), "pre_entry_static_memory_usage", n__
+                                                ),
+                                            ),
+                                        );
+                                    }
+                                }
+                            }
                             for (i, x) in x.iter().enumerate() {
                                 ::binspec_runtime::attempt(|| {
                                         x.write(w, ctx, io, endian)?;

@@ -810,6 +810,12 @@ pub struct CommandInfoEntry {
     /// Set only where the file disagrees with the derived value (`setup._present ? (setup._pos - _parent._parent.command_table_offset - 4) / 8 : -1`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_index_pre_command_entry: ::std::option::Option<i32>,
+    /// Pre-Entry Static Memory Usage: the length of the setup list, as the `ainb` package reads it (0 in every
+    /// file at hand, whose functions have no setup list).
+    ///
+    /// Derived from the length of the first present of `setup`; set only where none is present and the file's count is not 0.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pre_entry_static_memory_usage: ::std::option::Option<u32>,
     /// Instruction Base Index.
     ///
     /// Set only where `instructions` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
@@ -1008,6 +1014,13 @@ impl CommandInfoEntry {
         r.leave();
         Ok(CommandInfoEntry {
             base_index_pre_command_entry: v_base_index_pre_command_entry,
+            pre_entry_static_memory_usage: if v_setup.is_none()
+                && v_pre_entry_static_memory_usage != 0
+            {
+                Some(v_pre_entry_static_memory_usage)
+            } else {
+                None
+            },
             instruction_base_index: if keep_instructions {
                 Some(v_instruction_base_index)
             } else {
@@ -1083,7 +1096,13 @@ impl CommandInfoEntry {
                     ::binspec_runtime::fit::<
                         u32,
                     >(
-                        self.setup.as_ref().map_or(0, |v| v.len()) as i128,
+                        (if let Some(v) = self.pre_entry_static_memory_usage {
+                            v as usize
+                        } else if let Some(v) = self.setup.as_ref() {
+                            v.len()
+                        } else {
+                            0usize
+                        }) as i128,
                         "pre_entry_static_memory_usage",
                     )?,
                     endian,
@@ -1214,13 +1233,36 @@ impl CommandInfoEntry {
             }
         }
         if let Some(x) = &self.setup {
-            if x.is_empty() {
-                ctx.push_empty(1usize, k_setup, self.setup_align.unwrap_or(1u64));
-            } else {
+            {
                 let (origin, mut item) = ctx.item_writer(k_setup, w);
                 {
                     let w = &mut item;
                     ::binspec_runtime::attempt(|| {
+                            {
+                                let val = x;
+                                if !ctx.first_pass() {
+                                    let n__: i128 = {
+                                        let m__ = &self;
+                                        (if let Some(v) = m__.pre_entry_static_memory_usage {
+                                            v as usize
+                                        } else if let Some(v) = m__.setup.as_ref() {
+                                            v.len()
+                                        } else {
+                                            0usize
+                                        }) as i128
+                                    };
+                                    if val.len() as i128 != n__ {
+                                        return Err(
+                                            ::binspec_runtime::Error::write(
+                                                format!(
+                                                    "{} elements, but the count `{}` is {}: the file would read back otherwise",
+                                                    val.len(), "pre_entry_static_memory_usage", n__
+                                                ),
+                                            ),
+                                        );
+                                    }
+                                }
+                            }
                             for (i, x) in x.iter().enumerate() {
                                 ::binspec_runtime::attempt(|| {
                                         x.write(w, ctx, io, endian)?;

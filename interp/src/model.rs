@@ -124,6 +124,16 @@ impl Run<'_> {
                         out.push((f.name.clone(), self.prim_doc(f, &f.ty, &v)?));
                     }
                 }
+                // A count of repetitions that may all be absent: where they are, its nonzero value.
+                Role::Count { .. } => {
+                    let Some(reps) = binspec_codegen::ir::count_kept_where_absent(t, f) else {
+                        continue;
+                    };
+                    if let Some(v) = obj.overrides.borrow()[i].clone() {
+                        out.push((f.name.clone(), self.prim_doc(f, &f.ty, &v)?));
+                    }
+                    let _ = reps;
+                }
                 Role::Derive(x) => {
                     let Some(v) = self.field(obj, i).map_err(ctx)? else {
                         continue;
@@ -361,6 +371,9 @@ impl Run<'_> {
             // Overrides only: a value a holder gives, and an empty item's offset where the file had it elsewhere.
             let kept = match &f.role {
                 Role::Given => Some(true),
+                Role::Count { .. } => {
+                    binspec_codegen::ir::count_kept_where_absent(t, f).map(|_| true)
+                }
                 Role::Offset { of } => Some(self.keeps_empty_position(ti, t.field(*of))),
                 _ => None,
             };

@@ -110,9 +110,35 @@ impl Run<'_> {
             }
             self.judge_members(&obj);
             self.settle_given(&obj);
+            self.keep_counts_of_absent(&obj)?;
             Ok(())
         })?;
         Ok(obj)
+    }
+
+    /// A count whose repetitions may all be absent (`binspec_codegen::ir::count_kept_where_absent`): where all
+    /// are (their conditions do not hold), a nonzero value is kept as the model's override, or it would be lost.
+    fn keep_counts_of_absent(&self, obj: &Rc<Obj>) -> Result<()> {
+        let t = &self.m.types[obj.ty];
+        for (i, f) in t.seq.iter().enumerate() {
+            let Some(reps) = binspec_codegen::ir::count_kept_where_absent(t, f) else {
+                continue;
+            };
+            let mut all_absent = true;
+            for r in reps {
+                if let Some(c) = &r.cond {
+                    if self.eval_bool(&c.expr, &Env::of(obj))? {
+                        all_absent = false;
+                    }
+                }
+            }
+            if let (true, Some(V::Int(v))) = (all_absent, obj.get(i)) {
+                if v != 0 {
+                    obj.overrides.borrow_mut()[i] = Some(V::Int(v));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn env_at<'e>(obj: &'e Rc<Obj>, r: &Reader<'_>, index: Option<usize>) -> Env<'e> {

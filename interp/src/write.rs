@@ -784,12 +784,20 @@ impl Run<'_> {
                     .map_err(|e| e.in_schema(&t.file, x.pos, &x.path))?;
                 Ok(Some(v))
             }
-            Role::Count { of } => {
+            Role::Count { of, alt } => {
                 let of_f = t.field(*of);
-                let n = match self.field(obj, of.0)? {
-                    Some(V::Arr(xs)) => xs.len() as i128,
-                    _ => 0,
-                };
+                // (Where every repetition may be absent, the model's override where it has one.)
+                if let Some(o) = obj.overrides.borrow()[i].clone() {
+                    return Ok(Some(o));
+                }
+                // The first present of the repetitions that name the count.
+                let mut n = 0;
+                for a in std::iter::once(of).chain(alt) {
+                    if let Some(V::Arr(xs)) = self.field(obj, a.0)? {
+                        n = xs.len() as i128;
+                        break;
+                    }
+                }
                 let Repeat::Expr(x) = &of_f.repeat else {
                     return Err(Error::new(
                         "internal: a count of a field that is not 'repeat: expr'",

@@ -187,7 +187,7 @@ pub(super) fn describe(m: &Module, f: &Field) -> String {
     let note = match &f.role {
         Role::Const(ConstVal::Int(v)) => Some(format!("Always `{}`.", hex_i(*v))),
         Role::Const(ConstVal::Bytes(b)) => Some(format!("Always `{}`.", bytes_text(b))),
-        Role::Count { of } | Role::Length { of } | Role::Offset { of } => {
+        Role::Count { of, .. } | Role::Length { of } | Role::Offset { of } => {
             // The owner holds `of`; a count the length gives through an expression (`count + 1`) says so.
             let owner = m.types.iter().find(|t| t.seq.iter().any(|x| std::ptr::eq(x, f)));
             let target = owner.map(|t| t.field(*of));

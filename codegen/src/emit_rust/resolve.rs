@@ -195,21 +195,22 @@ impl<'m> Cx<'m> {
                         let b = b.clone();
                         Ok((Rx::borrow(quote!([#(#b),*][..])), T::Bytes))
                     }
-                    Role::Count { of } if super::layout::count_expr_in(t, n, *of).is_some() => {
+                    Role::Count { of, .. } if super::layout::count_expr_in(t, n, *of).is_some() => {
                         match super::layout::count_expr_in(t, n, *of) {
                             Some(x) => self.tr(&x, path),
                             None => err(path, "internal: no count expression"),
                         }
                     }
-                    Role::Count { of } => {
+                    Role::Count { of, alt } => {
                         let of = t.field(*of).name.as_str();
                         let opt = find(t, of).is_some_and(|x| x.cond.is_some());
                         let of = ident(of);
+                        let kept = find(t, n)
+                            .and_then(|cf| crate::ir::count_kept_where_absent(t, cf))
+                            .map(|_| ident(n));
+                        let chain = super::write::count_chain(t, quote!(m__), kept, &of, alt);
                         Ok(if opt {
-                            (
-                                Rx::cast(quote!(#me.#of.as_ref().map_or(0, |v| v.len()) as i128)),
-                                T::Int,
-                            )
+                            (Rx::cast(quote!({ let m__ = &#me; #chain as i128 })), T::Int)
                         } else {
                             (Rx::cast(quote!(#me.#of.len() as i128)), T::Int)
                         })

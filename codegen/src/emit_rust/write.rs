@@ -150,14 +150,14 @@ impl<'m> Gen<'m> {
                     quote!(w.bytes(&[#(#b),*]);)
                 }
                 Role::Const(ConstVal::Int(c)) => self.write_prim(f, int_lit(*c))?,
-                Role::Count { of } if self.count_expr(ti, f, *of).is_some() => {
+                Role::Count { of, .. } if self.count_expr(ti, f, *of).is_some() => {
                     let Some(x) = self.count_expr(ti, f, *of) else {
                         return Err(internal(&f.path));
                     };
                     let (v, _) = self.cx(ti, Scope::Write).tr(&x, &f.path)?;
                     self.write_prim(f, v.full())?
                 }
-                Role::Count { of } => {
+                Role::Count { of, alt } => {
                     let target = t.field(*of);
                     let opt = target.cond.is_some();
                     let rel_id = local("rel", &target.name);
@@ -165,10 +165,10 @@ impl<'m> Gen<'m> {
                     let code = if target.relocations.is_some() {
                         self.write_prim(f, quote!(#rel_id.len() as i128))?
                     } else if opt {
-                        self.write_prim(
-                            f,
-                            quote!(self.#of.as_ref().map_or(0, |v| v.len()) as i128),
-                        )?
+                        // (Where every one may be absent, the model's override where it has one.)
+                        let kept = crate::ir::count_kept_where_absent(t, f).map(|_| ident(&f.name));
+                        let chain = count_chain(t, quote!(self), kept, &of, alt);
+                        self.write_prim(f, quote!(#chain as i128))?
                     } else {
                         self.write_prim(f, quote!(self.#of.len() as i128))?
                     };
@@ -854,9 +854,11 @@ impl<'m> Gen<'m> {
             // (A parameter of the same name is no field: its count is checked.)
             used.len() == 1
                 && used.iter().all(|n| {
-                    find(t, n).is_some_and(
-                        |c| matches!(&c.role, Role::Count { of } if t.field(*of).name == f.name),
-                    )
+                    // (A count the model may hold, where every repetition may be absent, is checked.)
+                    find(t, n).is_some_and(|c| {
+                        matches!(&c.role, Role::Count { of, .. } if t.field(*of).name == f.name)
+                            && crate::ir::count_kept_where_absent(t, c).is_none()
+                    })
                 })
         };
         Ok(match &f.repeat {
@@ -964,4 +966,28 @@ fn offsets_in_order(t: &TypeDef) -> Vec<&Field> {
         out.push(todo.remove(ready).0);
     }
     out
+}
+
+/// The length a count derives from the repetitions that name it (`of`, optional, then `alt`, in `me`): the first
+/// present, or 0; where the model keeps the count where all are absent (`kept`, its field), that first. An `if`
+/// chain, not closures, so that `me` may hold a `?`.
+pub(super) fn count_chain(
+    t: &crate::ir::TypeDef,
+    me: TokenStream,
+    kept: Option<proc_macro2::Ident>,
+    of: &proc_macro2::Ident,
+    alt: &[crate::ir::FieldId],
+) -> TokenStream {
+    let kept = kept.map(|id| quote!(if let Some(v) = #me.#id { v as usize } else));
+    let mut tail = quote!({ 0usize });
+    for a in alt.iter().rev() {
+        let a_f = t.field(*a);
+        let a = ident(&a_f.name);
+        tail = if a_f.cond.is_some() {
+            quote!(if let Some(v) = #me.#a.as_ref() { v.len() } else #tail)
+        } else {
+            quote!({ #me.#a.len() })
+        };
+    }
+    quote!((#kept if let Some(v) = #me.#of.as_ref() { v.len() } else #tail))
 }

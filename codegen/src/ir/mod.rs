@@ -29,8 +29,8 @@ pub use builder::build;
 pub use given::{leaf as given_leaf, replace_chain};
 pub use outer_args::{holder_type, rebase_onto};
 pub use query::{
-    bare_name, children, const_int, count_from_len, dic_part, exprs_mut, names_used, reaches_type,
-    region_members, solvable_for, types_graph, types_reached, MemberRef,
+    bare_name, children, const_int, count_from_len, count_kept_where_absent, dic_part, exprs_mut,
+    names_used, reaches_type, region_members, solvable_for, types_graph, types_reached, MemberRef,
 };
 pub use resolve::is_int_type_name;
 
@@ -142,8 +142,11 @@ pub enum Role {
     Data,
     /// Fixed bytes (`contents`) or a value that `valid` pins down.
     Const(ConstVal),
-    /// The length of the repeated field `of` (of the same type).
-    Count { of: FieldId },
+    /// The length of the repeated field `of` (of the same type). Where other repetitions name the same count
+    /// (`alt`, in the order declared; the last one is `of`), the writer takes the length of the first present of
+    /// `of` and then `alt` (arrays under exclusive conditions, or one of two that may be absent), and checks
+    /// the others against it.
+    Count { of: FieldId, alt: Vec<FieldId> },
     /// The size of the field or instance `of`.
     Length { of: FieldId },
     /// Solved from the `pos` of the instance `of`, once it is placed.

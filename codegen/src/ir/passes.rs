@@ -94,7 +94,16 @@ fn classify_type(m: &mut Module, ti: usize, graph: &[Vec<usize>], diags: &mut Di
         let here = super::FieldId(fi);
         if let Repeat::Expr(x) = &f.repeat {
             if let Some(n) = bare_name(&x.expr) {
-                roles.insert(n.to_string(), Role::Count { of: here });
+                // The last repetition that names the count is its own; the earlier ones are alternatives.
+                let mut alt = match roles.remove(n) {
+                    Some(Role::Count { of, mut alt }) => {
+                        alt.push(of);
+                        alt
+                    }
+                    _ => Vec::new(),
+                };
+                alt.sort();
+                roles.insert(n.to_string(), Role::Count { of: here, alt });
             } else if f.cond.is_none() {
                 // A count the repetition's length gives through a linear expression that names nothing else
                 // (`count + 1`, nn::util dictionaries' nodes).
@@ -105,7 +114,13 @@ fn classify_type(m: &mut Module, ti: usize, graph: &[Vec<usize>], diags: &mut Di
                         && solvable_for(&x.expr, n)
                         && super::query::count_from_len(&x.expr, n, &f.name).is_some()
                     {
-                        roles.insert(n.clone(), Role::Count { of: here });
+                        roles.insert(
+                            n.clone(),
+                            Role::Count {
+                                of: here,
+                                alt: Vec::new(),
+                            },
+                        );
                     }
                 }
             }
@@ -204,7 +219,7 @@ fn classify_type(m: &mut Module, ti: usize, graph: &[Vec<usize>], diags: &mut Di
         }
         let cond_fits = |r: &Role| match (&f.cond, r) {
             (None, _) => true,
-            (Some(c), Role::Offset { of } | Role::Count { of }) => t
+            (Some(c), Role::Offset { of } | Role::Count { of, .. }) => t
                 .field(*of)
                 .cond
                 .as_ref()
@@ -288,7 +303,7 @@ fn classify_type(m: &mut Module, ti: usize, graph: &[Vec<usize>], diags: &mut Di
         .map(|(i, _)| n_seq + i)
         .collect();
     for f in tm.seq.iter_mut() {
-        if let Role::Count { of } | Role::Length { of } | Role::Offset { of } = &f.role {
+        if let Role::Count { of, .. } | Role::Length { of } | Role::Offset { of } = &f.role {
             if views_at.contains(&of.0) {
                 f.role = Role::Data;
             }

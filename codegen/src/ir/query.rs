@@ -7,6 +7,24 @@ use crate::expr::{self, BinOp, Expr, ExprKind};
 
 use super::{FieldTy, Repeat, TypeDef};
 
+/// The repetitions a derived count is the length of (its own, then the alternatives), where every one of them has
+/// a condition and the count has none: where all are absent, the count's value is in no repetition, so the model
+/// keeps a file's nonzero value as an override (`Option`) instead of losing it (BFRES's shader option count, whose
+/// index array may be null). `None` for every other field.
+pub fn count_kept_where_absent<'a>(
+    t: &'a TypeDef,
+    f: &super::Field,
+) -> Option<Vec<&'a super::Field>> {
+    let super::Role::Count { of, alt } = &f.role else {
+        return None;
+    };
+    let reps: Vec<&super::Field> = std::iter::once(of)
+        .chain(alt)
+        .map(|x| t.field(*x))
+        .collect();
+    (f.cond.is_none() && reps.iter().all(|r| r.cond.is_some())).then_some(reps)
+}
+
 /// If the expression is a bare name, that name.
 pub fn bare_name(e: &Expr) -> Option<&str> {
     match &e.kind {

@@ -68,6 +68,7 @@ feature_modules!(
     scan,
     section_order,
     sections,
+    shared_count,
     slot_views,
     sort_by,
     switch,
