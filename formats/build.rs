@@ -17,6 +17,24 @@ fn main() {
     let dir = manifest.join("generated");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rustc-env=BINSPEC_GENERATED={}", dir.display());
+    link_cpp_runtime();
+}
+
+/// The `textures` feature's BCn encoder (`intel_tex_2`, through `image_dds`) ships prebuilt kernels, one of them
+/// compiled from C++ whose exception tables name the C++ runtime's personality routine; nothing in its chain
+/// links that runtime, so Rust's default linker (lld) fails with "undefined symbol: __gxx_personality_v0".
+/// Link it here, where it is: libstdc++ on Linux, libc++ on Apple's systems (MSVC links its own).
+fn link_cpp_runtime() {
+    if std::env::var_os("CARGO_FEATURE_TEXTURES").is_none() {
+        return;
+    }
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
+    match (os.as_str(), env.as_str()) {
+        ("linux", "gnu") | ("android", _) => println!("cargo:rustc-link-lib=dylib=stdc++"),
+        ("macos" | "ios", _) => println!("cargo:rustc-link-lib=dylib=c++"),
+        _ => {}
+    }
 }
 
 /// Generates the files of every schema whose feature is on into `OUT_DIR`, and warns when the checked-in copies

@@ -201,13 +201,53 @@ fn existing_path_problem(root: &Path, rel: &Path) -> Option<String> {
 
 /// `binspec extract ARCHIVE -o DIR`. Every entry is checked before anything is written: its name, and, in a
 /// folder that exists, every path component on the way to its file; one refused entry refuses the archive.
-pub fn extract(ctx: &mut Ctx<'_>, archive: &Path, dir: &Path) -> Result<(), CliError> {
+pub fn extract(ctx: &mut Ctx<'_>, archive: &Path, dir: &Path, dds: bool) -> Result<(), CliError> {
     let (input, f) = load_binary(ctx, archive)?;
+    if let Some(t) = crate::textures::extract_files(f.id(), &input.data, dds) {
+        let t = t.map_err(|e| CliError::file(archive, e))?;
+        let (names, data): (Vec<String>, Vec<Vec<u8>>) = t.files.into_iter().unzip();
+        write_extracted(ctx, archive, dir, &names, &data, None)?;
+        if !t.problems.is_empty() {
+            return Err(CliError::file(
+                archive,
+                format!(
+                    "{} textures were not extracted:\n  {}",
+                    t.problems.len(),
+                    t.problems.join("\n  ")
+                ),
+            ));
+        }
+        return Ok(());
+    }
     let (entries, settings) = f
         .extract(&input.data)
         .map_err(|e| CliError::file(archive, e))?
         .ok_or_else(|| CliError::file(archive, format!("{} is not an archive format", f.id())))?;
     let names = entry_file_names(&entries).map_err(|e| CliError::file(archive, e))?;
+    let data: Vec<Vec<u8>> = entries.into_iter().map(|(_, d)| d).collect();
+    let mut text = files::format_comment(f.id());
+    text.push('\n');
+    if let Some(c) = input.compression_comment() {
+        text.push_str(&c);
+        text.push('\n');
+    }
+    text.push_str(&settings);
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    write_extracted(ctx, archive, dir, &names, &data, Some(text))
+}
+
+/// Writes the files of `archive` under `dir`, and its settings document where it has one. Every name and every
+/// existing path on the way is checked before anything is written.
+fn write_extracted(
+    ctx: &mut Ctx<'_>,
+    archive: &Path,
+    dir: &Path,
+    names: &[String],
+    data: &[Vec<u8>],
+    settings: Option<String>,
+) -> Result<(), CliError> {
     let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
     let paths = plan_extract(&name_refs).map_err(|e| CliError::file(archive, e))?;
 
@@ -249,8 +289,10 @@ pub fn extract(ctx: &mut Ctx<'_>, archive: &Path, dir: &Path) -> Result<(), CliE
                 )));
             }
         }
-        if let Some(why) = existing_path_problem(dir, Path::new(SETTINGS_FILE)) {
-            return Err(refuse(SETTINGS_FILE, why));
+        if settings.is_some() {
+            if let Some(why) = existing_path_problem(dir, Path::new(SETTINGS_FILE)) {
+                return Err(refuse(SETTINGS_FILE, why));
+            }
         }
     }
     std::fs::create_dir_all(dir).map_err(|e| CliError::file(dir, e))?;
@@ -260,7 +302,7 @@ pub fn extract(ctx: &mut Ctx<'_>, archive: &Path, dir: &Path) -> Result<(), CliE
         CliError::file(archive, format!("cannot extract the file {name:?}: {e}"))
     };
     let mut cleaned = HashSet::new();
-    for ((name, (_, data)), rel) in names.iter().zip(&entries).zip(&paths) {
+    for ((name, data), rel) in names.iter().zip(data).zip(&paths) {
         let out = root.join(rel);
         let parent = out.parent().unwrap_or(&root);
         std::fs::create_dir_all(parent)
@@ -279,26 +321,18 @@ pub fn extract(ctx: &mut Ctx<'_>, archive: &Path, dir: &Path) -> Result<(), CliE
         files::replace_file(&out, data, false).map_err(|e| cannot(name, &e))?;
     }
 
-    let mut text = files::format_comment(f.id());
-    text.push('\n');
-    if let Some(c) = input.compression_comment() {
-        text.push_str(&c);
-        text.push('\n');
+    if let Some(text) = settings {
+        files::replace_file(
+            &root.join(SETTINGS_FILE),
+            text.as_bytes(),
+            !cleaned.contains(&root),
+        )
+        .map_err(|e| cannot(SETTINGS_FILE, &e))?;
     }
-    text.push_str(&settings);
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    files::replace_file(
-        &root.join(SETTINGS_FILE),
-        text.as_bytes(),
-        !cleaned.contains(&root),
-    )
-    .map_err(|e| cannot(SETTINGS_FILE, &e))?;
     let _ = writeln!(
         ctx.err,
         "extracted {} files to {}",
-        entries.len(),
+        names.len(),
         dir.display()
     );
     Ok(())

@@ -93,13 +93,36 @@ pub enum Command {
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
-    /// Write the files of an archive under a folder, with its settings in DIR/.binspec-archive.yaml.
+    /// Write the files of an archive under a folder, with its settings in DIR/.binspec-archive.yaml; or the
+    /// textures of a texture archive (BNTX) as PNG images.
+    ///
+    /// Textures: NAME.png is the first mip level of the first layer; the others are NAME.mipM.png,
+    /// NAME.layerL.png and NAME.layerL.mipM.png. The pixels are as stored (channel sources not applied).
     Extract {
         /// The archive (Yaz0/zstd-compressed archives are decompressed first).
         archive: PathBuf,
         /// The folder to write into (created if needed; it must be empty unless --force). Entries stored
         /// without a name are written as 0xHASH.EXT.
         #[arg(short, long, value_name = "DIR")]
+        output: PathBuf,
+        /// Textures: also write each texture as NAME.dds, every level and layer in its own format (what
+        /// `import` takes back without encoding it again).
+        #[arg(long)]
+        dds: bool,
+    },
+    /// Replace a texture of a texture archive (BNTX) with a PNG (or any image the `image` crate reads, one per
+    /// array layer) or a DDS file: encoded to the texture's format with its mip levels generated, or, from a DDS
+    /// of the texture's format and levels, taken as it is; then swizzled as the texture was.
+    Import {
+        /// The texture archive (Yaz0/zstd-compressed files are decompressed first).
+        file: PathBuf,
+        /// The name of the texture to replace.
+        texture: String,
+        /// The images, one per array layer in order, or one DDS file.
+        #[arg(required = true, value_name = "IMAGE")]
+        images: Vec<PathBuf>,
+        /// The file to write (atomically; `-`: standard output). Compressed as the input was.
+        #[arg(short, long, value_name = "FILE")]
         output: PathBuf,
     },
     /// Build an archive from a folder written by `extract` (its .binspec-archive.yaml and every other file).

@@ -19,6 +19,7 @@ pub mod files;
 pub mod formats;
 pub mod gen;
 pub mod schema_cmd;
+pub mod textures;
 pub mod track;
 pub mod wiki_cmd;
 
@@ -141,7 +142,17 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             compress,
         }) => doc::encode(ctx, &doc, &output, normalize, &compress),
         Some(Command::Check { paths }) => check::check(ctx, &paths),
-        Some(Command::Extract { archive, output }) => archive::extract(ctx, &archive, &output),
+        Some(Command::Extract {
+            archive,
+            output,
+            dds,
+        }) => archive::extract(ctx, &archive, &output, dds),
+        Some(Command::Import {
+            file,
+            texture,
+            images,
+            output,
+        }) => textures::import(ctx, &file, &texture, &images, &output),
         Some(Command::Pack {
             dir,
             output,

@@ -105,3 +105,7 @@ pub mod panim_perro;
 // AINB (AI, logic and sequence node graphs, versions 0x404, 0x407, 0x408), with the EXB expression binary.
 #[cfg(feature = "ainb")]
 pub mod ainb;
+
+// BNTX textures as images: deswizzled, decoded to RGBA8 and encoded back.
+#[cfg(feature = "textures")]
+pub mod bntx_api;

@@ -9,9 +9,16 @@ use std::path::PathBuf;
 const SCHEMAS: &[(&str, &str)] =
     include!(concat!(env!("BINSPEC_GENERATED"), "/schema_features.rs"));
 
-/// The features that are not formats: `default`, the runtime's, which this crate passes through, and `codegen`
-/// (the generator as a build dependency).
-const NOT_FORMATS: &[&str] = &["default", "compress", "text", "encodings", "codegen"];
+/// The features that are not formats: `default`, the runtime's, which this crate passes through, `codegen`
+/// (the generator as a build dependency) and `textures` (BNTX's texture codecs, a layer over the `bntx` format).
+const NOT_FORMATS: &[&str] = &[
+    "default",
+    "compress",
+    "text",
+    "encodings",
+    "codegen",
+    "textures",
+];
 
 /// The `[features]` table of `formats/Cargo.toml`: each feature with what it turns on, in file order.
 fn features() -> Vec<(String, Vec<String>)> {

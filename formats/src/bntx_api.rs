@@ -1,0 +1,542 @@
+//! BNTX textures as images: each texture's data deswizzled (the Tegra X1's block-linear layout, by
+//! `tegra_swizzle`), decoded to RGBA8 (BCn and uncompressed formats by `image_dds`, ASTC by `astc-decode`) and
+//! encoded back from RGBA8 images or a DDS surface.
+//!
+//! Written by hand: it converts a texture's pixels, and lays out no byte of the file (the generated writer of
+//! [`crate::bntx`] does). Replacing a texture's pixels keeps its format, size, mip count and layers; a texture
+//! of other dimensions needs a writer that derives the file's layout, which BNTX's does not do yet, so it is
+//! refused with a message that says so.
+//!
+//! ```no_run
+//! use binspec_formats::prelude::*;
+//! use binspec_formats::bntx::Bntx;
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut bntx = Bntx::from_binary(&std::fs::read("HomeBed.bntx")?)?;
+//! for t in bntx.textures() {
+//!     for img in t.images()? {
+//!         img.image.save(format!("{}.layer{}.mip{}.png", t.name(), img.layer, img.mip))?;
+//!     }
+//! }
+//! let png = image::open("alb.png")?.to_rgba8();
+//! bntx.texture_mut("alb").ok_or("no such texture")?.replace_images(&[png])?;
+//! std::fs::write("HomeBed.bntx", bntx.to_binary()?)?;
+//! # Ok(()) }
+//! ```
+
+use binspec_runtime::{Error, Result};
+use image_dds::{ImageFormat as DdsFormat, Mipmaps, Quality, Surface, SurfaceRgba8};
+use std::num::NonZeroU32;
+use tegra_swizzle::surface::BlockDim;
+use tegra_swizzle::BlockHeight;
+
+use crate::bntx::{Bntx, ImageFormat, TextureInfo, TileMode};
+
+/// The `image` crate that [`TextureImage`] and [`TextureInfo::replace_images`] use (for reading and writing PNG).
+pub use image;
+
+/// Largest width, height or depth of a texture (the Tegra X1's limit is 16384); larger ones are refused before
+/// anything is allocated for them.
+pub const MAX_DIMENSION: u32 = 1 << 15;
+/// Largest number of array layers.
+pub const MAX_LAYERS: u32 = 2048;
+
+/// One level of one layer of a texture, decoded.
+#[derive(Debug, Clone)]
+pub struct TextureImage {
+    /// The array layer (or cube face).
+    pub layer: u32,
+    /// The mip level (0 is the full size).
+    pub mip: u32,
+    /// The pixels, as stored (the texture's channel sources are not applied).
+    pub image: image::RgbaImage,
+}
+
+/// How a texture format is stored and which codec handles it.
+#[derive(Debug, Clone, Copy)]
+enum Codec {
+    /// BCn and uncompressed formats: decoded and encoded by `image_dds`.
+    Dds(DdsFormat),
+    /// ASTC: decoded by `astc-decode`, with no encoder.
+    Astc,
+}
+
+/// The codec of a format, its block's width and height in pixels and its bytes per block (per pixel for
+/// uncompressed formats), or `None` for a format with no codec here.
+fn codec(f: ImageFormat) -> Option<(Codec, (u32, u32, u32))> {
+    use ImageFormat as F;
+    let dds = |d, w, h, bytes| Some((Codec::Dds(d), (w, h, bytes)));
+    match f {
+        F::R8Unorm => dds(DdsFormat::R8Unorm, 1, 1, 1),
+        F::R8Snorm => dds(DdsFormat::R8Snorm, 1, 1, 1),
+        F::R8g8Unorm => dds(DdsFormat::Rg8Unorm, 1, 1, 2),
+        F::R8g8Snorm => dds(DdsFormat::Rg8Snorm, 1, 1, 2),
+        F::R8g8b8a8Unorm => dds(DdsFormat::Rgba8Unorm, 1, 1, 4),
+        F::R8g8b8a8Snorm => dds(DdsFormat::Rgba8Snorm, 1, 1, 4),
+        F::R8g8b8a8Srgb => dds(DdsFormat::Rgba8UnormSrgb, 1, 1, 4),
+        F::B8g8r8a8Unorm => dds(DdsFormat::Bgra8Unorm, 1, 1, 4),
+        F::B8g8r8a8Srgb => dds(DdsFormat::Bgra8UnormSrgb, 1, 1, 4),
+        F::R16Unorm => dds(DdsFormat::R16Unorm, 1, 1, 2),
+        F::R16Snorm => dds(DdsFormat::R16Snorm, 1, 1, 2),
+        F::R16Float => dds(DdsFormat::R16Float, 1, 1, 2),
+        F::R16g16Unorm => dds(DdsFormat::Rg16Unorm, 1, 1, 4),
+        F::R16g16Snorm => dds(DdsFormat::Rg16Snorm, 1, 1, 4),
+        F::R16g16Float => dds(DdsFormat::Rg16Float, 1, 1, 4),
+        F::R16g16b16a16Unorm => dds(DdsFormat::Rgba16Unorm, 1, 1, 8),
+        F::R16g16b16a16Snorm => dds(DdsFormat::Rgba16Snorm, 1, 1, 8),
+        F::R16g16b16a16Float => dds(DdsFormat::Rgba16Float, 1, 1, 8),
+        F::R32Float => dds(DdsFormat::R32Float, 1, 1, 4),
+        F::R32g32Float => dds(DdsFormat::Rg32Float, 1, 1, 8),
+        F::R32g32b32Float => dds(DdsFormat::Rgb32Float, 1, 1, 12),
+        F::R32g32b32a32Float => dds(DdsFormat::Rgba32Float, 1, 1, 16),
+        F::Bc1Unorm => dds(DdsFormat::BC1RgbaUnorm, 4, 4, 8),
+        F::Bc1Srgb => dds(DdsFormat::BC1RgbaUnormSrgb, 4, 4, 8),
+        F::Bc2Unorm => dds(DdsFormat::BC2RgbaUnorm, 4, 4, 16),
+        F::Bc2Srgb => dds(DdsFormat::BC2RgbaUnormSrgb, 4, 4, 16),
+        F::Bc3Unorm => dds(DdsFormat::BC3RgbaUnorm, 4, 4, 16),
+        F::Bc3Srgb => dds(DdsFormat::BC3RgbaUnormSrgb, 4, 4, 16),
+        F::Bc4Unorm => dds(DdsFormat::BC4RUnorm, 4, 4, 8),
+        F::Bc4Snorm => dds(DdsFormat::BC4RSnorm, 4, 4, 8),
+        F::Bc5Unorm => dds(DdsFormat::BC5RgUnorm, 4, 4, 16),
+        F::Bc5Snorm => dds(DdsFormat::BC5RgSnorm, 4, 4, 16),
+        F::Bc7uUnorm => dds(DdsFormat::BC7RgbaUnorm, 4, 4, 16),
+        F::Bc7uSrgb => dds(DdsFormat::BC7RgbaUnormSrgb, 4, 4, 16),
+        _ => astc_block(f).map(|(w, h)| (Codec::Astc, (w, h, 16))),
+    }
+}
+
+/// The block size of an ASTC format: the format's channel part (its value's upper byte) names it.
+fn astc_block(f: ImageFormat) -> Option<(u32, u32)> {
+    let blocks = [
+        (4, 4),
+        (5, 4),
+        (5, 5),
+        (6, 5),
+        (6, 6),
+        (8, 5),
+        (8, 6),
+        (8, 8),
+        (10, 5),
+        (10, 6),
+        (10, 8),
+        (10, 10),
+        (12, 10),
+        (12, 12),
+    ];
+    let channel = (f.value() >> 8) as usize;
+    let ty = f.value() & 0xff;
+    (matches!(ty, 1 | 6) && (0x2d..0x2d + blocks.len()).contains(&channel))
+        .then(|| blocks[channel - 0x2d])
+}
+
+/// What a texture's pixels need: its dimensions, levels, layers and codec.
+#[derive(Debug, Clone, Copy)]
+struct Shape {
+    width: u32,
+    height: u32,
+    depth: u32,
+    layers: u32,
+    mips: u32,
+    codec: Codec,
+    block: (u32, u32, u32),
+}
+
+impl Shape {
+    fn block_dim(&self) -> BlockDim {
+        let nz = |v: u32| NonZeroU32::new(v.max(1)).unwrap_or(NonZeroU32::MIN);
+        BlockDim {
+            width: nz(self.block.0),
+            height: nz(self.block.1),
+            depth: nz(1),
+        }
+    }
+    /// Bytes of every level of every layer, packed (what `image_dds` and a DDS file hold).
+    fn linear_size(&self) -> usize {
+        tegra_swizzle::surface::deswizzled_surface_size(
+            self.width,
+            self.height,
+            self.depth,
+            self.block_dim(),
+            self.block.2,
+            self.mips,
+            self.layers,
+        )
+    }
+}
+
+fn err(t: &TextureInfo, what: impl std::fmt::Display) -> Error {
+    Error::other(format!("texture {:?}: {what}", t.name()))
+}
+
+impl Bntx {
+    /// The textures, in the file's order.
+    pub fn textures(&self) -> impl Iterator<Item = &TextureInfo> {
+        self.container.textures.iter().map(|r| &r.texture)
+    }
+    /// The texture with this name.
+    pub fn texture(&self, name: &str) -> Option<&TextureInfo> {
+        self.textures().find(|t| t.name() == name)
+    }
+    /// The texture with this name, to change its pixels.
+    pub fn texture_mut(&mut self, name: &str) -> Option<&mut TextureInfo> {
+        self.container
+            .textures
+            .iter_mut()
+            .map(|r| &mut r.texture)
+            .find(|t| t.name() == name)
+    }
+}
+
+impl TextureInfo {
+    /// The texture's name.
+    pub fn name(&self) -> &str {
+        &self.name.data
+    }
+
+    fn shape(&self) -> Result<Shape> {
+        let i = &self.info;
+        let (codec, block) = codec(i.image_format).ok_or_else(|| {
+            err(
+                self,
+                format!(
+                    "no codec here for its format {:?} ({:#06x})",
+                    i.image_format,
+                    i.image_format.value()
+                ),
+            )
+        })?;
+        let (depth, layers, mips) = (
+            i.depth.max(1),
+            i.array_layers.max(1),
+            u32::from(i.mip_levels),
+        );
+        for (what, v, max) in [
+            ("width", i.width, MAX_DIMENSION),
+            ("height", i.height, MAX_DIMENSION),
+            ("depth", depth, MAX_DIMENSION),
+            ("array layers", layers, MAX_LAYERS),
+            ("mip levels", mips, 17),
+        ] {
+            if v == 0 || v > max {
+                return Err(err(
+                    self,
+                    format!("its {what} is {v} (1 to {max} are read)"),
+                ));
+            }
+        }
+        Ok(Shape {
+            width: i.width,
+            height: i.height,
+            depth,
+            layers,
+            mips,
+            codec,
+            block,
+        })
+    }
+
+    /// The block height of its first level (log2 of it in GOBs is the low 3 bits of `packaged_texture_layout`).
+    fn block_height(&self) -> Result<BlockHeight> {
+        let log2 = self.info.packaged_texture_layout & 7;
+        BlockHeight::new(1 << log2).ok_or_else(|| {
+            err(
+                self,
+                format!("its block height is 2^{log2} GOBs (at most 2^5 are read)"),
+            )
+        })
+    }
+
+    /// Every level of every layer, deswizzled and packed (layer 0's levels, then layer 1's, ...), in the
+    /// texture's format: a DDS file's data.
+    pub fn linear_data(&self) -> Result<Vec<u8>> {
+        let s = self.shape()?;
+        match self.info.tile_mode {
+            TileMode::Optimal => {
+                let bh = self.block_height()?;
+                let need = tegra_swizzle::surface::swizzled_surface_size(
+                    s.width,
+                    s.height,
+                    s.depth,
+                    s.block_dim(),
+                    Some(bh),
+                    s.block.2,
+                    s.mips,
+                    s.layers,
+                );
+                if need > self.data.len() {
+                    return Err(err(
+                        self,
+                        format!(
+                            "its levels take {need} bytes and its data is {} bytes",
+                            self.data.len()
+                        ),
+                    ));
+                }
+                tegra_swizzle::surface::deswizzle_surface(
+                    s.width,
+                    s.height,
+                    s.depth,
+                    &self.data,
+                    s.block_dim(),
+                    Some(bh),
+                    s.block.2,
+                    s.mips,
+                    s.layers,
+                )
+                .map_err(|e| err(self, format!("cannot deswizzle it: {e:?}")))
+            }
+            TileMode::Linear => {
+                let need = s.linear_size();
+                self.data.get(..need).map(<[u8]>::to_vec).ok_or_else(|| {
+                    err(
+                        self,
+                        format!(
+                            "its levels take {need} bytes and its data is {} bytes",
+                            self.data.len()
+                        ),
+                    )
+                })
+            }
+            TileMode::Unknown(v) => Err(err(self, format!("unknown tile mode {v}"))),
+        }
+    }
+
+    /// Every level of every layer, decoded to RGBA8 (layer 0's levels first).
+    pub fn images(&self) -> Result<Vec<TextureImage>> {
+        let s = self.shape()?;
+        let data = self.linear_data()?;
+        let mut out = Vec::with_capacity((s.layers * s.mips) as usize);
+        match s.codec {
+            Codec::Dds(format) => {
+                let surface = Surface {
+                    width: s.width,
+                    height: s.height,
+                    depth: s.depth,
+                    layers: s.layers,
+                    mipmaps: s.mips,
+                    image_format: format,
+                    data: &data[..],
+                };
+                let rgba = surface
+                    .decode_rgba8()
+                    .map_err(|e| err(self, format!("cannot decode it: {e}")))?;
+                for layer in 0..s.layers {
+                    for mip in 0..s.mips {
+                        let image = rgba.get_image(layer, 0, mip).ok_or_else(|| {
+                            err(self, format!("no layer {layer} level {mip} after decoding"))
+                        })?;
+                        out.push(TextureImage { layer, mip, image });
+                    }
+                }
+            }
+            Codec::Astc => {
+                let (bw, bh) = (s.block.0, s.block.1);
+                let footprint = astc_decode::Footprint::new(bw, bh);
+                let mut rest = &data[..];
+                for layer in 0..s.layers {
+                    for mip in 0..s.mips {
+                        let (w, h) = ((s.width >> mip).max(1), (s.height >> mip).max(1));
+                        let blocks =
+                            (w.div_ceil(bw) * h.div_ceil(bh)) as usize * 16 * s.depth as usize;
+                        let (level, after) = rest.split_at(blocks.min(rest.len()));
+                        rest = after;
+                        let mut image = image::RgbaImage::new(w, h);
+                        astc_decode::astc_decode(level, w, h, footprint, |x, y, c| {
+                            if x < w && y < h {
+                                image.put_pixel(x, y, image::Rgba(c));
+                            }
+                        })
+                        .map_err(|e| {
+                            err(
+                                self,
+                                format!("cannot decode layer {layer} level {mip}: {e}"),
+                            )
+                        })?;
+                        out.push(TextureImage { layer, mip, image });
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Replaces the texture's pixels with these images, one per array layer, each the texture's size: encoded to
+    /// its format, its mip levels generated from them, and swizzled as its data was.
+    pub fn replace_images(&mut self, layers: &[image::RgbaImage]) -> Result<()> {
+        let s = self.shape()?;
+        if layers.len() != s.layers as usize {
+            return Err(err(
+                self,
+                format!(
+                    "it has {} layers and {} images were given",
+                    s.layers,
+                    layers.len()
+                ),
+            ));
+        }
+        let mut rgba = Vec::with_capacity(layers.len() * (s.width * s.height * 4) as usize);
+        for (i, l) in layers.iter().enumerate() {
+            if l.dimensions() != (s.width, s.height) || s.depth != 1 {
+                return Err(err(
+                    self,
+                    format!(
+                        "image {i} is {}x{} and the texture is {}x{}x{}: BNTX's writer does not derive the \
+                         file's layout yet, so a texture keeps its size",
+                        l.width(),
+                        l.height(),
+                        s.width,
+                        s.height,
+                        s.depth
+                    ),
+                ));
+            }
+            rgba.extend_from_slice(l.as_raw());
+        }
+        let Codec::Dds(format) = s.codec else {
+            return Err(err(
+                self,
+                format!(
+                    "no encoder here for its format {:?}",
+                    self.info.image_format
+                ),
+            ));
+        };
+        let surface = SurfaceRgba8 {
+            width: s.width,
+            height: s.height,
+            depth: 1,
+            layers: s.layers,
+            mipmaps: 1,
+            data: &rgba[..],
+        }
+        .encode(format, Quality::Normal, Mipmaps::GeneratedExact(s.mips))
+        .map_err(|e| err(self, format!("cannot encode it: {e}")))?;
+        self.replace_linear_data(&surface.data)
+    }
+
+    /// Replaces the texture's pixels with packed levels in its format (what [`TextureInfo::linear_data`] gives,
+    /// a DDS file's data), swizzled as its data was.
+    pub fn replace_linear_data(&mut self, linear: &[u8]) -> Result<()> {
+        let s = self.shape()?;
+        if linear.len() != s.linear_size() {
+            return Err(err(
+                self,
+                format!(
+                    "its levels take {} bytes packed and {} were given",
+                    s.linear_size(),
+                    linear.len()
+                ),
+            ));
+        }
+        let mut data = match self.info.tile_mode {
+            TileMode::Optimal => tegra_swizzle::surface::swizzle_surface(
+                s.width,
+                s.height,
+                s.depth,
+                linear,
+                s.block_dim(),
+                Some(self.block_height()?),
+                s.block.2,
+                s.mips,
+                s.layers,
+            )
+            .map_err(|e| err(self, format!("cannot swizzle it: {e:?}")))?,
+            _ => linear.to_vec(),
+        };
+        if data.len() > self.data.len() {
+            return Err(err(
+                self,
+                format!(
+                    "its swizzled levels take {} bytes and its data is {} bytes",
+                    data.len(),
+                    self.data.len()
+                ),
+            ));
+        }
+        // Bytes after the levels (alignment of the last one) stay as they were.
+        data.extend_from_slice(&self.data[data.len()..]);
+        self.data = data.into();
+        Ok(())
+    }
+
+    /// The texture as a DDS file: its levels and layers deswizzled, in its format (nothing is encoded again).
+    /// ASTC formats, which DDS files do not hold here, are an error.
+    pub fn to_dds(&self) -> Result<Vec<u8>> {
+        let s = self.shape()?;
+        let Codec::Dds(format) = s.codec else {
+            return Err(err(
+                self,
+                format!(
+                    "its format {:?} has no DDS form here",
+                    self.info.image_format
+                ),
+            ));
+        };
+        let data = self.linear_data()?;
+        let surface = Surface {
+            width: s.width,
+            height: s.height,
+            depth: s.depth,
+            layers: s.layers,
+            mipmaps: s.mips,
+            image_format: format,
+            data: &data[..],
+        };
+        let dds = surface
+            .to_dds()
+            .map_err(|e| err(self, format!("cannot make a DDS of it: {e}")))?;
+        let mut out = Vec::with_capacity(data.len() + 148);
+        dds.write(&mut out)
+            .map_err(|e| err(self, format!("cannot write its DDS: {e}")))?;
+        Ok(out)
+    }
+
+    /// Replaces the texture's pixels with a DDS file's: as they are where the DDS has the texture's format,
+    /// size, levels and layers (nothing is encoded again); else the DDS's first level of each layer is decoded
+    /// and encoded to the texture's format ([`TextureInfo::replace_images`]).
+    pub fn replace_from_dds(&mut self, dds: &[u8]) -> Result<()> {
+        let s = self.shape()?;
+        let dds = image_dds::ddsfile::Dds::read(dds)
+            .map_err(|e| err(self, format!("cannot read the DDS file: {e}")))?;
+        let surface = Surface::from_dds(&dds)
+            .map_err(|e| err(self, format!("cannot read the DDS file: {e}")))?;
+        if (
+            surface.width,
+            surface.height,
+            surface.depth.max(1),
+            surface.layers.max(1),
+        ) != (s.width, s.height, s.depth, s.layers)
+        {
+            return Err(err(
+                self,
+                format!(
+                    "the DDS is {}x{}x{} with {} layers and the texture is {}x{}x{} with {}: BNTX's writer does \
+                     not derive the file's layout yet, so a texture keeps its size",
+                    surface.width,
+                    surface.height,
+                    surface.depth,
+                    surface.layers,
+                    s.width,
+                    s.height,
+                    s.depth,
+                    s.layers
+                ),
+            ));
+        }
+        if matches!(s.codec, Codec::Dds(f) if f == surface.image_format)
+            && surface.mipmaps == s.mips
+        {
+            return self.replace_linear_data(surface.data);
+        }
+        let rgba = surface
+            .decode_rgba8()
+            .map_err(|e| err(self, format!("cannot decode the DDS file: {e}")))?;
+        let layers = (0..s.layers)
+            .map(|l| {
+                rgba.get_image(l, 0, 0)
+                    .ok_or_else(|| err(self, format!("the DDS file has no layer {l}")))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.replace_images(&layers)
+    }
+}

@@ -1,0 +1,378 @@
+//! BNTX textures as images (`binspec_formats::bntx_api`): Super Mario Odyssey's HomeBed.bntx (skipped with a
+//! message when absent) deswizzles, decodes and swizzles back to its own bytes; replacing a texture's pixels
+//! reads back; the fixtures of `scripts/fixtures/make_bntx.py` (linear tiling) decode to their stated sizes; and
+//! what cannot be done is an error that says why.
+
+use binspec_formats::bntx::Bntx;
+use binspec_runtime::Format as _;
+
+use binspec_tests::{repo, run};
+
+fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn home_bed() -> Option<Vec<u8>> {
+    let path = repo().join("../shared/corpus/real/bntx/HomeBed.bntx");
+    let r = std::fs::read(&path);
+    if r.is_err() {
+        eprintln!("skipped: {} is absent", path.display());
+    }
+    r.ok()
+}
+
+/// How many different pixels an image has (a blank one has 1).
+fn distinct(img: &image::RgbaImage) -> usize {
+    let mut v: Vec<[u8; 4]> = img.pixels().map(|p| p.0).collect();
+    v.sort_unstable();
+    v.dedup();
+    v.len()
+}
+
+#[test]
+fn home_bed_textures_decode_at_their_sizes_and_swizzle_back() {
+    let Some(bytes) = home_bed() else { return };
+    let m = Bntx::from_binary(&bytes).unwrap();
+    let mut seen = Vec::new();
+    for t in m.textures() {
+        let images = t.images().unwrap_or_else(|e| panic!("{e}"));
+        let (w, h, mips) = (t.info.width, t.info.height, u32::from(t.info.mip_levels));
+        assert_eq!(images.len() as u32, mips, "{}", t.name());
+        for (i, img) in images.iter().enumerate() {
+            assert_eq!((img.layer, img.mip), (0, i as u32));
+            assert_eq!(
+                img.image.dimensions(),
+                ((w >> i).max(1), (h >> i).max(1)),
+                "{} level {i}",
+                t.name()
+            );
+        }
+        let n = distinct(&images[0].image);
+        assert!(n > 100, "{}: only {n} distinct pixels", t.name());
+        // Deswizzled and swizzled again, the data is the file's, byte for byte.
+        let mut again = t.clone();
+        again
+            .replace_linear_data(&t.linear_data().unwrap())
+            .unwrap();
+        assert!(
+            again.data == t.data,
+            "{}: swizzled back otherwise",
+            t.name()
+        );
+        seen.push((t.name().to_string(), images[0].image.dimensions()));
+    }
+    assert_eq!(
+        seen,
+        [
+            ("BedBody_alb".to_string(), (512, 512)),
+            ("BedBody_mtl".to_string(), (256, 256)),
+            ("BedBody_nrm".to_string(), (512, 512)),
+            ("BedBody_rgh".to_string(), (256, 256)),
+        ]
+    );
+}
+
+/// Replacing a texture's pixels: the file reads back with the new pixels (BC1 encoded again, so close, not equal)
+/// and every other texture's data as it was.
+#[test]
+fn home_bed_texture_replaced_from_an_image_reads_back() {
+    let Some(bytes) = home_bed() else { return };
+    let mut m = Bntx::from_binary(&bytes).unwrap();
+    let mut img = image::RgbaImage::new(512, 512);
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        *p = image::Rgba([
+            (x / 2) as u8,
+            (y / 2) as u8,
+            if (x / 64 + y / 64) % 2 == 0 { 255 } else { 0 },
+            255,
+        ]);
+    }
+    m.texture_mut("BedBody_alb")
+        .unwrap()
+        .replace_images(std::slice::from_ref(&img))
+        .unwrap();
+    let out = m.to_binary().unwrap();
+    assert_eq!(out.len(), bytes.len());
+    let back = Bntx::from_binary(&out).unwrap();
+    let old = Bntx::from_binary(&bytes).unwrap();
+    for (a, b) in back.textures().zip(old.textures()) {
+        assert_eq!(a.name() != "BedBody_alb", a.data == b.data, "{}", a.name());
+    }
+    let got = back.texture("BedBody_alb").unwrap().images().unwrap();
+    assert_eq!(got.len(), 10);
+    let level0 = &got[0].image;
+    let err: u64 = level0
+        .pixels()
+        .zip(img.pixels())
+        .map(|(a, b)| (0..3).map(|c| a.0[c].abs_diff(b.0[c]) as u64).sum::<u64>())
+        .sum();
+    let mean = err as f64 / (512.0 * 512.0 * 3.0);
+    assert!(mean < 4.0, "mean error {mean} per channel");
+    // The last level is the average of the image: a generated mip level, not left as it was.
+    assert_eq!(got[9].image.dimensions(), (1, 1));
+}
+
+/// The independent fixtures (linear tiling, pattern data): each texture whose format has a codec decodes to its
+/// stated levels; R5G6B5, which has none here, is an error that names the format.
+#[test]
+fn fixture_textures_decode_or_name_their_format() {
+    for name in [
+        "bntx_single_rgba8_16x16",
+        "bntx_two_bc1_r5g6b5",
+        "bntx_four_with_array",
+    ] {
+        let path = repo().join(format!("tests/fixtures/bntx/{name}.bntx"));
+        let m = Bntx::from_binary(&std::fs::read(&path).unwrap()).unwrap();
+        for t in m.textures() {
+            let layers = t.info.array_layers.max(1);
+            let mips = u32::from(t.info.mip_levels);
+            match t.images() {
+                Ok(images) => {
+                    assert_eq!(images.len() as u32, layers * mips, "{name}: {}", t.name());
+                    let last = images.last().unwrap();
+                    assert_eq!((last.layer, last.mip), (layers - 1, mips - 1));
+                    assert_eq!(
+                        last.image.dimensions(),
+                        (
+                            (t.info.width >> (mips - 1)).max(1),
+                            (t.info.height >> (mips - 1)).max(1)
+                        )
+                    );
+                }
+                Err(e) => {
+                    let e = e.to_string();
+                    assert!(
+                        e.contains("no codec here for its format R5g6b5Unorm"),
+                        "{name}: {}: {e}",
+                        t.name()
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn texture_edits_that_cannot_be_done_are_errors() {
+    let Some(bytes) = home_bed() else { return };
+    let mut m = Bntx::from_binary(&bytes).unwrap();
+    let t = m.texture_mut("BedBody_mtl").unwrap();
+    let e = t
+        .replace_images(&[image::RgbaImage::new(128, 128)])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("image 0 is 128x128 and the texture is 256x256x1"),
+        "{e}"
+    );
+    assert!(e.contains("does not derive the file's layout yet"), "{e}");
+    let e = t.replace_images(&[]).unwrap_err().to_string();
+    assert!(e.contains("it has 1 layers and 0 images were given"), "{e}");
+    let e = t.replace_linear_data(&[0; 10]).unwrap_err().to_string();
+    assert!(
+        e.contains("texture \"BedBody_mtl\": its levels take"),
+        "{e}"
+    );
+    // A crafted size: refused before anything is allocated for it.
+    t.info.width = 1 << 20;
+    let e = t.images().unwrap_err().to_string();
+    assert!(
+        e.contains("its width is 1048576 (1 to 32768 are read)"),
+        "{e}"
+    );
+    t.info.width = 16384;
+    t.info.height = 16384;
+    let e = t.images().unwrap_err().to_string();
+    assert!(
+        e.contains("its levels take") && e.contains("its data is 46080 bytes"),
+        "{e}"
+    );
+}
+
+/// What a user runs: `binspec extract HomeBed.bntx -o DIR --dds` writes every level as PNG (the sizes the file
+/// states, not blank) and each texture as DDS; `binspec import` of that DDS gives the file back byte for byte, and
+/// of a PNG, a file whose texture reads back as that PNG (BC1 again: close) and whose other textures are as they
+/// were.
+#[test]
+fn cli_extract_and_import() {
+    let Some(bytes) = home_bed() else { return };
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("HomeBed.bntx");
+    std::fs::write(&src, &bytes).unwrap();
+    let dir = d.path().join("out");
+    let r = run(&["extract", s(&src), "-o", s(&dir), "--dds"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.err.contains("extracted 42 files"), "{}", r.err);
+    for (name, size, mips) in [
+        ("BedBody_alb", 512, 10),
+        ("BedBody_mtl", 256, 9),
+        ("BedBody_nrm", 512, 10),
+        ("BedBody_rgh", 256, 9),
+    ] {
+        for mip in 0..mips {
+            let file = dir.join(if mip == 0 {
+                format!("{name}.png")
+            } else {
+                format!("{name}.mip{mip}.png")
+            });
+            let img = image::open(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            let side = (size >> mip).max(1);
+            assert_eq!(
+                (img.width(), img.height()),
+                (side, side),
+                "{}",
+                file.display()
+            );
+            if mip == 0 {
+                assert!(
+                    distinct(&img.to_rgba8()) > 100,
+                    "{} is blank",
+                    file.display()
+                );
+            }
+        }
+        assert!(!dir.join(format!("{name}.mip{mips}.png")).exists());
+    }
+    // The DDS back: nothing encoded again, the same file.
+    let out = d.path().join("again.bntx");
+    let dds = dir.join("BedBody_nrm.dds");
+    let r = run(&["import", s(&src), "BedBody_nrm", s(&dds), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        std::fs::read(&out).unwrap() == bytes,
+        "DDS imported: not the same file"
+    );
+    // An edited PNG: the texture reads back as it.
+    let png = dir.join("BedBody_alb.png");
+    let mut img = image::open(&png).unwrap().to_rgba8();
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        if x < 128 && y < 128 {
+            *p = image::Rgba([255, 0, 0, 255]);
+        }
+    }
+    img.save(&png).unwrap();
+    let r = run(&[
+        "import",
+        s(&src),
+        "BedBody_alb",
+        s(&png),
+        "-o",
+        s(&out),
+        "--force",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let back = Bntx::from_binary(&std::fs::read(&out).unwrap()).unwrap();
+    let level0 = back
+        .texture("BedBody_alb")
+        .unwrap()
+        .images()
+        .unwrap()
+        .remove(0)
+        .image;
+    assert_eq!(level0.get_pixel(10, 10).0, [255, 0, 0, 255]);
+    let old = Bntx::from_binary(&bytes).unwrap();
+    let old0 = old
+        .texture("BedBody_alb")
+        .unwrap()
+        .images()
+        .unwrap()
+        .remove(0)
+        .image;
+    let far: usize = level0
+        .pixels()
+        .zip(old0.pixels())
+        .zip(img.pixels())
+        .filter(|((a, _), want)| (0..3).any(|c| a.0[c].abs_diff(want.0[c]) > 24))
+        .count();
+    assert!(far < 512 * 512 / 100, "{far} pixels far from the PNG");
+    assert!(back.texture("BedBody_mtl").unwrap().data == old.texture("BedBody_mtl").unwrap().data);
+}
+
+/// A hostile or mistaken user: an unknown texture, an image of another size, a DDS given with another file, an
+/// image that is not one, import into a format with no textures, and overwriting the input without --force;
+/// each is an error that says what, and writes nothing.
+#[test]
+fn cli_import_errors() {
+    let Some(bytes) = home_bed() else { return };
+    let d = tempfile::tempdir().unwrap();
+    let src = d.path().join("HomeBed.bntx");
+    std::fs::write(&src, &bytes).unwrap();
+    let out = d.path().join("out.bntx");
+    let small = d.path().join("small.png");
+    image::RgbaImage::new(64, 64).save(&small).unwrap();
+    let junk = d.path().join("junk.png");
+    std::fs::write(&junk, b"not a PNG at all").unwrap();
+    let sarc = repo().join("tests/fixtures/sarc");
+    let a_sarc = std::fs::read_dir(&sarc)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "sarc"))
+        .unwrap();
+    let cases: Vec<(Vec<&str>, &str)> =
+        vec![
+        (
+            vec!["import", s(&src), "Nope", s(&small), "-o", s(&out)],
+            "no texture named \"Nope\" (it has BedBody_alb, BedBody_mtl, BedBody_nrm, BedBody_rgh)",
+        ),
+        (
+            vec!["import", s(&src), "BedBody_mtl", s(&small), "-o", s(&out)],
+            "image 0 is 64x64 and the texture is 256x256x1",
+        ),
+        (
+            vec!["import", s(&src), "BedBody_mtl", s(&small), "x.dds", "-o", s(&out)],
+            "a DDS file holds every layer: give it alone",
+        ),
+        (
+            vec!["import", s(&src), "BedBody_mtl", s(&junk), "-o", s(&out)],
+            "cannot read the image",
+        ),
+        (
+            vec!["import", s(&a_sarc), "x", s(&small), "-o", s(&out)],
+            "has no textures to import into (import takes BNTX files)",
+        ),
+        (
+            vec!["import", s(&src), "BedBody_mtl", s(&small), "-o", s(&src)],
+            "refusing to overwrite the input file",
+        ),
+    ];
+    for (args, want) in cases {
+        let r = run(&args);
+        assert_ne!(r.code, 0, "{args:?}");
+        assert!(r.err.contains(want), "{args:?}: {}", r.err);
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+    assert!(std::fs::read(&src).unwrap() == bytes);
+}
+
+/// Extracting a file with a texture whose format has no codec here writes the others and fails naming it.
+#[test]
+fn cli_extract_names_the_textures_it_cannot_convert() {
+    let d = tempfile::tempdir().unwrap();
+    let src = repo().join("tests/fixtures/bntx/bntx_two_bc1_r5g6b5.bntx");
+    let dir = d.path().join("out");
+    let r = run(&["extract", s(&src), "-o", s(&dir)]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    assert!(
+        r.err.contains("1 textures were not extracted")
+            && r.err
+                .contains("\"ui_icon_long_name_r5g6b5\": no codec here for its format R5g6b5Unorm"),
+        "{}",
+        r.err
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "Stone_Alb.mip1.png",
+            "Stone_Alb.mip2.png",
+            "Stone_Alb.mip3.png",
+            "Stone_Alb.mip4.png",
+            "Stone_Alb.mip5.png",
+            "Stone_Alb.png"
+        ]
+    );
+}
