@@ -191,6 +191,11 @@ types:
         pos: string_key
         type: nw_string
         io: _root._io
+        if: string_key >= _parent.nodes[0].string_key
+        doc: |
+          The key; read where it is not before the root's key (the string pool's empty string, where the pool's
+          strings start). A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their
+          upper bytes and point into the file header.
   string_pool:
     -wiki:
       page: Common nn::util

@@ -2612,7 +2612,9 @@ impl ResDic {
         })()
             .at("magic")?;
         let v_count = r.u32(endian).at("count")?;
-        let v_nodes = (|| -> ::binspec_runtime::Result<_> {
+        let late_start_nodes = r.pos() as u64;
+        pools.defer_begin();
+        let first__ = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let n = v_count as i128 + 1i128;
                 if n < 0 {
@@ -2626,12 +2628,46 @@ impl ResDic {
                 let cap = r.check_count(n as u64, 16u64)?;
                 let mut out = ::std::vec::Vec::with_capacity(cap);
                 for i in 0..n as usize {
-                    out.push(ResDicNode::read(r, endian, pools, root_io).at_index(i)?);
+                    out.push(
+                        ResDicNode::read(r, endian, pools, root_io, (&[],)).at_index(i)?,
+                    );
                 }
                 out
             })
-        })()
-            .at("nodes")?;
+        })();
+        pools.defer_end();
+        let v_nodes = first__.at("nodes")?;
+        let v_nodes = if pools.deferring() {
+            v_nodes
+        } else {
+            let back__ = r.pos() as u64;
+            r.seek(late_start_nodes).at("nodes")?;
+            let v__ = (|| -> ::binspec_runtime::Result<_> {
+                Ok({
+                    let n = v_count as i128 + 1i128;
+                    if n < 0 {
+                        return Err(
+                            ::binspec_runtime::Error::invalid(
+                                r.abs_pos(),
+                                format!("negative count {n}"),
+                            ),
+                        );
+                    }
+                    let cap = r.check_count(n as u64, 16u64)?;
+                    let mut out = ::std::vec::Vec::with_capacity(cap);
+                    for i in 0..n as usize {
+                        out.push(
+                            ResDicNode::read(r, endian, pools, root_io, (&v_nodes,))
+                                .at_index(i)?,
+                        );
+                    }
+                    out
+                })
+            })()
+                .at("nodes")?;
+            r.seek(back__).at("nodes")?;
+            v__
+        };
         r.leave();
         Ok(ResDic {
             magic: v_magic,
@@ -2682,7 +2718,7 @@ impl ResDic {
                     {
                         for (i, x) in val.iter().enumerate() {
                             ::binspec_runtime::attempt(|| {
-                                    x.write(w, ctx, io, endian)?;
+                                    x.write(w, ctx, io, endian, (&self.nodes,))?;
                                     Ok(())
                                 })
                                 .at_index(i)?;
@@ -2707,8 +2743,14 @@ pub struct ResDicNode {
     pub right: u16,
     /// Pointer to the key (an `nw_string`).
     pub string_key: u64,
-    pub key: NwString,
+    /// The key; read where it is not before the root's key (the string pool's empty string, where the pool's
+    /// strings start). A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their
+    /// upper bytes and point into the file header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: ::std::option::Option<NwString>,
 }
+/// The parameters of `ResDicNode`'s readers and writers, in this order: `x_parent__nodes` (a type's own params, then the outer values it uses).
+pub(crate) type ResDicNodeArgs<'p> = (&'p [ResDicNode],);
 impl ResDicNode {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -2716,30 +2758,47 @@ impl ResDicNode {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: ResDicNodeArgs<'_>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__nodes,) = args;
         r.enter()?;
         let v_ref_bit = r.u32(endian).at("ref_bit")?;
         let v_left = r.u16(endian).at("left")?;
         let v_right = r.u16(endian).at("right")?;
         let v_string_key = r.u64(endian).at("string_key")?;
-        let (v_key, _pos_key) = {
-            let mut r = root_io.clone();
-            let at = v_string_key as i128;
-            if at < 0 {
-                return Err(
-                        ::binspec_runtime::Error::invalid(
-                            r.abs_pos(),
-                            format!("negative position {at}"),
-                        ),
-                    )
-                    .at("key");
+        let (v_key, _pos_key) = if pools.deferring() {
+            (None, 0i128)
+        } else {
+            if v_string_key as i128
+                >= ::binspec_runtime::expr::at(&x_parent__nodes, 0i128)
+                    .map_err(|e| e.or_offset(r.abs_pos()))?
+                    .clone()
+                    .string_key as i128
+            {
+                let read = {
+                    let mut r = root_io.clone();
+                    let at = v_string_key as i128;
+                    if at < 0 {
+                        return Err(
+                                ::binspec_runtime::Error::invalid(
+                                    r.abs_pos(),
+                                    format!("negative position {at}"),
+                                ),
+                            )
+                            .at("key");
+                    }
+                    r.seek(at as u64).at("key")?;
+                    let pos_key = r.abs_pos() as i128;
+                    let r = &mut r;
+                    let value = NwString::read(r, endian, pools, root_io).at("key")?;
+                    (value, pos_key)
+                };
+                let (v, p) = read;
+                (Some(v), p)
+            } else {
+                (None, 0i128)
             }
-            r.seek(at as u64).at("key")?;
-            let pos_key = r.abs_pos() as i128;
-            let r = &mut r;
-            let value = NwString::read(r, endian, pools, root_io).at("key")?;
-            (value, pos_key)
         };
         r.leave();
         Ok(ResDicNode {
@@ -2757,8 +2816,10 @@ impl ResDicNode {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         _io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: ResDicNodeArgs<'_>,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__nodes,) = args;
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.ref_bit;
@@ -2815,34 +2876,58 @@ impl ResDicNode {
                 Ok(())
             })
             .at("string_key")?;
+        if !ctx.first_pass() {
+            match (
+                self.string_key as i128
+                    >= ::binspec_runtime::expr::at(&x_parent__nodes, 0i128)?
+                        .clone()
+                        .string_key as i128,
+                self.key.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `string_key >= _parent.nodes[0].string_key` is false for the values written: the file would not have it",
+                            )
+                            .at("key"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `string_key >= _parent.nodes[0].string_key` is true for the values written: the file would have one",
+                            )
+                            .at("key"),
+                    );
+                }
+                _ => {}
+            }
+        }
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.key;
-                    {
-                        let at: i128 = self.string_key as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let io = ctx.root_io();
-                        let at = io.start + at;
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                x.write(w, ctx, io, endian)?;
-                            }
+                if let Some(val) = &self.key {
+                    let at: i128 = self.string_key as i128;
+                    let at = match usize::try_from(at) {
+                        Ok(at) if at <= 1 << 32 => at,
+                        _ if ctx.first_pass() => 0,
+                        _ => {
+                            return Err(
+                                ::binspec_runtime::Error::write(
+                                    format!("position {at} is out of range"),
+                                ),
+                            );
                         }
-                        ctx.place_in(io, at, w.into_inner())?;
+                    };
+                    let io = ctx.root_io();
+                    let at = io.start + at;
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
+                    {
+                        let w = &mut w;
+                        {
+                            let x = val;
+                            x.write(w, ctx, io, endian)?;
+                        }
                     }
+                    ctx.place_in(io, at, w.into_inner())?;
                 }
                 Ok(())
             })

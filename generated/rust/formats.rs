@@ -5,6 +5,16 @@
 const _: Option<crate::ainb::raw::Ainb> = None;
 
 format_module!(
+    /// BFRES 3D graphics resources (nn::g3d::ResFile), read and written by [`Bfres`](crate::bfres::Bfres) (generated from `schemas/bfres.ksy`).
+    ///
+    /// A file of nn::g3d resources: models (vertices, shapes and their meshes, materials, a skeleton), animations and
+    /// embedded files, each kind in an array with a dictionary of names, then a string pool, a GPU region (index and
+    /// vertex buffers) with the memory pool info that describes it, and a relocation table.
+    "bfres",
+    "bfres" => bfres
+);
+
+format_module!(
     /// BNTX texture archive (nn::gfx::ResTextureFile), read and written by [`Bntx`](crate::bntx::Bntx) (generated from `schemas/bntx.ksy`).
     ///
     /// A texture archive of nn::gfx: a container of texture infos (`BRTI` blocks), their names in a string pool with a
@@ -81,6 +91,12 @@ pub fn registry() -> Vec<&'static dyn binspec_runtime::DynFormat> {
         #[cfg(feature = "ainb")]
         {
             static H: binspec_runtime::FormatHandle<crate::ainb::Document> = binspec_runtime::FormatHandle::new();
+            &H as &'static dyn binspec_runtime::DynFormat
+        },
+        // schemas/bfres.ksy
+        #[cfg(feature = "bfres")]
+        {
+            static H: binspec_runtime::FormatHandle<crate::bfres::Bfres> = binspec_runtime::FormatHandle::new();
             &H as &'static dyn binspec_runtime::DynFormat
         },
         // schemas/bntx.ksy

@@ -346,7 +346,11 @@ pub struct ResDicNode {
     pub right: u16,
     /// Pointer to the key (an `nw_string`).
     pub string_key: u64,
-    pub key: NwString,
+    /// The key; read where it is not before the root's key (the string pool's empty string, where the pool's
+    /// strings start). A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their
+    /// upper bytes and point into the file header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: ::std::option::Option<NwString>,
 }
 impl ResDicNode {}
 /// The file's strings (each once), after a block header, as `nw_string`s from offset 0x14.

@@ -1,1 +1,1 @@
-&[("ainb.ksy", "ainb"), ("bntx.ksy", "bntx"), ("byml.ksy", "byml"), ("exb.ksy", "ainb"), ("nn_gfx.ksy", "bntx"), ("nn_util.ksy", "bntx"), ("panim_perro.ksy", "panim-perro"), ("panim_pluto.ksy", "panim-pluto"), ("rsizetable.ksy", "rsizetable"), ("sarc.ksy", "sarc")]
+&[("ainb.ksy", "ainb"), ("bfres.ksy", "bfres"), ("bntx.ksy", "bntx"), ("byml.ksy", "byml"), ("exb.ksy", "ainb"), ("nn_gfx.ksy", "bntx"), ("nn_util.ksy", "bntx"), ("panim_perro.ksy", "panim-perro"), ("panim_pluto.ksy", "panim-pluto"), ("rsizetable.ksy", "rsizetable"), ("sarc.ksy", "sarc")]
