@@ -13,6 +13,8 @@ meta:
         version major: header.version_major
         version minor: header.version_minor
         alignment shift: header.alignment_shift
+        models: "header.version_major == 8 ? body.as<res_file_v8>.model_count : body.as<res_file>.model_count"
+        embedded files: "header.version_major == 8 ? body.as<res_file_v8>.embed_file_count : body.as<res_file>.embed_file_count"
 doc: |
   A file of nn::g3d resources: models (vertices, shapes and their meshes, materials, a skeleton), animations and
   embedded files, each kind in an array with a dictionary of names, then a string pool, a GPU region (index and

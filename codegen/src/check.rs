@@ -493,6 +493,20 @@ pub fn typecheck(m: &mut Module, diags: &mut Diags) {
         x.ty = found.get(&(&*x as *const Ex as usize)).cloned();
         crate::expr::types::annotate(&mut x.expr, &nodes);
     }
+    // The `info` summary and version, over the root type (what they cannot type, the emitter reports with its
+    // position).
+    if m.types.is_empty() {
+        return;
+    }
+    let mut info = std::mem::take(&mut m.info.summary);
+    let mut version = m.info.version.take();
+    for x in info.iter_mut().map(|(_, x)| x).chain(version.as_mut()) {
+        if let Ok(t) = annotate(m, 0, &mut x.expr, true) {
+            x.ty = Some(t);
+        }
+    }
+    m.info.summary = info;
+    m.info.version = version;
 }
 
 /// Type-checks `e`, an expression over type `ti` of `m` written outside the schema (a test's expectation over a

@@ -1920,13 +1920,11 @@ impl Ainb {
                     ::binspec_runtime::fit::<
                         u32,
                     >(
-                        (if let Some(v) = self.attachment_count {
-                            v as usize
-                        } else if let Some(v) = self.attachments.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .attachment_count
+                            .map(|v| v as usize)
+                            .or(self.attachments.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "attachment_count",
                     )?,
                     endian,
@@ -2476,13 +2474,11 @@ impl Ainb {
                                         if !ctx.first_pass() {
                                             let n__: i128 = {
                                                 let m__ = &self;
-                                                (if let Some(v) = m__.attachment_count {
-                                                    v as usize
-                                                } else if let Some(v) = m__.attachments.as_ref() {
-                                                    v.len()
-                                                } else {
-                                                    0usize
-                                                }) as i128
+                                                m__
+                                                    .attachment_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.attachments.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
                                             };
                                             if val.len() as i128 != n__ {
                                                 return Err(
@@ -16824,13 +16820,12 @@ impl Blackboard {
                         ::binspec_runtime::fit::<
                             u16,
                         >(
-                            (if let Some(v) = self.u32_defaults.as_ref() {
-                                v.len()
-                            } else if let Some(v) = self.u32_params.as_ref() {
-                                v.len()
-                            } else {
-                                0usize
-                            }) as i128,
+                            self
+                                .u32_defaults
+                                .as_ref()
+                                .map(|v| v.len())
+                                .or(self.u32_params.as_ref().map(|v| v.len()))
+                                .unwrap_or(0) as i128,
                             "u32_count",
                         )?,
                         endian,
@@ -17129,13 +17124,12 @@ impl Blackboard {
                         if !ctx.first_pass() {
                             let n__: i128 = {
                                 let m__ = &self;
-                                (if let Some(v) = m__.u32_defaults.as_ref() {
-                                    v.len()
-                                } else if let Some(v) = m__.u32_params.as_ref() {
-                                    v.len()
-                                } else {
-                                    0usize
-                                }) as i128
+                                m__
+                                    .u32_defaults
+                                    .as_ref()
+                                    .map(|v| v.len())
+                                    .or(m__.u32_params.as_ref().map(|v| v.len()))
+                                    .unwrap_or(0) as i128
                             };
                             if val.len() as i128 != n__ {
                                 return Err(
@@ -21928,13 +21922,11 @@ impl CommandInfoEntry {
                     ::binspec_runtime::fit::<
                         u32,
                     >(
-                        (if let Some(v) = self.pre_entry_static_memory_usage {
-                            v as usize
-                        } else if let Some(v) = self.setup.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .pre_entry_static_memory_usage
+                            .map(|v| v as usize)
+                            .or(self.setup.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "pre_entry_static_memory_usage",
                     )?,
                     endian,
@@ -22075,13 +22067,11 @@ impl CommandInfoEntry {
                                 if !ctx.first_pass() {
                                     let n__: i128 = {
                                         let m__ = &self;
-                                        (if let Some(v) = m__.pre_entry_static_memory_usage {
-                                            v as usize
-                                        } else if let Some(v) = m__.setup.as_ref() {
-                                            v.len()
-                                        } else {
-                                            0usize
-                                        }) as i128
+                                        m__
+                                            .pre_entry_static_memory_usage
+                                            .map(|v| v as usize)
+                                            .or(m__.setup.as_ref().map(|v| v.len()))
+                                            .unwrap_or(0) as i128
                                     };
                                     if val.len() as i128 != n__ {
                                         return Err(

@@ -1317,13 +1317,11 @@ impl ResFile {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.model_count {
-                            v as usize
-                        } else if let Some(v) = self.models.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .model_count
+                            .map(|v| v as usize)
+                            .or(self.models.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "model_count",
                     )?,
                     endian,
@@ -1444,13 +1442,11 @@ impl ResFile {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.embed_file_count {
-                            v as usize
-                        } else if let Some(v) = self.embed_files.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .embed_file_count
+                            .map(|v| v as usize)
+                            .or(self.embed_files.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "embed_file_count",
                     )?,
                     endian,
@@ -3151,13 +3147,11 @@ impl ResFileV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.model_count {
-                            v as usize
-                        } else if let Some(v) = self.models.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .model_count
+                            .map(|v| v as usize)
+                            .or(self.models.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "model_count",
                     )?,
                     endian,
@@ -3250,13 +3244,11 @@ impl ResFileV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.embed_file_count {
-                            v as usize
-                        } else if let Some(v) = self.embed_files.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .embed_file_count
+                            .map(|v| v as usize)
+                            .or(self.embed_files.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "embed_file_count",
                     )?,
                     endian,
@@ -4894,13 +4886,11 @@ impl Model {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.vertex_count {
-                            v as usize
-                        } else if let Some(v) = self.vertices.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .vertex_count
+                            .map(|v| v as usize)
+                            .or(self.vertices.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "vertex_count",
                     )?,
                     endian,
@@ -4913,13 +4903,11 @@ impl Model {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.shape_count {
-                            v as usize
-                        } else if let Some(v) = self.shapes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .shape_count
+                            .map(|v| v as usize)
+                            .or(self.shapes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "shape_count",
                     )?,
                     endian,
@@ -4932,13 +4920,11 @@ impl Model {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.material_count {
-                            v as usize
-                        } else if let Some(v) = self.materials.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .material_count
+                            .map(|v| v as usize)
+                            .or(self.materials.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "material_count",
                     )?,
                     endian,
@@ -4951,13 +4937,11 @@ impl Model {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.shader_reflection_count {
-                            v as usize
-                        } else if let Some(v) = self.shader_reflections.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .shader_reflection_count
+                            .map(|v| v as usize)
+                            .or(self.shader_reflections.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "shader_reflection_count",
                     )?,
                     endian,
@@ -4970,13 +4954,11 @@ impl Model {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.user_data_count {
-                            v as usize
-                        } else if let Some(v) = self.user_data.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .user_data_count
+                            .map(|v| v as usize)
+                            .or(self.user_data.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "user_data_count",
                     )?,
                     endian,
@@ -6252,13 +6234,11 @@ impl ModelV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.vertex_count {
-                            v as usize
-                        } else if let Some(v) = self.vertices.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .vertex_count
+                            .map(|v| v as usize)
+                            .or(self.vertices.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "vertex_count",
                     )?,
                     endian,
@@ -6271,13 +6251,11 @@ impl ModelV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.shape_count {
-                            v as usize
-                        } else if let Some(v) = self.shapes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .shape_count
+                            .map(|v| v as usize)
+                            .or(self.shapes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "shape_count",
                     )?,
                     endian,
@@ -6304,13 +6282,11 @@ impl ModelV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.user_data_count {
-                            v as usize
-                        } else if let Some(v) = self.user_data.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .user_data_count
+                            .map(|v| v as usize)
+                            .or(self.user_data.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "user_data_count",
                     )?,
                     endian,
@@ -7714,13 +7690,11 @@ impl Vertex {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.attribute_count {
-                            v as usize
-                        } else if let Some(v) = self.attributes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .attribute_count
+                            .map(|v| v as usize)
+                            .or(self.attributes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "attribute_count",
                     )?,
                 );
@@ -7732,18 +7706,15 @@ impl Vertex {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.buffer_count {
-                            v as usize
-                        } else if let Some(v) = self.buffer_strides.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.runtime_user_vertex_buffers.as_ref()
-                        {
-                            v.len()
-                        } else if let Some(v) = self.buffer_infos.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .buffer_count
+                            .map(|v| v as usize)
+                            .or(self.buffer_strides.as_ref().map(|v| v.len()))
+                            .or(
+                                self.runtime_user_vertex_buffers.as_ref().map(|v| v.len()),
+                            )
+                            .or(self.buffer_infos.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "buffer_count",
                     )?,
                 );
@@ -7960,20 +7931,15 @@ impl Vertex {
                                         72i128
                                             .wrapping_mul({
                                                 let m__ = &self;
-                                                (if let Some(v) = m__.buffer_count {
-                                                    v as usize
-                                                } else if let Some(v) = m__.buffer_strides.as_ref() {
-                                                    v.len()
-                                                } else if let Some(v) = m__
-                                                    .runtime_user_vertex_buffers
-                                                    .as_ref()
-                                                {
-                                                    v.len()
-                                                } else if let Some(v) = m__.buffer_infos.as_ref() {
-                                                    v.len()
-                                                } else {
-                                                    0usize
-                                                }) as i128
+                                                m__
+                                                    .buffer_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.buffer_strides.as_ref().map(|v| v.len()))
+                                                    .or(
+                                                        m__.runtime_user_vertex_buffers.as_ref().map(|v| v.len()),
+                                                    )
+                                                    .or(m__.buffer_infos.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
                                             }),
                                     ),
                                     ctx.first_pass(),
@@ -8729,13 +8695,11 @@ impl VertexV8 {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.attribute_count {
-                            v as usize
-                        } else if let Some(v) = self.attributes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .attribute_count
+                            .map(|v| v as usize)
+                            .or(self.attributes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "attribute_count",
                     )?,
                 );
@@ -8747,18 +8711,15 @@ impl VertexV8 {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.buffer_count {
-                            v as usize
-                        } else if let Some(v) = self.buffer_strides.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.runtime_user_vertex_buffers.as_ref()
-                        {
-                            v.len()
-                        } else if let Some(v) = self.buffer_infos.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .buffer_count
+                            .map(|v| v as usize)
+                            .or(self.buffer_strides.as_ref().map(|v| v.len()))
+                            .or(
+                                self.runtime_user_vertex_buffers.as_ref().map(|v| v.len()),
+                            )
+                            .or(self.buffer_infos.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "buffer_count",
                     )?,
                 );
@@ -8961,20 +8922,15 @@ impl VertexV8 {
                                         72i128
                                             .wrapping_mul({
                                                 let m__ = &self;
-                                                (if let Some(v) = m__.buffer_count {
-                                                    v as usize
-                                                } else if let Some(v) = m__.buffer_strides.as_ref() {
-                                                    v.len()
-                                                } else if let Some(v) = m__
-                                                    .runtime_user_vertex_buffers
-                                                    .as_ref()
-                                                {
-                                                    v.len()
-                                                } else if let Some(v) = m__.buffer_infos.as_ref() {
-                                                    v.len()
-                                                } else {
-                                                    0usize
-                                                }) as i128
+                                                m__
+                                                    .buffer_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.buffer_strides.as_ref().map(|v| v.len()))
+                                                    .or(
+                                                        m__.runtime_user_vertex_buffers.as_ref().map(|v| v.len()),
+                                                    )
+                                                    .or(m__.buffer_infos.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
                                             }),
                                     ),
                                     ctx.first_pass(),
@@ -9630,13 +9586,11 @@ impl Shape {
                                                                 )
                                                                 .map_err(|e| e.or_offset(r.abs_pos()))?
                                                                 .clone();
-                                                            (if let Some(v) = m__.sub_mesh_count {
-                                                                v as usize
-                                                            } else if let Some(v) = m__.sub_meshes.as_ref() {
-                                                                v.len()
-                                                            } else {
-                                                                0usize
-                                                            }) as i128
+                                                            m__
+                                                                .sub_mesh_count
+                                                                .map(|v| v as usize)
+                                                                .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                                .unwrap_or(0) as i128
                                                         } + 1i128
                                                 },
                                             );
@@ -9835,13 +9789,11 @@ impl Shape {
                                     .last()
                                     .cloned()
                                     .unwrap_or_default();
-                                (if let Some(v) = m__.sub_mesh_count {
-                                    v as usize
-                                } else if let Some(v) = m__.sub_meshes.as_ref() {
-                                    v.len()
-                                } else {
-                                    0usize
-                                }) as i128
+                                m__
+                                    .sub_mesh_count
+                                    .map(|v| v as usize)
+                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                    .unwrap_or(0) as i128
                             } + 1i128;
                         if n < 0 {
                             return Err(
@@ -10189,13 +10141,11 @@ impl Shape {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.skin_bone_index_count {
-                            v as usize
-                        } else if let Some(v) = self.skin_bone_indices.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .skin_bone_index_count
+                            .map(|v| v as usize)
+                            .or(self.skin_bone_indices.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "skin_bone_index_count",
                     )?,
                     endian,
@@ -10223,15 +10173,12 @@ impl Shape {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.mesh_count {
-                            v as usize
-                        } else if let Some(v) = self.bounding_spheres.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.meshes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .mesh_count
+                            .map(|v| v as usize)
+                            .or(self.bounding_spheres.as_ref().map(|v| v.len()))
+                            .or(self.meshes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "mesh_count",
                     )?,
                 );
@@ -10243,13 +10190,11 @@ impl Shape {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.key_shape_count {
-                            v as usize
-                        } else if let Some(v) = self.key_shapes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .key_shape_count
+                            .map(|v| v as usize)
+                            .or(self.key_shapes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "key_shape_count",
                     )?,
                 );
@@ -10398,13 +10343,11 @@ impl Shape {
                                                         i as i128 - 1i128,
                                                     )?
                                                     .clone();
-                                                (if let Some(v) = m__.sub_mesh_count {
-                                                    v as usize
-                                                } else if let Some(v) = m__.sub_meshes.as_ref() {
-                                                    v.len()
-                                                } else {
-                                                    0usize
-                                                }) as i128
+                                                m__
+                                                    .sub_mesh_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
                                             } + 1i128
                                     },
                                 ),
@@ -10630,15 +10573,12 @@ impl Shape {
                     && self.flags as i128 & 16i128 == 0i128
                     && {
                         let m__ = &self;
-                        (if let Some(v) = m__.mesh_count {
-                            v as usize
-                        } else if let Some(v) = m__.bounding_spheres.as_ref() {
-                            v.len()
-                        } else if let Some(v) = m__.meshes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128
+                        m__
+                            .mesh_count
+                            .map(|v| v as usize)
+                            .or(m__.bounding_spheres.as_ref().map(|v| v.len()))
+                            .or(m__.meshes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128
                     } != 0i128,
                 self.bounding_boxes.is_some(),
             ) {
@@ -10764,13 +10704,11 @@ impl Shape {
                                         i as i128 - 1i128,
                                     )?
                                     .clone();
-                                (if let Some(v) = m__.sub_mesh_count {
-                                    v as usize
-                                } else if let Some(v) = m__.sub_meshes.as_ref() {
-                                    v.len()
-                                } else {
-                                    0usize
-                                }) as i128
+                                m__
+                                    .sub_mesh_count
+                                    .map(|v| v as usize)
+                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                    .unwrap_or(0) as i128
                             } + 1i128
                     },
                 );
@@ -10970,13 +10908,11 @@ impl ShapeV8 {
                                                                 )
                                                                 .map_err(|e| e.or_offset(r.abs_pos()))?
                                                                 .clone();
-                                                            (if let Some(v) = m__.sub_mesh_count {
-                                                                v as usize
-                                                            } else if let Some(v) = m__.sub_meshes.as_ref() {
-                                                                v.len()
-                                                            } else {
-                                                                0usize
-                                                            }) as i128
+                                                            m__
+                                                                .sub_mesh_count
+                                                                .map(|v| v as usize)
+                                                                .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                                .unwrap_or(0) as i128
                                                         } + 1i128
                                                 },
                                             );
@@ -11150,13 +11086,11 @@ impl ShapeV8 {
                                     .last()
                                     .cloned()
                                     .unwrap_or_default();
-                                (if let Some(v) = m__.sub_mesh_count {
-                                    v as usize
-                                } else if let Some(v) = m__.sub_meshes.as_ref() {
-                                    v.len()
-                                } else {
-                                    0usize
-                                }) as i128
+                                m__
+                                    .sub_mesh_count
+                                    .map(|v| v as usize)
+                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                    .unwrap_or(0) as i128
                             } + 1i128;
                         if n < 0 {
                             return Err(
@@ -11522,13 +11456,11 @@ impl ShapeV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.skin_bone_index_count {
-                            v as usize
-                        } else if let Some(v) = self.skin_bone_indices.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .skin_bone_index_count
+                            .map(|v| v as usize)
+                            .or(self.skin_bone_indices.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "skin_bone_index_count",
                     )?,
                     endian,
@@ -11556,15 +11488,12 @@ impl ShapeV8 {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.mesh_count {
-                            v as usize
-                        } else if let Some(v) = self.bounding_radii.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.meshes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .mesh_count
+                            .map(|v| v as usize)
+                            .or(self.bounding_radii.as_ref().map(|v| v.len()))
+                            .or(self.meshes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "mesh_count",
                     )?,
                 );
@@ -11576,13 +11505,11 @@ impl ShapeV8 {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.key_shape_count {
-                            v as usize
-                        } else if let Some(v) = self.key_shapes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .key_shape_count
+                            .map(|v| v as usize)
+                            .or(self.key_shapes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "key_shape_count",
                     )?,
                 );
@@ -11733,13 +11660,11 @@ impl ShapeV8 {
                                                         i as i128 - 1i128,
                                                     )?
                                                     .clone();
-                                                (if let Some(v) = m__.sub_mesh_count {
-                                                    v as usize
-                                                } else if let Some(v) = m__.sub_meshes.as_ref() {
-                                                    v.len()
-                                                } else {
-                                                    0usize
-                                                }) as i128
+                                                m__
+                                                    .sub_mesh_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
                                             } + 1i128
                                     },
                                 ),
@@ -11912,15 +11837,12 @@ impl ShapeV8 {
                     && self.mesh_array as i128 != 0i128
                     && {
                         let m__ = &self;
-                        (if let Some(v) = m__.mesh_count {
-                            v as usize
-                        } else if let Some(v) = m__.bounding_radii.as_ref() {
-                            v.len()
-                        } else if let Some(v) = m__.meshes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128
+                        m__
+                            .mesh_count
+                            .map(|v| v as usize)
+                            .or(m__.bounding_radii.as_ref().map(|v| v.len()))
+                            .or(m__.meshes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128
                     } != 0i128,
                 self.bounding_boxes.is_some(),
             ) {
@@ -12045,13 +11967,11 @@ impl ShapeV8 {
                                         i as i128 - 1i128,
                                     )?
                                     .clone();
-                                (if let Some(v) = m__.sub_mesh_count {
-                                    v as usize
-                                } else if let Some(v) = m__.sub_meshes.as_ref() {
-                                    v.len()
-                                } else {
-                                    0usize
-                                }) as i128
+                                m__
+                                    .sub_mesh_count
+                                    .map(|v| v as usize)
+                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                    .unwrap_or(0) as i128
                             } + 1i128
                     },
                 );
@@ -12421,13 +12341,11 @@ impl Mesh {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.sub_mesh_count {
-                            v as usize
-                        } else if let Some(v) = self.sub_meshes.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .sub_mesh_count
+                            .map(|v| v as usize)
+                            .or(self.sub_meshes.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "sub_mesh_count",
                     )?,
                     endian,
@@ -13235,15 +13153,12 @@ impl Meshlet {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.meshlet_buffer_count {
-                            v as usize
-                        } else if let Some(v) = self.meshlet_buffer_offsets.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.meshlet_buffer_infos.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .meshlet_buffer_count
+                            .map(|v| v as usize)
+                            .or(self.meshlet_buffer_offsets.as_ref().map(|v| v.len()))
+                            .or(self.meshlet_buffer_infos.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "meshlet_buffer_count",
                     )?,
                 );
@@ -13321,16 +13236,12 @@ impl Meshlet {
                                         72i128
                                             .wrapping_mul({
                                                 let m__ = &self;
-                                                (if let Some(v) = m__.meshlet_buffer_count {
-                                                    v as usize
-                                                } else if let Some(v) = m__.meshlet_buffer_offsets.as_ref()
-                                                {
-                                                    v.len()
-                                                } else if let Some(v) = m__.meshlet_buffer_infos.as_ref() {
-                                                    v.len()
-                                                } else {
-                                                    0usize
-                                                }) as i128
+                                                m__
+                                                    .meshlet_buffer_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.meshlet_buffer_offsets.as_ref().map(|v| v.len()))
+                                                    .or(m__.meshlet_buffer_infos.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
                                             }),
                                     ),
                                     ctx.first_pass(),
@@ -13834,13 +13745,11 @@ impl Skeleton {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.bone_count {
-                            v as usize
-                        } else if let Some(v) = self.bones.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .bone_count
+                            .map(|v| v as usize)
+                            .or(self.bones.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "bone_count",
                     )?,
                     endian,
@@ -13853,13 +13762,11 @@ impl Skeleton {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.smooth_matrix_count {
-                            v as usize
-                        } else if let Some(v) = self.inverse_matrices.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .smooth_matrix_count
+                            .map(|v| v as usize)
+                            .or(self.inverse_matrices.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "smooth_matrix_count",
                     )?,
                     endian,
@@ -14526,13 +14433,11 @@ impl SkeletonV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.bone_count {
-                            v as usize
-                        } else if let Some(v) = self.bones.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .bone_count
+                            .map(|v| v as usize)
+                            .or(self.bones.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "bone_count",
                     )?,
                     endian,
@@ -14545,13 +14450,11 @@ impl SkeletonV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.smooth_matrix_count {
-                            v as usize
-                        } else if let Some(v) = self.inverse_matrices.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .smooth_matrix_count
+                            .map(|v| v as usize)
+                            .or(self.inverse_matrices.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "smooth_matrix_count",
                     )?,
                     endian,
@@ -15134,13 +15037,11 @@ impl Bone {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.user_data_count {
-                            v as usize
-                        } else if let Some(v) = self.user_data.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .user_data_count
+                            .map(|v| v as usize)
+                            .or(self.user_data.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "user_data_count",
                     )?,
                     endian,
@@ -15686,13 +15587,11 @@ impl BoneV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.user_data_count {
-                            v as usize
-                        } else if let Some(v) = self.user_data.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .user_data_count
+                            .map(|v| v as usize)
+                            .or(self.user_data.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "user_data_count",
                     )?,
                     endian,
@@ -16449,13 +16348,11 @@ impl ShaderReflection {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.render_info_count {
-                            v as usize
-                        } else if let Some(v) = self.render_infos.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .render_info_count
+                            .map(|v| v as usize)
+                            .or(self.render_infos.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "render_info_count",
                     )?,
                     endian,
@@ -16468,13 +16365,11 @@ impl ShaderReflection {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.shader_param_count {
-                            v as usize
-                        } else if let Some(v) = self.shader_params.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .shader_param_count
+                            .map(|v| v as usize)
+                            .or(self.shader_params.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "shader_param_count",
                     )?,
                     endian,
@@ -17858,13 +17753,11 @@ impl Material {
                                 )
                                 .map_err(|e| e.or_offset(r.abs_pos()))?
                                 .clone();
-                            (if let Some(v) = m__.render_info_count {
-                                v as usize
-                            } else if let Some(v) = m__.render_infos.as_ref() {
-                                v.len()
-                            } else {
-                                0usize
-                            }) as i128
+                            m__
+                                .render_info_count
+                                .map(|v| v as usize)
+                                .or(m__.render_infos.as_ref().map(|v| v.len()))
+                                .unwrap_or(0) as i128
                         };
                         if n < 0 {
                             return Err(
@@ -17922,13 +17815,11 @@ impl Material {
                                 )
                                 .map_err(|e| e.or_offset(r.abs_pos()))?
                                 .clone();
-                            (if let Some(v) = m__.render_info_count {
-                                v as usize
-                            } else if let Some(v) = m__.render_infos.as_ref() {
-                                v.len()
-                            } else {
-                                0usize
-                            }) as i128
+                            m__
+                                .render_info_count
+                                .map(|v| v as usize)
+                                .or(m__.render_infos.as_ref().map(|v| v.len()))
+                                .unwrap_or(0) as i128
                         };
                         if n < 0 {
                             return Err(
@@ -18033,13 +17924,11 @@ impl Material {
                                 )
                                 .map_err(|e| e.or_offset(r.abs_pos()))?
                                 .clone();
-                            (if let Some(v) = m__.shader_param_count {
-                                v as usize
-                            } else if let Some(v) = m__.shader_params.as_ref() {
-                                v.len()
-                            } else {
-                                0usize
-                            }) as i128
+                            m__
+                                .shader_param_count
+                                .map(|v| v as usize)
+                                .or(m__.shader_params.as_ref().map(|v| v.len()))
+                                .unwrap_or(0) as i128
                         };
                         if n < 0 {
                             return Err(
@@ -18098,13 +17987,11 @@ impl Material {
                                         )
                                         .map_err(|e| e.or_offset(r.abs_pos()))?
                                         .clone();
-                                    (if let Some(v) = m__.shader_param_count {
-                                        v as usize
-                                    } else if let Some(v) = m__.shader_params.as_ref() {
-                                        v.len()
-                                    } else {
-                                        0usize
-                                    }) as i128
+                                    m__
+                                        .shader_param_count
+                                        .map(|v| v as usize)
+                                        .or(m__.shader_params.as_ref().map(|v| v.len()))
+                                        .unwrap_or(0) as i128
                                 } + 31i128,
                                 32i128,
                             )
@@ -18708,15 +18595,12 @@ impl Material {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.sampler_count {
-                            v as usize
-                        } else if let Some(v) = self.runtime_sampler_slots.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.sampler_infos.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .sampler_count
+                            .map(|v| v as usize)
+                            .or(self.runtime_sampler_slots.as_ref().map(|v| v.len()))
+                            .or(self.sampler_infos.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "sampler_count",
                     )?,
                 );
@@ -18728,17 +18612,13 @@ impl Material {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.texture_count {
-                            v as usize
-                        } else if let Some(v) = self.runtime_texture_slots.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.runtime_texture_views.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.texture_names.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .texture_count
+                            .map(|v| v as usize)
+                            .or(self.runtime_texture_slots.as_ref().map(|v| v.len()))
+                            .or(self.runtime_texture_views.as_ref().map(|v| v.len()))
+                            .or(self.texture_names.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "texture_count",
                     )?,
                 );
@@ -18766,13 +18646,11 @@ impl Material {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.user_data_count {
-                            v as usize
-                        } else if let Some(v) = self.user_data.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .user_data_count
+                            .map(|v| v as usize)
+                            .or(self.user_data.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "user_data_count",
                     )?,
                     endian,
@@ -19085,15 +18963,12 @@ impl Material {
                                         120i128
                                             .wrapping_mul({
                                                 let m__ = &self;
-                                                (if let Some(v) = m__.sampler_count {
-                                                    v as usize
-                                                } else if let Some(v) = m__.runtime_sampler_slots.as_ref() {
-                                                    v.len()
-                                                } else if let Some(v) = m__.sampler_infos.as_ref() {
-                                                    v.len()
-                                                } else {
-                                                    0usize
-                                                }) as i128
+                                                m__
+                                                    .sampler_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.runtime_sampler_slots.as_ref().map(|v| v.len()))
+                                                    .or(m__.sampler_infos.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
                                             }),
                                     ),
                                     ctx.first_pass(),
@@ -20387,15 +20262,12 @@ impl StaticShaderVariation {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.vertex_attribute_count {
-                            v as usize
-                        } else if let Some(v) = self.vertex_attribute_indices.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.vertex_attribute_names.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .vertex_attribute_count
+                            .map(|v| v as usize)
+                            .or(self.vertex_attribute_indices.as_ref().map(|v| v.len()))
+                            .or(self.vertex_attribute_names.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "vertex_attribute_count",
                     )?,
                 );
@@ -20407,15 +20279,12 @@ impl StaticShaderVariation {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.sampler_count {
-                            v as usize
-                        } else if let Some(v) = self.sampler_indices.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.sampler_names.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .sampler_count
+                            .map(|v| v as usize)
+                            .or(self.sampler_indices.as_ref().map(|v| v.len()))
+                            .or(self.sampler_names.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "sampler_count",
                     )?,
                 );
@@ -20443,13 +20312,11 @@ impl StaticShaderVariation {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.option_count {
-                            v as usize
-                        } else if let Some(v) = self.option_indices.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .option_count
+                            .map(|v| v as usize)
+                            .or(self.option_indices.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "option_count",
                     )?,
                     endian,
@@ -22084,13 +21951,11 @@ impl MaterialV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.render_info_count {
-                            v as usize
-                        } else if let Some(v) = self.render_infos.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .render_info_count
+                            .map(|v| v as usize)
+                            .or(self.render_infos.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "render_info_count",
                     )?,
                     endian,
@@ -22103,15 +21968,12 @@ impl MaterialV8 {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.sampler_count {
-                            v as usize
-                        } else if let Some(v) = self.runtime_sampler_slots.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.sampler_infos.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .sampler_count
+                            .map(|v| v as usize)
+                            .or(self.runtime_sampler_slots.as_ref().map(|v| v.len()))
+                            .or(self.sampler_infos.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "sampler_count",
                     )?,
                 );
@@ -22123,17 +21985,13 @@ impl MaterialV8 {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.texture_count {
-                            v as usize
-                        } else if let Some(v) = self.runtime_texture_slots.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.runtime_texture_views.as_ref() {
-                            v.len()
-                        } else if let Some(v) = self.texture_names.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .texture_count
+                            .map(|v| v as usize)
+                            .or(self.runtime_texture_slots.as_ref().map(|v| v.len()))
+                            .or(self.runtime_texture_views.as_ref().map(|v| v.len()))
+                            .or(self.texture_names.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "texture_count",
                     )?,
                 );
@@ -22145,13 +22003,11 @@ impl MaterialV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.shader_param_count {
-                            v as usize
-                        } else if let Some(v) = self.shader_params.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .shader_param_count
+                            .map(|v| v as usize)
+                            .or(self.shader_params.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "shader_param_count",
                     )?,
                     endian,
@@ -22210,13 +22066,11 @@ impl MaterialV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.user_data_count {
-                            v as usize
-                        } else if let Some(v) = self.user_data.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .user_data_count
+                            .map(|v| v as usize)
+                            .or(self.user_data.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "user_data_count",
                     )?,
                     endian,
@@ -22600,15 +22454,12 @@ impl MaterialV8 {
                                         120i128
                                             .wrapping_mul({
                                                 let m__ = &self;
-                                                (if let Some(v) = m__.sampler_count {
-                                                    v as usize
-                                                } else if let Some(v) = m__.runtime_sampler_slots.as_ref() {
-                                                    v.len()
-                                                } else if let Some(v) = m__.sampler_infos.as_ref() {
-                                                    v.len()
-                                                } else {
-                                                    0usize
-                                                }) as i128
+                                                m__
+                                                    .sampler_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.runtime_sampler_slots.as_ref().map(|v| v.len()))
+                                                    .or(m__.sampler_infos.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
                                             }),
                                     ),
                                     ctx.first_pass(),
@@ -23355,13 +23206,11 @@ impl RenderInfoV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.count {
-                            v as usize
-                        } else if let Some(v) = self.values.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .count
+                            .map(|v| v as usize)
+                            .or(self.values.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "count",
                     )?,
                     endian,
@@ -24136,13 +23985,11 @@ impl ShaderAssignV8 {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.attribute_assign_count {
-                            v as usize
-                        } else if let Some(v) = self.attribute_assigns.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .attribute_assign_count
+                            .map(|v| v as usize)
+                            .or(self.attribute_assigns.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "attribute_assign_count",
                     )?,
                 );
@@ -24154,13 +24001,11 @@ impl ShaderAssignV8 {
                     ::binspec_runtime::fit::<
                         u8,
                     >(
-                        (if let Some(v) = self.sampler_assign_count {
-                            v as usize
-                        } else if let Some(v) = self.sampler_assigns.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .sampler_assign_count
+                            .map(|v| v as usize)
+                            .or(self.sampler_assigns.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "sampler_assign_count",
                     )?,
                 );
@@ -24172,13 +24017,11 @@ impl ShaderAssignV8 {
                     ::binspec_runtime::fit::<
                         u16,
                     >(
-                        (if let Some(v) = self.shader_option_count {
-                            v as usize
-                        } else if let Some(v) = self.shader_options.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .shader_option_count
+                            .map(|v| v as usize)
+                            .or(self.shader_options.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "shader_option_count",
                     )?,
                     endian,
@@ -29500,7 +29343,26 @@ impl ::binspec_runtime::Format for Bfres {
                 ("version major".to_string(), format!("{}", self.header.version_major as
                 i128)), ("version minor".to_string(), format!("{}", self.header
                 .version_minor as i128)), ("alignment shift".to_string(), format!("{}",
-                self.header.alignment_shift as i128)),
+                self.header.alignment_shift as i128)), ("models".to_string(),
+                format!("{}", if self.header.version_major as i128 == 8i128 { { let m__ =
+                & (match & self.body.clone().unwrap_or_default() {
+                BfresBody::ResFileV8(x) => (* x).clone(), _ =>
+                ::std::default::Default::default() }); m__.model_count.map(| v | v as
+                usize).or(m__.models.as_ref().map(| v | v.len())).unwrap_or(0) as i128 }
+                } else { { let m__ = & (match & self.body.clone().unwrap_or_default() {
+                BfresBody::ResFile(x) => (* x).clone(), _ =>
+                ::std::default::Default::default() }); m__.model_count.map(| v | v as
+                usize).or(m__.models.as_ref().map(| v | v.len())).unwrap_or(0) as i128 }
+                })), ("embedded files".to_string(), format!("{}", if self.header
+                .version_major as i128 == 8i128 { { let m__ = & (match & self.body
+                .clone().unwrap_or_default() { BfresBody::ResFileV8(x) => (* x).clone(),
+                _ => ::std::default::Default::default() }); m__.embed_file_count.map(| v
+                | v as usize).or(m__.embed_files.as_ref().map(| v | v.len()))
+                .unwrap_or(0) as i128 } } else { { let m__ = & (match & self.body.clone()
+                .unwrap_or_default() { BfresBody::ResFile(x) => (* x).clone(), _ =>
+                ::std::default::Default::default() }); m__.embed_file_count.map(| v | v
+                as usize).or(m__.embed_files.as_ref().map(| v | v.len())).unwrap_or(0) as
+                i128 } })),
             ],
         }
     }

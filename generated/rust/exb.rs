@@ -1096,13 +1096,11 @@ impl CommandInfoEntry {
                     ::binspec_runtime::fit::<
                         u32,
                     >(
-                        (if let Some(v) = self.pre_entry_static_memory_usage {
-                            v as usize
-                        } else if let Some(v) = self.setup.as_ref() {
-                            v.len()
-                        } else {
-                            0usize
-                        }) as i128,
+                        self
+                            .pre_entry_static_memory_usage
+                            .map(|v| v as usize)
+                            .or(self.setup.as_ref().map(|v| v.len()))
+                            .unwrap_or(0) as i128,
                         "pre_entry_static_memory_usage",
                     )?,
                     endian,
@@ -1243,13 +1241,11 @@ impl CommandInfoEntry {
                                 if !ctx.first_pass() {
                                     let n__: i128 = {
                                         let m__ = &self;
-                                        (if let Some(v) = m__.pre_entry_static_memory_usage {
-                                            v as usize
-                                        } else if let Some(v) = m__.setup.as_ref() {
-                                            v.len()
-                                        } else {
-                                            0usize
-                                        }) as i128
+                                        m__
+                                            .pre_entry_static_memory_usage
+                                            .map(|v| v as usize)
+                                            .or(m__.setup.as_ref().map(|v| v.len()))
+                                            .unwrap_or(0) as i128
                                     };
                                     if val.len() as i128 != n__ {
                                         return Err(

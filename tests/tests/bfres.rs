@@ -403,3 +403,71 @@ fn cli_decode_edit_encode() {
 fn the_fixture_script_reproduces_the_fixtures() {
     binspec_tests::check_fixture_script("make_bfres.py");
 }
+
+/// A bone's transform edited through the CLI (Super Mario Odyssey's AirCurrent.bfres, version 8): decode to JSON,
+/// move the root bone and scale it, encode, and the file reads back with the new transform and nothing else
+/// changed but those 24 bytes.
+#[test]
+fn cli_edit_a_bones_transform() {
+    let src = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
+    let Ok(original) = std::fs::read(&src) else {
+        eprintln!("skipped: {} is absent", src.display());
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("a.json");
+    let out = d.path().join("a.bfres");
+    let r = run(&["decode", s(&src), "-o", s(&json), "--json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let bone = &mut v["body"]["res_file_v8"]["models"][0]["skeleton_data"]["bones"][0];
+    assert_eq!(name(&bone["name"]), "nw4f_root");
+    bone["translation"] = serde_json::json!({"x": 1.5, "y": -2.0, "z": 300.25});
+    bone["scale"]["y"] = 2.0.into();
+    std::fs::write(&json, serde_json::to_string(&v).unwrap()).unwrap();
+    let r = run(&["encode", s(&json), "-o", s(&out), "--format", "bfres"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let bytes = std::fs::read(&out).unwrap();
+    let back = doc(&bytes);
+    let bone = &back["body"]["res_file_v8"]["models"][0]["skeleton_data"]["bones"][0];
+    assert_eq!(
+        bone["translation"],
+        serde_json::json!({"x": 1.5, "y": -2.0, "z": 300.25})
+    );
+    assert_eq!(
+        bone["scale"],
+        serde_json::json!({"x": 1.0, "y": 2.0, "z": 1.0})
+    );
+    assert_eq!(bytes.len(), original.len());
+    let changed = bytes.iter().zip(&original).filter(|(a, b)| a != b).count();
+    assert!((1..=16).contains(&changed), "{changed} bytes changed");
+}
+
+/// `binspec info` on each version: its models and embedded files, counted from either layout.
+#[test]
+fn cli_info_counts_models_and_embedded_files() {
+    for (file, models, embedded) in [
+        ("tests/fixtures/bfres/bfres_two_models_formats.bfres", 2, 0),
+        ("tests/fixtures/bfres/bfres_embedded_files.bfres", 1, 3),
+        ("../shared/corpus/real/bfres/AirCurrent.bfres", 1, 0),
+    ] {
+        let path = repo().join(file);
+        if !path.exists() {
+            eprintln!("skipped: {} is absent", path.display());
+            continue;
+        }
+        let r = run(&["info", s(&path)]);
+        assert_eq!(r.code, 0, "{}", r.err);
+        assert!(r.out.starts_with("bfres: "), "{}", r.out);
+        assert!(
+            r.out.contains(&format!("\nmodels: {models}\n")),
+            "{}",
+            r.out
+        );
+        assert!(
+            r.out.contains(&format!("\nembedded files: {embedded}\n")),
+            "{}",
+            r.out
+        );
+    }
+}

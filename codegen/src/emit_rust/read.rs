@@ -577,6 +577,20 @@ impl<'m> Gen<'m> {
         })
     }
 
+    /// The names of its holder that the type of `f` (each case of a switch) takes as `_parent.x` arguments.
+    fn parent_names(&self, f: &Field) -> Vec<String> {
+        let tys: Vec<usize> = match &f.ty {
+            FieldTy::User { ty, .. } => vec![*ty],
+            FieldTy::Switch { cases, .. } => cases.iter().filter_map(|c| c.ty).collect(),
+            _ => Vec::new(),
+        };
+        tys.into_iter()
+            .flat_map(|ty| self.param_list(ty))
+            .filter(|p| p.key.len() >= 2 && p.key[0] == "_parent")
+            .map(|p| p.key[1].clone())
+            .collect()
+    }
+
     /// Emits the code that computes an instance (and what it needs) the first time it is needed.
     pub(super) fn ensure_instance(
         &self,
@@ -615,6 +629,9 @@ impl<'m> Gen<'m> {
         {
             crate::ir::names_used(&x.expr, &mut needed);
         }
+        // What the instance's type names of its parent (`_parent.x`, passed down as an argument): an instance of
+        // this type declared after it is read first, as Kaitai's lazy instances would be.
+        needed.extend(self.parent_names(f));
         for n in needed {
             self.ensure_instance(ti, &n, done, body)?;
         }

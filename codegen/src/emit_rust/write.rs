@@ -969,8 +969,8 @@ fn offsets_in_order(t: &TypeDef) -> Vec<&Field> {
 }
 
 /// The length a count derives from the repetitions that name it (`of`, optional, then `alt`, in `me`): the first
-/// present, or 0; where the model keeps the count where all are absent (`kept`, its field), that first. An `if`
-/// chain, not closures, so that `me` may hold a `?`.
+/// present, or 0; where the model keeps the count where all are absent (`kept`, its field), that first. `me` is a
+/// place (`self`, or a local bound to what may hold a `?`), so the closures here hold no `?`.
 pub(super) fn count_chain(
     t: &crate::ir::TypeDef,
     me: TokenStream,
@@ -978,16 +978,18 @@ pub(super) fn count_chain(
     of: &proc_macro2::Ident,
     alt: &[crate::ir::FieldId],
 ) -> TokenStream {
-    let kept = kept.map(|id| quote!(if let Some(v) = #me.#id { v as usize } else));
-    let mut tail = quote!({ 0usize });
-    for a in alt.iter().rev() {
+    let first = match kept {
+        Some(id) => quote!(#me.#id.map(|v| v as usize).or(#me.#of.as_ref().map(|v| v.len()))),
+        None => quote!(#me.#of.as_ref().map(|v| v.len())),
+    };
+    let alts = alt.iter().map(|a| {
         let a_f = t.field(*a);
         let a = ident(&a_f.name);
-        tail = if a_f.cond.is_some() {
-            quote!(if let Some(v) = #me.#a.as_ref() { v.len() } else #tail)
+        if a_f.cond.is_some() {
+            quote!(.or(#me.#a.as_ref().map(|v| v.len())))
         } else {
-            quote!({ #me.#a.len() })
-        };
-    }
-    quote!((#kept if let Some(v) = #me.#of.as_ref() { v.len() } else #tail))
+            quote!(.or(Some(#me.#a.len())))
+        }
+    });
+    quote!(#first #(#alts)* .unwrap_or(0))
 }

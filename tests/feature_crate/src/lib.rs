@@ -53,6 +53,7 @@ feature_modules!(
     param_io,
     params,
     parent_false,
+    parent_later,
     placed_in_slot,
     pool,
     pool_records,
