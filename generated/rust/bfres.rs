@@ -29347,20 +29347,20 @@ impl ::binspec_runtime::Format for Bfres {
                 format!("{}", if self.header.version_major as i128 == 8i128 { { let m__ =
                 & (match & self.body.clone().unwrap_or_default() {
                 BfresBody::ResFileV8(x) => (* x).clone(), _ =>
-                ::std::default::Default::default() }); m__.model_count.map(| v | v as
+                ::std::default::Default::default(), }); m__.model_count.map(| v | v as
                 usize).or(m__.models.as_ref().map(| v | v.len())).unwrap_or(0) as i128 }
                 } else { { let m__ = & (match & self.body.clone().unwrap_or_default() {
                 BfresBody::ResFile(x) => (* x).clone(), _ =>
-                ::std::default::Default::default() }); m__.model_count.map(| v | v as
+                ::std::default::Default::default(), }); m__.model_count.map(| v | v as
                 usize).or(m__.models.as_ref().map(| v | v.len())).unwrap_or(0) as i128 }
                 })), ("embedded files".to_string(), format!("{}", if self.header
                 .version_major as i128 == 8i128 { { let m__ = & (match & self.body
                 .clone().unwrap_or_default() { BfresBody::ResFileV8(x) => (* x).clone(),
-                _ => ::std::default::Default::default() }); m__.embed_file_count.map(| v
+                _ => ::std::default::Default::default(), }); m__.embed_file_count.map(| v
                 | v as usize).or(m__.embed_files.as_ref().map(| v | v.len()))
                 .unwrap_or(0) as i128 } } else { { let m__ = & (match & self.body.clone()
                 .unwrap_or_default() { BfresBody::ResFile(x) => (* x).clone(), _ =>
-                ::std::default::Default::default() }); m__.embed_file_count.map(| v | v
+                ::std::default::Default::default(), }); m__.embed_file_count.map(| v | v
                 as usize).or(m__.embed_files.as_ref().map(| v | v.len())).unwrap_or(0) as
                 i128 } })),
             ],

@@ -9,20 +9,16 @@ use binspec_formats::bfres::Bfres;
 use binspec_runtime::Format as _;
 use serde_json::Value;
 
-use binspec_tests::{repo, run};
+use binspec_tests::{files_under, repo, run};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
 fn fixtures() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/fixtures/bfres"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "bfres"))
-        .collect();
-    v.sort();
-    v
+    let dir = repo().join("tests/fixtures/bfres");
+    let is_file = |p: &PathBuf| p.extension().is_some_and(|x| x == "bfres");
+    files_under(&dir).into_iter().filter(is_file).collect()
 }
 
 /// The model of a file, as the document a user sees (JSON).

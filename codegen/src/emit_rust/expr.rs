@@ -459,8 +459,11 @@ impl<'m> Cx<'m> {
                         };
                         let v = ty_ident(&c.variant);
                         let b = b.unary();
+                        // (A switch of one case has no other variant: no default arm, which would be unreachable.)
+                        let other = (cases.len() > 1)
+                            .then(|| quote!(_ => ::std::default::Default::default(),));
                         Rx::new(
-                            quote!(match &#b { #en::#v(x) => (*x).clone(), _ => ::std::default::Default::default() }),
+                            quote!(match &#b { #en::#v(x) => (*x).clone(), #other }),
                             Prec::Block,
                         )
                     }

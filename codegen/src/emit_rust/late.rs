@@ -260,13 +260,38 @@ impl Gen<'_> {
         let Some(reading) = t.seq.iter().chain(t.instances.iter()).find(at) else {
             return Ok(false);
         };
-        let why = if reading.name == own[1] {
-            "holds the one being read"
-        } else {
-            match (seq_index(&reading.name), seq_index(&own[1])) {
-                (Some(r), Some(u)) if u > r => "comes after it",
-                _ => return Ok(false),
+        // The `seq` fields the value comes from: the field it names, or those a value instance it names uses
+        // (`_root.limit`, whose expression is `body.as<body_a>.lim`).
+        let mut from = vec![own[1].clone()];
+        let mut seen = BTreeSet::new();
+        while let Some(i) = from.iter().position(|n| seq_index(n).is_none()) {
+            let n = from.swap_remove(i);
+            let Some(v) = t
+                .instances
+                .iter()
+                .find(|f| f.name == n)
+                .and_then(|f| f.value())
+            else {
+                continue;
+            };
+            if seen.insert(n) {
+                let mut used = BTreeSet::new();
+                crate::ir::names_used(&v.expr, &mut used);
+                from.extend(used);
             }
+        }
+        let hit = from.iter().find_map(|n| {
+            if *n == reading.name {
+                Some((n.clone(), "holds the one being read"))
+            } else {
+                match (seq_index(&reading.name), seq_index(n)) {
+                    (Some(r), Some(u)) if u > r => Some((n.clone(), "comes after it")),
+                    _ => None,
+                }
+            }
+        });
+        let Some((source, why)) = hit else {
+            return Ok(false);
         };
         // Read twice: a field of the caller's `seq` (not a pooled format's), whose records need the value only
         // in instances.
@@ -278,7 +303,7 @@ impl Gen<'_> {
         } else if self.late.seq_keys[child].contains(k) {
             "the record's own fields need the value to be read, so it cannot wait"
         } else {
-            let u = seq_index(&own[1]).unwrap_or(0);
+            let u = seq_index(&source).unwrap_or(0);
             let mut after = self.late_after.borrow_mut();
             *after = Some(after.map_or(u, |a: usize| a.max(u)));
             return Ok(true);
@@ -290,7 +315,7 @@ impl Gen<'_> {
                  passes their values down (Kaitai reads such a value lazily, as far as it has got); {wait}",
                 own.join("."),
                 self.m.types[child].name,
-                own[1],
+                source,
                 t.name,
             ),
         )

@@ -65,6 +65,7 @@ feature_modules!(
     relocations,
     repeat,
     resdic,
+    root_value_late,
     saved_positions,
     scan,
     section_order,
