@@ -164,6 +164,11 @@ impl Shape {
     }
 }
 
+/// A format as messages name it: the schema's name and the value (`r5g6b5_unorm (0x0701)`).
+fn format_name(f: ImageFormat) -> String {
+    format!("{} ({:#06x})", f.name().unwrap_or("unnamed"), f.value())
+}
+
 fn err(t: &TextureInfo, what: impl std::fmt::Display) -> Error {
     Error::other(format!("texture {:?}: {what}", t.name()))
 }
@@ -199,9 +204,8 @@ impl TextureInfo {
             err(
                 self,
                 format!(
-                    "no codec here for its format {:?} ({:#06x})",
-                    i.image_format,
-                    i.image_format.value()
+                    "no codec here for its format {}",
+                    format_name(i.image_format)
                 ),
             )
         })?;
@@ -396,8 +400,8 @@ impl TextureInfo {
             return Err(err(
                 self,
                 format!(
-                    "no encoder here for its format {:?}",
-                    self.info.image_format
+                    "no encoder here for its format {}",
+                    format_name(self.info.image_format)
                 ),
             ));
         };
@@ -467,8 +471,8 @@ impl TextureInfo {
             return Err(err(
                 self,
                 format!(
-                    "its format {:?} has no DDS form here",
-                    self.info.image_format
+                    "its format {} has no DDS form here",
+                    format_name(self.info.image_format)
                 ),
             ));
         };

@@ -22747,6 +22747,49 @@ impl ElementType {
             ElementType::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            ElementType::ApplicationDefined => Some("application_defined"),
+            ElementType::ElementS32selector => Some("element_s32selector"),
+            ElementType::ElementSequential => Some("element_sequential"),
+            ElementType::ElementSimultaneous => Some("element_simultaneous"),
+            ElementType::ElementF32selector => Some("element_f32selector"),
+            ElementType::ElementStringSelector => Some("element_string_selector"),
+            ElementType::ElementRandomSelector => Some("element_random_selector"),
+            ElementType::ElementBoolSelector => Some("element_bool_selector"),
+            ElementType::ElementFork => Some("element_fork"),
+            ElementType::ElementJoin => Some("element_join"),
+            ElementType::ElementAlert => Some("element_alert"),
+            ElementType::ElementExpression => Some("element_expression"),
+            ElementType::ElementModuleIfInputS32 => Some("element_module_if_input_s32"),
+            ElementType::ElementModuleIfInputF32 => Some("element_module_if_input_f32"),
+            ElementType::ElementModuleIfInputVec3f => {
+                Some("element_module_if_input_vec3f")
+            }
+            ElementType::ElementModuleIfInputString => {
+                Some("element_module_if_input_string")
+            }
+            ElementType::ElementModuleIfInputBool => Some("element_module_if_input_bool"),
+            ElementType::ElementModuleIfInputPtr => Some("element_module_if_input_ptr"),
+            ElementType::ElementModuleIfOutputS32 => Some("element_module_if_output_s32"),
+            ElementType::ElementModuleIfOutputF32 => Some("element_module_if_output_f32"),
+            ElementType::ElementModuleIfOutputVec3f => {
+                Some("element_module_if_output_vec3f")
+            }
+            ElementType::ElementModuleIfOutputString => {
+                Some("element_module_if_output_string")
+            }
+            ElementType::ElementModuleIfOutputBool => {
+                Some("element_module_if_output_bool")
+            }
+            ElementType::ElementModuleIfOutputPtr => Some("element_module_if_output_ptr"),
+            ElementType::ElementModuleIfChild => Some("element_module_if_child"),
+            ElementType::ElementStateEnd => Some("element_state_end"),
+            ElementType::ElementSplitTiming => Some("element_split_timing"),
+            ElementType::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for ElementType {
     fn default() -> Self {
@@ -22808,6 +22851,19 @@ impl DataType {
             DataType::String => 5i128,
             DataType::Vector3f => 6i128,
             DataType::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            DataType::NoData => Some("no_data"),
+            DataType::ImmediateValueFromUser => Some("immediate_value_from_user"),
+            DataType::Bool => Some("bool"),
+            DataType::Int => Some("int"),
+            DataType::Float => Some("float"),
+            DataType::String => Some("string"),
+            DataType::Vector3f => Some("vector3f"),
+            DataType::Unknown(_) => None,
         }
     }
 }
@@ -22961,6 +23017,41 @@ impl InstructionType {
             InstructionType::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            InstructionType::Terminator => Some("terminator"),
+            InstructionType::Store => Some("store"),
+            InstructionType::Negate => Some("negate"),
+            InstructionType::NegateBool => Some("negate_bool"),
+            InstructionType::Add => Some("add"),
+            InstructionType::Subtract => Some("subtract"),
+            InstructionType::Multiply => Some("multiply"),
+            InstructionType::Divide => Some("divide"),
+            InstructionType::Modulus => Some("modulus"),
+            InstructionType::Increment => Some("increment"),
+            InstructionType::Decrement => Some("decrement"),
+            InstructionType::ScalarMultiplyVec3f => Some("scalar_multiply_vec3f"),
+            InstructionType::ScalarDivideVec3f => Some("scalar_divide_vec3f"),
+            InstructionType::LeftShift => Some("left_shift"),
+            InstructionType::RightShift => Some("right_shift"),
+            InstructionType::LessThan => Some("less_than"),
+            InstructionType::LessThanEqual => Some("less_than_equal"),
+            InstructionType::GreaterThan => Some("greater_than"),
+            InstructionType::GreaterThanEqual => Some("greater_than_equal"),
+            InstructionType::Equal => Some("equal"),
+            InstructionType::NotEqual => Some("not_equal"),
+            InstructionType::And => Some("and"),
+            InstructionType::Xor => Some("xor"),
+            InstructionType::Or => Some("or"),
+            InstructionType::LogicalAnd => Some("logical_and"),
+            InstructionType::LogicalOr => Some("logical_or"),
+            InstructionType::UserFunction => Some("user_function"),
+            InstructionType::JumpIfLhszero => Some("jump_if_lhszero"),
+            InstructionType::Jump => Some("jump"),
+            InstructionType::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for InstructionType {
     fn default() -> Self {
@@ -23022,6 +23113,21 @@ impl ExbInstructionEntryDataType {
             ExbInstructionEntryDataType::String => 5i128,
             ExbInstructionEntryDataType::Vector3f => 6i128,
             ExbInstructionEntryDataType::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            ExbInstructionEntryDataType::NoData => Some("no_data"),
+            ExbInstructionEntryDataType::ImmediateValueFromUser => {
+                Some("immediate_value_from_user")
+            }
+            ExbInstructionEntryDataType::Bool => Some("bool"),
+            ExbInstructionEntryDataType::Int => Some("int"),
+            ExbInstructionEntryDataType::Float => Some("float"),
+            ExbInstructionEntryDataType::String => Some("string"),
+            ExbInstructionEntryDataType::Vector3f => Some("vector3f"),
+            ExbInstructionEntryDataType::Unknown(_) => None,
         }
     }
 }
@@ -23101,6 +23207,25 @@ impl ParameterSource {
             ParameterSource::UserOutput => 9i128,
             ParameterSource::UserInput => 10i128,
             ParameterSource::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            ParameterSource::ImmediateParameters => Some("immediate_parameters"),
+            ParameterSource::ImmediateParametersString => {
+                Some("immediate_parameters_string")
+            }
+            ParameterSource::StaticMemory => Some("static_memory"),
+            ParameterSource::ParametersRegion => Some("parameters_region"),
+            ParameterSource::ParametersRegionString => Some("parameters_region_string"),
+            ParameterSource::OutputValue => Some("output_value"),
+            ParameterSource::InputValue => Some("input_value"),
+            ParameterSource::Scratch32Bit => Some("scratch_32_bit"),
+            ParameterSource::Scratch64Bit => Some("scratch_64_bit"),
+            ParameterSource::UserOutput => Some("user_output"),
+            ParameterSource::UserInput => Some("user_input"),
+            ParameterSource::Unknown(_) => None,
         }
     }
 }

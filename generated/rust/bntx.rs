@@ -3228,6 +3228,22 @@ impl MemoryPoolFlags {
             MemoryPoolFlags::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            MemoryPoolFlags::CpuNoAccess => Some("cpu_no_access"),
+            MemoryPoolFlags::CpuUncached => Some("cpu_uncached"),
+            MemoryPoolFlags::CpuCached => Some("cpu_cached"),
+            MemoryPoolFlags::GpuNoAccess => Some("gpu_no_access"),
+            MemoryPoolFlags::GpuUncached => Some("gpu_uncached"),
+            MemoryPoolFlags::GpuCached => Some("gpu_cached"),
+            MemoryPoolFlags::ShaderCode => Some("shader_code"),
+            MemoryPoolFlags::Compressible => Some("compressible"),
+            MemoryPoolFlags::Physical => Some("physical"),
+            MemoryPoolFlags::Virtual => Some("virtual"),
+            MemoryPoolFlags::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for MemoryPoolFlags {
     fn default() -> Self {
@@ -3303,6 +3319,22 @@ impl GpuAccessFlags {
             GpuAccessFlags::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            GpuAccessFlags::VertexBuffer => Some("vertex_buffer"),
+            GpuAccessFlags::IndexBuffer => Some("index_buffer"),
+            GpuAccessFlags::UniformBuffer => Some("uniform_buffer"),
+            GpuAccessFlags::Texture => Some("texture"),
+            GpuAccessFlags::StorageBuffer => Some("storage_buffer"),
+            GpuAccessFlags::RenderTargetColor => Some("render_target_color"),
+            GpuAccessFlags::RenderTargetDepth => Some("render_target_depth"),
+            GpuAccessFlags::IndirectDraw => Some("indirect_draw"),
+            GpuAccessFlags::DisplayTexture => Some("display_texture"),
+            GpuAccessFlags::Counter => Some("counter"),
+            GpuAccessFlags::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for GpuAccessFlags {
     fn default() -> Self {
@@ -3350,6 +3382,15 @@ impl ImageStorageDimension {
             ImageStorageDimension::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            ImageStorageDimension::Type1d => Some("type1d"),
+            ImageStorageDimension::Type2d => Some("type2d"),
+            ImageStorageDimension::Type3d => Some("type3d"),
+            ImageStorageDimension::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for ImageStorageDimension {
     fn default() -> Self {
@@ -3391,6 +3432,14 @@ impl TileMode {
             TileMode::Optimal => 0i128,
             TileMode::Linear => 1i128,
             TileMode::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            TileMode::Optimal => Some("optimal"),
+            TileMode::Linear => Some("linear"),
+            TileMode::Unknown(_) => None,
         }
     }
 }
@@ -3604,6 +3653,56 @@ impl ChannelFormat {
             ChannelFormat::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            ChannelFormat::None => Some("none"),
+            ChannelFormat::R8 => Some("r8"),
+            ChannelFormat::R4g4b4a4 => Some("r4g4b4a4"),
+            ChannelFormat::R5g5b5a1 => Some("r5g5b5a1"),
+            ChannelFormat::A1b5g5r5 => Some("a1b5g5r5"),
+            ChannelFormat::R5g6b5 => Some("r5g6b5"),
+            ChannelFormat::B5g6r5 => Some("b5g6r5"),
+            ChannelFormat::R8g8 => Some("r8g8"),
+            ChannelFormat::R16 => Some("r16"),
+            ChannelFormat::R8g8b8a8 => Some("r8g8b8a8"),
+            ChannelFormat::B8g8r8a8 => Some("b8g8r8a8"),
+            ChannelFormat::R9g9b9e5f => Some("r9g9b9e5f"),
+            ChannelFormat::R10g10b10a2 => Some("r10g10b10a2"),
+            ChannelFormat::R11g11b10f => Some("r11g11b10f"),
+            ChannelFormat::R16g16 => Some("r16g16"),
+            ChannelFormat::D24s8 => Some("d24s8"),
+            ChannelFormat::R32 => Some("r32"),
+            ChannelFormat::R16g16b16a16 => Some("r16g16b16a16"),
+            ChannelFormat::D32fs8 => Some("d32fs8"),
+            ChannelFormat::R32g32 => Some("r32g32"),
+            ChannelFormat::R32g32b32 => Some("r32g32b32"),
+            ChannelFormat::R32g32b32a32 => Some("r32g32b32a32"),
+            ChannelFormat::Bc1 => Some("bc1"),
+            ChannelFormat::Bc2 => Some("bc2"),
+            ChannelFormat::Bc3 => Some("bc3"),
+            ChannelFormat::Bc4 => Some("bc4"),
+            ChannelFormat::Bc5 => Some("bc5"),
+            ChannelFormat::Bc6h => Some("bc6h"),
+            ChannelFormat::Bc7u => Some("bc7u"),
+            ChannelFormat::Astc4x4 => Some("astc_4x4"),
+            ChannelFormat::Astc5x4 => Some("astc_5x4"),
+            ChannelFormat::Astc5x5 => Some("astc_5x5"),
+            ChannelFormat::Astc6x5 => Some("astc_6x5"),
+            ChannelFormat::Astc6x6 => Some("astc_6x6"),
+            ChannelFormat::Astc8x5 => Some("astc_8x5"),
+            ChannelFormat::Astc8x6 => Some("astc_8x6"),
+            ChannelFormat::Astc8x8 => Some("astc_8x8"),
+            ChannelFormat::Astc10x5 => Some("astc_10x5"),
+            ChannelFormat::Astc10x6 => Some("astc_10x6"),
+            ChannelFormat::Astc10x8 => Some("astc_10x8"),
+            ChannelFormat::Astc10x10 => Some("astc_10x10"),
+            ChannelFormat::Astc12x10 => Some("astc_12x10"),
+            ChannelFormat::Astc12x12 => Some("astc_12x12"),
+            ChannelFormat::B5g5r5a1 => Some("b5g5r5a1"),
+            ChannelFormat::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for ChannelFormat {
     fn default() -> Self {
@@ -3677,6 +3776,22 @@ impl TypeFormat {
             TypeFormat::Sscaled => 9i128,
             TypeFormat::Ufloat => 10i128,
             TypeFormat::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            TypeFormat::Unorm => Some("unorm"),
+            TypeFormat::Snorm => Some("snorm"),
+            TypeFormat::Uint => Some("uint"),
+            TypeFormat::Sint => Some("sint"),
+            TypeFormat::Float => Some("float"),
+            TypeFormat::Srgb => Some("srgb"),
+            TypeFormat::Depth => Some("depth"),
+            TypeFormat::Uscaled => Some("uscaled"),
+            TypeFormat::Sscaled => Some("sscaled"),
+            TypeFormat::Ufloat => Some("ufloat"),
+            TypeFormat::Unknown(_) => None,
         }
     }
 }
@@ -4086,6 +4201,105 @@ impl ImageFormat {
             ImageFormat::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            ImageFormat::R8Unorm => Some("r8_unorm"),
+            ImageFormat::R8Snorm => Some("r8_snorm"),
+            ImageFormat::R8Uint => Some("r8_uint"),
+            ImageFormat::R8Sint => Some("r8_sint"),
+            ImageFormat::R4g4b4a4Unorm => Some("r4g4b4a4_unorm"),
+            ImageFormat::R5g5b5a1Unorm => Some("r5g5b5a1_unorm"),
+            ImageFormat::A1b5g5r5Unorm => Some("a1b5g5r5_unorm"),
+            ImageFormat::R5g6b5Unorm => Some("r5g6b5_unorm"),
+            ImageFormat::B5g6r5Unorm => Some("b5g6r5_unorm"),
+            ImageFormat::R8g8Unorm => Some("r8g8_unorm"),
+            ImageFormat::R8g8Snorm => Some("r8g8_snorm"),
+            ImageFormat::R8g8Uint => Some("r8g8_uint"),
+            ImageFormat::R8g8Sint => Some("r8g8_sint"),
+            ImageFormat::R16Unorm => Some("r16_unorm"),
+            ImageFormat::R16Snorm => Some("r16_snorm"),
+            ImageFormat::R16Uint => Some("r16_uint"),
+            ImageFormat::R16Sint => Some("r16_sint"),
+            ImageFormat::R16Float => Some("r16_float"),
+            ImageFormat::R8g8b8a8Unorm => Some("r8g8b8a8_unorm"),
+            ImageFormat::R8g8b8a8Snorm => Some("r8g8b8a8_snorm"),
+            ImageFormat::R8g8b8a8Uint => Some("r8g8b8a8_uint"),
+            ImageFormat::R8g8b8a8Sint => Some("r8g8b8a8_sint"),
+            ImageFormat::R8g8b8a8Srgb => Some("r8g8b8a8_srgb"),
+            ImageFormat::B8g8r8a8Unorm => Some("b8g8r8a8_unorm"),
+            ImageFormat::B8g8r8a8Srgb => Some("b8g8r8a8_srgb"),
+            ImageFormat::R10g10b10a2Unorm => Some("r10g10b10a2_unorm"),
+            ImageFormat::R10g10b10a2Uint => Some("r10g10b10a2_uint"),
+            ImageFormat::R11g11b10fFloat => Some("r11g11b10f_float"),
+            ImageFormat::R16g16Unorm => Some("r16g16_unorm"),
+            ImageFormat::R16g16Snorm => Some("r16g16_snorm"),
+            ImageFormat::R16g16Uint => Some("r16g16_uint"),
+            ImageFormat::R16g16Sint => Some("r16g16_sint"),
+            ImageFormat::R16g16Float => Some("r16g16_float"),
+            ImageFormat::D24s8Depth => Some("d24s8_depth"),
+            ImageFormat::R32Uint => Some("r32_uint"),
+            ImageFormat::R32Sint => Some("r32_sint"),
+            ImageFormat::R32Float => Some("r32_float"),
+            ImageFormat::R16g16b16a16Unorm => Some("r16g16b16a16_unorm"),
+            ImageFormat::R16g16b16a16Snorm => Some("r16g16b16a16_snorm"),
+            ImageFormat::R16g16b16a16Uint => Some("r16g16b16a16_uint"),
+            ImageFormat::R16g16b16a16Sint => Some("r16g16b16a16_sint"),
+            ImageFormat::R16g16b16a16Float => Some("r16g16b16a16_float"),
+            ImageFormat::D32fs8Depth => Some("d32fs8_depth"),
+            ImageFormat::R32g32Uint => Some("r32g32_uint"),
+            ImageFormat::R32g32Sint => Some("r32g32_sint"),
+            ImageFormat::R32g32Float => Some("r32g32_float"),
+            ImageFormat::R32g32b32Uint => Some("r32g32b32_uint"),
+            ImageFormat::R32g32b32Sint => Some("r32g32b32_sint"),
+            ImageFormat::R32g32b32Float => Some("r32g32b32_float"),
+            ImageFormat::R32g32b32a32Uint => Some("r32g32b32a32_uint"),
+            ImageFormat::R32g32b32a32Sint => Some("r32g32b32a32_sint"),
+            ImageFormat::R32g32b32a32Float => Some("r32g32b32a32_float"),
+            ImageFormat::Bc1Unorm => Some("bc1_unorm"),
+            ImageFormat::Bc1Srgb => Some("bc1_srgb"),
+            ImageFormat::Bc2Unorm => Some("bc2_unorm"),
+            ImageFormat::Bc2Srgb => Some("bc2_srgb"),
+            ImageFormat::Bc3Unorm => Some("bc3_unorm"),
+            ImageFormat::Bc3Srgb => Some("bc3_srgb"),
+            ImageFormat::Bc4Unorm => Some("bc4_unorm"),
+            ImageFormat::Bc4Snorm => Some("bc4_snorm"),
+            ImageFormat::Bc5Unorm => Some("bc5_unorm"),
+            ImageFormat::Bc5Snorm => Some("bc5_snorm"),
+            ImageFormat::Bc7uUnorm => Some("bc7u_unorm"),
+            ImageFormat::Bc7uSrgb => Some("bc7u_srgb"),
+            ImageFormat::Astc4x4Unorm => Some("astc_4x4_unorm"),
+            ImageFormat::Astc4x4Srgb => Some("astc_4x4_srgb"),
+            ImageFormat::Astc5x4Unorm => Some("astc_5x4_unorm"),
+            ImageFormat::Astc5x4Srgb => Some("astc_5x4_srgb"),
+            ImageFormat::Astc5x5Unorm => Some("astc_5x5_unorm"),
+            ImageFormat::Astc5x5Srgb => Some("astc_5x5_srgb"),
+            ImageFormat::Astc6x5Unorm => Some("astc_6x5_unorm"),
+            ImageFormat::Astc6x5Srgb => Some("astc_6x5_srgb"),
+            ImageFormat::Astc6x6Unorm => Some("astc_6x6_unorm"),
+            ImageFormat::Astc6x6Srgb => Some("astc_6x6_srgb"),
+            ImageFormat::Astc8x5Unorm => Some("astc_8x5_unorm"),
+            ImageFormat::Astc8x5Srgb => Some("astc_8x5_srgb"),
+            ImageFormat::Astc8x6Unorm => Some("astc_8x6_unorm"),
+            ImageFormat::Astc8x6Srgb => Some("astc_8x6_srgb"),
+            ImageFormat::Astc8x8Unorm => Some("astc_8x8_unorm"),
+            ImageFormat::Astc8x8Srgb => Some("astc_8x8_srgb"),
+            ImageFormat::Astc10x5Unorm => Some("astc_10x5_unorm"),
+            ImageFormat::Astc10x5Srgb => Some("astc_10x5_srgb"),
+            ImageFormat::Astc10x6Unorm => Some("astc_10x6_unorm"),
+            ImageFormat::Astc10x6Srgb => Some("astc_10x6_srgb"),
+            ImageFormat::Astc10x8Unorm => Some("astc_10x8_unorm"),
+            ImageFormat::Astc10x8Srgb => Some("astc_10x8_srgb"),
+            ImageFormat::Astc10x10Unorm => Some("astc_10x10_unorm"),
+            ImageFormat::Astc10x10Srgb => Some("astc_10x10_srgb"),
+            ImageFormat::Astc12x10Unorm => Some("astc_12x10_unorm"),
+            ImageFormat::Astc12x10Srgb => Some("astc_12x10_srgb"),
+            ImageFormat::Astc12x12Unorm => Some("astc_12x12_unorm"),
+            ImageFormat::Astc12x12Srgb => Some("astc_12x12_srgb"),
+            ImageFormat::B5g5r5a1Unorm => Some("b5g5r5a1_unorm"),
+            ImageFormat::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for ImageFormat {
     fn default() -> Self {
@@ -4139,6 +4353,17 @@ impl TextureAddressMode {
             TextureAddressMode::ClampToBorder => 3i128,
             TextureAddressMode::MirrorClampToBorder => 4i128,
             TextureAddressMode::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            TextureAddressMode::Repeat => Some("repeat"),
+            TextureAddressMode::MirrorRepeat => Some("mirror_repeat"),
+            TextureAddressMode::ClampToEdge => Some("clamp_to_edge"),
+            TextureAddressMode::ClampToBorder => Some("clamp_to_border"),
+            TextureAddressMode::MirrorClampToBorder => Some("mirror_clamp_to_border"),
+            TextureAddressMode::Unknown(_) => None,
         }
     }
 }
@@ -4208,6 +4433,20 @@ impl ComparisonFunction {
             ComparisonFunction::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            ComparisonFunction::Never => Some("never"),
+            ComparisonFunction::LessThan => Some("less_than"),
+            ComparisonFunction::Equal => Some("equal"),
+            ComparisonFunction::LessThanEqual => Some("less_than_equal"),
+            ComparisonFunction::GreaterThan => Some("greater_than"),
+            ComparisonFunction::NotEqual => Some("not_equal"),
+            ComparisonFunction::GreaterThanEqual => Some("greater_than_equal"),
+            ComparisonFunction::Always => Some("always"),
+            ComparisonFunction::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for ComparisonFunction {
     fn default() -> Self {
@@ -4253,6 +4492,15 @@ impl BorderColor {
             BorderColor::TransparentBlack => 1i128,
             BorderColor::Black => 2i128,
             BorderColor::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            BorderColor::White => Some("white"),
+            BorderColor::TransparentBlack => Some("transparent_black"),
+            BorderColor::Black => Some("black"),
+            BorderColor::Unknown(_) => None,
         }
     }
 }
@@ -4302,6 +4550,15 @@ impl MipMapFilter {
             MipMapFilter::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            MipMapFilter::None => Some("none"),
+            MipMapFilter::Nearest => Some("nearest"),
+            MipMapFilter::Linear => Some("linear"),
+            MipMapFilter::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for MipMapFilter {
     fn default() -> Self {
@@ -4347,6 +4604,15 @@ impl MagFilter {
             MagFilter::Nearest => 1i128,
             MagFilter::Linear => 2i128,
             MagFilter::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            MagFilter::Invalid => Some("invalid"),
+            MagFilter::Nearest => Some("nearest"),
+            MagFilter::Linear => Some("linear"),
+            MagFilter::Unknown(_) => None,
         }
     }
 }
@@ -4396,6 +4662,15 @@ impl MinFilter {
             MinFilter::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            MinFilter::Invalid => Some("invalid"),
+            MinFilter::Nearest => Some("nearest"),
+            MinFilter::Linear => Some("linear"),
+            MinFilter::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for MinFilter {
     fn default() -> Self {
@@ -4441,6 +4716,15 @@ impl ReductionFilter {
             ReductionFilter::Min => 1i128,
             ReductionFilter::Max => 2i128,
             ReductionFilter::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            ReductionFilter::Average => Some("average"),
+            ReductionFilter::Min => Some("min"),
+            ReductionFilter::Max => Some("max"),
+            ReductionFilter::Unknown(_) => None,
         }
     }
 }
@@ -4492,6 +4776,16 @@ impl UserDataType {
             UserDataType::String => 2i128,
             UserDataType::Byte => 3i128,
             UserDataType::Unknown(v) => v as i128,
+        }
+    }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            UserDataType::S32 => Some("s32"),
+            UserDataType::Float => Some("float"),
+            UserDataType::String => Some("string"),
+            UserDataType::Byte => Some("byte"),
+            UserDataType::Unknown(_) => None,
         }
     }
 }

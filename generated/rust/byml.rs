@@ -3965,6 +3965,31 @@ impl NodeType {
             NodeType::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            NodeType::HashArray => Some("hash_array"),
+            NodeType::HashArrayWithRemap => Some("hash_array_with_remap"),
+            NodeType::String => Some("string"),
+            NodeType::Binary => Some("binary"),
+            NodeType::BinaryWithAlignment => Some("binary_with_alignment"),
+            NodeType::Array => Some("array"),
+            NodeType::Dictionary => Some("dictionary"),
+            NodeType::StringTable => Some("string_table"),
+            NodeType::DictionaryWithRemap => Some("dictionary_with_remap"),
+            NodeType::RelocatedStringTable => Some("relocated_string_table"),
+            NodeType::MonoTypedArray => Some("mono_typed_array"),
+            NodeType::Bool => Some("bool"),
+            NodeType::S32 => Some("s32"),
+            NodeType::F32 => Some("f32"),
+            NodeType::U32 => Some("u32"),
+            NodeType::S64 => Some("s64"),
+            NodeType::U64 => Some("u64"),
+            NodeType::F64 => Some("f64"),
+            NodeType::Null => Some("null"),
+            NodeType::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for NodeType {
     fn default() -> Self {

@@ -988,6 +988,14 @@ impl LoopMode {
             LoopMode::Unknown(v) => v as i128,
         }
     }
+    /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+    pub fn name(self) -> ::std::option::Option<&'static str> {
+        match self {
+            LoopMode::Once => Some("once"),
+            LoopMode::Looping => Some("looping"),
+            LoopMode::Unknown(_) => None,
+        }
+    }
 }
 impl ::std::default::Default for LoopMode {
     fn default() -> Self {

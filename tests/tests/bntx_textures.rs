@@ -142,7 +142,7 @@ fn fixture_textures_decode_or_name_their_format() {
                 Err(e) => {
                     let e = e.to_string();
                     assert!(
-                        e.contains("no codec here for its format R5g6b5Unorm"),
+                        e.contains("no codec here for its format r5g6b5_unorm (0x0701)"),
                         "{name}: {}: {e}",
                         t.name()
                     );
@@ -354,8 +354,9 @@ fn cli_extract_names_the_textures_it_cannot_convert() {
     assert_eq!(r.code, 1, "{}", r.err);
     assert!(
         r.err.contains("1 textures were not extracted")
-            && r.err
-                .contains("\"ui_icon_long_name_r5g6b5\": no codec here for its format R5g6b5Unorm"),
+            && r.err.contains(
+                "\"ui_icon_long_name_r5g6b5\": no codec here for its format r5g6b5_unorm (0x0701)"
+            ),
         "{}",
         r.err
     );

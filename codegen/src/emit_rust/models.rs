@@ -528,12 +528,14 @@ pub(super) fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
     let mut vars = Vec::new();
     let mut from = Vec::new();
     let mut to = Vec::new();
+    let mut names = Vec::new();
     let mut seen = BTreeSet::new();
     for ((v, id, doc), var) in e.values.iter().zip(variant_names(e)) {
         let var = ty_ident(&var);
         let lit = int_lit(*v);
         let d = doc_attr(doc);
         vars.push(quote!(#d #[serde(rename = #id)] #var,));
+        names.push(quote!(#name::#var => Some(#id),));
         // A value named twice reads as its first name.
         if seen.insert(*v) {
             from.push(quote!(#lit => #name::#var,));
@@ -563,6 +565,13 @@ pub(super) fn emit_enum(e: &crate::ir::EnumDef) -> TokenStream {
                 match self {
                     #(#to)*
                     #name::#catch(v) => v as i128,
+                }
+            }
+            /// The schema's name of the value (as the text form writes it), or `None` for a value it does not name.
+            pub fn name(self) -> ::std::option::Option<&'static str> {
+                match self {
+                    #(#names)*
+                    #name::#catch(_) => None,
                 }
             }
         }

@@ -658,6 +658,17 @@ fn enums() {
     named[3] = 0xf5;
     let n: Enums = round_trip(&named);
     assert_eq!(n.level, Level::Unknown);
+    // Each value's name as the schema (and the text form) has it; none for a value it does not name.
+    assert_eq!(
+        (
+            n.level.name(),
+            Level::High.name(),
+            s.level.name(),
+            s.color.name()
+        ),
+        (Some("unknown"), Some("high"), None, None)
+    );
+    assert_eq!(Kind::Big.name(), Some("big"));
     assert_eq!(n.level.value(), 0xf);
 
     // A model whose presence contradicts the condition is refused.
