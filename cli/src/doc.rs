@@ -71,6 +71,15 @@ pub fn info(ctx: &mut Ctx<'_>, path: &Path, json: bool) -> Result<(), CliError> 
     for (k, v) in &info.summary {
         out_line(ctx, &format!("{k}: {v}"))?;
     }
+    // BFRES: each model's shapes, materials, bones and vertex attributes (`binspec_formats::bfres_api`).
+    if f.id() == "bfres" {
+        use binspec_runtime::Format as _;
+        if let Ok(m) = binspec_formats::bfres::Bfres::from_binary(&input.data) {
+            for line in m.summary_lines() {
+                out_line(ctx, &line)?;
+            }
+        }
+    }
     Ok(())
 }
 

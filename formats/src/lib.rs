@@ -109,3 +109,7 @@ pub mod ainb;
 // BNTX textures as images: deswizzled, decoded to RGBA8 and encoded back.
 #[cfg(feature = "textures")]
 pub mod bntx_api;
+
+// BFRES models summarized: shapes, materials, bones and vertex attributes by name.
+#[cfg(feature = "bfres")]
+pub mod bfres_api;

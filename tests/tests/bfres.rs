@@ -467,3 +467,68 @@ fn cli_info_counts_models_and_embedded_files() {
         );
     }
 }
+
+/// `Bfres::model_summaries` against the sidecars: model, shape and material names, each shape's material by name,
+/// and each attribute's format named as the sidecar names it (`R32G32B32_Float`: `r32g32b32 float`).
+#[test]
+fn model_summaries_name_what_the_sidecars_say() {
+    let norm = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    };
+    for path in fixtures() {
+        let want: Value = serde_json::from_str(
+            &std::fs::read_to_string(path.with_extension("expected.json")).unwrap(),
+        )
+        .unwrap();
+        let m = Bfres::from_binary(&std::fs::read(&path).unwrap()).unwrap();
+        let got = m.model_summaries();
+        let wm = arr(&want["models"]);
+        assert_eq!(got.len(), wm.len());
+        for (g, w) in got.iter().zip(wm) {
+            assert_eq!(g.name, w["name"].as_str().unwrap());
+            let mats: Vec<&str> = arr(&w["materials"])
+                .iter()
+                .map(|x| x["name"].as_str().unwrap())
+                .collect();
+            assert_eq!(g.materials, mats);
+            for (gs, ws) in g.shapes.iter().zip(arr(&w["shapes"])) {
+                assert_eq!(gs.name, ws["name"].as_str().unwrap());
+                let mi = ws["material_index"].as_u64().unwrap() as usize;
+                assert_eq!(gs.material.as_deref(), Some(mats[mi]));
+            }
+            for (gv, wv) in g.vertex_sets.iter().zip(arr(&w["vertices"])) {
+                let formats: Vec<(String, String)> = gv
+                    .attributes
+                    .iter()
+                    .map(|a| (a.name.clone(), norm(&a.format)))
+                    .collect();
+                let want_formats: Vec<(String, String)> = arr(&wv["attributes"])
+                    .iter()
+                    .map(|a| {
+                        (
+                            a["name"].as_str().unwrap().into(),
+                            norm(a["format"]["name"].as_str().unwrap()),
+                        )
+                    })
+                    .collect();
+                assert_eq!(formats, want_formats);
+            }
+        }
+    }
+    // `binspec info` prints them: AirCurrent's one model, shape, material and bone.
+    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
+    if !path.exists() {
+        return eprintln!("skipped: {} is absent", path.display());
+    }
+    let r = run(&["info", s(&path)]);
+    assert!(
+        r.out.contains("model \"AirCurrent\": 1 shapes, 1 materials (Default_Material), 1 bones\n")
+            && r.out.contains("  shape \"nw4f_root__Default_Material__0\": material \"Default_Material\", vertex set 0, indices [36]\n")
+            && r.out.contains("_p0 r32g32b32 float (buffer 0 +0)"),
+        "{}",
+        r.out
+    );
+}
