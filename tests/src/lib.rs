@@ -42,6 +42,38 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The user's first step with a file: `binspec decode FILE -o DIR/t.EXT` (`EXT` yaml or json), then `binspec
+/// encode` of the document unchanged, which must give the file's bytes back. Returns the document's path.
+pub fn cli_decode_unchanged(src: &Path, dir: &Path, ext: &str) -> PathBuf {
+    let text = dir.join(format!("t.{ext}"));
+    let out = dir.join("unchanged.bin");
+    let (src_s, text_s, out_s) = (
+        src.to_str().unwrap_or_default(),
+        text.to_str().unwrap_or_default(),
+        out.to_str().unwrap_or_default(),
+    );
+    let mut args = vec!["decode", src_s, "-o", text_s];
+    if ext == "json" {
+        args.push("--json");
+    }
+    let r = run(&args);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mut args = vec!["encode", text_s, "-o", out_s];
+    let id = src.extension().and_then(|e| e.to_str()).unwrap_or_default();
+    if ext == "json" {
+        // (JSON documents carry no format line.)
+        args.extend(["--format", id]);
+    }
+    let r = run(&args);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        std::fs::read(&out).ok() == std::fs::read(src).ok(),
+        "{ext}: {} encodes to other bytes",
+        src.display()
+    );
+    text
+}
+
 /// Every file under a folder, recursively, sorted.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
