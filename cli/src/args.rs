@@ -94,7 +94,8 @@ pub enum Command {
         paths: Vec<PathBuf>,
     },
     /// Write the files of an archive under a folder, with its settings in DIR/.binspec-archive.yaml; or the
-    /// textures of a texture archive (BNTX) as PNG images.
+    /// textures of a texture archive (BNTX) as PNG images; or a BFRES's embedded files, and the textures of those
+    /// that are BNTX files under a folder of their name (`textures.bntx`: `textures/NAME.png`).
     ///
     /// Textures: NAME.png is the first mip level of the first layer; the others are NAME.mipM.png,
     /// NAME.layerL.png and NAME.layerL.mipM.png. The pixels are as stored (channel sources not applied).
@@ -110,9 +111,10 @@ pub enum Command {
         #[arg(long)]
         dds: bool,
     },
-    /// Replace a texture of a texture archive (BNTX) with a PNG (or any image the `image` crate reads, one per
-    /// array layer) or a DDS file: encoded to the texture's format with its mip levels generated, or, from a DDS
-    /// of the texture's format and levels, taken as it is; then swizzled as the texture was.
+    /// Replace a texture of a texture archive (BNTX), or of a BNTX embedded in a BFRES, with a PNG (or any image
+    /// the `image` crate reads, one per array layer) or a DDS file: encoded to the texture's format with its mip
+    /// levels generated, or, from a DDS of the texture's format and levels, taken as it is; then swizzled as the
+    /// texture was.
     Import {
         /// The texture archive (Yaz0/zstd-compressed files are decompressed first).
         file: PathBuf,

@@ -32,22 +32,55 @@ pub struct TextureFiles {
     pub problems: Vec<String>,
 }
 
-/// For a texture archive format (`bntx`): the files `extract` writes; `None` for other formats.
+/// For a texture archive (`bntx`), the files `extract` writes; for a BFRES (`bfres`), its embedded files as they
+/// are and, for each that is a BNTX (`textures.bntx`), its textures under a folder of its name without the
+/// extension (`textures/NAME.png`); `None` for other formats.
 pub fn extract_files(format: &str, data: &[u8], dds: bool) -> Option<Result<TextureFiles, String>> {
-    (format == "bntx").then(|| {
-        let m = Bntx::from_binary(data).map_err(|e| e.to_string())?;
-        let mut out = TextureFiles {
-            files: Vec::new(),
-            problems: Vec::new(),
+    let mut out = TextureFiles {
+        files: Vec::new(),
+        problems: Vec::new(),
+    };
+    match format {
+        "bntx" => Some(bntx_files(data, "", dds, &mut out).map(|()| out)),
+        "bfres" => Some(bfres_files(data, dds, out)),
+        _ => None,
+    }
+}
+
+/// The textures of a BNTX into `out`, their names after `prefix`.
+fn bntx_files(data: &[u8], prefix: &str, dds: bool, out: &mut TextureFiles) -> Result<(), String> {
+    let m = Bntx::from_binary(data).map_err(|e| e.to_string())?;
+    for t in m.textures() {
+        match texture_files(t, dds) {
+            Ok(files) => out
+                .files
+                .extend(files.into_iter().map(|(n, d)| (format!("{prefix}{n}"), d))),
+            Err(e) => out.problems.push(format!("{prefix}{e}")),
+        }
+    }
+    Ok(())
+}
+
+/// A BFRES's embedded files, and the textures of those that are BNTX files.
+fn bfres_files(data: &[u8], dds: bool, mut out: TextureFiles) -> Result<TextureFiles, String> {
+    let m = binspec_formats::bfres::Bfres::from_binary(data).map_err(|e| e.to_string())?;
+    for (i, (name, e)) in m.embedded_files().into_iter().enumerate() {
+        let name = if name.is_empty() {
+            format!("embedded{i}.bin")
+        } else {
+            name
         };
-        for t in m.textures() {
-            match texture_files(t, dds) {
-                Ok(files) => out.files.extend(files),
-                Err(e) => out.problems.push(e),
+        if e.data.starts_with(b"BNTX") {
+            let stem = name.strip_suffix(".bntx").unwrap_or(&name);
+            let prefix = format!("{stem}/");
+            if let Err(why) = bntx_files(&e.data, &prefix, dds, &mut out) {
+                out.problems
+                    .push(format!("the embedded file {name:?}: {why}"));
             }
         }
-        Ok(out)
-    })
+        out.files.push((name, e.data.to_vec()));
+    }
+    Ok(out)
 }
 
 fn texture_files(
@@ -71,7 +104,8 @@ fn texture_files(
     Ok(out)
 }
 
-/// `binspec import FILE TEXTURE IMAGE... -o OUT`.
+/// `binspec import FILE TEXTURE IMAGE... -o OUT`: into a BNTX, or into the BNTX embedded in a BFRES that has the
+/// texture.
 pub fn import(
     ctx: &mut Ctx<'_>,
     file: &Path,
@@ -80,17 +114,99 @@ pub fn import(
     output: &Path,
 ) -> Result<(), CliError> {
     let (input, f) = load_binary(ctx, file)?;
-    if f.id() != "bntx" {
+    let bytes = match f.id() {
+        "bntx" => {
+            files::guard_overwrite(output, &[file], ctx.force)?;
+            let mut m = Bntx::from_binary(&input.data).map_err(|e| CliError::file(file, e))?;
+            replace_texture(ctx, &mut m, file, texture, images)?;
+            m.to_binary().map_err(|e| CliError::file(file, e))?
+        }
+        "bfres" => {
+            files::guard_overwrite(output, &[file], ctx.force)?;
+            import_into_bfres(ctx, &input.data, file, texture, images)?
+        }
+        id => {
+            return Err(CliError::file(
+                file,
+                format!(
+                    "{id} has no textures to import into (import takes BNTX files, and BFRES files with an \
+                     embedded BNTX)"
+                ),
+            ))
+        }
+    };
+    let bytes = match input.compression {
+        binspec_runtime::compress::Compression::None => bytes,
+        c => files::compress_output(bytes, Some(c), input.yaz0_alignment)?,
+    };
+    files::write_output(ctx.out, output, &bytes)?;
+    let _ = writeln!(
+        ctx.err,
+        "replaced the texture {texture:?}; wrote {}",
+        files::output_name(output)
+    );
+    Ok(())
+}
+
+/// The BFRES with `texture` replaced in the first embedded BNTX that has it: the BNTX written again keeps its size
+/// (a texture keeps its size), and becomes the embedded file's bytes.
+fn import_into_bfres(
+    ctx: &mut Ctx<'_>,
+    data: &[u8],
+    file: &Path,
+    texture: &str,
+    images: &[PathBuf],
+) -> Result<Vec<u8>, CliError> {
+    let mut m =
+        binspec_formats::bfres::Bfres::from_binary(data).map_err(|e| CliError::file(file, e))?;
+    let mut found = None;
+    let mut all = Vec::new();
+    for (name, e) in m.embedded_files() {
+        if let Ok(b) = Bntx::from_binary(&e.data) {
+            all.extend(b.textures().map(|t| t.name().to_string()));
+            if found.is_none() && b.texture(texture).is_some() {
+                found = Some((name, b));
+            }
+        }
+    }
+    let Some((name, mut b)) = found else {
         return Err(CliError::file(
             file,
             format!(
-                "{} has no textures to import into (import takes BNTX files)",
-                f.id()
+                "no embedded BNTX has a texture named {texture:?} (they have {})",
+                all.join(", ")
+            ),
+        ));
+    };
+    replace_texture(ctx, &mut b, file, texture, images)?;
+    let bytes = b.to_binary().map_err(|e| CliError::file(file, e))?;
+    let entry = m
+        .embedded_file_mut(&name)
+        .ok_or_else(|| CliError::file(file, format!("no embedded file named {name:?}")))?;
+    if bytes.len() != entry.data.len() {
+        return Err(CliError::file(
+            file,
+            format!(
+                "the embedded {name:?} would be {} bytes instead of {}: BFRES's writer does not derive the \
+                 file's layout yet",
+                bytes.len(),
+                entry.data.len()
             ),
         ));
     }
-    files::guard_overwrite(output, &[file], ctx.force)?;
-    let mut m = Bntx::from_binary(&input.data).map_err(|e| CliError::file(file, e))?;
+    entry.data = bytes.into();
+    m.to_binary().map_err(|e| CliError::file(file, e))
+}
+
+/// Replaces `texture` of `m` from `images`: PNGs (any image the `image` crate reads), one per array layer, or
+/// one DDS file.
+fn replace_texture(
+    ctx: &mut Ctx<'_>,
+    m: &mut Bntx,
+    file: &Path,
+    texture: &str,
+    images: &[PathBuf],
+) -> Result<(), CliError> {
     let names: Vec<String> = m.textures().map(|t| t.name().to_string()).collect();
     let t = m.texture_mut(texture).ok_or_else(|| {
         CliError::file(
@@ -119,16 +235,5 @@ pub fn import(
         t.replace_images(&layers)
             .map_err(|e| CliError::file(file, e))?;
     }
-    let bytes = m.to_binary().map_err(|e| CliError::file(file, e))?;
-    let bytes = match input.compression {
-        binspec_runtime::compress::Compression::None => bytes,
-        c => files::compress_output(bytes, Some(c), input.yaz0_alignment)?,
-    };
-    files::write_output(ctx.out, output, &bytes)?;
-    let _ = writeln!(
-        ctx.err,
-        "replaced the texture {texture:?}; wrote {}",
-        files::output_name(output)
-    );
     Ok(())
 }

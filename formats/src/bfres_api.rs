@@ -16,7 +16,9 @@
 //! # Ok(()) }
 //! ```
 
-use crate::bfres::{Bfres, BfresBody, ChannelFormat, NwString, TypeFormat, VertexAttribute};
+use crate::bfres::{
+    Bfres, BfresBody, ChannelFormat, EmbedFileEntry, NwString, ResDic, TypeFormat, VertexAttribute,
+};
 
 /// One model of a BFRES file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,7 +143,42 @@ macro_rules! summarize {
     }};
 }
 
+/// The names of a dictionary's keys, in the order of the array it names (node 0, the root, is not a key).
+fn keys(d: &Option<ResDic>) -> Vec<String> {
+    d.iter()
+        .flat_map(|d| d.nodes.iter().skip(1))
+        .map(|n| text(&n.key))
+        .collect()
+}
+
 impl Bfres {
+    /// The embedded files (a model's textures as a BNTX, shader archives, ...), each with its name from the
+    /// dictionary (empty where it has none).
+    pub fn embedded_files(&self) -> Vec<(String, &EmbedFileEntry)> {
+        let (files, dict) = match &self.body {
+            Some(BfresBody::ResFile(f)) => (&f.embed_files, &f.embed_file_dict),
+            Some(BfresBody::ResFileV8(f)) => (&f.embed_files, &f.embed_file_dict),
+            None => return Vec::new(),
+        };
+        let mut names = keys(dict).into_iter();
+        files
+            .iter()
+            .flatten()
+            .map(|e| (names.next().unwrap_or_default(), e))
+            .collect()
+    }
+
+    /// The embedded file with this name, to change its bytes.
+    pub fn embedded_file_mut(&mut self, name: &str) -> Option<&mut EmbedFileEntry> {
+        let (files, dict) = match &mut self.body {
+            Some(BfresBody::ResFile(f)) => (&mut f.embed_files, &f.embed_file_dict),
+            Some(BfresBody::ResFileV8(f)) => (&mut f.embed_files, &f.embed_file_dict),
+            None => return None,
+        };
+        let i = keys(dict).iter().position(|k| k == name)?;
+        files.as_mut()?.get_mut(i)
+    }
+
     /// Every model, summarized.
     pub fn model_summaries(&self) -> Vec<ModelSummary> {
         match &self.body {

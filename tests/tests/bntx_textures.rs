@@ -328,7 +328,7 @@ fn cli_import_errors() {
         ),
         (
             vec!["import", s(&a_sarc), "x", s(&small), "-o", s(&out)],
-            "has no textures to import into (import takes BNTX files)",
+            "sarc has no textures to import into (import takes BNTX files, and BFRES files with an embedded BNTX)",
         ),
         (
             vec!["import", s(&src), "BedBody_mtl", s(&small), "-o", s(&src)],
@@ -375,5 +375,69 @@ fn cli_extract_names_the_textures_it_cannot_convert() {
             "Stone_Alb.mip5.png",
             "Stone_Alb.png"
         ]
+    );
+}
+
+/// Textures embedded in a BFRES (Super Mario Odyssey's HomeBed.bfres holds `textures.bntx`): `extract` writes the
+/// embedded file and its textures under `textures/`; `import` of a DDS it wrote gives the BFRES back byte for
+/// byte, and of a PNG, a BFRES whose embedded texture reads back as it; a texture no embedded BNTX has is an error
+/// naming the ones there are.
+#[test]
+fn cli_textures_embedded_in_bfres() {
+    let src = repo().join("../shared/corpus/real/bfres/HomeBed.bfres");
+    let Ok(bytes) = std::fs::read(&src) else {
+        return eprintln!("skipped: {} is absent", src.display());
+    };
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().join("out");
+    let r = run(&["extract", s(&src), "-o", s(&dir), "--dds"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let embedded = std::fs::read(dir.join("textures.bntx")).unwrap();
+    assert!(embedded.starts_with(b"BNTX"));
+    let img = image::open(dir.join("textures/BedBody_alb.png")).unwrap();
+    assert_eq!((img.width(), img.height()), (512, 512));
+    assert!(distinct(&img.to_rgba8()) > 100);
+    assert!(dir.join("textures/BedBody_rgh.mip8.png").exists());
+    // The DDS back: the same BFRES.
+    let out = d.path().join("again.bfres");
+    let dds = dir.join("textures/BedBody_nrm.dds");
+    let r = run(&["import", s(&src), "BedBody_nrm", s(&dds), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(std::fs::read(&out).unwrap() == bytes, "not the same BFRES");
+    // A PNG: the embedded texture reads back as it.
+    let mut red = image::RgbaImage::new(256, 256);
+    for p in red.pixels_mut() {
+        *p = image::Rgba([200, 0, 0, 255]);
+    }
+    let png = d.path().join("red.png");
+    red.save(&png).unwrap();
+    let r = run(&[
+        "import",
+        s(&src),
+        "BedBody_mtl",
+        s(&png),
+        "-o",
+        s(&out),
+        "--force",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let back = binspec_formats::bfres::Bfres::from_binary(&std::fs::read(&out).unwrap()).unwrap();
+    let files = back.embedded_files();
+    let bntx = Bntx::from_binary(&files[0].1.data).unwrap();
+    let level0 = bntx
+        .texture("BedBody_mtl")
+        .unwrap()
+        .images()
+        .unwrap()
+        .remove(0)
+        .image;
+    // (BC4 keeps the red channel.)
+    assert_eq!(level0.get_pixel(100, 100).0[0], 200);
+    let r = run(&["import", s(&src), "Nope", s(&png), "-o", s(&out), "--force"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.err.contains("no embedded BNTX has a texture named \"Nope\" (they have BedBody_alb, BedBody_mtl, BedBody_nrm, BedBody_rgh)"),
+        "{}",
+        r.err
     );
 }
