@@ -1,0 +1,107 @@
+//! Ours and tomolib, two independent implementations, read the same NintendoWare files alike: the version 10
+//! BFRES fixtures that `scripts/fixtures/make_bfres.py` wrote from the wiki page (models and embedded files), the
+//! corpus' Super Mario Odyssey files, and ours' BNTX output after a texture was replaced from an image (tomolib
+//! decodes the new texture as ours does, within BC rounding).
+//!
+//! tomolib is GPL-3.0-or-later: `cargo test -p binspec-benches --features peers` (this unpublished crate only).
+#![cfg(feature = "peers")]
+
+use std::path::{Path, PathBuf};
+
+use binspec_formats::bfres::Bfres;
+use binspec_formats::bntx::Bntx;
+use binspec_formats::Format;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+#[test]
+fn tomolib_reads_the_bfres_fixtures_as_ours_does() {
+    let dir = repo().join("tests/fixtures/bfres");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "bfres"))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3);
+    for f in files {
+        let bytes = std::fs::read(&f).unwrap();
+        let ours = Bfres::from_binary(&bytes).unwrap();
+        let theirs = tomolib::formats::bfres::Bfres::parse(&bytes)
+            .unwrap_or_else(|e| panic!("{}: tomolib: {e}", f.display()));
+        let (major, minor, micro, _) = theirs.version_tuple();
+        assert_eq!(
+            (u32::from(major), u32::from(minor), u32::from(micro)),
+            (
+                u32::from(ours.header.version_major),
+                u32::from(ours.header.version_minor),
+                u32::from(ours.header.version_micro)
+            ),
+            "{}",
+            f.display()
+        );
+        let names: Vec<String> = ours.model_summaries().into_iter().map(|m| m.name).collect();
+        assert_eq!(theirs.models.names, names, "{}", f.display());
+        let embedded: Vec<(String, u32)> = ours
+            .embedded_files()
+            .into_iter()
+            .map(|(n, e)| (n, e.data.len() as u32))
+            .collect();
+        let theirs_embedded: Vec<(String, u32)> = theirs
+            .embedded_files
+            .iter()
+            .map(|e| (e.name.clone(), e.size))
+            .collect();
+        assert_eq!(theirs_embedded, embedded, "{}", f.display());
+    }
+}
+
+#[test]
+fn tomolib_reads_ours_bntx_with_a_replaced_texture() {
+    let path = repo().join("../shared/corpus/real/bntx/HomeBed.bntx");
+    let Ok(bytes) = std::fs::read(&path) else {
+        return eprintln!("skipped: {} is absent", path.display());
+    };
+    let mut m = Bntx::from_binary(&bytes).unwrap();
+    let mut img = binspec_formats::bntx_api::image::RgbaImage::new(512, 512);
+    for (x, y, p) in img.enumerate_pixels_mut() {
+        *p = binspec_formats::bntx_api::image::Rgba([(x / 2) as u8, (y / 2) as u8, 128, 255]);
+    }
+    m.texture_mut("BedBody_alb")
+        .unwrap()
+        .replace_images(std::slice::from_ref(&img))
+        .unwrap();
+    let out = m.to_binary().unwrap();
+    let theirs = tomolib::formats::bntx::Bntx::parse(&out).unwrap();
+    let names: Vec<&str> = theirs.textures.iter().map(|t| t.name.as_str()).collect();
+    let ours_names: Vec<&str> = m.textures().map(|t| t.name()).collect();
+    assert_eq!(names, ours_names);
+    let t = theirs
+        .textures
+        .iter()
+        .find(|t| t.name == "BedBody_alb")
+        .unwrap();
+    assert_eq!(
+        (t.info.width, t.info.height, t.info.mip_count),
+        (512, 512, 10)
+    );
+    let theirs_img = tomolib::formats::bntx::image::decode_texture_rgba(t, 0).unwrap();
+    let ours_img = m
+        .texture("BedBody_alb")
+        .unwrap()
+        .images()
+        .unwrap()
+        .remove(0)
+        .image;
+    let max = ours_img
+        .as_raw()
+        .iter()
+        .zip(&theirs_img.data)
+        .map(|(a, b)| a.abs_diff(*b))
+        .max()
+        .unwrap_or(255);
+    assert_eq!(theirs_img.data.len(), ours_img.as_raw().len());
+    assert!(max <= 1, "the decoders differ by up to {max}");
+}
