@@ -262,23 +262,25 @@ impl Gen<'_> {
         };
         // The `seq` fields the value comes from: the field it names, or those a value instance it names uses
         // (`_root.limit`, whose expression is `body.as<body_a>.lim`).
-        let mut from = vec![own[1].clone()];
-        let mut seen = BTreeSet::new();
-        while let Some(i) = from.iter().position(|n| seq_index(n).is_none()) {
-            let n = from.swap_remove(i);
-            let Some(v) = t
-                .instances
+        let value_of = |n: &str| {
+            t.instances
                 .iter()
                 .find(|f| f.name == n)
                 .and_then(|f| f.value())
-            else {
-                continue;
-            };
-            if seen.insert(n) {
+        };
+        let mut from = vec![own[1].clone()];
+        let mut seen = BTreeSet::new();
+        while let Some(i) = from
+            .iter()
+            .position(|n| value_of(n).is_some() && !seen.contains(n))
+        {
+            let n = from.swap_remove(i);
+            if let Some(v) = value_of(&n) {
                 let mut used = BTreeSet::new();
                 crate::ir::names_used(&v.expr, &mut used);
                 from.extend(used);
             }
+            seen.insert(n);
         }
         let hit = from.iter().find_map(|n| {
             if *n == reading.name {
