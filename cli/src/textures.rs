@@ -1,5 +1,6 @@
-//! Textures of texture archives (BNTX): `binspec extract` writes them as PNG (and DDS) files, `binspec import`
-//! replaces one from an image or a DDS file. The pixels are converted by `binspec_formats::bntx_api`.
+//! Textures of texture archives (BNTX, and BNTX files embedded in a BFRES): `binspec extract` writes them as PNG
+//! (and DDS) files, `binspec import` replaces one from an image or a DDS file. The pixels are converted by
+//! `binspec_formats::bntx_api`.
 
 use std::path::{Path, PathBuf};
 

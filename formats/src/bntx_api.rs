@@ -150,6 +150,18 @@ impl Shape {
             depth: nz(1),
         }
     }
+    /// The packed levels `data` (in `format`, this shape's codec's) as `image_dds` takes them.
+    fn surface<'a>(&self, format: DdsFormat, data: &'a [u8]) -> Surface<&'a [u8]> {
+        Surface {
+            width: self.width,
+            height: self.height,
+            depth: self.depth,
+            layers: self.layers,
+            mipmaps: self.mips,
+            image_format: format,
+            data,
+        }
+    }
     /// Bytes of every level of every layer, packed (what `image_dds` and a DDS file hold).
     fn linear_size(&self) -> usize {
         tegra_swizzle::surface::deswizzled_surface_size(
@@ -312,16 +324,8 @@ impl TextureInfo {
         let mut out = Vec::with_capacity((s.layers * s.mips) as usize);
         match s.codec {
             Codec::Dds(format) => {
-                let surface = Surface {
-                    width: s.width,
-                    height: s.height,
-                    depth: s.depth,
-                    layers: s.layers,
-                    mipmaps: s.mips,
-                    image_format: format,
-                    data: &data[..],
-                };
-                let rgba = surface
+                let rgba = s
+                    .surface(format, &data)
                     .decode_rgba8()
                     .map_err(|e| err(self, format!("cannot decode it: {e}")))?;
                 for layer in 0..s.layers {
@@ -445,7 +449,8 @@ impl TextureInfo {
                 s.layers,
             )
             .map_err(|e| err(self, format!("cannot swizzle it: {e:?}")))?,
-            _ => linear.to_vec(),
+            TileMode::Linear => linear.to_vec(),
+            TileMode::Unknown(v) => return Err(err(self, format!("unknown tile mode {v}"))),
         };
         if data.len() > self.data.len() {
             return Err(err(
@@ -477,16 +482,8 @@ impl TextureInfo {
             ));
         };
         let data = self.linear_data()?;
-        let surface = Surface {
-            width: s.width,
-            height: s.height,
-            depth: s.depth,
-            layers: s.layers,
-            mipmaps: s.mips,
-            image_format: format,
-            data: &data[..],
-        };
-        let dds = surface
+        let dds = s
+            .surface(format, &data)
             .to_dds()
             .map_err(|e| err(self, format!("cannot make a DDS of it: {e}")))?;
         let mut out = Vec::with_capacity(data.len() + 148);

@@ -441,3 +441,20 @@ fn cli_textures_embedded_in_bfres() {
         r.err
     );
 }
+
+/// A tile mode the schema does not name is an error when writing pixels, as when reading them (it was written as
+/// if linear).
+#[test]
+fn an_unknown_tile_mode_is_refused_both_ways() {
+    let path = repo().join("tests/fixtures/bntx/bntx_single_rgba8_16x16.bntx");
+    let mut m = Bntx::from_binary(&std::fs::read(&path).unwrap()).unwrap();
+    let t = &mut m.container.textures[0].texture;
+    let linear = t.linear_data().unwrap();
+    t.info.tile_mode = binspec_formats::bntx::TileMode::Unknown(5);
+    let e = t.linear_data().unwrap_err().to_string();
+    assert!(e.contains("unknown tile mode 5"), "{e}");
+    let before = t.data.clone();
+    let e = t.replace_linear_data(&linear).unwrap_err().to_string();
+    assert!(e.contains("unknown tile mode 5"), "{e}");
+    assert!(t.data == before);
+}
