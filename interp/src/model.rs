@@ -125,14 +125,12 @@ impl Run<'_> {
                     }
                 }
                 // A count of repetitions that may all be absent: where they are, its nonzero value.
-                Role::Count { .. } => {
-                    let Some(reps) = binspec_codegen::ir::count_kept_where_absent(t, f) else {
-                        continue;
-                    };
+                Role::Count { .. }
+                    if binspec_codegen::ir::count_kept_where_absent(t, f).is_some() =>
+                {
                     if let Some(v) = obj.overrides.borrow()[i].clone() {
                         out.push((f.name.clone(), self.prim_doc(f, &f.ty, &v)?));
                     }
-                    let _ = reps;
                 }
                 Role::Derive(x) => {
                     let Some(v) = self.field(obj, i).map_err(ctx)? else {

@@ -228,20 +228,20 @@ impl<'m> Gen<'m> {
                     });
                     defaults.push((quote!(#id), dv));
                 }
-                Role::Count { .. } if crate::ir::count_kept_where_absent(t, f).is_some() => {
-                    let ty = self.model_ty(f);
-                    let names: Vec<String> = crate::ir::count_kept_where_absent(t, f)
-                        .unwrap_or_default()
-                        .iter()
-                        .map(|r| format!("`{}`", r.name))
-                        .collect();
-                    let d = format!(
-                        " Derived from the length of the first present of {}; set only where none is present and \
-                         the file's count is not 0.",
-                        names.join(", ")
-                    );
-                    fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
-                    defaults.push((quote!(#id), None));
+                // A count of repetitions that may all be absent: the file's value, where they are.
+                Role::Count { .. } => {
+                    if let Some(reps) = crate::ir::count_kept_where_absent(t, f) {
+                        let ty = self.model_ty(f);
+                        let names: Vec<String> =
+                            reps.iter().map(|r| format!("`{}`", r.name)).collect();
+                        let d = format!(
+                            " Derived from the length of the first present of {}; set only where none is present \
+                             and the file's count is not 0.",
+                            names.join(", ")
+                        );
+                        fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
+                        defaults.push((quote!(#id), None));
+                    }
                 }
                 Role::Derive(x) => {
                     // An optional derived field (`if:`) is written where its condition holds; the override is the

@@ -305,15 +305,16 @@ impl<'m> Gen<'m> {
                     }
                 }
                 // A count of repetitions that may all be absent: kept where they are and it is not 0.
-                Role::Count { .. } if crate::ir::count_kept_where_absent(t, f).is_some() => {
-                    let absent = crate::ir::count_kept_where_absent(t, f)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|r| {
+                Role::Count { .. } => {
+                    if let Some(reps) = crate::ir::count_kept_where_absent(t, f) {
+                        let absent = reps.into_iter().map(|r| {
                             let rv = local("v", &r.name);
                             quote!(#rv.is_none())
                         });
-                    inits.push(quote!(#id: if #(#absent &&)* #v != 0 { Some(#v) } else { None },));
+                        inits.push(
+                            quote!(#id: if #(#absent &&)* #v != 0 { Some(#v) } else { None },),
+                        );
+                    }
                 }
                 // The holder of this record decides whether the file's value is kept.
                 Role::Given => inits.push(quote!(#id: Some(#v),)),
