@@ -853,6 +853,10 @@ types:
         repeat: expr
         repeat-expr: buffer_count
         if: vertex_buffer_info_array != 0
+        doc: |
+          Each buffer's size. HomeBed.bfres gives size 0 (and stride 0) for buffers 3 and 4, which its tangents
+          and texture coordinates are read from: their bytes follow buffer 2, one element per vertex
+          (`binspec_formats::bfres_geometry` reads such a buffer so).
       buffer_strides:
         pos: vertex_buffer_stride_array
         type: vertex_buffer_stride

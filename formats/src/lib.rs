@@ -113,3 +113,7 @@ pub mod bntx_api;
 // BFRES models summarized: shapes, materials, bones and vertex attributes by name.
 #[cfg(feature = "bfres")]
 pub mod bfres_api;
+
+// BFRES geometry: vertex attributes as f32 values, index buffers as u32.
+#[cfg(feature = "bfres")]
+pub mod bfres_geometry;

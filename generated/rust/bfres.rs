@@ -8157,6 +8157,9 @@ pub struct VertexV8 {
     pub runtime_vertex_buffers: ::std::option::Option<::binspec_runtime::Bytes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime_user_vertex_buffers: ::std::option::Option<::std::vec::Vec<u64>>,
+    /// Each buffer's size. HomeBed.bfres gives size 0 (and stride 0) for buffers 3 and 4, which its tangents
+    /// and texture coordinates are read from: their bytes follow buffer 2, one element per vertex
+    /// (`binspec_formats::bfres_geometry` reads such a buffer so).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_infos: ::std::option::Option<::std::vec::Vec<BufferInfo>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
