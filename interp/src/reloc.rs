@@ -1,6 +1,7 @@
 //! Relocation tables (`-relocate: ID` on pointers, `-relocations: {id, from, size, encoding}` on the table), as the
-//! generated writer derives them (`WriteCtx::pointer`, `relocations`, `bina_offsets`): each pass notes where it
-//! wrote each pointer whose item is present and which item it points to; the next pass lists the pointers whose
+//! generated writer derives them (`WriteCtx::pointer`, `pointer_to`, `relocations`, `bina_offsets`): each pass
+//! notes where it wrote each pointer whose item is present and which item it points to (or, for a pointer the
+//! model holds, its value where it is not null); the next pass lists the pointers whose
 //! targets lay in the table's region, by their positions from the start of the table's stream, as `nn::util`
 //! entries (`reloc::group`) or a BINA offset table (`reloc::bina_encode`). A reader keeps a file's table only
 //! where it is not what the writer would make of the pointers it lists.
@@ -15,14 +16,22 @@ use crate::eval::Env;
 use crate::run::Run;
 use crate::value::{Obj, V};
 
-/// A pointer written in this pass: its table, where it is in the output, and the item it points to (the record,
-/// the field, and the stream the item's position counts in).
+/// A pointer written in this pass: its table, where it is in the output, and what it points to.
 pub struct Pointer {
     pub table: String,
     pub at: u64,
-    pub obj: Rc<Obj>,
-    pub field: usize,
-    pub stream: u64,
+    pub target: Target,
+}
+
+/// What a pointer points to: an item (the record, the field, and the stream the item's position counts in), or,
+/// for a pointer the model holds, its value.
+pub enum Target {
+    Item {
+        obj: Rc<Obj>,
+        field: usize,
+        stream: u64,
+    },
+    Value(u64),
 }
 
 /// The pointers of this pass, and those of the previous one with where their items were (in the output).
@@ -40,28 +49,45 @@ impl Run<'_> {
         p.prev = cur
             .into_iter()
             .filter_map(|x| {
-                let (at, _) = x.obj.spans.borrow()[x.field]?;
-                Some((x.table, x.at, self.base_of(x.stream) + at))
+                let target = match x.target {
+                    Target::Item { obj, field, stream } => {
+                        let (at, _) = obj.spans.borrow()[field]?;
+                        self.base_of(stream) + at
+                    }
+                    Target::Value(v) => v,
+                };
+                Some((x.table, x.at, target))
             })
             .collect();
     }
 
-    /// Notes pointer `f` (field `i` of `obj`), written at `at` in the output, where its item is present.
-    pub fn note_pointer(&self, obj: &Rc<Obj>, f: &Field, at: u64) -> Result<()> {
-        let (Some(r), Role::Offset { of }) = (&f.relocate, &f.role) else {
+    /// Notes pointer `f` (field `i` of `obj`, written as `v`) at `at` in the output: where its item is present,
+    /// for an offset the writer derives; where it is not null (nor past 2^62, no position of a file), for one the
+    /// model holds.
+    pub fn note_pointer(&self, obj: &Rc<Obj>, f: &Field, at: u64, v: &V) -> Result<()> {
+        let Some(r) = &f.relocate else {
             return Ok(());
         };
-        if obj.get(of.0).is_none() {
-            return Ok(());
-        }
-        let item = self.m.types[obj.ty].field(*of);
-        let stream = self.item_stream(obj, item)?;
+        let target = match (&f.role, v) {
+            (Role::Offset { of }, _) => {
+                if obj.get(of.0).is_none() {
+                    return Ok(());
+                }
+                let item = self.m.types[obj.ty].field(*of);
+                let stream = self.item_stream(obj, item)?;
+                Target::Item {
+                    obj: obj.clone(),
+                    field: of.0,
+                    stream,
+                }
+            }
+            (Role::Data, V::Int(x)) if *x > 0 && *x < 1 << 62 => Target::Value(*x as u64),
+            _ => return Ok(()),
+        };
         self.pointers.borrow_mut().cur.push(Pointer {
             table: r.id.clone(),
             at,
-            obj: obj.clone(),
-            field: of.0,
-            stream,
+            target,
         });
         Ok(())
     }

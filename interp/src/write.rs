@@ -363,7 +363,7 @@ impl Run<'_> {
             sw.w.flush_bits();
         }
         let start = sw.w.pos() as u64;
-        self.note_pointer(obj, f, self.base_of(sw.id) + start)?;
+        self.note_pointer(obj, f, self.base_of(sw.id) + start, &v)?;
         self.write_repeated(obj, i, f, &v, sw)?;
         if let Some(sc) = &f.scan {
             sw.scans

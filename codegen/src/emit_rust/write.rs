@@ -138,6 +138,11 @@ impl<'m> Gen<'m> {
                 let k = local("k", &f.name);
                 body.push(quote!(ctx.record(#k, w.pos() as u64);));
             }
+            // A relocated pointer the model holds: where it is and what it points to, for the table that lists it.
+            if f.relocate.is_some() && matches!(f.role, Role::Data) {
+                let k = local("k", &relocations::pointer_slot(&f.name));
+                body.push(quote!(ctx.pointer_to(#k, w.pos() as u64, self.#id as u64);));
+            }
             let fname = f.name.as_str();
             let code = match &f.role {
                 // A BINA offset table, derived above.

@@ -37,7 +37,10 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
             let Some(super::Relocate { id, pos }) = &f.relocate else {
                 continue;
             };
-            let pointer = matches!(f.role, Role::Offset { .. })
+            // An offset the writer derives (the pointer lists its item), or one the model holds (the pointer
+            // lists its value), not under a condition.
+            let pointer = (matches!(f.role, Role::Offset { .. })
+                || (matches!(f.role, Role::Data) && f.cond.is_none() && f.enum_.is_none()))
                 && matches!(f.ty, FieldTy::Int { bytes: 8, .. })
                 && f.repeat == Repeat::None;
             if !pointer {
@@ -46,7 +49,7 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
                         *pos,
                         &format!("{}/-relocate", f.path),
                         format!(
-                            "'-relocate: {id}' marks a pointer: an 8-byte offset that the writer derives (named by the 'pos' of a pool item), not repeated"
+                            "'-relocate: {id}' marks a pointer: an 8-byte offset, derived by the writer (named by the 'pos' of a pool item) or data, not repeated and without a condition"
                         ),
                         None,
                     )

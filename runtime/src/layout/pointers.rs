@@ -13,6 +13,17 @@ impl WriteCtx<'_> {
         self.record(key, pos);
         self.cur_pointers.set(key, pack(target));
     }
+    /// Records a pointer whose value the model holds (a `-relocate` field that is data, not an offset the writer
+    /// derives): where it is and the position it points to, `value`. A null pointer is not listed, nor one past
+    /// 2^62 (no position of a file), which a table kept from the file then lists if it does.
+    #[inline]
+    pub fn pointer_to(&mut self, key: Key, pos: u64, value: u64) {
+        if value == 0 || value >= VALUE {
+            return;
+        }
+        self.record(key, pos);
+        self.cur_pointers.set(key, value | VALUE);
+    }
     /// The relocation entries of the pointers recorded under `slots` in the previous pass ([`WriteCtx::pointer`])
     /// whose targets lie in `region` (`[from, from + size)` from `base`; every one where `None`), their positions
     /// counted from `base` (where the table's stream starts), grouped as [`reloc::group`] groups them. A pointer
@@ -55,7 +66,11 @@ impl WriteCtx<'_> {
                 if p == Positions::NONE || t == Positions::NONE {
                     continue;
                 }
-                let Some(tp) = self.prev.get(unpack(t)) else {
+                let target = match t & VALUE {
+                    0 => self.prev.get(unpack(t)),
+                    _ => Some(t & !VALUE),
+                };
+                let Some(tp) = target else {
                     continue;
                 };
                 let inside = region.is_none_or(|(from, size)| {
@@ -79,6 +94,10 @@ impl WriteCtx<'_> {
         Ok(at)
     }
 }
+
+/// The tag of a pointer target that is a position ([`WriteCtx::pointer_to`]), not a key: a key's slot is a place of a
+/// schema (a few thousand at most), so no packed key reaches this bit.
+const VALUE: u64 = 1 << 62;
 
 /// A key as one u64, for a [`Positions`] table of pointer targets.
 fn pack(k: Key) -> u64 {

@@ -63,6 +63,7 @@ feature_modules!(
     raw_case,
     record_lengths,
     relocations,
+    relocations_data,
     repeat,
     resdic,
     root_value_late,
