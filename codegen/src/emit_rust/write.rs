@@ -141,7 +141,11 @@ impl<'m> Gen<'m> {
             // A relocated pointer the model holds: where it is and what it points to, for the table that lists it.
             if f.relocate.is_some() && matches!(f.role, Role::Data) {
                 let k = local("k", &relocations::pointer_slot(&f.name));
-                body.push(quote!(ctx.pointer_to(#k, w.pos() as u64, self.#id as u64);));
+                let v = match f.ty {
+                    FieldTy::Int { signed: true, .. } => quote!(self.#id as u64),
+                    _ => quote!(self.#id),
+                };
+                body.push(quote!(ctx.pointer_to(#k, w.pos() as u64, #v);));
             }
             let fname = f.name.as_str();
             let code = match &f.role {
