@@ -27,8 +27,9 @@ doc: |
   to the GPU region, whose block header comes 0x10 bytes before an address aligned to the file's alignment, the
   texture data, then the relocation table. The last `BRTI` block's size reaches the GPU region's block header.
 
-  This schema reads every structure; offsets, counts and sizes are read as stored, and the writer writes them
-  back as they are (not derived yet).
+  This schema reads every structure. The relocation table is derived from the pointers marked `-relocate`
+  (each texture's mip level pointers are records of one pointer, `mip_level_ptr`, so that each is marked);
+  offsets, counts and sizes are read as stored, and the writer writes them back as they are (not derived yet).
 -wiki:
   page: Bntx
   section: Header (nn::gfx::ResTextureFile)
@@ -47,7 +48,6 @@ instances:
     type: nn_util::string_pool
   relocation_table:
     pos: header.relocation_table_ofs
-    size: header.file_size - header.relocation_table_ofs
     type: nn_util::relocation_table
 types:
   texture_container:
@@ -62,18 +62,23 @@ types:
         type: u4
       - id: texture_info_array
         type: u8
+        -relocate: nn_util
         doc: Pointer to the array of pointers to the textures' `BRTI` blocks.
       - id: texture_data_header
         type: u8
+        -relocate: nn_util
         doc: Pointer to the GPU region's block header (`BRTD`).
       - id: texture_info_dictionary
         type: u8
+        -relocate: nn_util
         doc: Pointer to the dictionary of the textures' names.
       - id: memory_pool_ptr
         type: u8
+        -relocate: nn_util
         doc: '`memory_pool_ptr`: Points to reserved 0x100 byte region for an in-place memory pool.'
       - id: user_memory_pool_ptr
         type: u8
+        -relocate: nn_util
         doc: Set at run time (null in files).
       - id: base_memory_pool_ofs
         type: s4
@@ -101,6 +106,7 @@ types:
     seq:
       - id: ptr
         type: u8
+        -relocate: nn_util
     instances:
       texture:
         pos: ptr
@@ -138,26 +144,34 @@ types:
         size: 3
       - id: texture_name
         type: u8
+        -relocate: nn_util
         doc: Pointer to the texture's name.
       - id: parent_texture_container
         type: u8
+        -relocate: nn_util
         doc: Pointer to the texture container.
       - id: mip_map_pointers
         type: u8
+        -relocate: nn_util
         doc: Pointer to the array of pointers to each mip level's data.
       - id: user_data_array
         type: u8
+        -relocate: nn_util
       - id: texture_ptr
         type: u8
+        -relocate: nn_util
         doc: '`texture_ptr`: Points to reserved 0x100 byte region for an in-place texture.'
       - id: texture_view_ptr
         type: u8
+        -relocate: nn_util
         doc: '`texture_view_ptr`: Points to reserved 0x100 byte region for an in-place texture view.'
       - id: descriptor_slot
         type: u8
+        -relocate: nn_util
         doc: Set at run time.
       - id: user_data_dictionary
         type: u8
+        -relocate: nn_util
     instances:
       name:
         pos: texture_name
@@ -165,15 +179,21 @@ types:
         io: _root._io
       mip_ptrs:
         pos: mip_map_pointers
-        type: u8
+        type: mip_level_ptr
         repeat: expr
         repeat-expr: info.mip_levels
         io: _root._io
       data:
-        pos: mip_ptrs[0]
+        pos: mip_ptrs[0].ptr
         size: texture_size
         io: _root._io
         doc: The texture's data, every mip level, swizzled for the GPU.
+  mip_level_ptr:
+    doc: A pointer to one mip level's data, in the GPU region.
+    seq:
+      - id: ptr
+        type: u8
+        -relocate: nn_util
   channel_sources:
     doc: Where each channel of the texture comes from (nn::gfx::ChannelSource; the page lists no values).
     seq:

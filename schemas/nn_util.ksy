@@ -89,7 +89,10 @@ types:
     -wiki:
       page: Common nn::util
       section: nn::util::RelocationTable
-    doc: Where the file's pointers are, so that they can be turned into addresses when the file is loaded.
+    doc: |
+      Where the file's pointers are, so that they can be turned into addresses when the file is loaded. Derived
+      by the writer from the fields marked `-relocate: nn_util` (the pointers of the schemas that import this
+      one): per section, the pointers whose values lie in its region, grouped as Nintendo's tools group them.
     seq:
       - id: magic
         contents: _RLT
@@ -105,8 +108,10 @@ types:
         repeat: expr
         repeat-expr: section_count
       - id: entries
-        type: relocation_entry
-        repeat: eos
+        size-eos: true
+        doc: The entries of every section, each section's a range of them.
+        -pool:
+          id: relocation_entries
   relocation_section:
     -wiki:
       page: Common nn::util
@@ -125,6 +130,19 @@ types:
         doc: Index of the section's first entry.
       - id: entry_count
         type: u4
+    instances:
+      entries:
+        pos: _parent.table_ofs + 16 + _parent.section_count * 24 + entry_index * 8
+        type: relocation_entry
+        repeat: expr
+        repeat-expr: entry_count
+        io: _root._io
+        -pool: relocation_entries
+        -relocations:
+          id: nn_util
+          from: region_ofs
+          size: region_size
+        doc: The section's entries.
   relocation_entry:
     -wiki:
       page: Common nn::util
@@ -164,13 +182,17 @@ types:
         type: u4
         doc: Number of keys (the root node is not counted).
       - id: nodes
-        type: res_dic_node
+        type: 'res_dic_node(_index == 0 ? 0 : nodes[0].string_key)'
         repeat: expr
         repeat-expr: count + 1
   res_dic_node:
     -wiki:
       page: Common nn::util
       section: nn::util::ResDic::Node (unofficial name)
+    params:
+      - id: first_key
+        type: u8
+        doc: The root node's key pointer (0 for the root itself), where the string pool starts.
     seq:
       - id: ref_bit
         type: u4
@@ -185,13 +207,14 @@ types:
         doc: Index of the right node.
       - id: string_key
         type: u8
+        -relocate: nn_util
         doc: Pointer to the key (an `nw_string`).
     instances:
       key:
         pos: string_key
         type: nw_string
         io: _root._io
-        if: string_key >= _parent.nodes[0].string_key
+        if: string_key >= first_key
         doc: |
           The key; read where it is not before the root's key (the string pool's empty string, where the pool's
           strings start). A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their

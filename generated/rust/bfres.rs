@@ -26574,7 +26574,9 @@ impl BlockHeader {
         Ok(())
     }
 }
-/// Where the file's pointers are, so that they can be turned into addresses when the file is loaded.
+/// Where the file's pointers are, so that they can be turned into addresses when the file is loaded. Derived
+/// by the writer from the fields marked `-relocate: nn_util` (the pointers of the schemas that import this
+/// one): per section, the pointers whose values lie in its region, grouped as Nintendo's tools group them.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RelocationTable {
@@ -26582,7 +26584,6 @@ pub struct RelocationTable {
     pub table_ofs: u32,
     pub reserved: u32,
     pub sections: ::std::vec::Vec<RelocationSection>,
-    pub entries: ::std::vec::Vec<RelocationEntry>,
 }
 impl RelocationTable {
     #[allow(non_snake_case)]
@@ -26621,69 +26622,46 @@ impl RelocationTable {
                 }
                 let cap = r.check_count(n as u64, 24u64)?;
                 let mut out = ::std::vec::Vec::with_capacity(cap);
-                match r.records::<24>(n as u64) {
-                    Some(recs) => {
-                        ::binspec_runtime::records::decode(
-                            recs,
-                            endian,
-                            &mut out,
-                            RelocationSection::from_record,
-                        )
-                    }
-                    None => {
-                        for i in 0..n as usize {
-                            out.push(
-                                RelocationSection::read(r, endian, pools, root_io)
-                                    .at_index(i)?,
-                            );
-                        }
-                    }
+                for i in 0..n as usize {
+                    out.push(
+                        RelocationSection::read(
+                                r,
+                                endian,
+                                pools,
+                                root_io,
+                                (v_section_count as i128, v_table_ofs as i128),
+                            )
+                            .at_index(i)?,
+                    );
                 }
                 out
             })
         })()
             .at("sections")?;
-        let v_entries = (|| -> ::binspec_runtime::Result<_> {
+        let rs_entries = r.abs_pos();
+        pools.enter_region(0usize, rs_entries);
+        let _v_entries = (|| -> ::binspec_runtime::Result<_> {
             Ok({
-                let mut out = ::std::vec::Vec::new();
-                match r.records_eos::<8>() {
-                    Some(recs) => {
-                        ::binspec_runtime::records::decode(
-                            recs,
-                            endian,
-                            &mut out,
-                            RelocationEntry::from_record,
-                        )
-                    }
-                    None => {
-                        let mut i = 0usize;
-                        while !r.is_eof() {
-                            out.push(
-                                RelocationEntry::read(r, endian, pools, root_io)
-                                    .at_index(i)?,
-                            );
-                            i += 1;
-                        }
-                    }
-                }
-                out
+                let _start = r.abs_pos();
+                let raw: &[u8] = r.bytes_eos()?;
+                raw
             })
         })()
             .at("entries")?;
+        r.seek(rs_entries - (r.abs_pos() - r.pos() as u64)).at("entries")?;
         r.leave();
         Ok(RelocationTable {
             table_ofs: v_table_ofs,
             reserved: v_reserved,
             sections: v_sections,
-            entries: v_entries,
         })
     }
     #[allow(non_snake_case)]
     pub(crate) fn write<'m>(
         &'m self,
         w: &mut ::binspec_runtime::Writer,
-        _ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
@@ -26734,19 +26712,27 @@ impl RelocationTable {
                 {
                     let val = &self.sections;
                     {
-                        w.records(val.iter(), endian, |x, endian| x.to_record(endian));
+                        for (i, x) in val.iter().enumerate() {
+                            ::binspec_runtime::attempt(|| {
+                                    x.write(
+                                        w,
+                                        ctx,
+                                        io,
+                                        endian,
+                                        (self.sections.len() as i128, self.table_ofs as i128),
+                                    )?;
+                                    Ok(())
+                                })
+                                .at_index(i)?;
+                        }
                     }
                 }
                 Ok(())
             })
             .at("sections")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.entries;
-                    {
-                        w.records(val.iter(), endian, |x, endian| x.to_record(endian));
-                    }
-                }
+                w.align(1);
+                ctx.flush(0usize, w, 1);
                 Ok(())
             })
             .at("entries")?;
@@ -26762,53 +26748,289 @@ pub struct RelocationSection {
     pub region_ofs: u32,
     pub region_size: u32,
     /// Index of the section's first entry.
-    pub entry_index: u32,
-    pub entry_count: u32,
+    ///
+    /// Set only where `entries` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry_index: ::std::option::Option<u32>,
+    /// The section's entries.
+    ///
+    /// Derived by the writer from where it puts the pointers of table `nn_util`; set only where a file's entries are not grouped as the writer groups them (kept so that the file reads back the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: ::std::option::Option<::std::vec::Vec<RelocationEntry>>,
+    /// Alignment of `entries` where the default (0x1) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries_align: ::std::option::Option<u64>,
 }
+/// The parameters of `RelocationSection`'s readers and writers, in this order: `x_parent__section_count`, `x_parent__table_ofs` (a type's own params, then the outer values it uses).
+pub(crate) type RelocationSectionArgs = (i128, i128);
 impl RelocationSection {
     #[allow(non_snake_case)]
-    #[inline(always)]
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         endian: ::binspec_runtime::Endian,
-        _pools: &mut ::binspec_runtime::layout::ReadPools,
-        _root_io: &::binspec_runtime::Reader<'a>,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
+        root_io: &::binspec_runtime::Reader<'a>,
+        args: RelocationSectionArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__section_count, x_parent__table_ofs) = args;
+        r.enter()?;
         let v_base_pointer = r.u64(endian).at("base_pointer")?;
         let v_region_ofs = r.u32(endian).at("region_ofs")?;
         let v_region_size = r.u32(endian).at("region_size")?;
         let v_entry_index = r.u32(endian).at("entry_index")?;
         let v_entry_count = r.u32(endian).at("entry_count")?;
+        let mut keep_entries = false;
+        let (v_entries, _pos_entries, align_entries) = {
+            let mut r = root_io.clone();
+            let at = x_parent__table_ofs + 16i128
+                + x_parent__section_count.wrapping_mul(24i128)
+                + (v_entry_index as i128).wrapping_mul(8i128);
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("entries");
+            }
+            r.seek(at as u64).at("entries")?;
+            let pos_entries = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = (|| -> ::binspec_runtime::Result<_> {
+                Ok({
+                    let n = v_entry_count as i128;
+                    if n < 0 {
+                        return Err(
+                            ::binspec_runtime::Error::invalid(
+                                r.abs_pos(),
+                                format!("negative count {n}"),
+                            ),
+                        );
+                    }
+                    let cap = r.check_count(n as u64, 8u64)?;
+                    let mut out = ::std::vec::Vec::with_capacity(cap);
+                    match r.records::<8>(n as u64) {
+                        Some(recs) => {
+                            ::binspec_runtime::records::decode(
+                                recs,
+                                endian,
+                                &mut out,
+                                RelocationEntry::from_record,
+                            )
+                        }
+                        None => {
+                            for i in 0..n as usize {
+                                out.push(
+                                    RelocationEntry::read(r, endian, pools, root_io)
+                                        .at_index(i)?,
+                                );
+                            }
+                        }
+                    }
+                    out
+                })
+            })()
+                .at("entries")?;
+            (
+                value,
+                pos_entries,
+                {
+                    let len = (r.abs_pos() as i128 - pos_entries) as u64;
+                    if len == 0
+                        && pools.empty_elsewhere(0usize, (pos_entries) as u64, 1u64)
+                    {
+                        keep_entries = true;
+                        None
+                    } else {
+                        pools.item(0usize, (pos_entries) as u64, len, 1u64)
+                    }
+                },
+            )
+        };
+        r.leave();
         Ok(RelocationSection {
             base_pointer: v_base_pointer,
             region_ofs: v_region_ofs,
             region_size: v_region_size,
-            entry_index: v_entry_index,
-            entry_count: v_entry_count,
+            entry_index: if keep_entries { Some(v_entry_index) } else { None },
+            entries: ::binspec_runtime::layout::reloc::kept_for(
+                v_entries,
+                &pools
+                    .pointers_in(
+                        "nn_util",
+                        r.abs_pos() - r.pos() as u64,
+                        Some((v_region_ofs as i128, v_region_size as i128)),
+                    ),
+                |e| ::binspec_runtime::layout::reloc::Entry {
+                    position: e.region_offset,
+                    struct_count: e.struct_count,
+                    offset_count: e.pointer_count,
+                    padding_count: e.padding_count,
+                },
+            ),
+            entries_align: align_entries,
         })
     }
-    /// The element from its bytes in the file (a repetition of these records read at once).
-    #[inline(always)]
-    pub(crate) fn from_record(b: &[u8; 24], endian: ::binspec_runtime::Endian) -> Self {
-        RelocationSection {
-            base_pointer: ::binspec_runtime::records::get(b, 0, endian),
-            region_ofs: ::binspec_runtime::records::get(b, 8, endian),
-            region_size: ::binspec_runtime::records::get(b, 12, endian),
-            entry_index: ::binspec_runtime::records::get(b, 16, endian),
-            entry_count: ::binspec_runtime::records::get(b, 20, endian),
+    #[allow(non_snake_case)]
+    pub(crate) fn write<'m>(
+        &'m self,
+        w: &mut ::binspec_runtime::Writer,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        io: ::binspec_runtime::layout::Io,
+        endian: ::binspec_runtime::Endian,
+        args: RelocationSectionArgs,
+    ) -> ::binspec_runtime::Result<()> {
+        use ::binspec_runtime::ResultExt as _;
+        let (x_parent__section_count, x_parent__table_ofs) = args;
+        let k_entries = ctx.key(0u32);
+        let rel_entries: ::std::borrow::Cow<'_, [RelocationEntry]> = match &self.entries
+        {
+            Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
+            None => {
+                ::std::borrow::Cow::Owned(
+                    ctx
+                        .relocations(
+                            &[1u32],
+                            io.start,
+                            Some((self.region_ofs as i128, self.region_size as i128)),
+                        )
+                        .at("entries")?
+                        .into_iter()
+                        .map(|e| RelocationEntry {
+                            region_offset: e.position,
+                            struct_count: e.struct_count,
+                            pointer_count: e.offset_count,
+                            padding_count: e.padding_count,
+                        })
+                        .collect(),
+                )
+            }
+        };
+        let d_entry_index: i128 = match self.entry_index {
+            Some(v) if rel_entries.is_empty() => v as i128,
+            _ => {
+                ctx.exact_div(
+                    ctx.prev_pos(k_entries) as i128
+                        - (x_parent__table_ofs + 16i128
+                            + x_parent__section_count.wrapping_mul(24i128)),
+                    8i128,
+                    "entry_index",
+                )?
+            }
+        };
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.base_pointer;
+                    {
+                        let x = val;
+                        w.u64(
+                            ::binspec_runtime::fit::<u64>(*x as i128, "base_pointer")?,
+                            endian,
+                        );
+                    }
+                }
+                Ok(())
+            })
+            .at("base_pointer")?;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.region_ofs;
+                    {
+                        let x = val;
+                        w.u32(
+                            ::binspec_runtime::fit::<u32>(*x as i128, "region_ofs")?,
+                            endian,
+                        );
+                    }
+                }
+                Ok(())
+            })
+            .at("region_ofs")?;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.region_size;
+                    {
+                        let x = val;
+                        w.u32(
+                            ::binspec_runtime::fit::<u32>(*x as i128, "region_size")?,
+                            endian,
+                        );
+                    }
+                }
+                Ok(())
+            })
+            .at("region_size")?;
+        ::binspec_runtime::attempt(|| {
+                w.u32(ctx.fit::<u32>(d_entry_index, "entry_index")?, endian);
+                Ok(())
+            })
+            .at("entry_index")?;
+        ::binspec_runtime::attempt(|| {
+                w.u32(
+                    ::binspec_runtime::fit::<
+                        u32,
+                    >(rel_entries.len() as i128, "entry_count")?,
+                    endian,
+                );
+                Ok(())
+            })
+            .at("entry_count")?;
+        if let Some(a) = self.entries_align {
+            ::binspec_runtime::layout::check_align(a).at("entries_align")?;
         }
-    }
-    /// The element's bytes in the file (a repetition of these records written at once).
-    #[inline(always)]
-    pub(crate) fn to_record(&self, endian: ::binspec_runtime::Endian) -> [u8; 24] {
-        let mut b = [0u8; 24];
-        ::binspec_runtime::records::put(&mut b, 0, self.base_pointer, endian);
-        ::binspec_runtime::records::put(&mut b, 8, self.region_ofs, endian);
-        ::binspec_runtime::records::put(&mut b, 12, self.region_size, endian);
-        ::binspec_runtime::records::put(&mut b, 16, self.entry_index, endian);
-        ::binspec_runtime::records::put(&mut b, 20, self.entry_count, endian);
-        b
+        {
+            let x = &rel_entries[..];
+            if x.is_empty() {
+                ctx.push_empty(0usize, k_entries, self.entries_align.unwrap_or(1u64));
+            } else {
+                let (origin, mut item) = ctx.item_writer(k_entries, w);
+                {
+                    let w = &mut item;
+                    ::binspec_runtime::attempt(|| {
+                            for (i, x) in x.iter().enumerate() {
+                                ::binspec_runtime::attempt(|| {
+                                        w.u32(
+                                            ::binspec_runtime::fit::<
+                                                u32,
+                                            >(x.region_offset as i128, "region_offset")?,
+                                            endian,
+                                        );
+                                        w.u16(
+                                            ::binspec_runtime::fit::<
+                                                u16,
+                                            >(x.struct_count as i128, "struct_count")?,
+                                            endian,
+                                        );
+                                        w.u8(
+                                            ::binspec_runtime::fit::<
+                                                u8,
+                                            >(x.pointer_count as i128, "pointer_count")?,
+                                        );
+                                        w.u8(
+                                            ::binspec_runtime::fit::<
+                                                u8,
+                                            >(x.padding_count as i128, "padding_count")?,
+                                        );
+                                        Ok(())
+                                    })
+                                    .at_index(i)?;
+                            }
+                            Ok(())
+                        })
+                        .at("entries")?;
+                }
+                ctx.push_written(
+                    0usize,
+                    k_entries,
+                    item,
+                    origin,
+                    self.entries_align.unwrap_or(1u64),
+                );
+            }
+        }
+        Ok(())
     }
 }
 /// Groups of pointers at a regular stride.
@@ -26857,16 +27079,6 @@ impl RelocationEntry {
             padding_count: ::binspec_runtime::records::get(b, 7, endian),
         }
     }
-    /// The element's bytes in the file (a repetition of these records written at once).
-    #[inline(always)]
-    pub(crate) fn to_record(&self, endian: ::binspec_runtime::Endian) -> [u8; 8] {
-        let mut b = [0u8; 8];
-        ::binspec_runtime::records::put(&mut b, 0, self.region_offset, endian);
-        ::binspec_runtime::records::put(&mut b, 4, self.struct_count, endian);
-        ::binspec_runtime::records::put(&mut b, 6, self.pointer_count, endian);
-        ::binspec_runtime::records::put(&mut b, 7, self.padding_count, endian);
-        b
-    }
 }
 /// A dictionary: a Patricia tree over its keys, whose root (node 0, with the empty key) is not counted.
 ///
@@ -26899,9 +27111,7 @@ impl ResDic {
         })()
             .at("magic")?;
         let v_count = r.u32(endian).at("count")?;
-        let late_start_nodes = r.pos() as u64;
-        pools.defer_begin();
-        let first__ = (|| -> ::binspec_runtime::Result<_> {
+        let v_nodes = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let n = v_count as i128 + 1i128;
                 if n < 0 {
@@ -26914,47 +27124,39 @@ impl ResDic {
                 }
                 let cap = r.check_count(n as u64, 16u64)?;
                 let mut out = ::std::vec::Vec::with_capacity(cap);
+                let _: &::std::vec::Vec<ResDicNode> = &out;
+                let mut a__nodes: ::std::vec::Vec<ResDicNodeArgs> = ::std::vec::Vec::new();
                 for i in 0..n as usize {
                     out.push(
-                        ResDicNode::read(r, endian, pools, root_io, (&[],)).at_index(i)?,
+                        (|| -> ::binspec_runtime::Result<_> {
+                            ResDicNode::read(
+                                r,
+                                endian,
+                                pools,
+                                root_io,
+                                {
+                                    let a__ = (
+                                        if i as i128 == 0i128 {
+                                            0i128
+                                        } else {
+                                            ::binspec_runtime::expr::at(&out, 0i128)
+                                                .map_err(|e| e.or_offset(r.abs_pos()))?
+                                                .clone()
+                                                .string_key as i128
+                                        },
+                                    );
+                                    a__nodes.push(a__);
+                                    a__
+                                },
+                            )
+                        })()
+                            .at_index(i)?,
                     );
                 }
                 out
             })
-        })();
-        pools.defer_end();
-        let v_nodes = first__.at("nodes")?;
-        let v_nodes = if pools.deferring() {
-            v_nodes
-        } else {
-            let back__ = r.pos() as u64;
-            r.seek(late_start_nodes).at("nodes")?;
-            let v__ = (|| -> ::binspec_runtime::Result<_> {
-                Ok({
-                    let n = v_count as i128 + 1i128;
-                    if n < 0 {
-                        return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative count {n}"),
-                            ),
-                        );
-                    }
-                    let cap = r.check_count(n as u64, 16u64)?;
-                    let mut out = ::std::vec::Vec::with_capacity(cap);
-                    for i in 0..n as usize {
-                        out.push(
-                            ResDicNode::read(r, endian, pools, root_io, (&v_nodes,))
-                                .at_index(i)?,
-                        );
-                    }
-                    out
-                })
-            })()
-                .at("nodes")?;
-            r.seek(back__).at("nodes")?;
-            v__
-        };
+        })()
+            .at("nodes")?;
         r.leave();
         Ok(ResDic {
             magic: v_magic,
@@ -27003,9 +27205,28 @@ impl ResDic {
                 {
                     let val = &self.nodes;
                     {
+                        let mut a__nodes: ::std::vec::Vec<ResDicNodeArgs> = ::std::vec::Vec::new();
                         for (i, x) in val.iter().enumerate() {
                             ::binspec_runtime::attempt(|| {
-                                    x.write(w, ctx, io, endian, (&self.nodes,))?;
+                                    x.write(
+                                        w,
+                                        ctx,
+                                        io,
+                                        endian,
+                                        {
+                                            let a__ = (
+                                                if i as i128 == 0i128 {
+                                                    0i128
+                                                } else {
+                                                    ::binspec_runtime::expr::at(&self.nodes, 0i128)?
+                                                        .clone()
+                                                        .string_key as i128
+                                                },
+                                            );
+                                            a__nodes.push(a__);
+                                            a__
+                                        },
+                                    )?;
                                     Ok(())
                                 })
                                 .at_index(i)?;
@@ -27036,8 +27257,8 @@ pub struct ResDicNode {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: ::std::option::Option<NwString>,
 }
-/// The parameters of `ResDicNode`'s readers and writers, in this order: `x_parent__nodes` (a type's own params, then the outer values it uses).
-pub(crate) type ResDicNodeArgs<'p> = (&'p [ResDicNode],);
+/// The parameters of `ResDicNode`'s readers and writers, in this order: `p_first_key` (a type's own params, then the outer values it uses).
+pub(crate) type ResDicNodeArgs = (i128,);
 impl ResDicNode {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -27045,47 +27266,40 @@ impl ResDicNode {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
-        args: ResDicNodeArgs<'_>,
+        args: ResDicNodeArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_parent__nodes,) = args;
+        let (p_first_key,) = args;
         r.enter()?;
         let v_ref_bit = r.u32(endian).at("ref_bit")?;
         let v_left = r.u16(endian).at("left")?;
         let v_right = r.u16(endian).at("right")?;
+        let ptr_at_string_key = r.abs_pos();
         let v_string_key = r.u64(endian).at("string_key")?;
-        let (v_key, _pos_key) = if pools.deferring() {
-            (None, 0i128)
+        pools.pointer("nn_util", ptr_at_string_key, v_string_key, false);
+        let (v_key, _pos_key) = if v_string_key as i128 >= p_first_key {
+            let read = {
+                let mut r = root_io.clone();
+                let at = v_string_key as i128;
+                if at < 0 {
+                    return Err(
+                            ::binspec_runtime::Error::invalid(
+                                r.abs_pos(),
+                                format!("negative position {at}"),
+                            ),
+                        )
+                        .at("key");
+                }
+                r.seek(at as u64).at("key")?;
+                let pos_key = r.abs_pos() as i128;
+                let r = &mut r;
+                let value = NwString::read(r, endian, pools, root_io).at("key")?;
+                (value, pos_key)
+            };
+            let (v, p) = read;
+            (Some(v), p)
         } else {
-            if v_string_key as i128
-                >= ::binspec_runtime::expr::at(&x_parent__nodes, 0i128)
-                    .map_err(|e| e.or_offset(r.abs_pos()))?
-                    .clone()
-                    .string_key as i128
-            {
-                let read = {
-                    let mut r = root_io.clone();
-                    let at = v_string_key as i128;
-                    if at < 0 {
-                        return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative position {at}"),
-                                ),
-                            )
-                            .at("key");
-                    }
-                    r.seek(at as u64).at("key")?;
-                    let pos_key = r.abs_pos() as i128;
-                    let r = &mut r;
-                    let value = NwString::read(r, endian, pools, root_io).at("key")?;
-                    (value, pos_key)
-                };
-                let (v, p) = read;
-                (Some(v), p)
-            } else {
-                (None, 0i128)
-            }
+            (None, 0i128)
         };
         r.leave();
         Ok(ResDicNode {
@@ -27103,10 +27317,11 @@ impl ResDicNode {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         _io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
-        args: ResDicNodeArgs<'_>,
+        args: ResDicNodeArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_parent__nodes,) = args;
+        let (p_first_key,) = args;
+        let k_string_key__ptr = ctx.key(1u32);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.ref_bit;
@@ -27149,6 +27364,7 @@ impl ResDicNode {
                 Ok(())
             })
             .at("right")?;
+        ctx.pointer_to(k_string_key__ptr, w.pos() as u64, self.string_key, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.string_key;
@@ -27164,17 +27380,11 @@ impl ResDicNode {
             })
             .at("string_key")?;
         if !ctx.first_pass() {
-            match (
-                self.string_key as i128
-                    >= ::binspec_runtime::expr::at(&x_parent__nodes, 0i128)?
-                        .clone()
-                        .string_key as i128,
-                self.key.is_some(),
-            ) {
+            match (self.string_key as i128 >= p_first_key, self.key.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `string_key >= _parent.nodes[0].string_key` is false for the values written: the file would not have it",
+                                "present in the model, but its condition `string_key >= first_key` is false for the values written: the file would not have it",
                             )
                             .at("key"),
                     );
@@ -27182,7 +27392,7 @@ impl ResDicNode {
                 (true, false) => {
                     return Err(
                         ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `string_key >= _parent.nodes[0].string_key` is true for the values written: the file would have one",
+                                "absent in the model, but its condition `string_key >= first_key` is true for the values written: the file would have one",
                             )
                             .at("key"),
                     );
@@ -29668,6 +29878,9 @@ impl Bfres {
                 &mut pools,
                 &root_io,
             )
+            .map_err(|e| e.in_format("bfres"))?;
+        pools
+            .check_expansion(root_io.size() as u64, &["`relocation_entries`"])
             .map_err(|e| e.in_format("bfres"))?;
         Ok((m, pools.relaid()))
     }

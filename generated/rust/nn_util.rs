@@ -281,7 +281,9 @@ pub struct BlockHeader {
     pub reserved: u32,
 }
 impl BlockHeader {}
-/// Where the file's pointers are, so that they can be turned into addresses when the file is loaded.
+/// Where the file's pointers are, so that they can be turned into addresses when the file is loaded. Derived
+/// by the writer from the fields marked `-relocate: nn_util` (the pointers of the schemas that import this
+/// one): per section, the pointers whose values lie in its region, grouped as Nintendo's tools group them.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RelocationTable {
@@ -289,7 +291,6 @@ pub struct RelocationTable {
     pub table_ofs: u32,
     pub reserved: u32,
     pub sections: ::std::vec::Vec<RelocationSection>,
-    pub entries: ::std::vec::Vec<RelocationEntry>,
 }
 impl RelocationTable {}
 /// A region of the file, and the range of entries that list the pointers whose values lie in it.
@@ -301,8 +302,18 @@ pub struct RelocationSection {
     pub region_ofs: u32,
     pub region_size: u32,
     /// Index of the section's first entry.
-    pub entry_index: u32,
-    pub entry_count: u32,
+    ///
+    /// Set only where `entries` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry_index: ::std::option::Option<u32>,
+    /// The section's entries.
+    ///
+    /// Derived by the writer from where it puts the pointers of table `nn_util`; set only where a file's entries are not grouped as the writer groups them (kept so that the file reads back the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: ::std::option::Option<::std::vec::Vec<RelocationEntry>>,
+    /// Alignment of `entries` where the default (0x1) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries_align: ::std::option::Option<u64>,
 }
 impl RelocationSection {}
 /// Groups of pointers at a regular stride.
@@ -389,6 +400,9 @@ impl NnUtil {
                 &mut pools,
                 &root_io,
             )
+            .map_err(|e| e.in_format("nn_util"))?;
+        pools
+            .check_expansion(root_io.size() as u64, &["`relocation_entries`"])
             .map_err(|e| e.in_format("nn_util"))?;
         Ok((m, pools.relaid()))
     }

@@ -166,14 +166,16 @@ impl Run<'_> {
         if let Some(rs) = region {
             obj.region_starts.borrow_mut().push((i, rs));
         }
+        let ptr_at = r.abs_pos();
         let mut v = self.read_repeated(obj, i, f, &io, r)?;
         if let Some(rs) = region {
             self.leave_region(obj, i, f, &mut v, start, rs, r)?;
         }
+        self.note_pointer_read(f, ptr_at, &v);
         if f.resdic.is_some() {
             self.read_dic(f, &v)?;
         }
-        self.note_table_read(obj, i, f, &v);
+        self.note_table_read(obj, i, f, &v)?;
         if let (Some(key), V::Arr(xs)) = (&f.sort_by, &v) {
             // The model holds the elements in key order (the writer's), whatever order the file has them in.
             let order = self.sort_order(xs, key)?;
@@ -906,7 +908,7 @@ impl Run<'_> {
         r.seek(pos)?;
         let v = self.read_repeated(obj, i, f, &io, &mut r)?;
         obj.spans.borrow_mut()[i] = Some((pos, r.pos() as u64));
-        self.note_table_read(obj, i, f, &v);
+        self.note_table_read(obj, i, f, &v)?;
         if let Some(p) = f.item_of.filter(|&p| !self.m.pools[p].dedup) {
             // A record that holds regions of its own ends where their items end (the writer writes them inside
             // it), not where its fields do (`emit_rust::read::item_end`).

@@ -63,7 +63,7 @@ impl Run<'_> {
 
     /// Notes pointer `f` (field `i` of `obj`, written as `v`) at `at` in the output: where its item is present,
     /// for an offset the writer derives; where it is not null (nor past 2^62, no position of a file), for one the
-    /// model holds.
+    /// model holds; and where it is null, for a pointer marked `list-null: true`.
     pub fn note_pointer(&self, obj: &Rc<Obj>, f: &Field, at: u64, v: &V) -> Result<()> {
         let Some(r) = &f.relocate else {
             return Ok(());
@@ -71,6 +71,14 @@ impl Run<'_> {
         let target = match (&f.role, v) {
             (Role::Offset { of }, _) => {
                 if obj.get(of.0).is_none() {
+                    // Absent, the pointer is null: listed only where the table lists null ones.
+                    if r.null {
+                        self.pointers.borrow_mut().cur.push(Pointer {
+                            table: r.id.clone(),
+                            at,
+                            target: Target::Value(0),
+                        });
+                    }
                     return Ok(());
                 }
                 let item = self.m.types[obj.ty].field(*of);
@@ -81,7 +89,9 @@ impl Run<'_> {
                     stream,
                 }
             }
-            (Role::Data, V::Int(x)) if *x > 0 && *x < 1 << 62 => Target::Value(*x as u64),
+            (Role::Data, V::Int(x)) if (*x > 0 || (*x == 0 && r.null)) && *x < 1 << 62 => {
+                Target::Value(*x as u64)
+            }
             _ => return Ok(()),
         };
         self.pointers.borrow_mut().cur.push(Pointer {
@@ -185,10 +195,46 @@ impl Run<'_> {
         Ok(V::Obj(o))
     }
 
+    /// After reading seq attribute `f` at `at` (from the file's start) as `v`: a pointer that a relocation table
+    /// may list, noted where the writer would list it (as `ReadPools::pointer`).
+    pub fn note_pointer_read(&self, f: &Field, at: u64, v: &V) {
+        let (Some(r), V::Int(x)) = (&f.relocate, v) else {
+            return;
+        };
+        if (*x != 0 || r.null) && *x >= 0 && *x < 1 << 62 {
+            self.read_pointers
+                .borrow_mut()
+                .push((r.id.clone(), at, *x as u64));
+        }
+    }
+
+    /// The positions, from `base`, in increasing order and each once, of the pointers of table `id` read so far
+    /// whose values lie in `region` (as `ReadPools::pointers_in`).
+    fn pointers_read(&self, id: &str, base: u64, region: Option<(i128, i128)>) -> Vec<u32> {
+        let mut out: Vec<u32> = self
+            .read_pointers
+            .borrow()
+            .iter()
+            .filter(|(t, _, value)| {
+                t == id
+                    && region.is_none_or(|(from, size)| {
+                        let v = i128::from(*value) - i128::from(base);
+                        v >= from && v - from < size
+                    })
+            })
+            .filter_map(|&(_, at, _)| at.checked_sub(base).and_then(|p| u32::try_from(p).ok()))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// After reading a relocation table (field `i` of `obj`): whether the model keeps it (it is not what the writer
-    /// would make of the pointers it lists).
-    pub fn note_table_read(&self, obj: &Rc<Obj>, i: usize, f: &Field, v: &V) {
-        let Some(r) = &f.relocations else { return };
+    /// would make of the pointers read).
+    pub fn note_table_read(&self, obj: &Rc<Obj>, i: usize, f: &Field, v: &V) -> Result<()> {
+        let Some(r) = &f.relocations else {
+            return Ok(());
+        };
         let kept = match (r.encoding, v) {
             (RelocEncoding::Bina, V::Bytes(b)) => reloc::bina_kept(b),
             (RelocEncoding::NnUtil, V::Arr(xs)) => {
@@ -207,11 +253,19 @@ impl Run<'_> {
                         }
                     })
                     .collect();
-                let size = self.root.borrow().as_ref().map_or(0, |s| s.size());
-                reloc::kept(es, size, |e| *e).is_some()
+                let region = match (&r.from, &r.size) {
+                    (Some(from), Some(size)) => Some((
+                        self.eval_int(&from.expr, &Env::of(obj))?,
+                        self.eval_int(&size.expr, &Env::of(obj))?,
+                    )),
+                    _ => None,
+                };
+                let base = obj.io.borrow().abs;
+                reloc::kept_for(es, &self.pointers_read(&r.id, base, region), |e| *e).is_some()
             }
             _ => true,
         };
         obj.omitted.borrow_mut()[i] = !kept;
+        Ok(())
     }
 }

@@ -56,6 +56,8 @@ pub struct Run<'m> {
     pub pass: Cell<u32>,
     /// The relocated pointers written (see [`crate::reloc`]).
     pub pointers: std::cell::RefCell<crate::reloc::Pointers>,
+    /// The relocated pointers read: their table, where each is in the file, and its value.
+    pub read_pointers: std::cell::RefCell<Vec<(String, u64, u64)>>,
     /// The file being read (what gaps between pool items are taken from).
     pub root: std::cell::RefCell<Option<Rc<crate::value::Stream>>>,
 }
@@ -74,6 +76,7 @@ impl<'m> Run<'m> {
             written: Default::default(),
             root: Default::default(),
             pointers: Default::default(),
+            read_pointers: Default::default(),
             pass: Cell::new(0),
             members: Default::default(),
             captures: m

@@ -1281,6 +1281,9 @@ pub struct ReadPools {
     ordered: Vec<(usize, Vec<(u64, u64)>)>,
     /// How many first readings are in progress ([`ReadPools::defer_begin`]).
     defer: u32,
+    /// The relocated pointers read: their table, where each is in the file, and its value
+    /// ([`ReadPools::pointer`]).
+    pointers: Vec<(&'static str, u64, u64)>,
 }
 
 /// What reading has seen of one pool.
@@ -1298,6 +1301,37 @@ impl ReadPools {
     /// Bookkeeping for a new read.
     pub fn new() -> Self {
         Self::default()
+    }
+    /// A pointer that relocation table `table` may list, read at `at` (from the file's start) with `value`: noted
+    /// where the writer would list it (not null, unless `null`: `-relocate: {id, list-null: true}`; not past 2^62,
+    /// which no file reaches), so that the table read can be compared with what the writer would derive
+    /// ([`ReadPools::pointers_in`]).
+    #[inline]
+    pub fn pointer(&mut self, table: &'static str, at: u64, value: u64, null: bool) {
+        if (value != 0 || null) && value < 1 << 62 {
+            self.pointers.push((table, at, value));
+        }
+    }
+    /// The positions, from `base` (where the stream of the table's type starts), in increasing order and each
+    /// once, of the pointers of `table` read so far whose values lie in `region` (`[from, from + size)` from
+    /// `base`; every one where `None`), as the writer lists them. Positions that are not within 4 GiB after
+    /// `base` are left out (the table then reads as kept).
+    pub fn pointers_in(&self, table: &str, base: u64, region: Option<(i128, i128)>) -> Vec<u32> {
+        let mut out: Vec<u32> = self
+            .pointers
+            .iter()
+            .filter(|(t, _, value)| {
+                *t == table
+                    && region.is_none_or(|(from, size)| {
+                        let v = i128::from(*value) - i128::from(base);
+                        v >= from && v - from < size
+                    })
+            })
+            .filter_map(|&(_, at, _)| at.checked_sub(base).and_then(|p| u32::try_from(p).ok()))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
     /// A first reading of a field begins: values that the field's records take from their holder are not read yet
     /// (an element's instance that looks at the next element, a field that a later one follows), so instances

@@ -4,7 +4,8 @@ meta:
 doc: |
   Exercises `-relocate` on pointers the model holds (data, not offsets the writer derives), as a format's
   pointers are before its writer derives its layout: the relocation table lists each nonzero one where the
-  writer writes it, in the section whose region holds its value. The table (an `nn::util` one: a range of a
+  writer writes it, in the section whose region holds its value (a null one too where it is marked `list-null`).
+  A file whose table lists other pointers than the schema marks keeps its entries. The table (an `nn::util` one: a range of a
   shared entry table per section) is an instance at an offset the model holds, and its entries, each section's
   entry index and count are derived.
 seq:
@@ -22,6 +23,12 @@ seq:
     type: u8
     -relocate: main
     doc: Null in the sample file, so not listed.
+  - id: fourth
+    type: u8
+    -relocate:
+      id: main
+      list-null: true
+    doc: Listed even where null (as version 8 BFRES lists its null dictionary pointers).
 instances:
   table:
     pos: table_ofs

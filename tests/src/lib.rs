@@ -251,3 +251,22 @@ pub fn check_fixture_script(script: &str) {
         ),
     }
 }
+
+/// The entries of an nn::util file's relocation table, read from its bytes: {u32 position, u16 struct count, u8
+/// pointer count, u8 padding count} after the table's 0x10-byte header and its 0x18-byte sections.
+pub fn nn_util_relocation_entries(file: &[u8]) -> Vec<[u64; 4]> {
+    let u32_at = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap()) as usize;
+    let table = u32_at(0x18);
+    let sections = u32_at(table + 8);
+    file[table + 0x10 + sections * 0x18..]
+        .chunks_exact(8)
+        .map(|e| {
+            [
+                u64::from(u32::from_le_bytes(e[..4].try_into().unwrap())),
+                u64::from(u16::from_le_bytes([e[4], e[5]])),
+                u64::from(e[6]),
+                u64::from(e[7]),
+            ]
+        })
+        .collect()
+}

@@ -9,7 +9,7 @@ use binspec_formats::bfres::Bfres;
 use binspec_runtime::Format as _;
 use serde_json::Value;
 
-use binspec_tests::{files_under, repo, run};
+use binspec_tests::{files_under, nn_util_relocation_entries, repo, run};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -270,36 +270,19 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
         assert_eq!(strings[0], "", "{file}");
         assert_eq!(&strings[1..], &want_strings[..], "{file}");
 
-        // The relocation table.
+        // The relocation table: its sections' regions as the sidecar says, and, written (derived from the
+        // pointers the schema marks, or kept where the file lists others), the sidecar's entries.
         let rt = &d["relocation_table"];
         let wrt = &want["relocation_table"];
-        let sections: Vec<[u64; 4]> = arr(&rt["sections"])
+        let sections: Vec<[u64; 2]> = arr(&rt["sections"])
             .iter()
-            .map(|x| {
-                ["region_ofs", "region_size", "entry_index", "entry_count"]
-                    .map(|k| x[k].as_u64().unwrap())
-            })
+            .map(|x| ["region_ofs", "region_size"].map(|k| x[k].as_u64().unwrap()))
             .collect();
-        let want_sections: Vec<[u64; 4]> = arr(&wrt["sections"])
+        let want_sections: Vec<[u64; 2]> = arr(&wrt["sections"])
             .iter()
-            .map(|x| {
-                ["offset", "size", "base_entry_index", "entry_count"]
-                    .map(|k| x[k].as_u64().unwrap())
-            })
+            .map(|x| ["offset", "size"].map(|k| x[k].as_u64().unwrap()))
             .collect();
         assert_eq!(sections, want_sections, "{file}");
-        let entries: Vec<[u64; 4]> = arr(&rt["entries"])
-            .iter()
-            .map(|x| {
-                [
-                    "region_offset",
-                    "struct_count",
-                    "pointer_count",
-                    "padding_count",
-                ]
-                .map(|k| x[k].as_u64().unwrap())
-            })
-            .collect();
         let want_entries: Vec<[u64; 4]> = arr(&wrt["entries"])
             .iter()
             .map(|x| {
@@ -307,7 +290,8 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
                     .map(|k| x[k].as_u64().unwrap())
             })
             .collect();
-        assert_eq!(entries, want_entries, "{file}");
+        let written = Bfres::from_binary(&bytes).unwrap().to_binary().unwrap();
+        assert_eq!(nn_util_relocation_entries(&written), want_entries, "{file}");
 
         let m = Bfres::from_binary(&bytes).unwrap();
         assert!(

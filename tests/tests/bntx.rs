@@ -9,7 +9,7 @@ use binspec_formats::bntx::Bntx;
 use binspec_runtime::Format as _;
 use serde_json::Value;
 
-use binspec_tests::{files_under, repo, run};
+use binspec_tests::{files_under, nn_util_relocation_entries, repo, run};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -86,7 +86,21 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
             );
             assert_eq!(t["texture_size"], w["data_size"], "{at}");
             assert_eq!(t["texture_alignment"], w["data_alignment"], "{at}");
-            assert_eq!(t["mip_ptrs"], w["mip_pointers"], "{at}");
+            let mips: Vec<&Value> = t["mip_ptrs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| &m["ptr"])
+                .collect();
+            assert_eq!(
+                mips,
+                w["mip_pointers"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .collect::<Vec<_>>(),
+                "{at}"
+            );
             let cs = &t["channel_sources"];
             assert_eq!(
                 [&cs["r"], &cs["g"], &cs["b"], &cs["a"]]
@@ -109,7 +123,8 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
             *want["dictionary"]["keys"].as_array().unwrap(),
             "{name}"
         );
-        // The relocation table's sections and entries.
+        // The relocation table: its sections' regions as the sidecar says; their entries are derived from the
+        // pointers the schema marks (the model keeps none), and the entries written are the sidecar's.
         let rt = &d["relocation_table"];
         let wt = &want["relocation_table"];
         for (sct, w) in rt["sections"]
@@ -119,48 +134,26 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
             .zip(wt["sections"].as_array().unwrap())
         {
             assert_eq!(
-                (
-                    &sct["region_ofs"],
-                    &sct["region_size"],
-                    &sct["entry_index"],
-                    &sct["entry_count"]
-                ),
-                (
-                    &w["offset"],
-                    &w["size"],
-                    &w["base_entry_index"],
-                    &w["entry_count"]
-                ),
+                (&sct["region_ofs"], &sct["region_size"]),
+                (&w["offset"], &w["size"]),
                 "{name}"
             );
+            assert!(
+                sct.get("entries").is_none() && sct.get("entry_count").is_none(),
+                "{name}: the model keeps the table's entries: {sct}"
+            );
         }
-        let entries: Vec<[Value; 4]> = rt["entries"]
+        let written = Bntx::from_binary(&bytes).unwrap().to_binary().unwrap();
+        let want_entries: Vec<[u64; 4]> = wt["entries"]
             .as_array()
             .unwrap()
             .iter()
             .map(|e| {
-                [
-                    e["region_offset"].clone(),
-                    e["struct_count"].clone(),
-                    e["pointer_count"].clone(),
-                    e["padding_count"].clone(),
-                ]
+                ["position", "struct_count", "pointer_count", "padding_count"]
+                    .map(|k| e[k].as_u64().unwrap())
             })
             .collect();
-        let want_entries: Vec<[Value; 4]> = wt["entries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| {
-                [
-                    e["position"].clone(),
-                    e["struct_count"].clone(),
-                    e["pointer_count"].clone(),
-                    e["padding_count"].clone(),
-                ]
-            })
-            .collect();
-        assert_eq!(entries, want_entries, "{name}");
+        assert_eq!(nn_util_relocation_entries(&written), want_entries, "{name}");
         // Each texture's data, as long as the sidecar says; written back byte for byte.
         let m = Bntx::from_binary(&bytes).unwrap();
         for (t, w) in m
@@ -207,6 +200,30 @@ fn home_bed_reads_and_writes_back() {
         })
         .collect();
     assert_eq!(got.len(), 4, "{got:?}");
+    // Nintendo's relocation table is what the writer derives from the pointers the schema marks: the model keeps
+    // none of its 11 entries, and a texture's mip pointers moved into the GPU region's section are listed there.
+    for s in d["relocation_table"]["sections"].as_array().unwrap() {
+        assert!(s.get("entries").is_none(), "{s}");
+    }
+    // The pointers the entries list, each position once.
+    let listed = |file: &[u8]| -> Vec<u64> {
+        let mut ps: Vec<u64> = nn_util_relocation_entries(file)
+            .iter()
+            .flat_map(|&[p, s, c, pad]| {
+                (0..s).flat_map(move |g| (0..c).map(move |k| p + 8 * (g * (c + pad) + k)))
+            })
+            .collect();
+        ps.sort_unstable();
+        ps
+    };
+    let mut m = Bntx::from_binary(&bytes).unwrap();
+    let before = listed(&m.to_binary().unwrap());
+    assert_eq!(before.len(), 71);
+    // A pointer set where the file has a null one (the user memory pool's, at 0x48): listed too.
+    m.container.user_memory_pool_ptr = 0x58;
+    let after = listed(&m.to_binary().unwrap());
+    assert_eq!(after.len(), 72);
+    assert!(!before.contains(&0x48) && after.contains(&0x48));
     assert_eq!(
         got[0],
         ("BedBody_alb".into(), 512, 512, 10, "bc1_srgb".into())

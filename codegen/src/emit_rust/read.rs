@@ -85,6 +85,11 @@ impl<'m> Gen<'m> {
                 }
             }
             let (read, late) = self.late_reads(f, || self.read_field(ti, f))?;
+            // A relocated pointer: where it is and its value, which the relocation table is compared with.
+            let ptr_at = local("ptr_at", &f.name);
+            if f.relocate.is_some() {
+                body.push(quote!(let #ptr_at = r.abs_pos();));
+            }
             let at = local("at", &f.name);
             let checked = matches!(f.role, Role::Const(ConstVal::Int(_))) || f.valid.is_some();
             if checked {
@@ -167,6 +172,23 @@ impl<'m> Gen<'m> {
                     quote!(let #fl = if #v.is_some() { #filler } else { None };)
                 } else {
                     quote!(let #fl = #filler;)
+                });
+            }
+            if let Some(rl) = &f.relocate {
+                let (id, null) = (rl.id.as_str(), rl.null);
+                let x = match f.cond {
+                    Some(_) => quote!(x),
+                    None => quote!(#v),
+                };
+                let value = match f.ty {
+                    FieldTy::Int { signed: true, .. } => quote!(#x as u64),
+                    _ => x,
+                };
+                body.push(match f.cond {
+                    Some(_) => {
+                        quote!(if let Some(x) = #v { pools.pointer(#id, #ptr_at, #value, #null); })
+                    }
+                    None => quote!(pools.pointer(#id, #ptr_at, #value, #null);),
                 });
             }
             if f.resdic.is_some() {
@@ -320,7 +342,7 @@ impl<'m> Gen<'m> {
                 Role::Given => inits.push(quote!(#id: Some(#v),)),
                 Role::Data | Role::Placed => {
                     if f.relocations.is_some() {
-                        let kept = self.relocation_keep(f, &v)?;
+                        let kept = self.relocation_keep(ti, f, &v)?;
                         inits.push(quote!(#id: #kept,));
                     } else {
                         inits.push(quote!(#id: #v,));

@@ -25,6 +25,54 @@ impl<'m> Gen<'m> {
         out
     }
 
+    /// Writing data field `f`: where it is a relocated pointer the model holds, where it is and what it points to,
+    /// for the table that lists it.
+    pub(super) fn data_pointer(&self, f: &Field) -> Option<TokenStream> {
+        let (Some(r), Role::Data) = (&f.relocate, &f.role) else {
+            return None;
+        };
+        let k = local("k", &pointer_slot(&f.name));
+        let id = ident(&f.name);
+        let v = match f.ty {
+            FieldTy::Int { signed: true, .. } => quote!(self.#id as u64),
+            _ => quote!(self.#id),
+        };
+        let null = r.null;
+        Some(quote!(ctx.pointer_to(#k, w.pos() as u64, #v, #null);))
+    }
+
+    /// Writing derived offset `f` of type `t` (`code`): where it is a relocated pointer, where it is and the item
+    /// it points to, for the table that lists it, first.
+    pub(super) fn offset_pointer(
+        &self,
+        t: &crate::ir::TypeDef,
+        f: &Field,
+        code: TokenStream,
+    ) -> R<TokenStream> {
+        let Some(r) = &f.relocate else {
+            return Ok(code);
+        };
+        let k = local("k", &pointer_slot(&f.name));
+        let Role::Offset { of } = &f.role else {
+            return Err(internal(&f.path));
+        };
+        let item = t.field(*of);
+        let iid = ident(&item.name);
+        let ki = local("k", &item.name);
+        Ok(match item.cond {
+            // Absent, the pointer is null: listed only where the table lists null ones.
+            Some(_) if r.null => quote! {
+                if self.#iid.is_some() { ctx.pointer(#k, w.pos() as u64, #ki); }
+                else { ctx.pointer_to(#k, w.pos() as u64, 0, true); }
+                #code
+            },
+            Some(_) => {
+                quote!(if self.#iid.is_some() { ctx.pointer(#k, w.pos() as u64, #ki); } #code)
+            }
+            None => quote!(ctx.pointer(#k, w.pos() as u64, #ki); #code),
+        })
+    }
+
     /// The element type of a `-relocations` item and its four fields' names (checked by the `classify` pass).
     fn entry_fields(&self, f: &Field) -> R<(Ident, [Ident; 4])> {
         let FieldTy::User { ty, .. } = &f.ty else {
@@ -99,26 +147,42 @@ impl<'m> Gen<'m> {
         Ok(quote!(#(#out)*))
     }
 
-    /// Reading: what the model keeps of the entries `v` of the `-relocations` item `f` (see the module's doc).
-    pub(super) fn relocation_keep(&self, f: &Field, v: &Ident) -> R<TokenStream> {
-        if f.relocations
-            .as_ref()
-            .is_some_and(|r| r.encoding == RelocEncoding::Bina)
-        {
+    /// Reading: what the model keeps of the entries `v` of the `-relocations` item `f` (see the module's doc): none
+    /// where they are what the writer would derive from the pointers read (those of the table whose values lie in
+    /// its region), the file's otherwise (a table that lists pointers the schema does not mark, or groups them
+    /// otherwise).
+    pub(super) fn relocation_keep(&self, ti: usize, f: &Field, v: &Ident) -> R<TokenStream> {
+        let Some(r) = &f.relocations else {
+            return Err(internal(&f.path));
+        };
+        if r.encoding == RelocEncoding::Bina {
             return Ok(quote! {
                 if ::binspec_runtime::layout::reloc::bina_kept(&#v[..]) { Some(#v) } else { None }
             });
         }
+        let tr = |x: &crate::ir::Ex| -> R<TokenStream> {
+            Ok(self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full())
+        };
+        let region = match (&r.from, &r.size) {
+            (Some(from), Some(size)) => {
+                let (from, size) = (tr(from)?, tr(size)?);
+                quote!(Some((#from, #size)))
+            }
+            _ => quote!(None),
+        };
+        let id = r.id.as_str();
         let (_, [p, s, o, pad]) = self.entry_fields(f)?;
         Ok(quote! {
-            ::binspec_runtime::layout::reloc::kept(#v, root_io.buf().len() as u64, |e| {
-                ::binspec_runtime::layout::reloc::Entry {
+            ::binspec_runtime::layout::reloc::kept_for(
+                #v,
+                &pools.pointers_in(#id, r.abs_pos() - r.pos() as u64, #region),
+                |e| ::binspec_runtime::layout::reloc::Entry {
                     position: e.#p,
                     struct_count: e.#s,
                     offset_count: e.#o,
                     padding_count: e.#pad,
-                }
-            })
+                },
+            )
         })
     }
 }

@@ -138,15 +138,7 @@ impl<'m> Gen<'m> {
                 let k = local("k", &f.name);
                 body.push(quote!(ctx.record(#k, w.pos() as u64);));
             }
-            // A relocated pointer the model holds: where it is and what it points to, for the table that lists it.
-            if f.relocate.is_some() && matches!(f.role, Role::Data) {
-                let k = local("k", &relocations::pointer_slot(&f.name));
-                let v = match f.ty {
-                    FieldTy::Int { signed: true, .. } => quote!(self.#id as u64),
-                    _ => quote!(self.#id),
-                };
-                body.push(quote!(ctx.pointer_to(#k, w.pos() as u64, #v);));
-            }
+            body.extend(self.data_pointer(f));
             let fname = f.name.as_str();
             let code = match &f.role {
                 // A BINA offset table, derived above.
@@ -204,24 +196,7 @@ impl<'m> Gen<'m> {
                 Role::Length { .. } | Role::Offset { .. } | Role::Derive(_) => {
                     let d = local("d", &f.name);
                     let code = self.write_derived(f, quote!(#d))?;
-                    // A relocated pointer: where it is and the item it points to, for the table that lists it.
-                    let code = if f.relocate.is_some() {
-                        let k = local("k", &relocations::pointer_slot(&f.name));
-                        let Role::Offset { of } = &f.role else {
-                            return Err(internal(&f.path));
-                        };
-                        let item = t.field(*of);
-                        let iid = ident(&item.name);
-                        let ki = local("k", &item.name);
-                        match item.cond {
-                            Some(_) => {
-                                quote!(if self.#iid.is_some() { ctx.pointer(#k, w.pos() as u64, #ki); } #code)
-                            }
-                            None => quote!(ctx.pointer(#k, w.pos() as u64, #ki); #code),
-                        }
-                    } else {
-                        code
-                    };
+                    let code = self.offset_pointer(t, f, code)?;
                     // An optional derived field is written where its condition holds for the values written
                     // (an optional offset has its item's condition; `classify` gives no length one).
                     self.where_cond(ti, f, code)?

@@ -282,10 +282,12 @@ pub struct ResdicKey {
     pub pos: Pos,
 }
 
-/// `-relocate: ID`: the table's id, and where the key is (for errors).
+/// `-relocate: ID` or `{id: ID, list-null: true}`: the table's id, whether the table lists the pointer also where it is
+/// null (version 8 BFRES lists its null dictionary pointers), and where the key is (for errors).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Relocate {
     pub id: String,
+    pub null: bool,
     pub pos: Pos,
 }
 

@@ -34,7 +34,7 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
     }
     for t in &m.types {
         for f in &t.seq {
-            let Some(super::Relocate { id, pos }) = &f.relocate else {
+            let Some(super::Relocate { id, pos, null: _ }) = &f.relocate else {
                 continue;
             };
             // An offset the writer derives (the pointer lists its item), or one the model holds (the pointer

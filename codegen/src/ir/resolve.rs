@@ -445,21 +445,16 @@ impl Builder {
         };
         let relocate = match ext_get(&a.ext, "-relocate") {
             None => None,
-            Some(n) => match &n.value {
-                Value::Str(id) if !is_instance && !id.is_empty() => Some(super::Relocate {
-                    id: id.clone(),
-                    pos: n.pos,
-                }),
-                _ => {
-                    diags.error(
-                        n.pos,
-                        &n.path,
-                        "'-relocate' takes the id of the relocation table that lists the pointer, on a seq attribute",
-                        Some("for example '-relocate: main'".into()),
-                    );
-                    None
-                }
-            },
+            Some(n) if !is_instance => parse_relocate(n, diags),
+            Some(n) => {
+                diags.error(
+                    n.pos,
+                    &n.path,
+                    "'-relocate' marks a pointer of a seq attribute, not an instance",
+                    None,
+                );
+                None
+            }
         };
         let relocations = ext_get(&a.ext, "-relocations").and_then(|n| parse_relocations(n, diags));
         let derive = ext_get(&a.ext, "-derive").and_then(|n| node_ex(n, diags));
@@ -587,6 +582,52 @@ impl Builder {
 
 /// Reads `-relocations: {id: ID, from: EXPR, size: EXPR, encoding: NAME}`, reporting what is wrong with it
 /// (where it may go is checked with the roles, in `classify`).
+/// `-relocate: ID`, or `-relocate: {id: ID, list-null: BOOL}`.
+fn parse_relocate(n: &Node, diags: &mut Diags) -> Option<super::Relocate> {
+    let usage = "'-relocate' takes the id of the relocation table that lists the pointer, or a map {id: ID, \
+                 list-null: true} for a pointer the table lists also where it is null";
+    let hint = || Some("for example '-relocate: main'".to_string());
+    if let Value::Str(id) = &n.value {
+        if id.is_empty() {
+            diags.error(n.pos, &n.path, usage, hint());
+            return None;
+        }
+        return Some(super::Relocate {
+            id: id.clone(),
+            null: false,
+            pos: n.pos,
+        });
+    }
+    let Some(map) = n.as_map() else {
+        diags.error(n.pos, &n.path, usage, hint());
+        return None;
+    };
+    let mut out = super::Relocate {
+        id: String::new(),
+        null: false,
+        pos: n.pos,
+    };
+    for (k, v) in map {
+        let key = k.scalar_text().unwrap_or_default();
+        match (key.as_str(), &v.value) {
+            ("id", Value::Str(id)) if !id.is_empty() => out.id = id.clone(),
+            ("list-null", Value::Bool(b)) => out.null = *b,
+            ("id" | "list-null", _) => diags.error(v.pos, &v.path, usage, None),
+            (other, _) => diags.error(
+                k.pos,
+                &k.path,
+                format!("'-relocate' has no key '{other}' (it takes id and list-null)"),
+                did_you_mean(other, ["id", "list-null"]),
+            ),
+        }
+    }
+    if out.id.is_empty() {
+        diags.error(n.pos, &n.path, usage, hint());
+        return None;
+    }
+    Some(out)
+}
+
 fn parse_relocations(n: &Node, diags: &mut Diags) -> Option<super::Relocations> {
     let usage = "'-relocations' takes a map {id: ID, from: EXPR, size: EXPR, encoding: nn-util | bina} (from, size and encoding optional)";
     let Some(map) = n.as_map() else {

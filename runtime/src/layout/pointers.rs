@@ -14,11 +14,12 @@ impl WriteCtx<'_> {
         self.cur_pointers.set(key, pack(target));
     }
     /// Records a pointer whose value the model holds (a `-relocate` field that is data, not an offset the writer
-    /// derives): where it is and the position it points to, `value`. A null pointer is not listed, nor one past
-    /// 2^62 (no position of a file), which a table kept from the file then lists if it does.
+    /// derives), or a null one the table lists (`null`: `-relocate: {id, list-null: true}`): where it is and the
+    /// position it points to, `value`. A null pointer is listed only with `null`; one past 2^62 (no position of a
+    /// file) never, and a table kept from the file then lists it if it does.
     #[inline]
-    pub fn pointer_to(&mut self, key: Key, pos: u64, value: u64) {
-        if value == 0 || value >= VALUE {
+    pub fn pointer_to(&mut self, key: Key, pos: u64, value: u64, null: bool) {
+        if (value == 0 && !null) || value >= VALUE {
             return;
         }
         self.record(key, pos);

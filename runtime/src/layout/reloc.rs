@@ -206,12 +206,16 @@ pub fn positions(entries: &[Entry], size: u64) -> Result<Vec<u32>> {
 }
 
 /// What a reader keeps of a relocation table's entries (`entries`, each seen as an [`Entry`] through `as_entry`):
-/// nothing where they are the ones [`group`] makes of the pointers they list (the writer derives those), or else
-/// the entries as the file has them. `size` is the file's size, which bounds the pointers they may list.
-pub fn kept<E>(entries: Vec<E>, size: u64, as_entry: impl Fn(&E) -> Entry) -> Option<Vec<E>> {
+/// nothing where they are the ones [`group`] makes of `pointers` (the positions of the pointers read that the
+/// table would list: the writer derives those), or else the entries as the file has them (a table that lists
+/// pointers the schema does not mark, or groups them otherwise).
+pub fn kept_for<E>(
+    entries: Vec<E>,
+    pointers: &[u32],
+    as_entry: impl Fn(&E) -> Entry,
+) -> Option<Vec<E>> {
     let es: Vec<Entry> = entries.iter().map(as_entry).collect();
-    let derived = positions(&es, size).and_then(|ps| group(&ps));
-    match derived {
+    match group(pointers) {
         Ok(d) if d == es => None,
         _ => Some(entries),
     }
@@ -402,15 +406,19 @@ mod tests {
     }
 
     #[test]
-    fn a_reader_keeps_only_entries_grouped_otherwise() {
+    fn a_reader_keeps_only_entries_other_than_the_pointers_read_make() {
         let id = |e: &Entry| *e;
-        assert_eq!(kept(vec![e(0, 2, 1, 1)], 0x100, id), None);
+        assert_eq!(kept_for(vec![e(0, 2, 1, 1)], &[0, 16], id), None);
         // The same pointers as two entries: kept, as is.
         let split = vec![e(0, 1, 1, 0), e(16, 1, 1, 0)];
-        assert_eq!(kept(split.clone(), 0x100, id), Some(split));
-        // Entries that list nothing a file could hold are kept too (the writer would list other pointers).
-        let past = vec![e(0xff8, 2, 1, 0)];
-        assert_eq!(kept(past.clone(), 0x100, id), Some(past));
+        assert_eq!(kept_for(split.clone(), &[0, 16], id), Some(split));
+        // Entries grouped as the writer groups, of other pointers than those read: kept.
+        assert_eq!(
+            kept_for(vec![e(0, 2, 1, 1)], &[0, 24], id).map(|v| v.len()),
+            Some(1)
+        );
+        // No pointers and no entries: nothing to keep.
+        assert_eq!(kept_for(Vec::<Entry>::new(), &[], id), None);
     }
 
     #[test]
