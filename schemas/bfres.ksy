@@ -73,7 +73,13 @@ doc: |
   with 3918 indices in 7836 bytes); attribute formats are split into nn_gfx's channel and type formats.
 
   Pointers are file offsets (u64) read as data and followed by instances; the runtime-only regions (memory
-  pools, GPU object memory, descriptor slots) are read as the bytes files hold there. Animations (skeletal,
+  pools, GPU object memory, descriptor slots) are read as the bytes files hold there. Every pointer is marked
+  `-relocate: nn_util` (those of nn_gfx's structures in nn_gfx.ksy), so the relocation table is derived from
+  them: the fixtures and AirCurrent.bfres keep none of its entries. Version 8 lists some null pointers (the
+  dictionaries but the key shapes', and a bone's user data array: AirCurrent's table), marked `list-null`; the
+  pointers to strings among a version 10 material's render info values are read as `render_info_strings`, so that
+  they are listed. HomeBed.bfres keeps its first section's entries: the tool that wrote it listed null pointers
+  that Nintendo's version 8 files do not (among its shader options). Animations (skeletal,
   material, bone visibility, shape, scene) are not read: the page has no table for them and no file at hand has
   one; their arrays, dictionaries and counts are read.
 -wiki-enums:
@@ -101,7 +107,6 @@ seq:
 instances:
   relocation_table:
     pos: header.relocation_table_ofs
-    size: header.file_size - header.relocation_table_ofs
     type: nn_util::relocation_table
 types:
   res_file:
@@ -117,11 +122,14 @@ types:
     seq:
       - id: file_name
         type: u8
+        -relocate: nn_util
         doc: Pointer to the file's name.
       - id: model_array
         type: u8
+        -relocate: nn_util
       - id: model_dictionary
         type: u8
+        -relocate: nn_util
       - id: reserved
         size: 0x20
         doc: |
@@ -129,41 +137,57 @@ types:
           dictionaries of section kinds it does not know here, and expects them null.
       - id: skeletal_animation_array
         type: u8
+        -relocate: nn_util
       - id: skeletal_animation_dictionary
         type: u8
+        -relocate: nn_util
       - id: material_animation_array
         type: u8
+        -relocate: nn_util
       - id: material_animation_dictionary
         type: u8
+        -relocate: nn_util
       - id: bone_visibility_animation_array
         type: u8
+        -relocate: nn_util
       - id: bone_visibility_animation_dictionary
         type: u8
+        -relocate: nn_util
       - id: shape_animation_array
         type: u8
+        -relocate: nn_util
       - id: shape_animation_dictionary
         type: u8
+        -relocate: nn_util
       - id: scene_animation_array
         type: u8
+        -relocate: nn_util
       - id: scene_animation_dictionary
         type: u8
+        -relocate: nn_util
       - id: runtime_memory_pool
         type: u8
+        -relocate: nn_util
         doc: Runtime MemoryPool (set by g3d); in version 8 files a pointer to 0x120 reserved bytes.
       - id: memory_pool_info
         type: u8
+        -relocate: nn_util
         doc: |
           Pointer to the nn::gfx::MemoryPoolInfo that describes the GPU region (the wiki's type column names the
           struct; the row is 8 bytes, a pointer).
       - id: embed_file_array
         type: u8
+        -relocate: nn_util
       - id: embed_file_dictionary
         type: u8
+        -relocate: nn_util
       - id: user_pointer
         type: u8
+        -relocate: nn_util
         doc: User pointer in EPD software (0 in files).
       - id: string_pool
         type: u8
+        -relocate: nn_util
         doc: |
           Pointer to the string pool's first string (the empty one, 0x14 bytes into the `_STR` block). Unnamed on
           the page; so in version 8 files and in BfresLibrary.
@@ -277,44 +301,63 @@ types:
     seq:
       - id: file_name
         type: u8
+        -relocate: nn_util
       - id: model_array
         type: u8
+        -relocate: nn_util
       - id: model_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: skeletal_animation_array
         type: u8
+        -relocate: nn_util
       - id: skeletal_animation_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: material_animation_array
         type: u8
+        -relocate: nn_util
       - id: material_animation_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: bone_visibility_animation_array
         type: u8
+        -relocate: nn_util
       - id: bone_visibility_animation_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: shape_animation_array
         type: u8
+        -relocate: nn_util
       - id: shape_animation_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: scene_animation_array
         type: u8
+        -relocate: nn_util
       - id: scene_animation_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: runtime_memory_pool
         type: u8
+        -relocate: nn_util
         doc: Pointer to 0x120 zero bytes for the runtime memory pool object (after the GPU region).
       - id: memory_pool_info
         type: u8
+        -relocate: nn_util
         doc: Pointer to the nn::gfx::MemoryPoolInfo of the GPU region (0x148, after the first model).
       - id: embed_file_array
         type: u8
+        -relocate: nn_util
       - id: embed_file_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: user_pointer
         type: u8
+        -relocate: nn_util
       - id: string_pool
         type: u8
+        -relocate: nn_util
         doc: Pointer to the string pool's first (empty) string, 0x14 bytes into the `_STR` block.
       - id: string_pool_size
         type: u4
@@ -442,29 +485,41 @@ types:
         doc: Unnamed on the page (BfresLibrary reads flags here from version 9).
       - id: model_name
         type: u8
+        -relocate: nn_util
       - id: path
         type: u8
+        -relocate: nn_util
         doc: Unnamed on the page; in version 8 a pointer to a path string (the empty string in both files).
       - id: skeleton
         type: u8
+        -relocate: nn_util
       - id: vertex_array
         type: u8
+        -relocate: nn_util
       - id: shape_array
         type: u8
+        -relocate: nn_util
       - id: shape_dictionary
         type: u8
+        -relocate: nn_util
       - id: material_array
         type: u8
+        -relocate: nn_util
       - id: material_dictionary
         type: u8
+        -relocate: nn_util
       - id: shader_reflection_array
         type: u8
+        -relocate: nn_util
       - id: user_data_array
         type: u8
+        -relocate: nn_util
       - id: user_data_dictionary
         type: u8
+        -relocate: nn_util
       - id: user_pointer
         type: u8
+        -relocate: nn_util
         doc: Runtime user pointer.
       - id: vertex_count
         type: u2
@@ -558,27 +613,38 @@ types:
           expr: _.magic == "FMDL"
       - id: model_name
         type: u8
+        -relocate: nn_util
       - id: path
         type: u8
+        -relocate: nn_util
         doc: Pointer to a path (the empty string in both files).
       - id: skeleton
         type: u8
+        -relocate: nn_util
       - id: vertex_array
         type: u8
+        -relocate: nn_util
       - id: shape_array
         type: u8
+        -relocate: nn_util
       - id: shape_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: material_array
         type: u8
+        -relocate: nn_util
       - id: material_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: user_data_array
         type: u8
+        -relocate: nn_util
       - id: user_data_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: user_pointer
         type: u8
+        -relocate: nn_util
       - id: vertex_count
         type: u2
         doc: Number of vertex sets (`FVTX`).
@@ -698,25 +764,33 @@ types:
         type: u4
       - id: attribute_array
         type: u8
+        -relocate: nn_util
         doc: Pointer to the ResVertexAttribute array (the wiki's "Vertex atribute array").
       - id: attribute_dictionary
         type: u8
+        -relocate: nn_util
         doc: Pointer to the vertex attribute dictionary.
       - id: runtime_memory_pool
         type: u8
+        -relocate: nn_util
         doc: Runtime memory pool pointer (the file's; not followed here).
       - id: runtime_vertex_buffer_array
         type: u8
+        -relocate: nn_util
         doc: Runtime vertex buffer array (0x48 bytes of zeroed memory per vertex buffer).
       - id: runtime_user_vertex_buffer_array
         type: u8
+        -relocate: nn_util
         doc: Runtime user vertex buffer array (a pointer per buffer).
       - id: vertex_buffer_info_array
         type: u8
+        -relocate: nn_util
       - id: vertex_buffer_stride_array
         type: u8
+        -relocate: nn_util
       - id: user_pointer
         type: u8
+        -relocate: nn_util
         doc: Runtime user pointer.
       - id: base_offset
         type: u4
@@ -788,22 +862,30 @@ types:
           expr: _.magic == "FVTX"
       - id: attribute_array
         type: u8
+        -relocate: nn_util
       - id: attribute_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: runtime_memory_pool
         type: u8
+        -relocate: nn_util
         doc: Pointer to the runtime memory pool's bytes (the file header's `runtime_memory_pool`; not followed).
       - id: runtime_vertex_buffer_array
         type: u8
+        -relocate: nn_util
         doc: 0x48 zero bytes per buffer (AirCurrent's 3 buffers take 0x548 to 0x620, where the buffer infos are).
       - id: runtime_user_vertex_buffer_array
         type: u8
+        -relocate: nn_util
       - id: vertex_buffer_info_array
         type: u8
+        -relocate: nn_util
       - id: vertex_buffer_stride_array
         type: u8
+        -relocate: nn_util
       - id: user_pointer
         type: u8
+        -relocate: nn_util
       - id: base_offset
         type: u4
         doc: |
@@ -874,6 +956,7 @@ types:
     seq:
       - id: attribute_name
         type: u8
+        -relocate: nn_util
       - id: format
         type: u4
         doc: |
@@ -928,25 +1011,34 @@ types:
         doc: Flags; bit 4 (0x10) set means `mesh_array` points to a ResMeshlet.
       - id: shape_name
         type: u8
+        -relocate: nn_util
       - id: vertex
         type: u8
+        -relocate: nn_util
         doc: Pointer to the referenced vertex set (the model's vertex set `vertex_index`; not followed).
       - id: mesh_array
         type: u8
+        -relocate: nn_util
         doc: Level-of-detail mesh array, or if flags bit 4 is set, a ResMeshlet.
       - id: skin_bone_index_array
         type: u8
+        -relocate: nn_util
         doc: Pointer to the skinning bone index array (u16 each).
       - id: key_shape_array
         type: u8
+        -relocate: nn_util
       - id: key_shape_dictionary
         type: u8
+        -relocate: nn_util
       - id: bounding_box_array
         type: u8
+        -relocate: nn_util
       - id: bounding_sphere_array
         type: u8
+        -relocate: nn_util
       - id: user_pointer
         type: u8
+        -relocate: nn_util
         doc: Runtime user pointer.
       - id: index
         type: u2
@@ -1038,24 +1130,33 @@ types:
           expr: _.magic == "FSHP"
       - id: shape_name
         type: u8
+        -relocate: nn_util
       - id: vertex
         type: u8
+        -relocate: nn_util
         doc: Pointer to the vertex set (the model's vertex set `vertex_index`; not followed).
       - id: mesh_array
         type: u8
+        -relocate: nn_util
       - id: skin_bone_index_array
         type: u8
+        -relocate: nn_util
       - id: key_shape_array
         type: u8
+        -relocate: nn_util
       - id: key_shape_dictionary
         type: u8
+        -relocate: nn_util
       - id: bounding_box_array
         type: u8
+        -relocate: nn_util
       - id: bounding_radius_array
         type: u8
+        -relocate: nn_util
         doc: Pointer to one f4 radius per mesh.
       - id: user_pointer
         type: u8
+        -relocate: nn_util
       - id: flags
         type: u4
         doc: 2 in both files (BfresLibrary names bit 1 "has vertex buffer").
@@ -1140,15 +1241,19 @@ types:
     seq:
       - id: sub_mesh_range_array
         type: u8
+        -relocate: nn_util
         doc: Array of sub mesh ranges.
       - id: runtime_memory_pool
         type: u8
+        -relocate: nn_util
         doc: Runtime memory pool pointer (not followed).
       - id: runtime_index_buffer
         type: u8
+        -relocate: nn_util
         doc: Runtime index buffer memory (0x48 bytes of zeroed memory).
       - id: index_buffer_info
         type: u8
+        -relocate: nn_util
       - id: index_buffer_offset
         type: u4
         doc: Offset of index buffer in GPU region relative to start of GPU region.
@@ -1246,12 +1351,15 @@ types:
         size: 8
       - id: runtime_meshlet_buffer_array
         type: u8
+        -relocate: nn_util
         doc: Runtime meshlet buffer array (0x48 bytes of zeroed memory per meshlet buffer).
       - id: meshlet_buffer_info_array
         type: u8
+        -relocate: nn_util
         doc: Meshlet buffer info array (nn::gfx::BufferInfo).
       - id: meshlet_buffer_offset_array
         type: u8
+        -relocate: nn_util
         doc: Meshlet buffer memory offset array, each entry relative to start of GPU region (s64 each).
       - id: unknown2
         size: 0x24
@@ -1293,18 +1401,24 @@ types:
         doc: Bits 8-9 scale mode, 12-13 rotation mode (`dd::res`; BfresLibrary has the same masks).
       - id: bone_dictionary
         type: u8
+        -relocate: nn_util
       - id: bone_array
         type: u8
+        -relocate: nn_util
       - id: bone_index_table
         type: u8
+        -relocate: nn_util
         doc: Pointer to the bone index of each smooth, then each rigid skinning matrix (u16 each).
       - id: inverse_matrix_array
         type: u8
+        -relocate: nn_util
         doc: Pointer to the inverse model matrices (3x4 floats) of the smooth skinning matrices.
       - id: user_pointer
         type: u8
+        -relocate: nn_util
       - id: mirror_bone_index_table
         type: u8
+        -relocate: nn_util
         doc: Pointer to the mirror bone index table (the page's section order lists one).
       - id: bone_count
         type: u2
@@ -1354,17 +1468,22 @@ types:
           expr: _.magic == "FSKL"
       - id: bone_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: bone_array
         type: u8
+        -relocate: nn_util
       - id: bone_index_table
         type: u8
+        -relocate: nn_util
       - id: inverse_matrix_array
         type: u8
+        -relocate: nn_util
       - id: reserved
         size: 0x10
         doc: Zeros in both files (BfresLibrary skips 16 bytes for version 8).
       - id: user_pointer
         type: u8
+        -relocate: nn_util
       - id: flags
         type: u4
       - id: bone_count
@@ -1410,10 +1529,13 @@ types:
     seq:
       - id: bone_name
         type: u8
+        -relocate: nn_util
       - id: user_data_array
         type: u8
+        -relocate: nn_util
       - id: user_data_dictionary
         type: u8
+        -relocate: nn_util
       - id: reserved
         size: 8
       - id: index
@@ -1463,10 +1585,13 @@ types:
     seq:
       - id: bone_name
         type: u8
+        -relocate: nn_util
       - id: user_data_array
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: user_data_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: reserved
         size: 0x10
       - id: index
@@ -1518,24 +1643,33 @@ types:
     seq:
       - id: shader_archive_name
         type: u8
+        -relocate: nn_util
       - id: shader_name
         type: u8
+        -relocate: nn_util
       - id: render_info_array
         type: u8
+        -relocate: nn_util
       - id: render_info_dictionary
         type: u8
+        -relocate: nn_util
       - id: shader_param_array
         type: u8
+        -relocate: nn_util
         doc: Material shader parameter array.
       - id: shader_param_dictionary
         type: u8
+        -relocate: nn_util
         doc: Material shader parameter dictionary.
       - id: vertex_attribute_dictionary
         type: u8
+        -relocate: nn_util
       - id: sampler_dictionary
         type: u8
+        -relocate: nn_util
       - id: static_option_dictionary
         type: u8
+        -relocate: nn_util
         doc: Static shader option dictionary.
       - id: render_info_count
         type: u2
@@ -1597,6 +1731,26 @@ types:
         type: nn_util::res_dic
         io: _root._io
         if: static_option_dictionary != 0
+  render_info_strings:
+    doc: |
+      The values of one render info of a version 10 material where its type is string: pointers to strings, at
+      its offset in the material's value array (one record per render info, reading nothing itself).
+    params:
+      - id: ofs
+        type: u8
+        doc: Where the values are (the value array's position and the render info's offset in it).
+      - id: count
+        type: u2
+      - id: is_string
+        type: bool
+    instances:
+      values:
+        pos: ofs
+        type: string_ref
+        io: _root._io
+        repeat: expr
+        repeat-expr: count
+        if: is_string
   render_info:
     -wiki:
       page: Bfres
@@ -1605,6 +1759,7 @@ types:
     seq:
       - id: render_info_name
         type: u8
+        -relocate: nn_util
       - id: type
         type: u1
         enum: render_info_type
@@ -1626,11 +1781,13 @@ types:
     seq:
       - id: convert_function
         type: u8
+        -relocate: nn_util
         doc: |
           Runtime conversion function for data types requiring runtime conversion of a CPU representation to a GPU
           representation (a pointer set at run time).
       - id: shader_param_name
         type: u8
+        -relocate: nn_util
         doc: Pointer to the shader parameter name.
       - id: offset
         type: u2
@@ -1663,52 +1820,71 @@ types:
         doc: Flags (bit 0 = is visible).
       - id: material_name
         type: u8
+        -relocate: nn_util
       - id: static_shader_variation
         type: u8
+        -relocate: nn_util
       - id: runtime_texture_view_array
         type: u8
+        -relocate: nn_util
         doc: Runtime texture view pointer array.
       - id: texture_name_array
         type: u8
+        -relocate: nn_util
       - id: runtime_sampler_array
         type: u8
+        -relocate: nn_util
         doc: Runtime sampler array (0x78 bytes of zeroed memory per sampler).
       - id: sampler_info_array
         type: u8
+        -relocate: nn_util
       - id: sampler_dictionary
         type: u8
+        -relocate: nn_util
       - id: render_info_value_array
         type: u8
+        -relocate: nn_util
         doc: Render info value array.
       - id: render_info_value_count_array
         type: u8
+        -relocate: nn_util
         doc: Render info value count array.
       - id: render_info_value_offset_array
         type: u8
+        -relocate: nn_util
         doc: Render info value offset array.
       - id: shader_param_value_array
         type: u8
+        -relocate: nn_util
         doc: Shader parameter value array.
       - id: runtime_uniform_buffer_offset_array
         type: u8
+        -relocate: nn_util
         doc: Runtime shader parameter material uniform buffer offset array (s32 each).
       - id: reserved
         type: u8
+        -relocate: nn_util
       - id: user_data_array
         type: u8
+        -relocate: nn_util
       - id: user_data_dictionary
         type: u8
+        -relocate: nn_util
       - id: convert_flag_array
         type: u8
+        -relocate: nn_util
         doc: Shader parameter runtime convert bit array (u32 words, a bit per parameter).
       - id: user_pointer
         type: u8
+        -relocate: nn_util
         doc: Runtime user pointer.
       - id: runtime_sampler_slot_array
         type: u8
+        -relocate: nn_util
         doc: Runtime sampler descriptor slot array (u64 each).
       - id: runtime_texture_slot_array
         type: u8
+        -relocate: nn_util
         doc: Runtime texture view descriptor slot array (u64 each).
       - id: index
         type: u2
@@ -1796,6 +1972,19 @@ types:
         repeat: expr
         repeat-expr: shader_reflection.render_info_count
         if: render_info_value_offset_array != 0 and static_shader_variation != 0
+      render_info_strings:
+        pos: render_info_value_array
+        type: >-
+          render_info_strings(render_info_value_array + render_info_value_offsets[_index],
+          render_info_value_counts[_index], shader_reflection.render_infos[_index].type == render_info_type::string)
+        repeat: expr
+        repeat-expr: shader_reflection.render_info_count
+        if: >-
+          render_info_value_array != 0 and render_info_value_count_array != 0 and
+          render_info_value_offset_array != 0 and static_shader_variation != 0
+        doc: |
+          The values of the render infos of type string, pointers to strings in `render_info_values` (which holds
+          their bytes too): read as pointers, so that the relocation table lists them.
       shader_param_values:
         pos: shader_param_value_array
         size: shader_reflection.shader_param_data_size
@@ -1854,27 +2043,35 @@ types:
     seq:
       - id: shader_reflection
         type: u8
+        -relocate: nn_util
         doc: Pointer to the model's shader reflection (not followed here; `material` finds it by index).
       - id: vertex_attribute_name_array
         type: u8
+        -relocate: nn_util
         doc: Vertex attribute name array, of those used in this specific static shader variation.
       - id: vertex_attribute_index_array
         type: u8
+        -relocate: nn_util
         doc: Vertex attribute index array (u8 each).
       - id: sampler_name_array
         type: u8
+        -relocate: nn_util
         doc: Sampler name array, of those used in this specific static shader variation.
       - id: sampler_index_array
         type: u8
+        -relocate: nn_util
         doc: Sampler index array (u8 each).
       - id: option_bool_array
         type: u8
+        -relocate: nn_util
         doc: Static shader option choice packed bool array (u32 words).
       - id: option_string_array
         type: u8
+        -relocate: nn_util
         doc: Static shader option choice string array.
       - id: option_index_array
         type: u8
+        -relocate: nn_util
         doc: Static shader option index array (u16 each).
       - id: reserved
         type: u4
@@ -1954,45 +2151,63 @@ types:
           expr: _.magic == "FMAT"
       - id: material_name
         type: u8
+        -relocate: nn_util
       - id: render_info_array
         type: u8
+        -relocate: nn_util
       - id: render_info_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: shader_assign
         type: u8
+        -relocate: nn_util
       - id: runtime_texture_view_array
         type: u8
+        -relocate: nn_util
         doc: A pointer per texture, zeros.
       - id: texture_name_array
         type: u8
+        -relocate: nn_util
       - id: runtime_sampler_array
         type: u8
+        -relocate: nn_util
         doc: 0x78 zero bytes per sampler (HomeBed's 4 samplers fill 0xbd8 to 0xdb8, where the parameters start).
       - id: sampler_info_array
         type: u8
+        -relocate: nn_util
       - id: sampler_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: shader_param_array
         type: u8
+        -relocate: nn_util
       - id: shader_param_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: shader_param_value_array
         type: u8
+        -relocate: nn_util
         doc: The parameters' values, `shader_param_value_size` bytes.
       - id: user_data_array
         type: u8
+        -relocate: nn_util
       - id: user_data_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: convert_flag_array
         type: u8
+        -relocate: nn_util
         doc: A bit per shader parameter, in u32 words (BfresLibrary's "volatile flags"; AirCurrent's 58 take 8 bytes).
       - id: user_pointer
         type: u8
+        -relocate: nn_util
       - id: runtime_sampler_slot_array
         type: u8
+        -relocate: nn_util
         doc: A u64 descriptor slot per sampler, -1 in files.
       - id: runtime_texture_slot_array
         type: u8
+        -relocate: nn_util
         doc: A u64 descriptor slot per texture, -1 in files.
       - id: flags
         type: u4
@@ -2134,8 +2349,10 @@ types:
     seq:
       - id: render_info_name
         type: u8
+        -relocate: nn_util
       - id: value_array
         type: u8
+        -relocate: nn_util
         doc: Pointer to the values (`count` of `type`; for strings, string pointers).
       - id: count
         type: u2
@@ -2170,21 +2387,29 @@ types:
     seq:
       - id: shader_archive_name
         type: u8
+        -relocate: nn_util
       - id: shading_model_name
         type: u8
+        -relocate: nn_util
         doc: HomeBed.bfres holds 0x8e here, inside the file header (the original file 0x3e8e, the archive name).
       - id: attribute_assign_array
         type: u8
+        -relocate: nn_util
       - id: attribute_assign_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: sampler_assign_array
         type: u8
+        -relocate: nn_util
       - id: sampler_assign_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: shader_option_array
         type: u8
+        -relocate: nn_util
       - id: shader_option_dictionary
         type: u8
+        -relocate: {id: nn_util, list-null: true}
       - id: revision
         type: u4
       - id: attribute_assign_count
@@ -2261,9 +2486,11 @@ types:
     seq:
       - id: convert_function
         type: u8
+        -relocate: nn_util
         doc: Set at run time (0 in files).
       - id: shader_param_name
         type: u8
+        -relocate: nn_util
       - id: type
         type: u1
         enum: shader_param_type_v8
@@ -2307,6 +2534,7 @@ types:
     seq:
       - id: ofs
         type: u8
+        -relocate: nn_util
     instances:
       value:
         pos: ofs

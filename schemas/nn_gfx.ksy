@@ -3,6 +3,8 @@ meta:
   title: nn::gfx structures and enums (NintendoWare)
   endian: le
   bit-endian: le
+  # (nn_util's relocation table lists the pointers marked here.)
+  imports: [nn_util]
   -binspec:
     source: EPD Wiki, page "Common nn::gfx", revision 2025-02-08T23:31:58Z
     # Structures of NintendoWare files, imported by their formats' schemas: built with BNTX's feature as a module
@@ -131,6 +133,7 @@ types:
         type: u4
       - id: memory_pointer
         type: u8
+        -relocate: nn_util
         doc: The memory (page aligned, 0x1000).
   buffer_info:
     -wiki:
@@ -206,6 +209,7 @@ types:
     seq:
       - id: file_offset
         type: u8
+        -relocate: nn_util
       - id: file_size
         type: u4
       - id: unknown
@@ -218,9 +222,11 @@ types:
     seq:
       - id: name
         type: u8
+        -relocate: nn_util
         doc: Pointer to the name.
       - id: data
         type: u8
+        -relocate: nn_util
         doc: Pointer to the data (may be null).
       - id: entries
         type: s4

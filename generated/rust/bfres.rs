@@ -57,7 +57,13 @@
 /// with 3918 indices in 7836 bytes); attribute formats are split into nn_gfx's channel and type formats.
 ///
 /// Pointers are file offsets (u64) read as data and followed by instances; the runtime-only regions (memory
-/// pools, GPU object memory, descriptor slots) are read as the bytes files hold there. Animations (skeletal,
+/// pools, GPU object memory, descriptor slots) are read as the bytes files hold there. Every pointer is marked
+/// `-relocate: nn_util` (those of nn_gfx's structures in nn_gfx.ksy), so the relocation table is derived from
+/// them: the fixtures and AirCurrent.bfres keep none of its entries. Version 8 lists some null pointers (the
+/// dictionaries but the key shapes', and a bone's user data array: AirCurrent's table), marked `list-null`; the
+/// pointers to strings among a version 10 material's render info values are read as `render_info_strings`, so that
+/// they are listed. HomeBed.bfres keeps its first section's entries: the tool that wrote it listed null pointers
+/// that Nintendo's version 8 files do not (among its shader options). Animations (skeletal,
 /// material, bone visibility, shape, scene) are not read: the page has no table for them and no file at hand has
 /// one; their arrays, dictionaries and counts are read.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -167,21 +173,7 @@ impl Bfres {
             r.seek(at as u64).at("relocation_table")?;
             let pos_relocation_table = r.abs_pos() as i128;
             let r = &mut r;
-            let value = (|| -> ::binspec_runtime::Result<_> {
-                Ok({
-                    let start = r.abs_pos();
-                    let raw: &[u8] = r
-                        .bytes_sized(
-                            v_header.file_size as i128
-                                - v_header.relocation_table_ofs as i128,
-                        )?;
-                    {
-                        let mut r = r.over(raw, start);
-                        let r = &mut r;
-                        RelocationTable::read(r, endian, pools, root_io)?
-                    }
-                })
-            })()
+            let value = RelocationTable::read(r, endian, pools, root_io)
                 .at("relocation_table")?;
             (value, pos_relocation_table)
         };
@@ -314,18 +306,7 @@ impl Bfres {
                             let w = &mut w;
                             {
                                 let x = val;
-                                ::binspec_runtime::layout::write_sized(
-                                    w,
-                                    ctx,
-                                    "relocation_table",
-                                    self.header.file_size as i128
-                                        - self.header.relocation_table_ofs as i128,
-                                    None,
-                                    0u8,
-                                    false,
-                                    true,
-                                    |w, ctx, sub| x.write(w, ctx, sub, endian),
-                                )?;
+                                x.write(w, ctx, io, endian)?;
                             }
                         }
                         ctx.place_in(io, at, w.into_inner())?;
@@ -443,9 +424,15 @@ impl ResFile {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_file_name = r.abs_pos();
         let v_file_name = r.u64(endian).at("file_name")?;
+        pools.pointer("nn_util", ptr_at_file_name, v_file_name, false);
+        let ptr_at_model_array = r.abs_pos();
         let v_model_array = r.u64(endian).at("model_array")?;
+        pools.pointer("nn_util", ptr_at_model_array, v_model_array, false);
+        let ptr_at_model_dictionary = r.abs_pos();
         let v_model_dictionary = r.u64(endian).at("model_dictionary")?;
+        pools.pointer("nn_util", ptr_at_model_dictionary, v_model_dictionary, false);
         let v_reserved = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -454,34 +441,138 @@ impl ResFile {
             })
         })()
             .at("reserved")?;
+        let ptr_at_skeletal_animation_array = r.abs_pos();
         let v_skeletal_animation_array = r.u64(endian).at("skeletal_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_skeletal_animation_array,
+                v_skeletal_animation_array,
+                false,
+            );
+        let ptr_at_skeletal_animation_dictionary = r.abs_pos();
         let v_skeletal_animation_dictionary = r
             .u64(endian)
             .at("skeletal_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_skeletal_animation_dictionary,
+                v_skeletal_animation_dictionary,
+                false,
+            );
+        let ptr_at_material_animation_array = r.abs_pos();
         let v_material_animation_array = r.u64(endian).at("material_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_material_animation_array,
+                v_material_animation_array,
+                false,
+            );
+        let ptr_at_material_animation_dictionary = r.abs_pos();
         let v_material_animation_dictionary = r
             .u64(endian)
             .at("material_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_material_animation_dictionary,
+                v_material_animation_dictionary,
+                false,
+            );
+        let ptr_at_bone_visibility_animation_array = r.abs_pos();
         let v_bone_visibility_animation_array = r
             .u64(endian)
             .at("bone_visibility_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_bone_visibility_animation_array,
+                v_bone_visibility_animation_array,
+                false,
+            );
+        let ptr_at_bone_visibility_animation_dictionary = r.abs_pos();
         let v_bone_visibility_animation_dictionary = r
             .u64(endian)
             .at("bone_visibility_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_bone_visibility_animation_dictionary,
+                v_bone_visibility_animation_dictionary,
+                false,
+            );
+        let ptr_at_shape_animation_array = r.abs_pos();
         let v_shape_animation_array = r.u64(endian).at("shape_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shape_animation_array,
+                v_shape_animation_array,
+                false,
+            );
+        let ptr_at_shape_animation_dictionary = r.abs_pos();
         let v_shape_animation_dictionary = r
             .u64(endian)
             .at("shape_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shape_animation_dictionary,
+                v_shape_animation_dictionary,
+                false,
+            );
+        let ptr_at_scene_animation_array = r.abs_pos();
         let v_scene_animation_array = r.u64(endian).at("scene_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_scene_animation_array,
+                v_scene_animation_array,
+                false,
+            );
+        let ptr_at_scene_animation_dictionary = r.abs_pos();
         let v_scene_animation_dictionary = r
             .u64(endian)
             .at("scene_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_scene_animation_dictionary,
+                v_scene_animation_dictionary,
+                false,
+            );
+        let ptr_at_runtime_memory_pool = r.abs_pos();
         let v_runtime_memory_pool = r.u64(endian).at("runtime_memory_pool")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_memory_pool,
+                v_runtime_memory_pool,
+                false,
+            );
+        let ptr_at_memory_pool_info = r.abs_pos();
         let v_memory_pool_info = r.u64(endian).at("memory_pool_info")?;
+        pools.pointer("nn_util", ptr_at_memory_pool_info, v_memory_pool_info, false);
+        let ptr_at_embed_file_array = r.abs_pos();
         let v_embed_file_array = r.u64(endian).at("embed_file_array")?;
+        pools.pointer("nn_util", ptr_at_embed_file_array, v_embed_file_array, false);
+        let ptr_at_embed_file_dictionary = r.abs_pos();
         let v_embed_file_dictionary = r.u64(endian).at("embed_file_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_embed_file_dictionary,
+                v_embed_file_dictionary,
+                false,
+            );
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
+        let ptr_at_string_pool = r.abs_pos();
         let v_string_pool = r.u64(endian).at("string_pool")?;
+        pools.pointer("nn_util", ptr_at_string_pool, v_string_pool, false);
         let v_string_pool_size = r.u32(endian).at("string_pool_size")?;
         let v_model_count = r.u16(endian).at("model_count")?;
         let v_unknown_count0 = r.u16(endian).at("unknown_count0")?;
@@ -981,6 +1072,26 @@ impl ResFile {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_bone_visibility_animation_array__ptr = ctx.key(0u32);
+        let k_bone_visibility_animation_dictionary__ptr = ctx.key(1u32);
+        let k_embed_file_array__ptr = ctx.key(2u32);
+        let k_embed_file_dictionary__ptr = ctx.key(3u32);
+        let k_file_name__ptr = ctx.key(4u32);
+        let k_material_animation_array__ptr = ctx.key(5u32);
+        let k_material_animation_dictionary__ptr = ctx.key(6u32);
+        let k_memory_pool_info__ptr = ctx.key(7u32);
+        let k_model_array__ptr = ctx.key(8u32);
+        let k_model_dictionary__ptr = ctx.key(9u32);
+        let k_runtime_memory_pool__ptr = ctx.key(10u32);
+        let k_scene_animation_array__ptr = ctx.key(11u32);
+        let k_scene_animation_dictionary__ptr = ctx.key(12u32);
+        let k_shape_animation_array__ptr = ctx.key(13u32);
+        let k_shape_animation_dictionary__ptr = ctx.key(14u32);
+        let k_skeletal_animation_array__ptr = ctx.key(15u32);
+        let k_skeletal_animation_dictionary__ptr = ctx.key(16u32);
+        let k_string_pool__ptr = ctx.key(17u32);
+        let k_user_pointer__ptr = ctx.key(18u32);
+        ctx.pointer_to(k_file_name__ptr, w.pos() as u64, self.file_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.file_name;
@@ -995,6 +1106,7 @@ impl ResFile {
                 Ok(())
             })
             .at("file_name")?;
+        ctx.pointer_to(k_model_array__ptr, w.pos() as u64, self.model_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.model_array;
@@ -1009,6 +1121,12 @@ impl ResFile {
                 Ok(())
             })
             .at("model_array")?;
+        ctx.pointer_to(
+            k_model_dictionary__ptr,
+            w.pos() as u64,
+            self.model_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.model_dictionary;
@@ -1044,6 +1162,12 @@ impl ResFile {
                 Ok(())
             })
             .at("reserved")?;
+        ctx.pointer_to(
+            k_skeletal_animation_array__ptr,
+            w.pos() as u64,
+            self.skeletal_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.skeletal_animation_array;
@@ -1060,6 +1184,12 @@ impl ResFile {
                 Ok(())
             })
             .at("skeletal_animation_array")?;
+        ctx.pointer_to(
+            k_skeletal_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.skeletal_animation_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.skeletal_animation_dictionary;
@@ -1076,6 +1206,12 @@ impl ResFile {
                 Ok(())
             })
             .at("skeletal_animation_dictionary")?;
+        ctx.pointer_to(
+            k_material_animation_array__ptr,
+            w.pos() as u64,
+            self.material_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_animation_array;
@@ -1092,6 +1228,12 @@ impl ResFile {
                 Ok(())
             })
             .at("material_animation_array")?;
+        ctx.pointer_to(
+            k_material_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.material_animation_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_animation_dictionary;
@@ -1108,6 +1250,12 @@ impl ResFile {
                 Ok(())
             })
             .at("material_animation_dictionary")?;
+        ctx.pointer_to(
+            k_bone_visibility_animation_array__ptr,
+            w.pos() as u64,
+            self.bone_visibility_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_visibility_animation_array;
@@ -1124,6 +1272,12 @@ impl ResFile {
                 Ok(())
             })
             .at("bone_visibility_animation_array")?;
+        ctx.pointer_to(
+            k_bone_visibility_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.bone_visibility_animation_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_visibility_animation_dictionary;
@@ -1140,6 +1294,12 @@ impl ResFile {
                 Ok(())
             })
             .at("bone_visibility_animation_dictionary")?;
+        ctx.pointer_to(
+            k_shape_animation_array__ptr,
+            w.pos() as u64,
+            self.shape_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_animation_array;
@@ -1156,6 +1316,12 @@ impl ResFile {
                 Ok(())
             })
             .at("shape_animation_array")?;
+        ctx.pointer_to(
+            k_shape_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.shape_animation_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_animation_dictionary;
@@ -1172,6 +1338,12 @@ impl ResFile {
                 Ok(())
             })
             .at("shape_animation_dictionary")?;
+        ctx.pointer_to(
+            k_scene_animation_array__ptr,
+            w.pos() as u64,
+            self.scene_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.scene_animation_array;
@@ -1188,6 +1360,12 @@ impl ResFile {
                 Ok(())
             })
             .at("scene_animation_array")?;
+        ctx.pointer_to(
+            k_scene_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.scene_animation_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.scene_animation_dictionary;
@@ -1204,6 +1382,12 @@ impl ResFile {
                 Ok(())
             })
             .at("scene_animation_dictionary")?;
+        ctx.pointer_to(
+            k_runtime_memory_pool__ptr,
+            w.pos() as u64,
+            self.runtime_memory_pool,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_memory_pool;
@@ -1220,6 +1404,12 @@ impl ResFile {
                 Ok(())
             })
             .at("runtime_memory_pool")?;
+        ctx.pointer_to(
+            k_memory_pool_info__ptr,
+            w.pos() as u64,
+            self.memory_pool_info,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.memory_pool_info;
@@ -1236,6 +1426,12 @@ impl ResFile {
                 Ok(())
             })
             .at("memory_pool_info")?;
+        ctx.pointer_to(
+            k_embed_file_array__ptr,
+            w.pos() as u64,
+            self.embed_file_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.embed_file_array;
@@ -1252,6 +1448,12 @@ impl ResFile {
                 Ok(())
             })
             .at("embed_file_array")?;
+        ctx.pointer_to(
+            k_embed_file_dictionary__ptr,
+            w.pos() as u64,
+            self.embed_file_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.embed_file_dictionary;
@@ -1268,6 +1470,7 @@ impl ResFile {
                 Ok(())
             })
             .at("embed_file_dictionary")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -1282,6 +1485,7 @@ impl ResFile {
                 Ok(())
             })
             .at("user_pointer")?;
+        ctx.pointer_to(k_string_pool__ptr, w.pos() as u64, self.string_pool, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.string_pool;
@@ -2298,37 +2502,147 @@ impl ResFileV8 {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_file_name = r.abs_pos();
         let v_file_name = r.u64(endian).at("file_name")?;
+        pools.pointer("nn_util", ptr_at_file_name, v_file_name, false);
+        let ptr_at_model_array = r.abs_pos();
         let v_model_array = r.u64(endian).at("model_array")?;
+        pools.pointer("nn_util", ptr_at_model_array, v_model_array, false);
+        let ptr_at_model_dictionary = r.abs_pos();
         let v_model_dictionary = r.u64(endian).at("model_dictionary")?;
+        pools.pointer("nn_util", ptr_at_model_dictionary, v_model_dictionary, true);
+        let ptr_at_skeletal_animation_array = r.abs_pos();
         let v_skeletal_animation_array = r.u64(endian).at("skeletal_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_skeletal_animation_array,
+                v_skeletal_animation_array,
+                false,
+            );
+        let ptr_at_skeletal_animation_dictionary = r.abs_pos();
         let v_skeletal_animation_dictionary = r
             .u64(endian)
             .at("skeletal_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_skeletal_animation_dictionary,
+                v_skeletal_animation_dictionary,
+                true,
+            );
+        let ptr_at_material_animation_array = r.abs_pos();
         let v_material_animation_array = r.u64(endian).at("material_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_material_animation_array,
+                v_material_animation_array,
+                false,
+            );
+        let ptr_at_material_animation_dictionary = r.abs_pos();
         let v_material_animation_dictionary = r
             .u64(endian)
             .at("material_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_material_animation_dictionary,
+                v_material_animation_dictionary,
+                true,
+            );
+        let ptr_at_bone_visibility_animation_array = r.abs_pos();
         let v_bone_visibility_animation_array = r
             .u64(endian)
             .at("bone_visibility_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_bone_visibility_animation_array,
+                v_bone_visibility_animation_array,
+                false,
+            );
+        let ptr_at_bone_visibility_animation_dictionary = r.abs_pos();
         let v_bone_visibility_animation_dictionary = r
             .u64(endian)
             .at("bone_visibility_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_bone_visibility_animation_dictionary,
+                v_bone_visibility_animation_dictionary,
+                true,
+            );
+        let ptr_at_shape_animation_array = r.abs_pos();
         let v_shape_animation_array = r.u64(endian).at("shape_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shape_animation_array,
+                v_shape_animation_array,
+                false,
+            );
+        let ptr_at_shape_animation_dictionary = r.abs_pos();
         let v_shape_animation_dictionary = r
             .u64(endian)
             .at("shape_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shape_animation_dictionary,
+                v_shape_animation_dictionary,
+                true,
+            );
+        let ptr_at_scene_animation_array = r.abs_pos();
         let v_scene_animation_array = r.u64(endian).at("scene_animation_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_scene_animation_array,
+                v_scene_animation_array,
+                false,
+            );
+        let ptr_at_scene_animation_dictionary = r.abs_pos();
         let v_scene_animation_dictionary = r
             .u64(endian)
             .at("scene_animation_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_scene_animation_dictionary,
+                v_scene_animation_dictionary,
+                true,
+            );
+        let ptr_at_runtime_memory_pool = r.abs_pos();
         let v_runtime_memory_pool = r.u64(endian).at("runtime_memory_pool")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_memory_pool,
+                v_runtime_memory_pool,
+                false,
+            );
+        let ptr_at_memory_pool_info = r.abs_pos();
         let v_memory_pool_info = r.u64(endian).at("memory_pool_info")?;
+        pools.pointer("nn_util", ptr_at_memory_pool_info, v_memory_pool_info, false);
+        let ptr_at_embed_file_array = r.abs_pos();
         let v_embed_file_array = r.u64(endian).at("embed_file_array")?;
+        pools.pointer("nn_util", ptr_at_embed_file_array, v_embed_file_array, false);
+        let ptr_at_embed_file_dictionary = r.abs_pos();
         let v_embed_file_dictionary = r.u64(endian).at("embed_file_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_embed_file_dictionary,
+                v_embed_file_dictionary,
+                true,
+            );
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
+        let ptr_at_string_pool = r.abs_pos();
         let v_string_pool = r.u64(endian).at("string_pool")?;
+        pools.pointer("nn_util", ptr_at_string_pool, v_string_pool, false);
         let v_string_pool_size = r.u32(endian).at("string_pool_size")?;
         let v_model_count = r.u16(endian).at("model_count")?;
         let v_skeletal_animation_count = r.u16(endian).at("skeletal_animation_count")?;
@@ -2830,6 +3144,26 @@ impl ResFileV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_bone_visibility_animation_array__ptr = ctx.key(19u32);
+        let k_bone_visibility_animation_dictionary__ptr = ctx.key(20u32);
+        let k_embed_file_array__ptr = ctx.key(21u32);
+        let k_embed_file_dictionary__ptr = ctx.key(22u32);
+        let k_file_name__ptr = ctx.key(23u32);
+        let k_material_animation_array__ptr = ctx.key(24u32);
+        let k_material_animation_dictionary__ptr = ctx.key(25u32);
+        let k_memory_pool_info__ptr = ctx.key(26u32);
+        let k_model_array__ptr = ctx.key(27u32);
+        let k_model_dictionary__ptr = ctx.key(28u32);
+        let k_runtime_memory_pool__ptr = ctx.key(29u32);
+        let k_scene_animation_array__ptr = ctx.key(30u32);
+        let k_scene_animation_dictionary__ptr = ctx.key(31u32);
+        let k_shape_animation_array__ptr = ctx.key(32u32);
+        let k_shape_animation_dictionary__ptr = ctx.key(33u32);
+        let k_skeletal_animation_array__ptr = ctx.key(34u32);
+        let k_skeletal_animation_dictionary__ptr = ctx.key(35u32);
+        let k_string_pool__ptr = ctx.key(36u32);
+        let k_user_pointer__ptr = ctx.key(37u32);
+        ctx.pointer_to(k_file_name__ptr, w.pos() as u64, self.file_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.file_name;
@@ -2844,6 +3178,7 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("file_name")?;
+        ctx.pointer_to(k_model_array__ptr, w.pos() as u64, self.model_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.model_array;
@@ -2858,6 +3193,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("model_array")?;
+        ctx.pointer_to(
+            k_model_dictionary__ptr,
+            w.pos() as u64,
+            self.model_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.model_dictionary;
@@ -2874,6 +3215,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("model_dictionary")?;
+        ctx.pointer_to(
+            k_skeletal_animation_array__ptr,
+            w.pos() as u64,
+            self.skeletal_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.skeletal_animation_array;
@@ -2890,6 +3237,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("skeletal_animation_array")?;
+        ctx.pointer_to(
+            k_skeletal_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.skeletal_animation_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.skeletal_animation_dictionary;
@@ -2906,6 +3259,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("skeletal_animation_dictionary")?;
+        ctx.pointer_to(
+            k_material_animation_array__ptr,
+            w.pos() as u64,
+            self.material_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_animation_array;
@@ -2922,6 +3281,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("material_animation_array")?;
+        ctx.pointer_to(
+            k_material_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.material_animation_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_animation_dictionary;
@@ -2938,6 +3303,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("material_animation_dictionary")?;
+        ctx.pointer_to(
+            k_bone_visibility_animation_array__ptr,
+            w.pos() as u64,
+            self.bone_visibility_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_visibility_animation_array;
@@ -2954,6 +3325,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("bone_visibility_animation_array")?;
+        ctx.pointer_to(
+            k_bone_visibility_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.bone_visibility_animation_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_visibility_animation_dictionary;
@@ -2970,6 +3347,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("bone_visibility_animation_dictionary")?;
+        ctx.pointer_to(
+            k_shape_animation_array__ptr,
+            w.pos() as u64,
+            self.shape_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_animation_array;
@@ -2986,6 +3369,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("shape_animation_array")?;
+        ctx.pointer_to(
+            k_shape_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.shape_animation_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_animation_dictionary;
@@ -3002,6 +3391,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("shape_animation_dictionary")?;
+        ctx.pointer_to(
+            k_scene_animation_array__ptr,
+            w.pos() as u64,
+            self.scene_animation_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.scene_animation_array;
@@ -3018,6 +3413,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("scene_animation_array")?;
+        ctx.pointer_to(
+            k_scene_animation_dictionary__ptr,
+            w.pos() as u64,
+            self.scene_animation_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.scene_animation_dictionary;
@@ -3034,6 +3435,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("scene_animation_dictionary")?;
+        ctx.pointer_to(
+            k_runtime_memory_pool__ptr,
+            w.pos() as u64,
+            self.runtime_memory_pool,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_memory_pool;
@@ -3050,6 +3457,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("runtime_memory_pool")?;
+        ctx.pointer_to(
+            k_memory_pool_info__ptr,
+            w.pos() as u64,
+            self.memory_pool_info,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.memory_pool_info;
@@ -3066,6 +3479,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("memory_pool_info")?;
+        ctx.pointer_to(
+            k_embed_file_array__ptr,
+            w.pos() as u64,
+            self.embed_file_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.embed_file_array;
@@ -3082,6 +3501,12 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("embed_file_array")?;
+        ctx.pointer_to(
+            k_embed_file_dictionary__ptr,
+            w.pos() as u64,
+            self.embed_file_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.embed_file_dictionary;
@@ -3098,6 +3523,7 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("embed_file_dictionary")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -3112,6 +3538,7 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("user_pointer")?;
+        ctx.pointer_to(k_string_pool__ptr, w.pos() as u64, self.string_pool, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.string_pool;
@@ -4206,18 +4633,60 @@ impl Model {
         })()
             .at("magic")?;
         let v_flags = r.u32(endian).at("flags")?;
+        let ptr_at_model_name = r.abs_pos();
         let v_model_name = r.u64(endian).at("model_name")?;
+        pools.pointer("nn_util", ptr_at_model_name, v_model_name, false);
+        let ptr_at_path = r.abs_pos();
         let v_path = r.u64(endian).at("path")?;
+        pools.pointer("nn_util", ptr_at_path, v_path, false);
+        let ptr_at_skeleton = r.abs_pos();
         let v_skeleton = r.u64(endian).at("skeleton")?;
+        pools.pointer("nn_util", ptr_at_skeleton, v_skeleton, false);
+        let ptr_at_vertex_array = r.abs_pos();
         let v_vertex_array = r.u64(endian).at("vertex_array")?;
+        pools.pointer("nn_util", ptr_at_vertex_array, v_vertex_array, false);
+        let ptr_at_shape_array = r.abs_pos();
         let v_shape_array = r.u64(endian).at("shape_array")?;
+        pools.pointer("nn_util", ptr_at_shape_array, v_shape_array, false);
+        let ptr_at_shape_dictionary = r.abs_pos();
         let v_shape_dictionary = r.u64(endian).at("shape_dictionary")?;
+        pools.pointer("nn_util", ptr_at_shape_dictionary, v_shape_dictionary, false);
+        let ptr_at_material_array = r.abs_pos();
         let v_material_array = r.u64(endian).at("material_array")?;
+        pools.pointer("nn_util", ptr_at_material_array, v_material_array, false);
+        let ptr_at_material_dictionary = r.abs_pos();
         let v_material_dictionary = r.u64(endian).at("material_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_material_dictionary,
+                v_material_dictionary,
+                false,
+            );
+        let ptr_at_shader_reflection_array = r.abs_pos();
         let v_shader_reflection_array = r.u64(endian).at("shader_reflection_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shader_reflection_array,
+                v_shader_reflection_array,
+                false,
+            );
+        let ptr_at_user_data_array = r.abs_pos();
         let v_user_data_array = r.u64(endian).at("user_data_array")?;
+        pools.pointer("nn_util", ptr_at_user_data_array, v_user_data_array, false);
+        let ptr_at_user_data_dictionary = r.abs_pos();
         let v_user_data_dictionary = r.u64(endian).at("user_data_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_user_data_dictionary,
+                v_user_data_dictionary,
+                false,
+            );
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
         let v_vertex_count = r.u16(endian).at("vertex_count")?;
         let v_shape_count = r.u16(endian).at("shape_count")?;
         let v_material_count = r.u16(endian).at("material_count")?;
@@ -4684,6 +5153,18 @@ impl Model {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_material_array__ptr = ctx.key(38u32);
+        let k_material_dictionary__ptr = ctx.key(39u32);
+        let k_model_name__ptr = ctx.key(40u32);
+        let k_path__ptr = ctx.key(41u32);
+        let k_shader_reflection_array__ptr = ctx.key(42u32);
+        let k_shape_array__ptr = ctx.key(43u32);
+        let k_shape_dictionary__ptr = ctx.key(44u32);
+        let k_skeleton__ptr = ctx.key(45u32);
+        let k_user_data_array__ptr = ctx.key(46u32);
+        let k_user_data_dictionary__ptr = ctx.key(47u32);
+        let k_user_pointer__ptr = ctx.key(48u32);
+        let k_vertex_array__ptr = ctx.key(49u32);
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 77u8, 68u8, 76u8]);
                 Ok(())
@@ -4703,6 +5184,7 @@ impl Model {
                 Ok(())
             })
             .at("flags")?;
+        ctx.pointer_to(k_model_name__ptr, w.pos() as u64, self.model_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.model_name;
@@ -4717,6 +5199,7 @@ impl Model {
                 Ok(())
             })
             .at("model_name")?;
+        ctx.pointer_to(k_path__ptr, w.pos() as u64, self.path, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.path;
@@ -4731,6 +5214,7 @@ impl Model {
                 Ok(())
             })
             .at("path")?;
+        ctx.pointer_to(k_skeleton__ptr, w.pos() as u64, self.skeleton, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.skeleton;
@@ -4745,6 +5229,7 @@ impl Model {
                 Ok(())
             })
             .at("skeleton")?;
+        ctx.pointer_to(k_vertex_array__ptr, w.pos() as u64, self.vertex_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex_array;
@@ -4759,6 +5244,7 @@ impl Model {
                 Ok(())
             })
             .at("vertex_array")?;
+        ctx.pointer_to(k_shape_array__ptr, w.pos() as u64, self.shape_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_array;
@@ -4773,6 +5259,12 @@ impl Model {
                 Ok(())
             })
             .at("shape_array")?;
+        ctx.pointer_to(
+            k_shape_dictionary__ptr,
+            w.pos() as u64,
+            self.shape_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_dictionary;
@@ -4789,6 +5281,12 @@ impl Model {
                 Ok(())
             })
             .at("shape_dictionary")?;
+        ctx.pointer_to(
+            k_material_array__ptr,
+            w.pos() as u64,
+            self.material_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_array;
@@ -4803,6 +5301,12 @@ impl Model {
                 Ok(())
             })
             .at("material_array")?;
+        ctx.pointer_to(
+            k_material_dictionary__ptr,
+            w.pos() as u64,
+            self.material_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_dictionary;
@@ -4819,6 +5323,12 @@ impl Model {
                 Ok(())
             })
             .at("material_dictionary")?;
+        ctx.pointer_to(
+            k_shader_reflection_array__ptr,
+            w.pos() as u64,
+            self.shader_reflection_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_reflection_array;
@@ -4835,6 +5345,12 @@ impl Model {
                 Ok(())
             })
             .at("shader_reflection_array")?;
+        ctx.pointer_to(
+            k_user_data_array__ptr,
+            w.pos() as u64,
+            self.user_data_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_array;
@@ -4851,6 +5367,12 @@ impl Model {
                 Ok(())
             })
             .at("user_data_array")?;
+        ctx.pointer_to(
+            k_user_data_dictionary__ptr,
+            w.pos() as u64,
+            self.user_data_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_dictionary;
@@ -4867,6 +5389,7 @@ impl Model {
                 Ok(())
             })
             .at("user_data_dictionary")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -5629,17 +6152,46 @@ impl ModelV8 {
                     .at("block"),
             );
         }
+        let ptr_at_model_name = r.abs_pos();
         let v_model_name = r.u64(endian).at("model_name")?;
+        pools.pointer("nn_util", ptr_at_model_name, v_model_name, false);
+        let ptr_at_path = r.abs_pos();
         let v_path = r.u64(endian).at("path")?;
+        pools.pointer("nn_util", ptr_at_path, v_path, false);
+        let ptr_at_skeleton = r.abs_pos();
         let v_skeleton = r.u64(endian).at("skeleton")?;
+        pools.pointer("nn_util", ptr_at_skeleton, v_skeleton, false);
+        let ptr_at_vertex_array = r.abs_pos();
         let v_vertex_array = r.u64(endian).at("vertex_array")?;
+        pools.pointer("nn_util", ptr_at_vertex_array, v_vertex_array, false);
+        let ptr_at_shape_array = r.abs_pos();
         let v_shape_array = r.u64(endian).at("shape_array")?;
+        pools.pointer("nn_util", ptr_at_shape_array, v_shape_array, false);
+        let ptr_at_shape_dictionary = r.abs_pos();
         let v_shape_dictionary = r.u64(endian).at("shape_dictionary")?;
+        pools.pointer("nn_util", ptr_at_shape_dictionary, v_shape_dictionary, true);
+        let ptr_at_material_array = r.abs_pos();
         let v_material_array = r.u64(endian).at("material_array")?;
+        pools.pointer("nn_util", ptr_at_material_array, v_material_array, false);
+        let ptr_at_material_dictionary = r.abs_pos();
         let v_material_dictionary = r.u64(endian).at("material_dictionary")?;
+        pools
+            .pointer("nn_util", ptr_at_material_dictionary, v_material_dictionary, true);
+        let ptr_at_user_data_array = r.abs_pos();
         let v_user_data_array = r.u64(endian).at("user_data_array")?;
+        pools.pointer("nn_util", ptr_at_user_data_array, v_user_data_array, false);
+        let ptr_at_user_data_dictionary = r.abs_pos();
         let v_user_data_dictionary = r.u64(endian).at("user_data_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_user_data_dictionary,
+                v_user_data_dictionary,
+                true,
+            );
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
         let v_vertex_count = r.u16(endian).at("vertex_count")?;
         let v_shape_count = r.u16(endian).at("shape_count")?;
         let v_material_count = r.u16(endian).at("material_count")?;
@@ -6042,6 +6594,17 @@ impl ModelV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_material_array__ptr = ctx.key(50u32);
+        let k_material_dictionary__ptr = ctx.key(51u32);
+        let k_model_name__ptr = ctx.key(52u32);
+        let k_path__ptr = ctx.key(53u32);
+        let k_shape_array__ptr = ctx.key(54u32);
+        let k_shape_dictionary__ptr = ctx.key(55u32);
+        let k_skeleton__ptr = ctx.key(56u32);
+        let k_user_data_array__ptr = ctx.key(57u32);
+        let k_user_data_dictionary__ptr = ctx.key(58u32);
+        let k_user_pointer__ptr = ctx.key(59u32);
+        let k_vertex_array__ptr = ctx.key(60u32);
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FMDL"
@@ -6067,6 +6630,7 @@ impl ModelV8 {
                 Ok(())
             })
             .at("block")?;
+        ctx.pointer_to(k_model_name__ptr, w.pos() as u64, self.model_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.model_name;
@@ -6081,6 +6645,7 @@ impl ModelV8 {
                 Ok(())
             })
             .at("model_name")?;
+        ctx.pointer_to(k_path__ptr, w.pos() as u64, self.path, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.path;
@@ -6095,6 +6660,7 @@ impl ModelV8 {
                 Ok(())
             })
             .at("path")?;
+        ctx.pointer_to(k_skeleton__ptr, w.pos() as u64, self.skeleton, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.skeleton;
@@ -6109,6 +6675,7 @@ impl ModelV8 {
                 Ok(())
             })
             .at("skeleton")?;
+        ctx.pointer_to(k_vertex_array__ptr, w.pos() as u64, self.vertex_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex_array;
@@ -6123,6 +6690,7 @@ impl ModelV8 {
                 Ok(())
             })
             .at("vertex_array")?;
+        ctx.pointer_to(k_shape_array__ptr, w.pos() as u64, self.shape_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_array;
@@ -6137,6 +6705,12 @@ impl ModelV8 {
                 Ok(())
             })
             .at("shape_array")?;
+        ctx.pointer_to(
+            k_shape_dictionary__ptr,
+            w.pos() as u64,
+            self.shape_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_dictionary;
@@ -6153,6 +6727,12 @@ impl ModelV8 {
                 Ok(())
             })
             .at("shape_dictionary")?;
+        ctx.pointer_to(
+            k_material_array__ptr,
+            w.pos() as u64,
+            self.material_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_array;
@@ -6167,6 +6747,12 @@ impl ModelV8 {
                 Ok(())
             })
             .at("material_array")?;
+        ctx.pointer_to(
+            k_material_dictionary__ptr,
+            w.pos() as u64,
+            self.material_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_dictionary;
@@ -6183,6 +6769,12 @@ impl ModelV8 {
                 Ok(())
             })
             .at("material_dictionary")?;
+        ctx.pointer_to(
+            k_user_data_array__ptr,
+            w.pos() as u64,
+            self.user_data_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_array;
@@ -6199,6 +6791,12 @@ impl ModelV8 {
                 Ok(())
             })
             .at("user_data_array")?;
+        ctx.pointer_to(
+            k_user_data_dictionary__ptr,
+            w.pos() as u64,
+            self.user_data_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_dictionary;
@@ -6215,6 +6813,7 @@ impl ModelV8 {
                 Ok(())
             })
             .at("user_data_dictionary")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -7188,20 +7787,72 @@ impl Vertex {
         })()
             .at("magic")?;
         let v_reserved = r.u32(endian).at("reserved")?;
+        let ptr_at_attribute_array = r.abs_pos();
         let v_attribute_array = r.u64(endian).at("attribute_array")?;
+        pools.pointer("nn_util", ptr_at_attribute_array, v_attribute_array, false);
+        let ptr_at_attribute_dictionary = r.abs_pos();
         let v_attribute_dictionary = r.u64(endian).at("attribute_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_attribute_dictionary,
+                v_attribute_dictionary,
+                false,
+            );
+        let ptr_at_runtime_memory_pool = r.abs_pos();
         let v_runtime_memory_pool = r.u64(endian).at("runtime_memory_pool")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_memory_pool,
+                v_runtime_memory_pool,
+                false,
+            );
+        let ptr_at_runtime_vertex_buffer_array = r.abs_pos();
         let v_runtime_vertex_buffer_array = r
             .u64(endian)
             .at("runtime_vertex_buffer_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_vertex_buffer_array,
+                v_runtime_vertex_buffer_array,
+                false,
+            );
+        let ptr_at_runtime_user_vertex_buffer_array = r.abs_pos();
         let v_runtime_user_vertex_buffer_array = r
             .u64(endian)
             .at("runtime_user_vertex_buffer_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_user_vertex_buffer_array,
+                v_runtime_user_vertex_buffer_array,
+                false,
+            );
+        let ptr_at_vertex_buffer_info_array = r.abs_pos();
         let v_vertex_buffer_info_array = r.u64(endian).at("vertex_buffer_info_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_vertex_buffer_info_array,
+                v_vertex_buffer_info_array,
+                false,
+            );
+        let ptr_at_vertex_buffer_stride_array = r.abs_pos();
         let v_vertex_buffer_stride_array = r
             .u64(endian)
             .at("vertex_buffer_stride_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_vertex_buffer_stride_array,
+                v_vertex_buffer_stride_array,
+                false,
+            );
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
         let v_base_offset = r.u32(endian).at("base_offset")?;
         let v_attribute_count = r.u8().at("attribute_count")?;
         let v_buffer_count = r.u8().at("buffer_count")?;
@@ -7526,6 +8177,14 @@ impl Vertex {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_attribute_array__ptr = ctx.key(61u32);
+        let k_attribute_dictionary__ptr = ctx.key(62u32);
+        let k_runtime_memory_pool__ptr = ctx.key(63u32);
+        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(64u32);
+        let k_runtime_vertex_buffer_array__ptr = ctx.key(65u32);
+        let k_user_pointer__ptr = ctx.key(66u32);
+        let k_vertex_buffer_info_array__ptr = ctx.key(67u32);
+        let k_vertex_buffer_stride_array__ptr = ctx.key(68u32);
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 86u8, 84u8, 88u8]);
                 Ok(())
@@ -7545,6 +8204,12 @@ impl Vertex {
                 Ok(())
             })
             .at("reserved")?;
+        ctx.pointer_to(
+            k_attribute_array__ptr,
+            w.pos() as u64,
+            self.attribute_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.attribute_array;
@@ -7561,6 +8226,12 @@ impl Vertex {
                 Ok(())
             })
             .at("attribute_array")?;
+        ctx.pointer_to(
+            k_attribute_dictionary__ptr,
+            w.pos() as u64,
+            self.attribute_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.attribute_dictionary;
@@ -7577,6 +8248,12 @@ impl Vertex {
                 Ok(())
             })
             .at("attribute_dictionary")?;
+        ctx.pointer_to(
+            k_runtime_memory_pool__ptr,
+            w.pos() as u64,
+            self.runtime_memory_pool,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_memory_pool;
@@ -7593,6 +8270,12 @@ impl Vertex {
                 Ok(())
             })
             .at("runtime_memory_pool")?;
+        ctx.pointer_to(
+            k_runtime_vertex_buffer_array__ptr,
+            w.pos() as u64,
+            self.runtime_vertex_buffer_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_vertex_buffer_array;
@@ -7609,6 +8292,12 @@ impl Vertex {
                 Ok(())
             })
             .at("runtime_vertex_buffer_array")?;
+        ctx.pointer_to(
+            k_runtime_user_vertex_buffer_array__ptr,
+            w.pos() as u64,
+            self.runtime_user_vertex_buffer_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_user_vertex_buffer_array;
@@ -7625,6 +8314,12 @@ impl Vertex {
                 Ok(())
             })
             .at("runtime_user_vertex_buffer_array")?;
+        ctx.pointer_to(
+            k_vertex_buffer_info_array__ptr,
+            w.pos() as u64,
+            self.vertex_buffer_info_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex_buffer_info_array;
@@ -7641,6 +8336,12 @@ impl Vertex {
                 Ok(())
             })
             .at("vertex_buffer_info_array")?;
+        ctx.pointer_to(
+            k_vertex_buffer_stride_array__ptr,
+            w.pos() as u64,
+            self.vertex_buffer_stride_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex_buffer_stride_array;
@@ -7657,6 +8358,7 @@ impl Vertex {
                 Ok(())
             })
             .at("vertex_buffer_stride_array")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -8192,20 +8894,72 @@ impl VertexV8 {
                     .at("block"),
             );
         }
+        let ptr_at_attribute_array = r.abs_pos();
         let v_attribute_array = r.u64(endian).at("attribute_array")?;
+        pools.pointer("nn_util", ptr_at_attribute_array, v_attribute_array, false);
+        let ptr_at_attribute_dictionary = r.abs_pos();
         let v_attribute_dictionary = r.u64(endian).at("attribute_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_attribute_dictionary,
+                v_attribute_dictionary,
+                true,
+            );
+        let ptr_at_runtime_memory_pool = r.abs_pos();
         let v_runtime_memory_pool = r.u64(endian).at("runtime_memory_pool")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_memory_pool,
+                v_runtime_memory_pool,
+                false,
+            );
+        let ptr_at_runtime_vertex_buffer_array = r.abs_pos();
         let v_runtime_vertex_buffer_array = r
             .u64(endian)
             .at("runtime_vertex_buffer_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_vertex_buffer_array,
+                v_runtime_vertex_buffer_array,
+                false,
+            );
+        let ptr_at_runtime_user_vertex_buffer_array = r.abs_pos();
         let v_runtime_user_vertex_buffer_array = r
             .u64(endian)
             .at("runtime_user_vertex_buffer_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_user_vertex_buffer_array,
+                v_runtime_user_vertex_buffer_array,
+                false,
+            );
+        let ptr_at_vertex_buffer_info_array = r.abs_pos();
         let v_vertex_buffer_info_array = r.u64(endian).at("vertex_buffer_info_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_vertex_buffer_info_array,
+                v_vertex_buffer_info_array,
+                false,
+            );
+        let ptr_at_vertex_buffer_stride_array = r.abs_pos();
         let v_vertex_buffer_stride_array = r
             .u64(endian)
             .at("vertex_buffer_stride_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_vertex_buffer_stride_array,
+                v_vertex_buffer_stride_array,
+                false,
+            );
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
         let v_base_offset = r.u32(endian).at("base_offset")?;
         let v_attribute_count = r.u8().at("attribute_count")?;
         let v_buffer_count = r.u8().at("buffer_count")?;
@@ -8528,6 +9282,14 @@ impl VertexV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_attribute_array__ptr = ctx.key(69u32);
+        let k_attribute_dictionary__ptr = ctx.key(70u32);
+        let k_runtime_memory_pool__ptr = ctx.key(71u32);
+        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(72u32);
+        let k_runtime_vertex_buffer_array__ptr = ctx.key(73u32);
+        let k_user_pointer__ptr = ctx.key(74u32);
+        let k_vertex_buffer_info_array__ptr = ctx.key(75u32);
+        let k_vertex_buffer_stride_array__ptr = ctx.key(76u32);
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FVTX"
@@ -8553,6 +9315,12 @@ impl VertexV8 {
                 Ok(())
             })
             .at("block")?;
+        ctx.pointer_to(
+            k_attribute_array__ptr,
+            w.pos() as u64,
+            self.attribute_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.attribute_array;
@@ -8569,6 +9337,12 @@ impl VertexV8 {
                 Ok(())
             })
             .at("attribute_array")?;
+        ctx.pointer_to(
+            k_attribute_dictionary__ptr,
+            w.pos() as u64,
+            self.attribute_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.attribute_dictionary;
@@ -8585,6 +9359,12 @@ impl VertexV8 {
                 Ok(())
             })
             .at("attribute_dictionary")?;
+        ctx.pointer_to(
+            k_runtime_memory_pool__ptr,
+            w.pos() as u64,
+            self.runtime_memory_pool,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_memory_pool;
@@ -8601,6 +9381,12 @@ impl VertexV8 {
                 Ok(())
             })
             .at("runtime_memory_pool")?;
+        ctx.pointer_to(
+            k_runtime_vertex_buffer_array__ptr,
+            w.pos() as u64,
+            self.runtime_vertex_buffer_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_vertex_buffer_array;
@@ -8617,6 +9403,12 @@ impl VertexV8 {
                 Ok(())
             })
             .at("runtime_vertex_buffer_array")?;
+        ctx.pointer_to(
+            k_runtime_user_vertex_buffer_array__ptr,
+            w.pos() as u64,
+            self.runtime_user_vertex_buffer_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_user_vertex_buffer_array;
@@ -8633,6 +9425,12 @@ impl VertexV8 {
                 Ok(())
             })
             .at("runtime_user_vertex_buffer_array")?;
+        ctx.pointer_to(
+            k_vertex_buffer_info_array__ptr,
+            w.pos() as u64,
+            self.vertex_buffer_info_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex_buffer_info_array;
@@ -8649,6 +9447,12 @@ impl VertexV8 {
                 Ok(())
             })
             .at("vertex_buffer_info_array")?;
+        ctx.pointer_to(
+            k_vertex_buffer_stride_array__ptr,
+            w.pos() as u64,
+            self.vertex_buffer_stride_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex_buffer_stride_array;
@@ -8665,6 +9469,7 @@ impl VertexV8 {
                 Ok(())
             })
             .at("vertex_buffer_stride_array")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -9133,7 +9938,9 @@ impl VertexAttribute {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_attribute_name = r.abs_pos();
         let v_attribute_name = r.u64(endian).at("attribute_name")?;
+        pools.pointer("nn_util", ptr_at_attribute_name, v_attribute_name, false);
         let v_format = r.u32(endian).at("format")?;
         let v_buffer_offset = r.u16(endian).at("buffer_offset")?;
         let v_buffer_index = r.u8().at("buffer_index")?;
@@ -9181,6 +9988,13 @@ impl VertexAttribute {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_attribute_name__ptr = ctx.key(77u32);
+        ctx.pointer_to(
+            k_attribute_name__ptr,
+            w.pos() as u64,
+            self.attribute_name,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.attribute_name;
@@ -9490,15 +10304,51 @@ impl Shape {
         })()
             .at("magic")?;
         let v_flags = r.u32(endian).at("flags")?;
+        let ptr_at_shape_name = r.abs_pos();
         let v_shape_name = r.u64(endian).at("shape_name")?;
+        pools.pointer("nn_util", ptr_at_shape_name, v_shape_name, false);
+        let ptr_at_vertex = r.abs_pos();
         let v_vertex = r.u64(endian).at("vertex")?;
+        pools.pointer("nn_util", ptr_at_vertex, v_vertex, false);
+        let ptr_at_mesh_array = r.abs_pos();
         let v_mesh_array = r.u64(endian).at("mesh_array")?;
+        pools.pointer("nn_util", ptr_at_mesh_array, v_mesh_array, false);
+        let ptr_at_skin_bone_index_array = r.abs_pos();
         let v_skin_bone_index_array = r.u64(endian).at("skin_bone_index_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_skin_bone_index_array,
+                v_skin_bone_index_array,
+                false,
+            );
+        let ptr_at_key_shape_array = r.abs_pos();
         let v_key_shape_array = r.u64(endian).at("key_shape_array")?;
+        pools.pointer("nn_util", ptr_at_key_shape_array, v_key_shape_array, false);
+        let ptr_at_key_shape_dictionary = r.abs_pos();
         let v_key_shape_dictionary = r.u64(endian).at("key_shape_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_key_shape_dictionary,
+                v_key_shape_dictionary,
+                false,
+            );
+        let ptr_at_bounding_box_array = r.abs_pos();
         let v_bounding_box_array = r.u64(endian).at("bounding_box_array")?;
+        pools.pointer("nn_util", ptr_at_bounding_box_array, v_bounding_box_array, false);
+        let ptr_at_bounding_sphere_array = r.abs_pos();
         let v_bounding_sphere_array = r.u64(endian).at("bounding_sphere_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_bounding_sphere_array,
+                v_bounding_sphere_array,
+                false,
+            );
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
         let v_index = r.u16(endian).at("index")?;
         let v_material_index = r.u16(endian).at("material_index")?;
         let v_bone_index = r.u16(endian).at("bone_index")?;
@@ -9928,6 +10778,15 @@ impl Shape {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_bounding_box_array__ptr = ctx.key(78u32);
+        let k_bounding_sphere_array__ptr = ctx.key(79u32);
+        let k_key_shape_array__ptr = ctx.key(80u32);
+        let k_key_shape_dictionary__ptr = ctx.key(81u32);
+        let k_mesh_array__ptr = ctx.key(82u32);
+        let k_shape_name__ptr = ctx.key(83u32);
+        let k_skin_bone_index_array__ptr = ctx.key(84u32);
+        let k_user_pointer__ptr = ctx.key(85u32);
+        let k_vertex__ptr = ctx.key(86u32);
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 83u8, 72u8, 80u8]);
                 Ok(())
@@ -9947,6 +10806,7 @@ impl Shape {
                 Ok(())
             })
             .at("flags")?;
+        ctx.pointer_to(k_shape_name__ptr, w.pos() as u64, self.shape_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_name;
@@ -9961,6 +10821,7 @@ impl Shape {
                 Ok(())
             })
             .at("shape_name")?;
+        ctx.pointer_to(k_vertex__ptr, w.pos() as u64, self.vertex, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex;
@@ -9975,6 +10836,7 @@ impl Shape {
                 Ok(())
             })
             .at("vertex")?;
+        ctx.pointer_to(k_mesh_array__ptr, w.pos() as u64, self.mesh_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.mesh_array;
@@ -9989,6 +10851,12 @@ impl Shape {
                 Ok(())
             })
             .at("mesh_array")?;
+        ctx.pointer_to(
+            k_skin_bone_index_array__ptr,
+            w.pos() as u64,
+            self.skin_bone_index_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.skin_bone_index_array;
@@ -10005,6 +10873,12 @@ impl Shape {
                 Ok(())
             })
             .at("skin_bone_index_array")?;
+        ctx.pointer_to(
+            k_key_shape_array__ptr,
+            w.pos() as u64,
+            self.key_shape_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.key_shape_array;
@@ -10021,6 +10895,12 @@ impl Shape {
                 Ok(())
             })
             .at("key_shape_array")?;
+        ctx.pointer_to(
+            k_key_shape_dictionary__ptr,
+            w.pos() as u64,
+            self.key_shape_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.key_shape_dictionary;
@@ -10037,6 +10917,12 @@ impl Shape {
                 Ok(())
             })
             .at("key_shape_dictionary")?;
+        ctx.pointer_to(
+            k_bounding_box_array__ptr,
+            w.pos() as u64,
+            self.bounding_box_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bounding_box_array;
@@ -10053,6 +10939,12 @@ impl Shape {
                 Ok(())
             })
             .at("bounding_box_array")?;
+        ctx.pointer_to(
+            k_bounding_sphere_array__ptr,
+            w.pos() as u64,
+            self.bounding_sphere_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bounding_sphere_array;
@@ -10069,6 +10961,7 @@ impl Shape {
                 Ok(())
             })
             .at("bounding_sphere_array")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -10806,15 +11699,51 @@ impl ShapeV8 {
                     .at("block"),
             );
         }
+        let ptr_at_shape_name = r.abs_pos();
         let v_shape_name = r.u64(endian).at("shape_name")?;
+        pools.pointer("nn_util", ptr_at_shape_name, v_shape_name, false);
+        let ptr_at_vertex = r.abs_pos();
         let v_vertex = r.u64(endian).at("vertex")?;
+        pools.pointer("nn_util", ptr_at_vertex, v_vertex, false);
+        let ptr_at_mesh_array = r.abs_pos();
         let v_mesh_array = r.u64(endian).at("mesh_array")?;
+        pools.pointer("nn_util", ptr_at_mesh_array, v_mesh_array, false);
+        let ptr_at_skin_bone_index_array = r.abs_pos();
         let v_skin_bone_index_array = r.u64(endian).at("skin_bone_index_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_skin_bone_index_array,
+                v_skin_bone_index_array,
+                false,
+            );
+        let ptr_at_key_shape_array = r.abs_pos();
         let v_key_shape_array = r.u64(endian).at("key_shape_array")?;
+        pools.pointer("nn_util", ptr_at_key_shape_array, v_key_shape_array, false);
+        let ptr_at_key_shape_dictionary = r.abs_pos();
         let v_key_shape_dictionary = r.u64(endian).at("key_shape_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_key_shape_dictionary,
+                v_key_shape_dictionary,
+                false,
+            );
+        let ptr_at_bounding_box_array = r.abs_pos();
         let v_bounding_box_array = r.u64(endian).at("bounding_box_array")?;
+        pools.pointer("nn_util", ptr_at_bounding_box_array, v_bounding_box_array, false);
+        let ptr_at_bounding_radius_array = r.abs_pos();
         let v_bounding_radius_array = r.u64(endian).at("bounding_radius_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_bounding_radius_array,
+                v_bounding_radius_array,
+                false,
+            );
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
         let v_flags = r.u32(endian).at("flags")?;
         let v_index = r.u16(endian).at("index")?;
         let v_material_index = r.u16(endian).at("material_index")?;
@@ -11223,6 +12152,15 @@ impl ShapeV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_bounding_box_array__ptr = ctx.key(87u32);
+        let k_bounding_radius_array__ptr = ctx.key(88u32);
+        let k_key_shape_array__ptr = ctx.key(89u32);
+        let k_key_shape_dictionary__ptr = ctx.key(90u32);
+        let k_mesh_array__ptr = ctx.key(91u32);
+        let k_shape_name__ptr = ctx.key(92u32);
+        let k_skin_bone_index_array__ptr = ctx.key(93u32);
+        let k_user_pointer__ptr = ctx.key(94u32);
+        let k_vertex__ptr = ctx.key(95u32);
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FSHP"
@@ -11248,6 +12186,7 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("block")?;
+        ctx.pointer_to(k_shape_name__ptr, w.pos() as u64, self.shape_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shape_name;
@@ -11262,6 +12201,7 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("shape_name")?;
+        ctx.pointer_to(k_vertex__ptr, w.pos() as u64, self.vertex, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex;
@@ -11276,6 +12216,7 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("vertex")?;
+        ctx.pointer_to(k_mesh_array__ptr, w.pos() as u64, self.mesh_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.mesh_array;
@@ -11290,6 +12231,12 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("mesh_array")?;
+        ctx.pointer_to(
+            k_skin_bone_index_array__ptr,
+            w.pos() as u64,
+            self.skin_bone_index_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.skin_bone_index_array;
@@ -11306,6 +12253,12 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("skin_bone_index_array")?;
+        ctx.pointer_to(
+            k_key_shape_array__ptr,
+            w.pos() as u64,
+            self.key_shape_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.key_shape_array;
@@ -11322,6 +12275,12 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("key_shape_array")?;
+        ctx.pointer_to(
+            k_key_shape_dictionary__ptr,
+            w.pos() as u64,
+            self.key_shape_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.key_shape_dictionary;
@@ -11338,6 +12297,12 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("key_shape_dictionary")?;
+        ctx.pointer_to(
+            k_bounding_box_array__ptr,
+            w.pos() as u64,
+            self.bounding_box_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bounding_box_array;
@@ -11354,6 +12319,12 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("bounding_box_array")?;
+        ctx.pointer_to(
+            k_bounding_radius_array__ptr,
+            w.pos() as u64,
+            self.bounding_radius_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bounding_radius_array;
@@ -11370,6 +12341,7 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("bounding_radius_array")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -12034,10 +13006,36 @@ impl Mesh {
         use ::binspec_runtime::ResultExt as _;
         let (_p_boundings_before,) = args;
         r.enter()?;
+        let ptr_at_sub_mesh_range_array = r.abs_pos();
         let v_sub_mesh_range_array = r.u64(endian).at("sub_mesh_range_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_sub_mesh_range_array,
+                v_sub_mesh_range_array,
+                false,
+            );
+        let ptr_at_runtime_memory_pool = r.abs_pos();
         let v_runtime_memory_pool = r.u64(endian).at("runtime_memory_pool")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_memory_pool,
+                v_runtime_memory_pool,
+                false,
+            );
+        let ptr_at_runtime_index_buffer = r.abs_pos();
         let v_runtime_index_buffer = r.u64(endian).at("runtime_index_buffer")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_index_buffer,
+                v_runtime_index_buffer,
+                false,
+            );
+        let ptr_at_index_buffer_info = r.abs_pos();
         let v_index_buffer_info = r.u64(endian).at("index_buffer_info")?;
+        pools.pointer("nn_util", ptr_at_index_buffer_info, v_index_buffer_info, false);
         let v_index_buffer_offset = r.u32(endian).at("index_buffer_offset")?;
         let v_primitive_topology = (|| -> ::binspec_runtime::Result<_> {
             Ok(PrimitiveTopology::from_value(r.u32(endian)? as i128))
@@ -12201,6 +13199,16 @@ impl Mesh {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (_p_boundings_before,) = args;
+        let k_index_buffer_info__ptr = ctx.key(96u32);
+        let k_runtime_index_buffer__ptr = ctx.key(97u32);
+        let k_runtime_memory_pool__ptr = ctx.key(98u32);
+        let k_sub_mesh_range_array__ptr = ctx.key(99u32);
+        ctx.pointer_to(
+            k_sub_mesh_range_array__ptr,
+            w.pos() as u64,
+            self.sub_mesh_range_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sub_mesh_range_array;
@@ -12217,6 +13225,12 @@ impl Mesh {
                 Ok(())
             })
             .at("sub_mesh_range_array")?;
+        ctx.pointer_to(
+            k_runtime_memory_pool__ptr,
+            w.pos() as u64,
+            self.runtime_memory_pool,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_memory_pool;
@@ -12233,6 +13247,12 @@ impl Mesh {
                 Ok(())
             })
             .at("runtime_memory_pool")?;
+        ctx.pointer_to(
+            k_runtime_index_buffer__ptr,
+            w.pos() as u64,
+            self.runtime_index_buffer,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_index_buffer;
@@ -12249,6 +13269,12 @@ impl Mesh {
                 Ok(())
             })
             .at("runtime_index_buffer")?;
+        ctx.pointer_to(
+            k_index_buffer_info__ptr,
+            w.pos() as u64,
+            self.index_buffer_info,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.index_buffer_info;
@@ -12872,13 +13898,37 @@ impl Meshlet {
             })
         })()
             .at("unknown")?;
+        let ptr_at_runtime_meshlet_buffer_array = r.abs_pos();
         let v_runtime_meshlet_buffer_array = r
             .u64(endian)
             .at("runtime_meshlet_buffer_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_meshlet_buffer_array,
+                v_runtime_meshlet_buffer_array,
+                false,
+            );
+        let ptr_at_meshlet_buffer_info_array = r.abs_pos();
         let v_meshlet_buffer_info_array = r.u64(endian).at("meshlet_buffer_info_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_meshlet_buffer_info_array,
+                v_meshlet_buffer_info_array,
+                false,
+            );
+        let ptr_at_meshlet_buffer_offset_array = r.abs_pos();
         let v_meshlet_buffer_offset_array = r
             .u64(endian)
             .at("meshlet_buffer_offset_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_meshlet_buffer_offset_array,
+                v_meshlet_buffer_offset_array,
+                false,
+            );
         let v_unknown2 = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -13065,6 +14115,9 @@ impl Meshlet {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_meshlet_buffer_info_array__ptr = ctx.key(100u32);
+        let k_meshlet_buffer_offset_array__ptr = ctx.key(101u32);
+        let k_runtime_meshlet_buffer_array__ptr = ctx.key(102u32);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.unknown;
@@ -13084,6 +14137,12 @@ impl Meshlet {
                 Ok(())
             })
             .at("unknown")?;
+        ctx.pointer_to(
+            k_runtime_meshlet_buffer_array__ptr,
+            w.pos() as u64,
+            self.runtime_meshlet_buffer_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_meshlet_buffer_array;
@@ -13100,6 +14159,12 @@ impl Meshlet {
                 Ok(())
             })
             .at("runtime_meshlet_buffer_array")?;
+        ctx.pointer_to(
+            k_meshlet_buffer_info_array__ptr,
+            w.pos() as u64,
+            self.meshlet_buffer_info_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.meshlet_buffer_info_array;
@@ -13116,6 +14181,12 @@ impl Meshlet {
                 Ok(())
             })
             .at("meshlet_buffer_info_array")?;
+        ctx.pointer_to(
+            k_meshlet_buffer_offset_array__ptr,
+            w.pos() as u64,
+            self.meshlet_buffer_offset_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.meshlet_buffer_offset_array;
@@ -13425,12 +14496,36 @@ impl Skeleton {
         })()
             .at("magic")?;
         let v_flags = r.u32(endian).at("flags")?;
+        let ptr_at_bone_dictionary = r.abs_pos();
         let v_bone_dictionary = r.u64(endian).at("bone_dictionary")?;
+        pools.pointer("nn_util", ptr_at_bone_dictionary, v_bone_dictionary, false);
+        let ptr_at_bone_array = r.abs_pos();
         let v_bone_array = r.u64(endian).at("bone_array")?;
+        pools.pointer("nn_util", ptr_at_bone_array, v_bone_array, false);
+        let ptr_at_bone_index_table = r.abs_pos();
         let v_bone_index_table = r.u64(endian).at("bone_index_table")?;
+        pools.pointer("nn_util", ptr_at_bone_index_table, v_bone_index_table, false);
+        let ptr_at_inverse_matrix_array = r.abs_pos();
         let v_inverse_matrix_array = r.u64(endian).at("inverse_matrix_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_inverse_matrix_array,
+                v_inverse_matrix_array,
+                false,
+            );
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
+        let ptr_at_mirror_bone_index_table = r.abs_pos();
         let v_mirror_bone_index_table = r.u64(endian).at("mirror_bone_index_table")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_mirror_bone_index_table,
+                v_mirror_bone_index_table,
+                false,
+            );
         let v_bone_count = r.u16(endian).at("bone_count")?;
         let v_smooth_matrix_count = r.u16(endian).at("smooth_matrix_count")?;
         let v_rigid_matrix_count = r.u16(endian).at("rigid_matrix_count")?;
@@ -13632,6 +14727,12 @@ impl Skeleton {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_bone_array__ptr = ctx.key(103u32);
+        let k_bone_dictionary__ptr = ctx.key(104u32);
+        let k_bone_index_table__ptr = ctx.key(105u32);
+        let k_inverse_matrix_array__ptr = ctx.key(106u32);
+        let k_mirror_bone_index_table__ptr = ctx.key(107u32);
+        let k_user_pointer__ptr = ctx.key(108u32);
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 83u8, 75u8, 76u8]);
                 Ok(())
@@ -13651,6 +14752,12 @@ impl Skeleton {
                 Ok(())
             })
             .at("flags")?;
+        ctx.pointer_to(
+            k_bone_dictionary__ptr,
+            w.pos() as u64,
+            self.bone_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_dictionary;
@@ -13667,6 +14774,7 @@ impl Skeleton {
                 Ok(())
             })
             .at("bone_dictionary")?;
+        ctx.pointer_to(k_bone_array__ptr, w.pos() as u64, self.bone_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_array;
@@ -13681,6 +14789,12 @@ impl Skeleton {
                 Ok(())
             })
             .at("bone_array")?;
+        ctx.pointer_to(
+            k_bone_index_table__ptr,
+            w.pos() as u64,
+            self.bone_index_table,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_index_table;
@@ -13697,6 +14811,12 @@ impl Skeleton {
                 Ok(())
             })
             .at("bone_index_table")?;
+        ctx.pointer_to(
+            k_inverse_matrix_array__ptr,
+            w.pos() as u64,
+            self.inverse_matrix_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.inverse_matrix_array;
@@ -13713,6 +14833,7 @@ impl Skeleton {
                 Ok(())
             })
             .at("inverse_matrix_array")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -13727,6 +14848,12 @@ impl Skeleton {
                 Ok(())
             })
             .at("user_pointer")?;
+        ctx.pointer_to(
+            k_mirror_bone_index_table__ptr,
+            w.pos() as u64,
+            self.mirror_bone_index_table,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.mirror_bone_index_table;
@@ -14072,10 +15199,24 @@ impl SkeletonV8 {
                     .at("block"),
             );
         }
+        let ptr_at_bone_dictionary = r.abs_pos();
         let v_bone_dictionary = r.u64(endian).at("bone_dictionary")?;
+        pools.pointer("nn_util", ptr_at_bone_dictionary, v_bone_dictionary, true);
+        let ptr_at_bone_array = r.abs_pos();
         let v_bone_array = r.u64(endian).at("bone_array")?;
+        pools.pointer("nn_util", ptr_at_bone_array, v_bone_array, false);
+        let ptr_at_bone_index_table = r.abs_pos();
         let v_bone_index_table = r.u64(endian).at("bone_index_table")?;
+        pools.pointer("nn_util", ptr_at_bone_index_table, v_bone_index_table, false);
+        let ptr_at_inverse_matrix_array = r.abs_pos();
         let v_inverse_matrix_array = r.u64(endian).at("inverse_matrix_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_inverse_matrix_array,
+                v_inverse_matrix_array,
+                false,
+            );
         let v_reserved = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -14084,7 +15225,9 @@ impl SkeletonV8 {
             })
         })()
             .at("reserved")?;
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
         let v_flags = r.u32(endian).at("flags")?;
         let v_bone_count = r.u16(endian).at("bone_count")?;
         let v_smooth_matrix_count = r.u16(endian).at("smooth_matrix_count")?;
@@ -14297,6 +15440,11 @@ impl SkeletonV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_bone_array__ptr = ctx.key(109u32);
+        let k_bone_dictionary__ptr = ctx.key(110u32);
+        let k_bone_index_table__ptr = ctx.key(111u32);
+        let k_inverse_matrix_array__ptr = ctx.key(112u32);
+        let k_user_pointer__ptr = ctx.key(113u32);
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FSKL"
@@ -14322,6 +15470,12 @@ impl SkeletonV8 {
                 Ok(())
             })
             .at("block")?;
+        ctx.pointer_to(
+            k_bone_dictionary__ptr,
+            w.pos() as u64,
+            self.bone_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_dictionary;
@@ -14338,6 +15492,7 @@ impl SkeletonV8 {
                 Ok(())
             })
             .at("bone_dictionary")?;
+        ctx.pointer_to(k_bone_array__ptr, w.pos() as u64, self.bone_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_array;
@@ -14352,6 +15507,12 @@ impl SkeletonV8 {
                 Ok(())
             })
             .at("bone_array")?;
+        ctx.pointer_to(
+            k_bone_index_table__ptr,
+            w.pos() as u64,
+            self.bone_index_table,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_index_table;
@@ -14368,6 +15529,12 @@ impl SkeletonV8 {
                 Ok(())
             })
             .at("bone_index_table")?;
+        ctx.pointer_to(
+            k_inverse_matrix_array__ptr,
+            w.pos() as u64,
+            self.inverse_matrix_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.inverse_matrix_array;
@@ -14403,6 +15570,7 @@ impl SkeletonV8 {
                 Ok(())
             })
             .at("reserved")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -14743,9 +15911,21 @@ impl Bone {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_bone_name = r.abs_pos();
         let v_bone_name = r.u64(endian).at("bone_name")?;
+        pools.pointer("nn_util", ptr_at_bone_name, v_bone_name, false);
+        let ptr_at_user_data_array = r.abs_pos();
         let v_user_data_array = r.u64(endian).at("user_data_array")?;
+        pools.pointer("nn_util", ptr_at_user_data_array, v_user_data_array, false);
+        let ptr_at_user_data_dictionary = r.abs_pos();
         let v_user_data_dictionary = r.u64(endian).at("user_data_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_user_data_dictionary,
+                v_user_data_dictionary,
+                false,
+            );
         let v_reserved = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -14894,6 +16074,10 @@ impl Bone {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_bone_name__ptr = ctx.key(114u32);
+        let k_user_data_array__ptr = ctx.key(115u32);
+        let k_user_data_dictionary__ptr = ctx.key(116u32);
+        ctx.pointer_to(k_bone_name__ptr, w.pos() as u64, self.bone_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_name;
@@ -14908,6 +16092,12 @@ impl Bone {
                 Ok(())
             })
             .at("bone_name")?;
+        ctx.pointer_to(
+            k_user_data_array__ptr,
+            w.pos() as u64,
+            self.user_data_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_array;
@@ -14924,6 +16114,12 @@ impl Bone {
                 Ok(())
             })
             .at("user_data_array")?;
+        ctx.pointer_to(
+            k_user_data_dictionary__ptr,
+            w.pos() as u64,
+            self.user_data_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_dictionary;
@@ -15293,9 +16489,21 @@ impl BoneV8 {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_bone_name = r.abs_pos();
         let v_bone_name = r.u64(endian).at("bone_name")?;
+        pools.pointer("nn_util", ptr_at_bone_name, v_bone_name, false);
+        let ptr_at_user_data_array = r.abs_pos();
         let v_user_data_array = r.u64(endian).at("user_data_array")?;
+        pools.pointer("nn_util", ptr_at_user_data_array, v_user_data_array, true);
+        let ptr_at_user_data_dictionary = r.abs_pos();
         let v_user_data_dictionary = r.u64(endian).at("user_data_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_user_data_dictionary,
+                v_user_data_dictionary,
+                true,
+            );
         let v_reserved = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -15444,6 +16652,10 @@ impl BoneV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_bone_name__ptr = ctx.key(117u32);
+        let k_user_data_array__ptr = ctx.key(118u32);
+        let k_user_data_dictionary__ptr = ctx.key(119u32);
+        ctx.pointer_to(k_bone_name__ptr, w.pos() as u64, self.bone_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.bone_name;
@@ -15458,6 +16670,12 @@ impl BoneV8 {
                 Ok(())
             })
             .at("bone_name")?;
+        ctx.pointer_to(
+            k_user_data_array__ptr,
+            w.pos() as u64,
+            self.user_data_array,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_array;
@@ -15474,6 +16692,12 @@ impl BoneV8 {
                 Ok(())
             })
             .at("user_data_array")?;
+        ctx.pointer_to(
+            k_user_data_dictionary__ptr,
+            w.pos() as u64,
+            self.user_data_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_dictionary;
@@ -15860,17 +17084,65 @@ impl ShaderReflection {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_shader_archive_name = r.abs_pos();
         let v_shader_archive_name = r.u64(endian).at("shader_archive_name")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shader_archive_name,
+                v_shader_archive_name,
+                false,
+            );
+        let ptr_at_shader_name = r.abs_pos();
         let v_shader_name = r.u64(endian).at("shader_name")?;
+        pools.pointer("nn_util", ptr_at_shader_name, v_shader_name, false);
+        let ptr_at_render_info_array = r.abs_pos();
         let v_render_info_array = r.u64(endian).at("render_info_array")?;
+        pools.pointer("nn_util", ptr_at_render_info_array, v_render_info_array, false);
+        let ptr_at_render_info_dictionary = r.abs_pos();
         let v_render_info_dictionary = r.u64(endian).at("render_info_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_render_info_dictionary,
+                v_render_info_dictionary,
+                false,
+            );
+        let ptr_at_shader_param_array = r.abs_pos();
         let v_shader_param_array = r.u64(endian).at("shader_param_array")?;
+        pools.pointer("nn_util", ptr_at_shader_param_array, v_shader_param_array, false);
+        let ptr_at_shader_param_dictionary = r.abs_pos();
         let v_shader_param_dictionary = r.u64(endian).at("shader_param_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shader_param_dictionary,
+                v_shader_param_dictionary,
+                false,
+            );
+        let ptr_at_vertex_attribute_dictionary = r.abs_pos();
         let v_vertex_attribute_dictionary = r
             .u64(endian)
             .at("vertex_attribute_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_vertex_attribute_dictionary,
+                v_vertex_attribute_dictionary,
+                false,
+            );
+        let ptr_at_sampler_dictionary = r.abs_pos();
         let v_sampler_dictionary = r.u64(endian).at("sampler_dictionary")?;
+        pools.pointer("nn_util", ptr_at_sampler_dictionary, v_sampler_dictionary, false);
+        let ptr_at_static_option_dictionary = r.abs_pos();
         let v_static_option_dictionary = r.u64(endian).at("static_option_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_static_option_dictionary,
+                v_static_option_dictionary,
+                false,
+            );
         let v_render_info_count = r.u16(endian).at("render_info_count")?;
         let v_shader_param_count = r.u16(endian).at("shader_param_count")?;
         let v_shader_param_data_size = r.u16(endian).at("shader_param_data_size")?;
@@ -16204,6 +17476,21 @@ impl ShaderReflection {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_render_info_array__ptr = ctx.key(120u32);
+        let k_render_info_dictionary__ptr = ctx.key(121u32);
+        let k_sampler_dictionary__ptr = ctx.key(122u32);
+        let k_shader_archive_name__ptr = ctx.key(123u32);
+        let k_shader_name__ptr = ctx.key(124u32);
+        let k_shader_param_array__ptr = ctx.key(125u32);
+        let k_shader_param_dictionary__ptr = ctx.key(126u32);
+        let k_static_option_dictionary__ptr = ctx.key(127u32);
+        let k_vertex_attribute_dictionary__ptr = ctx.key(128u32);
+        ctx.pointer_to(
+            k_shader_archive_name__ptr,
+            w.pos() as u64,
+            self.shader_archive_name,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_archive_name;
@@ -16220,6 +17507,7 @@ impl ShaderReflection {
                 Ok(())
             })
             .at("shader_archive_name")?;
+        ctx.pointer_to(k_shader_name__ptr, w.pos() as u64, self.shader_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_name;
@@ -16234,6 +17522,12 @@ impl ShaderReflection {
                 Ok(())
             })
             .at("shader_name")?;
+        ctx.pointer_to(
+            k_render_info_array__ptr,
+            w.pos() as u64,
+            self.render_info_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.render_info_array;
@@ -16250,6 +17544,12 @@ impl ShaderReflection {
                 Ok(())
             })
             .at("render_info_array")?;
+        ctx.pointer_to(
+            k_render_info_dictionary__ptr,
+            w.pos() as u64,
+            self.render_info_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.render_info_dictionary;
@@ -16266,6 +17566,12 @@ impl ShaderReflection {
                 Ok(())
             })
             .at("render_info_dictionary")?;
+        ctx.pointer_to(
+            k_shader_param_array__ptr,
+            w.pos() as u64,
+            self.shader_param_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_param_array;
@@ -16282,6 +17588,12 @@ impl ShaderReflection {
                 Ok(())
             })
             .at("shader_param_array")?;
+        ctx.pointer_to(
+            k_shader_param_dictionary__ptr,
+            w.pos() as u64,
+            self.shader_param_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_param_dictionary;
@@ -16298,6 +17610,12 @@ impl ShaderReflection {
                 Ok(())
             })
             .at("shader_param_dictionary")?;
+        ctx.pointer_to(
+            k_vertex_attribute_dictionary__ptr,
+            w.pos() as u64,
+            self.vertex_attribute_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex_attribute_dictionary;
@@ -16314,6 +17632,12 @@ impl ShaderReflection {
                 Ok(())
             })
             .at("vertex_attribute_dictionary")?;
+        ctx.pointer_to(
+            k_sampler_dictionary__ptr,
+            w.pos() as u64,
+            self.sampler_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sampler_dictionary;
@@ -16330,6 +17654,12 @@ impl ShaderReflection {
                 Ok(())
             })
             .at("sampler_dictionary")?;
+        ctx.pointer_to(
+            k_static_option_dictionary__ptr,
+            w.pos() as u64,
+            self.static_option_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.static_option_dictionary;
@@ -16881,6 +18211,140 @@ impl ShaderReflection {
         Ok(())
     }
 }
+/// The values of one render info of a version 10 material where its type is string: pointers to strings, at
+/// its offset in the material's value array (one record per render info, reading nothing itself).
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderInfoStrings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub values: ::std::option::Option<::std::vec::Vec<StringRef>>,
+}
+/// The parameters of `RenderInfoStrings`'s readers and writers, in this order: `p_ofs`, `p_count`, `p_is_string` (a type's own params, then the outer values it uses).
+pub(crate) type RenderInfoStringsArgs = (i128, i128, bool);
+impl RenderInfoStrings {
+    #[allow(non_snake_case)]
+    pub(crate) fn read<'a>(
+        r: &mut ::binspec_runtime::Reader<'a>,
+        endian: ::binspec_runtime::Endian,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
+        root_io: &::binspec_runtime::Reader<'a>,
+        args: RenderInfoStringsArgs,
+    ) -> ::binspec_runtime::Result<Self> {
+        use ::binspec_runtime::ResultExt as _;
+        let (p_ofs, p_count, p_is_string) = args;
+        r.enter()?;
+        let (v_values, _pos_values) = if p_is_string {
+            let read = {
+                let mut r = root_io.clone();
+                let at = p_ofs;
+                if at < 0 {
+                    return Err(
+                            ::binspec_runtime::Error::invalid(
+                                r.abs_pos(),
+                                format!("negative position {at}"),
+                            ),
+                        )
+                        .at("values");
+                }
+                r.seek(at as u64).at("values")?;
+                let pos_values = r.abs_pos() as i128;
+                let r = &mut r;
+                let value = (|| -> ::binspec_runtime::Result<_> {
+                    Ok({
+                        let n = p_count;
+                        if n < 0 {
+                            return Err(
+                                ::binspec_runtime::Error::invalid(
+                                    r.abs_pos(),
+                                    format!("negative count {n}"),
+                                ),
+                            );
+                        }
+                        let cap = r.check_count(n as u64, 8u64)?;
+                        let mut out = ::std::vec::Vec::with_capacity(cap);
+                        for i in 0..n as usize {
+                            out.push(
+                                StringRef::read(r, endian, pools, root_io).at_index(i)?,
+                            );
+                        }
+                        out
+                    })
+                })()
+                    .at("values")?;
+                (value, pos_values)
+            };
+            let (v, p) = read;
+            (Some(v), p)
+        } else {
+            (None, 0i128)
+        };
+        r.leave();
+        Ok(RenderInfoStrings {
+            values: v_values,
+        })
+    }
+    #[allow(non_snake_case)]
+    pub(crate) fn write<'m>(
+        &'m self,
+        _w: &mut ::binspec_runtime::Writer,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        _io: ::binspec_runtime::layout::Io,
+        endian: ::binspec_runtime::Endian,
+        args: RenderInfoStringsArgs,
+    ) -> ::binspec_runtime::Result<()> {
+        use ::binspec_runtime::ResultExt as _;
+        let (p_ofs, _p_count, p_is_string) = args;
+        if !ctx.first_pass() {
+            match (p_is_string, self.values.is_some()) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `is_string` is false for the values written: the file would not have it",
+                            )
+                            .at("values"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `is_string` is true for the values written: the file would have one",
+                            )
+                            .at("values"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        ::binspec_runtime::attempt(|| {
+                if let Some(val) = &self.values {
+                    let at: i128 = p_ofs;
+                    let at = match usize::try_from(at) {
+                        Ok(at) if at <= 1 << 32 => at,
+                        _ if ctx.first_pass() => 0,
+                        _ => {
+                            return Err(
+                                ::binspec_runtime::Error::write(
+                                    format!("position {at} is out of range"),
+                                ),
+                            );
+                        }
+                    };
+                    let io = ::binspec_runtime::layout::Io::ROOT;
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
+                    {
+                        let w = &mut w;
+                        for x in val.iter() {
+                            x.write(w, ctx, io, endian)?;
+                        }
+                    }
+                    ctx.place(at, w.into_inner())?;
+                }
+                Ok(())
+            })
+            .at("values")?;
+        Ok(())
+    }
+}
 /// Version 10's render info description (values are in each material).
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -16903,7 +18367,9 @@ impl RenderInfo {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_render_info_name = r.abs_pos();
         let v_render_info_name = r.u64(endian).at("render_info_name")?;
+        pools.pointer("nn_util", ptr_at_render_info_name, v_render_info_name, false);
         let v_type = (|| -> ::binspec_runtime::Result<_> {
             Ok(RenderInfoType::from_value(r.u8()? as i128))
         })()
@@ -16957,6 +18423,13 @@ impl RenderInfo {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_render_info_name__ptr = ctx.key(129u32);
+        ctx.pointer_to(
+            k_render_info_name__ptr,
+            w.pos() as u64,
+            self.render_info_name,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.render_info_name;
@@ -17083,8 +18556,12 @@ impl ShaderParam {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_convert_function = r.abs_pos();
         let v_convert_function = r.u64(endian).at("convert_function")?;
+        pools.pointer("nn_util", ptr_at_convert_function, v_convert_function, false);
+        let ptr_at_shader_param_name = r.abs_pos();
         let v_shader_param_name = r.u64(endian).at("shader_param_name")?;
+        pools.pointer("nn_util", ptr_at_shader_param_name, v_shader_param_name, false);
         let v_offset = r.u16(endian).at("offset")?;
         let v_type = (|| -> ::binspec_runtime::Result<_> {
             Ok(ShaderParamType::from_value(r.u8()? as i128))
@@ -17141,6 +18618,14 @@ impl ShaderParam {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_convert_function__ptr = ctx.key(130u32);
+        let k_shader_param_name__ptr = ctx.key(131u32);
+        ctx.pointer_to(
+            k_convert_function__ptr,
+            w.pos() as u64,
+            self.convert_function,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.convert_function;
@@ -17157,6 +18642,12 @@ impl ShaderParam {
                 Ok(())
             })
             .at("convert_function")?;
+        ctx.pointer_to(
+            k_shader_param_name__ptr,
+            w.pos() as u64,
+            self.shader_param_name,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_param_name;
@@ -17357,6 +18848,10 @@ pub struct Material {
     pub render_info_value_counts: ::std::option::Option<::std::vec::Vec<u16>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_info_value_offsets: ::std::option::Option<::std::vec::Vec<u16>>,
+    /// The values of the render infos of type string, pointers to strings in `render_info_values` (which holds
+    /// their bytes too): read as pointers, so that the relocation table lists them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_info_strings: ::std::option::Option<::std::vec::Vec<RenderInfoStrings>>,
     #[serde(
         default,
         with = "::binspec_runtime::bytes::option",
@@ -17402,37 +18897,141 @@ impl Material {
         })()
             .at("magic")?;
         let v_flags = r.u32(endian).at("flags")?;
+        let ptr_at_material_name = r.abs_pos();
         let v_material_name = r.u64(endian).at("material_name")?;
+        pools.pointer("nn_util", ptr_at_material_name, v_material_name, false);
+        let ptr_at_static_shader_variation = r.abs_pos();
         let v_static_shader_variation = r.u64(endian).at("static_shader_variation")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_static_shader_variation,
+                v_static_shader_variation,
+                false,
+            );
+        let ptr_at_runtime_texture_view_array = r.abs_pos();
         let v_runtime_texture_view_array = r
             .u64(endian)
             .at("runtime_texture_view_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_texture_view_array,
+                v_runtime_texture_view_array,
+                false,
+            );
+        let ptr_at_texture_name_array = r.abs_pos();
         let v_texture_name_array = r.u64(endian).at("texture_name_array")?;
+        pools.pointer("nn_util", ptr_at_texture_name_array, v_texture_name_array, false);
+        let ptr_at_runtime_sampler_array = r.abs_pos();
         let v_runtime_sampler_array = r.u64(endian).at("runtime_sampler_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_sampler_array,
+                v_runtime_sampler_array,
+                false,
+            );
+        let ptr_at_sampler_info_array = r.abs_pos();
         let v_sampler_info_array = r.u64(endian).at("sampler_info_array")?;
+        pools.pointer("nn_util", ptr_at_sampler_info_array, v_sampler_info_array, false);
+        let ptr_at_sampler_dictionary = r.abs_pos();
         let v_sampler_dictionary = r.u64(endian).at("sampler_dictionary")?;
+        pools.pointer("nn_util", ptr_at_sampler_dictionary, v_sampler_dictionary, false);
+        let ptr_at_render_info_value_array = r.abs_pos();
         let v_render_info_value_array = r.u64(endian).at("render_info_value_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_render_info_value_array,
+                v_render_info_value_array,
+                false,
+            );
+        let ptr_at_render_info_value_count_array = r.abs_pos();
         let v_render_info_value_count_array = r
             .u64(endian)
             .at("render_info_value_count_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_render_info_value_count_array,
+                v_render_info_value_count_array,
+                false,
+            );
+        let ptr_at_render_info_value_offset_array = r.abs_pos();
         let v_render_info_value_offset_array = r
             .u64(endian)
             .at("render_info_value_offset_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_render_info_value_offset_array,
+                v_render_info_value_offset_array,
+                false,
+            );
+        let ptr_at_shader_param_value_array = r.abs_pos();
         let v_shader_param_value_array = r.u64(endian).at("shader_param_value_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shader_param_value_array,
+                v_shader_param_value_array,
+                false,
+            );
+        let ptr_at_runtime_uniform_buffer_offset_array = r.abs_pos();
         let v_runtime_uniform_buffer_offset_array = r
             .u64(endian)
             .at("runtime_uniform_buffer_offset_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_uniform_buffer_offset_array,
+                v_runtime_uniform_buffer_offset_array,
+                false,
+            );
+        let ptr_at_reserved = r.abs_pos();
         let v_reserved = r.u64(endian).at("reserved")?;
+        pools.pointer("nn_util", ptr_at_reserved, v_reserved, false);
+        let ptr_at_user_data_array = r.abs_pos();
         let v_user_data_array = r.u64(endian).at("user_data_array")?;
+        pools.pointer("nn_util", ptr_at_user_data_array, v_user_data_array, false);
+        let ptr_at_user_data_dictionary = r.abs_pos();
         let v_user_data_dictionary = r.u64(endian).at("user_data_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_user_data_dictionary,
+                v_user_data_dictionary,
+                false,
+            );
+        let ptr_at_convert_flag_array = r.abs_pos();
         let v_convert_flag_array = r.u64(endian).at("convert_flag_array")?;
+        pools.pointer("nn_util", ptr_at_convert_flag_array, v_convert_flag_array, false);
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
+        let ptr_at_runtime_sampler_slot_array = r.abs_pos();
         let v_runtime_sampler_slot_array = r
             .u64(endian)
             .at("runtime_sampler_slot_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_sampler_slot_array,
+                v_runtime_sampler_slot_array,
+                false,
+            );
+        let ptr_at_runtime_texture_slot_array = r.abs_pos();
         let v_runtime_texture_slot_array = r
             .u64(endian)
             .at("runtime_texture_slot_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_texture_slot_array,
+                v_runtime_texture_slot_array,
+                false,
+            );
         let v_index = r.u16(endian).at("index")?;
         let v_sampler_count = r.u8().at("sampler_count")?;
         let v_texture_count = r.u8().at("texture_count")?;
@@ -17848,6 +19447,114 @@ impl Material {
         } else {
             (None, 0i128)
         };
+        let (v_render_info_strings, _pos_render_info_strings) = if v_render_info_value_array
+            as i128 != 0i128 && v_render_info_value_count_array as i128 != 0i128
+            && v_render_info_value_offset_array as i128 != 0i128
+            && v_static_shader_variation as i128 != 0i128
+        {
+            let read = {
+                let mut r = r.clone();
+                let at = v_render_info_value_array as i128;
+                if at < 0 {
+                    return Err(
+                            ::binspec_runtime::Error::invalid(
+                                r.abs_pos(),
+                                format!("negative position {at}"),
+                            ),
+                        )
+                        .at("render_info_strings");
+                }
+                r.seek(at as u64).at("render_info_strings")?;
+                let pos_render_info_strings = r.abs_pos() as i128;
+                let r = &mut r;
+                let value = (|| -> ::binspec_runtime::Result<_> {
+                    Ok({
+                        let n = {
+                            let m__ = &::binspec_runtime::expr::at(
+                                    &x_parent__shader_reflections,
+                                    ::binspec_runtime::expr::div(
+                                            v_variation.clone().unwrap_or_default().shader_reflection
+                                                as i128 - x_parent__shader_reflection_array,
+                                            88i128,
+                                        )
+                                        .map_err(|e| e.or_offset(r.abs_pos()))?,
+                                )
+                                .map_err(|e| e.or_offset(r.abs_pos()))?
+                                .clone();
+                            m__
+                                .render_info_count
+                                .map(|v| v as usize)
+                                .or(m__.render_infos.as_ref().map(|v| v.len()))
+                                .unwrap_or(0) as i128
+                        };
+                        if n < 0 {
+                            return Err(
+                                ::binspec_runtime::Error::invalid(
+                                    r.abs_pos(),
+                                    format!("negative count {n}"),
+                                ),
+                            );
+                        }
+                        let cap = r.check_count(n as u64, 0u64)?;
+                        let mut out = ::std::vec::Vec::with_capacity(cap);
+                        for i in 0..n as usize {
+                            out.push(
+                                (|| -> ::binspec_runtime::Result<_> {
+                                    RenderInfoStrings::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (
+                                            v_render_info_value_array as i128
+                                                + *::binspec_runtime::expr::at(
+                                                        &v_render_info_value_offsets.clone().unwrap_or_default(),
+                                                        i as i128,
+                                                    )
+                                                    .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
+                                            *::binspec_runtime::expr::at(
+                                                    &v_render_info_value_counts.clone().unwrap_or_default(),
+                                                    i as i128,
+                                                )
+                                                .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
+                                            ::binspec_runtime::expr::at(
+                                                    &::binspec_runtime::expr::at(
+                                                            &x_parent__shader_reflections,
+                                                            ::binspec_runtime::expr::div(
+                                                                    v_variation.clone().unwrap_or_default().shader_reflection
+                                                                        as i128 - x_parent__shader_reflection_array,
+                                                                    88i128,
+                                                                )
+                                                                .map_err(|e| e.or_offset(r.abs_pos()))?,
+                                                        )
+                                                        .map_err(|e| e.or_offset(r.abs_pos()))?
+                                                        .clone()
+                                                        .render_infos
+                                                        .clone()
+                                                        .unwrap_or_default(),
+                                                    i as i128,
+                                                )
+                                                .map_err(|e| e.or_offset(r.abs_pos()))?
+                                                .clone()
+                                                .r#type
+                                                .value() == 2i128,
+                                        ),
+                                    )
+                                })()
+                                    .at_index(i)?,
+                            );
+                        }
+                        out
+                    })
+                })()
+                    .at("render_info_strings")?;
+                (value, pos_render_info_strings)
+            };
+            let (v, p) = read;
+            (Some(v), p)
+        } else {
+            (None, 0i128)
+        };
         let (v_shader_param_values, _pos_shader_param_values) = if v_shader_param_value_array
             as i128 != 0i128 && v_static_shader_variation as i128 != 0i128
         {
@@ -18242,6 +19949,7 @@ impl Material {
             render_info_values: v_render_info_values,
             render_info_value_counts: v_render_info_value_counts,
             render_info_value_offsets: v_render_info_value_offsets,
+            render_info_strings: v_render_info_strings,
             shader_param_values: v_shader_param_values,
             runtime_uniform_buffer_offsets: v_runtime_uniform_buffer_offsets,
             convert_flags: v_convert_flags,
@@ -18256,12 +19964,31 @@ impl Material {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
         args: MaterialArgs<'_>,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (x_parent__shader_reflection_array, x_parent__shader_reflections) = args;
+        let k_convert_flag_array__ptr = ctx.key(132u32);
+        let k_material_name__ptr = ctx.key(133u32);
+        let k_render_info_value_array__ptr = ctx.key(134u32);
+        let k_render_info_value_count_array__ptr = ctx.key(135u32);
+        let k_render_info_value_offset_array__ptr = ctx.key(136u32);
+        let k_reserved__ptr = ctx.key(137u32);
+        let k_runtime_sampler_array__ptr = ctx.key(138u32);
+        let k_runtime_sampler_slot_array__ptr = ctx.key(139u32);
+        let k_runtime_texture_slot_array__ptr = ctx.key(140u32);
+        let k_runtime_texture_view_array__ptr = ctx.key(141u32);
+        let k_runtime_uniform_buffer_offset_array__ptr = ctx.key(142u32);
+        let k_sampler_dictionary__ptr = ctx.key(143u32);
+        let k_sampler_info_array__ptr = ctx.key(144u32);
+        let k_shader_param_value_array__ptr = ctx.key(145u32);
+        let k_static_shader_variation__ptr = ctx.key(146u32);
+        let k_texture_name_array__ptr = ctx.key(147u32);
+        let k_user_data_array__ptr = ctx.key(148u32);
+        let k_user_data_dictionary__ptr = ctx.key(149u32);
+        let k_user_pointer__ptr = ctx.key(150u32);
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 77u8, 65u8, 84u8]);
                 Ok(())
@@ -18281,6 +20008,7 @@ impl Material {
                 Ok(())
             })
             .at("flags")?;
+        ctx.pointer_to(k_material_name__ptr, w.pos() as u64, self.material_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_name;
@@ -18295,6 +20023,12 @@ impl Material {
                 Ok(())
             })
             .at("material_name")?;
+        ctx.pointer_to(
+            k_static_shader_variation__ptr,
+            w.pos() as u64,
+            self.static_shader_variation,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.static_shader_variation;
@@ -18311,6 +20045,12 @@ impl Material {
                 Ok(())
             })
             .at("static_shader_variation")?;
+        ctx.pointer_to(
+            k_runtime_texture_view_array__ptr,
+            w.pos() as u64,
+            self.runtime_texture_view_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_texture_view_array;
@@ -18327,6 +20067,12 @@ impl Material {
                 Ok(())
             })
             .at("runtime_texture_view_array")?;
+        ctx.pointer_to(
+            k_texture_name_array__ptr,
+            w.pos() as u64,
+            self.texture_name_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.texture_name_array;
@@ -18343,6 +20089,12 @@ impl Material {
                 Ok(())
             })
             .at("texture_name_array")?;
+        ctx.pointer_to(
+            k_runtime_sampler_array__ptr,
+            w.pos() as u64,
+            self.runtime_sampler_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_sampler_array;
@@ -18359,6 +20111,12 @@ impl Material {
                 Ok(())
             })
             .at("runtime_sampler_array")?;
+        ctx.pointer_to(
+            k_sampler_info_array__ptr,
+            w.pos() as u64,
+            self.sampler_info_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sampler_info_array;
@@ -18375,6 +20133,12 @@ impl Material {
                 Ok(())
             })
             .at("sampler_info_array")?;
+        ctx.pointer_to(
+            k_sampler_dictionary__ptr,
+            w.pos() as u64,
+            self.sampler_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sampler_dictionary;
@@ -18391,6 +20155,12 @@ impl Material {
                 Ok(())
             })
             .at("sampler_dictionary")?;
+        ctx.pointer_to(
+            k_render_info_value_array__ptr,
+            w.pos() as u64,
+            self.render_info_value_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.render_info_value_array;
@@ -18407,6 +20177,12 @@ impl Material {
                 Ok(())
             })
             .at("render_info_value_array")?;
+        ctx.pointer_to(
+            k_render_info_value_count_array__ptr,
+            w.pos() as u64,
+            self.render_info_value_count_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.render_info_value_count_array;
@@ -18423,6 +20199,12 @@ impl Material {
                 Ok(())
             })
             .at("render_info_value_count_array")?;
+        ctx.pointer_to(
+            k_render_info_value_offset_array__ptr,
+            w.pos() as u64,
+            self.render_info_value_offset_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.render_info_value_offset_array;
@@ -18439,6 +20221,12 @@ impl Material {
                 Ok(())
             })
             .at("render_info_value_offset_array")?;
+        ctx.pointer_to(
+            k_shader_param_value_array__ptr,
+            w.pos() as u64,
+            self.shader_param_value_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_param_value_array;
@@ -18455,6 +20243,12 @@ impl Material {
                 Ok(())
             })
             .at("shader_param_value_array")?;
+        ctx.pointer_to(
+            k_runtime_uniform_buffer_offset_array__ptr,
+            w.pos() as u64,
+            self.runtime_uniform_buffer_offset_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_uniform_buffer_offset_array;
@@ -18471,6 +20265,7 @@ impl Material {
                 Ok(())
             })
             .at("runtime_uniform_buffer_offset_array")?;
+        ctx.pointer_to(k_reserved__ptr, w.pos() as u64, self.reserved, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.reserved;
@@ -18485,6 +20280,12 @@ impl Material {
                 Ok(())
             })
             .at("reserved")?;
+        ctx.pointer_to(
+            k_user_data_array__ptr,
+            w.pos() as u64,
+            self.user_data_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_array;
@@ -18501,6 +20302,12 @@ impl Material {
                 Ok(())
             })
             .at("user_data_array")?;
+        ctx.pointer_to(
+            k_user_data_dictionary__ptr,
+            w.pos() as u64,
+            self.user_data_dictionary,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_dictionary;
@@ -18517,6 +20324,12 @@ impl Material {
                 Ok(())
             })
             .at("user_data_dictionary")?;
+        ctx.pointer_to(
+            k_convert_flag_array__ptr,
+            w.pos() as u64,
+            self.convert_flag_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.convert_flag_array;
@@ -18533,6 +20346,7 @@ impl Material {
                 Ok(())
             })
             .at("convert_flag_array")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -18547,6 +20361,12 @@ impl Material {
                 Ok(())
             })
             .at("user_pointer")?;
+        ctx.pointer_to(
+            k_runtime_sampler_slot_array__ptr,
+            w.pos() as u64,
+            self.runtime_sampler_slot_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_sampler_slot_array;
@@ -18563,6 +20383,12 @@ impl Material {
                 Ok(())
             })
             .at("runtime_sampler_slot_array")?;
+        ctx.pointer_to(
+            k_runtime_texture_slot_array__ptr,
+            w.pos() as u64,
+            self.runtime_texture_slot_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_texture_slot_array;
@@ -19260,6 +21086,94 @@ impl Material {
             .at("render_info_value_offsets")?;
         if !ctx.first_pass() {
             match (
+                self.render_info_value_array as i128 != 0i128
+                    && self.render_info_value_count_array as i128 != 0i128
+                    && self.render_info_value_offset_array as i128 != 0i128
+                    && self.static_shader_variation as i128 != 0i128,
+                self.render_info_strings.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `render_info_value_array != 0 and render_info_value_count_array != 0 and render_info_value_offset_array != 0 and static_shader_variation != 0` is false for the values written: the file would not have it",
+                            )
+                            .at("render_info_strings"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `render_info_value_array != 0 and render_info_value_count_array != 0 and render_info_value_offset_array != 0 and static_shader_variation != 0` is true for the values written: the file would have one",
+                            )
+                            .at("render_info_strings"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        ::binspec_runtime::attempt(|| {
+                if let Some(val) = &self.render_info_strings {
+                    let at: i128 = self.render_info_value_array as i128;
+                    let at = match usize::try_from(at) {
+                        Ok(at) if at <= 1 << 32 => at,
+                        _ if ctx.first_pass() => 0,
+                        _ => {
+                            return Err(
+                                ::binspec_runtime::Error::write(
+                                    format!("position {at} is out of range"),
+                                ),
+                            );
+                        }
+                    };
+                    let at = io.start + at;
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
+                    {
+                        let w = &mut w;
+                        for (i, x) in val.iter().enumerate() {
+                            x.write(
+                                w,
+                                ctx,
+                                io,
+                                endian,
+                                (
+                                    self.render_info_value_array as i128
+                                        + *::binspec_runtime::expr::at(
+                                            &self.render_info_value_offsets.clone().unwrap_or_default(),
+                                            i as i128,
+                                        )? as i128,
+                                    *::binspec_runtime::expr::at(
+                                        &self.render_info_value_counts.clone().unwrap_or_default(),
+                                        i as i128,
+                                    )? as i128,
+                                    ::binspec_runtime::expr::at(
+                                            &::binspec_runtime::expr::at(
+                                                    &x_parent__shader_reflections,
+                                                    ::binspec_runtime::expr::div(
+                                                        self.variation.clone().unwrap_or_default().shader_reflection
+                                                            as i128 - x_parent__shader_reflection_array,
+                                                        88i128,
+                                                    )?,
+                                                )?
+                                                .clone()
+                                                .render_infos
+                                                .clone()
+                                                .unwrap_or_default(),
+                                            i as i128,
+                                        )?
+                                        .clone()
+                                        .r#type
+                                        .value() == 2i128,
+                                ),
+                            )?;
+                        }
+                    }
+                    ctx.place_in(io, at, w.into_inner())?;
+                }
+                Ok(())
+            })
+            .at("render_info_strings")?;
+        if !ctx.first_pass() {
+            match (
                 self.shader_param_value_array as i128 != 0i128
                     && self.static_shader_variation as i128 != 0i128,
                 self.shader_param_values.is_some(),
@@ -19719,18 +21633,58 @@ impl StaticShaderVariation {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_shader_reflection = r.abs_pos();
         let v_shader_reflection = r.u64(endian).at("shader_reflection")?;
+        pools.pointer("nn_util", ptr_at_shader_reflection, v_shader_reflection, false);
+        let ptr_at_vertex_attribute_name_array = r.abs_pos();
         let v_vertex_attribute_name_array = r
             .u64(endian)
             .at("vertex_attribute_name_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_vertex_attribute_name_array,
+                v_vertex_attribute_name_array,
+                false,
+            );
+        let ptr_at_vertex_attribute_index_array = r.abs_pos();
         let v_vertex_attribute_index_array = r
             .u64(endian)
             .at("vertex_attribute_index_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_vertex_attribute_index_array,
+                v_vertex_attribute_index_array,
+                false,
+            );
+        let ptr_at_sampler_name_array = r.abs_pos();
         let v_sampler_name_array = r.u64(endian).at("sampler_name_array")?;
+        pools.pointer("nn_util", ptr_at_sampler_name_array, v_sampler_name_array, false);
+        let ptr_at_sampler_index_array = r.abs_pos();
         let v_sampler_index_array = r.u64(endian).at("sampler_index_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_sampler_index_array,
+                v_sampler_index_array,
+                false,
+            );
+        let ptr_at_option_bool_array = r.abs_pos();
         let v_option_bool_array = r.u64(endian).at("option_bool_array")?;
+        pools.pointer("nn_util", ptr_at_option_bool_array, v_option_bool_array, false);
+        let ptr_at_option_string_array = r.abs_pos();
         let v_option_string_array = r.u64(endian).at("option_string_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_option_string_array,
+                v_option_string_array,
+                false,
+            );
+        let ptr_at_option_index_array = r.abs_pos();
         let v_option_index_array = r.u64(endian).at("option_index_array")?;
+        pools.pointer("nn_util", ptr_at_option_index_array, v_option_index_array, false);
         let v_reserved = r.u32(endian).at("reserved")?;
         let v_vertex_attribute_count = r.u8().at("vertex_attribute_count")?;
         let v_sampler_count = r.u8().at("sampler_count")?;
@@ -20118,6 +22072,20 @@ impl StaticShaderVariation {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_option_bool_array__ptr = ctx.key(151u32);
+        let k_option_index_array__ptr = ctx.key(152u32);
+        let k_option_string_array__ptr = ctx.key(153u32);
+        let k_sampler_index_array__ptr = ctx.key(154u32);
+        let k_sampler_name_array__ptr = ctx.key(155u32);
+        let k_shader_reflection__ptr = ctx.key(156u32);
+        let k_vertex_attribute_index_array__ptr = ctx.key(157u32);
+        let k_vertex_attribute_name_array__ptr = ctx.key(158u32);
+        ctx.pointer_to(
+            k_shader_reflection__ptr,
+            w.pos() as u64,
+            self.shader_reflection,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_reflection;
@@ -20134,6 +22102,12 @@ impl StaticShaderVariation {
                 Ok(())
             })
             .at("shader_reflection")?;
+        ctx.pointer_to(
+            k_vertex_attribute_name_array__ptr,
+            w.pos() as u64,
+            self.vertex_attribute_name_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex_attribute_name_array;
@@ -20150,6 +22124,12 @@ impl StaticShaderVariation {
                 Ok(())
             })
             .at("vertex_attribute_name_array")?;
+        ctx.pointer_to(
+            k_vertex_attribute_index_array__ptr,
+            w.pos() as u64,
+            self.vertex_attribute_index_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.vertex_attribute_index_array;
@@ -20166,6 +22146,12 @@ impl StaticShaderVariation {
                 Ok(())
             })
             .at("vertex_attribute_index_array")?;
+        ctx.pointer_to(
+            k_sampler_name_array__ptr,
+            w.pos() as u64,
+            self.sampler_name_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sampler_name_array;
@@ -20182,6 +22168,12 @@ impl StaticShaderVariation {
                 Ok(())
             })
             .at("sampler_name_array")?;
+        ctx.pointer_to(
+            k_sampler_index_array__ptr,
+            w.pos() as u64,
+            self.sampler_index_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sampler_index_array;
@@ -20198,6 +22190,12 @@ impl StaticShaderVariation {
                 Ok(())
             })
             .at("sampler_index_array")?;
+        ctx.pointer_to(
+            k_option_bool_array__ptr,
+            w.pos() as u64,
+            self.option_bool_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.option_bool_array;
@@ -20214,6 +22212,12 @@ impl StaticShaderVariation {
                 Ok(())
             })
             .at("option_bool_array")?;
+        ctx.pointer_to(
+            k_option_string_array__ptr,
+            w.pos() as u64,
+            self.option_string_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.option_string_array;
@@ -20230,6 +22234,12 @@ impl StaticShaderVariation {
                 Ok(())
             })
             .at("option_string_array")?;
+        ctx.pointer_to(
+            k_option_index_array__ptr,
+            w.pos() as u64,
+            self.option_index_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.option_index_array;
@@ -20851,30 +22861,114 @@ impl MaterialV8 {
                     .at("block"),
             );
         }
+        let ptr_at_material_name = r.abs_pos();
         let v_material_name = r.u64(endian).at("material_name")?;
+        pools.pointer("nn_util", ptr_at_material_name, v_material_name, false);
+        let ptr_at_render_info_array = r.abs_pos();
         let v_render_info_array = r.u64(endian).at("render_info_array")?;
+        pools.pointer("nn_util", ptr_at_render_info_array, v_render_info_array, false);
+        let ptr_at_render_info_dictionary = r.abs_pos();
         let v_render_info_dictionary = r.u64(endian).at("render_info_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_render_info_dictionary,
+                v_render_info_dictionary,
+                true,
+            );
+        let ptr_at_shader_assign = r.abs_pos();
         let v_shader_assign = r.u64(endian).at("shader_assign")?;
+        pools.pointer("nn_util", ptr_at_shader_assign, v_shader_assign, false);
+        let ptr_at_runtime_texture_view_array = r.abs_pos();
         let v_runtime_texture_view_array = r
             .u64(endian)
             .at("runtime_texture_view_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_texture_view_array,
+                v_runtime_texture_view_array,
+                false,
+            );
+        let ptr_at_texture_name_array = r.abs_pos();
         let v_texture_name_array = r.u64(endian).at("texture_name_array")?;
+        pools.pointer("nn_util", ptr_at_texture_name_array, v_texture_name_array, false);
+        let ptr_at_runtime_sampler_array = r.abs_pos();
         let v_runtime_sampler_array = r.u64(endian).at("runtime_sampler_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_sampler_array,
+                v_runtime_sampler_array,
+                false,
+            );
+        let ptr_at_sampler_info_array = r.abs_pos();
         let v_sampler_info_array = r.u64(endian).at("sampler_info_array")?;
+        pools.pointer("nn_util", ptr_at_sampler_info_array, v_sampler_info_array, false);
+        let ptr_at_sampler_dictionary = r.abs_pos();
         let v_sampler_dictionary = r.u64(endian).at("sampler_dictionary")?;
+        pools.pointer("nn_util", ptr_at_sampler_dictionary, v_sampler_dictionary, true);
+        let ptr_at_shader_param_array = r.abs_pos();
         let v_shader_param_array = r.u64(endian).at("shader_param_array")?;
+        pools.pointer("nn_util", ptr_at_shader_param_array, v_shader_param_array, false);
+        let ptr_at_shader_param_dictionary = r.abs_pos();
         let v_shader_param_dictionary = r.u64(endian).at("shader_param_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shader_param_dictionary,
+                v_shader_param_dictionary,
+                true,
+            );
+        let ptr_at_shader_param_value_array = r.abs_pos();
         let v_shader_param_value_array = r.u64(endian).at("shader_param_value_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shader_param_value_array,
+                v_shader_param_value_array,
+                false,
+            );
+        let ptr_at_user_data_array = r.abs_pos();
         let v_user_data_array = r.u64(endian).at("user_data_array")?;
+        pools.pointer("nn_util", ptr_at_user_data_array, v_user_data_array, false);
+        let ptr_at_user_data_dictionary = r.abs_pos();
         let v_user_data_dictionary = r.u64(endian).at("user_data_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_user_data_dictionary,
+                v_user_data_dictionary,
+                true,
+            );
+        let ptr_at_convert_flag_array = r.abs_pos();
         let v_convert_flag_array = r.u64(endian).at("convert_flag_array")?;
+        pools.pointer("nn_util", ptr_at_convert_flag_array, v_convert_flag_array, false);
+        let ptr_at_user_pointer = r.abs_pos();
         let v_user_pointer = r.u64(endian).at("user_pointer")?;
+        pools.pointer("nn_util", ptr_at_user_pointer, v_user_pointer, false);
+        let ptr_at_runtime_sampler_slot_array = r.abs_pos();
         let v_runtime_sampler_slot_array = r
             .u64(endian)
             .at("runtime_sampler_slot_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_sampler_slot_array,
+                v_runtime_sampler_slot_array,
+                false,
+            );
+        let ptr_at_runtime_texture_slot_array = r.abs_pos();
         let v_runtime_texture_slot_array = r
             .u64(endian)
             .at("runtime_texture_slot_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_runtime_texture_slot_array,
+                v_runtime_texture_slot_array,
+                false,
+            );
         let v_flags = r.u32(endian).at("flags")?;
         let v_index = r.u16(endian).at("index")?;
         let v_render_info_count = r.u16(endian).at("render_info_count")?;
@@ -21614,6 +23708,24 @@ impl MaterialV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_convert_flag_array__ptr = ctx.key(159u32);
+        let k_material_name__ptr = ctx.key(160u32);
+        let k_render_info_array__ptr = ctx.key(161u32);
+        let k_render_info_dictionary__ptr = ctx.key(162u32);
+        let k_runtime_sampler_array__ptr = ctx.key(163u32);
+        let k_runtime_sampler_slot_array__ptr = ctx.key(164u32);
+        let k_runtime_texture_slot_array__ptr = ctx.key(165u32);
+        let k_runtime_texture_view_array__ptr = ctx.key(166u32);
+        let k_sampler_dictionary__ptr = ctx.key(167u32);
+        let k_sampler_info_array__ptr = ctx.key(168u32);
+        let k_shader_assign__ptr = ctx.key(169u32);
+        let k_shader_param_array__ptr = ctx.key(170u32);
+        let k_shader_param_dictionary__ptr = ctx.key(171u32);
+        let k_shader_param_value_array__ptr = ctx.key(172u32);
+        let k_texture_name_array__ptr = ctx.key(173u32);
+        let k_user_data_array__ptr = ctx.key(174u32);
+        let k_user_data_dictionary__ptr = ctx.key(175u32);
+        let k_user_pointer__ptr = ctx.key(176u32);
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FMAT"
@@ -21639,6 +23751,7 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("block")?;
+        ctx.pointer_to(k_material_name__ptr, w.pos() as u64, self.material_name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.material_name;
@@ -21653,6 +23766,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("material_name")?;
+        ctx.pointer_to(
+            k_render_info_array__ptr,
+            w.pos() as u64,
+            self.render_info_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.render_info_array;
@@ -21669,6 +23788,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("render_info_array")?;
+        ctx.pointer_to(
+            k_render_info_dictionary__ptr,
+            w.pos() as u64,
+            self.render_info_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.render_info_dictionary;
@@ -21685,6 +23810,7 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("render_info_dictionary")?;
+        ctx.pointer_to(k_shader_assign__ptr, w.pos() as u64, self.shader_assign, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_assign;
@@ -21699,6 +23825,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("shader_assign")?;
+        ctx.pointer_to(
+            k_runtime_texture_view_array__ptr,
+            w.pos() as u64,
+            self.runtime_texture_view_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_texture_view_array;
@@ -21715,6 +23847,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("runtime_texture_view_array")?;
+        ctx.pointer_to(
+            k_texture_name_array__ptr,
+            w.pos() as u64,
+            self.texture_name_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.texture_name_array;
@@ -21731,6 +23869,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("texture_name_array")?;
+        ctx.pointer_to(
+            k_runtime_sampler_array__ptr,
+            w.pos() as u64,
+            self.runtime_sampler_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_sampler_array;
@@ -21747,6 +23891,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("runtime_sampler_array")?;
+        ctx.pointer_to(
+            k_sampler_info_array__ptr,
+            w.pos() as u64,
+            self.sampler_info_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sampler_info_array;
@@ -21763,6 +23913,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("sampler_info_array")?;
+        ctx.pointer_to(
+            k_sampler_dictionary__ptr,
+            w.pos() as u64,
+            self.sampler_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sampler_dictionary;
@@ -21779,6 +23935,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("sampler_dictionary")?;
+        ctx.pointer_to(
+            k_shader_param_array__ptr,
+            w.pos() as u64,
+            self.shader_param_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_param_array;
@@ -21795,6 +23957,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("shader_param_array")?;
+        ctx.pointer_to(
+            k_shader_param_dictionary__ptr,
+            w.pos() as u64,
+            self.shader_param_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_param_dictionary;
@@ -21811,6 +23979,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("shader_param_dictionary")?;
+        ctx.pointer_to(
+            k_shader_param_value_array__ptr,
+            w.pos() as u64,
+            self.shader_param_value_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_param_value_array;
@@ -21827,6 +24001,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("shader_param_value_array")?;
+        ctx.pointer_to(
+            k_user_data_array__ptr,
+            w.pos() as u64,
+            self.user_data_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_array;
@@ -21843,6 +24023,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("user_data_array")?;
+        ctx.pointer_to(
+            k_user_data_dictionary__ptr,
+            w.pos() as u64,
+            self.user_data_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_data_dictionary;
@@ -21859,6 +24045,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("user_data_dictionary")?;
+        ctx.pointer_to(
+            k_convert_flag_array__ptr,
+            w.pos() as u64,
+            self.convert_flag_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.convert_flag_array;
@@ -21875,6 +24067,7 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("convert_flag_array")?;
+        ctx.pointer_to(k_user_pointer__ptr, w.pos() as u64, self.user_pointer, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.user_pointer;
@@ -21889,6 +24082,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("user_pointer")?;
+        ctx.pointer_to(
+            k_runtime_sampler_slot_array__ptr,
+            w.pos() as u64,
+            self.runtime_sampler_slot_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_sampler_slot_array;
@@ -21905,6 +24104,12 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("runtime_sampler_slot_array")?;
+        ctx.pointer_to(
+            k_runtime_texture_slot_array__ptr,
+            w.pos() as u64,
+            self.runtime_texture_slot_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.runtime_texture_slot_array;
@@ -23049,8 +25254,12 @@ impl RenderInfoV8 {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_render_info_name = r.abs_pos();
         let v_render_info_name = r.u64(endian).at("render_info_name")?;
+        pools.pointer("nn_util", ptr_at_render_info_name, v_render_info_name, false);
+        let ptr_at_value_array = r.abs_pos();
         let v_value_array = r.u64(endian).at("value_array")?;
+        pools.pointer("nn_util", ptr_at_value_array, v_value_array, false);
         let v_count = r.u16(endian).at("count")?;
         let v_type = (|| -> ::binspec_runtime::Result<_> {
             Ok(RenderInfoType::from_value(r.u8()? as i128))
@@ -23174,6 +25383,14 @@ impl RenderInfoV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_render_info_name__ptr = ctx.key(177u32);
+        let k_value_array__ptr = ctx.key(178u32);
+        ctx.pointer_to(
+            k_render_info_name__ptr,
+            w.pos() as u64,
+            self.render_info_name,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.render_info_name;
@@ -23190,6 +25407,7 @@ impl RenderInfoV8 {
                 Ok(())
             })
             .at("render_info_name")?;
+        ctx.pointer_to(k_value_array__ptr, w.pos() as u64, self.value_array, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.value_array;
@@ -23446,16 +25664,74 @@ impl ShaderAssignV8 {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_shader_archive_name = r.abs_pos();
         let v_shader_archive_name = r.u64(endian).at("shader_archive_name")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shader_archive_name,
+                v_shader_archive_name,
+                false,
+            );
+        let ptr_at_shading_model_name = r.abs_pos();
         let v_shading_model_name = r.u64(endian).at("shading_model_name")?;
+        pools.pointer("nn_util", ptr_at_shading_model_name, v_shading_model_name, false);
+        let ptr_at_attribute_assign_array = r.abs_pos();
         let v_attribute_assign_array = r.u64(endian).at("attribute_assign_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_attribute_assign_array,
+                v_attribute_assign_array,
+                false,
+            );
+        let ptr_at_attribute_assign_dictionary = r.abs_pos();
         let v_attribute_assign_dictionary = r
             .u64(endian)
             .at("attribute_assign_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_attribute_assign_dictionary,
+                v_attribute_assign_dictionary,
+                true,
+            );
+        let ptr_at_sampler_assign_array = r.abs_pos();
         let v_sampler_assign_array = r.u64(endian).at("sampler_assign_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_sampler_assign_array,
+                v_sampler_assign_array,
+                false,
+            );
+        let ptr_at_sampler_assign_dictionary = r.abs_pos();
         let v_sampler_assign_dictionary = r.u64(endian).at("sampler_assign_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_sampler_assign_dictionary,
+                v_sampler_assign_dictionary,
+                true,
+            );
+        let ptr_at_shader_option_array = r.abs_pos();
         let v_shader_option_array = r.u64(endian).at("shader_option_array")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shader_option_array,
+                v_shader_option_array,
+                false,
+            );
+        let ptr_at_shader_option_dictionary = r.abs_pos();
         let v_shader_option_dictionary = r.u64(endian).at("shader_option_dictionary")?;
+        pools
+            .pointer(
+                "nn_util",
+                ptr_at_shader_option_dictionary,
+                v_shader_option_dictionary,
+                true,
+            );
         let v_revision = r.u32(endian).at("revision")?;
         let v_attribute_assign_count = r.u8().at("attribute_assign_count")?;
         let v_sampler_assign_count = r.u8().at("sampler_assign_count")?;
@@ -23841,6 +26117,20 @@ impl ShaderAssignV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_attribute_assign_array__ptr = ctx.key(179u32);
+        let k_attribute_assign_dictionary__ptr = ctx.key(180u32);
+        let k_sampler_assign_array__ptr = ctx.key(181u32);
+        let k_sampler_assign_dictionary__ptr = ctx.key(182u32);
+        let k_shader_archive_name__ptr = ctx.key(183u32);
+        let k_shader_option_array__ptr = ctx.key(184u32);
+        let k_shader_option_dictionary__ptr = ctx.key(185u32);
+        let k_shading_model_name__ptr = ctx.key(186u32);
+        ctx.pointer_to(
+            k_shader_archive_name__ptr,
+            w.pos() as u64,
+            self.shader_archive_name,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_archive_name;
@@ -23857,6 +26147,12 @@ impl ShaderAssignV8 {
                 Ok(())
             })
             .at("shader_archive_name")?;
+        ctx.pointer_to(
+            k_shading_model_name__ptr,
+            w.pos() as u64,
+            self.shading_model_name,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shading_model_name;
@@ -23873,6 +26169,12 @@ impl ShaderAssignV8 {
                 Ok(())
             })
             .at("shading_model_name")?;
+        ctx.pointer_to(
+            k_attribute_assign_array__ptr,
+            w.pos() as u64,
+            self.attribute_assign_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.attribute_assign_array;
@@ -23889,6 +26191,12 @@ impl ShaderAssignV8 {
                 Ok(())
             })
             .at("attribute_assign_array")?;
+        ctx.pointer_to(
+            k_attribute_assign_dictionary__ptr,
+            w.pos() as u64,
+            self.attribute_assign_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.attribute_assign_dictionary;
@@ -23905,6 +26213,12 @@ impl ShaderAssignV8 {
                 Ok(())
             })
             .at("attribute_assign_dictionary")?;
+        ctx.pointer_to(
+            k_sampler_assign_array__ptr,
+            w.pos() as u64,
+            self.sampler_assign_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sampler_assign_array;
@@ -23921,6 +26235,12 @@ impl ShaderAssignV8 {
                 Ok(())
             })
             .at("sampler_assign_array")?;
+        ctx.pointer_to(
+            k_sampler_assign_dictionary__ptr,
+            w.pos() as u64,
+            self.sampler_assign_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.sampler_assign_dictionary;
@@ -23937,6 +26257,12 @@ impl ShaderAssignV8 {
                 Ok(())
             })
             .at("sampler_assign_dictionary")?;
+        ctx.pointer_to(
+            k_shader_option_array__ptr,
+            w.pos() as u64,
+            self.shader_option_array,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_option_array;
@@ -23953,6 +26279,12 @@ impl ShaderAssignV8 {
                 Ok(())
             })
             .at("shader_option_array")?;
+        ctx.pointer_to(
+            k_shader_option_dictionary__ptr,
+            w.pos() as u64,
+            self.shader_option_dictionary,
+            true,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_option_dictionary;
@@ -24597,8 +26929,12 @@ impl ShaderParamV8 {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_convert_function = r.abs_pos();
         let v_convert_function = r.u64(endian).at("convert_function")?;
+        pools.pointer("nn_util", ptr_at_convert_function, v_convert_function, false);
+        let ptr_at_shader_param_name = r.abs_pos();
         let v_shader_param_name = r.u64(endian).at("shader_param_name")?;
+        pools.pointer("nn_util", ptr_at_shader_param_name, v_shader_param_name, false);
         let v_type = (|| -> ::binspec_runtime::Result<_> {
             Ok(ShaderParamTypeV8::from_value(r.u8()? as i128))
         })()
@@ -24709,6 +27045,14 @@ impl ShaderParamV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_convert_function__ptr = ctx.key(187u32);
+        let k_shader_param_name__ptr = ctx.key(188u32);
+        ctx.pointer_to(
+            k_convert_function__ptr,
+            w.pos() as u64,
+            self.convert_function,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.convert_function;
@@ -24725,6 +27069,12 @@ impl ShaderParamV8 {
                 Ok(())
             })
             .at("convert_function")?;
+        ctx.pointer_to(
+            k_shader_param_name__ptr,
+            w.pos() as u64,
+            self.shader_param_name,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.shader_param_name;
@@ -25007,7 +27357,9 @@ impl StringRef {
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_ofs = r.abs_pos();
         let v_ofs = r.u64(endian).at("ofs")?;
+        pools.pointer("nn_util", ptr_at_ofs, v_ofs, false);
         let (v_value, _pos_value) = if v_ofs as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
@@ -25047,6 +27399,8 @@ impl StringRef {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_ofs__ptr = ctx.key(189u32);
+        ctx.pointer_to(k_ofs__ptr, w.pos() as u64, self.ofs, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.ofs;
@@ -25410,13 +27764,15 @@ impl MemoryPoolInfo {
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         endian: ::binspec_runtime::Endian,
-        _pools: &mut ::binspec_runtime::layout::ReadPools,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
         _root_io: &::binspec_runtime::Reader<'a>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         let v_flags = r.u32(endian).at("flags")?;
         let v_memory_size = r.u32(endian).at("memory_size")?;
+        let ptr_at_memory_pointer = r.abs_pos();
         let v_memory_pointer = r.u64(endian).at("memory_pointer")?;
+        pools.pointer("nn_util", ptr_at_memory_pointer, v_memory_pointer, false);
         Ok(MemoryPoolInfo {
             flags: v_flags,
             memory_size: v_memory_size,
@@ -25427,11 +27783,12 @@ impl MemoryPoolInfo {
     pub(crate) fn write<'m>(
         &'m self,
         w: &mut ::binspec_runtime::Writer,
-        _ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         _io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_memory_pointer__ptr = ctx.key(190u32);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.flags;
@@ -25460,6 +27817,12 @@ impl MemoryPoolInfo {
                 Ok(())
             })
             .at("memory_size")?;
+        ctx.pointer_to(
+            k_memory_pointer__ptr,
+            w.pos() as u64,
+            self.memory_pointer,
+            false,
+        );
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.memory_pointer;
@@ -25978,11 +28341,13 @@ impl EmbedFile {
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         endian: ::binspec_runtime::Endian,
-        _pools: &mut ::binspec_runtime::layout::ReadPools,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
         _root_io: &::binspec_runtime::Reader<'a>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let ptr_at_file_offset = r.abs_pos();
         let v_file_offset = r.u64(endian).at("file_offset")?;
+        pools.pointer("nn_util", ptr_at_file_offset, v_file_offset, false);
         let v_file_size = r.u32(endian).at("file_size")?;
         let v_unknown = r.u32(endian).at("unknown")?;
         Ok(EmbedFile {
@@ -25995,11 +28360,13 @@ impl EmbedFile {
     pub(crate) fn write<'m>(
         &'m self,
         w: &mut ::binspec_runtime::Writer,
-        _ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         _io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_file_offset__ptr = ctx.key(191u32);
+        ctx.pointer_to(k_file_offset__ptr, w.pos() as u64, self.file_offset, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.file_offset;
@@ -26064,13 +28431,17 @@ impl UserData {
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         endian: ::binspec_runtime::Endian,
-        _pools: &mut ::binspec_runtime::layout::ReadPools,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
         _root_io: &::binspec_runtime::Reader<'a>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let ptr_at_name = r.abs_pos();
         let v_name = r.u64(endian).at("name")?;
+        pools.pointer("nn_util", ptr_at_name, v_name, false);
+        let ptr_at_data = r.abs_pos();
         let v_data = r.u64(endian).at("data")?;
+        pools.pointer("nn_util", ptr_at_data, v_data, false);
         let v_entries = r.i32(endian).at("entries")?;
         let v_data_type = (|| -> ::binspec_runtime::Result<_> {
             Ok(UserDataType::from_value(r.u8()? as i128))
@@ -26102,6 +28473,9 @@ impl UserData {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_data__ptr = ctx.key(192u32);
+        let k_name__ptr = ctx.key(193u32);
+        ctx.pointer_to(k_name__ptr, w.pos() as u64, self.name, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.name;
@@ -26116,6 +28490,7 @@ impl UserData {
                 Ok(())
             })
             .at("name")?;
+        ctx.pointer_to(k_data__ptr, w.pos() as u64, self.data, false);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.data;
@@ -26884,7 +29259,7 @@ impl RelocationSection {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (x_parent__section_count, x_parent__table_ofs) = args;
-        let k_entries = ctx.key(0u32);
+        let k_entries = ctx.key(194u32);
         let rel_entries: ::std::borrow::Cow<'_, [RelocationEntry]> = match &self.entries
         {
             Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
@@ -26892,7 +29267,34 @@ impl RelocationSection {
                 ::std::borrow::Cow::Owned(
                     ctx
                         .relocations(
-                            &[1u32],
+                            &[
+                                4u32, 8u32, 9u32, 15u32, 16u32, 5u32, 6u32, 0u32, 1u32,
+                                13u32, 14u32, 11u32, 12u32, 10u32, 7u32, 2u32, 3u32, 18u32,
+                                17u32, 23u32, 27u32, 28u32, 34u32, 35u32, 24u32, 25u32,
+                                19u32, 20u32, 32u32, 33u32, 30u32, 31u32, 29u32, 26u32,
+                                21u32, 22u32, 37u32, 36u32, 40u32, 41u32, 45u32, 49u32,
+                                43u32, 44u32, 38u32, 39u32, 42u32, 46u32, 47u32, 48u32,
+                                52u32, 53u32, 56u32, 60u32, 54u32, 55u32, 50u32, 51u32,
+                                57u32, 58u32, 59u32, 61u32, 62u32, 63u32, 65u32, 64u32,
+                                67u32, 68u32, 66u32, 69u32, 70u32, 71u32, 73u32, 72u32,
+                                75u32, 76u32, 74u32, 77u32, 83u32, 86u32, 82u32, 84u32,
+                                80u32, 81u32, 78u32, 79u32, 85u32, 92u32, 95u32, 91u32,
+                                93u32, 89u32, 90u32, 87u32, 88u32, 94u32, 99u32, 98u32,
+                                97u32, 96u32, 102u32, 100u32, 101u32, 104u32, 103u32,
+                                105u32, 106u32, 108u32, 107u32, 110u32, 109u32, 111u32,
+                                112u32, 113u32, 114u32, 115u32, 116u32, 117u32, 118u32,
+                                119u32, 123u32, 124u32, 120u32, 121u32, 125u32, 126u32,
+                                128u32, 122u32, 127u32, 129u32, 130u32, 131u32, 133u32,
+                                146u32, 141u32, 147u32, 138u32, 144u32, 143u32, 134u32,
+                                135u32, 136u32, 145u32, 142u32, 137u32, 148u32, 149u32,
+                                132u32, 150u32, 139u32, 140u32, 156u32, 158u32, 157u32,
+                                155u32, 154u32, 151u32, 153u32, 152u32, 160u32, 161u32,
+                                162u32, 169u32, 166u32, 173u32, 163u32, 168u32, 167u32,
+                                170u32, 171u32, 172u32, 174u32, 175u32, 159u32, 176u32,
+                                164u32, 165u32, 177u32, 178u32, 183u32, 186u32, 179u32,
+                                180u32, 181u32, 182u32, 184u32, 185u32, 187u32, 188u32,
+                                189u32, 190u32, 191u32, 193u32, 192u32, 195u32,
+                            ],
                             io.start,
                             Some((self.region_ofs as i128, self.region_size as i128)),
                         )
@@ -27321,7 +29723,7 @@ impl ResDicNode {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (p_first_key,) = args;
-        let k_string_key__ptr = ctx.key(1u32);
+        let k_string_key__ptr = ctx.key(195u32);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.ref_bit;

@@ -2765,7 +2765,7 @@ impl RelocationSection {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (x_parent__section_count, x_parent__table_ofs) = args;
-        let k_entries = ctx.key(15u32);
+        let k_entries = ctx.key(19u32);
         let rel_entries: ::std::borrow::Cow<'_, [RelocationEntry]> = match &self.entries
         {
             Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
@@ -2775,7 +2775,8 @@ impl RelocationSection {
                         .relocations(
                             &[
                                 2u32, 1u32, 3u32, 0u32, 4u32, 5u32, 9u32, 8u32, 7u32, 12u32,
-                                10u32, 11u32, 6u32, 13u32, 14u32, 16u32,
+                                10u32, 11u32, 6u32, 13u32, 14u32, 15u32, 16u32, 18u32,
+                                17u32, 20u32,
                             ],
                             io.start,
                             Some((self.region_ofs as i128, self.region_size as i128)),
@@ -3205,7 +3206,7 @@ impl ResDicNode {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (p_first_key,) = args;
-        let k_string_key__ptr = ctx.key(16u32);
+        let k_string_key__ptr = ctx.key(20u32);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.ref_bit;

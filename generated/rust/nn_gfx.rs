@@ -461,6 +461,167 @@ pub struct UserData {
     pub reserved: ::binspec_runtime::Bytes,
 }
 impl UserData {}
+/// The structures that NintendoWare file formats share (BNTX, BFRES, BNSH, BFSHA, ...): the file header
+/// (`nn::util::BinaryFileHeader`, this schema's root), the header of each block, the relocation table, the
+/// dictionary (`nn::util::ResDic`) and the string pool. Imported by the formats' schemas, not read on its own.
+///
+/// Switch files are little-endian; the byte order mark reads 0xfeff (the bytes `ff fe`). Big-endian files of these
+/// formats (Wii U) have other headers and are not described here.
+///
+/// Where the page contradicts the files, this schema follows the files (Super Mario Odyssey's HomeBed.bntx):
+/// * The page's `nn::util::StringPool` table lists "0c8 0x8 void* Reserved" and then a string count at 0xc, which
+///   does not add up. The files have a block header there (magic, next block offset, block size, a reserved u32:
+///   0x10 bytes), the string count at 0x10, the empty string at 0x14 and the strings from 0x18.
+/// * `NWString` pointers (`const char * (NW)`) point at the string's u16 length, not at its characters; each string
+///   ends with a zero byte after its characters (not counted in the length) before the padding to 2 bytes. The file
+///   header's file name offset is the exception: it points at the characters.
+/// * The relocation table's entry is {u32 position, u16 struct count, u8 pointer count, u8 padding count}: the
+///   entry lists `struct count` groups of `pointer count` pointers, each group `pointer count + padding count`
+///   pointers after the one before (the page's "array count", "per array pointer count" and "array stride").
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NnUtil {
+    /// The file type's magic ("BNTX\0\0\0\0", "FRES    "); the wiki's u64 Magic, read as its 8 bytes.
+    #[serde(with = "::binspec_runtime::bytes")]
+    pub magic: ::binspec_runtime::Bytes,
+    /// Micro version (no code-breaking changes).
+    pub version_micro: u8,
+    pub version_minor: u8,
+    pub version_major: u16,
+    /// Packed alignment of the file (alignment = 1 &lt;&lt; this).
+    pub alignment_shift: u8,
+    /// Always 64 (the size of a pointer, in bits).
+    pub address_size: u8,
+    /// Offset of the file name's characters (after its u16 length) in the string pool.
+    pub file_name_ofs: u32,
+    /// Set at run time by nn::util::RelocationTable::Relocate, against relocating twice; 0 in files.
+    pub is_relocated: u16,
+    /// Offset of the first block header, relative to this header.
+    pub first_block_ofs: u16,
+    /// Offset of the relocation table, relative to this header.
+    pub relocation_table_ofs: u32,
+    /// Size of the whole file.
+    pub file_size: u32,
+}
+impl NnUtil {}
+/// The header of a block (a sub section) of the file.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockHeader {
+    /// The block's magic (`BRTI`, `BRTD`, `_STR`); the wiki's u32 Magic, read as its 4 characters.
+    pub magic: ::binspec_runtime::Str,
+    /// Offset of the next block header, relative to this header; 0 for the last block.
+    pub next_block_ofs: u32,
+    /// Size of the block (to the next block where one follows, padding included).
+    pub size: u32,
+    pub reserved: u32,
+}
+impl BlockHeader {}
+/// Where the file's pointers are, so that they can be turned into addresses when the file is loaded. Derived
+/// by the writer from the fields marked `-relocate: nn_util` (the pointers of the schemas that import this
+/// one): per section, the pointers whose values lie in its region, grouped as Nintendo's tools group them.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelocationTable {
+    /// Offset of this table, relative to the file header.
+    pub table_ofs: u32,
+    pub reserved: u32,
+    pub sections: ::std::vec::Vec<RelocationSection>,
+}
+impl RelocationTable {}
+/// A region of the file, and the range of entries that list the pointers whose values lie in it.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelocationSection {
+    /// Base pointer of the region's offsets; null (in files) for offsets relative to the file header.
+    pub base_pointer: u64,
+    pub region_ofs: u32,
+    pub region_size: u32,
+    /// Index of the section's first entry.
+    ///
+    /// Set only where `entries` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry_index: ::std::option::Option<u32>,
+    /// The section's entries.
+    ///
+    /// Derived by the writer from where it puts the pointers of table `nn_util`; set only where a file's entries are not grouped as the writer groups them (kept so that the file reads back the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: ::std::option::Option<::std::vec::Vec<RelocationEntry>>,
+    /// Alignment of `entries` where the default (0x1) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries_align: ::std::option::Option<u64>,
+}
+impl RelocationSection {}
+/// Groups of pointers at a regular stride.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RelocationEntry {
+    /// Offset of the first pointer, from the file header (the wiki's "File region offset", which it says is
+    /// relative to the section's region: the files have it from the file header).
+    pub region_offset: u32,
+    /// How many groups of pointers (the wiki's "array count").
+    pub struct_count: u16,
+    /// Pointers in each group (the wiki's "per array pointer count").
+    pub pointer_count: u8,
+    /// Pointer-sized slots after each group before the next one (the next group starts `pointer_count +
+    /// padding_count` pointers after this one; the wiki's "array stride").
+    pub padding_count: u8,
+}
+impl RelocationEntry {}
+/// A dictionary: a Patricia tree over its keys, whose root (node 0, with the empty key) is not counted.
+///
+/// The wiki's "Root node" and "Node array" rows are one array here, `nodes` (count + 1 entries, the root
+/// first).
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResDic {
+    /// "_DIC" (or 0 in some files); the wiki's u32 Magic, read as its 4 bytes.
+    #[serde(with = "::binspec_runtime::bytes")]
+    pub magic: ::binspec_runtime::Bytes,
+    pub nodes: ::std::vec::Vec<ResDicNode>,
+}
+impl ResDic {}
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResDicNode {
+    /// The bit of the key this node tests (bits 0-2: the bit in its byte; bits 3-31: the byte, counted from the
+    /// key's end); 0xffffffff for the root.
+    pub ref_bit: u32,
+    /// Index of the left node.
+    pub left: u16,
+    /// Index of the right node.
+    pub right: u16,
+    /// Pointer to the key (an `nw_string`).
+    pub string_key: u64,
+    /// The key; read where it is not before the root's key (the string pool's empty string, where the pool's
+    /// strings start). A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their
+    /// upper bytes and point into the file header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: ::std::option::Option<NwString>,
+}
+impl ResDicNode {}
+/// The file's strings (each once), after a block header, as `nw_string`s from offset 0x14.
+///
+/// The wiki's rows "Next BinaryBlockHeader offset relative to this header" to "Empty String entry" do not add
+/// up (a reserved void* at "0c8"): the files have a whole block header first (`header`, 0x10 bytes), the
+/// string count at 0x10 and the empty string (the first of `strings`) at 0x14.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StringPool {
+    pub header: BlockHeader,
+    pub strings: ::std::vec::Vec<NwString>,
+}
+impl StringPool {}
+/// A string as NintendoWare files keep them; pointers to a string point at its length.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NwString {
+    pub data: ::binspec_runtime::Str,
+    /// Up to 2 bytes.
+    #[serde(with = "::binspec_runtime::bytes")]
+    pub padding: ::binspec_runtime::Bytes,
+}
+impl NwString {}
 /// The `memory_pool_flags` enum.
 #[derive(
     Debug,
@@ -2110,6 +2271,9 @@ impl NnGfx {
                 &mut pools,
                 &root_io,
             )
+            .map_err(|e| e.in_format("nn_gfx"))?;
+        pools
+            .check_expansion(root_io.size() as u64, &["`relocation_entries`"])
             .map_err(|e| e.in_format("nn_gfx"))?;
         Ok((m, pools.relaid()))
     }
