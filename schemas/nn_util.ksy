@@ -173,7 +173,8 @@ types:
       A dictionary: a Patricia tree over its keys, whose root (node 0, with the empty key) is not counted.
 
       The wiki's "Root node" and "Node array" rows are one array here, `nodes` (count + 1 entries, the root
-      first).
+      first). Each node's reference bit and indices are derived from the keys in their order (`-resdic`), as
+      Nintendo's tools build the tree; a file whose values differ (another tool's) keeps them.
     seq:
       - id: magic
         size: 4
@@ -185,6 +186,7 @@ types:
         type: 'res_dic_node(_index == 0 ? 0 : nodes[0].string_key)'
         repeat: expr
         repeat-expr: count + 1
+        -resdic: key.data
   res_dic_node:
     -wiki:
       page: Common nn::util
@@ -196,14 +198,17 @@ types:
     seq:
       - id: ref_bit
         type: u4
+        -derive: _dic.ref_bit
         doc: |
           The bit of the key this node tests (bits 0-2: the bit in its byte; bits 3-31: the byte, counted from the
           key's end); 0xffffffff for the root.
       - id: left
         type: u2
+        -derive: _dic.left
         doc: Index of the left node.
       - id: right
         type: u2
+        -derive: _dic.right
         doc: Index of the right node.
       - id: string_key
         type: u8

@@ -2968,7 +2968,8 @@ impl RelocationEntry {
 /// A dictionary: a Patricia tree over its keys, whose root (node 0, with the empty key) is not counted.
 ///
 /// The wiki's "Root node" and "Node array" rows are one array here, `nodes` (count + 1 entries, the root
-/// first).
+/// first). Each node's reference bit and indices are derived from the keys in their order (`-resdic`), as
+/// Nintendo's tools build the tree; a file whose values differ (another tool's) keeps them.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResDic {
@@ -3042,6 +3043,28 @@ impl ResDic {
             })
         })()
             .at("nodes")?;
+        let mut v_nodes = v_nodes;
+        let built = {
+            let keys: Option<::std::vec::Vec<&[u8]>> = v_nodes
+                .iter()
+                .skip(1)
+                .map(|n| n.key.as_ref().map(|x| str::as_bytes(&x.data)))
+                .collect();
+            keys.map(|k| ::binspec_runtime::layout::resdic::build(&k))
+        };
+        if let Some(Ok(built)) = built {
+            for (n, b) in v_nodes.iter_mut().zip(built.iter()) {
+                if n.ref_bit.is_some_and(|x| x as i128 == b.ref_bit as i128) {
+                    n.ref_bit = None;
+                }
+                if n.left.is_some_and(|x| x as i128 == b.left as i128) {
+                    n.left = None;
+                }
+                if n.right.is_some_and(|x| x as i128 == b.right as i128) {
+                    n.right = None;
+                }
+            }
+        }
         r.leave();
         Ok(ResDic {
             magic: v_magic,
@@ -3087,6 +3110,29 @@ impl ResDic {
             })
             .at("count")?;
         ::binspec_runtime::attempt(|| {
+                let keys: Option<::std::vec::Vec<&[u8]>> = self
+                    .nodes
+                    .iter()
+                    .skip(1)
+                    .map(|n| n.key.as_ref().map(|x| str::as_bytes(&x.data)))
+                    .collect();
+                match keys.map(|k| ::binspec_runtime::layout::resdic::build(&k)) {
+                    Some(Ok(built)) => ctx.dic_begin(built),
+                    _ if self
+                        .nodes
+                        .iter()
+                        .all(|n| {
+                            n.ref_bit.is_some() && n.left.is_some() && n.right.is_some()
+                        }) => ctx.dic_begin(::std::vec::Vec::new()),
+                    Some(Err(e)) => return Err(e),
+                    None => {
+                        return Err(
+                            ::binspec_runtime::Error::write(
+                                "a dictionary node has no key, so its reference bit and indices cannot be derived: give it one, or give each node its values",
+                            ),
+                        );
+                    }
+                }
                 {
                     let val = &self.nodes;
                     {
@@ -3129,11 +3175,20 @@ impl ResDic {
 pub struct ResDicNode {
     /// The bit of the key this node tests (bits 0-2: the bit in its byte; bits 3-31: the byte, counted from the
     /// key's end); 0xffffffff for the root.
-    pub ref_bit: u32,
+    ///
+    /// Set only where the file disagrees with the derived value (`_dic.ref_bit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ref_bit: ::std::option::Option<u32>,
     /// Index of the left node.
-    pub left: u16,
+    ///
+    /// Set only where the file disagrees with the derived value (`_dic.left`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left: ::std::option::Option<u16>,
     /// Index of the right node.
-    pub right: u16,
+    ///
+    /// Set only where the file disagrees with the derived value (`_dic.right`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right: ::std::option::Option<u16>,
     /// Pointer to the key (an `nw_string`).
     pub string_key: u64,
     /// The key; read where it is not before the root's key (the string pool's empty string, where the pool's
@@ -3186,6 +3241,21 @@ impl ResDicNode {
         } else {
             (None, 0i128)
         };
+        let v_ref_bit: ::std::option::Option<u32> = if v_ref_bit as i128 == i128::MIN {
+            None
+        } else {
+            Some(v_ref_bit)
+        };
+        let v_left: ::std::option::Option<u16> = if v_left as i128 == i128::MIN {
+            None
+        } else {
+            Some(v_left)
+        };
+        let v_right: ::std::option::Option<u16> = if v_right as i128 == i128::MIN {
+            None
+        } else {
+            Some(v_right)
+        };
         r.leave();
         Ok(ResDicNode {
             ref_bit: v_ref_bit,
@@ -3206,46 +3276,32 @@ impl ResDicNode {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (p_first_key,) = args;
+        let dic__ = ctx.dic_next();
         let k_string_key__ptr = ctx.key(20u32);
+        let d_ref_bit: i128 = match self.ref_bit {
+            Some(v) => v as i128,
+            None => dic__.ref_bit as i128,
+        };
+        let d_left: i128 = match self.left {
+            Some(v) => v as i128,
+            None => dic__.left as i128,
+        };
+        let d_right: i128 = match self.right {
+            Some(v) => v as i128,
+            None => dic__.right as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.ref_bit;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "ref_bit")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_ref_bit, "ref_bit")?, endian);
                 Ok(())
             })
             .at("ref_bit")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.left;
-                    {
-                        let x = val;
-                        w.u16(
-                            ::binspec_runtime::fit::<u16>(*x as i128, "left")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u16(ctx.fit::<u16>(d_left, "left")?, endian);
                 Ok(())
             })
             .at("left")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.right;
-                    {
-                        let x = val;
-                        w.u16(
-                            ::binspec_runtime::fit::<u16>(*x as i128, "right")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u16(ctx.fit::<u16>(d_right, "right")?, endian);
                 Ok(())
             })
             .at("right")?;

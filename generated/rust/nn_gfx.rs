@@ -571,7 +571,8 @@ impl RelocationEntry {}
 /// A dictionary: a Patricia tree over its keys, whose root (node 0, with the empty key) is not counted.
 ///
 /// The wiki's "Root node" and "Node array" rows are one array here, `nodes` (count + 1 entries, the root
-/// first).
+/// first). Each node's reference bit and indices are derived from the keys in their order (`-resdic`), as
+/// Nintendo's tools build the tree; a file whose values differ (another tool's) keeps them.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResDic {
@@ -586,11 +587,20 @@ impl ResDic {}
 pub struct ResDicNode {
     /// The bit of the key this node tests (bits 0-2: the bit in its byte; bits 3-31: the byte, counted from the
     /// key's end); 0xffffffff for the root.
-    pub ref_bit: u32,
+    ///
+    /// Set only where the file disagrees with the derived value (`_dic.ref_bit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ref_bit: ::std::option::Option<u32>,
     /// Index of the left node.
-    pub left: u16,
+    ///
+    /// Set only where the file disagrees with the derived value (`_dic.left`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left: ::std::option::Option<u16>,
     /// Index of the right node.
-    pub right: u16,
+    ///
+    /// Set only where the file disagrees with the derived value (`_dic.right`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right: ::std::option::Option<u16>,
     /// Pointer to the key (an `nw_string`).
     pub string_key: u64,
     /// The key; read where it is not before the root's key (the string pool's empty string, where the pool's

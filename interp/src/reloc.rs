@@ -211,22 +211,9 @@ impl Run<'_> {
     /// The positions, from `base`, in increasing order and each once, of the pointers of table `id` read so far
     /// whose values lie in `region` (as `ReadPools::pointers_in`).
     fn pointers_read(&self, id: &str, base: u64, region: Option<(i128, i128)>) -> Vec<u32> {
-        let mut out: Vec<u32> = self
-            .read_pointers
-            .borrow()
-            .iter()
-            .filter(|(t, _, value)| {
-                t == id
-                    && region.is_none_or(|(from, size)| {
-                        let v = i128::from(*value) - i128::from(base);
-                        v >= from && v - from < size
-                    })
-            })
-            .filter_map(|&(_, at, _)| at.checked_sub(base).and_then(|p| u32::try_from(p).ok()))
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
+        let read = self.read_pointers.borrow();
+        let of_table = read.iter().filter(|(t, _, _)| t == id);
+        reloc::listed_in(of_table.map(|&(_, at, v)| (at, v)), base, region)
     }
 
     /// After reading a relocation table (field `i` of `obj`): whether the model keeps it (it is not what the writer

@@ -13,44 +13,60 @@ use crate::error::{Error, Result};
 use crate::run::Run;
 use crate::value::{Obj, V};
 
-/// A dictionary's node records, and the bytes of their keys (from node 1).
-type NodesAndKeys = (Vec<Rc<Obj>>, Vec<Vec<u8>>);
+/// A dictionary's node records, and the bytes of their keys (from node 1; `None` where a node has no key: its
+/// key is a field of a record the node does not have).
+type NodesAndKeys = (Vec<Rc<Obj>>, Option<Vec<Vec<u8>>>);
 
 impl Run<'_> {
     /// The nodes of a `-resdic` array (`v`) and their keys' bytes (from node 1: node 0 is the root).
     fn dic_nodes(&self, f: &Field, v: &V) -> Result<NodesAndKeys> {
         let Some(rk) = &f.resdic else {
-            return Ok((Vec::new(), Vec::new()));
+            return Ok((Vec::new(), Some(Vec::new())));
         };
         let V::Arr(xs) = v else {
-            return Ok((Vec::new(), Vec::new()));
+            return Ok((Vec::new(), Some(Vec::new())));
         };
         let mut nodes = Vec::with_capacity(xs.len());
-        let mut keys = Vec::new();
+        let mut keys = Some(Vec::new());
         for (k, x) in xs.iter().enumerate() {
             let V::Obj(o) = x else {
                 return Err(Error::new("a dictionary node is not a record").in_index(k));
             };
             if k > 0 {
-                let t = &self.m.types[o.ty];
-                let fid = t.field_id(&rk.key).ok_or_else(|| {
-                    Error::new(format!("the node has no key '{}'", rk.key)).in_index(k)
-                })?;
-                keys.push(match self.field(o, fid.0).map_err(|e| e.in_index(k))? {
-                    Some(V::Str(s)) => s.as_bytes().to_vec(),
-                    Some(V::Bytes(b)) => b.to_vec(),
-                    _ => Vec::new(),
-                });
+                let key = self.dic_key(o, &rk.key).map_err(|e| e.in_index(k))?;
+                match (key, &mut keys) {
+                    (Some(b), Some(ks)) => ks.push(b),
+                    _ => keys = None,
+                }
             }
             nodes.push(o.clone());
         }
         Ok((nodes, keys))
     }
 
+    /// The bytes of node `o`'s key `path` (`KEY`, or `RECORD.KEY`: `None` where the node has no such record).
+    fn dic_key(&self, o: &Rc<Obj>, path: &str) -> Result<Option<Vec<u8>>> {
+        let mut cur = o.clone();
+        let mut names = path.split('.').peekable();
+        while let Some(name) = names.next() {
+            let fid = self.m.types[cur.ty]
+                .field_id(name)
+                .ok_or_else(|| Error::new(format!("the node has no key '{path}'")))?;
+            let v = self.field(&cur, fid.0)?;
+            match (v, names.peek()) {
+                (Some(V::Obj(r)), Some(_)) => cur = r,
+                (Some(V::Str(s)), None) => return Ok(Some(s.as_bytes().to_vec())),
+                (Some(V::Bytes(b)), None) => return Ok(Some(b.to_vec())),
+                _ => return Ok(None),
+            }
+        }
+        Ok(None)
+    }
+
     /// After reading a `-resdic` array: each node's derived values, where the keys make a dictionary.
     pub fn read_dic(&self, f: &Field, v: &V) -> Result<()> {
         let (nodes, keys) = self.dic_nodes(f, v)?;
-        if let Ok(built) = build(&keys) {
+        if let Some(Ok(built)) = keys.map(|k| build(&k)) {
             for (o, b) in nodes.iter().zip(built) {
                 o.dic.set(Some(b));
             }
@@ -61,19 +77,22 @@ impl Run<'_> {
     /// Before writing a `-resdic` array: each node's derived values from the model's keys.
     pub fn write_dic(&self, f: &Field, v: &V) -> Result<()> {
         let (nodes, keys) = self.dic_nodes(f, v)?;
-        match build(&keys) {
-            Ok(built) => {
+        match keys.map(|k| build(&k)) {
+            Some(Ok(built)) => {
                 for (o, b) in nodes.iter().zip(built) {
                     o.dic.set(Some(b));
                 }
                 Ok(())
             }
             // (Nodes that keep every value the dictionary would give need none.)
-            Err(_) if nodes.iter().all(|o| self.keeps_dic_values(o)) => {
+            _ if nodes.iter().all(|o| self.keeps_dic_values(o)) => {
                 nodes.iter().for_each(|o| o.dic.set(None));
                 Ok(())
             }
-            Err(e) => Err(e.into()),
+            Some(Err(e)) => Err(e.into()),
+            None => Err(Error::new(
+                "a dictionary node has no key, so its reference bit and indices cannot be derived: give it one, or give each node its values",
+            )),
         }
     }
 

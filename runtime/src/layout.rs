@@ -1317,21 +1317,8 @@ impl ReadPools {
     /// `base`; every one where `None`), as the writer lists them. Positions that are not within 4 GiB after
     /// `base` are left out (the table then reads as kept).
     pub fn pointers_in(&self, table: &str, base: u64, region: Option<(i128, i128)>) -> Vec<u32> {
-        let mut out: Vec<u32> = self
-            .pointers
-            .iter()
-            .filter(|(t, _, value)| {
-                *t == table
-                    && region.is_none_or(|(from, size)| {
-                        let v = i128::from(*value) - i128::from(base);
-                        v >= from && v - from < size
-                    })
-            })
-            .filter_map(|&(_, at, _)| at.checked_sub(base).and_then(|p| u32::try_from(p).ok()))
-            .collect();
-        out.sort_unstable();
-        out.dedup();
-        out
+        let of_table = self.pointers.iter().filter(|(t, _, _)| *t == table);
+        reloc::listed_in(of_table.map(|&(_, at, v)| (at, v)), base, region)
     }
     /// A first reading of a field begins: values that the field's records take from their holder are not read yet
     /// (an element's instance that looks at the next element, a field that a later one follows), so instances

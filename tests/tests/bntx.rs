@@ -302,3 +302,77 @@ fn cli_decode_edit_encode() {
 fn the_fixture_script_reproduces_the_fixtures() {
     binspec_tests::check_fixture_script("make_bntx.py");
 }
+
+/// Renaming a texture re-derives the dictionary: its nodes' reference bits and indices are not in the model, and
+/// the writer computes them from the keys (the name is in three places of the model, the texture's, the
+/// dictionary key's and the string pool's, as the string pool and its offsets are not derived yet: a name of the
+/// same length, so that nothing moves).
+#[test]
+fn renaming_a_texture_re_derives_the_dictionary() {
+    use binspec_runtime::layout::resdic;
+    let path = repo().join("../shared/corpus/real/bntx/HomeBed.bntx");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    };
+    let mut m = Bntx::from_binary(&bytes).unwrap();
+    let nodes = &m.container.dictionary.nodes;
+    assert!(nodes
+        .iter()
+        .all(|n| n.ref_bit.is_none() && n.left.is_none() && n.right.is_none()));
+    let (old, new) = ("BedBody_mtl", "BedBody_alc");
+    m.container.textures[1].texture.name.data = new.into();
+    for n in m.container.dictionary.nodes.iter_mut() {
+        if let Some(k) = n.key.as_mut().filter(|k| &*k.data == old) {
+            k.data = new.into();
+        }
+    }
+    for s in m.string_pool.strings.iter_mut().filter(|s| &*s.data == old) {
+        s.data = new.into();
+    }
+    let out = m.to_binary().unwrap();
+    assert_ne!(out, bytes);
+    // Read back: the new name, and a dictionary whose values are the ones its keys make (the model keeps none).
+    let back = Bntx::from_binary(&out).unwrap();
+    let keys: Vec<String> = back.container.dictionary.nodes[1..]
+        .iter()
+        .map(|n| n.key.as_ref().unwrap().data.to_string())
+        .collect();
+    assert!(keys.contains(&new.to_string()), "{keys:?}");
+    assert!(back
+        .container
+        .dictionary
+        .nodes
+        .iter()
+        .all(|n| n.ref_bit.is_none()));
+    // The tree written finds every name, from the values in the bytes (node i at the dictionary + 8 + 16 i).
+    let at = back.container.texture_info_dictionary as usize + 8;
+    let written: Vec<resdic::Node> = (0..keys.len() + 1)
+        .map(|i| {
+            let n = &out[at + 16 * i..];
+            resdic::Node {
+                ref_bit: u32::from_le_bytes(n[..4].try_into().unwrap()),
+                left: u16::from_le_bytes([n[4], n[5]]),
+                right: u16::from_le_bytes([n[6], n[7]]),
+            }
+        })
+        .collect();
+    for (i, k) in keys.iter().enumerate() {
+        assert_eq!(
+            resdic::lookup(&written, &keys, k.as_bytes()),
+            Some(i),
+            "{k}"
+        );
+    }
+    // The values changed with the key: they are not the old file's tree.
+    let old_nodes = resdic::build(&bytes_keys(&Bntx::from_binary(&bytes).unwrap())).unwrap();
+    assert_ne!(old_nodes, written);
+}
+
+/// The dictionary keys of a BNTX's texture dictionary (from node 1).
+fn bytes_keys(m: &Bntx) -> Vec<Vec<u8>> {
+    m.container.dictionary.nodes[1..]
+        .iter()
+        .map(|n| n.key.as_ref().unwrap().data.as_bytes().to_vec())
+        .collect()
+}

@@ -360,20 +360,38 @@ impl Gen<'_> {
             .collect()
     }
 
-    /// For a `-resdic` array `f` of `ti`: its element type and the element's key as bytes (`n` is an element). The
-    /// `classify` pass has checked that the key is a string or bytes every node has (`check_resdic`).
+    /// For a `-resdic` array `f` of `ti`: its element type and the element's key as bytes, an `Option` (`n` is an
+    /// element; `None` where the key is a field of a record the node does not have). The `classify` pass has
+    /// checked the key (`check_resdic`).
     pub(super) fn dic_keys(&self, f: &Field) -> R<(usize, TokenStream)> {
         let (Some(crate::ir::ResdicKey { key, .. }), FieldTy::User { ty, .. }) = (&f.resdic, &f.ty)
         else {
             return Err(internal(&f.path));
         };
-        let id = ident(key);
-        let bytes = match find(&self.m.types[*ty], key).map(|k| &k.ty) {
-            Some(FieldTy::Str { .. }) => quote!(str::as_bytes(&n.#id)),
-            Some(FieldTy::Bytes) => quote!(&n.#id[..]),
-            _ => return Err(internal(&f.path)),
+        let Some(Some((record, k))) = crate::ir::resdic_key(self.m, *ty, key) else {
+            return Err(internal(&f.path));
         };
-        Ok((*ty, bytes))
+        let id = ident(&k.name);
+        let bytes = |x: TokenStream| match &k.ty {
+            FieldTy::Str { .. } => Ok(quote!(str::as_bytes(&#x.#id))),
+            FieldTy::Bytes => Ok(quote!(&#x.#id[..])),
+            _ => Err(internal(&f.path)),
+        };
+        let key = match record {
+            None => {
+                let b = bytes(quote!(n))?;
+                quote!(Some(#b))
+            }
+            Some(r) => {
+                let rid = ident(&r.name);
+                let b = bytes(quote!(x))?;
+                match r.cond {
+                    Some(_) => quote!(n.#rid.as_ref().map(|x| #b)),
+                    None => quote!({ let x = &n.#rid; Some(#b) }),
+                }
+            }
+        };
+        Ok((*ty, key))
     }
 
     /// Whether `ti` is a small leaf record: numbers only (no repetitions, user types or instances of its own).

@@ -589,10 +589,10 @@ impl<'m> Gen<'m> {
         Ok(quote! {
             let mut #v = #v;
             let built = {
-                let keys: ::std::vec::Vec<&[u8]> = #keys.skip(1).map(|n| #key).collect();
-                ::binspec_runtime::layout::resdic::build(&keys)
+                let keys: Option<::std::vec::Vec<&[u8]>> = #keys.skip(1).map(|n| #key).collect();
+                keys.map(|k| ::binspec_runtime::layout::resdic::build(&k))
             };
-            if let Ok(built) = built {
+            if let Some(Ok(built)) = built {
                 for (n, b) in #nodes.zip(built.iter()) {
                     #(#clears)*
                 }

@@ -537,11 +537,14 @@ impl<'m> Gen<'m> {
                     kept
                 };
                 quote! {
-                    let keys: ::std::vec::Vec<&[u8]> = #nodes.skip(1).map(|n| #key).collect();
-                    match ::binspec_runtime::layout::resdic::build(&keys) {
-                        Ok(built) => ctx.dic_begin(built),
-                        Err(_) if #nodes.all(|n| #(#kept)&&*) => ctx.dic_begin(::std::vec::Vec::new()),
-                        Err(e) => return Err(e),
+                    let keys: Option<::std::vec::Vec<&[u8]>> = #nodes.skip(1).map(|n| #key).collect();
+                    match keys.map(|k| ::binspec_runtime::layout::resdic::build(&k)) {
+                        Some(Ok(built)) => ctx.dic_begin(built),
+                        _ if #nodes.all(|n| #(#kept)&&*) => ctx.dic_begin(::std::vec::Vec::new()),
+                        Some(Err(e)) => return Err(e),
+                        None => return Err(::binspec_runtime::Error::write(
+                            "a dictionary node has no key, so its reference bit and indices cannot be derived: give it one, or give each node its values",
+                        )),
                     }
                     #code
                 }

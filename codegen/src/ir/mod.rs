@@ -19,6 +19,7 @@ mod keys;
 mod names;
 mod outer_args;
 mod passes;
+pub use passes::resdic_key;
 mod query;
 mod relocations;
 mod resolve;

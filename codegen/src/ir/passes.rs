@@ -387,6 +387,42 @@ fn passes_object(ty: &FieldTy) -> bool {
     }
 }
 
+/// The key of a `-resdic` array whose nodes are of type `ty`: `KEY`, a string or bytes field every node has, or
+/// `RECORD.KEY`, such a field of a record of the node (unrepeated, maybe optional). `None` where the first name
+/// is no field of the node type; `Some(None)` where the path names something else; else the record field (if
+/// any) and the key field.
+pub fn resdic_key<'m>(
+    m: &'m Module,
+    ty: usize,
+    key: &str,
+) -> Option<Option<(Option<&'m super::Field>, &'m super::Field)>> {
+    let find = |t: usize, name: &str| {
+        let t = &m.types[t];
+        t.seq
+            .iter()
+            .chain(t.instances.iter())
+            .find(|k| k.name == name)
+    };
+    let plain = |k: &super::Field| {
+        matches!(k.ty, FieldTy::Str { .. } | FieldTy::Bytes)
+            && k.cond.is_none()
+            && k.repeat == Repeat::None
+    };
+    let (first, rest) = key
+        .split_once('.')
+        .map_or((key, None), |(a, b)| (a, Some(b)));
+    let f = find(ty, first)?;
+    Some(match rest {
+        None => plain(f).then_some((None, f)),
+        Some(inner) => match &f.ty {
+            FieldTy::User { ty: rt, .. } if f.repeat == Repeat::None && !inner.contains('.') => {
+                find(*rt, inner).filter(|k| plain(k)).map(|k| (Some(f), k))
+            }
+            _ => None,
+        },
+    })
+}
+
 /// Checks `-resdic` arrays and the `_dic.PART` derivations of their node types: the key names a string or bytes
 /// field of the node type that is always present, and a type whose fields derive from `_dic` is the node type of
 /// some `-resdic` array (elsewhere the writer would have no dictionary to take the values from).
@@ -401,16 +437,7 @@ fn check_resdic(m: &Module, diags: &mut Diags) {
             };
             node_types.insert(*ty);
             let nt = &m.types[*ty];
-            let ok = nt
-                .seq
-                .iter()
-                .chain(nt.instances.iter())
-                .find(|k| k.name == *key)
-                .map(|k| {
-                    matches!(k.ty, FieldTy::Str { .. } | FieldTy::Bytes)
-                        && k.cond.is_none()
-                        && k.repeat == Repeat::None
-                });
+            let ok = resdic_key(m, *ty, key).map(|k| k.is_some());
             if ok != Some(true) {
                 let names: Vec<String> = nt
                     .seq
@@ -425,7 +452,9 @@ fn check_resdic(m: &Module, diags: &mut Diags) {
                         match ok {
                             None => format!("'-resdic: {key}': type '{}' has no field '{key}'", nt.name),
                             Some(_) => format!(
-                                "'-resdic: {key}': the key must be a string or bytes that every node has (no 'if', no 'repeat')"
+                                "'-resdic: {key}': the key must be a string or bytes that every node has (no 'if', no 'repeat'), \
+                                 or such a field of a record of the node (`key.data`; the record may have an 'if': a node \
+                                 without it has no key, and its dictionary derives nothing)"
                             ),
                         },
                         crate::diag::did_you_mean(key, names.iter().map(String::as_str)),

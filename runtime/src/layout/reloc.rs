@@ -205,6 +205,28 @@ pub fn positions(entries: &[Entry], size: u64) -> Result<Vec<u32>> {
     Ok(out)
 }
 
+/// The positions, from `base`, in increasing order and each once, of the pointers `(where, value)` (from the
+/// file's start) whose values lie in `region` (`[from, from + size)` from `base`; every one where `None`): what a
+/// table whose stream starts at `base` lists of them. Positions not within 4 GiB after `base` are left out.
+pub fn listed_in(
+    pointers: impl Iterator<Item = (u64, u64)>,
+    base: u64,
+    region: Option<(i128, i128)>,
+) -> Vec<u32> {
+    let mut out: Vec<u32> = pointers
+        .filter(|&(_, value)| {
+            region.is_none_or(|(from, size)| {
+                let v = i128::from(value) - i128::from(base);
+                v >= from && v - from < size
+            })
+        })
+        .filter_map(|(at, _)| at.checked_sub(base).and_then(|p| u32::try_from(p).ok()))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// What a reader keeps of a relocation table's entries (`entries`, each seen as an [`Entry`] through `as_entry`):
 /// nothing where they are the ones [`group`] makes of `pointers` (the positions of the pointers read that the
 /// table would list: the writer derives those), or else the entries as the file has them (a table that lists

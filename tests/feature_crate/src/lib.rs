@@ -66,6 +66,7 @@ feature_modules!(
     relocations_data,
     repeat,
     resdic,
+    resdic_record_key,
     root_value_late,
     saved_positions,
     scan,
