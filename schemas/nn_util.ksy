@@ -64,7 +64,8 @@ seq:
     doc: Offset of the relocation table, relative to this header.
   - id: file_size
     type: u4
-    doc: Size of the whole file.
+    -derive: _io.size
+    doc: Size of the whole file (derived by the writer; a file that disagrees keeps its value).
 types:
   block_header:
     -wiki:

@@ -2097,8 +2097,11 @@ pub struct NnUtil {
     pub first_block_ofs: u16,
     /// Offset of the relocation table, relative to this header.
     pub relocation_table_ofs: u32,
-    /// Size of the whole file.
-    pub file_size: u32,
+    /// Size of the whole file (derived by the writer; a file that disagrees keeps its value).
+    ///
+    /// Set only where the file disagrees with the derived value (`_io.size`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_size: ::std::option::Option<u32>,
 }
 impl NnUtil {
     #[allow(non_snake_case)]
@@ -2141,6 +2144,13 @@ impl NnUtil {
         let v_first_block_ofs = r.u16(endian).at("first_block_ofs")?;
         let v_relocation_table_ofs = r.u32(endian).at("relocation_table_ofs")?;
         let v_file_size = r.u32(endian).at("file_size")?;
+        let v_file_size: ::std::option::Option<u32> = if v_file_size as i128
+            == r.size() as i128
+        {
+            None
+        } else {
+            Some(v_file_size)
+        };
         r.leave();
         Ok(NnUtil {
             magic: v_magic,
@@ -2169,6 +2179,10 @@ impl NnUtil {
             io,
             |ctx| {
                 let endian = ::binspec_runtime::Endian::Little;
+                let d_file_size: i128 = match self.file_size {
+                    Some(v) => v as i128,
+                    None => io.size(ctx) as i128,
+                };
                 ::binspec_runtime::attempt(|| {
                         {
                             let val = &self.magic;
@@ -2320,16 +2334,7 @@ impl NnUtil {
                     })
                     .at("relocation_table_ofs")?;
                 ::binspec_runtime::attempt(|| {
-                        {
-                            let val = &self.file_size;
-                            {
-                                let x = val;
-                                w.u32(
-                                    ::binspec_runtime::fit::<u32>(*x as i128, "file_size")?,
-                                    endian,
-                                );
-                            }
-                        }
+                        w.u32(ctx.fit::<u32>(d_file_size, "file_size")?, endian);
                         Ok(())
                     })
                     .at("file_size")?;

@@ -500,8 +500,11 @@ pub struct NnUtil {
     pub first_block_ofs: u16,
     /// Offset of the relocation table, relative to this header.
     pub relocation_table_ofs: u32,
-    /// Size of the whole file.
-    pub file_size: u32,
+    /// Size of the whole file (derived by the writer; a file that disagrees keeps its value).
+    ///
+    /// Set only where the file disagrees with the derived value (`_io.size`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_size: ::std::option::Option<u32>,
 }
 impl NnUtil {}
 /// The header of a block (a sub section) of the file.
