@@ -284,6 +284,10 @@ pub struct WriteCtx<'m> {
     /// u64), by the key that holds the pointer's position, in the previous pass and this one.
     prev_pointers: Positions,
     cur_pointers: Positions,
+    /// Whether this pass derived a relocation table from the previous pass's pointers
+    /// ([`WriteCtx::relocations`]): where the first pass did, it had none, so the second moves what follows the
+    /// table, and is written as a sizing pass too.
+    derived_tables: std::sync::atomic::AtomicBool,
     /// Buffers of items written out of line, given back once their bytes are queued ([`WriteCtx::item_writer`]):
     /// an item's writer takes one instead of allocating its own (AINB writes about 10,000 such items per pass).
     spare: Vec<Vec<u8>>,
@@ -1044,6 +1048,8 @@ pub fn write_passes_writer<'m>(
     let mut ctx = WriteCtx::new();
     // Whether the next pass writes bytes.
     let mut real = false;
+    // Whether the first pass derived relocation tables.
+    let mut first_tables = false;
     for pass in 0..=MAX_PASSES {
         ctx.sizing = !real;
         let mut w = if real && stream {
@@ -1090,8 +1096,16 @@ pub fn write_passes_writer<'m>(
             }
             return Ok(w);
         }
-        // After the first pass, try writing at once; after that, only once a sizing pass has settled.
-        real = pass == 0 || same || (real && pass > 1);
+        // After the first pass, try writing at once (after the second where the first derived relocation tables
+        // from no pointers: they fill in the second, which moves what follows them); after that, only once a
+        // sizing pass has settled.
+        let tables = ctx
+            .derived_tables
+            .swap(false, std::sync::atomic::Ordering::Relaxed);
+        if pass == 0 {
+            first_tables = tables;
+        }
+        real = (pass == 0 && !tables) || (pass == 1 && first_tables) || same || (real && pass > 1);
     }
     Err(Error::write(format!(
         "the layout did not settle after {MAX_PASSES} passes"

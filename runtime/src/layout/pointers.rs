@@ -54,6 +54,8 @@ impl WriteCtx<'_> {
         base: usize,
         region: Option<(i128, i128)>,
     ) -> Result<Vec<u32>> {
+        self.derived_tables
+            .store(true, std::sync::atomic::Ordering::Relaxed);
         let base64 = base as u64;
         let mut at = Vec::new();
         for &slot in slots {
