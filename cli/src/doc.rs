@@ -30,7 +30,18 @@ fn note(ctx: &mut Ctx<'_>, s: &str) {
 /// `binspec info FILE`.
 pub fn info(ctx: &mut Ctx<'_>, path: &Path, json: bool) -> Result<(), CliError> {
     let (input, f) = load_binary(ctx, path)?;
-    let info = f.info(&input.data).map_err(|e| CliError::file(path, e))?;
+    // BFRES is read once, for its summary and its models' lines (`binspec_formats::bfres_api`).
+    let bfres = if f.id() == "bfres" {
+        use binspec_runtime::Format as _;
+        let m = binspec_formats::bfres::Bfres::from_binary(&input.data);
+        Some(m.map_err(|e| CliError::file(path, e))?)
+    } else {
+        None
+    };
+    let info = match &bfres {
+        Some(m) => binspec_runtime::Format::info(m),
+        None => f.info(&input.data).map_err(|e| CliError::file(path, e))?,
+    };
     if json {
         let mut v = serde_json::to_value(&info).map_err(|e| CliError::Fail(e.to_string()))?;
         v["title"] = f.title().into();
@@ -71,13 +82,10 @@ pub fn info(ctx: &mut Ctx<'_>, path: &Path, json: bool) -> Result<(), CliError> 
     for (k, v) in &info.summary {
         out_line(ctx, &format!("{k}: {v}"))?;
     }
-    // BFRES: each model's shapes, materials, bones and vertex attributes (`binspec_formats::bfres_api`).
-    if f.id() == "bfres" {
-        use binspec_runtime::Format as _;
-        if let Ok(m) = binspec_formats::bfres::Bfres::from_binary(&input.data) {
-            for line in m.summary_lines() {
-                out_line(ctx, &line)?;
-            }
+    // BFRES: each model's shapes, materials, bones and vertex attributes.
+    if let Some(m) = &bfres {
+        for line in m.summary_lines() {
+            out_line(ctx, &line)?;
         }
     }
     Ok(())
