@@ -51,6 +51,10 @@ pub fn info(ctx: &mut Ctx<'_>, path: &Path, json: bool) -> Result<(), CliError> 
         }
         v["file_size"] = input.disk_len.into();
         v["size"] = (input.data.len() as u64).into();
+        if let Some(m) = &bfres {
+            v["models"] = serde_json::to_value(m.model_summaries())
+                .map_err(|e| CliError::Fail(e.to_string()))?;
+        }
         let text = serde_json::to_string_pretty(&v).map_err(|e| CliError::Fail(e.to_string()))?;
         return out_line(ctx, &text);
     }

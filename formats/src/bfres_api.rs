@@ -21,7 +21,7 @@ use crate::bfres::{
 };
 
 /// One model of a BFRES file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ModelSummary {
     pub name: String,
     pub shapes: Vec<ShapeSummary>,
@@ -32,7 +32,7 @@ pub struct ModelSummary {
 }
 
 /// One shape: its meshes' index counts (one per level of detail) and what it is drawn with.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ShapeSummary {
     pub name: String,
     /// The name of its material (`None` where its index names none).
@@ -42,7 +42,7 @@ pub struct ShapeSummary {
 }
 
 /// One bone of a model's skeleton.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct BoneSummary {
     pub name: String,
     /// The parent bone's name (`None` for a root).
@@ -50,14 +50,14 @@ pub struct BoneSummary {
 }
 
 /// One vertex set.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct VertexSetSummary {
     pub vertex_count: u32,
     pub attributes: Vec<AttributeSummary>,
 }
 
 /// One vertex attribute.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct AttributeSummary {
     pub name: String,
     /// nn::gfx's channel and type formats, as the schema names them: `r32_g32_b32 float`, or their values in hex

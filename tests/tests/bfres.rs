@@ -435,6 +435,18 @@ fn cli_info_counts_models_and_embedded_files() {
             "{}",
             r.out
         );
+        // With --json, the models as `Bfres::model_summaries` gives them, by name.
+        let r = run(&["info", "--json", s(&path)]);
+        assert_eq!(r.code, 0, "{}", r.err);
+        let v: Value = serde_json::from_str(&r.out).unwrap();
+        let m = Bfres::from_binary(&std::fs::read(&path).unwrap()).unwrap();
+        let names: Vec<&str> = arr(&v["models"])
+            .iter()
+            .map(|x| x["name"].as_str().unwrap())
+            .collect();
+        let want: Vec<String> = m.model_summaries().into_iter().map(|x| x.name).collect();
+        assert_eq!(names.len(), models, "{file}");
+        assert_eq!(names, want, "{file}");
     }
 }
 
