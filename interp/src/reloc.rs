@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use binspec_codegen::ir::{Field, RelocEncoding, Role};
+use binspec_codegen::ir::{Field, RelocEncoding, Relocations, Role};
 use binspec_runtime::layout::reloc;
 
 use crate::error::{Error, Result};
@@ -69,18 +69,12 @@ impl Run<'_> {
             return Ok(());
         };
         let target = match (&f.role, v) {
+            // Absent, the pointer is null: listed only where the table lists null ones.
+            (Role::Offset { of }, _) if obj.get(of.0).is_none() => match r.null {
+                true => Target::Value(0),
+                false => return Ok(()),
+            },
             (Role::Offset { of }, _) => {
-                if obj.get(of.0).is_none() {
-                    // Absent, the pointer is null: listed only where the table lists null ones.
-                    if r.null {
-                        self.pointers.borrow_mut().cur.push(Pointer {
-                            table: r.id.clone(),
-                            at,
-                            target: Target::Value(0),
-                        });
-                    }
-                    return Ok(());
-                }
                 let item = self.m.types[obj.ty].field(*of);
                 let stream = self.item_stream(obj, item)?;
                 Target::Item {
@@ -89,9 +83,7 @@ impl Run<'_> {
                     stream,
                 }
             }
-            (Role::Data, V::Int(x)) if (*x > 0 || (*x == 0 && r.null)) && *x < 1 << 62 => {
-                Target::Value(*x as u64)
-            }
+            (Role::Data, V::Int(x)) if listed(*x, r.null) => Target::Value(*x as u64),
             _ => return Ok(()),
         };
         self.pointers.borrow_mut().cur.push(Pointer {
@@ -102,6 +94,17 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// The region of table `r` of `obj` (`from` and `size`; every pointer of the table where it has none).
+    fn table_region(&self, obj: &Rc<Obj>, r: &Relocations) -> Result<Option<(i128, i128)>> {
+        Ok(match (&r.from, &r.size) {
+            (Some(from), Some(size)) => Some((
+                self.eval_int(&from.expr, &Env::of(obj))?,
+                self.eval_int(&size.expr, &Env::of(obj))?,
+            )),
+            _ => None,
+        })
+    }
+
     /// The positions, from where `obj`'s stream starts, of the last pass's pointers of table `f.relocations` whose
     /// items lay in its region.
     fn relocated(&self, obj: &Rc<Obj>, f: &Field) -> Result<Vec<u32>> {
@@ -109,13 +112,7 @@ impl Run<'_> {
             return Ok(Vec::new());
         };
         let base = self.base_of(obj.io.borrow().id);
-        let region = match (&r.from, &r.size) {
-            (Some(from), Some(size)) => Some((
-                self.eval_int(&from.expr, &Env::of(obj))?,
-                self.eval_int(&size.expr, &Env::of(obj))?,
-            )),
-            _ => None,
-        };
+        let region = self.table_region(obj, r)?;
         let mut out = Vec::new();
         for (table, at, target) in &self.pointers.borrow().prev {
             if *table != r.id {
@@ -201,7 +198,7 @@ impl Run<'_> {
         let (Some(r), V::Int(x)) = (&f.relocate, v) else {
             return;
         };
-        if (*x != 0 || r.null) && *x >= 0 && *x < 1 << 62 {
+        if listed(*x, r.null) {
             self.read_pointers
                 .borrow_mut()
                 .push((r.id.clone(), at, *x as u64));
@@ -240,13 +237,7 @@ impl Run<'_> {
                         }
                     })
                     .collect();
-                let region = match (&r.from, &r.size) {
-                    (Some(from), Some(size)) => Some((
-                        self.eval_int(&from.expr, &Env::of(obj))?,
-                        self.eval_int(&size.expr, &Env::of(obj))?,
-                    )),
-                    _ => None,
-                };
+                let region = self.table_region(obj, r)?;
                 let base = obj.io.borrow().abs;
                 reloc::kept_for(es, &self.pointers_read(&r.id, base, region), |e| *e).is_some()
             }
@@ -255,4 +246,9 @@ impl Run<'_> {
         obj.omitted.borrow_mut()[i] = !kept;
         Ok(())
     }
+}
+
+/// Whether a pointer with value `x` is listed (`reloc::lists_value`, for the interpreter's integers).
+fn listed(x: i128, null: bool) -> bool {
+    u64::try_from(x).is_ok_and(|v| reloc::lists_value(v, null))
 }

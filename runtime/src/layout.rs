@@ -1317,12 +1317,11 @@ impl ReadPools {
         Self::default()
     }
     /// A pointer that relocation table `table` may list, read at `at` (from the file's start) with `value`: noted
-    /// where the writer would list it (not null, unless `null`: `-relocate: {id, list-null: true}`; not past 2^62,
-    /// which no file reaches), so that the table read can be compared with what the writer would derive
-    /// ([`ReadPools::pointers_in`]).
+    /// where the writer would list it ([`reloc::lists_value`]; `null`: `-relocate: {id, list-null: true}`), so
+    /// that the table read can be compared with what the writer would derive ([`ReadPools::pointers_in`]).
     #[inline]
     pub fn pointer(&mut self, table: &'static str, at: u64, value: u64, null: bool) {
-        if (value != 0 || null) && value < 1 << 62 {
+        if reloc::lists_value(value, null) {
             self.pointers.push((table, at, value));
         }
     }

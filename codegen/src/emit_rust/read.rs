@@ -85,9 +85,14 @@ impl<'m> Gen<'m> {
                 }
             }
             let (read, late) = self.late_reads(f, || self.read_field(ti, f))?;
-            // A relocated pointer: where it is and its value, which the relocation table is compared with.
+            // A relocated pointer: where it is and its value, which an `nn::util` relocation table is compared
+            // with (a BINA table is judged by its own bytes).
             let ptr_at = local("ptr_at", &f.name);
-            if f.relocate.is_some() {
+            let noted = f
+                .relocate
+                .as_ref()
+                .filter(|r| self.compares_pointers(&r.id));
+            if noted.is_some() {
                 body.push(quote!(let #ptr_at = r.abs_pos();));
             }
             let at = local("at", &f.name);
@@ -174,7 +179,7 @@ impl<'m> Gen<'m> {
                     quote!(let #fl = #filler;)
                 });
             }
-            if let Some(rl) = &f.relocate {
+            if let Some(rl) = noted {
                 let (id, null) = (rl.id.as_str(), rl.null);
                 let x = match f.cond {
                     Some(_) => quote!(x),

@@ -73,6 +73,31 @@ impl<'m> Gen<'m> {
         })
     }
 
+    /// Whether a reader compares table `id` with the pointers it lists (an `nn::util` table: `ReadPools::pointer`
+    /// notes them), rather than judging it by its own bytes (BINA).
+    pub(super) fn compares_pointers(&self, id: &str) -> bool {
+        self.m.types.iter().any(|t| {
+            t.seq.iter().chain(&t.instances).any(|f| {
+                f.relocations
+                    .as_ref()
+                    .is_some_and(|r| r.id == id && r.encoding == RelocEncoding::NnUtil)
+            })
+        })
+    }
+
+    /// The region of table `r` of `ti`, as an `Option<(i128, i128)>` expression (`from` and `size`; `None`, every
+    /// pointer of the table, where it has none), reading or writing.
+    fn table_region(&self, ti: usize, r: &crate::ir::Relocations, scope: Scope) -> R<TokenStream> {
+        Ok(match (&r.from, &r.size) {
+            (Some(from), Some(size)) => {
+                let from = self.cx(ti, scope).tr(&from.expr, &from.path)?.0.full();
+                let size = self.cx(ti, scope).tr(&size.expr, &size.path)?.0.full();
+                quote!(Some((#from, #size)))
+            }
+            _ => quote!(None),
+        })
+    }
+
     /// The element type of a `-relocations` item and its four fields' names (checked by the `classify` pass).
     fn entry_fields(&self, f: &Field) -> R<(Ident, [Ident; 4])> {
         let FieldTy::User { ty, .. } = &f.ty else {
@@ -94,16 +119,7 @@ impl<'m> Gen<'m> {
             let id = ident(&f.name);
             let rel = local("rel", &f.name);
             let slots = self.pointer_slots(&r.id);
-            let tr = |x: &crate::ir::Ex| -> R<TokenStream> {
-                Ok(self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?.0.full())
-            };
-            let region = match (&r.from, &r.size) {
-                (Some(from), Some(size)) => {
-                    let (from, size) = (tr(from)?, tr(size)?);
-                    quote!(Some((#from, #size)))
-                }
-                _ => quote!(None),
-            };
+            let region = self.table_region(ti, r, Scope::Write)?;
             let fname = f.name.as_str();
             if r.encoding == RelocEncoding::Bina {
                 out.push(quote! {
@@ -160,16 +176,7 @@ impl<'m> Gen<'m> {
                 if ::binspec_runtime::layout::reloc::bina_kept(&#v[..]) { Some(#v) } else { None }
             });
         }
-        let tr = |x: &crate::ir::Ex| -> R<TokenStream> {
-            Ok(self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?.0.full())
-        };
-        let region = match (&r.from, &r.size) {
-            (Some(from), Some(size)) => {
-                let (from, size) = (tr(from)?, tr(size)?);
-                quote!(Some((#from, #size)))
-            }
-            _ => quote!(None),
-        };
+        let region = self.table_region(ti, r, Scope::Read)?;
         let id = r.id.as_str();
         let (_, [p, s, o, pad]) = self.entry_fields(f)?;
         Ok(quote! {

@@ -580,9 +580,8 @@ impl Builder {
     }
 }
 
-/// Reads `-relocations: {id: ID, from: EXPR, size: EXPR, encoding: NAME}`, reporting what is wrong with it
-/// (where it may go is checked with the roles, in `classify`).
-/// `-relocate: ID`, or `-relocate: {id: ID, list-null: BOOL}`.
+/// Reads `-relocate: ID`, or `-relocate: {id: ID, list-null: BOOL}`, reporting what is wrong with it (where it
+/// may go is checked with the roles, in `classify`).
 fn parse_relocate(n: &Node, diags: &mut Diags) -> Option<super::Relocate> {
     let usage = "'-relocate' takes the id of the relocation table that lists the pointer, or a map {id: ID, \
                  list-null: true} for a pointer the table lists also where it is null";
@@ -628,6 +627,8 @@ fn parse_relocate(n: &Node, diags: &mut Diags) -> Option<super::Relocate> {
     Some(out)
 }
 
+/// Reads `-relocations: {id: ID, from: EXPR, size: EXPR, encoding: NAME}`, reporting what is wrong with it
+/// (where it may go is checked with the roles, in `classify`).
 fn parse_relocations(n: &Node, diags: &mut Diags) -> Option<super::Relocations> {
     let usage = "'-relocations' takes a map {id: ID, from: EXPR, size: EXPR, encoding: nn-util | bina} (from, size and encoding optional)";
     let Some(map) = n.as_map() else {

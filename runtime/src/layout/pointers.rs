@@ -15,11 +15,10 @@ impl WriteCtx<'_> {
     }
     /// Records a pointer whose value the model holds (a `-relocate` field that is data, not an offset the writer
     /// derives), or a null one the table lists (`null`: `-relocate: {id, list-null: true}`): where it is and the
-    /// position it points to, `value`. A null pointer is listed only with `null`; one past 2^62 (no position of a
-    /// file) never, and a table kept from the file then lists it if it does.
+    /// position it points to, `value`, where [`reloc::lists_value`] lists it.
     #[inline]
     pub fn pointer_to(&mut self, key: Key, pos: u64, value: u64, null: bool) {
-        if (value == 0 && !null) || value >= VALUE {
+        if !reloc::lists_value(value, null) {
             return;
         }
         self.record(key, pos);

@@ -205,6 +205,14 @@ pub fn positions(entries: &[Entry], size: u64) -> Result<Vec<u32>> {
     Ok(out)
 }
 
+/// Whether a pointer with `value` is listed: where it is not null, or also where it is with `null`
+/// (`-relocate: {id, list-null: true}`); never past 2^62, which no file reaches (a table kept from the file then
+/// lists it if it does). The writer ([`crate::layout::WriteCtx::pointer_to`]) and the reader
+/// ([`crate::layout::ReadPools::pointer`]) decide by it alike.
+pub fn lists_value(value: u64, null: bool) -> bool {
+    (value != 0 || null) && value < 1 << 62
+}
+
 /// The positions, from `base`, in increasing order and each once, of the pointers `(where, value)` (from the
 /// file's start) whose values lie in `region` (`[from, from + size)` from `base`; every one where `None`): what a
 /// table whose stream starts at `base` lists of them. Positions not within 4 GiB after `base` are left out.
