@@ -67,7 +67,8 @@ pub struct AttributeSummary {
     pub buffer_offset: u16,
 }
 
-fn text(s: &Option<NwString>) -> String {
+/// A name's text (empty where the name is absent).
+pub(crate) fn text(s: &Option<NwString>) -> String {
     s.as_ref().map(|n| n.data.to_string()).unwrap_or_default()
 }
 

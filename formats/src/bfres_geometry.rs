@@ -22,9 +22,10 @@
 use binspec_runtime::{Error, Result};
 
 use crate::bfres::{
-    Bfres, BfresBody, BufferInfo, ChannelFormat, IndexFormat, Mesh, NwString, PrimitiveTopology,
-    TypeFormat, Vertex, VertexAttribute, VertexBufferStride, VertexV8,
+    Bfres, BfresBody, BufferInfo, ChannelFormat, IndexFormat, Mesh, PrimitiveTopology, TypeFormat,
+    Vertex, VertexAttribute, VertexBufferStride, VertexV8,
 };
+use crate::bfres_api::text;
 
 /// One vertex attribute's values, one per vertex of its set.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,10 +99,6 @@ impl HasVertexSet for VertexV8 {
             attributes: self.attributes.as_deref().unwrap_or(&[]),
         }
     }
-}
-
-fn name(s: &Option<NwString>) -> String {
-    s.as_ref().map(|n| n.data.to_string()).unwrap_or_default()
 }
 
 /// The bytes `[start, start + len)` of the region, or an error naming them.
@@ -196,7 +193,7 @@ fn attribute(
     bufs: &[Buffer],
     a: &VertexAttribute,
 ) -> Result<AttributeValues> {
-    let attr = name(&a.name);
+    let attr = text(&a.name);
     let what = format!("attribute {attr:?}");
     let channel = ChannelFormat::from_value(i128::from(a.format >> 8));
     let ty = TypeFormat::from_value(i128::from(a.format & 0xff));
