@@ -28,8 +28,13 @@ doc: |
   texture data, then the relocation table. The last `BRTI` block's size reaches the GPU region's block header.
 
   This schema reads every structure. The relocation table is derived from the pointers marked `-relocate`
-  (each texture's mip level pointers are records of one pointer, `mip_level_ptr`, so that each is marked);
-  offsets, counts and sizes are read as stored, and the writer writes them back as they are (not derived yet).
+  (each texture's mip level pointers are records of one pointer, `mip_level_ptr`, so that each is marked).
+  Everything from the container's memory pool to the last `BRTI` block is laid out by the writer (`body`, a
+  region in Nintendo's order): the header's first block offset, the container's pointers, each texture info's
+  pointers to its in-place texture, texture view and mip level pointers (`tail`, a region at the end of each
+  `BRTI` block) and the mip level count are derived. Still read as stored and written back as they are: the
+  names' pointers into the string pool, the block chain (next block offsets and sizes), the GPU region's
+  position and the mip level pointers into it, and the relocation table's position.
 -wiki:
   page: Bntx
   section: Header (nn::gfx::ResTextureFile)
@@ -42,10 +47,26 @@ seq:
   - id: container
     type: texture_container
     doc: The container, 0x38 bytes (the wiki's header table gives it 0x28, but its own table runs to 0x38).
+  - id: body
+    size-eos: true
+    doc: |
+      Where the writer lays out the memory pool, the texture info pointers, the string pool block (its
+      dictionary after it, inside the block) and the `BRTI` blocks, in this order (Nintendo's); not a field of
+      the page's. The GPU region and the relocation table are at the positions the file gives.
+    -pool:
+      id: bntx
+      item-align: 8
+      order:
+        - texture_container.memory_pool
+        - texture_container.textures
+        - string_pool
+        - texture_container.dictionary
+        - texture_ref.texture
 instances:
   string_pool:
     pos: header.first_block_ofs
     type: nn_util::string_pool
+    -pool: bntx
   relocation_table:
     pos: header.relocation_table_ofs
     type: nn_util::relocation_table
@@ -87,15 +108,21 @@ types:
     instances:
       memory_pool:
         pos: memory_pool_ptr
-        size: 0x100
-        doc: Reserved for the in-place memory pool (zeros in files).
+        -pool: bntx
+        size: 0x140
+        doc: |
+          Reserved for the in-place memory pool (zeros in files): the page says 0x100 bytes, and every file at
+          hand (HomeBed.bntx, and the fixtures written from the page by someone else) has 0x40 more zeros before
+          the texture info pointers, read here as part of it.
       textures:
         pos: texture_info_array
+        -pool: bntx
         type: texture_ref
         repeat: expr
         repeat-expr: texture_count
       dictionary:
         pos: texture_info_dictionary
+        -pool: bntx
         type: nn_util::res_dic
       data_block:
         pos: texture_data_header
@@ -112,6 +139,7 @@ types:
         pos: ptr
         type: texture_info
         io: _root._io
+        -pool: bntx
   texture_info:
     -wiki:
       page: Bntx
@@ -172,7 +200,27 @@ types:
       - id: user_data_dictionary
         type: u8
         -relocate: nn_util
+      - id: tail
+        size: 0
+        doc: |
+          Where the in-place texture, texture view and mip level pointers follow the texture info, in this order,
+          inside its `BRTI` block (not a field of the page's).
+        -pool:
+          id: brti
+          item-align: 8
     instances:
+      texture_area:
+        pos: texture_ptr
+        size: 0x100
+        io: _root._io
+        -pool: brti
+        doc: Reserved for the in-place texture (zeros in files).
+      view_area:
+        pos: texture_view_ptr
+        size: 0x100
+        io: _root._io
+        -pool: brti
+        doc: Reserved for the in-place texture view (zeros in files).
       name:
         pos: texture_name
         type: nn_util::nw_string
@@ -183,6 +231,7 @@ types:
         repeat: expr
         repeat-expr: info.mip_levels
         io: _root._io
+        -pool: brti
       data:
         pos: mip_ptrs[0].ptr
         size: texture_size

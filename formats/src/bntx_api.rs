@@ -210,6 +210,11 @@ impl TextureInfo {
         &self.name.data
     }
 
+    /// How many mip levels it has: one pointer each (the texture info's count is derived from them).
+    pub fn mip_levels(&self) -> u32 {
+        u32::try_from(self.mip_ptrs.len()).unwrap_or(u32::MAX)
+    }
+
     fn shape(&self) -> Result<Shape> {
         let i = &self.info;
         let (codec, block) = codec(i.image_format).ok_or_else(|| {
@@ -221,11 +226,7 @@ impl TextureInfo {
                 ),
             )
         })?;
-        let (depth, layers, mips) = (
-            i.depth.max(1),
-            i.array_layers.max(1),
-            u32::from(i.mip_levels),
-        );
+        let (depth, layers, mips) = (i.depth.max(1), i.array_layers.max(1), self.mip_levels());
         for (what, v, max) in [
             ("width", i.width, MAX_DIMENSION),
             ("height", i.height, MAX_DIMENSION),

@@ -13,8 +13,13 @@
 /// texture data, then the relocation table. The last `BRTI` block's size reaches the GPU region's block header.
 ///
 /// This schema reads every structure. The relocation table is derived from the pointers marked `-relocate`
-/// (each texture's mip level pointers are records of one pointer, `mip_level_ptr`, so that each is marked);
-/// offsets, counts and sizes are read as stored, and the writer writes them back as they are (not derived yet).
+/// (each texture's mip level pointers are records of one pointer, `mip_level_ptr`, so that each is marked).
+/// Everything from the container's memory pool to the last `BRTI` block is laid out by the writer (`body`, a
+/// region in Nintendo's order): the header's first block offset, the container's pointers, each texture info's
+/// pointers to its in-place texture, texture view and mip level pointers (`tail`, a region at the end of each
+/// `BRTI` block) and the mip level count are derived. Still read as stored and written back as they are: the
+/// names' pointers into the string pool, the block chain (next block offsets and sizes), the GPU region's
+/// position and the mip level pointers into it, and the relocation table's position.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bntx {
@@ -22,7 +27,66 @@ pub struct Bntx {
     pub header: NnUtil,
     /// The container, 0x38 bytes (the wiki's header table gives it 0x28, but its own table runs to 0x38).
     pub container: TextureContainer,
+    /// The order of the members of `body` where the file's is not the default one (`texture_container.memory_pool`, `texture_container.textures`, `string_pool`, `texture_container.dictionary`, `texture_ref.texture`): their names, in the file's order (a layout choice). Members it does not name follow in the default order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_order: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    /// Bytes before `texture_container.memory_pool` in `body` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub body_texture_container_memory_pool_gap: ::std::option::Option<
+        ::binspec_runtime::Bytes,
+    >,
+    /// Alignment of the first of the items `texture_container.memory_pool` in `body`, where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_texture_container_memory_pool_align: ::std::option::Option<u64>,
+    /// Bytes before `texture_container.textures` in `body` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub body_texture_container_textures_gap: ::std::option::Option<
+        ::binspec_runtime::Bytes,
+    >,
+    /// Alignment of the first of the items `texture_container.textures` in `body`, where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_texture_container_textures_align: ::std::option::Option<u64>,
+    /// Bytes before `string_pool` in `body` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub string_pool_gap: ::std::option::Option<::binspec_runtime::Bytes>,
+    /// Bytes before `texture_container.dictionary` in `body` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub body_texture_container_dictionary_gap: ::std::option::Option<
+        ::binspec_runtime::Bytes,
+    >,
+    /// Alignment of the first of the items `texture_container.dictionary` in `body`, where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_texture_container_dictionary_align: ::std::option::Option<u64>,
+    /// Bytes before `texture_ref.texture` in `body` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub body_texture_ref_texture_gap: ::std::option::Option<::binspec_runtime::Bytes>,
+    /// Alignment of the first of the items `texture_ref.texture` in `body`, where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_texture_ref_texture_align: ::std::option::Option<u64>,
     pub string_pool: StringPool,
+    /// Alignment of `string_pool` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_pool_align: ::std::option::Option<u64>,
     pub relocation_table: RelocationTable,
 }
 impl Bntx {
@@ -55,9 +119,20 @@ impl Bntx {
         }
         let v_container = TextureContainer::read(r, endian, pools, root_io)
             .at("container")?;
-        let (v_string_pool, _pos_string_pool) = {
+        let rs_body = r.abs_pos();
+        pools.enter_region(0usize, rs_body);
+        let _v_body = (|| -> ::binspec_runtime::Result<_> {
+            Ok({
+                let _start = r.abs_pos();
+                let raw: &[u8] = r.bytes_eos()?;
+                raw
+            })
+        })()
+            .at("body")?;
+        r.seek(rs_body - (r.abs_pos() - r.pos() as u64)).at("body")?;
+        let (v_string_pool, _pos_string_pool, _align_string_pool) = {
             let mut r = r.clone();
-            let at = v_header.first_block_ofs as i128;
+            let at = v_header.first_block_ofs.unwrap_or_default() as i128;
             if at < 0 {
                 return Err(
                         ::binspec_runtime::Error::invalid(
@@ -71,7 +146,20 @@ impl Bntx {
             let pos_string_pool = r.abs_pos() as i128;
             let r = &mut r;
             let value = StringPool::read(r, endian, pools, root_io).at("string_pool")?;
-            (value, pos_string_pool)
+            (
+                value,
+                pos_string_pool,
+                {
+                    pools
+                        .section(
+                            0usize,
+                            2usize,
+                            (pos_string_pool) as u64,
+                            (r.abs_pos() as i128 - pos_string_pool) as u64,
+                        );
+                    ::std::option::Option::<u64>::None
+                },
+            )
         };
         let (v_relocation_table, _pos_relocation_table) = {
             let mut r = r.clone();
@@ -92,11 +180,45 @@ impl Bntx {
                 .at("relocation_table")?;
             (value, pos_relocation_table)
         };
+        let sections_body = pools
+            .sections(0usize, &[8u64, 8u64, 8u64, 8u64, 8u64], root_io.buf());
+        let mut v_header = v_header;
+        v_header.first_block_ofs = None;
         r.leave();
         Ok(Bntx {
             header: v_header,
             container: v_container,
+            body_order: ::binspec_runtime::layout::order_names(
+                sections_body.order.clone(),
+                &[
+                    "texture_container.memory_pool",
+                    "texture_container.textures",
+                    "string_pool",
+                    "texture_container.dictionary",
+                    "texture_ref.texture",
+                ],
+            ),
+            body_texture_container_memory_pool_align: sections_body.align(0usize),
+            body_texture_container_memory_pool_gap: sections_body
+                .gap(0usize, root_io.buf())
+                .map(|g| root_io.share(g)),
+            body_texture_container_textures_align: sections_body.align(1usize),
+            body_texture_container_textures_gap: sections_body
+                .gap(1usize, root_io.buf())
+                .map(|g| root_io.share(g)),
+            string_pool_gap: sections_body
+                .gap(2usize, root_io.buf())
+                .map(|g| root_io.share(g)),
+            body_texture_container_dictionary_align: sections_body.align(3usize),
+            body_texture_container_dictionary_gap: sections_body
+                .gap(3usize, root_io.buf())
+                .map(|g| root_io.share(g)),
+            body_texture_ref_texture_align: sections_body.align(4usize),
+            body_texture_ref_texture_gap: sections_body
+                .gap(4usize, root_io.buf())
+                .map(|g| root_io.share(g)),
             string_pool: v_string_pool,
+            string_pool_align: sections_body.align(2usize),
             relocation_table: v_relocation_table,
         })
     }
@@ -110,6 +232,9 @@ impl Bntx {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let endian = ::binspec_runtime::Endian::Little;
+        let k_string_pool = ctx.key(0u32);
+        let g_header__first_block_ofs: i128 = ctx.prev_pos(k_string_pool) as i128
+            - io.start as i128;
         if !{
             let v__ = self.header.clone();
             v__.magic[..] == [66u8, 78u8, 84u8, 88u8, 0u8, 0u8, 0u8, 0u8][..]
@@ -126,11 +251,22 @@ impl Bntx {
         }
         ::binspec_runtime::attempt(|| {
                 {
-                    let val = &self.header;
+                    let at__ = w.pos();
                     {
-                        let x = val;
-                        x.write(w, ctx, io, endian)?;
+                        let val = &self.header;
+                        {
+                            let x = val;
+                            x.write(w, ctx, io, endian)?;
+                        }
                     }
+                    let v__: u16 = ctx
+                        .fit::<u16>(g_header__first_block_ofs, "first_block_ofs")?;
+                    w.patch_uint_n(
+                        at__ + 22usize,
+                        v__ as u64,
+                        2usize,
+                        ::binspec_runtime::Endian::Little,
+                    );
                 }
                 Ok(())
             })
@@ -147,36 +283,120 @@ impl Bntx {
             })
             .at("container")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.string_pool;
-                    {
-                        let at: i128 = self.header.first_block_ofs as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let at = io.start + at;
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
+                w.align(1);
+                let order = ::binspec_runtime::layout::write_order(
+                        self.body_order.as_deref(),
+                        &[
+                            "texture_container.memory_pool",
+                            "texture_container.textures",
+                            "string_pool",
+                            "texture_container.dictionary",
+                            "texture_ref.texture",
+                        ],
+                    )
+                    .at("body_order")?;
+                for i in order {
+                    match i {
+                        0usize => {
+                            if let Some(g) = &self.body_texture_container_memory_pool_gap
                             {
-                                let x = val;
-                                x.write(w, ctx, io, endian)?;
+                                w.bytes(g);
                             }
+                            if let Some(a) = self
+                                .body_texture_container_memory_pool_align
+                            {
+                                ::binspec_runtime::layout::check_align(a)
+                                    .at("body_texture_container_memory_pool_align")?;
+                            }
+                            ctx.flush_slot(
+                                0usize,
+                                2u32,
+                                w,
+                                self
+                                    .body_texture_container_memory_pool_align
+                                    .unwrap_or(8u64),
+                            );
                         }
-                        ctx.place_in(io, at, w.into_inner())?;
+                        1usize => {
+                            if let Some(g) = &self.body_texture_container_textures_gap {
+                                w.bytes(g);
+                            }
+                            if let Some(a) = self.body_texture_container_textures_align {
+                                ::binspec_runtime::layout::check_align(a)
+                                    .at("body_texture_container_textures_align")?;
+                            }
+                            ctx.flush_slot(
+                                0usize,
+                                7u32,
+                                w,
+                                self.body_texture_container_textures_align.unwrap_or(8u64),
+                            );
+                        }
+                        2usize => {
+                            if let Some(g) = &self.string_pool_gap {
+                                w.bytes(g);
+                            }
+                            ::binspec_runtime::attempt(|| {
+                                    {
+                                        let val = &self.string_pool;
+                                        {
+                                            if let Some(a) = self.string_pool_align {
+                                                ::binspec_runtime::layout::check_align(a)
+                                                    .at("string_pool_align")?;
+                                            }
+                                            w.align(self.string_pool_align.unwrap_or(8u64));
+                                            let start = w.pos();
+                                            ctx.record(k_string_pool, start as u64);
+                                            {
+                                                let x = val;
+                                                x.write(w, ctx, io, endian)?;
+                                            }
+                                            ctx.record_len(k_string_pool, (w.pos() - start) as u64);
+                                        }
+                                    }
+                                    Ok(())
+                                })
+                                .at("string_pool")?;
+                        }
+                        3usize => {
+                            if let Some(g) = &self.body_texture_container_dictionary_gap
+                            {
+                                w.bytes(g);
+                            }
+                            if let Some(a) = self.body_texture_container_dictionary_align
+                            {
+                                ::binspec_runtime::layout::check_align(a)
+                                    .at("body_texture_container_dictionary_align")?;
+                            }
+                            ctx.flush_slot(
+                                0usize,
+                                1u32,
+                                w,
+                                self.body_texture_container_dictionary_align.unwrap_or(8u64),
+                            );
+                        }
+                        4usize => {
+                            if let Some(g) = &self.body_texture_ref_texture_gap {
+                                w.bytes(g);
+                            }
+                            if let Some(a) = self.body_texture_ref_texture_align {
+                                ::binspec_runtime::layout::check_align(a)
+                                    .at("body_texture_ref_texture_align")?;
+                            }
+                            ctx.flush_slot(
+                                0usize,
+                                10u32,
+                                w,
+                                self.body_texture_ref_texture_align.unwrap_or(8u64),
+                            );
+                        }
+                        _ => {}
                     }
                 }
+                ctx.flush(0usize, w, 1);
                 Ok(())
             })
-            .at("string_pool")?;
+            .at("body")?;
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.relocation_table;
@@ -216,22 +436,58 @@ impl Bntx {
 #[serde(deny_unknown_fields)]
 pub struct TextureContainer {
     /// Pointer to the array of pointers to the textures' `BRTI` blocks.
-    pub texture_info_array: u64,
+    ///
+    /// Set only where `textures` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture_info_array: ::std::option::Option<u64>,
     /// Pointer to the GPU region's block header (`BRTD`).
     pub texture_data_header: u64,
-    /// Pointer to the dictionary of the textures' names.
-    pub texture_info_dictionary: u64,
     /// `memory_pool_ptr`: Points to reserved 0x100 byte region for an in-place memory pool.
-    pub memory_pool_ptr: u64,
+    ///
+    /// Set only where `memory_pool` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_pool_ptr: ::std::option::Option<u64>,
     /// Set at run time (null in files).
     pub user_memory_pool_ptr: u64,
     pub base_memory_pool_ofs: i32,
     pub reserved: u32,
-    /// Reserved for the in-place memory pool (zeros in files).
+    /// Reserved for the in-place memory pool (zeros in files): the page says 0x100 bytes, and every file at
+    /// hand (HomeBed.bntx, and the fixtures written from the page by someone else) has 0x40 more zeros before
+    /// the texture info pointers, read here as part of it.
     #[serde(with = "::binspec_runtime::bytes")]
     pub memory_pool: ::binspec_runtime::Bytes,
+    /// Alignment of `memory_pool` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_pool_align: ::std::option::Option<u64>,
+    /// Bytes before `memory_pool` that nothing in the file describes, after the item of the same kind before it (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub memory_pool_gap: ::std::option::Option<::binspec_runtime::Bytes>,
     pub textures: ::std::vec::Vec<TextureRef>,
+    /// Alignment of `textures` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub textures_align: ::std::option::Option<u64>,
+    /// Bytes before `textures` that nothing in the file describes, after the item of the same kind before it (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub textures_gap: ::std::option::Option<::binspec_runtime::Bytes>,
     pub dictionary: ResDic,
+    /// Alignment of `dictionary` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dictionary_align: ::std::option::Option<u64>,
+    /// Bytes before `dictionary` that nothing in the file describes, after the item of the same kind before it (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dictionary_gap: ::std::option::Option<::binspec_runtime::Bytes>,
     /// The header of the GPU region (`BRTD`); the textures' data follows it.
     pub data_block: BlockHeader,
 }
@@ -292,7 +548,8 @@ impl TextureContainer {
             );
         let v_base_memory_pool_ofs = r.i32(endian).at("base_memory_pool_ofs")?;
         let v_reserved = r.u32(endian).at("reserved")?;
-        let (v_memory_pool, _pos_memory_pool) = {
+        let mut keep_memory_pool = false;
+        let (v_memory_pool, _pos_memory_pool, align_memory_pool) = {
             let mut r = r.clone();
             let at = v_memory_pool_ptr as i128;
             if at < 0 {
@@ -310,14 +567,43 @@ impl TextureContainer {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = r.bytes_sized(256i128)?;
+                    let raw: &[u8] = r.bytes_sized(320i128)?;
                     r.share(raw)
                 })
             })()
                 .at("memory_pool")?;
-            (value, pos_memory_pool)
+            (
+                value,
+                pos_memory_pool,
+                {
+                    let len = (r.abs_pos() as i128 - pos_memory_pool) as u64;
+                    if len == 0
+                        && pools
+                            .member_empty_elsewhere(
+                                0usize,
+                                0usize,
+                                (pos_memory_pool) as u64,
+                                8u64,
+                            )
+                    {
+                        keep_memory_pool = true;
+                        None
+                    } else {
+                        pools
+                            .member_item(
+                                0usize,
+                                0usize,
+                                (pos_memory_pool) as u64,
+                                len,
+                                8u64,
+                                root_io.buf(),
+                            )
+                    }
+                },
+            )
         };
-        let (v_textures, _pos_textures) = {
+        let mut keep_textures = false;
+        let (v_textures, _pos_textures, align_textures) = {
             let mut r = r.clone();
             let at = v_texture_info_array as i128;
             if at < 0 {
@@ -354,9 +640,37 @@ impl TextureContainer {
                 })
             })()
                 .at("textures")?;
-            (value, pos_textures)
+            (
+                value,
+                pos_textures,
+                {
+                    let len = (r.abs_pos() as i128 - pos_textures) as u64;
+                    if len == 0
+                        && pools
+                            .member_empty_elsewhere(
+                                0usize,
+                                1usize,
+                                (pos_textures) as u64,
+                                8u64,
+                            )
+                    {
+                        keep_textures = true;
+                        None
+                    } else {
+                        pools
+                            .member_item(
+                                0usize,
+                                1usize,
+                                (pos_textures) as u64,
+                                len,
+                                8u64,
+                                root_io.buf(),
+                            )
+                    }
+                },
+            )
         };
-        let (v_dictionary, _pos_dictionary) = {
+        let (v_dictionary, _pos_dictionary, align_dictionary) = {
             let mut r = r.clone();
             let at = v_texture_info_dictionary as i128;
             if at < 0 {
@@ -372,7 +686,19 @@ impl TextureContainer {
             let pos_dictionary = r.abs_pos() as i128;
             let r = &mut r;
             let value = ResDic::read(r, endian, pools, root_io).at("dictionary")?;
-            (value, pos_dictionary)
+            (
+                value,
+                pos_dictionary,
+                pools
+                    .member_item(
+                        0usize,
+                        3usize,
+                        (pos_dictionary) as u64,
+                        (r.abs_pos() as i128 - pos_dictionary) as u64,
+                        8u64,
+                        root_io.buf(),
+                    ),
+            )
         };
         let (v_data_block, _pos_data_block) = {
             let mut r = r.clone();
@@ -394,16 +720,38 @@ impl TextureContainer {
         };
         r.leave();
         Ok(TextureContainer {
-            texture_info_array: v_texture_info_array,
+            texture_info_array: if keep_textures {
+                Some(v_texture_info_array)
+            } else {
+                None
+            },
             texture_data_header: v_texture_data_header,
-            texture_info_dictionary: v_texture_info_dictionary,
-            memory_pool_ptr: v_memory_pool_ptr,
+            memory_pool_ptr: if keep_memory_pool {
+                Some(v_memory_pool_ptr)
+            } else {
+                None
+            },
             user_memory_pool_ptr: v_user_memory_pool_ptr,
             base_memory_pool_ofs: v_base_memory_pool_ofs,
             reserved: v_reserved,
             memory_pool: v_memory_pool,
+            memory_pool_align: align_memory_pool,
+            memory_pool_gap: pools
+                .take_gap(0usize, 0usize)
+                .and_then(|r| root_io.buf().get(r))
+                .map(|g| root_io.share(g)),
             textures: v_textures,
+            textures_align: align_textures,
+            textures_gap: pools
+                .take_gap(0usize, 1usize)
+                .and_then(|r| root_io.buf().get(r))
+                .map(|g| root_io.share(g)),
             dictionary: v_dictionary,
+            dictionary_align: align_dictionary,
+            dictionary_gap: pools
+                .take_gap(0usize, 3usize)
+                .and_then(|r| root_io.buf().get(r))
+                .map(|g| root_io.share(g)),
             data_block: v_data_block,
         })
     }
@@ -416,11 +764,24 @@ impl TextureContainer {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_memory_pool_ptr__ptr = ctx.key(0u32);
-        let k_texture_data_header__ptr = ctx.key(1u32);
-        let k_texture_info_array__ptr = ctx.key(2u32);
-        let k_texture_info_dictionary__ptr = ctx.key(3u32);
-        let k_user_memory_pool_ptr__ptr = ctx.key(4u32);
+        let k_dictionary = ctx.key(1u32);
+        let k_memory_pool = ctx.key(2u32);
+        let k_memory_pool_ptr__ptr = ctx.key(3u32);
+        let k_texture_data_header__ptr = ctx.key(4u32);
+        let k_texture_info_array__ptr = ctx.key(5u32);
+        let k_texture_info_dictionary__ptr = ctx.key(6u32);
+        let k_textures = ctx.key(7u32);
+        let k_user_memory_pool_ptr__ptr = ctx.key(8u32);
+        let d_texture_info_array: i128 = match self.texture_info_array {
+            Some(v) if self.textures.is_empty() => v as i128,
+            _ => ctx.prev_pos(k_textures) as i128 - io.start as i128,
+        };
+        let d_texture_info_dictionary: i128 = ctx.prev_pos(k_dictionary) as i128
+            - io.start as i128;
+        let d_memory_pool_ptr: i128 = match self.memory_pool_ptr {
+            Some(v) if self.memory_pool.is_empty() => v as i128,
+            _ => ctx.prev_pos(k_memory_pool) as i128 - io.start as i128,
+        };
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[78u8, 88u8, 32u8, 32u8]);
                 Ok(())
@@ -436,25 +797,12 @@ impl TextureContainer {
                 Ok(())
             })
             .at("texture_count")?;
-        ctx.pointer_to(
-            k_texture_info_array__ptr,
-            w.pos() as u64,
-            self.texture_info_array,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.texture_info_array;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "texture_info_array")?,
-                            endian,
-                        );
-                    }
-                }
+                ctx.pointer(k_texture_info_array__ptr, w.pos() as u64, k_textures);
+                w.u64(
+                    ctx.fit::<u64>(d_texture_info_array, "texture_info_array")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("texture_info_array")?;
@@ -480,47 +828,25 @@ impl TextureContainer {
                 Ok(())
             })
             .at("texture_data_header")?;
-        ctx.pointer_to(
-            k_texture_info_dictionary__ptr,
-            w.pos() as u64,
-            self.texture_info_dictionary,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.texture_info_dictionary;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "texture_info_dictionary")?,
-                            endian,
-                        );
-                    }
-                }
+                ctx.pointer(
+                    k_texture_info_dictionary__ptr,
+                    w.pos() as u64,
+                    k_dictionary,
+                );
+                w.u64(
+                    ctx
+                        .fit::<
+                            u64,
+                        >(d_texture_info_dictionary, "texture_info_dictionary")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("texture_info_dictionary")?;
-        ctx.pointer_to(
-            k_memory_pool_ptr__ptr,
-            w.pos() as u64,
-            self.memory_pool_ptr,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.memory_pool_ptr;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "memory_pool_ptr")?,
-                            endian,
-                        );
-                    }
-                }
+                ctx.pointer(k_memory_pool_ptr__ptr, w.pos() as u64, k_memory_pool);
+                w.u64(ctx.fit::<u64>(d_memory_pool_ptr, "memory_pool_ptr")?, endian);
                 Ok(())
             })
             .at("memory_pool_ptr")?;
@@ -576,106 +902,83 @@ impl TextureContainer {
                 Ok(())
             })
             .at("reserved")?;
-        ::binspec_runtime::attempt(|| {
+        if let Some(a) = self.memory_pool_align {
+            ::binspec_runtime::layout::check_align(a).at("memory_pool_align")?;
+        }
+        {
+            let x = &self.memory_pool;
+            if let Some(g) = &self.memory_pool_gap {
+                ctx.gap_before(k_memory_pool, g);
+            }
+            ctx.push_shared(
+                0usize,
+                k_memory_pool,
+                x,
+                self.memory_pool_align.unwrap_or(8u64),
+            );
+        }
+        if let Some(a) = self.textures_align {
+            ::binspec_runtime::layout::check_align(a).at("textures_align")?;
+        }
+        {
+            let x = &self.textures;
+            if let Some(g) = &self.textures_gap {
+                ctx.gap_before(k_textures, g);
+            }
+            if x.is_empty() {
+                ctx.push_empty(0usize, k_textures, self.textures_align.unwrap_or(8u64));
+            } else {
+                let (origin, mut item) = ctx.item_writer(k_textures, w);
                 {
-                    let val = &self.memory_pool;
-                    {
-                        let at: i128 = self.memory_pool_ptr as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
+                    let w = &mut item;
+                    ::binspec_runtime::attempt(|| {
+                            for (i, x) in x.iter().enumerate() {
+                                ::binspec_runtime::attempt(|| {
+                                        x.write(w, ctx, io, endian)?;
+                                        Ok(())
+                                    })
+                                    .at_index(i)?;
                             }
-                        };
-                        let at = io.start + at;
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                {
-                                    let content: &[u8] = &x[..];
-                                    ::binspec_runtime::write_slot_exact(
-                                        w,
-                                        content,
-                                        Some(256i128),
-                                        ctx.first_pass(),
-                                    )?;
-                                }
-                            }
-                        }
-                        ctx.place_in(io, at, w.into_inner())?;
-                    }
+                            Ok(())
+                        })
+                        .at("textures")?;
                 }
-                Ok(())
-            })
-            .at("memory_pool")?;
-        ::binspec_runtime::attempt(|| {
+                ctx.push_written(
+                    0usize,
+                    k_textures,
+                    item,
+                    origin,
+                    self.textures_align.unwrap_or(8u64),
+                );
+            }
+        }
+        if let Some(a) = self.dictionary_align {
+            ::binspec_runtime::layout::check_align(a).at("dictionary_align")?;
+        }
+        {
+            let x = &self.dictionary;
+            if let Some(g) = &self.dictionary_gap {
+                ctx.gap_before(k_dictionary, g);
+            }
+            {
+                let (origin, mut item) = ctx.item_writer(k_dictionary, w);
                 {
-                    let val = &self.textures;
-                    {
-                        let at: i128 = self.texture_info_array as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let at = io.start + at;
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            for x in val.iter() {
-                                x.write(w, ctx, io, endian)?;
-                            }
-                        }
-                        ctx.place_in(io, at, w.into_inner())?;
-                    }
+                    let w = &mut item;
+                    ::binspec_runtime::attempt(|| {
+                            x.write(w, ctx, io, endian)?;
+                            Ok(())
+                        })
+                        .at("dictionary")?;
                 }
-                Ok(())
-            })
-            .at("textures")?;
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.dictionary;
-                    {
-                        let at: i128 = self.texture_info_dictionary as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let at = io.start + at;
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                x.write(w, ctx, io, endian)?;
-                            }
-                        }
-                        ctx.place_in(io, at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("dictionary")?;
+                ctx.push_written(
+                    0usize,
+                    k_dictionary,
+                    item,
+                    origin,
+                    self.dictionary_align.unwrap_or(8u64),
+                );
+            }
+        }
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.data_block;
@@ -714,8 +1017,17 @@ impl TextureContainer {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TextureRef {
-    pub ptr: u64,
     pub texture: TextureInfo,
+    /// Alignment of `texture` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture_align: ::std::option::Option<u64>,
+    /// Bytes before `texture` that nothing in the file describes, after the item of the same kind before it (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub texture_gap: ::std::option::Option<::binspec_runtime::Bytes>,
 }
 impl TextureRef {
     #[allow(non_snake_case)]
@@ -730,7 +1042,7 @@ impl TextureRef {
         let ptr_at_ptr = r.abs_pos();
         let v_ptr = r.u64(endian).at("ptr")?;
         pools.pointer("nn_util", ptr_at_ptr, v_ptr, false);
-        let (v_texture, _pos_texture) = {
+        let (v_texture, _pos_texture, align_texture) = {
             let mut r = root_io.clone();
             let at = v_ptr as i128;
             if at < 0 {
@@ -746,12 +1058,29 @@ impl TextureRef {
             let pos_texture = r.abs_pos() as i128;
             let r = &mut r;
             let value = TextureInfo::read(r, endian, pools, root_io).at("texture")?;
-            (value, pos_texture)
+            (
+                value,
+                pos_texture,
+                pools
+                    .member_item(
+                        0usize,
+                        4usize,
+                        (pos_texture) as u64,
+                        (pools.extent(r.abs_pos(), &[1usize]) as i128 - pos_texture)
+                            as u64,
+                        8u64,
+                        root_io.buf(),
+                    ),
+            )
         };
         r.leave();
         Ok(TextureRef {
-            ptr: v_ptr,
             texture: v_texture,
+            texture_align: align_texture,
+            texture_gap: pools
+                .take_gap(0usize, 4usize)
+                .and_then(|r| root_io.buf().get(r))
+                .map(|g| root_io.share(g)),
         })
     }
     #[allow(non_snake_case)]
@@ -759,54 +1088,46 @@ impl TextureRef {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_ptr__ptr = ctx.key(5u32);
-        ctx.pointer_to(k_ptr__ptr, w.pos() as u64, self.ptr, false);
+        let k_ptr__ptr = ctx.key(9u32);
+        let k_texture = ctx.key(10u32);
+        let d_ptr: i128 = ctx.prev_pos(k_texture) as i128;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.ptr;
-                    {
-                        let x = val;
-                        w.u64(::binspec_runtime::fit::<u64>(*x as i128, "ptr")?, endian);
-                    }
-                }
+                ctx.pointer(k_ptr__ptr, w.pos() as u64, k_texture);
+                w.u64(ctx.fit::<u64>(d_ptr, "ptr")?, endian);
                 Ok(())
             })
             .at("ptr")?;
-        ::binspec_runtime::attempt(|| {
+        if let Some(a) = self.texture_align {
+            ::binspec_runtime::layout::check_align(a).at("texture_align")?;
+        }
+        {
+            let x = &self.texture;
+            if let Some(g) = &self.texture_gap {
+                ctx.gap_before(k_texture, g);
+            }
+            {
+                let (origin, mut item) = ctx.item_writer(k_texture, w);
                 {
-                    let val = &self.texture;
-                    {
-                        let at: i128 = self.ptr as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let io = ::binspec_runtime::layout::Io::ROOT;
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                x.write(w, ctx, io, endian)?;
-                            }
-                        }
-                        ctx.place(at, w.into_inner())?;
-                    }
+                    let w = &mut item;
+                    ::binspec_runtime::attempt(|| {
+                            x.write(w, ctx, io, endian)?;
+                            Ok(())
+                        })
+                        .at("texture")?;
                 }
-                Ok(())
-            })
-            .at("texture")?;
+                ctx.push_written(
+                    0usize,
+                    k_texture,
+                    item,
+                    origin,
+                    self.texture_align.unwrap_or(8u64),
+                );
+            }
+        }
         Ok(())
     }
 }
@@ -836,18 +1157,51 @@ pub struct TextureInfo {
     pub texture_name: u64,
     /// Pointer to the texture container.
     pub parent_texture_container: u64,
-    /// Pointer to the array of pointers to each mip level's data.
-    pub mip_map_pointers: u64,
     pub user_data_array: u64,
-    /// `texture_ptr`: Points to reserved 0x100 byte region for an in-place texture.
-    pub texture_ptr: u64,
-    /// `texture_view_ptr`: Points to reserved 0x100 byte region for an in-place texture view.
-    pub texture_view_ptr: u64,
     /// Set at run time.
     pub descriptor_slot: u64,
     pub user_data_dictionary: u64,
+    /// The order of the members of `tail` where the file's is not the default one (`texture_area`, `view_area`, `mip_ptrs`): their names, in the file's order (a layout choice). Members it does not name follow in the default order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail_order: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    /// Bytes before `texture_area` in `tail` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub texture_area_gap: ::std::option::Option<::binspec_runtime::Bytes>,
+    /// Bytes before `view_area` in `tail` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub view_area_gap: ::std::option::Option<::binspec_runtime::Bytes>,
+    /// Bytes before `mip_ptrs` in `tail` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mip_ptrs_gap: ::std::option::Option<::binspec_runtime::Bytes>,
+    /// Reserved for the in-place texture (zeros in files).
+    #[serde(with = "::binspec_runtime::bytes")]
+    pub texture_area: ::binspec_runtime::Bytes,
+    /// Alignment of `texture_area` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture_area_align: ::std::option::Option<u64>,
+    /// Reserved for the in-place texture view (zeros in files).
+    #[serde(with = "::binspec_runtime::bytes")]
+    pub view_area: ::binspec_runtime::Bytes,
+    /// Alignment of `view_area` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view_area_align: ::std::option::Option<u64>,
     pub name: NwString,
     pub mip_ptrs: ::std::vec::Vec<MipLevelPtr>,
+    /// Alignment of `mip_ptrs` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mip_ptrs_align: ::std::option::Option<u64>,
     /// The texture's data, every mip level, swizzled for the GPU.
     #[serde(with = "::binspec_runtime::bytes")]
     pub data: ::binspec_runtime::Bytes,
@@ -929,6 +1283,92 @@ impl TextureInfo {
                 v_user_data_dictionary,
                 false,
             );
+        let rs_tail = r.abs_pos();
+        pools.enter_region(1usize, rs_tail);
+        let _v_tail = (|| -> ::binspec_runtime::Result<_> {
+            Ok({
+                let _start = r.abs_pos();
+                let raw: &[u8] = r.bytes_sized(0i128)?;
+                raw
+            })
+        })()
+            .at("tail")?;
+        let (v_texture_area, _pos_texture_area, _align_texture_area) = {
+            let mut r = root_io.clone();
+            let at = v_texture_ptr as i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("texture_area");
+            }
+            r.seek(at as u64).at("texture_area")?;
+            let pos_texture_area = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = (|| -> ::binspec_runtime::Result<_> {
+                Ok({
+                    let _start = r.abs_pos();
+                    let raw: &[u8] = r.bytes_sized(256i128)?;
+                    r.share(raw)
+                })
+            })()
+                .at("texture_area")?;
+            (
+                value,
+                pos_texture_area,
+                {
+                    pools
+                        .section(
+                            1usize,
+                            0usize,
+                            (pos_texture_area) as u64,
+                            (r.abs_pos() as i128 - pos_texture_area) as u64,
+                        );
+                    ::std::option::Option::<u64>::None
+                },
+            )
+        };
+        let (v_view_area, _pos_view_area, _align_view_area) = {
+            let mut r = root_io.clone();
+            let at = v_texture_view_ptr as i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("view_area");
+            }
+            r.seek(at as u64).at("view_area")?;
+            let pos_view_area = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = (|| -> ::binspec_runtime::Result<_> {
+                Ok({
+                    let _start = r.abs_pos();
+                    let raw: &[u8] = r.bytes_sized(256i128)?;
+                    r.share(raw)
+                })
+            })()
+                .at("view_area")?;
+            (
+                value,
+                pos_view_area,
+                {
+                    pools
+                        .section(
+                            1usize,
+                            1usize,
+                            (pos_view_area) as u64,
+                            (r.abs_pos() as i128 - pos_view_area) as u64,
+                        );
+                    ::std::option::Option::<u64>::None
+                },
+            )
+        };
         let (v_name, _pos_name) = {
             let mut r = root_io.clone();
             let at = v_texture_name as i128;
@@ -947,7 +1387,7 @@ impl TextureInfo {
             let value = NwString::read(r, endian, pools, root_io).at("name")?;
             (value, pos_name)
         };
-        let (v_mip_ptrs, _pos_mip_ptrs) = {
+        let (v_mip_ptrs, _pos_mip_ptrs, _align_mip_ptrs) = {
             let mut r = root_io.clone();
             let at = v_mip_map_pointers as i128;
             if at < 0 {
@@ -964,7 +1404,7 @@ impl TextureInfo {
             let r = &mut r;
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
-                    let n = v_info.mip_levels as i128;
+                    let n = v_info.mip_levels.unwrap_or_default() as i128;
                     if n < 0 {
                         return Err(
                             ::binspec_runtime::Error::invalid(
@@ -984,7 +1424,20 @@ impl TextureInfo {
                 })
             })()
                 .at("mip_ptrs")?;
-            (value, pos_mip_ptrs)
+            (
+                value,
+                pos_mip_ptrs,
+                {
+                    pools
+                        .section(
+                            1usize,
+                            2usize,
+                            (pos_mip_ptrs) as u64,
+                            (r.abs_pos() as i128 - pos_mip_ptrs) as u64,
+                        );
+                    ::std::option::Option::<u64>::None
+                },
+            )
         };
         let (v_data, _pos_data) = {
             let mut r = root_io.clone();
@@ -1014,6 +1467,9 @@ impl TextureInfo {
                 .at("data")?;
             (value, pos_data)
         };
+        let sections_tail = pools.sections(1usize, &[8u64, 8u64, 8u64], root_io.buf());
+        let mut v_info = v_info;
+        v_info.mip_levels = None;
         r.leave();
         Ok(TextureInfo {
             block: v_block,
@@ -1027,14 +1483,29 @@ impl TextureInfo {
             reserved2: v_reserved2,
             texture_name: v_texture_name,
             parent_texture_container: v_parent_texture_container,
-            mip_map_pointers: v_mip_map_pointers,
             user_data_array: v_user_data_array,
-            texture_ptr: v_texture_ptr,
-            texture_view_ptr: v_texture_view_ptr,
             descriptor_slot: v_descriptor_slot,
             user_data_dictionary: v_user_data_dictionary,
+            tail_order: ::binspec_runtime::layout::order_names(
+                sections_tail.order.clone(),
+                &["texture_area", "view_area", "mip_ptrs"],
+            ),
+            texture_area_gap: sections_tail
+                .gap(0usize, root_io.buf())
+                .map(|g| root_io.share(g)),
+            view_area_gap: sections_tail
+                .gap(1usize, root_io.buf())
+                .map(|g| root_io.share(g)),
+            mip_ptrs_gap: sections_tail
+                .gap(2usize, root_io.buf())
+                .map(|g| root_io.share(g)),
+            texture_area: v_texture_area,
+            texture_area_align: sections_tail.align(0usize),
+            view_area: v_view_area,
+            view_area_align: sections_tail.align(1usize),
             name: v_name,
             mip_ptrs: v_mip_ptrs,
+            mip_ptrs_align: sections_tail.align(2usize),
             data: v_data,
         })
     }
@@ -1047,14 +1518,24 @@ impl TextureInfo {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_descriptor_slot__ptr = ctx.key(6u32);
-        let k_mip_map_pointers__ptr = ctx.key(7u32);
-        let k_parent_texture_container__ptr = ctx.key(8u32);
-        let k_texture_name__ptr = ctx.key(9u32);
-        let k_texture_ptr__ptr = ctx.key(10u32);
-        let k_texture_view_ptr__ptr = ctx.key(11u32);
-        let k_user_data_array__ptr = ctx.key(12u32);
-        let k_user_data_dictionary__ptr = ctx.key(13u32);
+        let k_descriptor_slot__ptr = ctx.key(11u32);
+        let k_mip_map_pointers__ptr = ctx.key(12u32);
+        let k_mip_ptrs = ctx.key(13u32);
+        let k_parent_texture_container__ptr = ctx.key(14u32);
+        let k_texture_area = ctx.key(15u32);
+        let k_texture_name__ptr = ctx.key(16u32);
+        let k_texture_ptr__ptr = ctx.key(17u32);
+        let k_texture_view_ptr__ptr = ctx.key(18u32);
+        let k_user_data_array__ptr = ctx.key(19u32);
+        let k_user_data_dictionary__ptr = ctx.key(20u32);
+        let k_view_area = ctx.key(21u32);
+        let d_mip_map_pointers: i128 = ctx.prev_pos(k_mip_ptrs) as i128;
+        let d_texture_ptr: i128 = ctx.prev_pos(k_texture_area) as i128;
+        let d_texture_view_ptr: i128 = ctx.prev_pos(k_view_area) as i128;
+        let g_info__mip_levels: i128 = match self.info.mip_levels {
+            Some(v) => v as i128,
+            None => self.mip_ptrs.len() as i128,
+        };
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.block;
@@ -1068,11 +1549,21 @@ impl TextureInfo {
             .at("block")?;
         ::binspec_runtime::attempt(|| {
                 {
-                    let val = &self.info;
+                    let at__ = w.pos();
                     {
-                        let x = val;
-                        x.write(w, ctx, io, endian)?;
+                        let val = &self.info;
+                        {
+                            let x = val;
+                            x.write(w, ctx, io, endian)?;
+                        }
                     }
+                    let v__: u16 = ctx.fit::<u16>(g_info__mip_levels, "mip_levels")?;
+                    w.patch_uint_n(
+                        at__ + 6usize,
+                        v__ as u64,
+                        2usize,
+                        ::binspec_runtime::Endian::Little,
+                    );
                 }
                 Ok(())
             })
@@ -1225,25 +1716,9 @@ impl TextureInfo {
                 Ok(())
             })
             .at("parent_texture_container")?;
-        ctx.pointer_to(
-            k_mip_map_pointers__ptr,
-            w.pos() as u64,
-            self.mip_map_pointers,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.mip_map_pointers;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "mip_map_pointers")?,
-                            endian,
-                        );
-                    }
-                }
+                ctx.pointer(k_mip_map_pointers__ptr, w.pos() as u64, k_mip_ptrs);
+                w.u64(ctx.fit::<u64>(d_mip_map_pointers, "mip_map_pointers")?, endian);
                 Ok(())
             })
             .at("mip_map_pointers")?;
@@ -1269,40 +1744,15 @@ impl TextureInfo {
                 Ok(())
             })
             .at("user_data_array")?;
-        ctx.pointer_to(k_texture_ptr__ptr, w.pos() as u64, self.texture_ptr, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.texture_ptr;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "texture_ptr")?,
-                            endian,
-                        );
-                    }
-                }
+                ctx.pointer(k_texture_ptr__ptr, w.pos() as u64, k_texture_area);
+                w.u64(ctx.fit::<u64>(d_texture_ptr, "texture_ptr")?, endian);
                 Ok(())
             })
             .at("texture_ptr")?;
-        ctx.pointer_to(
-            k_texture_view_ptr__ptr,
-            w.pos() as u64,
-            self.texture_view_ptr,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.texture_view_ptr;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "texture_view_ptr")?,
-                            endian,
-                        );
-                    }
-                }
+                ctx.pointer(k_texture_view_ptr__ptr, w.pos() as u64, k_view_area);
+                w.u64(ctx.fit::<u64>(d_texture_view_ptr, "texture_view_ptr")?, endian);
                 Ok(())
             })
             .at("texture_view_ptr")?;
@@ -1351,6 +1801,115 @@ impl TextureInfo {
             })
             .at("user_data_dictionary")?;
         ::binspec_runtime::attempt(|| {
+                w.align(1);
+                let order = ::binspec_runtime::layout::write_order(
+                        self.tail_order.as_deref(),
+                        &["texture_area", "view_area", "mip_ptrs"],
+                    )
+                    .at("tail_order")?;
+                for i in order {
+                    match i {
+                        0usize => {
+                            if let Some(g) = &self.texture_area_gap {
+                                w.bytes(g);
+                            }
+                            ::binspec_runtime::attempt(|| {
+                                    {
+                                        let val = &self.texture_area;
+                                        {
+                                            if let Some(a) = self.texture_area_align {
+                                                ::binspec_runtime::layout::check_align(a)
+                                                    .at("texture_area_align")?;
+                                            }
+                                            w.align(self.texture_area_align.unwrap_or(8u64));
+                                            let start = w.pos();
+                                            ctx.record(k_texture_area, start as u64);
+                                            {
+                                                let x = val;
+                                                {
+                                                    let content: &[u8] = &x[..];
+                                                    ::binspec_runtime::write_slot_exact(
+                                                        w,
+                                                        content,
+                                                        Some(256i128),
+                                                        ctx.first_pass(),
+                                                    )?;
+                                                }
+                                            }
+                                            ctx.record_len(k_texture_area, (w.pos() - start) as u64);
+                                        }
+                                    }
+                                    Ok(())
+                                })
+                                .at("texture_area")?;
+                        }
+                        1usize => {
+                            if let Some(g) = &self.view_area_gap {
+                                w.bytes(g);
+                            }
+                            ::binspec_runtime::attempt(|| {
+                                    {
+                                        let val = &self.view_area;
+                                        {
+                                            if let Some(a) = self.view_area_align {
+                                                ::binspec_runtime::layout::check_align(a)
+                                                    .at("view_area_align")?;
+                                            }
+                                            w.align(self.view_area_align.unwrap_or(8u64));
+                                            let start = w.pos();
+                                            ctx.record(k_view_area, start as u64);
+                                            {
+                                                let x = val;
+                                                {
+                                                    let content: &[u8] = &x[..];
+                                                    ::binspec_runtime::write_slot_exact(
+                                                        w,
+                                                        content,
+                                                        Some(256i128),
+                                                        ctx.first_pass(),
+                                                    )?;
+                                                }
+                                            }
+                                            ctx.record_len(k_view_area, (w.pos() - start) as u64);
+                                        }
+                                    }
+                                    Ok(())
+                                })
+                                .at("view_area")?;
+                        }
+                        2usize => {
+                            if let Some(g) = &self.mip_ptrs_gap {
+                                w.bytes(g);
+                            }
+                            ::binspec_runtime::attempt(|| {
+                                    {
+                                        let val = &self.mip_ptrs;
+                                        {
+                                            if let Some(a) = self.mip_ptrs_align {
+                                                ::binspec_runtime::layout::check_align(a)
+                                                    .at("mip_ptrs_align")?;
+                                            }
+                                            w.align(self.mip_ptrs_align.unwrap_or(8u64));
+                                            let start = w.pos();
+                                            ctx.record(k_mip_ptrs, start as u64);
+                                            for x in val.iter() {
+                                                x.write(w, ctx, io, endian)?;
+                                            }
+                                            ctx.record_len(k_mip_ptrs, (w.pos() - start) as u64);
+                                        }
+                                    }
+                                    Ok(())
+                                })
+                                .at("mip_ptrs")?;
+                        }
+                        _ => {}
+                    }
+                }
+                ctx.flush(1usize, w, 1);
+                Ok(())
+            })
+            .at("tail")?;
+        ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.name;
                     {
@@ -1381,36 +1940,6 @@ impl TextureInfo {
                 Ok(())
             })
             .at("name")?;
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.mip_ptrs;
-                    {
-                        let at: i128 = self.mip_map_pointers as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let io = ::binspec_runtime::layout::Io::ROOT;
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            for x in val.iter() {
-                                x.write(w, ctx, io, endian)?;
-                            }
-                        }
-                        ctx.place(at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("mip_ptrs")?;
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.data;
@@ -1488,7 +2017,7 @@ impl MipLevelPtr {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_ptr__ptr = ctx.key(14u32);
+        let k_ptr__ptr = ctx.key(22u32);
         ctx.pointer_to(k_ptr__ptr, w.pos() as u64, self.ptr, false);
         ::binspec_runtime::attempt(|| {
                 {
@@ -1625,7 +2154,10 @@ pub struct NnGfx {
     pub tile_mode: TileMode,
     /// The page does not say what this is.
     pub swizzle: u16,
-    pub mip_levels: u16,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mip_levels: ::std::option::Option<u16>,
     pub sample_count: u16,
     pub reserved2: u16,
     pub image_format: ImageFormat,
@@ -1698,7 +2230,7 @@ impl NnGfx {
             storage_dimension: v_storage_dimension,
             tile_mode: v_tile_mode,
             swizzle: v_swizzle,
-            mip_levels: v_mip_levels,
+            mip_levels: Some(v_mip_levels),
             sample_count: v_sample_count,
             reserved2: v_reserved2,
             image_format: v_image_format,
@@ -1714,7 +2246,7 @@ impl NnGfx {
     pub(crate) fn write<'m>(
         &'m self,
         w: &mut ::binspec_runtime::Writer,
-        _ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         _io: ::binspec_runtime::layout::Io,
         _endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
@@ -1844,16 +2376,13 @@ impl NnGfx {
             })
             .at("swizzle")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.mip_levels;
-                    {
-                        let x = val;
-                        w.u16(
-                            ::binspec_runtime::fit::<u16>(*x as i128, "mip_levels")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u16(
+                    ctx
+                        .fit::<
+                            u16,
+                        >(self.mip_levels.map_or(0, |v| v as i128), "mip_levels")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("mip_levels")?;
@@ -2094,7 +2623,10 @@ pub struct NnUtil {
     /// Set at run time by nn::util::RelocationTable::Relocate, against relocating twice; 0 in files.
     pub is_relocated: u16,
     /// Offset of the first block header, relative to this header.
-    pub first_block_ofs: u16,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_block_ofs: ::std::option::Option<u16>,
     /// Offset of the relocation table, relative to this header.
     pub relocation_table_ofs: u32,
     /// Size of the whole file (derived by the writer; a file that disagrees keeps its value).
@@ -2161,7 +2693,7 @@ impl NnUtil {
             address_size: v_address_size,
             file_name_ofs: v_file_name_ofs,
             is_relocated: v_is_relocated,
-            first_block_ofs: v_first_block_ofs,
+            first_block_ofs: Some(v_first_block_ofs),
             relocation_table_ofs: v_relocation_table_ofs,
             file_size: v_file_size,
         })
@@ -2302,18 +2834,16 @@ impl NnUtil {
                     })
                     .at("is_relocated")?;
                 ::binspec_runtime::attempt(|| {
-                        {
-                            let val = &self.first_block_ofs;
-                            {
-                                let x = val;
-                                w.u16(
-                                    ::binspec_runtime::fit::<
-                                        u16,
-                                    >(*x as i128, "first_block_ofs")?,
-                                    endian,
-                                );
-                            }
-                        }
+                        w.u16(
+                            ctx
+                                .fit::<
+                                    u16,
+                                >(
+                                    self.first_block_ofs.map_or(0, |v| v as i128),
+                                    "first_block_ofs",
+                                )?,
+                            endian,
+                        );
                         Ok(())
                     })
                     .at("first_block_ofs")?;
@@ -2525,7 +3055,7 @@ impl RelocationTable {
         })()
             .at("sections")?;
         let rs_entries = r.abs_pos();
-        pools.enter_region(0usize, rs_entries);
+        pools.enter_region(2usize, rs_entries);
         let _v_entries = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -2618,7 +3148,7 @@ impl RelocationTable {
             .at("sections")?;
         ::binspec_runtime::attempt(|| {
                 w.align(1);
-                ctx.flush(0usize, w, 1);
+                ctx.flush(2usize, w, 1);
                 Ok(())
             })
             .at("entries")?;
@@ -2725,12 +3255,12 @@ impl RelocationSection {
                 {
                     let len = (r.abs_pos() as i128 - pos_entries) as u64;
                     if len == 0
-                        && pools.empty_elsewhere(0usize, (pos_entries) as u64, 1u64)
+                        && pools.empty_elsewhere(2usize, (pos_entries) as u64, 1u64)
                     {
                         keep_entries = true;
                         None
                     } else {
-                        pools.item(0usize, (pos_entries) as u64, len, 1u64)
+                        pools.item(2usize, (pos_entries) as u64, len, 1u64)
                     }
                 },
             )
@@ -2770,7 +3300,7 @@ impl RelocationSection {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (x_parent__section_count, x_parent__table_ofs) = args;
-        let k_entries = ctx.key(19u32);
+        let k_entries = ctx.key(27u32);
         let rel_entries: ::std::borrow::Cow<'_, [RelocationEntry]> = match &self.entries
         {
             Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
@@ -2779,9 +3309,9 @@ impl RelocationSection {
                     ctx
                         .relocations(
                             &[
-                                2u32, 1u32, 3u32, 0u32, 4u32, 5u32, 9u32, 8u32, 7u32, 12u32,
-                                10u32, 11u32, 6u32, 13u32, 14u32, 15u32, 16u32, 18u32,
-                                17u32, 20u32,
+                                5u32, 4u32, 6u32, 3u32, 8u32, 9u32, 16u32, 14u32, 12u32,
+                                19u32, 17u32, 18u32, 11u32, 20u32, 22u32, 23u32, 24u32,
+                                26u32, 25u32, 28u32,
                             ],
                             io.start,
                             Some((self.region_ofs as i128, self.region_size as i128)),
@@ -2873,7 +3403,7 @@ impl RelocationSection {
         {
             let x = &rel_entries[..];
             if x.is_empty() {
-                ctx.push_empty(0usize, k_entries, self.entries_align.unwrap_or(1u64));
+                ctx.push_empty(2usize, k_entries, self.entries_align.unwrap_or(1u64));
             } else {
                 let (origin, mut item) = ctx.item_writer(k_entries, w);
                 {
@@ -2912,7 +3442,7 @@ impl RelocationSection {
                         .at("entries")?;
                 }
                 ctx.push_written(
-                    0usize,
+                    2usize,
                     k_entries,
                     item,
                     origin,
@@ -3282,7 +3812,7 @@ impl ResDicNode {
         use ::binspec_runtime::ResultExt as _;
         let (p_first_key,) = args;
         let dic__ = ctx.dic_next();
-        let k_string_key__ptr = ctx.key(20u32);
+        let k_string_key__ptr = ctx.key(28u32);
         let d_ref_bit: i128 = match self.ref_bit {
             Some(v) => v as i128,
             None => dic__.ref_bit as i128,
@@ -5253,7 +5783,10 @@ impl Bntx {
             )
             .map_err(|e| e.in_format("bntx"))?;
         pools
-            .check_expansion(root_io.size() as u64, &["`relocation_entries`"])
+            .check_expansion(
+                root_io.size() as u64,
+                &["`bntx`", "`brti`", "`relocation_entries`"],
+            )
             .map_err(|e| e.in_format("bntx"))?;
         Ok((m, pools.relaid()))
     }

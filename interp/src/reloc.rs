@@ -130,7 +130,11 @@ impl Run<'_> {
                 ))
             })?);
         }
+        // (Before positions settle, an item is written at where it was in the pass before, or at 0 in the first
+        // pass, so two pointers may seem to be at one place: each position once. Once they settle, positions are
+        // distinct, as the generated writer's, which moves recorded positions with their items, always are.)
         out.sort_unstable();
+        out.dedup();
         Ok(out)
     }
 

@@ -4,9 +4,9 @@ meta:
 doc: |
   Exercises ranges whose base index and count are fields of a record inside the type that holds the range (as
   AINB's property entries: a base index and a count per property array, in a record of an element's parameters).
-  Two types hold the same record, one after a field of its own, and each derives its fields: every base index
-  and count is derived from the values the model holds, and the writer puts them in place once it has written the
-  record. A range with no values keeps the file's base index where the writer would put it elsewhere.
+  Two types hold the same record, one after a field of its own (bits that do not end a byte), and each derives
+  its fields: every base index and count is derived from the values the model holds, and the writer puts them in
+  place once it has written the record. A range with no values keeps the file's base index where the writer would put it elsewhere.
 seq:
   - id: magic
     contents: GIVN
@@ -92,7 +92,8 @@ types:
   extra:
     seq:
       - id: flags
-        type: u2
+        type: b12
+        doc: 12 bits, then `entries` from the next byte (as Kaitai reads it), where the writer puts its fields.
       - id: entries
         type: entries
     instances:

@@ -36,7 +36,7 @@ fn home_bed_textures_decode_at_their_sizes_and_swizzle_back() {
     let mut seen = Vec::new();
     for t in m.textures() {
         let images = t.images().unwrap_or_else(|e| panic!("{e}"));
-        let (w, h, mips) = (t.info.width, t.info.height, u32::from(t.info.mip_levels));
+        let (w, h, mips) = (t.info.width, t.info.height, t.mip_levels());
         assert_eq!(images.len() as u32, mips, "{}", t.name());
         for (i, img) in images.iter().enumerate() {
             assert_eq!((img.layer, img.mip), (0, i as u32));
@@ -125,7 +125,7 @@ fn fixture_textures_decode_or_name_their_format() {
         let m = Bntx::from_binary(&std::fs::read(&path).unwrap()).unwrap();
         for t in m.textures() {
             let layers = t.info.array_layers.max(1);
-            let mips = u32::from(t.info.mip_levels);
+            let mips = t.mip_levels();
             match t.images() {
                 Ok(images) => {
                     assert_eq!(images.len() as u32, layers * mips, "{name}: {}", t.name());

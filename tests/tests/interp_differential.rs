@@ -76,6 +76,18 @@ fn schemas() -> Vec<(
             ],
             &["ainb"],
         ),
+        (
+            "bntx",
+            model::<binspec_formats::bntx::Bntx>,
+            &["tests/fixtures/bntx", "../shared/corpus/real/bntx"],
+            &["bntx"],
+        ),
+        (
+            "bfres",
+            model::<binspec_formats::bfres::Bfres>,
+            &["tests/fixtures/bfres", "../shared/corpus/real/bfres"],
+            &["bfres"],
+        ),
     ]
 }
 

@@ -78,7 +78,9 @@ impl<'m> Gen<'m> {
         if patches.is_empty() {
             return Ok(code);
         }
+        // (The record starts on a byte: bits before it are completed first, as writing it would.)
         Ok(quote!({
+            w.flush_bits();
             let at__ = w.pos();
             #code
             #(#patches)*

@@ -706,9 +706,19 @@ impl Module {
     /// Where `seq` attribute `i` of type `ti` starts in it, when known without reading; else the attribute before
     /// it whose size is not.
     pub fn static_offset(&self, ti: usize, i: usize) -> Result<u64, &Field> {
-        self.types[ti].seq[..i]
-            .iter()
-            .try_fold(0, |off, f| self.static_advance(f).map(|n| off + n).ok_or(f))
+        // (Bit fields as `type_size_at` counts them: a run takes whole bytes.)
+        let (mut bytes, mut bits) = (0u64, 0u64);
+        for f in &self.types[ti].seq[..i] {
+            match (&f.ty, &f.repeat, &f.cond) {
+                (FieldTy::Bits { n, .. }, Repeat::None, None) => bits += u64::from(*n),
+                _ => {
+                    bytes += bits.div_ceil(8) + self.static_advance(f).ok_or(f)?;
+                    bits = 0;
+                }
+            }
+        }
+        // (A byte-sized field starts on the byte after the bits before it.)
+        Ok(bytes + bits.div_ceil(8))
     }
 
     fn field_size_at(&self, f: &Field, depth: usize) -> Option<u64> {

@@ -57,7 +57,7 @@ fn ranges_through_a_record_round_trip_with_every_base_and_count_derived() {
 fn edited_values_move_the_bases_of_both_holders() {
     let mut m = read(&FILE);
     // One int more in node 0, one in node 1 and a new extra with a short: the bases after them move, in node 1
-    // (after a field of one byte) and in the extras (after two), and the tables grow.
+    // (after a field of one byte) and in the extras (after 12 bits, so two bytes), and the tables grow.
     m.nodes[0].int_values.push(9);
     m.nodes[1].int_values.push(7);
     m.extras.push(Extra {
@@ -72,7 +72,7 @@ fn edited_values_move_the_bases_of_both_holders() {
         0x00, 0x00, 0x03, 0x00, 0x01,
         0x01, 0x03, 0x01, 0x01, 0x02,
         0x00, 0x00, 0x04, 0x01, 0x03, 0x00,
-        0x02, 0x01, 0x05, 0x00, 0x03, 0x01,
+        0x10, 0x20, 0x05, 0x00, 0x03, 0x01, // flags 0x102 in 12 bits (big-endian bit order), then 4 zero bits
         0x05, 1, 0, 0, 0, 2, 0, 0, 0, 9, 0, 0, 0, 7, 0, 0, 0, 3, 0, 0, 0,
         0x04, 10, 0, 20, 0, 21, 0, 30, 0,
     ];
