@@ -55,7 +55,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Write a file as an editable document (YAML, whose first line is `# binspec: ID`; or JSON).
+    /// Write a file as an editable document (YAML, whose first line is `# binspec: ID`; or JSON). Warns where the
+    /// document does not hold every byte of the file (encoding it would give another file).
     Decode {
         /// The file (Yaz0/zstd-compressed files are decompressed first).
         file: PathBuf,

@@ -128,9 +128,36 @@ pub fn decode(
         text.push('\n');
     }
     match output {
-        Some(o) => files::write_output(ctx.out, o, text.as_bytes()),
-        None => ctx.out.write_all(text.as_bytes()).map_err(CliError::out),
+        Some(o) => files::write_output(ctx.out, o, text.as_bytes())?,
+        None => ctx.out.write_all(text.as_bytes()).map_err(CliError::out)?,
     }
+    // Bytes that no structure of the format reads (between structures, after the end) are not in the document:
+    // said, so that encoding it does not lose them without a word.
+    warn_unheld(ctx, path, &input.data, f.roundtrip(&input.data));
+    Ok(())
+}
+
+/// After `decode`: a warning where the document (`back`, the file written back from it) does not give the file's
+/// bytes `data` again.
+pub fn warn_unheld(
+    ctx: &mut Ctx<'_>,
+    path: &Path,
+    data: &[u8],
+    back: Result<Vec<u8>, impl std::fmt::Display>,
+) {
+    let why = match back {
+        Ok(back) => match crate::check::first_difference(data, &back) {
+            None => return,
+            Some(at) => format!(
+                "the document does not hold every byte of the file: encoded as it is, it gives {} bytes (the file \
+                 has {}) that first differ at offset {at:#x} (`binspec check` compares)",
+                back.len(),
+                data.len()
+            ),
+        },
+        Err(e) => format!("the document, encoded as it is, fails: {e}"),
+    };
+    let _ = writeln!(ctx.err, "warning: {}: {why}", path.display());
 }
 
 /// The format of a document: `--format`, its `# binspec:` line, the output file's extension.

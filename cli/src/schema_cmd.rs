@@ -76,9 +76,12 @@ pub fn run(
                 text.push('\n');
             }
             match output {
-                Some(o) => files::write_output(ctx.out, &o, text.as_bytes()),
-                None => ctx.out.write_all(text.as_bytes()).map_err(CliError::out),
+                Some(o) => files::write_output(ctx.out, &o, text.as_bytes())?,
+                None => ctx.out.write_all(text.as_bytes()).map_err(CliError::out)?,
             }
+            // As `binspec decode` of a built-in format: bytes the document does not hold are said.
+            crate::doc::warn_unheld(ctx, &file, &input.data, schema.encode(&doc));
+            Ok(())
         }
         Command::Encode {
             doc,

@@ -448,6 +448,32 @@ fn unknown_and_broken_files_exit_1() {
     assert!(r.err.contains("built without formats"), "{}", r.err);
 }
 
+/// A file whose document does not hold every byte (the toy reader ignores bytes after its last file): `decode`
+/// still writes the document, and says on standard error that encoding it gives another file, and where.
+#[test]
+fn decode_says_when_the_document_does_not_hold_every_byte() {
+    let d = tmp();
+    let mut bytes = sample_toy();
+    let n = bytes.len();
+    bytes.extend_from_slice(b"junk");
+    let f = write(d.path(), "t.toy", &bytes);
+    let r = run(&["decode", s(&f)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.starts_with("# binspec: toy\n"), "{}", r.out);
+    assert!(
+        r.err.contains("warning:")
+            && r.err.contains("does not hold every byte")
+            && r.err.contains(&format!("{n:#x}")),
+        "{}",
+        r.err
+    );
+    // A file that it holds whole: no warning.
+    let f = write(d.path(), "ok.toy", &sample_toy());
+    let r = run(&["decode", s(&f)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(!r.err.contains("warning"), "{}", r.err);
+}
+
 #[test]
 fn decode_and_encode_round_trip() {
     let d = tmp();

@@ -7664,6 +7664,7 @@ impl ElementParam {
         };
         ::binspec_runtime::attempt(|| {
                 {
+                    w.flush_bits();
                     let at__ = w.pos();
                     {
                         let val = &self.property_entries;
@@ -7736,6 +7737,7 @@ impl ElementParam {
             .at("property_entries")?;
         ::binspec_runtime::attempt(|| {
                 {
+                    w.flush_bits();
                     let at__ = w.pos();
                     {
                         let val = &self.input_output_entries;
@@ -7942,6 +7944,7 @@ impl ElementParam {
             .at("input_output_entries")?;
         ::binspec_runtime::attempt(|| {
                 {
+                    w.flush_bits();
                     let at__ = w.pos();
                     {
                         let val = &self.plug_entries;
@@ -19094,6 +19097,7 @@ impl AttachmentParam {
             .at("unknown_01")?;
         ::binspec_runtime::attempt(|| {
                 {
+                    w.flush_bits();
                     let at__ = w.pos();
                     {
                         let val = &self.property_entries;

@@ -251,6 +251,7 @@ impl Bntx {
         }
         ::binspec_runtime::attempt(|| {
                 {
+                    w.flush_bits();
                     let at__ = w.pos();
                     {
                         let val = &self.header;
@@ -1549,6 +1550,7 @@ impl TextureInfo {
             .at("block")?;
         ::binspec_runtime::attempt(|| {
                 {
+                    w.flush_bits();
                     let at__ = w.pos();
                     {
                         let val = &self.info;

@@ -998,3 +998,29 @@ fn check_tells_a_file_that_reads_back_the_same_from_a_failure() {
     assert_eq!(r.code, 1, "{}", r.err);
     assert!(r.out.contains("notes.txt: decode"), "{}", r.out);
 }
+
+/// Bytes after what the schema reads are not in the document: `decode` writes it and warns that encoding it gives
+/// another file, and where; a file it holds whole gets no warning.
+#[test]
+fn decode_warns_of_bytes_the_document_does_not_hold() {
+    let d = tempfile::tempdir().unwrap();
+    let sch = schema("switch.ksy");
+    let bin = d.path().join("long.bin");
+    let mut bytes = SWITCH_FILE.to_vec();
+    bytes.extend_from_slice(b"\xaa\xbb");
+    std::fs::write(&bin, &bytes).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let at = format!("{:#x}", SWITCH_FILE.len());
+    assert!(
+        r.err.contains("warning:")
+            && r.err.contains("does not hold every byte")
+            && r.err.contains(&at),
+        "{}",
+        r.err
+    );
+    std::fs::write(&bin, SWITCH_FILE).unwrap();
+    let r = run(&["--schema", s(&sch), "decode", s(&bin)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(!r.err.contains("warning"), "{}", r.err);
+}
