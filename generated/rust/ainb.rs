@@ -3495,6 +3495,11 @@ pub struct Element {
     pub name_hash: ::std::option::Option<u32>,
     /// Unknown.
     pub unknown_10: u32,
+    /// Element Param (absolute offset).
+    ///
+    /// Set only where `param` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element_param: ::std::option::Option<u32>,
     /// EXB Function Count.
     pub exb_function_count: u16,
     /// EXB Input/Output Field Size.
@@ -3513,6 +3518,13 @@ pub struct Element {
     /// Set only where `queries` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_query_element_id: ::std::option::Option<u16>,
+    /// The page's 0x58 Section Entry Offset (a u16 of 2 bytes, relative to the start of the file) and the unnamed
+    /// u16 after it, read as one u32 of 4 bytes: the offset of the element's state info (version 0x404), as the
+    /// `ainb` package reads it; 0 when there is none, and in every file of version 0x407 and later at hand.
+    ///
+    /// Set only where `state_info` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_info_ofs: ::std::option::Option<u32>,
     /// Guid.
     #[serde(with = "::binspec_runtime::bytes")]
     pub guid: ::binspec_runtime::Bytes,
@@ -3930,6 +3942,11 @@ impl Element {
             unknown_07: v_unknown_07,
             name_hash: v_name_hash,
             unknown_10: v_unknown_10,
+            element_param: if v_param.is_none() && v_element_param != 0 {
+                Some(v_element_param)
+            } else {
+                None
+            },
             exb_function_count: v_exb_function_count,
             exb_input_output_field_size: v_exb_input_output_field_size,
             multi_input_count: v_multi_input_count,
@@ -3941,6 +3958,11 @@ impl Element {
             },
             base_query_element_id: if keep_queries {
                 Some(v_base_query_element_id)
+            } else {
+                None
+            },
+            state_info_ofs: if v_state_info.is_none() && v_state_info_ofs != 0 {
+                Some(v_state_info_ofs)
             } else {
                 None
             },
@@ -4006,7 +4028,10 @@ impl Element {
         let k_type_name_text = ctx.key(23u32);
         let d_element_type_name: i128 = ctx.prev_pos(k_type_name_text) as i128
             - x_root__string_pool_ofs;
-        let d_element_param: i128 = ctx.prev_pos(k_param) as i128;
+        let d_element_param: i128 = match self.element_param {
+            Some(v) if self.param.is_none() => v as i128,
+            _ => ctx.prev_pos(k_param) as i128,
+        };
         let d_base_attachment_id: i128 = match self.base_attachment_id {
             Some(v) if self.attachments.is_empty() => v as i128,
             _ => {
@@ -4028,7 +4053,10 @@ impl Element {
                 )?
             }
         };
-        let d_state_info_ofs: i128 = ctx.prev_pos(k_state_info) as i128;
+        let d_state_info_ofs: i128 = match self.state_info_ofs {
+            Some(v) if self.state_info.is_none() => v as i128,
+            _ => ctx.prev_pos(k_state_info) as i128,
+        };
         let d_element_id: i128 = match self.element_id {
             Some(v) => v as i128,
             None => p_index,
@@ -17920,6 +17948,11 @@ impl FileReferenceEntry {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Attachment {
+    /// Parameters Entry Offset (absolute).
+    ///
+    /// Set only where `param` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parameters_entry_offset: ::std::option::Option<u32>,
     /// EXB Function Count.
     pub exb_function_count: u16,
     /// EXB Input/Output Field Size.
@@ -18068,6 +18101,13 @@ impl Attachment {
         };
         r.leave();
         Ok(Attachment {
+            parameters_entry_offset: if v_param.is_none()
+                && v_parameters_entry_offset != 0
+            {
+                Some(v_parameters_entry_offset)
+            } else {
+                None
+            },
             exb_function_count: v_exb_function_count,
             exb_input_output_field_size: v_exb_input_output_field_size,
             name_hash: v_name_hash,
@@ -18103,8 +18143,10 @@ impl Attachment {
         let k_name_text = ctx.key(105u32);
         let k_param = ctx.key(106u32);
         let d_name: i128 = ctx.prev_pos(k_name_text) as i128 - x_root__string_pool_ofs;
-        let d_parameters_entry_offset: i128 = ctx.prev_pos(k_param) as i128
-            - io.start as i128;
+        let d_parameters_entry_offset: i128 = match self.parameters_entry_offset {
+            Some(v) if self.param.is_none() => v as i128,
+            _ => ctx.prev_pos(k_param) as i128 - io.start as i128,
+        };
         let d_name_hash: i128 = match self.name_hash {
             Some(v) => v as i128,
             None => {

@@ -20,6 +20,9 @@ pub struct DedupState {
     at: HashMap<usize, HashMap<Vec<u8>, u64>>,
     end: HashMap<usize, u64>,
     late: Vec<(usize, Vec<u8>)>,
+    /// How many strings (or records) each region held in this pass and in the pass before.
+    counts: HashMap<usize, u64>,
+    prev_counts: HashMap<usize, u64>,
 }
 
 impl DedupState {
@@ -27,6 +30,7 @@ impl DedupState {
     pub fn new_pass(&mut self) {
         self.at.clear();
         self.end.clear();
+        self.prev_counts = std::mem::take(&mut self.counts);
     }
 }
 
@@ -75,8 +79,60 @@ impl Run<'_> {
         obj.set_span(i, Some((at, at + bytes.len() as u64)), self.pass.get());
     }
 
-    /// A deduplicating pool's region: the model's strings (the file's, in order), then the queued strings that
-    /// are not among them, then the ones met after the region in an earlier pass.
+    /// How many strings (or records) the region of pool `pool` held in the previous pass, or `listed` (the
+    /// model's) in the first: the count a region's count field gives (`WriteCtx::dedup_count`).
+    pub fn dedup_count(&self, pool: usize, listed: usize) -> u64 {
+        let st = self.dedup.borrow();
+        st.prev_counts.get(&pool).copied().unwrap_or(listed as u64)
+    }
+
+    /// The model's list of a deduplicating pool's region, each string (with its terminator) or record encoded.
+    fn dedup_recorded(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        pool: usize,
+        sw: &SW,
+    ) -> Result<Vec<Vec<u8>>> {
+        let recorded = match obj.get(i) {
+            Some(V::Arr(xs)) => xs,
+            _ => Rc::new(Vec::new()),
+        };
+        let records = self.m.dedup_records(pool).is_some();
+        let term = self.dedup_term(pool);
+        let f = self.def(obj.ty, i).clone();
+        let mut out = Vec::with_capacity(recorded.len());
+        for (k, s) in recorded.iter().enumerate() {
+            let b = match s {
+                // A record, written apart as an item is.
+                V::Obj(_) if records => {
+                    let mut sub = SW::at(sw.id, 0);
+                    self.write_one(obj, i, &f, s, &mut sub, Some(k))
+                        .map_err(|e| e.in_index(k))?;
+                    sub.w.flush_bits();
+                    sub.w.into_inner()
+                }
+                V::Str(s) if !records => {
+                    binspec_runtime::write::check_term(s.as_bytes(), &term)
+                        .map_err(|e| Error::from(e).in_index(k))?;
+                    let mut b = s.as_bytes().to_vec();
+                    b.extend_from_slice(&term);
+                    b
+                }
+                _ => {
+                    let want = if records { "a record" } else { "a string" };
+                    return Err(
+                        Error::new(format!("expected {want}, found {}", s.kind())).in_index(k)
+                    );
+                }
+            };
+            out.push(b);
+        }
+        Ok(out)
+    }
+
+    /// A deduplicating pool's region: the model's strings or records (the file's, in order), then the queued ones
+    /// that are not among them, then the ones met after the region in an earlier pass.
     pub fn write_dedup_region(
         &self,
         obj: &Rc<Obj>,
@@ -85,23 +141,11 @@ impl Run<'_> {
         items: Vec<Queued>,
         sw: &mut SW,
     ) -> Result<()> {
-        let term = self.dedup_term(pool);
         let base = self.base_of(sw.id);
         let mut at: HashMap<Vec<u8>, u64> = HashMap::new();
-        let recorded = match obj.get(i) {
-            Some(V::Arr(xs)) => xs,
-            _ => Rc::new(Vec::new()),
-        };
-        for (k, s) in recorded.iter().enumerate() {
-            let V::Str(s) = s else {
-                return Err(
-                    Error::new(format!("expected a string, found {}", s.kind())).in_index(k)
-                );
-            };
-            binspec_runtime::write::check_term(s.as_bytes(), &term)
-                .map_err(|e| Error::from(e).in_index(k))?;
-            let mut b = s.as_bytes().to_vec();
-            b.extend_from_slice(&term);
+        let recorded = self.dedup_recorded(obj, i, pool, sw)?;
+        let mut count = recorded.len() as u64;
+        for b in recorded {
             at.entry(b.clone()).or_insert(base + sw.w.pos() as u64);
             sw.w.bytes(&b);
         }
@@ -113,6 +157,7 @@ impl Run<'_> {
                     let p = base + sw.w.pos() as u64;
                     sw.w.bytes(&q.bytes);
                     at.insert(q.bytes.clone(), p);
+                    count += 1;
                     p
                 }
             };
@@ -128,11 +173,13 @@ impl Run<'_> {
             if p == pool && !at.contains_key(&b) {
                 at.insert(b.clone(), base + sw.w.pos() as u64);
                 sw.w.bytes(&b);
+                count += 1;
             }
         }
         let mut st = self.dedup.borrow_mut();
         st.end.insert(pool, base + sw.w.pos() as u64);
         st.at.insert(pool, at);
+        st.counts.insert(pool, count);
         Ok(())
     }
 }

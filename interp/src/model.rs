@@ -117,8 +117,9 @@ impl Run<'_> {
                     }
                 }
                 Role::Offset { of }
-                    if self.keeps_empty_position(obj.ty, t.field(*of))
-                        && obj.keep.borrow()[of.0] =>
+                    if (self.keeps_empty_position(obj.ty, t.field(*of))
+                        && obj.keep.borrow()[of.0])
+                        || self.absent_offset_kept(obj, i, f, *of) =>
                 {
                     if let Some(v) = obj.get(i) {
                         out.push((f.name.clone(), self.prim_doc(f, &f.ty, &v)?));
@@ -141,6 +142,14 @@ impl Run<'_> {
                         .map_err(|e| ctx(e.in_schema(&t.file, x.pos, &x.path)))?;
                     if !d.same(&v) {
                         out.push((f.name.clone(), self.value_doc(obj, f, &v).map_err(ctx)?));
+                    }
+                }
+                // A pool of records: the records the file held, where there are any.
+                Role::Pool(u) if self.m.dedup_records(u.pool).is_some() => {
+                    if let Some(v) = obj.get(i) {
+                        if matches!(&v, V::Arr(xs) if !xs.is_empty()) {
+                            out.push((f.name.clone(), self.value_doc(obj, f, &v).map_err(ctx)?));
+                        }
                     }
                 }
                 // A string pool: the strings the file held, where there are any.
@@ -353,7 +362,16 @@ impl Run<'_> {
         for i in 0..self.n_fields(ti) {
             let f = self.def(ti, i);
             if let Role::Pool(u) = &f.role {
-                if self.m.pools[u.pool].dedup {
+                if self.m.dedup_records(u.pool).is_some() {
+                    known.push(f.name.clone());
+                    let x = match d.get(&f.name) {
+                        None => V::Arr(Rc::new(Vec::new())),
+                        Some(v) => self
+                            .doc_value(&obj, f, v, io)
+                            .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?,
+                    };
+                    obj.set(i, Some(x));
+                } else if self.m.pools[u.pool].dedup {
                     known.push(f.name.clone());
                     let strings = match d.get(&f.name) {
                         None => Vec::new(),
@@ -372,7 +390,12 @@ impl Run<'_> {
                 Role::Count { .. } => {
                     binspec_codegen::ir::count_kept_where_absent(t, f).map(|_| true)
                 }
-                Role::Offset { of } => Some(self.keeps_empty_position(ti, t.field(*of))),
+                Role::Offset { of } => Some(
+                    self.keeps_empty_position(ti, t.field(*of))
+                        || (f.cond.is_none()
+                            && binspec_codegen::ir::keeps_absent_offset(t.field(*of))
+                            && !self.is_section(ti, t.field(*of))),
+                ),
                 _ => None,
             };
             if let Some(kept) = kept {

@@ -244,7 +244,9 @@ impl Run<'_> {
                 }
             }
         }
-        if self.m.pools[u.pool].dedup {
+        if self.m.dedup_records(u.pool).is_some() {
+            // A pool of records: the model holds them as read.
+        } else if self.m.pools[u.pool].dedup {
             // A string pool: the model holds its strings.
             if let V::Bytes(b) = v {
                 let base = r.abs_pos() - r.pos() as u64;

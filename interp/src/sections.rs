@@ -87,6 +87,27 @@ impl Run<'_> {
         })
     }
 
+    /// Whether offset `f` of `obj` is kept in the model because its item (`of`) is absent and the file's offset
+    /// is not the 0 the writer writes there (`binspec_codegen::ir::keeps_absent_offset`).
+    pub fn absent_offset_kept(
+        &self,
+        obj: &Obj,
+        i: usize,
+        f: &Field,
+        of: binspec_codegen::ir::FieldId,
+    ) -> bool {
+        let item = self.m.types[obj.ty].field(of);
+        f.cond.is_none()
+            && binspec_codegen::ir::keeps_absent_offset(item)
+            && !self.is_section(obj.ty, item)
+            && obj
+                .get(of.0)
+                .is_none_or(|v| matches!(v, crate::value::V::Null))
+            && obj
+                .get(i)
+                .is_some_and(|v| !matches!(v, crate::value::V::Int(0)))
+    }
+
     /// Whether `f`, an instance of `ty`, is a section: an item of a pool whose region is a seq attribute of `ty`
     /// too. It is written at the region (in declared order, or the region's kept one), not queued.
     pub fn is_section(&self, ty: usize, f: &Field) -> bool {

@@ -445,7 +445,7 @@ impl Run<'_> {
         Ok(())
     }
 
-    fn write_one(
+    pub fn write_one(
         &self,
         obj: &Rc<Obj>,
         i: usize,
@@ -796,6 +796,12 @@ impl Run<'_> {
                     if let Some(V::Arr(xs)) = self.field(obj, a.0)? {
                         n = xs.len() as i128;
                         break;
+                    }
+                }
+                // A deduplicating pool's region of records: with those the model refers to that it does not list.
+                if let Role::Pool(u) = &of_f.role {
+                    if self.m.dedup_records(u.pool).is_some() {
+                        n = i128::from(self.dedup_count(u.pool, n as usize));
                     }
                 }
                 let Repeat::Expr(x) = &of_f.repeat else {

@@ -938,8 +938,9 @@ impl<'m> WriteCtx<'m> {
                 self.cur.set(later, p);
             }
         }
-        self.dedup.clear();
-        let same = self.cur.same(&self.prev)
+        let same_counts = self.dedup.clear();
+        let same = same_counts
+            && self.cur.same(&self.prev)
             && self.cur_lens.same(&self.prev_lens)
             && self.cur_pointers.same(&self.prev_pointers)
             && size == self.prev_size;

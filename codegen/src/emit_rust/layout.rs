@@ -483,13 +483,17 @@ impl Gen<'_> {
             return None;
         };
         let item = self.m.types[ti].field(*of);
-        self.keeps_empty_position(ti, item).then_some(item)
+        // (Not a section: one that is absent gets offset 0, which is what its condition reads as absent.)
+        let absent = f.cond.is_none()
+            && crate::ir::keeps_absent_offset(item)
+            && !self.is_local_item(ti, item);
+        (self.keeps_empty_position(ti, item) || absent).then_some(item)
     }
 
     /// Whether `item`, an instance of `ti`, is a pool item that can be empty (an array, or bytes of a given size)
     /// outside a deduplicating pool and not a section of a region of `ti`'s own: then where a file puts it while it
     /// is empty is kept, as it can point anywhere.
-    fn keeps_empty_position(&self, ti: usize, item: &Field) -> bool {
+    pub(super) fn keeps_empty_position(&self, ti: usize, item: &Field) -> bool {
         let can_be_empty = item.repeat != Repeat::None || item.size.is_some();
         item.item_of.is_some_and(|p| !self.m.pools[p].dedup)
             && can_be_empty
@@ -516,9 +520,12 @@ impl Gen<'_> {
             let rel = local("rel", &item.name);
             return quote!(#rel.is_empty());
         }
-        match item.cond {
-            Some(_) => quote!(self.#iid.as_ref().is_none_or(|v| v.is_empty())),
-            None => quote!(self.#iid.is_empty()),
+        let can_be_empty = item.repeat != Repeat::None || item.size.is_some();
+        match (&item.cond, can_be_empty) {
+            (Some(_), true) => quote!(self.#iid.as_ref().is_none_or(|v| v.is_empty())),
+            // (Absent: `keeps_absent_offset`.)
+            (Some(_), false) => quote!(self.#iid.is_none()),
+            (None, _) => quote!(self.#iid.is_empty()),
         }
     }
 
@@ -528,7 +535,7 @@ impl Gen<'_> {
         let t = &self.m.types[ti];
         t.seq.iter().any(|f| {
             self.empty_item_of(ti, f)
-                .is_some_and(|i| i.name == item.name)
+                .is_some_and(|i| i.name == item.name && self.keeps_empty_position(ti, i))
         }) || t
             .given
             .iter()
@@ -570,6 +577,56 @@ impl Gen<'_> {
     pub(super) fn is_local_item(&self, ti: usize, f: &Field) -> bool {
         f.item_of
             .is_some_and(|p| self.local_items(ti, p).iter().any(|x| x.name == f.name))
+    }
+
+    /// The pool whose region `f` is, where it is a deduplicating pool of records.
+    pub(super) fn dedup_records_region(&self, f: &Field) -> Option<usize> {
+        match &f.role {
+            Role::Pool(u) => self.m.dedup_records(u.pool).map(|_| u.pool),
+            _ => None,
+        }
+    }
+
+    /// The region of a deduplicating pool of records (`f`, of type `ti`): each listed record encoded apart, as an
+    /// item is, then the region written ([`WriteCtx::flush_dedup_encoded`]).
+    pub(super) fn dedup_records_flush(&self, ti: usize, f: &Field, pool: usize) -> R<TokenStream> {
+        let id = ident(&f.name);
+        let one = self.write_one(ti, f, quote!(x))?;
+        let fname = f.name.as_str();
+        Ok(quote! {
+            let mut enc__ = ::std::vec::Vec::with_capacity(self.#id.len());
+            for (i, x) in self.#id.iter().enumerate() {
+                let mut item = ::binspec_runtime::Writer::new();
+                {
+                    let w = &mut item;
+                    ::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i).at(#fname)?;
+                }
+                enc__.push(item.into_inner());
+            }
+            ctx.flush_dedup_encoded(#pool, w, 1, &enc__)?;
+        })
+    }
+
+    /// An item of a deduplicating pool of records (instance `f` of type `ti`): encoded apart and queued, stored
+    /// once with the equal ones ([`WriteCtx::push_encoded_dedup`]).
+    pub(super) fn dedup_record_push(&self, ti: usize, f: &Field, pool: usize) -> R<TokenStream> {
+        let id = ident(&f.name);
+        let k = local("k", &f.name);
+        let d = self.m.pools[pool].item_align;
+        let fname = f.name.as_str();
+        let one = self.write_one(ti, f, quote!(x))?;
+        let push = quote! {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| { #one Ok(()) }).at(#fname)?;
+            }
+            ctx.push_encoded_dedup(#pool, #k, &item.into_inner(), #d).at(#fname)?;
+        };
+        Ok(match &f.cond {
+            Some(_) => quote!(if let Some(x) = &self.#id { #push }),
+            None => quote!({ let x = &self.#id; #push }),
+        })
     }
 
     /// The terminator of a deduplicating pool's strings (its items', which must agree).

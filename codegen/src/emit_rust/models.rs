@@ -266,14 +266,33 @@ impl<'m> Gen<'m> {
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
                     defaults.push((quote!(#id), None));
                 }
-                Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
-                    let of = &t.field(*of).name;
+                Role::Offset { of: of_id } if self.empty_item_of(ti, f).is_some() => {
+                    let of = &t.field(*of_id).name;
                     let ty = self.model_ty(f);
-                    let d = format!(
-                        " Set only where `{of}` is empty and the file's offset is not where the writer would put it \
-                         (an empty item's offset can point anywhere)."
-                    );
+                    let d = if self.keeps_empty_position(ti, t.field(*of_id)) {
+                        format!(
+                            " Set only where `{of}` is empty and the file's offset is not where the writer would put it \
+                             (an empty item's offset can point anywhere)."
+                        )
+                    } else {
+                        format!(
+                            " Set only where `{of}` is absent and the file's offset is not the 0 the writer writes \
+                             there."
+                        )
+                    };
                     fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #id: ::std::option::Option<#ty>,));
+                    defaults.push((quote!(#id), None));
+                }
+                Role::Pool(u) if self.m.dedup_records(u.pool).is_some() => {
+                    let d = format!(
+                        " The records of pool `{}` as the file holds them, in order (a layout choice): written first, so \
+                         that their order and the records nothing refers to are kept; a record the model refers to that \
+                         is not listed is added after them, and equal records are stored once. The count before them \
+                         is derived from what is written. Empty for a new file.",
+                        self.m.pools[u.pool].id
+                    );
+                    let ty = self.model_ty(f);
+                    fields.push(quote!(#doc #[doc = ""] #[doc = #d] #[serde(default, skip_serializing_if = "Vec::is_empty")] pub #id: #ty,));
                     defaults.push((quote!(#id), None));
                 }
                 Role::Pool(u) if self.m.pools[u.pool].dedup => {

@@ -200,7 +200,8 @@ impl<'m> Gen<'m> {
                 body.push(self.dic_keep(f, &v)?);
             }
             if let Role::Pool(u) = &f.role {
-                if self.m.pools[u.pool].dedup {
+                // (A pool of records reads its region as the records it repeats.)
+                if self.m.pools[u.pool].dedup && self.m.dedup_records(u.pool).is_none() {
                     let term = self.dedup_term(u.pool, &f.path)?;
                     body.push(quote! {
                         let #v = ::binspec_runtime::layout::pool_strings(::binspec_runtime::expr::bytes(&#v), &[#(#term),*], r.abs_pos() - #v.len() as u64).at(#fname)?;
@@ -310,8 +311,19 @@ impl<'m> Gen<'m> {
                     inits.push(quote!(#oid: #v,));
                 }
                 Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
-                    let keep = local("keep", &t.field(*of).name);
-                    inits.push(quote!(#id: if #keep { Some(#v) } else { None },));
+                    let item = t.field(*of);
+                    // Kept where its item is empty and elsewhere than the writer would put it, or absent and not
+                    // the writer's 0.
+                    let mut kept = Vec::new();
+                    if self.keeps_empty_position(ti, item) {
+                        let keep = local("keep", &item.name);
+                        kept.push(quote!(#keep));
+                    }
+                    if crate::ir::keeps_absent_offset(item) && !self.is_local_item(ti, item) {
+                        let vi = local("v", &item.name);
+                        kept.push(quote!(#vi.is_none() && #v != 0));
+                    }
+                    inits.push(quote!(#id: if #(#kept)||* { Some(#v) } else { None },));
                 }
                 Role::Pool(u) if self.ordered_members(ti, u.pool).is_some() => {
                     let members = self.ordered_members(ti, u.pool).unwrap_or_default();

@@ -533,6 +533,21 @@ impl<'m> Cx<'m> {
                 return Ok(v);
             }
         }
+        // The size of a deduplicating pool's region of records, when writing: how many it held in the previous
+        // pass (the listed ones and those added), which its count gives.
+        if let (ExprKind::Name(b), "size", Scope::Write) = (&base.kind, name, self.scope) {
+            let pool = find(self.t(), b).and_then(|f| match &f.role {
+                Role::Pool(u) => self.m.dedup_records(u.pool).map(|_| u.pool),
+                _ => None,
+            });
+            if let Some(pool) = pool {
+                let id = ident(b);
+                return Ok((
+                    Rx::cast(quote!(ctx.dedup_count(#pool, self.#id.len()) as i128)),
+                    T::Int,
+                ));
+            }
+        }
         let (bx, bt) = self.tr(base, path)?;
         // Methods on slices and strings take the place, which the call borrows (`clippy::needless_borrow`).
         let b = recv(&bx);

@@ -170,6 +170,9 @@ impl<'m> Gen<'m> {
                         let kept = crate::ir::count_kept_where_absent(t, f).map(|_| ident(&f.name));
                         let chain = count_chain(t, quote!(self), kept, &of, alt);
                         self.write_prim(f, quote!(#chain as i128))?
+                    } else if let Some(pool) = self.dedup_records_region(target) {
+                        // A region of records, with those the model refers to that it does not list.
+                        self.write_prim(f, quote!(ctx.dedup_count(#pool, self.#of.len()) as i128))?
                     } else {
                         self.write_prim(f, quote!(self.#of.len() as i128))?
                     };
@@ -265,7 +268,9 @@ impl<'m> Gen<'m> {
                             quote!(::binspec_runtime::attempt(|| { #presence #write Ok(()) }).at(#lname)?;),
                         ));
                     }
-                    let flush = if self.m.pools[pool].dedup {
+                    let flush = if self.m.dedup_records(pool).is_some() {
+                        self.dedup_records_flush(ti, f, pool)?
+                    } else if self.m.pools[pool].dedup {
                         let term = self.dedup_term(pool, &f.path)?;
                         quote!(ctx.flush_dedup(#pool, w, 1, &self.#id, &[#(#term),*])?;)
                     } else if self.m.pools[pool].keep_order {
@@ -641,6 +646,11 @@ impl<'m> Gen<'m> {
         // Pool items (those of a region in this type are written there).
         for f in &t.instances {
             if self.is_local_item(ti, f) {
+                continue;
+            }
+            if let Some(pool) = f.item_of.filter(|&p| self.m.dedup_records(p).is_some()) {
+                body.push(self.presence_check(ti, f)?);
+                body.push(self.dedup_record_push(ti, f, pool)?);
                 continue;
             }
             if let Some(pool) = f.item_of.filter(|&p| self.m.pools[p].dedup) {

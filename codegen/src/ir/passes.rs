@@ -56,24 +56,40 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
     check_resdic(m, diags);
     // `-relocate` pointers and the `-relocations` entries that list them.
     super::relocations::check_relocations(m, diags);
-    // A deduplicating pool holds strings: UTF-8, each ending in its terminator.
+    // A deduplicating pool holds strings (UTF-8, each ending in its terminator), or records of the type its region
+    // repeats (NW strings).
     for t in &m.types {
         for f in &t.instances {
             let Some(pi) = f.item_of else { continue };
             if !m.pools[pi].dedup {
                 continue;
             }
-            let ok = matches!(&f.ty, FieldTy::Str { encoding, .. } if super::is_utf8(encoding))
-                && f.terminator.is_some()
-                && !f.include
-                && f.repeat == Repeat::None;
+            let (ok, what) = match m.dedup_records(pi) {
+                Some(rt) => (
+                    matches!(&f.ty, FieldTy::User { ty, .. } if *ty == rt)
+                        && f.repeat == Repeat::None,
+                    format!(
+                        "records of type '{}', the type its region repeats, one per item",
+                        m.types[rt].name
+                    ),
+                ),
+                None => (
+                    matches!(&f.ty, FieldTy::Str { encoding, .. } if super::is_utf8(encoding))
+                        && f.terminator.is_some()
+                        && !f.include
+                        && f.repeat == Repeat::None,
+                    "UTF-8 strings with a terminator (`type: strz`, `encoding: UTF-8`), or records of the type \
+                     its region repeats"
+                        .to_string(),
+                ),
+            };
             if !ok {
                 diags.in_file(&t.file, |diags| {
                     diags.error(
                         f.pos,
                         &f.path,
                         format!(
-                            "items of the deduplicating pool '{}' must be UTF-8 strings with a terminator (`type: strz`, `encoding: UTF-8`)",
+                            "items of the deduplicating pool '{}' must be {what}",
                             m.pools[pi].id
                         ),
                         None,

@@ -25,6 +25,13 @@ pub fn count_kept_where_absent<'a>(
     (f.cond.is_none() && reps.iter().all(|r| r.cond.is_some())).then_some(reps)
 }
 
+/// Whether the offsets of pool item `item` are kept in the model where the item is absent (its condition does not
+/// hold) and the file's offset is not the 0 the writer writes there: a conditional item (BFRES files rewritten by
+/// another tool keep dictionary keys that point into the file header, where the key is not read).
+pub fn keeps_absent_offset(item: &super::Field) -> bool {
+    item.item_of.is_some() && item.cond.is_some()
+}
+
 /// If the expression is a bare name, that name.
 pub fn bare_name(e: &Expr) -> Option<&str> {
     match &e.kind {
@@ -395,6 +402,26 @@ pub fn reads_position(e: &Expr) -> bool {
 }
 
 impl super::Module {
+    /// The record type of a deduplicating pool of records: its region is a repetition of that type (nn::util's
+    /// string pool, a count of NW strings), and its items are records of it, each encoded by the type's writer and
+    /// stored once. `None` for a pool of strings (`strz`) and a pool that does not deduplicate.
+    pub fn dedup_records(&self, pool: usize) -> Option<usize> {
+        if !self.pools.get(pool)?.dedup {
+            return None;
+        }
+        let region = self
+            .types
+            .iter()
+            .flat_map(|t| t.seq.iter())
+            .find(|f| matches!(&f.role, super::Role::Pool(u) if u.pool == pool))?;
+        match (&region.ty, &region.repeat) {
+            (FieldTy::User { ty, .. }, Repeat::Expr(_) | Repeat::Eos | Repeat::Until(_)) => {
+                Some(*ty)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether value instance `name` of type `ti` captures where the stream is (`ofs_header: value: _io.pos`):
     /// its expression looks at the position, or names another value instance of the type that does. Kaitai
     /// computes a value instance once, when first named, so such an instance holds the position where that

@@ -66,14 +66,22 @@ pub(super) struct Dedup {
     late: Vec<(usize, Vec<u8>)>,
     /// Where each written region ends in this pass.
     end: HashMap<usize, u64>,
+    /// How many strings each region written in this pass holds, and in the pass before ([`WriteCtx::dedup_count`]).
+    counts: HashMap<usize, u64>,
+    prev_counts: HashMap<usize, u64>,
 }
 
 impl Dedup {
-    pub(super) fn clear(&mut self) {
+    /// Ends a pass; whether each region holds as many strings as in the pass before.
+    pub(super) fn clear(&mut self) -> bool {
         self.first.iter_mut().for_each(Strings::clear);
         self.aliases.clear();
         self.written.clear();
         self.end.clear();
+        let same = self.counts == self.prev_counts;
+        std::mem::swap(&mut self.counts, &mut self.prev_counts);
+        self.counts.clear();
+        same
     }
     pub(super) fn aliases(&self) -> &[(Key, Key)] {
         &self.aliases
@@ -103,6 +111,29 @@ impl<'m> WriteCtx<'m> {
         let r = self.dedup_bytes(pool, key, &bytes, align);
         self.dedup.scratch = bytes;
         r
+    }
+
+    /// Queues an encoded item for a deduplicating pool of records (NW strings: a length, the characters, a zero
+    /// byte, padding): as [`WriteCtx::push_utf8_dedup`], equal bytes share one position.
+    pub fn push_encoded_dedup(
+        &mut self,
+        pool: usize,
+        key: Key,
+        bytes: &[u8],
+        align: u64,
+    ) -> crate::Result<()> {
+        self.dedup_bytes(pool, key, bytes, align)
+    }
+
+    /// How many strings the region of pool `pool` held in the previous pass (where the model's list and the
+    /// strings it refers to that the list does not hold were written), or `listed` (the model's list) in the
+    /// first: the count a region's count field gives.
+    pub fn dedup_count(&self, pool: usize, listed: usize) -> u64 {
+        self.dedup
+            .prev_counts
+            .get(&pool)
+            .copied()
+            .unwrap_or(listed as u64)
     }
 
     /// [`WriteCtx::push_utf8_dedup`] for a string's encoded bytes with their terminator.
@@ -170,15 +201,47 @@ impl<'m> WriteCtx<'m> {
         recorded: &[String],
         term: &[u8],
     ) -> crate::Result<()> {
+        for (i, s) in recorded.iter().enumerate() {
+            crate::write::check_term(s.as_bytes(), term).at_index(i)?;
+        }
+        self.flush_dedup_with(pool, w, start_align, recorded.len(), |ctx, i| {
+            ctx.copy_to_arena(recorded[i].as_bytes(), term)
+        })
+    }
+
+    /// [`WriteCtx::flush_dedup`] for a pool of records, the recorded ones encoded (`recorded`, the file's in its
+    /// order): each is written as it is, then the queued records ([`WriteCtx::push_encoded_dedup`]) that are
+    /// not among them, then those queued after the region in an earlier pass.
+    pub fn flush_dedup_encoded(
+        &mut self,
+        pool: usize,
+        w: &mut Writer,
+        start_align: u64,
+        recorded: &[Vec<u8>],
+    ) -> crate::Result<()> {
+        self.flush_dedup_with(pool, w, start_align, recorded.len(), |ctx, i| {
+            ctx.copy_to_arena(&recorded[i], &[])
+        })
+    }
+
+    /// The region of a deduplicating pool, its `n` recorded strings copied to the arena by `recorded`.
+    fn flush_dedup_with(
+        &mut self,
+        pool: usize,
+        w: &mut Writer,
+        start_align: u64,
+        n: usize,
+        mut recorded: impl FnMut(&mut Self, usize) -> (usize, usize),
+    ) -> crate::Result<()> {
         w.align(start_align);
         self.set_flushed(pool);
         // Every string of the region is looked up by its bytes in the arena (the recorded ones are copied there).
         let mut at = self.dedup.written.remove(&pool).unwrap_or_default();
         at.clear();
-        for (i, s) in recorded.iter().enumerate() {
-            crate::write::check_term(s.as_bytes(), term).at_index(i)?;
+        let mut count = n as u64;
+        for i in 0..n {
             let pos = w.pos() as u64;
-            let (start, end) = self.copy_to_arena(s.as_bytes(), term);
+            let (start, end) = recorded(self, i);
             w.bytes(&self.arena[start..end]);
             if at.get(&self.arena, &self.arena[start..end]).is_none() {
                 at.insert(&self.arena, start, end, pos);
@@ -197,6 +260,7 @@ impl<'m> WriteCtx<'m> {
                     self.cur.set(it.key, pos);
                     w.bytes(&self.arena[start..end]);
                     at.insert(&self.arena, start, end, pos);
+                    count += 1;
                 }
             }
         }
@@ -208,11 +272,13 @@ impl<'m> WriteCtx<'m> {
                 w.bytes(bytes);
                 let (s, e) = self.copy_to_arena(bytes, &[]);
                 at.insert(&self.arena, s, e, pos);
+                count += 1;
             }
         }
         self.dedup.late = late;
         self.dedup.end.insert(pool, w.pos() as u64);
         self.dedup.written.insert(pool, at);
+        self.dedup.counts.insert(pool, count);
         if let Some(q) = self.pools.get_mut(pool) {
             let mut items = items;
             items.clear();
@@ -315,6 +381,27 @@ mod tests {
         })
         .unwrap();
         assert_eq!(out, b"\x02\x02b\0");
+    }
+
+    /// Encoded records (a length byte, then the characters): recorded ones first, equal ones shared, and the count
+    /// the region held in the pass before, which a count before the region gives.
+    #[test]
+    fn encoded_records_share_positions_and_give_their_count() {
+        let out = write_passes(|w, ctx| {
+            let recorded = [b"\x01z".to_vec(), b"\x02ab".to_vec()];
+            let (a, b, c) = (ctx.key(1), ctx.key(1), ctx.key(1));
+            ctx.push_encoded_dedup(0, a, b"\x03new", 1)?;
+            ctx.push_encoded_dedup(0, b, b"\x02ab", 1)?;
+            ctx.push_encoded_dedup(0, c, b"\x03new", 1)?;
+            w.u8(ctx.dedup_count(0, recorded.len()) as u8);
+            for k in [a, b, c] {
+                w.u8(ctx.prev_pos(k) as u8);
+            }
+            ctx.flush_dedup_encoded(0, w, 1, &recorded)?;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(out, b"\x03\x09\x06\x09\x01z\x02ab\x03new");
     }
 
     /// A string queued after its region was written (by something written after the region, with its offset

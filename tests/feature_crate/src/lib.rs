@@ -23,10 +23,12 @@ macro_rules! feature_modules {
 }
 
 feature_modules!(
+    absent_offset,
     bina_offsets,
     bits,
     cross,
     data,
+    dedup_records,
     derive,
     eager,
     element_args,
