@@ -32,9 +32,11 @@ doc: |
   Everything from the container's memory pool to the last `BRTI` block is laid out by the writer (`body`, a
   region in Nintendo's order): the header's first block offset, the container's pointers, each texture info's
   pointers to its in-place texture, texture view and mip level pointers (`tail`, a region at the end of each
-  `BRTI` block) and the mip level count are derived. Still read as stored and written back as they are: the
-  names' pointers into the string pool, the block chain (next block offsets and sizes), the GPU region's
-  position and the mip level pointers into it, and the relocation table's position.
+  `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
+  pointers into the string pool, whose strings are stored once each (a new name goes after the file's).
+  Still read as stored and written back as they are: the block chain (next block offsets and sizes), the GPU
+  region's position and the mip level pointers into it, the relocation table's position, and the file name's
+  offset.
 -wiki:
   page: Bntx
   section: Header (nn::gfx::ResTextureFile)
@@ -225,6 +227,7 @@ types:
         pos: texture_name
         type: nn_util::nw_string
         io: _root._io
+        -pool: nw_strings
       mip_ptrs:
         pos: mip_map_pointers
         type: mip_level_ptr

@@ -184,10 +184,21 @@ types:
         type: u4
         doc: Number of keys (the root node is not counted).
       - id: nodes
-        type: 'res_dic_node(_index == 0 ? 0 : nodes[0].string_key)'
+        type: 'res_dic_node(_index == 0 ? 0 : root_key)'
         repeat: expr
         repeat-expr: count + 1
         -resdic: key.data
+    instances:
+      nodes_pos:
+        value: _io.pos
+        doc: Where the nodes start (saved before them).
+      root_key:
+        pos: nodes_pos + 8
+        type: u8
+        -view: true
+        doc: |
+          The root node's key pointer, as the file holds it: where the string pool's strings start, which the
+          other nodes' keys are read from (their pointers are derived when writing).
   res_dic_node:
     -wiki:
       page: Common nn::util
@@ -221,10 +232,12 @@ types:
         type: nw_string
         io: _root._io
         if: string_key >= first_key
+        -pool: nw_strings
         doc: |
-          The key; read where it is not before the root's key (the string pool's empty string, where the pool's
-          strings start). A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their
-          upper bytes and point into the file header.
+          The key, a string of the string pool (its pointer is derived: equal strings are stored once); read
+          where it is not before the root's key (the string pool's empty string, where the pool's strings start).
+          A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their upper bytes and
+          point into the file header: the model keeps those pointers, without a key.
   string_pool:
     -wiki:
       page: Common nn::util
@@ -245,6 +258,13 @@ types:
         type: nw_string
         repeat: expr
         repeat-expr: string_count + 1
+        doc: |
+          The strings, the empty one first. Every string a schema points to with `-pool: nw_strings` is stored
+          here once (the writer derives the pointers); the strings the file holds are kept in their order, and a
+          new one goes after them. The count is derived.
+        -pool:
+          id: nw_strings
+          dedup: true
   nw_string:
     -wiki:
       page: Common nn::util
@@ -261,4 +281,5 @@ types:
         contents: [0]
       - id: padding
         size: (len + 1) % 2
-        doc: Up to 2 bytes.
+        pad-right: 0
+        doc: Zeros up to 2 bytes (the writer pads; a file with other bytes there keeps them).

@@ -105,3 +105,37 @@ fn tomolib_reads_ours_bntx_with_a_replaced_texture() {
     assert_eq!(theirs_img.data.len(), ours_img.as_raw().len());
     assert!(max <= 1, "the decoders differ by up to {max}");
 }
+
+/// HomeBed.bntx with a texture renamed to a longer name (the string pool, the dictionary after it and the BRTI
+/// blocks move; their pointers and the relocation table are derived): tomolib reads ours with the new name, the
+/// other names, and the renamed texture's pixels as before.
+#[test]
+fn tomolib_reads_ours_bntx_with_a_longer_name() {
+    let path = repo().join("../shared/corpus/real/bntx/HomeBed.bntx");
+    let Ok(bytes) = std::fs::read(&path) else {
+        return eprintln!("skipped: {} is absent", path.display());
+    };
+    let mut m = Bntx::from_binary(&bytes).unwrap();
+    let new = "BedBody_metallic_roughness";
+    m.texture_mut("BedBody_mtl").unwrap().name.data = new.into();
+    for node in m.container.dictionary.nodes.iter_mut() {
+        if let Some(k) = node.key.as_mut().filter(|k| &*k.data == "BedBody_mtl") {
+            k.data = new.into();
+        }
+    }
+    let out = m.to_binary().unwrap();
+    assert_ne!(out.len(), 0);
+    let before = tomolib::formats::bntx::Bntx::parse(&bytes).unwrap();
+    let theirs = tomolib::formats::bntx::Bntx::parse(&out).unwrap();
+    let names: Vec<&str> = theirs.textures.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["BedBody_alb", new, "BedBody_nrm", "BedBody_rgh"]);
+    let old = before
+        .textures
+        .iter()
+        .find(|t| t.name == "BedBody_mtl")
+        .unwrap();
+    let renamed = theirs.textures.iter().find(|t| t.name == new).unwrap();
+    let a = tomolib::formats::bntx::image::decode_texture_rgba(old, 0).unwrap();
+    let b = tomolib::formats::bntx::image::decode_texture_rgba(renamed, 0).unwrap();
+    assert_eq!(a.data, b.data);
+}

@@ -29298,7 +29298,7 @@ impl RelocationSection {
                                 170u32, 171u32, 172u32, 174u32, 175u32, 159u32, 176u32,
                                 164u32, 165u32, 177u32, 178u32, 183u32, 186u32, 179u32,
                                 180u32, 181u32, 182u32, 184u32, 185u32, 187u32, 188u32,
-                                189u32, 190u32, 191u32, 193u32, 192u32, 195u32,
+                                189u32, 190u32, 191u32, 193u32, 192u32, 196u32,
                             ],
                             io.start,
                             Some((self.region_ofs as i128, self.region_size as i128)),
@@ -29519,6 +29519,25 @@ impl ResDic {
         })()
             .at("magic")?;
         let v_count = r.u32(endian).at("count")?;
+        let _pin_nodes_pos: i128 = r.pos() as i128;
+        let (v_root_key, _pos_root_key) = {
+            let mut r = r.clone();
+            let at = _pin_nodes_pos + 8i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("root_key");
+            }
+            r.seek(at as u64).at("root_key")?;
+            let pos_root_key = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = r.u64(endian).at("root_key")?;
+            (value, pos_root_key)
+        };
         let v_nodes = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let n = v_count as i128 + 1i128;
@@ -29532,32 +29551,17 @@ impl ResDic {
                 }
                 let cap = r.check_count(n as u64, 16u64)?;
                 let mut out = ::std::vec::Vec::with_capacity(cap);
-                let _: &::std::vec::Vec<ResDicNode> = &out;
-                let mut a__nodes: ::std::vec::Vec<ResDicNodeArgs> = ::std::vec::Vec::new();
                 for i in 0..n as usize {
                     out.push(
-                        (|| -> ::binspec_runtime::Result<_> {
-                            ResDicNode::read(
+                        ResDicNode::read(
                                 r,
                                 endian,
                                 pools,
                                 root_io,
-                                {
-                                    let a__ = (
-                                        if i as i128 == 0i128 {
-                                            0i128
-                                        } else {
-                                            ::binspec_runtime::expr::at(&out, 0i128)
-                                                .map_err(|e| e.or_offset(r.abs_pos()))?
-                                                .clone()
-                                                .string_key as i128
-                                        },
-                                    );
-                                    a__nodes.push(a__);
-                                    a__
-                                },
+                                (
+                                    if i as i128 == 0i128 { 0i128 } else { v_root_key as i128 },
+                                ),
                             )
-                        })()
                             .at_index(i)?,
                     );
                 }
@@ -29658,7 +29662,6 @@ impl ResDic {
                 {
                     let val = &self.nodes;
                     {
-                        let mut a__nodes: ::std::vec::Vec<ResDicNodeArgs> = ::std::vec::Vec::new();
                         for (i, x) in val.iter().enumerate() {
                             ::binspec_runtime::attempt(|| {
                                     x.write(
@@ -29666,19 +29669,7 @@ impl ResDic {
                                         ctx,
                                         io,
                                         endian,
-                                        {
-                                            let a__ = (
-                                                if i as i128 == 0i128 {
-                                                    0i128
-                                                } else {
-                                                    ::binspec_runtime::expr::at(&self.nodes, 0i128)?
-                                                        .clone()
-                                                        .string_key as i128
-                                                },
-                                            );
-                                            a__nodes.push(a__);
-                                            a__
-                                        },
+                                        (::core::default::Default::default(),),
                                     )?;
                                     Ok(())
                                 })
@@ -29712,10 +29703,14 @@ pub struct ResDicNode {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub right: ::std::option::Option<u16>,
     /// Pointer to the key (an `nw_string`).
-    pub string_key: u64,
-    /// The key; read where it is not before the root's key (the string pool's empty string, where the pool's
-    /// strings start). A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their
-    /// upper bytes and point into the file header.
+    ///
+    /// Set only where `key` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_key: ::std::option::Option<u64>,
+    /// The key, a string of the string pool (its pointer is derived: equal strings are stored once); read
+    /// where it is not before the root's key (the string pool's empty string, where the pool's strings start).
+    /// A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their upper bytes and
+    /// point into the file header: the model keeps those pointers, without a key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: ::std::option::Option<NwString>,
 }
@@ -29739,7 +29734,7 @@ impl ResDicNode {
         let ptr_at_string_key = r.abs_pos();
         let v_string_key = r.u64(endian).at("string_key")?;
         pools.pointer("nn_util", ptr_at_string_key, v_string_key, false);
-        let (v_key, _pos_key) = if v_string_key as i128 >= p_first_key {
+        let (v_key, _pos_key, _align_key) = if v_string_key as i128 >= p_first_key {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_string_key as i128;
@@ -29756,12 +29751,12 @@ impl ResDicNode {
                 let pos_key = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("key")?;
-                (value, pos_key)
+                (value, pos_key, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let v_ref_bit: ::std::option::Option<u32> = if v_ref_bit as i128 == i128::MIN {
             None
@@ -29783,7 +29778,11 @@ impl ResDicNode {
             ref_bit: v_ref_bit,
             left: v_left,
             right: v_right,
-            string_key: v_string_key,
+            string_key: if v_key.is_none() && v_string_key != 0 {
+                Some(v_string_key)
+            } else {
+                None
+            },
             key: v_key,
         })
     }
@@ -29792,14 +29791,19 @@ impl ResDicNode {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
         args: ResDicNodeArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (p_first_key,) = args;
+        let (_p_first_key,) = args;
         let dic__ = ctx.dic_next();
-        let k_string_key__ptr = ctx.key(195u32);
+        let k_key = ctx.key(195u32);
+        let k_string_key__ptr = ctx.key(196u32);
+        let d_string_key: i128 = match self.string_key {
+            Some(v) if self.key.is_none() => v as i128,
+            _ => ctx.prev_pos(k_key) as i128,
+        };
         let d_ref_bit: i128 = match self.ref_bit {
             Some(v) => v as i128,
             None => dic__.ref_bit as i128,
@@ -29827,71 +29831,26 @@ impl ResDicNode {
                 Ok(())
             })
             .at("right")?;
-        ctx.pointer_to(k_string_key__ptr, w.pos() as u64, self.string_key, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.string_key;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "string_key")?,
-                            endian,
-                        );
-                    }
+                if self.key.is_some() {
+                    ctx.pointer(k_string_key__ptr, w.pos() as u64, k_key);
                 }
+                w.u64(ctx.fit::<u64>(d_string_key, "string_key")?, endian);
                 Ok(())
             })
             .at("string_key")?;
-        if !ctx.first_pass() {
-            match (self.string_key as i128 >= p_first_key, self.key.is_some()) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `string_key >= first_key` is false for the values written: the file would not have it",
-                            )
-                            .at("key"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `string_key >= first_key` is true for the values written: the file would have one",
-                            )
-                            .at("key"),
-                    );
-                }
-                _ => {}
+        if let Some(x) = &self.key {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("key")?;
             }
+            ctx.push_encoded_dedup(1usize, k_key, &item.into_inner(), 1u64).at("key")?;
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.key {
-                    let at: i128 = self.string_key as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ctx.root_io();
-                    let at = io.start + at;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place_in(io, at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("key")?;
         Ok(())
     }
 }
@@ -29904,6 +29863,12 @@ impl ResDicNode {
 #[serde(deny_unknown_fields)]
 pub struct StringPool {
     pub header: BlockHeader,
+    /// The strings, the empty one first. Every string a schema points to with `-pool: nw_strings` is stored
+    /// here once (the writer derives the pointers); the strings the file holds are kept in their order, and a
+    /// new one goes after them. The count is derived.
+    ///
+    /// The records of pool `nw_strings` as the file holds them, in order (a layout choice): written first, so that their order and the records nothing refers to are kept; a record the model refers to that is not listed is added after them, and equal records are stored once. The count before them is derived from what is written. Empty for a new file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strings: ::std::vec::Vec<NwString>,
 }
 impl StringPool {
@@ -29918,6 +29883,8 @@ impl StringPool {
         r.enter()?;
         let v_header = BlockHeader::read(r, endian, pools, root_io).at("header")?;
         let v_string_count = r.u32(endian).at("string_count")?;
+        let rs_strings = r.abs_pos();
+        pools.enter_region(1usize, rs_strings);
         let v_strings = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let n = v_string_count as i128 + 1i128;
@@ -29968,25 +29935,32 @@ impl StringPool {
                 w.u32(
                     ::binspec_runtime::fit::<
                         u32,
-                    >(self.strings.len() as i128 - 1i128, "string_count")?,
+                    >(
+                        ctx.dedup_count(1usize, self.strings.len()) as i128 - 1i128,
+                        "string_count",
+                    )?,
                     endian,
                 );
                 Ok(())
             })
             .at("string_count")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.strings;
+                w.align(1);
+                let mut enc__ = ::std::vec::Vec::with_capacity(self.strings.len());
+                for (i, x) in self.strings.iter().enumerate() {
+                    let mut item = ::binspec_runtime::Writer::new();
                     {
-                        for (i, x) in val.iter().enumerate() {
-                            ::binspec_runtime::attempt(|| {
-                                    x.write(w, ctx, io, endian)?;
-                                    Ok(())
-                                })
-                                .at_index(i)?;
-                        }
+                        let w = &mut item;
+                        ::binspec_runtime::attempt(|| {
+                                x.write(w, ctx, io, endian)?;
+                                Ok(())
+                            })
+                            .at_index(i)
+                            .at("strings")?;
                     }
+                    enc__.push(item.into_inner());
                 }
+                ctx.flush_dedup_encoded(1usize, w, 1, &enc__)?;
                 Ok(())
             })
             .at("strings")?;
@@ -29998,9 +29972,16 @@ impl StringPool {
 #[serde(deny_unknown_fields)]
 pub struct NwString {
     pub data: ::binspec_runtime::Str,
-    /// Up to 2 bytes.
+    /// Zeros up to 2 bytes (the writer pads; a file with other bytes there keeps them).
     #[serde(with = "::binspec_runtime::bytes")]
     pub padding: ::binspec_runtime::Bytes,
+    /// The bytes of `padding`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub padding_filler: ::std::option::Option<::binspec_runtime::Bytes>,
 }
 impl NwString {
     #[allow(non_snake_case)]
@@ -30032,6 +30013,7 @@ impl NwString {
             })
         })()
             .at("terminator")?;
+        let slot_start__ = r.pos();
         let v_padding = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -30040,14 +30022,30 @@ impl NwString {
                         ::binspec_runtime::expr::modulo(v_len as i128 + 1i128, 2i128)
                             .map_err(|e| e.or_offset(r.abs_pos()))?,
                     )?;
+                let raw = ::binspec_runtime::read::slot_content(
+                    raw,
+                    Some(0u8),
+                    None,
+                    false,
+                );
                 r.share(raw)
             })
         })()
             .at("padding")?;
+        let filler_padding = ::binspec_runtime::read::slot_filler(
+                &r.buf()[slot_start__..r.pos()],
+                Some(0u8),
+                None,
+                false,
+                &[],
+                Some(0u8),
+            )
+            .map(|b| r.share(b));
         r.leave();
         Ok(NwString {
             data: v_data,
             padding: v_padding,
+            padding_filler: filler_padding,
         })
     }
     #[allow(non_snake_case)]
@@ -30102,13 +30100,16 @@ impl NwString {
                         let x = val;
                         {
                             let content: &[u8] = &x[..];
-                            ::binspec_runtime::write_slot_exact(
+                            ::binspec_runtime::write_slot_filled(
                                 w,
                                 content,
                                 Some(
                                     ::binspec_runtime::expr::modulo(d_len + 1i128, 2i128)?,
                                 ),
+                                &[],
+                                0u8,
                                 ctx.first_pass(),
+                                self.padding_filler.as_deref(),
                             )?;
                         }
                     }
@@ -32343,7 +32344,10 @@ impl Bfres {
             )
             .map_err(|e| e.in_format("bfres"))?;
         pools
-            .check_expansion(root_io.size() as u64, &["`relocation_entries`"])
+            .check_expansion(
+                root_io.size() as u64,
+                &["`relocation_entries`", "`nw_strings`"],
+            )
             .map_err(|e| e.in_format("bfres"))?;
         Ok((m, pools.relaid()))
     }

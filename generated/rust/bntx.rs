@@ -17,9 +17,11 @@
 /// Everything from the container's memory pool to the last `BRTI` block is laid out by the writer (`body`, a
 /// region in Nintendo's order): the header's first block offset, the container's pointers, each texture info's
 /// pointers to its in-place texture, texture view and mip level pointers (`tail`, a region at the end of each
-/// `BRTI` block) and the mip level count are derived. Still read as stored and written back as they are: the
-/// names' pointers into the string pool, the block chain (next block offsets and sizes), the GPU region's
-/// position and the mip level pointers into it, and the relocation table's position.
+/// `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
+/// pointers into the string pool, whose strings are stored once each (a new name goes after the file's).
+/// Still read as stored and written back as they are: the block chain (next block offsets and sizes), the GPU
+/// region's position and the mip level pointers into it, the relocation table's position, and the file name's
+/// offset.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bntx {
@@ -155,7 +157,8 @@ impl Bntx {
                             0usize,
                             2usize,
                             (pos_string_pool) as u64,
-                            (r.abs_pos() as i128 - pos_string_pool) as u64,
+                            (pools.extent(r.abs_pos(), &[2usize]) as i128
+                                - pos_string_pool) as u64,
                         );
                     ::std::option::Option::<u64>::None
                 },
@@ -1154,8 +1157,6 @@ pub struct TextureInfo {
     pub image_dimension: u8,
     #[serde(with = "::binspec_runtime::bytes")]
     pub reserved2: ::binspec_runtime::Bytes,
-    /// Pointer to the texture's name.
-    pub texture_name: u64,
     /// Pointer to the texture container.
     pub parent_texture_container: u64,
     pub user_data_array: u64,
@@ -1370,7 +1371,7 @@ impl TextureInfo {
                 },
             )
         };
-        let (v_name, _pos_name) = {
+        let (v_name, _pos_name, _align_name) = {
             let mut r = root_io.clone();
             let at = v_texture_name as i128;
             if at < 0 {
@@ -1386,7 +1387,7 @@ impl TextureInfo {
             let pos_name = r.abs_pos() as i128;
             let r = &mut r;
             let value = NwString::read(r, endian, pools, root_io).at("name")?;
-            (value, pos_name)
+            (value, pos_name, ::std::option::Option::<u64>::None)
         };
         let (v_mip_ptrs, _pos_mip_ptrs, _align_mip_ptrs) = {
             let mut r = root_io.clone();
@@ -1482,7 +1483,6 @@ impl TextureInfo {
             channel_sources: v_channel_sources,
             image_dimension: v_image_dimension,
             reserved2: v_reserved2,
-            texture_name: v_texture_name,
             parent_texture_container: v_parent_texture_container,
             user_data_array: v_user_data_array,
             descriptor_slot: v_descriptor_slot,
@@ -1522,14 +1522,16 @@ impl TextureInfo {
         let k_descriptor_slot__ptr = ctx.key(11u32);
         let k_mip_map_pointers__ptr = ctx.key(12u32);
         let k_mip_ptrs = ctx.key(13u32);
-        let k_parent_texture_container__ptr = ctx.key(14u32);
-        let k_texture_area = ctx.key(15u32);
-        let k_texture_name__ptr = ctx.key(16u32);
-        let k_texture_ptr__ptr = ctx.key(17u32);
-        let k_texture_view_ptr__ptr = ctx.key(18u32);
-        let k_user_data_array__ptr = ctx.key(19u32);
-        let k_user_data_dictionary__ptr = ctx.key(20u32);
-        let k_view_area = ctx.key(21u32);
+        let k_name = ctx.key(14u32);
+        let k_parent_texture_container__ptr = ctx.key(15u32);
+        let k_texture_area = ctx.key(16u32);
+        let k_texture_name__ptr = ctx.key(17u32);
+        let k_texture_ptr__ptr = ctx.key(18u32);
+        let k_texture_view_ptr__ptr = ctx.key(19u32);
+        let k_user_data_array__ptr = ctx.key(20u32);
+        let k_user_data_dictionary__ptr = ctx.key(21u32);
+        let k_view_area = ctx.key(22u32);
+        let d_texture_name: i128 = ctx.prev_pos(k_name) as i128;
         let d_mip_map_pointers: i128 = ctx.prev_pos(k_mip_ptrs) as i128;
         let d_texture_ptr: i128 = ctx.prev_pos(k_texture_area) as i128;
         let d_texture_view_ptr: i128 = ctx.prev_pos(k_view_area) as i128;
@@ -1681,18 +1683,9 @@ impl TextureInfo {
                 Ok(())
             })
             .at("reserved2")?;
-        ctx.pointer_to(k_texture_name__ptr, w.pos() as u64, self.texture_name, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.texture_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "texture_name")?,
-                            endian,
-                        );
-                    }
-                }
+                ctx.pointer(k_texture_name__ptr, w.pos() as u64, k_name);
+                w.u64(ctx.fit::<u64>(d_texture_name, "texture_name")?, endian);
                 Ok(())
             })
             .at("texture_name")?;
@@ -1911,37 +1904,19 @@ impl TextureInfo {
                 Ok(())
             })
             .at("tail")?;
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.name;
-                    {
-                        let at: i128 = self.texture_name as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let io = ::binspec_runtime::layout::Io::ROOT;
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                x.write(w, ctx, io, endian)?;
-                            }
-                        }
-                        ctx.place(at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("name")?;
+        {
+            let x = &self.name;
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(2usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.data;
@@ -2019,7 +1994,7 @@ impl MipLevelPtr {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_ptr__ptr = ctx.key(22u32);
+        let k_ptr__ptr = ctx.key(23u32);
         ctx.pointer_to(k_ptr__ptr, w.pos() as u64, self.ptr, false);
         ::binspec_runtime::attempt(|| {
                 {
@@ -3057,7 +3032,7 @@ impl RelocationTable {
         })()
             .at("sections")?;
         let rs_entries = r.abs_pos();
-        pools.enter_region(2usize, rs_entries);
+        pools.enter_region(3usize, rs_entries);
         let _v_entries = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -3150,7 +3125,7 @@ impl RelocationTable {
             .at("sections")?;
         ::binspec_runtime::attempt(|| {
                 w.align(1);
-                ctx.flush(2usize, w, 1);
+                ctx.flush(3usize, w, 1);
                 Ok(())
             })
             .at("entries")?;
@@ -3257,12 +3232,12 @@ impl RelocationSection {
                 {
                     let len = (r.abs_pos() as i128 - pos_entries) as u64;
                     if len == 0
-                        && pools.empty_elsewhere(2usize, (pos_entries) as u64, 1u64)
+                        && pools.empty_elsewhere(3usize, (pos_entries) as u64, 1u64)
                     {
                         keep_entries = true;
                         None
                     } else {
-                        pools.item(2usize, (pos_entries) as u64, len, 1u64)
+                        pools.item(3usize, (pos_entries) as u64, len, 1u64)
                     }
                 },
             )
@@ -3302,7 +3277,7 @@ impl RelocationSection {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (x_parent__section_count, x_parent__table_ofs) = args;
-        let k_entries = ctx.key(27u32);
+        let k_entries = ctx.key(28u32);
         let rel_entries: ::std::borrow::Cow<'_, [RelocationEntry]> = match &self.entries
         {
             Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
@@ -3311,9 +3286,9 @@ impl RelocationSection {
                     ctx
                         .relocations(
                             &[
-                                5u32, 4u32, 6u32, 3u32, 8u32, 9u32, 16u32, 14u32, 12u32,
-                                19u32, 17u32, 18u32, 11u32, 20u32, 22u32, 23u32, 24u32,
-                                26u32, 25u32, 28u32,
+                                5u32, 4u32, 6u32, 3u32, 8u32, 9u32, 17u32, 15u32, 12u32,
+                                20u32, 18u32, 19u32, 11u32, 21u32, 23u32, 24u32, 25u32,
+                                27u32, 26u32, 30u32,
                             ],
                             io.start,
                             Some((self.region_ofs as i128, self.region_size as i128)),
@@ -3405,7 +3380,7 @@ impl RelocationSection {
         {
             let x = &rel_entries[..];
             if x.is_empty() {
-                ctx.push_empty(2usize, k_entries, self.entries_align.unwrap_or(1u64));
+                ctx.push_empty(3usize, k_entries, self.entries_align.unwrap_or(1u64));
             } else {
                 let (origin, mut item) = ctx.item_writer(k_entries, w);
                 {
@@ -3444,7 +3419,7 @@ impl RelocationSection {
                         .at("entries")?;
                 }
                 ctx.push_written(
-                    2usize,
+                    3usize,
                     k_entries,
                     item,
                     origin,
@@ -3534,6 +3509,25 @@ impl ResDic {
         })()
             .at("magic")?;
         let v_count = r.u32(endian).at("count")?;
+        let _pin_nodes_pos: i128 = r.pos() as i128;
+        let (v_root_key, _pos_root_key) = {
+            let mut r = r.clone();
+            let at = _pin_nodes_pos + 8i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("root_key");
+            }
+            r.seek(at as u64).at("root_key")?;
+            let pos_root_key = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = r.u64(endian).at("root_key")?;
+            (value, pos_root_key)
+        };
         let v_nodes = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let n = v_count as i128 + 1i128;
@@ -3547,32 +3541,17 @@ impl ResDic {
                 }
                 let cap = r.check_count(n as u64, 16u64)?;
                 let mut out = ::std::vec::Vec::with_capacity(cap);
-                let _: &::std::vec::Vec<ResDicNode> = &out;
-                let mut a__nodes: ::std::vec::Vec<ResDicNodeArgs> = ::std::vec::Vec::new();
                 for i in 0..n as usize {
                     out.push(
-                        (|| -> ::binspec_runtime::Result<_> {
-                            ResDicNode::read(
+                        ResDicNode::read(
                                 r,
                                 endian,
                                 pools,
                                 root_io,
-                                {
-                                    let a__ = (
-                                        if i as i128 == 0i128 {
-                                            0i128
-                                        } else {
-                                            ::binspec_runtime::expr::at(&out, 0i128)
-                                                .map_err(|e| e.or_offset(r.abs_pos()))?
-                                                .clone()
-                                                .string_key as i128
-                                        },
-                                    );
-                                    a__nodes.push(a__);
-                                    a__
-                                },
+                                (
+                                    if i as i128 == 0i128 { 0i128 } else { v_root_key as i128 },
+                                ),
                             )
-                        })()
                             .at_index(i)?,
                     );
                 }
@@ -3673,7 +3652,6 @@ impl ResDic {
                 {
                     let val = &self.nodes;
                     {
-                        let mut a__nodes: ::std::vec::Vec<ResDicNodeArgs> = ::std::vec::Vec::new();
                         for (i, x) in val.iter().enumerate() {
                             ::binspec_runtime::attempt(|| {
                                     x.write(
@@ -3681,19 +3659,7 @@ impl ResDic {
                                         ctx,
                                         io,
                                         endian,
-                                        {
-                                            let a__ = (
-                                                if i as i128 == 0i128 {
-                                                    0i128
-                                                } else {
-                                                    ::binspec_runtime::expr::at(&self.nodes, 0i128)?
-                                                        .clone()
-                                                        .string_key as i128
-                                                },
-                                            );
-                                            a__nodes.push(a__);
-                                            a__
-                                        },
+                                        (::core::default::Default::default(),),
                                     )?;
                                     Ok(())
                                 })
@@ -3727,10 +3693,14 @@ pub struct ResDicNode {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub right: ::std::option::Option<u16>,
     /// Pointer to the key (an `nw_string`).
-    pub string_key: u64,
-    /// The key; read where it is not before the root's key (the string pool's empty string, where the pool's
-    /// strings start). A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their
-    /// upper bytes and point into the file header.
+    ///
+    /// Set only where `key` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_key: ::std::option::Option<u64>,
+    /// The key, a string of the string pool (its pointer is derived: equal strings are stored once); read
+    /// where it is not before the root's key (the string pool's empty string, where the pool's strings start).
+    /// A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their upper bytes and
+    /// point into the file header: the model keeps those pointers, without a key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: ::std::option::Option<NwString>,
 }
@@ -3754,7 +3724,7 @@ impl ResDicNode {
         let ptr_at_string_key = r.abs_pos();
         let v_string_key = r.u64(endian).at("string_key")?;
         pools.pointer("nn_util", ptr_at_string_key, v_string_key, false);
-        let (v_key, _pos_key) = if v_string_key as i128 >= p_first_key {
+        let (v_key, _pos_key, _align_key) = if v_string_key as i128 >= p_first_key {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_string_key as i128;
@@ -3771,12 +3741,12 @@ impl ResDicNode {
                 let pos_key = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("key")?;
-                (value, pos_key)
+                (value, pos_key, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let v_ref_bit: ::std::option::Option<u32> = if v_ref_bit as i128 == i128::MIN {
             None
@@ -3798,7 +3768,11 @@ impl ResDicNode {
             ref_bit: v_ref_bit,
             left: v_left,
             right: v_right,
-            string_key: v_string_key,
+            string_key: if v_key.is_none() && v_string_key != 0 {
+                Some(v_string_key)
+            } else {
+                None
+            },
             key: v_key,
         })
     }
@@ -3807,14 +3781,19 @@ impl ResDicNode {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
         args: ResDicNodeArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (p_first_key,) = args;
+        let (_p_first_key,) = args;
         let dic__ = ctx.dic_next();
-        let k_string_key__ptr = ctx.key(28u32);
+        let k_key = ctx.key(29u32);
+        let k_string_key__ptr = ctx.key(30u32);
+        let d_string_key: i128 = match self.string_key {
+            Some(v) if self.key.is_none() => v as i128,
+            _ => ctx.prev_pos(k_key) as i128,
+        };
         let d_ref_bit: i128 = match self.ref_bit {
             Some(v) => v as i128,
             None => dic__.ref_bit as i128,
@@ -3842,71 +3821,26 @@ impl ResDicNode {
                 Ok(())
             })
             .at("right")?;
-        ctx.pointer_to(k_string_key__ptr, w.pos() as u64, self.string_key, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.string_key;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "string_key")?,
-                            endian,
-                        );
-                    }
+                if self.key.is_some() {
+                    ctx.pointer(k_string_key__ptr, w.pos() as u64, k_key);
                 }
+                w.u64(ctx.fit::<u64>(d_string_key, "string_key")?, endian);
                 Ok(())
             })
             .at("string_key")?;
-        if !ctx.first_pass() {
-            match (self.string_key as i128 >= p_first_key, self.key.is_some()) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `string_key >= first_key` is false for the values written: the file would not have it",
-                            )
-                            .at("key"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `string_key >= first_key` is true for the values written: the file would have one",
-                            )
-                            .at("key"),
-                    );
-                }
-                _ => {}
+        if let Some(x) = &self.key {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("key")?;
             }
+            ctx.push_encoded_dedup(2usize, k_key, &item.into_inner(), 1u64).at("key")?;
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.key {
-                    let at: i128 = self.string_key as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ctx.root_io();
-                    let at = io.start + at;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place_in(io, at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("key")?;
         Ok(())
     }
 }
@@ -3919,6 +3853,12 @@ impl ResDicNode {
 #[serde(deny_unknown_fields)]
 pub struct StringPool {
     pub header: BlockHeader,
+    /// The strings, the empty one first. Every string a schema points to with `-pool: nw_strings` is stored
+    /// here once (the writer derives the pointers); the strings the file holds are kept in their order, and a
+    /// new one goes after them. The count is derived.
+    ///
+    /// The records of pool `nw_strings` as the file holds them, in order (a layout choice): written first, so that their order and the records nothing refers to are kept; a record the model refers to that is not listed is added after them, and equal records are stored once. The count before them is derived from what is written. Empty for a new file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strings: ::std::vec::Vec<NwString>,
 }
 impl StringPool {
@@ -3933,6 +3873,8 @@ impl StringPool {
         r.enter()?;
         let v_header = BlockHeader::read(r, endian, pools, root_io).at("header")?;
         let v_string_count = r.u32(endian).at("string_count")?;
+        let rs_strings = r.abs_pos();
+        pools.enter_region(2usize, rs_strings);
         let v_strings = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let n = v_string_count as i128 + 1i128;
@@ -3983,25 +3925,32 @@ impl StringPool {
                 w.u32(
                     ::binspec_runtime::fit::<
                         u32,
-                    >(self.strings.len() as i128 - 1i128, "string_count")?,
+                    >(
+                        ctx.dedup_count(2usize, self.strings.len()) as i128 - 1i128,
+                        "string_count",
+                    )?,
                     endian,
                 );
                 Ok(())
             })
             .at("string_count")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.strings;
+                w.align(1);
+                let mut enc__ = ::std::vec::Vec::with_capacity(self.strings.len());
+                for (i, x) in self.strings.iter().enumerate() {
+                    let mut item = ::binspec_runtime::Writer::new();
                     {
-                        for (i, x) in val.iter().enumerate() {
-                            ::binspec_runtime::attempt(|| {
-                                    x.write(w, ctx, io, endian)?;
-                                    Ok(())
-                                })
-                                .at_index(i)?;
-                        }
+                        let w = &mut item;
+                        ::binspec_runtime::attempt(|| {
+                                x.write(w, ctx, io, endian)?;
+                                Ok(())
+                            })
+                            .at_index(i)
+                            .at("strings")?;
                     }
+                    enc__.push(item.into_inner());
                 }
+                ctx.flush_dedup_encoded(2usize, w, 1, &enc__)?;
                 Ok(())
             })
             .at("strings")?;
@@ -4013,9 +3962,16 @@ impl StringPool {
 #[serde(deny_unknown_fields)]
 pub struct NwString {
     pub data: ::binspec_runtime::Str,
-    /// Up to 2 bytes.
+    /// Zeros up to 2 bytes (the writer pads; a file with other bytes there keeps them).
     #[serde(with = "::binspec_runtime::bytes")]
     pub padding: ::binspec_runtime::Bytes,
+    /// The bytes of `padding`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub padding_filler: ::std::option::Option<::binspec_runtime::Bytes>,
 }
 impl NwString {
     #[allow(non_snake_case)]
@@ -4047,6 +4003,7 @@ impl NwString {
             })
         })()
             .at("terminator")?;
+        let slot_start__ = r.pos();
         let v_padding = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -4055,14 +4012,30 @@ impl NwString {
                         ::binspec_runtime::expr::modulo(v_len as i128 + 1i128, 2i128)
                             .map_err(|e| e.or_offset(r.abs_pos()))?,
                     )?;
+                let raw = ::binspec_runtime::read::slot_content(
+                    raw,
+                    Some(0u8),
+                    None,
+                    false,
+                );
                 r.share(raw)
             })
         })()
             .at("padding")?;
+        let filler_padding = ::binspec_runtime::read::slot_filler(
+                &r.buf()[slot_start__..r.pos()],
+                Some(0u8),
+                None,
+                false,
+                &[],
+                Some(0u8),
+            )
+            .map(|b| r.share(b));
         r.leave();
         Ok(NwString {
             data: v_data,
             padding: v_padding,
+            padding_filler: filler_padding,
         })
     }
     #[allow(non_snake_case)]
@@ -4117,13 +4090,16 @@ impl NwString {
                         let x = val;
                         {
                             let content: &[u8] = &x[..];
-                            ::binspec_runtime::write_slot_exact(
+                            ::binspec_runtime::write_slot_filled(
                                 w,
                                 content,
                                 Some(
                                     ::binspec_runtime::expr::modulo(d_len + 1i128, 2i128)?,
                                 ),
+                                &[],
+                                0u8,
                                 ctx.first_pass(),
+                                self.padding_filler.as_deref(),
                             )?;
                         }
                     }
@@ -5787,7 +5763,7 @@ impl Bntx {
         pools
             .check_expansion(
                 root_io.size() as u64,
-                &["`bntx`", "`brti`", "`relocation_entries`"],
+                &["`bntx`", "`brti`", "`nw_strings`", "`relocation_entries`"],
             )
             .map_err(|e| e.in_format("bntx"))?;
         Ok((m, pools.relaid()))

@@ -605,10 +605,14 @@ pub struct ResDicNode {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub right: ::std::option::Option<u16>,
     /// Pointer to the key (an `nw_string`).
-    pub string_key: u64,
-    /// The key; read where it is not before the root's key (the string pool's empty string, where the pool's
-    /// strings start). A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their
-    /// upper bytes and point into the file header.
+    ///
+    /// Set only where `key` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_key: ::std::option::Option<u64>,
+    /// The key, a string of the string pool (its pointer is derived: equal strings are stored once); read
+    /// where it is not before the root's key (the string pool's empty string, where the pool's strings start).
+    /// A BFRES rewritten by another tool (the corpus' HomeBed.bfres) has keys that lost their upper bytes and
+    /// point into the file header: the model keeps those pointers, without a key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: ::std::option::Option<NwString>,
 }
@@ -622,6 +626,12 @@ impl ResDicNode {}
 #[serde(deny_unknown_fields)]
 pub struct StringPool {
     pub header: BlockHeader,
+    /// The strings, the empty one first. Every string a schema points to with `-pool: nw_strings` is stored
+    /// here once (the writer derives the pointers); the strings the file holds are kept in their order, and a
+    /// new one goes after them. The count is derived.
+    ///
+    /// The records of pool `nw_strings` as the file holds them, in order (a layout choice): written first, so that their order and the records nothing refers to are kept; a record the model refers to that is not listed is added after them, and equal records are stored once. The count before them is derived from what is written. Empty for a new file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub strings: ::std::vec::Vec<NwString>,
 }
 impl StringPool {}
@@ -630,9 +640,16 @@ impl StringPool {}
 #[serde(deny_unknown_fields)]
 pub struct NwString {
     pub data: ::binspec_runtime::Str,
-    /// Up to 2 bytes.
+    /// Zeros up to 2 bytes (the writer pads; a file with other bytes there keeps them).
     #[serde(with = "::binspec_runtime::bytes")]
     pub padding: ::binspec_runtime::Bytes,
+    /// The bytes of `padding`'s slot after its content, where they are not the terminator and padding the writer puts there (kept so that the file reads back the same; usually absent). Used while the content has the length it was read with.
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub padding_filler: ::std::option::Option<::binspec_runtime::Bytes>,
 }
 impl NwString {}
 /// The `memory_pool_flags` enum.
@@ -2286,7 +2303,10 @@ impl NnGfx {
             )
             .map_err(|e| e.in_format("nn_gfx"))?;
         pools
-            .check_expansion(root_io.size() as u64, &["`relocation_entries`"])
+            .check_expansion(
+                root_io.size() as u64,
+                &["`relocation_entries`", "`nw_strings`"],
+            )
             .map_err(|e| e.in_format("nn_gfx"))?;
         Ok((m, pools.relaid()))
     }

@@ -560,9 +560,16 @@ impl Run<'_> {
             io_pos: Some(sw.w.pos() as u64),
             ..Env::of(obj)
         };
+        // (A parameter that only guards where an item's offset points is not needed when writing: its argument
+        // may name a value the writer derives.)
+        let t = &self.m.types[child.ty];
         let vals = args
             .iter()
-            .map(|a| self.eval(&a.expr, &env))
+            .enumerate()
+            .map(|(k, a)| match t.params.get(k) {
+                Some(p) if binspec_codegen::ir::param_only_in_guards(t, &p.name) => Ok(V::Null),
+                _ => self.eval(&a.expr, &env),
+            })
             .collect::<Result<Vec<_>>>()?;
         *child.params.borrow_mut() = vals;
         Ok(())

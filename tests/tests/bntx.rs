@@ -316,9 +316,8 @@ fn the_fixture_script_reproduces_the_fixtures() {
 }
 
 /// Renaming a texture re-derives the dictionary: its nodes' reference bits and indices are not in the model, and
-/// the writer computes them from the keys (the name is in three places of the model, the texture's, the
-/// dictionary key's and the string pool's, as the string pool and its offsets are not derived yet: a name of the
-/// same length, so that nothing moves).
+/// the writer computes them from the keys (a name of the same length, so that nothing moves; `bntx_edits.rs` has
+/// longer names).
 #[test]
 fn renaming_a_texture_re_derives_the_dictionary() {
     use binspec_runtime::layout::resdic;

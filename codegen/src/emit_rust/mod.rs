@@ -519,6 +519,13 @@ impl<'m> Gen<'m> {
         for (i, (a, p)) in user_args.iter().zip(params).enumerate() {
             match chosen.as_ref().and_then(|c| c.get(&i)) {
                 Some(t) => out.push(t.clone()),
+                // A parameter that only guards where an item's offset points: not needed when writing (its
+                // argument may name a value the writer derives).
+                None if scope != Scope::Read
+                    && crate::ir::param_only_in_guards(&self.m.types[child], &p.name) =>
+                {
+                    out.push(quote!(::core::default::Default::default()))
+                }
                 None => out.push(self.arg_tokens(caller, a, p, scope, &mut exits)?),
             }
         }

@@ -397,6 +397,10 @@ impl<'m> Gen<'m> {
         let Some(c) = &f.cond else {
             return Ok(quote!());
         };
+        // A guard on where the item's own offset points, against a value the writer does not have.
+        if crate::ir::unchecked_guard(&self.m.types[ti], f) {
+            return Ok(quote!());
+        }
         // A parameter's value when writing a type that a switch case reads with arguments is the one of the
         // first such case, which need not be the one the file was read with (nor are the arguments that type
         // passes on from it): not a value to check against.

@@ -32,6 +32,59 @@ pub fn keeps_absent_offset(item: &super::Field) -> bool {
     item.item_of.is_some() && item.cond.is_some()
 }
 
+/// Whether pool item `item` of type `t` has a condition that names its own offset: a guard on where the offset
+/// points (nn::util's dictionary keys, read only where the pointer is past the string pool's start). The writer
+/// derives the offset from the item's presence, so the condition says nothing of a model: it is not checked when
+/// writing.
+pub fn guards_own_offset(t: &TypeDef, item: &super::Field) -> bool {
+    let Some(c) = &item.cond else {
+        return false;
+    };
+    let mut used = BTreeSet::new();
+    names_used(&c.expr, &mut used);
+    t.seq.iter().any(|f| {
+        matches!(&f.role, super::Role::Offset { of } if t.field(*of).name == item.name)
+            && used.contains(&f.name)
+    })
+}
+
+/// Whether type `t`'s parameter `p` is named in the conditions of [`guards_own_offset`] items and nowhere else: the
+/// writer needs no value for it (a dictionary node's first key, which the dictionary passes from a derived pointer).
+pub fn param_only_in_guards(t: &TypeDef, p: &str) -> bool {
+    let mut rest = t.clone();
+    let mut in_guard = false;
+    for (f, g) in rest.instances.iter_mut().zip(&t.instances) {
+        if let Some(c) = f.cond.take_if(|_| guards_own_offset(t, g)) {
+            let mut used = BTreeSet::new();
+            names_used(&c.expr, &mut used);
+            in_guard |= used.contains(p);
+        }
+    }
+    if !in_guard {
+        return false;
+    }
+    let mut used = BTreeSet::new();
+    for x in exprs_of_type_mut(&mut rest) {
+        names_used(&x.expr, &mut used);
+    }
+    !used.contains(p)
+}
+
+/// Whether the writer leaves item `item`'s condition unchecked: a guard on where its own offset points
+/// ([`guards_own_offset`]) that names a parameter the writer has no value for ([`param_only_in_guards`]: nn::util's
+/// dictionary keys, read only from the root's key on). Other conditions are checked against the values written.
+pub fn unchecked_guard(t: &TypeDef, item: &super::Field) -> bool {
+    let Some(c) = &item.cond else {
+        return false;
+    };
+    let mut used = BTreeSet::new();
+    names_used(&c.expr, &mut used);
+    guards_own_offset(t, item)
+        && t.params
+            .iter()
+            .any(|p| used.contains(&p.name) && param_only_in_guards(t, &p.name))
+}
+
 /// If the expression is a bare name, that name.
 pub fn bare_name(e: &Expr) -> Option<&str> {
     match &e.kind {

@@ -1,0 +1,204 @@
+//! BNTX edits that move data: a texture renamed to a longer name, through the CLI (decode, edit the text, encode)
+//! and through the model. The string pool, the dictionary after it and every `BRTI` block move; the writer derives
+//! their pointers, the names' pointers, the string count and the relocation table. Super Mario Odyssey's
+//! HomeBed.bntx from the shared corpus (skipped with a message when absent) and the fixtures.
+
+use std::path::{Path, PathBuf};
+
+use binspec_formats::bntx::Bntx;
+use binspec_runtime::layout::resdic;
+use binspec_runtime::Format as _;
+
+use binspec_tests::{nn_util_relocation_entries, repo, run};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn home_bed() -> Option<(PathBuf, Vec<u8>)> {
+    let path = repo().join("../shared/corpus/real/bntx/HomeBed.bntx");
+    match std::fs::read(&path) {
+        Ok(b) => Some((path, b)),
+        Err(_) => {
+            eprintln!("skipped: {} is absent", path.display());
+            None
+        }
+    }
+}
+
+/// Every texture's pixels, by name.
+fn pixels(m: &Bntx) -> Vec<(String, Vec<image::RgbaImage>)> {
+    m.textures()
+        .map(|t| {
+            let images = t.images().unwrap_or_else(|e| panic!("{}: {e}", t.name()));
+            (
+                t.name().to_string(),
+                images.into_iter().map(|i| i.image).collect(),
+            )
+        })
+        .collect()
+}
+
+/// The dictionary as written finds every key at its index (node i at the dictionary + 8 + 16 i).
+fn dictionary_finds_its_keys(out: &[u8], m: &Bntx) {
+    let keys: Vec<String> = m.container.dictionary.nodes[1..]
+        .iter()
+        .map(|n| n.key.as_ref().unwrap().data.to_string())
+        .collect();
+    let at = u64::from_le_bytes(out[0x38..0x40].try_into().unwrap()) as usize + 8;
+    let nodes: Vec<resdic::Node> = (0..keys.len() + 1)
+        .map(|i| {
+            let n = &out[at + 16 * i..];
+            resdic::Node {
+                ref_bit: u32::from_le_bytes(n[..4].try_into().unwrap()),
+                left: u16::from_le_bytes([n[4], n[5]]),
+                right: u16::from_le_bytes([n[6], n[7]]),
+            }
+        })
+        .collect();
+    for (i, k) in keys.iter().enumerate() {
+        assert_eq!(resdic::lookup(&nodes, &keys, k.as_bytes()), Some(i), "{k}");
+    }
+}
+
+/// Each listed pointer of the relocation table, from the file's bytes.
+fn listed(file: &[u8]) -> Vec<u64> {
+    let mut ps: Vec<u64> = nn_util_relocation_entries(file)
+        .iter()
+        .flat_map(|&[p, s, c, pad]| {
+            (0..s).flat_map(move |g| (0..c).map(move |k| p + 8 * (g * (c + pad) + k)))
+        })
+        .collect();
+    ps.sort_unstable();
+    ps
+}
+
+/// The same texture renamed through the CLI: the name is edited where the document has it (the texture's, the
+/// dictionary key's and the string pool's list), and the file that comes out reads back with the new name, a
+/// dictionary that finds it, the same pixels, and a relocation table that the model keeps nothing of.
+#[test]
+fn a_longer_name_through_the_cli_moves_what_follows() {
+    let Some((path, bytes)) = home_bed() else {
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let (doc, out) = (d.path().join("h.yaml"), d.path().join("h.bntx"));
+    let r = run(&["decode", s(&path), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(!r.err.contains("warning"), "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    assert_eq!(text.matches("data: BedBody_mtl\n").count(), 3, "{text}");
+    let edited = text.replace("data: BedBody_mtl\n", "data: BedBody_metallic_roughness\n");
+    std::fs::write(&doc, edited).unwrap();
+    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let written = std::fs::read(&out).unwrap();
+    let back = Bntx::from_binary(&written).unwrap();
+    let before = Bntx::from_binary(&bytes).unwrap();
+    let names: Vec<&str> = back.textures().map(|t| t.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "BedBody_alb",
+            "BedBody_metallic_roughness",
+            "BedBody_nrm",
+            "BedBody_rgh"
+        ]
+    );
+    dictionary_finds_its_keys(&written, &back);
+    // The string pool holds as many strings as before (the old name's place taken by the new one).
+    assert_eq!(
+        back.string_pool.strings.len(),
+        before.string_pool.strings.len()
+    );
+    // The BRTI blocks moved after the longer string pool; the pixels did not change.
+    let first = |b: &[u8]| u64::from_le_bytes(b[0x198..0x1a0].try_into().unwrap());
+    assert!(first(&written) > first(&bytes));
+    let renamed = |p: Vec<(String, Vec<image::RgbaImage>)>| -> Vec<Vec<image::RgbaImage>> {
+        p.into_iter().map(|(_, i)| i).collect()
+    };
+    assert_eq!(renamed(pixels(&back)), renamed(pixels(&before)));
+    // Nintendo's way of listing the pointers, derived for the new positions: nothing kept.
+    for sec in &back.relocation_table.sections {
+        assert!(sec.entries.is_none());
+    }
+    assert_eq!(listed(&written).len(), listed(&bytes).len());
+    // And the file reads back as the same document, written again byte for byte.
+    assert_eq!(back.to_binary().unwrap(), written);
+}
+
+/// Renamed through the model, where only the texture and its dictionary key are given the new name: the string
+/// pool keeps the strings the file held (the old name, which nothing points to now, stays in its place) and adds
+/// the new one after them; the string count counts it.
+#[test]
+fn a_new_name_goes_after_the_strings_the_file_held() {
+    let Some((_, bytes)) = home_bed() else {
+        return;
+    };
+    let mut m = Bntx::from_binary(&bytes).unwrap();
+    let n = m.string_pool.strings.len();
+    let new = "BedBody_metalness";
+    m.texture_mut("BedBody_mtl").unwrap().name.data = new.into();
+    for node in m.container.dictionary.nodes.iter_mut() {
+        if let Some(k) = node.key.as_mut().filter(|k| &*k.data == "BedBody_mtl") {
+            k.data = new.into();
+        }
+    }
+    let out = m.to_binary().unwrap();
+    let back = Bntx::from_binary(&out).unwrap();
+    let strings: Vec<&str> = back.string_pool.strings.iter().map(|s| &*s.data).collect();
+    assert_eq!(strings.len(), n + 1, "{strings:?}");
+    assert_eq!(strings.last(), Some(&new));
+    assert!(strings.contains(&"BedBody_mtl"));
+    // The string count in the file says so: at the string pool block's 0x10 (the block is at the header's 0x16).
+    let pool = u16::from_le_bytes([out[0x16], out[0x17]]) as usize;
+    let count = u32::from_le_bytes(out[pool + 0x10..pool + 0x14].try_into().unwrap());
+    assert_eq!(count as usize, n);
+    assert!(back.texture(new).is_some());
+    dictionary_finds_its_keys(&out, &back);
+}
+
+/// Each fixture renamed the same way (a one-byte longer name for every texture) reads back with its names and
+/// data (one fixture's format, r5g6b5, has no codec here: its bytes are compared).
+#[test]
+fn every_fixture_takes_longer_names() {
+    let dir = repo().join("tests/fixtures/bntx");
+    let files = binspec_tests::files_under(&dir);
+    let mut done = 0;
+    for f in files
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "bntx"))
+    {
+        let bytes = std::fs::read(f).unwrap();
+        let mut m = Bntx::from_binary(&bytes).unwrap();
+        let data = |m: &Bntx| -> Vec<(String, Vec<u8>)> {
+            m.textures()
+                .map(|t| (t.name().to_string(), t.data.to_vec()))
+                .collect()
+        };
+        let before = data(&m);
+        let names: Vec<String> = m.textures().map(|t| t.name().to_string()).collect();
+        for name in &names {
+            let longer = format!("{name}x");
+            m.texture_mut(name).unwrap().name.data = longer.as_str().into();
+            for node in m.container.dictionary.nodes.iter_mut() {
+                if let Some(k) = node.key.as_mut().filter(|k| *k.data == **name) {
+                    k.data = longer.as_str().into();
+                }
+            }
+        }
+        let out = m
+            .to_binary()
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let back = Bntx::from_binary(&out).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let got = data(&back);
+        let want: Vec<(String, Vec<u8>)> = before
+            .into_iter()
+            .map(|(n, i)| (format!("{n}x"), i))
+            .collect();
+        assert_eq!(got, want, "{}", f.display());
+        dictionary_finds_its_keys(&out, &back);
+        done += 1;
+    }
+    assert_eq!(done, 3);
+}
