@@ -10,6 +10,7 @@ meta:
     magic: ["FRES"]
     info:
       summary:
+        file name: header.file_name.data
         version major: header.version_major
         version minor: header.version_minor
         alignment shift: header.alignment_shift

@@ -10,6 +10,7 @@ meta:
     magic: ["BNTX"]
     info:
       summary:
+        file name: header.file_name.data
         version major: header.version_major
         version minor: header.version_minor
         textures: container.texture_count
@@ -33,10 +34,10 @@ doc: |
   region in Nintendo's order): the header's first block offset, the container's pointers, each texture info's
   pointers to its in-place texture, texture view and mip level pointers (`tail`, a region at the end of each
   `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
-  pointers into the string pool, whose strings are stored once each (a new name goes after the file's).
-  Still read as stored and written back as they are: the block chain (next block offsets and sizes), the GPU
-  region's position and the mip level pointers into it, the relocation table's position, and the file name's
-  offset.
+  pointers into the string pool, whose strings are stored once each (a new name goes after the file's), as is
+  the file name's offset. Still read as stored and written back as they are: the block chain (next block
+  offsets and sizes), the GPU region's position and the mip level pointers into it, and the relocation table's
+  position.
 -wiki:
   page: Bntx
   section: Header (nn::gfx::ResTextureFile)

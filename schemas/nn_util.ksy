@@ -52,7 +52,9 @@ seq:
     doc: Always 64 (the size of a pointer, in bits).
   - id: file_name_ofs
     type: u4
-    doc: Offset of the file name's characters (after its u16 length) in the string pool.
+    doc: |
+      Offset of the file name's characters (after its u16 length) in the string pool; derived from where the
+      writer puts the file name (`file_name`).
   - id: is_relocated
     type: u2
     doc: Set at run time by nn::util::RelocationTable::Relocate, against relocating twice; 0 in files.
@@ -66,6 +68,12 @@ seq:
     type: u4
     -derive: _io.size
     doc: Size of the whole file (derived by the writer; a file that disagrees keeps its value).
+instances:
+  file_name:
+    pos: file_name_ofs - 2
+    type: nw_string
+    -pool: nw_strings
+    doc: The file's name, a string of the string pool (its offset is derived).
 types:
   block_header:
     -wiki:

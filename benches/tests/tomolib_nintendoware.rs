@@ -139,3 +139,31 @@ fn tomolib_reads_ours_bntx_with_a_longer_name() {
     let b = tomolib::formats::bntx::image::decode_texture_rgba(renamed, 0).unwrap();
     assert_eq!(a.data, b.data);
 }
+
+/// HomeBed.bntx with a texture removed from the model (its array entry and dictionary node): tomolib reads ours
+/// with the three others, their pixels as in the original.
+#[test]
+fn tomolib_reads_ours_bntx_with_a_texture_removed() {
+    let path = repo().join("../shared/corpus/real/bntx/HomeBed.bntx");
+    let Ok(bytes) = std::fs::read(&path) else {
+        return eprintln!("skipped: {} is absent", path.display());
+    };
+    let mut m = Bntx::from_binary(&bytes).unwrap();
+    let gone = "BedBody_nrm";
+    m.container.textures.retain(|t| t.texture.name() != gone);
+    m.container
+        .dictionary
+        .nodes
+        .retain(|n| n.key.as_ref().is_none_or(|k| &*k.data != gone));
+    let out = m.to_binary().unwrap();
+    let before = tomolib::formats::bntx::Bntx::parse(&bytes).unwrap();
+    let theirs = tomolib::formats::bntx::Bntx::parse(&out).unwrap();
+    let names: Vec<&str> = theirs.textures.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["BedBody_alb", "BedBody_mtl", "BedBody_rgh"]);
+    for t in &theirs.textures {
+        let old = before.textures.iter().find(|o| o.name == t.name).unwrap();
+        let a = tomolib::formats::bntx::image::decode_texture_rgba(old, 0).unwrap();
+        let b = tomolib::formats::bntx::image::decode_texture_rgba(t, 0).unwrap();
+        assert_eq!(a.data, b.data, "{}", t.name);
+    }
+}

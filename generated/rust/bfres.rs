@@ -28583,8 +28583,6 @@ pub struct NnUtil {
     pub alignment_shift: u8,
     /// Always 64 (the size of a pointer, in bits).
     pub address_size: u8,
-    /// Offset of the file name's characters (after its u16 length) in the string pool.
-    pub file_name_ofs: u32,
     /// Set at run time by nn::util::RelocationTable::Relocate, against relocating twice; 0 in files.
     pub is_relocated: u16,
     /// Offset of the first block header, relative to this header.
@@ -28596,18 +28594,21 @@ pub struct NnUtil {
     /// Set only where the file disagrees with the derived value (`_io.size`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_size: ::std::option::Option<u32>,
+    /// The file's name, a string of the string pool (its offset is derived).
+    pub file_name: NwString,
 }
 impl NnUtil {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         _endian: ::binspec_runtime::Endian,
-        _pools: &mut ::binspec_runtime::layout::ReadPools,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
         _root_io: &::binspec_runtime::Reader<'a>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
-        let _root_io__ = r.clone();
+        let root_io__ = r.clone();
+        let root_io = &root_io__;
         let endian = ::binspec_runtime::Endian::Little;
         let v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
@@ -28638,6 +28639,24 @@ impl NnUtil {
         let v_first_block_ofs = r.u16(endian).at("first_block_ofs")?;
         let v_relocation_table_ofs = r.u32(endian).at("relocation_table_ofs")?;
         let v_file_size = r.u32(endian).at("file_size")?;
+        let (v_file_name, _pos_file_name, _align_file_name) = {
+            let mut r = r.clone();
+            let at = v_file_name_ofs as i128 - 2i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("file_name");
+            }
+            r.seek(at as u64).at("file_name")?;
+            let pos_file_name = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = NwString::read(r, endian, pools, root_io).at("file_name")?;
+            (value, pos_file_name, ::std::option::Option::<u64>::None)
+        };
         let v_file_size: ::std::option::Option<u32> = if v_file_size as i128
             == r.size() as i128
         {
@@ -28653,11 +28672,11 @@ impl NnUtil {
             version_major: v_version_major,
             alignment_shift: v_alignment_shift,
             address_size: v_address_size,
-            file_name_ofs: v_file_name_ofs,
             is_relocated: v_is_relocated,
             first_block_ofs: v_first_block_ofs,
             relocation_table_ofs: v_relocation_table_ofs,
             file_size: v_file_size,
+            file_name: v_file_name,
         })
     }
     #[allow(non_snake_case)]
@@ -28673,6 +28692,9 @@ impl NnUtil {
             io,
             |ctx| {
                 let endian = ::binspec_runtime::Endian::Little;
+                let k_file_name = ctx.key(194u32);
+                let d_file_name_ofs: i128 = ctx.prev_pos(k_file_name) as i128
+                    - io.start as i128 + 2i128;
                 let d_file_size: i128 = match self.file_size {
                     Some(v) => v as i128,
                     None => io.size(ctx) as i128,
@@ -28768,16 +28790,7 @@ impl NnUtil {
                     })
                     .at("address_size")?;
                 ::binspec_runtime::attempt(|| {
-                        {
-                            let val = &self.file_name_ofs;
-                            {
-                                let x = val;
-                                w.u32(
-                                    ::binspec_runtime::fit::<u32>(*x as i128, "file_name_ofs")?,
-                                    endian,
-                                );
-                            }
-                        }
+                        w.u32(ctx.fit::<u32>(d_file_name_ofs, "file_name_ofs")?, endian);
                         Ok(())
                     })
                     .at("file_name_ofs")?;
@@ -28832,6 +28845,20 @@ impl NnUtil {
                         Ok(())
                     })
                     .at("file_size")?;
+                {
+                    let x = &self.file_name;
+                    let mut item = ::binspec_runtime::Writer::new();
+                    {
+                        let w = &mut item;
+                        ::binspec_runtime::attempt(|| {
+                                x.write(w, ctx, io, endian)?;
+                                Ok(())
+                            })
+                            .at("file_name")?;
+                    }
+                    ctx.push_encoded_dedup(0usize, k_file_name, &item.into_inner(), 1u64)
+                        .at("file_name")?;
+                }
                 Ok(())
             },
         )
@@ -29019,7 +29046,7 @@ impl RelocationTable {
         })()
             .at("sections")?;
         let rs_entries = r.abs_pos();
-        pools.enter_region(0usize, rs_entries);
+        pools.enter_region(1usize, rs_entries);
         let _v_entries = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
@@ -29112,7 +29139,7 @@ impl RelocationTable {
             .at("sections")?;
         ::binspec_runtime::attempt(|| {
                 w.align(1);
-                ctx.flush(0usize, w, 1);
+                ctx.flush(1usize, w, 1);
                 Ok(())
             })
             .at("entries")?;
@@ -29219,12 +29246,12 @@ impl RelocationSection {
                 {
                     let len = (r.abs_pos() as i128 - pos_entries) as u64;
                     if len == 0
-                        && pools.empty_elsewhere(0usize, (pos_entries) as u64, 1u64)
+                        && pools.empty_elsewhere(1usize, (pos_entries) as u64, 1u64)
                     {
                         keep_entries = true;
                         None
                     } else {
-                        pools.item(0usize, (pos_entries) as u64, len, 1u64)
+                        pools.item(1usize, (pos_entries) as u64, len, 1u64)
                     }
                 },
             )
@@ -29264,7 +29291,7 @@ impl RelocationSection {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (x_parent__section_count, x_parent__table_ofs) = args;
-        let k_entries = ctx.key(194u32);
+        let k_entries = ctx.key(195u32);
         let rel_entries: ::std::borrow::Cow<'_, [RelocationEntry]> = match &self.entries
         {
             Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
@@ -29298,7 +29325,7 @@ impl RelocationSection {
                                 170u32, 171u32, 172u32, 174u32, 175u32, 159u32, 176u32,
                                 164u32, 165u32, 177u32, 178u32, 183u32, 186u32, 179u32,
                                 180u32, 181u32, 182u32, 184u32, 185u32, 187u32, 188u32,
-                                189u32, 190u32, 191u32, 193u32, 192u32, 196u32,
+                                189u32, 190u32, 191u32, 193u32, 192u32, 197u32,
                             ],
                             io.start,
                             Some((self.region_ofs as i128, self.region_size as i128)),
@@ -29390,7 +29417,7 @@ impl RelocationSection {
         {
             let x = &rel_entries[..];
             if x.is_empty() {
-                ctx.push_empty(0usize, k_entries, self.entries_align.unwrap_or(1u64));
+                ctx.push_empty(1usize, k_entries, self.entries_align.unwrap_or(1u64));
             } else {
                 let (origin, mut item) = ctx.item_writer(k_entries, w);
                 {
@@ -29429,7 +29456,7 @@ impl RelocationSection {
                         .at("entries")?;
                 }
                 ctx.push_written(
-                    0usize,
+                    1usize,
                     k_entries,
                     item,
                     origin,
@@ -29798,8 +29825,8 @@ impl ResDicNode {
         use ::binspec_runtime::ResultExt as _;
         let (_p_first_key,) = args;
         let dic__ = ctx.dic_next();
-        let k_key = ctx.key(195u32);
-        let k_string_key__ptr = ctx.key(196u32);
+        let k_key = ctx.key(196u32);
+        let k_string_key__ptr = ctx.key(197u32);
         let d_string_key: i128 = match self.string_key {
             Some(v) if self.key.is_none() => v as i128,
             _ => ctx.prev_pos(k_key) as i128,
@@ -29849,7 +29876,7 @@ impl ResDicNode {
                     })
                     .at("key")?;
             }
-            ctx.push_encoded_dedup(1usize, k_key, &item.into_inner(), 1u64).at("key")?;
+            ctx.push_encoded_dedup(0usize, k_key, &item.into_inner(), 1u64).at("key")?;
         }
         Ok(())
     }
@@ -29884,7 +29911,7 @@ impl StringPool {
         let v_header = BlockHeader::read(r, endian, pools, root_io).at("header")?;
         let v_string_count = r.u32(endian).at("string_count")?;
         let rs_strings = r.abs_pos();
-        pools.enter_region(1usize, rs_strings);
+        pools.enter_region(0usize, rs_strings);
         let v_strings = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let n = v_string_count as i128 + 1i128;
@@ -29936,7 +29963,7 @@ impl StringPool {
                     ::binspec_runtime::fit::<
                         u32,
                     >(
-                        ctx.dedup_count(1usize, self.strings.len()) as i128 - 1i128,
+                        ctx.dedup_count(0usize, self.strings.len()) as i128 - 1i128,
                         "string_count",
                     )?,
                     endian,
@@ -29960,7 +29987,7 @@ impl StringPool {
                     }
                     enc__.push(item.into_inner());
                 }
-                ctx.flush_dedup_encoded(1usize, w, 1, &enc__)?;
+                ctx.flush_dedup_encoded(0usize, w, 1, &enc__)?;
                 Ok(())
             })
             .at("strings")?;
@@ -32346,7 +32373,7 @@ impl Bfres {
         pools
             .check_expansion(
                 root_io.size() as u64,
-                &["`relocation_entries`", "`nw_strings`"],
+                &["`nw_strings`", "`relocation_entries`"],
             )
             .map_err(|e| e.in_format("bfres"))?;
         Ok((m, pools.relaid()))
@@ -32420,6 +32447,7 @@ impl ::binspec_runtime::Format for Bfres {
             version: None,
             endian: Some(::binspec_runtime::Endian::Little),
             summary: vec![
+                ("file name".to_string(), self.header.file_name.data[..].to_string()),
                 ("version major".to_string(), format!("{}", self.header.version_major as
                 i128)), ("version minor".to_string(), format!("{}", self.header
                 .version_minor as i128)), ("alignment shift".to_string(), format!("{}",

@@ -18,10 +18,10 @@
 /// region in Nintendo's order): the header's first block offset, the container's pointers, each texture info's
 /// pointers to its in-place texture, texture view and mip level pointers (`tail`, a region at the end of each
 /// `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
-/// pointers into the string pool, whose strings are stored once each (a new name goes after the file's).
-/// Still read as stored and written back as they are: the block chain (next block offsets and sizes), the GPU
-/// region's position and the mip level pointers into it, the relocation table's position, and the file name's
-/// offset.
+/// pointers into the string pool, whose strings are stored once each (a new name goes after the file's), as is
+/// the file name's offset. Still read as stored and written back as they are: the block chain (next block
+/// offsets and sizes), the GPU region's position and the mip level pointers into it, and the relocation table's
+/// position.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bntx {
@@ -2595,8 +2595,6 @@ pub struct NnUtil {
     pub alignment_shift: u8,
     /// Always 64 (the size of a pointer, in bits).
     pub address_size: u8,
-    /// Offset of the file name's characters (after its u16 length) in the string pool.
-    pub file_name_ofs: u32,
     /// Set at run time by nn::util::RelocationTable::Relocate, against relocating twice; 0 in files.
     pub is_relocated: u16,
     /// Offset of the first block header, relative to this header.
@@ -2611,18 +2609,21 @@ pub struct NnUtil {
     /// Set only where the file disagrees with the derived value (`_io.size`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_size: ::std::option::Option<u32>,
+    /// The file's name, a string of the string pool (its offset is derived).
+    pub file_name: NwString,
 }
 impl NnUtil {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         _endian: ::binspec_runtime::Endian,
-        _pools: &mut ::binspec_runtime::layout::ReadPools,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
         _root_io: &::binspec_runtime::Reader<'a>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
-        let _root_io__ = r.clone();
+        let root_io__ = r.clone();
+        let root_io = &root_io__;
         let endian = ::binspec_runtime::Endian::Little;
         let v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
@@ -2653,6 +2654,24 @@ impl NnUtil {
         let v_first_block_ofs = r.u16(endian).at("first_block_ofs")?;
         let v_relocation_table_ofs = r.u32(endian).at("relocation_table_ofs")?;
         let v_file_size = r.u32(endian).at("file_size")?;
+        let (v_file_name, _pos_file_name, _align_file_name) = {
+            let mut r = r.clone();
+            let at = v_file_name_ofs as i128 - 2i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("file_name");
+            }
+            r.seek(at as u64).at("file_name")?;
+            let pos_file_name = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = NwString::read(r, endian, pools, root_io).at("file_name")?;
+            (value, pos_file_name, ::std::option::Option::<u64>::None)
+        };
         let v_file_size: ::std::option::Option<u32> = if v_file_size as i128
             == r.size() as i128
         {
@@ -2668,11 +2687,11 @@ impl NnUtil {
             version_major: v_version_major,
             alignment_shift: v_alignment_shift,
             address_size: v_address_size,
-            file_name_ofs: v_file_name_ofs,
             is_relocated: v_is_relocated,
             first_block_ofs: Some(v_first_block_ofs),
             relocation_table_ofs: v_relocation_table_ofs,
             file_size: v_file_size,
+            file_name: v_file_name,
         })
     }
     #[allow(non_snake_case)]
@@ -2688,6 +2707,9 @@ impl NnUtil {
             io,
             |ctx| {
                 let endian = ::binspec_runtime::Endian::Little;
+                let k_file_name = ctx.key(28u32);
+                let d_file_name_ofs: i128 = ctx.prev_pos(k_file_name) as i128
+                    - io.start as i128 + 2i128;
                 let d_file_size: i128 = match self.file_size {
                     Some(v) => v as i128,
                     None => io.size(ctx) as i128,
@@ -2783,16 +2805,7 @@ impl NnUtil {
                     })
                     .at("address_size")?;
                 ::binspec_runtime::attempt(|| {
-                        {
-                            let val = &self.file_name_ofs;
-                            {
-                                let x = val;
-                                w.u32(
-                                    ::binspec_runtime::fit::<u32>(*x as i128, "file_name_ofs")?,
-                                    endian,
-                                );
-                            }
-                        }
+                        w.u32(ctx.fit::<u32>(d_file_name_ofs, "file_name_ofs")?, endian);
                         Ok(())
                     })
                     .at("file_name_ofs")?;
@@ -2845,6 +2858,20 @@ impl NnUtil {
                         Ok(())
                     })
                     .at("file_size")?;
+                {
+                    let x = &self.file_name;
+                    let mut item = ::binspec_runtime::Writer::new();
+                    {
+                        let w = &mut item;
+                        ::binspec_runtime::attempt(|| {
+                                x.write(w, ctx, io, endian)?;
+                                Ok(())
+                            })
+                            .at("file_name")?;
+                    }
+                    ctx.push_encoded_dedup(2usize, k_file_name, &item.into_inner(), 1u64)
+                        .at("file_name")?;
+                }
                 Ok(())
             },
         )
@@ -3277,7 +3304,7 @@ impl RelocationSection {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (x_parent__section_count, x_parent__table_ofs) = args;
-        let k_entries = ctx.key(28u32);
+        let k_entries = ctx.key(29u32);
         let rel_entries: ::std::borrow::Cow<'_, [RelocationEntry]> = match &self.entries
         {
             Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
@@ -3288,7 +3315,7 @@ impl RelocationSection {
                             &[
                                 5u32, 4u32, 6u32, 3u32, 8u32, 9u32, 17u32, 15u32, 12u32,
                                 20u32, 18u32, 19u32, 11u32, 21u32, 23u32, 24u32, 25u32,
-                                27u32, 26u32, 30u32,
+                                27u32, 26u32, 31u32,
                             ],
                             io.start,
                             Some((self.region_ofs as i128, self.region_size as i128)),
@@ -3788,8 +3815,8 @@ impl ResDicNode {
         use ::binspec_runtime::ResultExt as _;
         let (_p_first_key,) = args;
         let dic__ = ctx.dic_next();
-        let k_key = ctx.key(29u32);
-        let k_string_key__ptr = ctx.key(30u32);
+        let k_key = ctx.key(30u32);
+        let k_string_key__ptr = ctx.key(31u32);
         let d_string_key: i128 = match self.string_key {
             Some(v) if self.key.is_none() => v as i128,
             _ => ctx.prev_pos(k_key) as i128,
@@ -5837,6 +5864,7 @@ impl ::binspec_runtime::Format for Bntx {
             version: None,
             endian: Some(::binspec_runtime::Endian::Little),
             summary: vec![
+                ("file name".to_string(), self.header.file_name.data[..].to_string()),
                 ("version major".to_string(), format!("{}", self.header.version_major as
                 i128)), ("version minor".to_string(), format!("{}", self.header
                 .version_minor as i128)), ("textures".to_string(), format!("{}", self

@@ -492,8 +492,6 @@ pub struct NnUtil {
     pub alignment_shift: u8,
     /// Always 64 (the size of a pointer, in bits).
     pub address_size: u8,
-    /// Offset of the file name's characters (after its u16 length) in the string pool.
-    pub file_name_ofs: u32,
     /// Set at run time by nn::util::RelocationTable::Relocate, against relocating twice; 0 in files.
     pub is_relocated: u16,
     /// Offset of the first block header, relative to this header.
@@ -505,6 +503,8 @@ pub struct NnUtil {
     /// Set only where the file disagrees with the derived value (`_io.size`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_size: ::std::option::Option<u32>,
+    /// The file's name, a string of the string pool (its offset is derived).
+    pub file_name: NwString,
 }
 impl NnUtil {}
 /// The header of a block (a sub section) of the file.
@@ -2305,7 +2305,7 @@ impl NnGfx {
         pools
             .check_expansion(
                 root_io.size() as u64,
-                &["`relocation_entries`", "`nw_strings`"],
+                &["`nw_strings`", "`relocation_entries`"],
             )
             .map_err(|e| e.in_format("nn_gfx"))?;
         Ok((m, pools.relaid()))

@@ -31,8 +31,6 @@ pub struct NnUtil {
     pub alignment_shift: u8,
     /// Always 64 (the size of a pointer, in bits).
     pub address_size: u8,
-    /// Offset of the file name's characters (after its u16 length) in the string pool.
-    pub file_name_ofs: u32,
     /// Set at run time by nn::util::RelocationTable::Relocate, against relocating twice; 0 in files.
     pub is_relocated: u16,
     /// Offset of the first block header, relative to this header.
@@ -44,14 +42,16 @@ pub struct NnUtil {
     /// Set only where the file disagrees with the derived value (`_io.size`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_size: ::std::option::Option<u32>,
+    /// The file's name, a string of the string pool (its offset is derived).
+    pub file_name: NwString,
 }
 impl NnUtil {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         _endian: ::binspec_runtime::Endian,
-        _pools: &mut ::binspec_runtime::layout::ReadPools,
-        _root_io: &::binspec_runtime::Reader<'a>,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
+        root_io: &::binspec_runtime::Reader<'a>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
@@ -85,6 +85,24 @@ impl NnUtil {
         let v_first_block_ofs = r.u16(endian).at("first_block_ofs")?;
         let v_relocation_table_ofs = r.u32(endian).at("relocation_table_ofs")?;
         let v_file_size = r.u32(endian).at("file_size")?;
+        let (v_file_name, _pos_file_name, _align_file_name) = {
+            let mut r = r.clone();
+            let at = v_file_name_ofs as i128 - 2i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("file_name");
+            }
+            r.seek(at as u64).at("file_name")?;
+            let pos_file_name = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = NwString::read(r, endian, pools, root_io).at("file_name")?;
+            (value, pos_file_name, ::std::option::Option::<u64>::None)
+        };
         let v_file_size: ::std::option::Option<u32> = if v_file_size as i128
             == r.size() as i128
         {
@@ -100,11 +118,11 @@ impl NnUtil {
             version_major: v_version_major,
             alignment_shift: v_alignment_shift,
             address_size: v_address_size,
-            file_name_ofs: v_file_name_ofs,
             is_relocated: v_is_relocated,
             first_block_ofs: v_first_block_ofs,
             relocation_table_ofs: v_relocation_table_ofs,
             file_size: v_file_size,
+            file_name: v_file_name,
         })
     }
     #[allow(non_snake_case)]
@@ -117,6 +135,9 @@ impl NnUtil {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let endian = ::binspec_runtime::Endian::Little;
+        let k_file_name = ctx.key(0u32);
+        let d_file_name_ofs: i128 = ctx.prev_pos(k_file_name) as i128 - io.start as i128
+            + 2i128;
         let d_file_size: i128 = match self.file_size {
             Some(v) => v as i128,
             None => io.size(ctx) as i128,
@@ -206,16 +227,7 @@ impl NnUtil {
             })
             .at("address_size")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.file_name_ofs;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "file_name_ofs")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_file_name_ofs, "file_name_ofs")?, endian);
                 Ok(())
             })
             .at("file_name_ofs")?;
@@ -270,6 +282,20 @@ impl NnUtil {
                 Ok(())
             })
             .at("file_size")?;
+        {
+            let x = &self.file_name;
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("file_name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_file_name, &item.into_inner(), 1u64)
+                .at("file_name")?;
+        }
         Ok(())
     }
 }
@@ -417,7 +443,143 @@ pub struct NwString {
     )]
     pub padding_filler: ::std::option::Option<::binspec_runtime::Bytes>,
 }
-impl NwString {}
+impl NwString {
+    #[allow(non_snake_case)]
+    pub(crate) fn read<'a>(
+        r: &mut ::binspec_runtime::Reader<'a>,
+        endian: ::binspec_runtime::Endian,
+        _pools: &mut ::binspec_runtime::layout::ReadPools,
+        _root_io: &::binspec_runtime::Reader<'a>,
+    ) -> ::binspec_runtime::Result<Self> {
+        use ::binspec_runtime::ResultExt as _;
+        r.enter()?;
+        let v_len = r.u16(endian).at("len")?;
+        let v_data = (|| -> ::binspec_runtime::Result<_> {
+            Ok({
+                let start = r.abs_pos();
+                let raw: &[u8] = r.bytes_sized(v_len as i128)?;
+                r.read_utf8(raw, start)?
+            })
+        })()
+            .at("data")?;
+        let _v_terminator = (|| -> ::binspec_runtime::Result<_> {
+            Ok({
+                let _start = r.abs_pos();
+                let raw: &[u8] = {
+                    r.expect(&[0u8])?;
+                    &[0u8][..]
+                };
+                raw
+            })
+        })()
+            .at("terminator")?;
+        let slot_start__ = r.pos();
+        let v_padding = (|| -> ::binspec_runtime::Result<_> {
+            Ok({
+                let _start = r.abs_pos();
+                let raw: &[u8] = r
+                    .bytes_sized(
+                        ::binspec_runtime::expr::modulo(v_len as i128 + 1i128, 2i128)
+                            .map_err(|e| e.or_offset(r.abs_pos()))?,
+                    )?;
+                let raw = ::binspec_runtime::read::slot_content(
+                    raw,
+                    Some(0u8),
+                    None,
+                    false,
+                );
+                r.share(raw)
+            })
+        })()
+            .at("padding")?;
+        let filler_padding = ::binspec_runtime::read::slot_filler(
+                &r.buf()[slot_start__..r.pos()],
+                Some(0u8),
+                None,
+                false,
+                &[],
+                Some(0u8),
+            )
+            .map(|b| r.share(b));
+        r.leave();
+        Ok(NwString {
+            data: v_data,
+            padding: v_padding,
+            padding_filler: filler_padding,
+        })
+    }
+    #[allow(non_snake_case)]
+    pub(crate) fn write<'m>(
+        &'m self,
+        w: &mut ::binspec_runtime::Writer,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        _io: ::binspec_runtime::layout::Io,
+        endian: ::binspec_runtime::Endian,
+    ) -> ::binspec_runtime::Result<()> {
+        use ::binspec_runtime::ResultExt as _;
+        let d_len: i128 = {
+            let x = &self.data;
+            (::binspec_runtime::text::encode(x, "UTF-8")?).len() as i128
+        };
+        ::binspec_runtime::attempt(|| {
+                w.u16(ctx.fit::<u16>(d_len, "len")?, endian);
+                Ok(())
+            })
+            .at("len")?;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.data;
+                    {
+                        let x = val;
+                        {
+                            let content: &[u8] = &::binspec_runtime::text::encode(
+                                x,
+                                "UTF-8",
+                            )?;
+                            ::binspec_runtime::write_slot_exact(
+                                w,
+                                content,
+                                Some(d_len),
+                                ctx.first_pass(),
+                            )?;
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .at("data")?;
+        ::binspec_runtime::attempt(|| {
+                w.bytes(&[0u8]);
+                Ok(())
+            })
+            .at("terminator")?;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.padding;
+                    {
+                        let x = val;
+                        {
+                            let content: &[u8] = &x[..];
+                            ::binspec_runtime::write_slot_filled(
+                                w,
+                                content,
+                                Some(
+                                    ::binspec_runtime::expr::modulo(d_len + 1i128, 2i128)?,
+                                ),
+                                &[],
+                                0u8,
+                                ctx.first_pass(),
+                                self.padding_filler.as_deref(),
+                            )?;
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .at("padding")?;
+        Ok(())
+    }
+}
 impl NnUtil {
     /// Reads the file, and says whether its layout is one the writer does not reproduce (see
     /// `ReadPools::relaid`).
@@ -436,7 +598,7 @@ impl NnUtil {
         pools
             .check_expansion(
                 root_io.size() as u64,
-                &["`relocation_entries`", "`nw_strings`"],
+                &["`nw_strings`", "`relocation_entries`"],
             )
             .map_err(|e| e.in_format("nn_util"))?;
         Ok((m, pools.relaid()))

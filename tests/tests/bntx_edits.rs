@@ -202,3 +202,40 @@ fn every_fixture_takes_longer_names() {
     }
     assert_eq!(done, 3);
 }
+
+/// A texture removed from the model (its entry in the container's array and its dictionary node): the file that
+/// comes out has three textures, a dictionary that finds their names, their pixels as before, and a string pool
+/// that still lists the removed name (the strings the file held are kept) while nothing points to it. The GPU
+/// region keeps its place and size: the removed texture's data is not written (zeros where it was), as the
+/// other textures' data stays where the file had it (their mip level pointers are data yet).
+#[test]
+fn a_texture_removed_leaves_the_others_as_they_were() {
+    let Some((_, bytes)) = home_bed() else {
+        return;
+    };
+    let before = Bntx::from_binary(&bytes).unwrap();
+    let mut m = before.clone();
+    let gone = "BedBody_nrm";
+    m.container.textures.retain(|t| t.texture.name() != gone);
+    m.container
+        .dictionary
+        .nodes
+        .retain(|n| n.key.as_ref().is_none_or(|k| &*k.data != gone));
+    let out = m.to_binary().unwrap();
+    let back = Bntx::from_binary(&out).unwrap();
+    let names: Vec<&str> = back.textures().map(|t| t.name()).collect();
+    assert_eq!(names, ["BedBody_alb", "BedBody_mtl", "BedBody_rgh"]);
+    dictionary_finds_its_keys(&out, &back);
+    let kept: Vec<(String, Vec<image::RgbaImage>)> = pixels(&before)
+        .into_iter()
+        .filter(|(n, _)| n != gone)
+        .collect();
+    assert_eq!(pixels(&back), kept);
+    // The container's count is derived: 3.
+    assert_eq!(u32::from_le_bytes(out[0x24..0x28].try_into().unwrap()), 3);
+    // Its data, where the file had it, is zeros now.
+    let t = before.texture(gone).unwrap();
+    let at = t.mip_ptrs[0].ptr as usize;
+    assert!(out[at..at + t.data.len()].iter().all(|&b| b == 0));
+    assert_eq!(back.to_binary().unwrap(), out);
+}
