@@ -117,3 +117,7 @@ pub mod bfres_api;
 // BFRES geometry: vertex attributes as f32 values, index buffers as u32.
 #[cfg(feature = "bfres")]
 pub mod bfres_geometry;
+
+// BFRES materials' shader parameters as f32 values, read and set.
+#[cfg(feature = "bfres")]
+pub mod bfres_params;
