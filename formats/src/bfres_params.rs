@@ -73,6 +73,29 @@ fn not_found(what: String) -> Error {
     Error::invalid(0, what)
 }
 
+/// The model named `model` of a file body of either version and its material named `material` (their types
+/// differ, the fields read here are named alike).
+macro_rules! model_material {
+    ($f:expr, $model:expr, $material:expr) => {{
+        let (model, material) = ($model, $material);
+        $f.models
+            .iter()
+            .flatten()
+            .find(|m| text(&m.name) == model)
+            .ok_or_else(|| not_found(format!("no model {model:?}")))
+            .and_then(|m| {
+                m.materials
+                    .iter()
+                    .flatten()
+                    .find(|x| text(&x.name) == material)
+                    .map(|x| (m, x))
+                    .ok_or_else(|| {
+                        not_found(format!("no material {material:?} in model {model:?}"))
+                    })
+            })
+    }};
+}
+
 impl Bfres {
     /// The shader parameters of material `material` of model `model`, in their order.
     ///
@@ -135,21 +158,9 @@ impl Bfres {
 
     /// A material's parameters and its value bytes.
     fn params_and_values(&self, model: &str, material: &str) -> Result<(Vec<ShaderParam>, &[u8])> {
-        let missing = || not_found(format!("no material {material:?} in model {model:?}"));
         match &self.body {
             Some(BfresBody::ResFileV8(f)) => {
-                let m = f
-                    .models
-                    .iter()
-                    .flatten()
-                    .find(|m| text(&m.name) == model)
-                    .ok_or_else(|| not_found(format!("no model {model:?}")))?;
-                let mat = m
-                    .materials
-                    .iter()
-                    .flatten()
-                    .find(|x| text(&x.name) == material)
-                    .ok_or_else(missing)?;
+                let (_, mat) = model_material!(f, model, material)?;
                 let params = mat
                     .shader_params
                     .iter()
@@ -164,18 +175,7 @@ impl Bfres {
                 Ok((params, mat.shader_param_values.as_deref().unwrap_or(&[])))
             }
             Some(BfresBody::ResFile(f)) => {
-                let m = f
-                    .models
-                    .iter()
-                    .flatten()
-                    .find(|m| text(&m.name) == model)
-                    .ok_or_else(|| not_found(format!("no model {model:?}")))?;
-                let mat = m
-                    .materials
-                    .iter()
-                    .flatten()
-                    .find(|x| text(&x.name) == material)
-                    .ok_or_else(missing)?;
+                let (m, mat) = model_material!(f, model, material)?;
                 // The reflection the static shader variation points to, among the model's (0x58 bytes each).
                 let refl = mat.variation.as_ref().and_then(|v| {
                     let i = v.shader_reflection.checked_sub(m.shader_reflection_array)? / 0x58;

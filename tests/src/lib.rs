@@ -252,6 +252,25 @@ pub fn check_fixture_script(script: &str) {
     }
 }
 
+/// The `count + 1` nodes (root first) of the nn::util dictionary at `at` in `file`, as its bytes hold them: each
+/// node's reference bit and left and right indices (node i at the dictionary + 8 + 16 i).
+pub fn nn_util_dictionary_nodes(
+    file: &[u8],
+    at: usize,
+    count: usize,
+) -> Vec<binspec_runtime::layout::resdic::Node> {
+    (0..count + 1)
+        .map(|i| {
+            let n = &file[at + 8 + 16 * i..];
+            binspec_runtime::layout::resdic::Node {
+                ref_bit: u32::from_le_bytes(n[..4].try_into().unwrap()),
+                left: u16::from_le_bytes([n[4], n[5]]),
+                right: u16::from_le_bytes([n[6], n[7]]),
+            }
+        })
+        .collect()
+}
+
 /// The entries of an nn::util file's relocation table, read from its bytes: {u32 position, u16 struct count, u8
 /// pointer count, u8 padding count} after the table's 0x10-byte header and its 0x18-byte sections.
 pub fn nn_util_relocation_entries(file: &[u8]) -> Vec<[u64; 4]> {

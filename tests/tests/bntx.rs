@@ -358,17 +358,8 @@ fn renaming_a_texture_re_derives_the_dictionary() {
         .all(|n| n.ref_bit.is_none()));
     // The tree written finds every name, from the values in the bytes (node i at the dictionary + 8 + 16 i).
     // (The container's dictionary pointer, derived, is at 0x38: the container starts at 0x20.)
-    let at = u64::from_le_bytes(out[0x38..0x40].try_into().unwrap()) as usize + 8;
-    let written: Vec<resdic::Node> = (0..keys.len() + 1)
-        .map(|i| {
-            let n = &out[at + 16 * i..];
-            resdic::Node {
-                ref_bit: u32::from_le_bytes(n[..4].try_into().unwrap()),
-                left: u16::from_le_bytes([n[4], n[5]]),
-                right: u16::from_le_bytes([n[6], n[7]]),
-            }
-        })
-        .collect();
+    let at = u64::from_le_bytes(out[0x38..0x40].try_into().unwrap()) as usize;
+    let written = binspec_tests::nn_util_dictionary_nodes(&out, at, keys.len());
     for (i, k) in keys.iter().enumerate() {
         assert_eq!(
             resdic::lookup(&written, &keys, k.as_bytes()),

@@ -39,23 +39,14 @@ fn pixels(m: &Bntx) -> Vec<(String, Vec<image::RgbaImage>)> {
         .collect()
 }
 
-/// The dictionary as written finds every key at its index (node i at the dictionary + 8 + 16 i).
+/// The dictionary as written finds every key at its index.
 fn dictionary_finds_its_keys(out: &[u8], m: &Bntx) {
     let keys: Vec<String> = m.container.dictionary.nodes[1..]
         .iter()
         .map(|n| n.key.as_ref().unwrap().data.to_string())
         .collect();
-    let at = u64::from_le_bytes(out[0x38..0x40].try_into().unwrap()) as usize + 8;
-    let nodes: Vec<resdic::Node> = (0..keys.len() + 1)
-        .map(|i| {
-            let n = &out[at + 16 * i..];
-            resdic::Node {
-                ref_bit: u32::from_le_bytes(n[..4].try_into().unwrap()),
-                left: u16::from_le_bytes([n[4], n[5]]),
-                right: u16::from_le_bytes([n[6], n[7]]),
-            }
-        })
-        .collect();
+    let at = u64::from_le_bytes(out[0x38..0x40].try_into().unwrap()) as usize;
+    let nodes = binspec_tests::nn_util_dictionary_nodes(out, at, keys.len());
     for (i, k) in keys.iter().enumerate() {
         assert_eq!(resdic::lookup(&nodes, &keys, k.as_bytes()), Some(i), "{k}");
     }

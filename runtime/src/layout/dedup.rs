@@ -108,21 +108,9 @@ impl<'m> WriteCtx<'m> {
         bytes.clear();
         bytes.extend_from_slice(s.as_bytes());
         bytes.extend_from_slice(term);
-        let r = self.dedup_bytes(pool, key, &bytes, align);
+        let r = self.push_encoded_dedup(pool, key, &bytes, align);
         self.dedup.scratch = bytes;
         r
-    }
-
-    /// Queues an encoded item for a deduplicating pool of records (NW strings: a length, the characters, a zero
-    /// byte, padding): as [`WriteCtx::push_utf8_dedup`], equal bytes share one position.
-    pub fn push_encoded_dedup(
-        &mut self,
-        pool: usize,
-        key: Key,
-        bytes: &[u8],
-        align: u64,
-    ) -> crate::Result<()> {
-        self.dedup_bytes(pool, key, bytes, align)
     }
 
     /// How many strings the region of pool `pool` held in the previous pass (where the model's list and the
@@ -136,8 +124,9 @@ impl<'m> WriteCtx<'m> {
             .unwrap_or(listed as u64)
     }
 
-    /// [`WriteCtx::push_utf8_dedup`] for a string's encoded bytes with their terminator.
-    fn dedup_bytes(
+    /// Queues encoded bytes for a deduplicating pool: a string's with its terminator ([`WriteCtx::push_utf8_dedup`]),
+    /// or a record's (NW strings: a length, the characters, a zero byte, padding); equal bytes share one position.
+    pub fn push_encoded_dedup(
         &mut self,
         pool: usize,
         key: Key,
