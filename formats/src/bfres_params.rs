@@ -96,6 +96,23 @@ macro_rules! model_material {
     }};
 }
 
+/// The value bytes of material `material` of model `model`, to change, in a file body of either version.
+macro_rules! values_of {
+    ($f:expr, $model:expr, $material:expr) => {
+        $f.models
+            .iter_mut()
+            .flatten()
+            .find(|m| text(&m.name) == $model)
+            .and_then(|m| {
+                m.materials
+                    .iter_mut()
+                    .flatten()
+                    .find(|x| text(&x.name) == $material)
+            })
+            .and_then(|x| x.shader_param_values.as_mut())
+    };
+}
+
 impl Bfres {
     /// The shader parameters of material `material` of model `model`, in their order.
     ///
@@ -213,31 +230,10 @@ impl Bfres {
                 "material {material:?} has no shader parameter values"
             ))
         };
+        // (Found as `params_and_values` found it, so each exists.)
         let values = match &mut self.body {
-            Some(BfresBody::ResFileV8(f)) => f
-                .models
-                .iter_mut()
-                .flatten()
-                .find(|m| text(&m.name) == model)
-                .and_then(|m| {
-                    m.materials
-                        .iter_mut()
-                        .flatten()
-                        .find(|x| text(&x.name) == material)
-                })
-                .and_then(|x| x.shader_param_values.as_mut()),
-            Some(BfresBody::ResFile(f)) => f
-                .models
-                .iter_mut()
-                .flatten()
-                .find(|m| text(&m.name) == model)
-                .and_then(|m| {
-                    m.materials
-                        .iter_mut()
-                        .flatten()
-                        .find(|x| text(&x.name) == material)
-                })
-                .and_then(|x| x.shader_param_values.as_mut()),
+            Some(BfresBody::ResFileV8(f)) => values_of!(f, model, material),
+            Some(BfresBody::ResFile(f)) => values_of!(f, model, material),
             None => None,
         };
         values.ok_or_else(missing)
