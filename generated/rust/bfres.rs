@@ -301,7 +301,7 @@ impl Bfres {
                             }
                         };
                         let at = io.start + at;
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -309,7 +309,7 @@ impl Bfres {
                                 x.write(w, ctx, io, endian)?;
                             }
                         }
-                        ctx.place_in(io, at, w.into_placed())?;
+                        ctx.place_in(io, at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -1708,7 +1708,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -1716,7 +1716,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -1757,14 +1757,14 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -1805,7 +1805,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -1813,7 +1813,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -1857,7 +1857,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -1865,7 +1865,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -1909,7 +1909,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -1917,7 +1917,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -1961,7 +1961,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -1969,7 +1969,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -2013,7 +2013,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -2021,7 +2021,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -2065,7 +2065,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -2073,7 +2073,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -2117,7 +2117,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -2125,7 +2125,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -2169,7 +2169,7 @@ impl ResFile {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -2188,7 +2188,7 @@ impl ResFile {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -2231,7 +2231,7 @@ impl ResFile {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -2247,7 +2247,7 @@ impl ResFile {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -2288,14 +2288,14 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -2339,7 +2339,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -2347,7 +2347,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -2388,7 +2388,7 @@ impl ResFile {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -2396,7 +2396,7 @@ impl ResFile {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -3738,7 +3738,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -3746,7 +3746,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -3787,14 +3787,14 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -3835,7 +3835,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -3843,7 +3843,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -3887,7 +3887,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -3895,7 +3895,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -3939,7 +3939,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -3947,7 +3947,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -3991,7 +3991,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -3999,7 +3999,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -4043,7 +4043,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -4051,7 +4051,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -4095,7 +4095,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -4103,7 +4103,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -4147,7 +4147,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -4155,7 +4155,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -4199,7 +4199,7 @@ impl ResFileV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -4218,7 +4218,7 @@ impl ResFileV8 {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -4261,7 +4261,7 @@ impl ResFileV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -4277,7 +4277,7 @@ impl ResFileV8 {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -4318,14 +4318,14 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -4369,7 +4369,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -4377,7 +4377,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -4418,7 +4418,7 @@ impl ResFileV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -4426,7 +4426,7 @@ impl ResFileV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -4520,7 +4520,7 @@ impl EmbedFileEntry {
                                 );
                             }
                         };
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -4536,7 +4536,7 @@ impl EmbedFileEntry {
                                 }
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -5544,7 +5544,7 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -5552,7 +5552,7 @@ impl Model {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -5593,7 +5593,7 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -5601,7 +5601,7 @@ impl Model {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -5642,7 +5642,7 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -5650,7 +5650,7 @@ impl Model {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -5691,14 +5691,14 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -5739,14 +5739,14 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -5787,7 +5787,7 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -5795,7 +5795,7 @@ impl Model {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -5839,14 +5839,14 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -5887,7 +5887,7 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -5903,7 +5903,7 @@ impl Model {
                             )?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -5947,7 +5947,7 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -5955,7 +5955,7 @@ impl Model {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -5996,14 +5996,14 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -6047,7 +6047,7 @@ impl Model {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -6055,7 +6055,7 @@ impl Model {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -6959,7 +6959,7 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -6967,7 +6967,7 @@ impl ModelV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7008,7 +7008,7 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -7016,7 +7016,7 @@ impl ModelV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7057,7 +7057,7 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -7065,7 +7065,7 @@ impl ModelV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7106,14 +7106,14 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7154,14 +7154,14 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7202,7 +7202,7 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -7210,7 +7210,7 @@ impl ModelV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7251,14 +7251,14 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7302,7 +7302,7 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -7310,7 +7310,7 @@ impl ModelV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7351,14 +7351,14 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7402,7 +7402,7 @@ impl ModelV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -7410,7 +7410,7 @@ impl ModelV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7609,7 +7609,7 @@ impl UserDataEntry {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -7617,7 +7617,7 @@ impl UserDataEntry {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -7658,7 +7658,7 @@ impl UserDataEntry {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -7703,7 +7703,7 @@ impl UserDataEntry {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -8517,14 +8517,14 @@ impl Vertex {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -8568,7 +8568,7 @@ impl Vertex {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -8576,7 +8576,7 @@ impl Vertex {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -8619,7 +8619,7 @@ impl Vertex {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -8649,7 +8649,7 @@ impl Vertex {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -8692,7 +8692,7 @@ impl Vertex {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -8704,7 +8704,7 @@ impl Vertex {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -8748,14 +8748,14 @@ impl Vertex {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -8799,14 +8799,14 @@ impl Vertex {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -9614,14 +9614,14 @@ impl VertexV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -9665,7 +9665,7 @@ impl VertexV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -9673,7 +9673,7 @@ impl VertexV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -9716,7 +9716,7 @@ impl VertexV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -9746,7 +9746,7 @@ impl VertexV8 {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -9789,7 +9789,7 @@ impl VertexV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -9801,7 +9801,7 @@ impl VertexV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -9845,14 +9845,14 @@ impl VertexV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -9896,14 +9896,14 @@ impl VertexV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -10095,7 +10095,7 @@ impl VertexAttribute {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -10103,7 +10103,7 @@ impl VertexAttribute {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -11162,7 +11162,7 @@ impl Shape {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -11170,7 +11170,7 @@ impl Shape {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -11214,7 +11214,7 @@ impl Shape {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for (i, x) in val.iter().enumerate() {
@@ -11250,7 +11250,7 @@ impl Shape {
                             )?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -11294,7 +11294,7 @@ impl Shape {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -11302,7 +11302,7 @@ impl Shape {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -11345,7 +11345,7 @@ impl Shape {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -11357,7 +11357,7 @@ impl Shape {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -11398,14 +11398,14 @@ impl Shape {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -11449,7 +11449,7 @@ impl Shape {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -11457,7 +11457,7 @@ impl Shape {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -11512,14 +11512,14 @@ impl Shape {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -11563,14 +11563,14 @@ impl Shape {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -12561,7 +12561,7 @@ impl ShapeV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -12569,7 +12569,7 @@ impl ShapeV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -12610,7 +12610,7 @@ impl ShapeV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for (i, x) in val.iter().enumerate() {
@@ -12646,7 +12646,7 @@ impl ShapeV8 {
                             )?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -12689,7 +12689,7 @@ impl ShapeV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -12701,7 +12701,7 @@ impl ShapeV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -12742,14 +12742,14 @@ impl ShapeV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -12793,7 +12793,7 @@ impl ShapeV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -12801,7 +12801,7 @@ impl ShapeV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -12855,14 +12855,14 @@ impl ShapeV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -12905,14 +12905,14 @@ impl ShapeV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             w.f32(*x, endian);
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -13435,14 +13435,14 @@ impl Mesh {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -13485,7 +13485,7 @@ impl Mesh {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -13501,7 +13501,7 @@ impl Mesh {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -13545,7 +13545,7 @@ impl Mesh {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -13553,7 +13553,7 @@ impl Mesh {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -14296,7 +14296,7 @@ impl Meshlet {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -14323,7 +14323,7 @@ impl Meshlet {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -14367,14 +14367,14 @@ impl Meshlet {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -14417,7 +14417,7 @@ impl Meshlet {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -14429,7 +14429,7 @@ impl Meshlet {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -14970,7 +14970,7 @@ impl Skeleton {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -14978,7 +14978,7 @@ impl Skeleton {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -15019,14 +15019,14 @@ impl Skeleton {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -15066,7 +15066,7 @@ impl Skeleton {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -15076,7 +15076,7 @@ impl Skeleton {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -15120,14 +15120,14 @@ impl Skeleton {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -15704,7 +15704,7 @@ impl SkeletonV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -15712,7 +15712,7 @@ impl SkeletonV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -15753,14 +15753,14 @@ impl SkeletonV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -15800,7 +15800,7 @@ impl SkeletonV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -15810,7 +15810,7 @@ impl SkeletonV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -15854,14 +15854,14 @@ impl SkeletonV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -16331,7 +16331,7 @@ impl Bone {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -16339,7 +16339,7 @@ impl Bone {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -16380,14 +16380,14 @@ impl Bone {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -16431,7 +16431,7 @@ impl Bone {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -16439,7 +16439,7 @@ impl Bone {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -16909,7 +16909,7 @@ impl BoneV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -16917,7 +16917,7 @@ impl BoneV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -16958,14 +16958,14 @@ impl BoneV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -17009,7 +17009,7 @@ impl BoneV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -17017,7 +17017,7 @@ impl BoneV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -17784,7 +17784,7 @@ impl ShaderReflection {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -17792,7 +17792,7 @@ impl ShaderReflection {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -17833,7 +17833,7 @@ impl ShaderReflection {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -17841,7 +17841,7 @@ impl ShaderReflection {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -17885,14 +17885,14 @@ impl ShaderReflection {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -17936,7 +17936,7 @@ impl ShaderReflection {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -17944,7 +17944,7 @@ impl ShaderReflection {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -17988,14 +17988,14 @@ impl ShaderReflection {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -18039,7 +18039,7 @@ impl ShaderReflection {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -18047,7 +18047,7 @@ impl ShaderReflection {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -18091,7 +18091,7 @@ impl ShaderReflection {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -18099,7 +18099,7 @@ impl ShaderReflection {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -18143,7 +18143,7 @@ impl ShaderReflection {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -18151,7 +18151,7 @@ impl ShaderReflection {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -18195,7 +18195,7 @@ impl ShaderReflection {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -18203,7 +18203,7 @@ impl ShaderReflection {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -18330,14 +18330,14 @@ impl RenderInfoStrings {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -18512,7 +18512,7 @@ impl RenderInfo {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -18520,7 +18520,7 @@ impl RenderInfo {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -18744,7 +18744,7 @@ impl ShaderParam {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -18752,7 +18752,7 @@ impl ShaderParam {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -20569,7 +20569,7 @@ impl Material {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -20577,7 +20577,7 @@ impl Material {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -20621,7 +20621,7 @@ impl Material {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -20629,7 +20629,7 @@ impl Material {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -20672,7 +20672,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -20684,7 +20684,7 @@ impl Material {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -20728,14 +20728,14 @@ impl Material {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -20778,7 +20778,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -20805,7 +20805,7 @@ impl Material {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -20849,14 +20849,14 @@ impl Material {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -20900,7 +20900,7 @@ impl Material {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -20908,7 +20908,7 @@ impl Material {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -20951,7 +20951,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -20967,7 +20967,7 @@ impl Material {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21011,7 +21011,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -21023,7 +21023,7 @@ impl Material {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21067,7 +21067,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -21079,7 +21079,7 @@ impl Material {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21126,7 +21126,7 @@ impl Material {
                         }
                     };
                     let at = io.start + at;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for (i, x) in val.iter().enumerate() {
@@ -21167,7 +21167,7 @@ impl Material {
                             )?;
                         }
                     }
-                    ctx.place_in(io, at, w.into_placed())?;
+                    ctx.place_in(io, at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21211,7 +21211,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -21238,7 +21238,7 @@ impl Material {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21282,7 +21282,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -21294,7 +21294,7 @@ impl Material {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21338,7 +21338,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -21348,7 +21348,7 @@ impl Material {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21389,14 +21389,14 @@ impl Material {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21440,7 +21440,7 @@ impl Material {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -21448,7 +21448,7 @@ impl Material {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21491,7 +21491,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -21503,7 +21503,7 @@ impl Material {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -21546,7 +21546,7 @@ impl Material {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -21558,7 +21558,7 @@ impl Material {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -22395,14 +22395,14 @@ impl StaticShaderVariation {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -22445,7 +22445,7 @@ impl StaticShaderVariation {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -22456,7 +22456,7 @@ impl StaticShaderVariation {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -22500,14 +22500,14 @@ impl StaticShaderVariation {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -22550,7 +22550,7 @@ impl StaticShaderVariation {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -22559,7 +22559,7 @@ impl StaticShaderVariation {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -22602,7 +22602,7 @@ impl StaticShaderVariation {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -22612,7 +22612,7 @@ impl StaticShaderVariation {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -22656,14 +22656,14 @@ impl StaticShaderVariation {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -22706,7 +22706,7 @@ impl StaticShaderVariation {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -22718,7 +22718,7 @@ impl StaticShaderVariation {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24336,7 +24336,7 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -24344,7 +24344,7 @@ impl MaterialV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24388,14 +24388,14 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24439,7 +24439,7 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -24447,7 +24447,7 @@ impl MaterialV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24491,7 +24491,7 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -24499,7 +24499,7 @@ impl MaterialV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24542,7 +24542,7 @@ impl MaterialV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -24554,7 +24554,7 @@ impl MaterialV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24598,14 +24598,14 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24648,7 +24648,7 @@ impl MaterialV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -24675,7 +24675,7 @@ impl MaterialV8 {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24719,14 +24719,14 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24770,7 +24770,7 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -24778,7 +24778,7 @@ impl MaterialV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24822,14 +24822,14 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24873,7 +24873,7 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -24881,7 +24881,7 @@ impl MaterialV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24924,7 +24924,7 @@ impl MaterialV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -24940,7 +24940,7 @@ impl MaterialV8 {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -24981,14 +24981,14 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -25032,7 +25032,7 @@ impl MaterialV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -25040,7 +25040,7 @@ impl MaterialV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -25083,7 +25083,7 @@ impl MaterialV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -25093,7 +25093,7 @@ impl MaterialV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -25136,7 +25136,7 @@ impl MaterialV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -25148,7 +25148,7 @@ impl MaterialV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -25191,7 +25191,7 @@ impl MaterialV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -25203,7 +25203,7 @@ impl MaterialV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -25505,7 +25505,7 @@ impl RenderInfoV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -25513,7 +25513,7 @@ impl RenderInfoV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -25554,7 +25554,7 @@ impl RenderInfoV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
@@ -25594,7 +25594,7 @@ impl RenderInfoV8 {
                             }
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26403,7 +26403,7 @@ impl ShaderAssignV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -26411,7 +26411,7 @@ impl ShaderAssignV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26454,7 +26454,7 @@ impl ShaderAssignV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -26467,7 +26467,7 @@ impl ShaderAssignV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26511,7 +26511,7 @@ impl ShaderAssignV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -26521,7 +26521,7 @@ impl ShaderAssignV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26566,7 +26566,7 @@ impl ShaderAssignV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -26574,7 +26574,7 @@ impl ShaderAssignV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26618,14 +26618,14 @@ impl ShaderAssignV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26669,7 +26669,7 @@ impl ShaderAssignV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -26677,7 +26677,7 @@ impl ShaderAssignV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26721,14 +26721,14 @@ impl ShaderAssignV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26772,7 +26772,7 @@ impl ShaderAssignV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -26780,7 +26780,7 @@ impl ShaderAssignV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26824,14 +26824,14 @@ impl ShaderAssignV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         for x in val.iter() {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -26875,7 +26875,7 @@ impl ShaderAssignV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -26883,7 +26883,7 @@ impl ShaderAssignV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -27218,7 +27218,7 @@ impl ShaderParamV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -27229,7 +27229,7 @@ impl ShaderParamV8 {
                             );
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -27270,7 +27270,7 @@ impl ShaderParamV8 {
                             );
                         }
                     };
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -27278,7 +27278,7 @@ impl ShaderParamV8 {
                             w.u8(::binspec_runtime::fit::<u8>(*x as i128, "name_end")?);
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -27323,7 +27323,7 @@ impl ShaderParamV8 {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -27331,7 +27331,7 @@ impl ShaderParamV8 {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -27448,7 +27448,7 @@ impl StringRef {
                         }
                     };
                     let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -27456,7 +27456,7 @@ impl StringRef {
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_placed())?;
+                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })

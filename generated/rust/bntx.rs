@@ -418,7 +418,7 @@ impl Bntx {
                             }
                         };
                         let at = io.start + at;
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -426,7 +426,7 @@ impl Bntx {
                                 x.write(w, ctx, io, endian)?;
                             }
                         }
-                        ctx.place_in(io, at, w.into_placed())?;
+                        ctx.place_in(io, at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -1000,7 +1000,7 @@ impl TextureContainer {
                             }
                         };
                         let at = io.start + at;
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -1008,7 +1008,7 @@ impl TextureContainer {
                                 x.write(w, ctx, io, endian)?;
                             }
                         }
-                        ctx.place_in(io, at, w.into_placed())?;
+                        ctx.place_in(io, at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -1938,7 +1938,7 @@ impl TextureInfo {
                                 );
                             }
                         };
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -1954,7 +1954,7 @@ impl TextureInfo {
                                 }
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())

@@ -408,7 +408,7 @@ impl Byml {
                         }
                     };
                     let at = io.start + at;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -427,7 +427,7 @@ impl Byml {
                             )?;
                         }
                     }
-                    ctx.place_in(io, at, w.into_placed())?;
+                    ctx.place_in(io, at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -468,7 +468,7 @@ impl Byml {
                         }
                     };
                     let at = io.start + at;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -487,7 +487,7 @@ impl Byml {
                             )?;
                         }
                     }
-                    ctx.place_in(io, at, w.into_placed())?;
+                    ctx.place_in(io, at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -528,7 +528,7 @@ impl Byml {
                         }
                     };
                     let at = io.start + at;
-                    let mut w = ctx.placement_writer(at);
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
                     {
                         let w = &mut w;
                         {
@@ -547,7 +547,7 @@ impl Byml {
                             )?;
                         }
                     }
-                    ctx.place_in(io, at, w.into_placed())?;
+                    ctx.place_in(io, at, w.into_inner())?;
                 }
                 Ok(())
             })
@@ -1727,7 +1727,7 @@ impl NodeRef {
                             }
                         };
                         let io = ::binspec_runtime::layout::Io::ROOT;
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -1735,7 +1735,7 @@ impl NodeRef {
                                 x.write(w, ctx, io, endian, (x_root__is_le,))?;
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -1832,7 +1832,7 @@ impl BinaryRef {
                             }
                         };
                         let io = ::binspec_runtime::layout::Io::ROOT;
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -1840,7 +1840,7 @@ impl BinaryRef {
                                 x.write(w, ctx, io, endian, (p_with_alignment,))?;
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2028,7 +2028,7 @@ impl S64Ref {
                                 );
                             }
                         };
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -2039,7 +2039,7 @@ impl S64Ref {
                                 );
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2128,7 +2128,7 @@ impl U64Ref {
                                 );
                             }
                         };
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -2139,7 +2139,7 @@ impl U64Ref {
                                 );
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2228,7 +2228,7 @@ impl F64Ref {
                                 );
                             }
                         };
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -2236,7 +2236,7 @@ impl F64Ref {
                                 w.f64(*x, endian);
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2450,7 +2450,7 @@ impl StringEntry {
                                 );
                             }
                         };
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -2472,7 +2472,7 @@ impl StringEntry {
                                 }
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -2638,7 +2638,7 @@ impl RelocatedStringTable {
                                 );
                             }
                         };
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -2649,7 +2649,7 @@ impl RelocatedStringTable {
                                 );
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())
@@ -3129,7 +3129,7 @@ impl HashPair {
                                 );
                             }
                         };
-                        let mut w = ctx.placement_writer(at);
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
                             {
@@ -3139,7 +3139,7 @@ impl HashPair {
                                 );
                             }
                         }
-                        ctx.place(at, w.into_placed())?;
+                        ctx.place(at, w.into_inner())?;
                     }
                 }
                 Ok(())

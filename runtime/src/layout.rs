@@ -783,12 +783,6 @@ impl<'m> WriteCtx<'m> {
             self.cur_lens.set(it.key, len as u64);
         }
     }
-    /// A writer for bytes to place at `at` ([`WriteCtx::place`]): one that only counts them in a pass that only
-    /// finds positions.
-    #[inline]
-    pub fn placement_writer(&self, at: usize) -> Writer {
-        Writer::placement(at, self.sizing)
-    }
     /// Queues bytes to be written at absolute position `at` of the output once the pass has written everything
     /// else (over what is there, and past the end with zeros in between). Placing them at the end keeps what the
     /// pass writes in sequence at its own positions, however deep the placed data is nested.

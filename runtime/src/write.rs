@@ -80,23 +80,6 @@ impl Writer {
             ..Self::default()
         }
     }
-    /// A writer for bytes that will be placed at absolute position `origin` ([`Writer::at_origin`]), or, where
-    /// `sizing`, one that only counts them ([`Writer::sizing`]): a layout pass then copies no placed data.
-    pub fn placement(origin: usize, sizing: bool) -> Self {
-        Writer {
-            origin,
-            sizing,
-            ..Self::default()
-        }
-    }
-    /// The bytes of a [`Writer::placement`] writer, to place: what it wrote, or, for one that only counts them,
-    /// as many zeros (allocated zeroed, so that pages nobody reads are not touched).
-    pub fn into_placed(self) -> Vec<u8> {
-        match self.sizing {
-            true => vec![0; self.written()],
-            false => self.into_inner(),
-        }
-    }
     /// A writer for a pool item written out of line, to be placed at `origin`: it keeps bytes where this writer
     /// does and only counts them where this one is a sizing writer.
     #[doc(hidden)]

@@ -438,8 +438,8 @@ fn placed_instances_are_laid_over_the_output() {
     let write = function(&c.rust, "Child", "pub(crate) fn write");
     for want in [
         "let io = ::binspec_runtime::layout::Io::ROOT;",
-        "let mut w = ctx.placement_writer(at);",
-        "ctx.place(at, w.into_placed())?;",
+        "let mut w = ::binspec_runtime::Writer::at_origin(at);",
+        "ctx.place(at, w.into_inner())?;",
         ".at(\"target\")?;",
     ] {
         assert!(write.contains(want), "{want}:\n{write}");

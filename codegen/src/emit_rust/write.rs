@@ -599,16 +599,16 @@ impl<'m> Gen<'m> {
                 // (In an imported schema's types, `_root` is its top-level record, written into its own stream.)
                 Some(x) if x.text == "_root._io" && own_root_io(self.m, self.m.root_of(ti)) => (
                     quote!(let io = ctx.root_io(); let at = io.start + at;),
-                    quote!(ctx.place_in(io, at, w.into_placed())?;),
+                    quote!(ctx.place_in(io, at, w.into_inner())?;),
                 ),
                 Some(x) if x.text == "_root._io" => (
                     quote!(let io = ::binspec_runtime::layout::Io::ROOT;),
-                    quote!(ctx.place(at, w.into_placed())?;),
+                    quote!(ctx.place(at, w.into_inner())?;),
                 ),
                 Some(x) => return err(&x.path, "only 'io: _root._io' is supported yet"),
                 None => (
                     quote!(let at = io.start + at;),
-                    quote!(ctx.place_in(io, at, w.into_placed())?;),
+                    quote!(ctx.place_in(io, at, w.into_inner())?;),
                 ),
             };
             let one = self.write_one(ti, f, quote!(x))?;
@@ -629,7 +629,7 @@ impl<'m> Gen<'m> {
                     _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range"))),
                 };
                 #rebase
-                let mut w = ctx.placement_writer(at);
+                let mut w = ::binspec_runtime::Writer::at_origin(at);
                 {
                     let w = &mut w;
                     #each
