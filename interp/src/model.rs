@@ -392,9 +392,7 @@ impl Run<'_> {
                 }
                 Role::Offset { of } => Some(
                     self.keeps_empty_position(ti, t.field(*of))
-                        || (f.cond.is_none()
-                            && binspec_codegen::ir::keeps_absent_offset(t.field(*of))
-                            && !self.is_section(ti, t.field(*of))),
+                        || binspec_codegen::ir::keeps_absent_offset(t, f, t.field(*of)),
                 ),
                 _ => None,
             };

@@ -96,10 +96,8 @@ impl Run<'_> {
         f: &Field,
         of: binspec_codegen::ir::FieldId,
     ) -> bool {
-        let item = self.m.types[obj.ty].field(of);
-        f.cond.is_none()
-            && binspec_codegen::ir::keeps_absent_offset(item)
-            && !self.is_section(obj.ty, item)
+        let t = &self.m.types[obj.ty];
+        binspec_codegen::ir::keeps_absent_offset(t, f, t.field(of))
             && obj
                 .get(of.0)
                 .is_none_or(|v| matches!(v, crate::value::V::Null))

@@ -483,10 +483,7 @@ impl Gen<'_> {
             return None;
         };
         let item = self.m.types[ti].field(*of);
-        // (Not a section: one that is absent gets offset 0, which is what its condition reads as absent.)
-        let absent = f.cond.is_none()
-            && crate::ir::keeps_absent_offset(item)
-            && !self.is_local_item(ti, item);
+        let absent = crate::ir::keeps_absent_offset(&self.m.types[ti], f, item);
         (self.keeps_empty_position(ti, item) || absent).then_some(item)
     }
 

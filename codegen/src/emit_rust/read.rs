@@ -319,7 +319,7 @@ impl<'m> Gen<'m> {
                         let keep = local("keep", &item.name);
                         kept.push(quote!(#keep));
                     }
-                    if crate::ir::keeps_absent_offset(item) && !self.is_local_item(ti, item) {
+                    if crate::ir::keeps_absent_offset(t, f, item) {
                         let vi = local("v", &item.name);
                         kept.push(quote!(#vi.is_none() && #v != 0));
                     }

@@ -25,11 +25,18 @@ pub fn count_kept_where_absent<'a>(
     (f.cond.is_none() && reps.iter().all(|r| r.cond.is_some())).then_some(reps)
 }
 
-/// Whether the offsets of pool item `item` are kept in the model where the item is absent (its condition does not
-/// hold) and the file's offset is not the 0 the writer writes there: a conditional item (BFRES files rewritten by
-/// another tool keep dictionary keys that point into the file header, where the key is not read).
-pub fn keeps_absent_offset(item: &super::Field) -> bool {
-    item.item_of.is_some() && item.cond.is_some()
+/// Whether offset `offset` of type `t`, whose item is `item`, is kept in the model where the item is absent (its
+/// condition does not hold) and the file's offset is not the 0 the writer writes there: an unconditional offset of
+/// a conditional pool item (BFRES files rewritten by another tool keep dictionary keys that point into the file
+/// header, where the key is not read). Not a section of a region of `t`'s own: one that is absent gets offset 0,
+/// which is what its condition reads as absent.
+pub fn keeps_absent_offset(t: &TypeDef, offset: &super::Field, item: &super::Field) -> bool {
+    let section = item.item_of.is_some_and(|p| {
+        t.seq
+            .iter()
+            .any(|r| matches!(&r.role, super::Role::Pool(u) if u.pool == p))
+    });
+    offset.cond.is_none() && item.item_of.is_some() && item.cond.is_some() && !section
 }
 
 /// Whether pool item `item` of type `t` has a condition that names its own offset: a guard on where the offset
