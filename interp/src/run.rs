@@ -52,6 +52,11 @@ pub struct Run<'m> {
     pub members: std::cell::RefCell<Members>,
     /// By type: its value instances that capture where the stream is (`Module::captures_position`), by field.
     pub captures: Vec<Vec<usize>>,
+    /// By type: whether each parameter only guards where an item's offset points, so that the writer passes no
+    /// value for it (`ir::param_only_in_guards`); and the names of its items whose condition the writer does not
+    /// check (`ir::unchecked_guard`). Worked out once, not at each record written.
+    pub guard_params: Vec<Vec<bool>>,
+    pub unchecked_guards: Vec<Vec<String>>,
     /// The write pass (from 1; spans set while reading have pass 0).
     pub pass: Cell<u32>,
     /// The relocated pointers written (see [`crate::reloc`]).
@@ -87,6 +92,27 @@ impl<'m> Run<'m> {
                     (0..t.instances.len())
                         .filter(|&j| m.captures_position(ti, &t.instances[j].name))
                         .map(|j| t.seq.len() + j)
+                        .collect()
+                })
+                .collect(),
+            guard_params: m
+                .types
+                .iter()
+                .map(|t| {
+                    t.params
+                        .iter()
+                        .map(|p| binspec_codegen::ir::param_only_in_guards(t, &p.name))
+                        .collect()
+                })
+                .collect(),
+            unchecked_guards: m
+                .types
+                .iter()
+                .map(|t| {
+                    t.instances
+                        .iter()
+                        .filter(|f| binspec_codegen::ir::unchecked_guard(t, f))
+                        .map(|f| f.name.clone())
                         .collect()
                 })
                 .collect(),

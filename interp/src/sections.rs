@@ -406,7 +406,7 @@ impl Run<'_> {
     /// would read back otherwise.
     pub fn check_presence(&self, obj: &Rc<Obj>, f: &Field, present: bool) -> Result<()> {
         // (A guard on where the item's own offset points, against a value the writer does not have.)
-        if binspec_codegen::ir::unchecked_guard(&self.m.types[obj.ty], f) {
+        if f.cond.is_some() && self.unchecked_guards[obj.ty].contains(&f.name) {
             return Ok(());
         }
         match (&f.cond, self.lenient.get()) {

@@ -562,12 +562,12 @@ impl Run<'_> {
         };
         // (A parameter that only guards where an item's offset points is not needed when writing: its argument
         // may name a value the writer derives.)
-        let t = &self.m.types[child.ty];
+        let unneeded = &self.guard_params[child.ty];
         let vals = args
             .iter()
             .enumerate()
-            .map(|(k, a)| match t.params.get(k) {
-                Some(p) if binspec_codegen::ir::param_only_in_guards(t, &p.name) => Ok(V::Null),
+            .map(|(k, a)| match unneeded.get(k) {
+                Some(true) => Ok(V::Null),
                 _ => self.eval(&a.expr, &env),
             })
             .collect::<Result<Vec<_>>>()?;
