@@ -110,6 +110,22 @@ instances:
     pos: header.relocation_table_ofs
     type: nn_util::relocation_table
 types:
+  unchained_header:
+    doc: |
+      The header of a section that is not a block of the file's chain (`FVTX`, `FSHP`): laid out as an
+      nn::util block header, its next block offset and size 0 in every file at hand, kept as read (the block
+      headers of the chain, `nn_util::block_header`, have them derived).
+    seq:
+      - id: magic
+        type: str
+        size: 4
+        encoding: ASCII
+      - id: next_block_ofs
+        type: u4
+      - id: size
+        type: u4
+      - id: reserved
+        type: u4
   res_file:
     -wiki:
       page: Bfres
@@ -857,8 +873,8 @@ types:
       and a u32 where version 10 has a reserved u16 and the buffer alignment.
     seq:
       - id: block
-        type: nn_util::block_header
-        doc: The block header, magic "FVTX" (its offsets are 0).
+        type: unchained_header
+        doc: The block header, magic "FVTX" (its offsets are 0, not a block of the chain).
         valid:
           expr: _.magic == "FVTX"
       - id: attribute_array
@@ -1125,8 +1141,8 @@ types:
       the pointers, a bounding radius array instead of bounding spheres, and 6 bytes of padding at the end.
     seq:
       - id: block
-        type: nn_util::block_header
-        doc: The block header, magic "FSHP" (its offsets are 0).
+        type: unchained_header
+        doc: The block header, magic "FSHP" (its offsets are 0, not a block of the chain).
         valid:
           expr: _.magic == "FSHP"
       - id: shape_name

@@ -35,9 +35,10 @@ doc: |
   pointers to its in-place texture, texture view and mip level pointers (`tail`, a region at the end of each
   `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
   pointers into the string pool, whose strings are stored once each (a new name goes after the file's), as is
-  the file name's offset. Still read as stored and written back as they are: the block chain (next block
-  offsets and sizes), the GPU region's position and the mip level pointers into it, and the relocation table's
-  position.
+  the file name's offset, and the block chain (each block header's next block offset and size, from where the
+  blocks are; `nn_util::block_header`). Still read as stored and written back as they are: the GPU region's
+  position and the mip level pointers into it, the relocation table's position, and so the GPU region's size
+  (the last block's, which reaches the relocation table).
 -wiki:
   page: Bntx
   section: Header (nn::gfx::ResTextureFile)

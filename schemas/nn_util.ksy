@@ -88,10 +88,18 @@ types:
         doc: The block's magic (`BRTI`, `BRTD`, `_STR`); the wiki's u32 Magic, read as its 4 characters.
       - id: next_block_ofs
         type: u4
-        doc: Offset of the next block header, relative to this header; 0 for the last block.
+        -derive: _chain.next
+        doc: |
+          Offset of the next block header, relative to this header; 0 for the last block. Derived by the writer
+          from where it puts the blocks (every block header of the file, in the order of their positions); a file
+          whose blocks chain otherwise keeps its values.
       - id: size
         type: u4
-        doc: Size of the block (to the next block where one follows, padding included).
+        -derive: _chain.next
+        doc: |
+          Size of the block (to the next block where one follows, padding included). Derived as the next block
+          offset; the last block's size, which reaches the relocation table, is kept as the file has it (the
+          writer does not derive where the relocation table goes yet).
       - id: reserved
         type: u4
   relocation_table:

@@ -318,6 +318,122 @@ impl Bfres {
         Ok(())
     }
 }
+/// The header of a section that is not a block of the file's chain (`FVTX`, `FSHP`): laid out as an
+/// nn::util block header, its next block offset and size 0 in every file at hand, kept as read (the block
+/// headers of the chain, `nn_util::block_header`, have them derived).
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnchainedHeader {
+    pub magic: ::binspec_runtime::Str,
+    pub next_block_ofs: u32,
+    pub size: u32,
+    pub reserved: u32,
+}
+impl UnchainedHeader {
+    #[allow(non_snake_case)]
+    pub(crate) fn read<'a>(
+        r: &mut ::binspec_runtime::Reader<'a>,
+        endian: ::binspec_runtime::Endian,
+        _pools: &mut ::binspec_runtime::layout::ReadPools,
+        _root_io: &::binspec_runtime::Reader<'a>,
+    ) -> ::binspec_runtime::Result<Self> {
+        use ::binspec_runtime::ResultExt as _;
+        r.enter()?;
+        let v_magic = (|| -> ::binspec_runtime::Result<_> {
+            Ok({
+                let start = r.abs_pos();
+                let raw: &[u8] = r.bytes_sized(4i128)?;
+                r.read_str(raw, "ASCII", start)?
+            })
+        })()
+            .at("magic")?;
+        let v_next_block_ofs = r.u32(endian).at("next_block_ofs")?;
+        let v_size = r.u32(endian).at("size")?;
+        let v_reserved = r.u32(endian).at("reserved")?;
+        r.leave();
+        Ok(UnchainedHeader {
+            magic: v_magic,
+            next_block_ofs: v_next_block_ofs,
+            size: v_size,
+            reserved: v_reserved,
+        })
+    }
+    #[allow(non_snake_case)]
+    pub(crate) fn write<'m>(
+        &'m self,
+        w: &mut ::binspec_runtime::Writer,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        _io: ::binspec_runtime::layout::Io,
+        endian: ::binspec_runtime::Endian,
+    ) -> ::binspec_runtime::Result<()> {
+        use ::binspec_runtime::ResultExt as _;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.magic;
+                    {
+                        let x = val;
+                        {
+                            let content: &[u8] = &::binspec_runtime::text::encode(
+                                x,
+                                "ASCII",
+                            )?;
+                            ::binspec_runtime::write_slot_exact(
+                                w,
+                                content,
+                                Some(4i128),
+                                ctx.first_pass(),
+                            )?;
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .at("magic")?;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.next_block_ofs;
+                    {
+                        let x = val;
+                        w.u32(
+                            ::binspec_runtime::fit::<u32>(*x as i128, "next_block_ofs")?,
+                            endian,
+                        );
+                    }
+                }
+                Ok(())
+            })
+            .at("next_block_ofs")?;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.size;
+                    {
+                        let x = val;
+                        w.u32(
+                            ::binspec_runtime::fit::<u32>(*x as i128, "size")?,
+                            endian,
+                        );
+                    }
+                }
+                Ok(())
+            })
+            .at("size")?;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.reserved;
+                    {
+                        let x = val;
+                        w.u32(
+                            ::binspec_runtime::fit::<u32>(*x as i128, "reserved")?,
+                            endian,
+                        );
+                    }
+                }
+                Ok(())
+            })
+            .at("reserved")?;
+        Ok(())
+    }
+}
 /// Version 10: the file header after the BinaryFileHeader (0x20 to 0xf0).
 ///
 /// The wiki's row at 0x38 gives `void*[4]` a size of 0x8; four pointers take 0x20 bytes, which is where the next
@@ -8819,8 +8935,8 @@ impl Vertex {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VertexV8 {
-    /// The block header, magic "FVTX" (its offsets are 0).
-    pub block: BlockHeader,
+    /// The block header, magic "FVTX" (its offsets are 0, not a block of the chain).
+    pub block: UnchainedHeader,
     pub attribute_array: u64,
     pub attribute_dictionary: u64,
     /// Pointer to the runtime memory pool's bytes (the file header's `runtime_memory_pool`; not followed).
@@ -8878,7 +8994,7 @@ impl VertexV8 {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
         let at_block = r.abs_pos();
-        let v_block = BlockHeader::read(r, endian, pools, root_io).at("block")?;
+        let v_block = UnchainedHeader::read(r, endian, pools, root_io).at("block")?;
         if !{
             let v__ = v_block.clone();
             &v__.magic[..] == "FVTX"
@@ -11620,8 +11736,8 @@ impl Shape {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShapeV8 {
-    /// The block header, magic "FSHP" (its offsets are 0).
-    pub block: BlockHeader,
+    /// The block header, magic "FSHP" (its offsets are 0, not a block of the chain).
+    pub block: UnchainedHeader,
     pub shape_name: u64,
     /// Pointer to the vertex set (the model's vertex set `vertex_index`; not followed).
     pub vertex: u64,
@@ -11683,7 +11799,7 @@ impl ShapeV8 {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
         let at_block = r.abs_pos();
-        let v_block = BlockHeader::read(r, endian, pools, root_io).at("block")?;
+        let v_block = UnchainedHeader::read(r, endian, pools, root_io).at("block")?;
         if !{
             let v__ = v_block.clone();
             &v__.magic[..] == "FSHP"
@@ -28870,10 +28986,20 @@ impl NnUtil {
 pub struct BlockHeader {
     /// The block's magic (`BRTI`, `BRTD`, `_STR`); the wiki's u32 Magic, read as its 4 characters.
     pub magic: ::binspec_runtime::Str,
-    /// Offset of the next block header, relative to this header; 0 for the last block.
-    pub next_block_ofs: u32,
-    /// Size of the block (to the next block where one follows, padding included).
-    pub size: u32,
+    /// Offset of the next block header, relative to this header; 0 for the last block. Derived by the writer
+    /// from where it puts the blocks (every block header of the file, in the order of their positions); a file
+    /// whose blocks chain otherwise keeps its values.
+    ///
+    /// Set only where the file disagrees with the derived value (`_chain.next`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_block_ofs: ::std::option::Option<u32>,
+    /// Size of the block (to the next block where one follows, padding included). Derived as the next block
+    /// offset; the last block's size, which reaches the relocation table, is kept as the file has it (the
+    /// writer does not derive where the relocation table goes yet).
+    ///
+    /// Set only where the file disagrees with the derived value (`_chain.next`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: ::std::option::Option<u32>,
     pub reserved: u32,
 }
 impl BlockHeader {
@@ -28881,11 +29007,12 @@ impl BlockHeader {
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         endian: ::binspec_runtime::Endian,
-        _pools: &mut ::binspec_runtime::layout::ReadPools,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
         _root_io: &::binspec_runtime::Reader<'a>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let chain_at__ = r.abs_pos();
         let v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
@@ -28897,6 +29024,18 @@ impl BlockHeader {
         let v_next_block_ofs = r.u32(endian).at("next_block_ofs")?;
         let v_size = r.u32(endian).at("size")?;
         let v_reserved = r.u32(endian).at("reserved")?;
+        let v_next_block_ofs = if pools
+            .chain_read(chain_at__, "next_block_ofs", v_next_block_ofs as u64)
+        {
+            Some(v_next_block_ofs)
+        } else {
+            None
+        };
+        let v_size = if pools.chain_read(chain_at__, "size", v_size as u64) {
+            Some(v_size)
+        } else {
+            None
+        };
         r.leave();
         Ok(BlockHeader {
             magic: v_magic,
@@ -28914,6 +29053,16 @@ impl BlockHeader {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_chain__ = ctx.key(198u32);
+        ctx.chain_member(k_chain__, w.pos() as u64);
+        let d_next_block_ofs: i128 = match self.next_block_ofs {
+            Some(v) => v as i128,
+            None => ctx.chain_next(k_chain__) as i128,
+        };
+        let d_size: i128 = match self.size {
+            Some(v) => v as i128,
+            None => ctx.chain_next(k_chain__) as i128,
+        };
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.magic;
@@ -28937,30 +29086,12 @@ impl BlockHeader {
             })
             .at("magic")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.next_block_ofs;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "next_block_ofs")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_next_block_ofs, "next_block_ofs")?, endian);
                 Ok(())
             })
             .at("next_block_ofs")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.size;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "size")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_size, "size")?, endian);
                 Ok(())
             })
             .at("size")?;
@@ -32363,13 +32494,25 @@ impl Bfres {
     ) -> ::binspec_runtime::Result<(Self, bool)> {
         let mut r = root_io.clone();
         let mut pools = ::binspec_runtime::layout::ReadPools::new();
-        let m = Bfres::read(
+        let mut m = Bfres::read(
                 &mut r,
                 ::binspec_runtime::Endian::Little,
                 &mut pools,
                 &root_io,
             )
             .map_err(|e| e.in_format("bfres"))?;
+        if let Some(keep) = pools.chain_kept() {
+            r = root_io.clone();
+            pools = ::binspec_runtime::layout::ReadPools::new();
+            pools.keep_chain(keep);
+            m = Bfres::read(
+                    &mut r,
+                    ::binspec_runtime::Endian::Little,
+                    &mut pools,
+                    &root_io,
+                )
+                .map_err(|e| e.in_format("bfres"))?;
+        }
         pools
             .check_expansion(
                 root_io.size() as u64,

@@ -19,9 +19,10 @@
 /// pointers to its in-place texture, texture view and mip level pointers (`tail`, a region at the end of each
 /// `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
 /// pointers into the string pool, whose strings are stored once each (a new name goes after the file's), as is
-/// the file name's offset. Still read as stored and written back as they are: the block chain (next block
-/// offsets and sizes), the GPU region's position and the mip level pointers into it, and the relocation table's
-/// position.
+/// the file name's offset, and the block chain (each block header's next block offset and size, from where the
+/// blocks are; `nn_util::block_header`). Still read as stored and written back as they are: the GPU region's
+/// position and the mip level pointers into it, the relocation table's position, and so the GPU region's size
+/// (the last block's, which reaches the relocation table).
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bntx {
@@ -2883,10 +2884,20 @@ impl NnUtil {
 pub struct BlockHeader {
     /// The block's magic (`BRTI`, `BRTD`, `_STR`); the wiki's u32 Magic, read as its 4 characters.
     pub magic: ::binspec_runtime::Str,
-    /// Offset of the next block header, relative to this header; 0 for the last block.
-    pub next_block_ofs: u32,
-    /// Size of the block (to the next block where one follows, padding included).
-    pub size: u32,
+    /// Offset of the next block header, relative to this header; 0 for the last block. Derived by the writer
+    /// from where it puts the blocks (every block header of the file, in the order of their positions); a file
+    /// whose blocks chain otherwise keeps its values.
+    ///
+    /// Set only where the file disagrees with the derived value (`_chain.next`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_block_ofs: ::std::option::Option<u32>,
+    /// Size of the block (to the next block where one follows, padding included). Derived as the next block
+    /// offset; the last block's size, which reaches the relocation table, is kept as the file has it (the
+    /// writer does not derive where the relocation table goes yet).
+    ///
+    /// Set only where the file disagrees with the derived value (`_chain.next`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: ::std::option::Option<u32>,
     pub reserved: u32,
 }
 impl BlockHeader {
@@ -2894,11 +2905,12 @@ impl BlockHeader {
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         endian: ::binspec_runtime::Endian,
-        _pools: &mut ::binspec_runtime::layout::ReadPools,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
         _root_io: &::binspec_runtime::Reader<'a>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
+        let chain_at__ = r.abs_pos();
         let v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let start = r.abs_pos();
@@ -2910,6 +2922,18 @@ impl BlockHeader {
         let v_next_block_ofs = r.u32(endian).at("next_block_ofs")?;
         let v_size = r.u32(endian).at("size")?;
         let v_reserved = r.u32(endian).at("reserved")?;
+        let v_next_block_ofs = if pools
+            .chain_read(chain_at__, "next_block_ofs", v_next_block_ofs as u64)
+        {
+            Some(v_next_block_ofs)
+        } else {
+            None
+        };
+        let v_size = if pools.chain_read(chain_at__, "size", v_size as u64) {
+            Some(v_size)
+        } else {
+            None
+        };
         r.leave();
         Ok(BlockHeader {
             magic: v_magic,
@@ -2927,6 +2951,16 @@ impl BlockHeader {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_chain__ = ctx.key(32u32);
+        ctx.chain_member(k_chain__, w.pos() as u64);
+        let d_next_block_ofs: i128 = match self.next_block_ofs {
+            Some(v) => v as i128,
+            None => ctx.chain_next(k_chain__) as i128,
+        };
+        let d_size: i128 = match self.size {
+            Some(v) => v as i128,
+            None => ctx.chain_next(k_chain__) as i128,
+        };
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.magic;
@@ -2950,30 +2984,12 @@ impl BlockHeader {
             })
             .at("magic")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.next_block_ofs;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "next_block_ofs")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_next_block_ofs, "next_block_ofs")?, endian);
                 Ok(())
             })
             .at("next_block_ofs")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.size;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "size")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_size, "size")?, endian);
                 Ok(())
             })
             .at("size")?;
@@ -5780,13 +5796,25 @@ impl Bntx {
     ) -> ::binspec_runtime::Result<(Self, bool)> {
         let mut r = root_io.clone();
         let mut pools = ::binspec_runtime::layout::ReadPools::new();
-        let m = Bntx::read(
+        let mut m = Bntx::read(
                 &mut r,
                 ::binspec_runtime::Endian::Little,
                 &mut pools,
                 &root_io,
             )
             .map_err(|e| e.in_format("bntx"))?;
+        if let Some(keep) = pools.chain_kept() {
+            r = root_io.clone();
+            pools = ::binspec_runtime::layout::ReadPools::new();
+            pools.keep_chain(keep);
+            m = Bntx::read(
+                    &mut r,
+                    ::binspec_runtime::Endian::Little,
+                    &mut pools,
+                    &root_io,
+                )
+                .map_err(|e| e.in_format("bntx"))?;
+        }
         pools
             .check_expansion(
                 root_io.size() as u64,

@@ -305,10 +305,20 @@ impl NnUtil {
 pub struct BlockHeader {
     /// The block's magic (`BRTI`, `BRTD`, `_STR`); the wiki's u32 Magic, read as its 4 characters.
     pub magic: ::binspec_runtime::Str,
-    /// Offset of the next block header, relative to this header; 0 for the last block.
-    pub next_block_ofs: u32,
-    /// Size of the block (to the next block where one follows, padding included).
-    pub size: u32,
+    /// Offset of the next block header, relative to this header; 0 for the last block. Derived by the writer
+    /// from where it puts the blocks (every block header of the file, in the order of their positions); a file
+    /// whose blocks chain otherwise keeps its values.
+    ///
+    /// Set only where the file disagrees with the derived value (`_chain.next`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_block_ofs: ::std::option::Option<u32>,
+    /// Size of the block (to the next block where one follows, padding included). Derived as the next block
+    /// offset; the last block's size, which reaches the relocation table, is kept as the file has it (the
+    /// writer does not derive where the relocation table goes yet).
+    ///
+    /// Set only where the file disagrees with the derived value (`_chain.next`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: ::std::option::Option<u32>,
     pub reserved: u32,
 }
 impl BlockHeader {}
@@ -588,13 +598,25 @@ impl NnUtil {
     ) -> ::binspec_runtime::Result<(Self, bool)> {
         let mut r = root_io.clone();
         let mut pools = ::binspec_runtime::layout::ReadPools::new();
-        let m = NnUtil::read(
+        let mut m = NnUtil::read(
                 &mut r,
                 ::binspec_runtime::Endian::Little,
                 &mut pools,
                 &root_io,
             )
             .map_err(|e| e.in_format("nn_util"))?;
+        if let Some(keep) = pools.chain_kept() {
+            r = root_io.clone();
+            pools = ::binspec_runtime::layout::ReadPools::new();
+            pools.keep_chain(keep);
+            m = NnUtil::read(
+                    &mut r,
+                    ::binspec_runtime::Endian::Little,
+                    &mut pools,
+                    &root_io,
+                )
+                .map_err(|e| e.in_format("nn_util"))?;
+        }
         pools
             .check_expansion(
                 root_io.size() as u64,

@@ -9,6 +9,7 @@
 //! [`Schema::unsupported`] names, with the schema position; the generated crate (`binspec gen`, `binspec-build`)
 //! does it.
 
+mod chain;
 mod dedup;
 mod doc;
 mod error;
@@ -131,6 +132,11 @@ impl Schema {
         let run = Run::new(&self.module, Mode::Read, &self.hooks);
         let root = read_root(&run, data)?;
         let mut doc = run.export(&root)?;
+        if run.chain_grew_in_export() {
+            // Records of the block chain read while exporting (instances are read when first named) were not
+            // known to the chain values exported before them: the second export knows every record.
+            doc = run.export(&root)?;
+        }
         if !run.pools.borrow().relaid() {
             return Ok(doc);
         }
@@ -175,6 +181,7 @@ impl Schema {
             run.dedup.borrow_mut().new_pass();
             run.pass.set(pass as u32 + 1);
             run.pointers_new_pass();
+            run.chain_new_pass();
             run.queues.borrow_mut().iter_mut().for_each(Vec::clear);
             let mut sw = write::SW::new(io.id);
             run.bases.borrow_mut().insert(io.id, 0);

@@ -53,6 +53,7 @@ impl Run<'_> {
         );
         let start = r.pos() as u64;
         obj.start.set(start);
+        self.chain_note(&obj);
         self.nested(|| -> Result<()> {
             let e = match &t.endian {
                 EndianSpec::Inherit => endian,

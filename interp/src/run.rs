@@ -65,6 +65,8 @@ pub struct Run<'m> {
     pub read_pointers: std::cell::RefCell<Vec<(String, u64, u64)>>,
     /// The file being read (what gaps between pool items are taken from).
     pub root: std::cell::RefCell<Option<Rc<crate::value::Stream>>>,
+    /// Where the records of the block chain start (see [`crate::chain`]).
+    pub chain: std::cell::RefCell<crate::chain::Chain>,
 }
 
 impl<'m> Run<'m> {
@@ -80,6 +82,7 @@ impl<'m> Run<'m> {
             lenient: Cell::new(false),
             written: Default::default(),
             root: Default::default(),
+            chain: Default::default(),
             pointers: Default::default(),
             read_pointers: Default::default(),
             pass: Cell::new(0),

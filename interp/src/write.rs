@@ -164,6 +164,7 @@ impl Run<'_> {
         let t = &self.m.types[obj.ty];
         self.nested(|| -> Result<()> {
             obj.start.set(sw.w.pos() as u64);
+            self.chain_note(obj);
             // Values that capture where the stream is are computed again in each pass, where first named.
             for &i in &self.captures[obj.ty] {
                 obj.set(i, None);

@@ -10,6 +10,7 @@
 use crate::error::{Error, Result};
 use crate::write::{align_up, Writer, MAX_PAD};
 
+pub mod chain;
 mod dedup;
 mod item_order;
 mod order;
@@ -1299,6 +1300,8 @@ pub struct ReadPools {
     /// The relocated pointers read: their table, where each is in the file, and its value
     /// ([`ReadPools::pointer`]).
     pointers: Vec<(&'static str, u64, u64)>,
+    /// The block chain's values read ([`ReadPools::chain_read`]).
+    chain: chain::ChainRead,
 }
 
 /// What reading has seen of one pool.

@@ -52,6 +52,33 @@ fn dictionary_finds_its_keys(out: &[u8], m: &Bntx) {
     }
 }
 
+/// The block chain as a loader walks it, from the file header's first block offset through each next block offset:
+/// `_STR`, one `BRTI` per texture and `BRTD`, each block's size reaching the next block (the last's, the relocation
+/// table).
+fn chain_is_whole(out: &[u8], textures: usize) {
+    let u32_at = |p: usize| u32::from_le_bytes(out[p..p + 4].try_into().unwrap()) as usize;
+    let mut at = u16::from_le_bytes(out[0x16..0x18].try_into().unwrap()) as usize;
+    let mut magics = Vec::new();
+    loop {
+        magics.push(String::from_utf8_lossy(&out[at..at + 4]).into_owned());
+        let (next, size) = (u32_at(at + 4), u32_at(at + 8));
+        if next == 0 {
+            assert_eq!(
+                at + size,
+                u32_at(0x18),
+                "the last block reaches the relocation table"
+            );
+            break;
+        }
+        assert_eq!(size, next, "the block at {at:#x} reaches the next");
+        at += next;
+    }
+    let mut want = vec!["_STR".to_string()];
+    want.extend(std::iter::repeat_n("BRTI".to_string(), textures));
+    want.push("BRTD".into());
+    assert_eq!(magics, want);
+}
+
 /// Each listed pointer of the relocation table, from the file's bytes.
 fn listed(file: &[u8]) -> Vec<u64> {
     let mut ps: Vec<u64> = nn_util_relocation_entries(file)
@@ -114,6 +141,8 @@ fn a_longer_name_through_the_cli_moves_what_follows() {
         assert!(sec.entries.is_none());
     }
     assert_eq!(listed(&written).len(), listed(&bytes).len());
+    // The blocks chain through their new places.
+    chain_is_whole(&written, 4);
     // And the file reads back as the same document, written again byte for byte.
     assert_eq!(back.to_binary().unwrap(), written);
 }
@@ -189,6 +218,7 @@ fn every_fixture_takes_longer_names() {
             .collect();
         assert_eq!(got, want, "{}", f.display());
         dictionary_finds_its_keys(&out, &back);
+        chain_is_whole(&out, names.len());
         done += 1;
     }
     assert_eq!(done, 3);
@@ -224,6 +254,7 @@ fn a_texture_removed_leaves_the_others_as_they_were() {
     assert_eq!(pixels(&back), kept);
     // The container's count is derived: 3.
     assert_eq!(u32::from_le_bytes(out[0x24..0x28].try_into().unwrap()), 3);
+    chain_is_whole(&out, 3);
     // Its data, where the file had it, is zeros now.
     let t = before.texture(gone).unwrap();
     let at = t.mip_ptrs[0].ptr as usize;

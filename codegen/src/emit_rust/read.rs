@@ -15,6 +15,10 @@ impl<'m> Gen<'m> {
         if own_root_io(self.m, ti) {
             body.push(quote!(let root_io__ = r.clone(); let root_io = &root_io__;));
         }
+        // A record of the block chain: where it starts, with its chain values.
+        if self.chain_fields(ti) {
+            body.push(quote!(let chain_at__ = r.abs_pos();));
+        }
         // Byte order.
         match &t.endian {
             EndianSpec::Inherit => {}
@@ -394,6 +398,15 @@ impl<'m> Gen<'m> {
                             inits.push(quote!(#gid: pools.take_gap(#pool, #i).and_then(|r| root_io.buf().get(r)).map(|g| root_io.share(g)),));
                         }
                     }
+                }
+                Role::Derive(x) if crate::ir::is_chain_next(&x.expr) => {
+                    // Taken as derived, and noted: once the file is read, the values that are not what the writer
+                    // derives are read again as overrides (`binspec_runtime::layout::chain`).
+                    let fname = f.name.as_str();
+                    body.push(quote! {
+                        let #v = if pools.chain_read(chain_at__, #fname, #v as u64) { Some(#v) } else { None };
+                    });
+                    inits.push(quote!(#id: #v,));
                 }
                 Role::Derive(x) => {
                     let (dt, dtt) = self.cx(ti, Scope::Read).tr(&x.expr, &x.path)?;

@@ -24,6 +24,11 @@ impl<'m> Gen<'m> {
         if !self.dic_fields(ti).is_empty() {
             body.push(quote!(let dic__ = ctx.dic_next();));
         }
+        // A record of the block chain records where it starts.
+        if self.chain_fields(ti) {
+            let slot = self.chain_slot();
+            body.push(quote!(let k_chain__ = ctx.key(#slot); ctx.chain_member(k_chain__, w.pos() as u64);));
+        }
         // Keys for recorded positions, in a fixed order.
         if let Some(names) = self.pos_refs.get(&ti) {
             for n in names {

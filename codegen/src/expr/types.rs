@@ -625,7 +625,7 @@ impl Checker<'_> {
         if let Some(t) = self.env.name(n) {
             return Ok(t);
         }
-        if self.ext && n == "_dic" {
+        if self.ext && (n == "_dic" || n == "_chain") {
             return Ok(Ty::Any);
         }
         let msg = match n {

@@ -54,6 +54,7 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
     // `-resdic` arrays: their key is a string or bytes of the node type, always present; and a node type's
     // `_dic` values come from such an array.
     check_resdic(m, diags);
+    check_chain(m, diags);
     // `-relocate` pointers and the `-relocations` entries that list them.
     super::relocations::check_relocations(m, diags);
     // A deduplicating pool holds strings (UTF-8, each ending in its terminator), or records of the type its region
@@ -513,6 +514,44 @@ fn check_resdic(m: &Module, diags: &mut Diags) {
                             t.name
                         ),
                         Some("mark the array of nodes with '-resdic: KEY', KEY being the node's key field".into()),
+                    )
+                });
+            }
+        }
+    }
+}
+
+/// `_chain` is used only as `_chain.next`, the whole `-derive` of an integer field that every record of its type has.
+fn check_chain(m: &Module, diags: &mut Diags) {
+    for t in &m.types {
+        let mut t2 = t.clone();
+        for x in super::query::exprs_of_type_mut(&mut t2) {
+            let mut used = BTreeSet::new();
+            names_used(&x.expr, &mut used);
+            if !used.contains("_chain") {
+                continue;
+            }
+            // The field whose `-derive` this is, if it is one.
+            let owner = t
+                .seq
+                .iter()
+                .find(|f| matches!(&f.role, Role::Derive(d) if d.pos == x.pos && d.path == x.path));
+            let fits = owner.is_some_and(|f| {
+                f.cond.is_none()
+                    && matches!(f.repeat, Repeat::None)
+                    && matches!(&f.ty, FieldTy::Int { .. })
+            }) && super::query::is_chain_next(&x.expr);
+            if !fits {
+                diags.in_file(&t.file, |diags| {
+                    diags.error(
+                        x.pos,
+                        &x.path,
+                        format!("'{}': '_chain' is only the whole '-derive' of an integer field", x.text),
+                        Some(
+                            "write '-derive: _chain.next' on an integer field without 'if' or 'repeat' (the \
+                             distance to the next record of the chain)"
+                                .into(),
+                        ),
                     )
                 });
             }

@@ -230,6 +230,13 @@ pub fn dic_part(e: &Expr) -> Option<&str> {
     }
 }
 
+/// Whether `e` is `_chain.next` (the `-derive` of a block chain's field: the distance from the record's start to the
+/// next record of the chain's, 0 for the last; see `binspec_runtime::layout::chain`).
+pub fn is_chain_next(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Attr { base, name, .. }
+        if matches!(&base.kind, ExprKind::Name(b) if b == "_chain") && name == "next")
+}
+
 /// An integer constant, if the expression is one.
 pub fn const_int(e: &Expr) -> Option<i128> {
     match &e.kind {

@@ -24,6 +24,7 @@ macro_rules! feature_modules {
 
 feature_modules!(
     absent_offset,
+    chain,
     bina_offsets,
     bits,
     cross,

@@ -1,0 +1,16 @@
+# expect: chain_arithmetic.ksy:10:18: error: /types/block/seq/0/-derive: '_chain.next + 4': '_chain' is only the whole '-derive' of an integer field (write '-derive: _chain.next' on an integer field without 'if' or 'repeat' (the distance to the next record of the chain))
+meta:
+  id: chain_arithmetic
+  endian: le
+types:
+  block:
+    seq:
+      - id: next
+        type: u4
+        -derive: _chain.next + 4
+      - id: size
+        type: u4
+seq:
+  - id: blocks
+    type: block
+    repeat: eos

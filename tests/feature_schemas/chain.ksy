@@ -1,0 +1,40 @@
+meta:
+  id: chain
+  endian: le
+doc: |
+  A block chain: each block holds the distance to the next block in the file (`-derive: _chain.next`), 0 in the
+  last, as `nn::util`'s block headers do. The blocks are items of a pool, so the writer lays them out and derives
+  the distances; a file whose distances are something else keeps those as overrides.
+seq:
+  - id: magic
+    contents: CHN0
+  - id: count
+    type: u1
+  - id: ptrs
+    type: ptr
+    repeat: expr
+    repeat-expr: count
+  - id: blocks
+    size-eos: true
+    -pool:
+      id: blocks
+types:
+  ptr:
+    seq:
+      - id: ofs
+        type: u1
+    instances:
+      block:
+        pos: ofs
+        type: block
+        io: _root._io
+        -pool: blocks
+  block:
+    seq:
+      - id: next
+        type: u1
+        -derive: _chain.next
+      - id: len
+        type: u1
+      - id: body
+        size: len
