@@ -109,6 +109,7 @@ instances:
   relocation_table:
     pos: header.relocation_table_ofs
     type: nn_util::relocation_table
+    -chain-end: true
 types:
   unchained_header:
     doc: |

@@ -36,9 +36,9 @@ doc: |
   `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
   pointers into the string pool, whose strings are stored once each (a new name goes after the file's), as is
   the file name's offset, and the block chain (each block header's next block offset and size, from where the
-  blocks are; `nn_util::block_header`). Still read as stored and written back as they are: the GPU region's
-  position and the mip level pointers into it, the relocation table's position, and so the GPU region's size
-  (the last block's, which reaches the relocation table).
+  blocks are, the last block's size reaching the relocation table; `nn_util::block_header`). Still read as
+  stored and written back as they are: the GPU region's position and the mip level pointers into it, and the
+  relocation table's position.
 -wiki:
   page: Bntx
   section: Header (nn::gfx::ResTextureFile)
@@ -74,6 +74,7 @@ instances:
   relocation_table:
     pos: header.relocation_table_ofs
     type: nn_util::relocation_table
+    -chain-end: true
 types:
   texture_container:
     -wiki:

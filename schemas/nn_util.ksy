@@ -95,11 +95,11 @@ types:
           whose blocks chain otherwise keeps its values.
       - id: size
         type: u4
-        -derive: _chain.next
+        -derive: _chain.size
         doc: |
-          Size of the block (to the next block where one follows, padding included). Derived as the next block
-          offset; the last block's size, which reaches the relocation table, is kept as the file has it (the
-          writer does not derive where the relocation table goes yet).
+          Size of the block (to the next block where one follows, padding included; the last block's reaches the
+          relocation table). Derived by the writer as the next block offset, and for the last block from where
+          the relocation table is (the formats mark it `-chain-end`).
       - id: reserved
         type: u4
   relocation_table:

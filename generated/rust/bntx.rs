@@ -20,9 +20,9 @@
 /// `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
 /// pointers into the string pool, whose strings are stored once each (a new name goes after the file's), as is
 /// the file name's offset, and the block chain (each block header's next block offset and size, from where the
-/// blocks are; `nn_util::block_header`). Still read as stored and written back as they are: the GPU region's
-/// position and the mip level pointers into it, the relocation table's position, and so the GPU region's size
-/// (the last block's, which reaches the relocation table).
+/// blocks are, the last block's size reaching the relocation table; `nn_util::block_header`). Still read as
+/// stored and written back as they are: the GPU region's position and the mip level pointers into it, and the
+/// relocation table's position.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bntx {
@@ -179,6 +179,7 @@ impl Bntx {
             }
             r.seek(at as u64).at("relocation_table")?;
             let pos_relocation_table = r.abs_pos() as i128;
+            pools.chain_end(pos_relocation_table as u64);
             let r = &mut r;
             let value = RelocationTable::read(r, endian, pools, root_io)
                 .at("relocation_table")?;
@@ -419,6 +420,10 @@ impl Bntx {
                             }
                         };
                         let at = io.start + at;
+                        ctx.chain_end(
+                            ::binspec_runtime::layout::WriteCtx::first(33u32),
+                            at as u64,
+                        );
                         let mut w = ::binspec_runtime::Writer::at_origin(at);
                         {
                             let w = &mut w;
@@ -2891,11 +2896,11 @@ pub struct BlockHeader {
     /// Set only where the file disagrees with the derived value (`_chain.next`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_block_ofs: ::std::option::Option<u32>,
-    /// Size of the block (to the next block where one follows, padding included). Derived as the next block
-    /// offset; the last block's size, which reaches the relocation table, is kept as the file has it (the
-    /// writer does not derive where the relocation table goes yet).
+    /// Size of the block (to the next block where one follows, padding included; the last block's reaches the
+    /// relocation table). Derived by the writer as the next block offset, and for the last block from where
+    /// the relocation table is (the formats mark it `-chain-end`).
     ///
-    /// Set only where the file disagrees with the derived value (`_chain.next`).
+    /// Set only where the file disagrees with the derived value (`_chain.size`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: ::std::option::Option<u32>,
     pub reserved: u32,
@@ -2923,13 +2928,13 @@ impl BlockHeader {
         let v_size = r.u32(endian).at("size")?;
         let v_reserved = r.u32(endian).at("reserved")?;
         let v_next_block_ofs = if pools
-            .chain_read(chain_at__, "next_block_ofs", v_next_block_ofs as u64)
+            .chain_read(chain_at__, "next_block_ofs", v_next_block_ofs as u64, false)
         {
             Some(v_next_block_ofs)
         } else {
             None
         };
-        let v_size = if pools.chain_read(chain_at__, "size", v_size as u64) {
+        let v_size = if pools.chain_read(chain_at__, "size", v_size as u64, true) {
             Some(v_size)
         } else {
             None
@@ -2959,7 +2964,13 @@ impl BlockHeader {
         };
         let d_size: i128 = match self.size {
             Some(v) => v as i128,
-            None => ctx.chain_next(k_chain__) as i128,
+            None => {
+                ctx
+                    .chain_size_to(
+                        k_chain__,
+                        ::binspec_runtime::layout::WriteCtx::first(33u32),
+                    ) as i128
+            }
         };
         ::binspec_runtime::attempt(|| {
                 {

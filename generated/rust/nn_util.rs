@@ -312,11 +312,11 @@ pub struct BlockHeader {
     /// Set only where the file disagrees with the derived value (`_chain.next`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_block_ofs: ::std::option::Option<u32>,
-    /// Size of the block (to the next block where one follows, padding included). Derived as the next block
-    /// offset; the last block's size, which reaches the relocation table, is kept as the file has it (the
-    /// writer does not derive where the relocation table goes yet).
+    /// Size of the block (to the next block where one follows, padding included; the last block's reaches the
+    /// relocation table). Derived by the writer as the next block offset, and for the last block from where
+    /// the relocation table is (the formats mark it `-chain-end`).
     ///
-    /// Set only where the file disagrees with the derived value (`_chain.next`).
+    /// Set only where the file disagrees with the derived value (`_chain.size`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: ::std::option::Option<u32>,
     pub reserved: u32,

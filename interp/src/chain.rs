@@ -13,8 +13,11 @@ use crate::value::{Obj, V};
 pub struct Chain {
     prev: Vec<u64>,
     cur: Vec<u64>,
-    /// How many records a read had noted when its model was first exported.
-    read: Option<usize>,
+    /// Where the chain ends (`-chain-end`): in the last write pass, and in this one or the read.
+    prev_end: Option<u64>,
+    end: Option<u64>,
+    /// How many records a read had noted, and its end, when a value of its model was first exported.
+    read: Option<(usize, Option<u64>)>,
 }
 
 impl Run<'_> {
@@ -44,11 +47,19 @@ impl Run<'_> {
         }
     }
 
-    /// After a read's first export: whether it read records of the chain that chain values exported before them did
-    /// not know (the model is exported again).
+    /// After a read's first export: whether it read records of the chain, or its end, that chain values exported
+    /// before them did not know (the model is exported again).
     pub fn chain_grew_in_export(&self) -> bool {
         let c = self.chain.borrow();
-        c.read.is_some_and(|n| n < c.cur.len())
+        c.read
+            .is_some_and(|(n, end)| n < c.cur.len() || end != c.end)
+    }
+
+    /// Notes where the chain ends, where `f` is the instance that marks it, at `at` from the file's start.
+    pub fn chain_end_at(&self, f: &binspec_codegen::ir::Field, at: u64) {
+        if f.chain_end {
+            self.chain.borrow_mut().end = Some(at);
+        }
     }
 
     /// A new write pass: the last one's starts are the ones distances derive from.
@@ -58,11 +69,12 @@ impl Run<'_> {
         starts.sort_unstable();
         starts.dedup();
         c.prev = starts;
+        c.prev_end = c.end.take();
     }
 
     /// `_chain.next` of `obj`: the distance to the next record of the chain (of the whole file read, or of the
-    /// last write pass), 0 for the last.
-    pub fn chain_value(&self, obj: &Obj) -> V {
+    /// last write pass), 0 for the last; `_chain.size` (`to_end`): for the last, the distance to the chain's end.
+    pub fn chain_value(&self, obj: &Obj, to_end: bool) -> V {
         let own = self.chain_start(obj);
         let c = self.chain.borrow();
         let d = match self.mode {
@@ -70,14 +82,14 @@ impl Run<'_> {
                 drop(c);
                 let mut c = self.chain.borrow_mut();
                 if c.read.is_none() {
-                    c.read = Some(c.cur.len());
+                    c.read = Some((c.cur.len(), c.end));
                 }
                 let mut starts = c.cur.clone();
                 starts.sort_unstable();
                 starts.dedup();
-                next_distance(&starts, own)
+                next_distance(&starts, own, c.end.filter(|_| to_end))
             }
-            Mode::Write => next_distance(&c.prev, own),
+            Mode::Write => next_distance(&c.prev, own, c.prev_end.filter(|_| to_end)),
         };
         V::Int(i128::from(d))
     }

@@ -101,8 +101,9 @@ impl Run<'_> {
                 if let Some(part) = binspec_codegen::ir::dic_part(e) {
                     return Ok(self.dic_value(env.obj, part));
                 }
-                if binspec_codegen::ir::is_chain_next(e) {
-                    return Ok(self.chain_value(env.obj));
+                if let Some(part) = binspec_codegen::ir::chain_part(e) {
+                    let to_end = part == binspec_codegen::ir::ChainPart::Size;
+                    return Ok(self.chain_value(env.obj, to_end));
                 }
                 if let Some(v) = self.field_meta(base, name, env)? {
                     return Ok(v);

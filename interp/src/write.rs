@@ -307,6 +307,7 @@ impl Run<'_> {
             .filter(|p| *p <= 1 << 32)
             .ok_or_else(|| Error::new(format!("position {pos:#x} is beyond 4 GiB")))?;
         let target = self.item_stream(obj, f)?;
+        self.chain_end_at(f, self.base_of(target) + pos);
         let mut sub = SW::at(target, origin);
         self.write_repeated(obj, i, f, &v, &mut sub)?;
         sub.w.flush_bits();

@@ -1,4 +1,4 @@
-# expect: chain_arithmetic.ksy:10:18: error: /types/block/seq/0/-derive: '_chain.next + 4': '_chain' is only the whole '-derive' of an integer field (write '-derive: _chain.next' on an integer field without 'if' or 'repeat' (the distance to the next record of the chain))
+# expect: chain_arithmetic.ksy:10:18: error: /types/block/seq/0/-derive: '_chain.next + 4': '_chain' is only the whole '-derive' of an integer field (write '-derive: _chain.next' (the distance to the next record of the chain) or '_chain.size' (the same, or to the instance marked '-chain-end' for the last record) on an integer field without 'if' or 'repeat')
 meta:
   id: chain_arithmetic
   endian: le

@@ -3,12 +3,16 @@ meta:
   endian: le
 doc: |
   A block chain: each block holds the distance to the next block in the file (`-derive: _chain.next`), 0 in the
-  last, as `nn::util`'s block headers do. The blocks are items of a pool, so the writer lays them out and derives
-  the distances; a file whose distances are something else keeps those as overrides.
+  last, and its size (`-derive: _chain.size`): the same, the last block's reaching the trailer, which marks the
+  chain's end (`-chain-end`), as `nn::util`'s block headers do up to the relocation table. The blocks are items of
+  a pool, so the writer lays them out and derives the distances; a file whose distances are something else keeps
+  those as overrides.
 seq:
   - id: magic
     contents: CHN0
   - id: count
+    type: u1
+  - id: trailer_ofs
     type: u1
   - id: ptrs
     type: ptr
@@ -18,6 +22,11 @@ seq:
     size-eos: true
     -pool:
       id: blocks
+instances:
+  trailer:
+    pos: trailer_ofs
+    size: 1
+    -chain-end: true
 types:
   ptr:
     seq:
@@ -34,6 +43,9 @@ types:
       - id: next
         type: u1
         -derive: _chain.next
+      - id: size
+        type: u1
+        -derive: _chain.size
       - id: len
         type: u1
       - id: body

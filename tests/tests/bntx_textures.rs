@@ -112,6 +112,50 @@ fn home_bed_texture_replaced_from_an_image_reads_back() {
     assert_eq!(got[9].image.dimensions(), (1, 1));
 }
 
+/// The ASTC fixture of `make_bntx.py`: every block of every level is a void-extent block (a constant colour, laid out
+/// bit by bit from the Khronos Data Format Specification's ASTC chapter by the script, not by an encoder), so each
+/// level decodes to one colour, the one its sidecar states, at the level's size (partial blocks at the edges
+/// cropped): ASTC 4x4 and 8x8, one and two levels.
+#[test]
+fn astc_void_extent_levels_decode_to_their_colours() {
+    let path = repo().join("tests/fixtures/bntx/bntx_astc_void_extent.bntx");
+    let want: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path.with_extension("expected.json")).unwrap())
+            .unwrap();
+    let m = Bntx::from_binary(&std::fs::read(&path).unwrap()).unwrap();
+    let mut levels = 0;
+    for (t, w) in m.textures().zip(want["textures"].as_array().unwrap()) {
+        assert_eq!(t.name(), w["name"].as_str().unwrap());
+        let images = t.images().unwrap_or_else(|e| panic!("{}: {e}", t.name()));
+        let wl = w["astc"]["levels"].as_array().unwrap();
+        assert_eq!(images.len(), wl.len(), "{}", t.name());
+        for (img, l) in images.iter().zip(wl) {
+            let size = (
+                l["width"].as_u64().unwrap() as u32,
+                l["height"].as_u64().unwrap() as u32,
+            );
+            assert_eq!(
+                img.image.dimensions(),
+                size,
+                "{} level {}",
+                t.name(),
+                img.mip
+            );
+            let rgba: Vec<u8> = l["rgba8"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u8)
+                .collect();
+            for p in img.image.pixels() {
+                assert_eq!(&p.0[..], &rgba[..], "{} level {}", t.name(), img.mip);
+            }
+            levels += 1;
+        }
+    }
+    assert_eq!(levels, 3);
+}
+
 /// The independent fixtures (linear tiling, pattern data): each texture whose format has a codec decodes to its
 /// stated levels; R5G6B5, which has none here, is an error that names the format.
 #[test]

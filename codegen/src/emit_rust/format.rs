@@ -254,19 +254,7 @@ impl<'m> Gen<'m> {
             let names = m.pools.iter().map(|p| format!("`{}`", p.id));
             quote!(pools.check_expansion(root_io.size() as u64, &[#(#names),*]).map_err(|e| e.in_format(#id))?;)
         };
-        // A block chain whose values are not all what the writer derives: read again, keeping those.
-        let chain_again = if (0..m.types.len()).any(|t| self.chain_fields(t)) {
-            quote! {
-                if let Some(keep) = pools.chain_kept() {
-                    r = root_io.clone();
-                    pools = ::binspec_runtime::layout::ReadPools::new();
-                    pools.keep_chain(keep);
-                    m = #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))?;
-                }
-            }
-        } else {
-            quote!()
-        };
+        let chain_again = self.chain_read_again(&name, id);
         let m_bind = if chain_again.is_empty() {
             quote!(m)
         } else {

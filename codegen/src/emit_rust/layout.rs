@@ -349,19 +349,6 @@ impl Gen<'_> {
 
     /// The fields of `ti` derived from the dictionary node being written (`-derive: _dic.PART`, under `-resdic`),
     /// with the part each takes.
-    /// Whether `ti` is a record of the block chain (a field `-derive: _chain.next`).
-    pub(super) fn chain_fields(&self, ti: usize) -> bool {
-        self.m.types[ti]
-            .seq
-            .iter()
-            .any(|f| matches!(&f.role, Role::Derive(x) if crate::ir::is_chain_next(&x.expr)))
-    }
-
-    /// The position slot of the block chain's records (one for all of them, after the `_pos` slots).
-    pub(super) fn chain_slot(&self) -> u32 {
-        self.slots.len() as u32
-    }
-
     pub(super) fn dic_fields(&self, ti: usize) -> Vec<(&Field, &str)> {
         self.m.types[ti]
             .seq

@@ -20,6 +20,7 @@
 //! - `probe`: `endian_of` and `<field>_variant_of`, which read a few of the root's instances;
 //! - `format`: the root's `Format` and `Archive` impls.
 
+mod chain;
 mod cross;
 mod expr;
 mod format;

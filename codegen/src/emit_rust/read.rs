@@ -15,10 +15,7 @@ impl<'m> Gen<'m> {
         if own_root_io(self.m, ti) {
             body.push(quote!(let root_io__ = r.clone(); let root_io = &root_io__;));
         }
-        // A record of the block chain: where it starts, with its chain values.
-        if self.chain_fields(ti) {
-            body.push(quote!(let chain_at__ = r.abs_pos();));
-        }
+        body.extend(self.chain_member_read(ti));
         // Byte order.
         match &t.endian {
             EndianSpec::Inherit => {}
@@ -400,12 +397,7 @@ impl<'m> Gen<'m> {
                     }
                 }
                 Role::Derive(x) if crate::ir::is_chain_next(&x.expr) => {
-                    // Taken as derived, and noted: once the file is read, the values that are not what the writer
-                    // derives are read again as overrides (`binspec_runtime::layout::chain`).
-                    let fname = f.name.as_str();
-                    body.push(quote! {
-                        let #v = if pools.chain_read(chain_at__, #fname, #v as u64) { Some(#v) } else { None };
-                    });
+                    body.push(self.chain_value_read(f, x, &v));
                     inits.push(quote!(#id: #v,));
                 }
                 Role::Derive(x) => {
@@ -799,6 +791,7 @@ impl<'m> Gen<'m> {
             ),
             None => (quote!((value, #p)), quote!(let (v, p) = read; (Some(v), p))),
         };
+        let chain_end = self.chain_end_read(f, &p);
         let placed = |one_r: &TokenStream| {
             quote!({
                 let mut r = #io;
@@ -807,6 +800,7 @@ impl<'m> Gen<'m> {
                 if at < 0 { return Err(::binspec_runtime::Error::invalid(r.abs_pos(), format!("negative position {at}"))).at(#fname); }
                 r.seek(at as u64).at(#fname)?;
                 let #p = r.abs_pos() as i128;
+                #chain_end
                 let r = &mut r;
                 let value = #one_r.at(#fname)?;
                 #tuple

@@ -367,16 +367,9 @@ impl<'m> Cx<'m> {
                 _ => (Rx::atom(quote!(i128::MIN)), T::Int),
             });
         }
-        // A block chain's distance (`-derive: _chain.next`): from the positions of the previous pass when writing;
-        // when reading, the field's reader notes the value instead (no value equals `i128::MIN`).
+        // A block chain's value (`-derive: _chain.next`, `_chain.size`).
         if matches!(&base.kind, ExprKind::Name(b) if b == "_chain") {
-            if name != "next" {
-                return err(path, format!("'_chain.{name}': a chain has 'next'"));
-            }
-            return Ok(match self.scope {
-                Scope::Write => (Rx::cast(quote!(ctx.chain_next(k_chain__) as i128)), T::Int),
-                _ => (Rx::atom(quote!(i128::MIN)), T::Int),
-            });
+            return self.chain_value(name, path);
         }
         // Outer values.
         if let Some(chain) = chain_of(&whole) {

@@ -24,11 +24,7 @@ impl<'m> Gen<'m> {
         if !self.dic_fields(ti).is_empty() {
             body.push(quote!(let dic__ = ctx.dic_next();));
         }
-        // A record of the block chain records where it starts.
-        if self.chain_fields(ti) {
-            let slot = self.chain_slot();
-            body.push(quote!(let k_chain__ = ctx.key(#slot); ctx.chain_member(k_chain__, w.pos() as u64);));
-        }
+        body.extend(self.chain_member_write(ti));
         // Keys for recorded positions, in a fixed order.
         if let Some(names) = self.pos_refs.get(&ti) {
             for n in names {
@@ -626,6 +622,7 @@ impl<'m> Gen<'m> {
             // (`place` refuses bytes that overlap others and differ from them, once the layout is final.)
             // (The first pass knows no positions: there, bytes whose position is out of range go at 0, so that the
             // output's size, which a position may count from, counts them.)
+            let chain_end = self.chain_end_write(f);
             let place = quote!({
                 let at: i128 = #p;
                 let at = match usize::try_from(at) {
@@ -634,6 +631,7 @@ impl<'m> Gen<'m> {
                     _ => return Err(::binspec_runtime::Error::write(format!("position {at} is out of range"))),
                 };
                 #rebase
+                #chain_end
                 let mut w = ::binspec_runtime::Writer::at_origin(at);
                 {
                     let w = &mut w;

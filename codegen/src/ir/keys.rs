@@ -25,7 +25,27 @@ pub(super) const FIELD_EXT: &[&str] = &[
     "-relocate",
     "-relocations",
     "-no-case",
+    "-chain-end",
 ];
+
+/// Reads `-chain-end` (`positioned`: on an instance the writer places at its `pos`), reporting what is wrong with it.
+pub(super) fn parse_chain_end(n: Option<&Node>, positioned: bool, diags: &mut Diags) -> bool {
+    let Some(n) = n else {
+        return false;
+    };
+    match (&n.value, positioned) {
+        (Value::Bool(b), true) => *b,
+        _ => {
+            diags.error(
+                n.pos,
+                &n.path,
+                "'-chain-end' is 'true' on an instance with a 'pos' that is not a pool item (where the block chain ends)",
+                None,
+            );
+            false
+        }
+    }
+}
 
 /// Reads `-scan`, reporting what is wrong with it.
 pub(super) fn parse_scan(n: &Node, repeat_eos: bool, diags: &mut Diags) -> Option<Scan> {

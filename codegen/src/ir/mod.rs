@@ -30,10 +30,10 @@ pub use builder::build;
 pub use given::{leaf as given_leaf, replace_chain};
 pub use outer_args::{holder_type, rebase_onto};
 pub use query::{
-    bare_name, children, const_int, count_from_len, count_kept_where_absent, dic_part, exprs_mut,
-    guards_own_offset, is_chain_next, keeps_absent_offset, names_used, param_only_in_guards,
-    reaches_type, region_members, solvable_for, types_graph, types_reached, unchecked_guard,
-    MemberRef,
+    bare_name, chain_part, children, const_int, count_from_len, count_kept_where_absent, dic_part,
+    exprs_mut, guards_own_offset, is_chain_next, keeps_absent_offset, names_used,
+    param_only_in_guards, reaches_type, region_members, solvable_for, types_graph, types_reached,
+    unchecked_guard, ChainPart, MemberRef,
 };
 pub use resolve::is_int_type_name;
 
@@ -238,6 +238,9 @@ pub struct Field {
     /// when its parent is read and kept in the model, like every other positioned instance, instead of being left
     /// out as a view. Reading is bounded by the nesting depth and by a budget of followed instances.
     pub eager: bool,
+    /// `-chain-end: true` (on a positioned instance): where it is, the block chain ends; the last record's
+    /// `_chain.size` reaches it.
+    pub chain_end: bool,
     /// `-scan`: the field has no stored length; it ends where a tag is found.
     pub scan: Option<Scan>,
     /// `-view: true` on an instance: only read, never written (what it reads is written by something else).

@@ -548,8 +548,9 @@ fn check_chain(m: &Module, diags: &mut Diags) {
                         &x.path,
                         format!("'{}': '_chain' is only the whole '-derive' of an integer field", x.text),
                         Some(
-                            "write '-derive: _chain.next' on an integer field without 'if' or 'repeat' (the \
-                             distance to the next record of the chain)"
+                            "write '-derive: _chain.next' (the distance to the next record of the chain) or \
+                             '_chain.size' (the same, or to the instance marked '-chain-end' for the last record) \
+                             on an integer field without 'if' or 'repeat'"
                                 .into(),
                         ),
                     )

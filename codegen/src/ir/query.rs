@@ -230,11 +230,34 @@ pub fn dic_part(e: &Expr) -> Option<&str> {
     }
 }
 
-/// Whether `e` is `_chain.next` (the `-derive` of a block chain's field: the distance from the record's start to the
-/// next record of the chain's, 0 for the last; see `binspec_runtime::layout::chain`).
+/// What a block chain's field derives from (see `binspec_runtime::layout::chain`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChainPart {
+    /// `_chain.next`: the distance from the record's start to the next record of the chain's, 0 for the last.
+    Next,
+    /// `_chain.size`: the same, and for the last record the distance to where the chain ends (the position of the
+    /// instance marked `-chain-end`).
+    Size,
+}
+
+/// The part of a block chain that `e` is, where `e` is `_chain.next` or `_chain.size` (the whole `-derive` of a
+/// chain's field).
+pub fn chain_part(e: &Expr) -> Option<ChainPart> {
+    match &e.kind {
+        ExprKind::Attr { base, name, .. } if matches!(&base.kind, ExprKind::Name(n) if n == "_chain") => {
+            match name.as_str() {
+                "next" => Some(ChainPart::Next),
+                "size" => Some(ChainPart::Size),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Whether `e` is a block chain's value ([`chain_part`]).
 pub fn is_chain_next(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Attr { base, name, .. }
-        if matches!(&base.kind, ExprKind::Name(b) if b == "_chain") && name == "next")
+    chain_part(e).is_some()
 }
 
 /// An integer constant, if the expression is one.

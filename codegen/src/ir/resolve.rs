@@ -482,6 +482,10 @@ impl Builder {
                 io: e(&a.io, diags),
             },
         };
+        // (Where the writer places it at its `pos`: a pool item's position is the writer's to choose.)
+        let positioned = is_instance
+            && item_of.is_none()
+            && matches!(kind, FieldKind::Parse { pos: Some(_), .. });
         Some(Field {
             name: a.id.clone(),
             doc: a.doc.clone(),
@@ -531,6 +535,11 @@ impl Builder {
                     }
                 },
             },
+            chain_end: super::keys::parse_chain_end(
+                ext_get(&a.ext, "-chain-end"),
+                positioned,
+                diags,
+            ),
             scan,
             resdic,
             relocate,

@@ -14,11 +14,15 @@ use std::collections::BTreeSet;
 
 use super::{Key, ReadPools, WriteCtx};
 
-/// The distance from `own` to the next of `starts` (sorted, each once) after it; 0 where there is none, or where
-/// `own` is not one of them.
-pub fn next_distance(starts: &[u64], own: u64) -> u64 {
+/// The distance from `own` to the next of `starts` (sorted, each once) after it; where there is none, to `end`
+/// (`_chain.size`: where what follows the chain starts, `-chain-end`) if it lies after `own`, else 0; 0 where `own`
+/// is not one of them.
+pub fn next_distance(starts: &[u64], own: u64, end: Option<u64>) -> u64 {
     match starts.binary_search(&own) {
-        Ok(i) => starts.get(i + 1).map_or(0, |n| n - own),
+        Ok(i) => match starts.get(i + 1) {
+            Some(n) => n - own,
+            None => end.and_then(|e| e.checked_sub(own)).unwrap_or(0),
+        },
         Err(_) => 0,
     }
 }
@@ -26,24 +30,36 @@ pub fn next_distance(starts: &[u64], own: u64) -> u64 {
 /// What a read notes of one chain value, and what a second read keeps.
 #[derive(Debug, Default, Clone)]
 pub(super) struct ChainRead {
-    /// The values read: the record's start, the field, the value.
-    notes: Vec<(u64, &'static str, u64)>,
+    /// The values read: the record's start, the field, the value, and whether the last record's reaches the end.
+    notes: Vec<(u64, &'static str, u64, bool)>,
+    /// Where the chain ends (`-chain-end`), where read.
+    end: Option<u64>,
     /// For a second read: the values to keep as the file has them, by record start and field.
     keep: Option<BTreeSet<(u64, &'static str)>>,
 }
 
 impl ReadPools {
-    /// A chain value (`-derive: _chain.next`), `value` as read in `field` of the record that starts at `start` (from
-    /// the file's start): whether the model keeps it (a second read, where it is not what the writer derives);
-    /// otherwise it is noted, and taken as derived.
-    pub fn chain_read(&mut self, start: u64, field: &'static str, value: u64) -> bool {
+    /// A chain value (`-derive: _chain.next`, or `_chain.size` with `to_end`), `value` as read in `field` of the
+    /// record that starts at `start` (from the file's start): whether the model keeps it (a second read, where it
+    /// is not what the writer derives); otherwise it is noted, and taken as derived.
+    pub fn chain_read(
+        &mut self,
+        start: u64,
+        field: &'static str,
+        value: u64,
+        to_end: bool,
+    ) -> bool {
         match &self.chain.keep {
             Some(keep) => keep.contains(&(start, field)),
             None => {
-                self.chain.notes.push((start, field, value));
+                self.chain.notes.push((start, field, value, to_end));
                 false
             }
         }
+    }
+    /// Where the chain ends (the position of the record marked `-chain-end`), as read.
+    pub fn chain_end(&mut self, at: u64) {
+        self.chain.end = Some(at);
     }
     /// After a read: the chain values that are not what the writer would derive from the records' positions, where
     /// there are any (the file must be read again keeping them, [`ReadPools::keep_chain`]).
@@ -63,8 +79,10 @@ impl ReadPools {
             .chain
             .notes
             .iter()
-            .filter(|(s, _, v)| next_distance(&starts, *s) != *v)
-            .map(|&(s, f, _)| (s, f))
+            .filter(|(s, _, v, to_end)| {
+                next_distance(&starts, *s, self.chain.end.filter(|_| *to_end)) != *v
+            })
+            .map(|&(s, f, _, _)| (s, f))
             .collect();
         (!kept.is_empty()).then_some(kept)
     }
@@ -83,6 +101,19 @@ impl WriteCtx<'_> {
     /// The distance from the record `key` of the chain to the next one, as the previous pass placed them (0 for the
     /// last, and in the first pass).
     pub fn chain_next(&self, key: Key) -> u64 {
+        self.chain_size(key, None)
+    }
+    /// Records where the chain ends in this pass (`key`: the first occurrence of the end's slot).
+    #[inline]
+    pub fn chain_end(&mut self, key: Key, pos: u64) {
+        self.record(key, pos);
+    }
+    /// [`WriteCtx::chain_next`], and for the last record the distance to where the chain ended in the previous pass
+    /// (`_chain.size`; `end`: the first occurrence of the end's slot).
+    pub fn chain_size_to(&self, key: Key, end: Key) -> u64 {
+        self.chain_size(key, self.prev.get(end))
+    }
+    fn chain_size(&self, key: Key, end: Option<u64>) -> u64 {
         let Some(own) = self.prev.get(key) else {
             return 0;
         };
@@ -97,7 +128,7 @@ impl WriteCtx<'_> {
             .collect();
         starts.sort_unstable();
         starts.dedup();
-        next_distance(&starts, own)
+        next_distance(&starts, own, end)
     }
 }
 
@@ -108,33 +139,38 @@ mod tests {
     #[test]
     fn distances_to_the_next_start() {
         let s = [0x1b8, 0x270, 0x560, 0xff0];
-        assert_eq!(next_distance(&s, 0x1b8), 0xb8);
-        assert_eq!(next_distance(&s, 0x560), 0xa90);
-        assert_eq!(next_distance(&s, 0xff0), 0);
-        assert_eq!(next_distance(&s, 0x300), 0);
+        assert_eq!(next_distance(&s, 0x1b8, None), 0xb8);
+        assert_eq!(next_distance(&s, 0x560, Some(0x99000)), 0xa90);
+        assert_eq!(next_distance(&s, 0xff0, None), 0);
+        assert_eq!(next_distance(&s, 0xff0, Some(0x99000)), 0x98010);
+        assert_eq!(next_distance(&s, 0xff0, Some(0x10)), 0);
+        assert_eq!(next_distance(&s, 0x300, Some(0x99000)), 0);
     }
 
     #[test]
     fn a_read_keeps_only_what_differs() {
         let mut p = ReadPools::new();
-        assert!(!p.chain_read(0x10, "next", 0x20));
-        assert!(!p.chain_read(0x10, "size", 0x20));
-        assert!(!p.chain_read(0x30, "next", 0x7));
-        assert!(!p.chain_read(0x30, "size", 0x0));
+        assert!(!p.chain_read(0x10, "next", 0x20, false));
+        assert!(!p.chain_read(0x10, "size", 0x20, true));
+        assert!(!p.chain_read(0x30, "next", 0x7, false));
+        assert!(!p.chain_read(0x30, "size", 0x10, true));
+        p.chain_end(0x40);
         let kept = p.chain_kept().unwrap();
         assert_eq!(kept.into_iter().collect::<Vec<_>>(), [(0x30, "next")]);
         let mut again = ReadPools::new();
         again.keep_chain([(0x30, "next")].into_iter().collect());
-        assert!(!again.chain_read(0x10, "next", 0x20));
-        assert!(again.chain_read(0x30, "next", 0x7));
+        assert!(!again.chain_read(0x10, "next", 0x20, false));
+        assert!(again.chain_read(0x30, "next", 0x7, false));
         assert!(again.chain_kept().is_none());
     }
 
     #[test]
     fn a_chain_as_derived_keeps_nothing() {
         let mut p = ReadPools::new();
-        p.chain_read(0x100, "next", 0);
-        p.chain_read(0x0, "next", 0x100);
+        p.chain_read(0x100, "next", 0, false);
+        p.chain_read(0x0, "next", 0x100, false);
+        p.chain_read(0x100, "size", 0x20, true);
+        p.chain_end(0x120);
         assert!(p.chain_kept().is_none());
     }
 }

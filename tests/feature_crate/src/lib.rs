@@ -24,9 +24,9 @@ macro_rules! feature_modules {
 
 feature_modules!(
     absent_offset,
-    chain,
     bina_offsets,
     bits,
+    chain,
     cross,
     data,
     dedup_records,
