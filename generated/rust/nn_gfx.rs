@@ -2305,25 +2305,13 @@ impl NnGfx {
     ) -> ::binspec_runtime::Result<(Self, bool)> {
         let mut r = root_io.clone();
         let mut pools = ::binspec_runtime::layout::ReadPools::new();
-        let mut m = NnGfx::read(
+        let m = NnGfx::read(
                 &mut r,
                 ::binspec_runtime::Endian::Little,
                 &mut pools,
                 &root_io,
             )
             .map_err(|e| e.in_format("nn_gfx"))?;
-        if let Some(keep) = pools.chain_kept() {
-            r = root_io.clone();
-            pools = ::binspec_runtime::layout::ReadPools::new();
-            pools.keep_chain(keep);
-            m = NnGfx::read(
-                    &mut r,
-                    ::binspec_runtime::Endian::Little,
-                    &mut pools,
-                    &root_io,
-                )
-                .map_err(|e| e.in_format("nn_gfx"))?;
-        }
         pools
             .check_expansion(
                 root_io.size() as u64,

@@ -598,25 +598,13 @@ impl NnUtil {
     ) -> ::binspec_runtime::Result<(Self, bool)> {
         let mut r = root_io.clone();
         let mut pools = ::binspec_runtime::layout::ReadPools::new();
-        let mut m = NnUtil::read(
+        let m = NnUtil::read(
                 &mut r,
                 ::binspec_runtime::Endian::Little,
                 &mut pools,
                 &root_io,
             )
             .map_err(|e| e.in_format("nn_util"))?;
-        if let Some(keep) = pools.chain_kept() {
-            r = root_io.clone();
-            pools = ::binspec_runtime::layout::ReadPools::new();
-            pools.keep_chain(keep);
-            m = NnUtil::read(
-                    &mut r,
-                    ::binspec_runtime::Endian::Little,
-                    &mut pools,
-                    &root_io,
-                )
-                .map_err(|e| e.in_format("nn_util"))?;
-        }
         pools
             .check_expansion(
                 root_io.size() as u64,

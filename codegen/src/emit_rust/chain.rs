@@ -87,9 +87,18 @@ impl<'m> Gen<'m> {
     }
 
     /// In the top-level reader (`name`, format `id`), after the read: a file whose chain values are not all what
-    /// the writer derives is read again, keeping those. Nothing where the module has no chain.
+    /// the writer derives is read again, keeping those. Nothing where the top-level type reaches no record of a
+    /// chain (nn_util's own module, whose block header no field reads).
     pub(super) fn chain_read_again(&self, name: &Ident, id: &str) -> TokenStream {
-        if !(0..self.m.types.len()).any(|t| self.chain_fields(t)) {
+        let graph = crate::ir::types_graph(&self.m.types, false);
+        let mut seen = vec![false; graph.len()];
+        let mut stack = vec![0];
+        while let Some(t) = stack.pop() {
+            if !std::mem::replace(&mut seen[t], true) {
+                stack.extend(graph[t].iter().copied());
+            }
+        }
+        if !(0..self.m.types.len()).any(|t| seen[t] && self.chain_fields(t)) {
             return quote!();
         }
         quote! {
