@@ -21,14 +21,6 @@ pub struct Chain {
 }
 
 impl Run<'_> {
-    /// Whether records of type `ti` are of the chain.
-    pub fn is_chain_type(&self, ti: usize) -> bool {
-        self.m.types[ti]
-            .seq
-            .iter()
-            .any(|f| matches!(&f.role, binspec_codegen::ir::Role::Derive(x) if binspec_codegen::ir::is_chain_next(&x.expr)))
-    }
-
     /// Where `obj` starts from the output's (or the file's) start.
     fn chain_start(&self, obj: &Obj) -> u64 {
         let io = obj.io.borrow();
@@ -41,7 +33,7 @@ impl Run<'_> {
 
     /// Notes a record of the chain, read or written (its `start` set).
     pub fn chain_note(&self, obj: &Obj) {
-        if self.is_chain_type(obj.ty) {
+        if self.chain_types[obj.ty] {
             let at = self.chain_start(obj);
             self.chain.borrow_mut().cur.push(at);
         }

@@ -67,6 +67,8 @@ pub struct Run<'m> {
     pub root: std::cell::RefCell<Option<Rc<crate::value::Stream>>>,
     /// Where the records of the block chain start (see [`crate::chain`]).
     pub chain: std::cell::RefCell<crate::chain::Chain>,
+    /// By type: whether its records are of the block chain (`ir::chain_record`), for each record read or written.
+    pub chain_types: Vec<bool>,
 }
 
 impl<'m> Run<'m> {
@@ -83,6 +85,11 @@ impl<'m> Run<'m> {
             written: Default::default(),
             root: Default::default(),
             chain: Default::default(),
+            chain_types: m
+                .types
+                .iter()
+                .map(binspec_codegen::ir::chain_record)
+                .collect(),
             pointers: Default::default(),
             read_pointers: Default::default(),
             pass: Cell::new(0),

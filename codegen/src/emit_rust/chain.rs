@@ -8,10 +8,7 @@ use super::*;
 impl<'m> Gen<'m> {
     /// Whether `ti` is a record of the block chain (a field that derives from `_chain`).
     pub(super) fn chain_fields(&self, ti: usize) -> bool {
-        self.m.types[ti]
-            .seq
-            .iter()
-            .any(|f| matches!(&f.role, Role::Derive(x) if crate::ir::is_chain_next(&x.expr)))
+        crate::ir::chain_record(&self.m.types[ti])
     }
 
     /// The position slot of the block chain's records (one for all of them, after the `_pos` slots); the chain's

@@ -396,7 +396,7 @@ impl<'m> Gen<'m> {
                         }
                     }
                 }
-                Role::Derive(x) if crate::ir::is_chain_next(&x.expr) => {
+                Role::Derive(x) if crate::ir::chain_part(&x.expr).is_some() => {
                     body.push(self.chain_value_read(f, x, &v));
                     inits.push(quote!(#id: #v,));
                 }

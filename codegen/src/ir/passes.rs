@@ -540,7 +540,7 @@ fn check_chain(m: &Module, diags: &mut Diags) {
                 f.cond.is_none()
                     && matches!(f.repeat, Repeat::None)
                     && matches!(&f.ty, FieldTy::Int { .. })
-            }) && super::query::is_chain_next(&x.expr);
+            }) && super::query::chain_part(&x.expr).is_some();
             if !fits {
                 diags.in_file(&t.file, |diags| {
                     diags.error(

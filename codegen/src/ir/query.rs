@@ -255,9 +255,11 @@ pub fn chain_part(e: &Expr) -> Option<ChainPart> {
     }
 }
 
-/// Whether `e` is a block chain's value ([`chain_part`]).
-pub fn is_chain_next(e: &Expr) -> bool {
-    chain_part(e).is_some()
+/// Whether records of `t` are of the block chain: a field of it derives from `_chain` ([`chain_part`]).
+pub fn chain_record(t: &super::TypeDef) -> bool {
+    t.seq
+        .iter()
+        .any(|f| matches!(&f.role, super::Role::Derive(x) if chain_part(&x.expr).is_some()))
 }
 
 /// An integer constant, if the expression is one.
