@@ -14,8 +14,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let mut doc: Packed<Document> = Packed::from_binary(&std::fs::read(input)?)?;
     let mut renamed = 0;
-    for e in doc.elements.iter_mut().filter(|e| &e.name == old) {
-        e.name = new.clone();
+    for e in doc.elements.iter_mut().filter(|e| e.name == *old) {
+        e.name = new.as_str().into();
         renamed += 1;
     }
     if renamed == 0 {

@@ -165,7 +165,7 @@ fn rename_ainb_node_on_a_fixture() {
         after.layout.strings.last().map(String::as_str),
         Some("Renamed")
     );
-    assert!(!after.layout.strings.contains(&old));
+    assert!(!after.layout.strings.iter().any(|s| *s == old));
     after.layout = before.layout.clone();
     assert_eq!(after, before);
     let missing = run_example(

@@ -1391,3 +1391,27 @@ fn a_blackboard_header_unknown_is_kept_or_refused() {
         "{e}"
     );
 }
+
+/// A float that is not a number (an element's float property, input, or a selector plug's weight) is data like any
+/// other: the document holds its bits and writes them back. (The document's check that it holds everything the
+/// raw model does compared models with `==`, under which NaN differs from itself, and refused such files.)
+#[test]
+fn not_a_number_floats_decode_and_write_back() {
+    let p = repo().join("tests/fixtures/ainb/patrol_v407.ainb");
+    let mut f = Ainb::from_binary(&std::fs::read(&p).unwrap()).unwrap();
+    let nan = f32::from_bits(0x7fc0_1234);
+    let name = f.string_pool.strings[0].as_str().into();
+    let param = f.elements[0].param.as_mut().unwrap();
+    param
+        .float_properties
+        .push(binspec_formats::ainb::raw::PropertyFloat {
+            flags: Default::default(),
+            immediate_value: nan,
+            name_text: name,
+        });
+    let data = f.to_binary().unwrap();
+    let doc = binspec_formats::ainb::Document::from_binary(&data).unwrap();
+    let v = doc.elements[0].properties.f32.last().unwrap().value;
+    assert_eq!(v.to_bits(), nan.to_bits());
+    assert_eq!(doc.to_binary().unwrap(), data);
+}

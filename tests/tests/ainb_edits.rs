@@ -194,7 +194,7 @@ fn edits_read_back_by_the_ainb_package() {
                 assert_eq!(&*r.type_name_text, e.name.as_str(), "{ctx}");
                 assert_eq!(
                     binspec_runtime::hash::murmur3_32(e.name.as_bytes(), 0),
-                    hashes[&e.name].as_u64().unwrap() as u32,
+                    hashes[e.name.as_str()].as_u64().unwrap() as u32,
                     "{ctx}: murmur3 disagrees with mmh3"
                 );
             }

@@ -78,10 +78,10 @@ fn the_decoded_document_holds_what_each_fixture_was_written_from() {
     use binspec_formats::Format;
     for (what, data, j) in fixtures_with_json() {
         let d = Document::from_binary(&data).unwrap();
-        assert_eq!(d.file_name, j["Filename"], "{what}");
-        assert_eq!(d.category, j["Category"], "{what}");
+        assert_eq!(d.file_name.as_str(), j["Filename"], "{what}");
+        assert_eq!(d.category.as_str(), j["Category"], "{what}");
         for (c, jc) in d.commands.iter().zip(j["Commands"].as_array().unwrap()) {
-            assert_eq!(c.name, jc["Name"], "{what}");
+            assert_eq!(c.name.as_str(), jc["Name"], "{what}");
             assert_eq!(
                 i64::from(c.main_element),
                 jc["Root Node Index"].as_i64().unwrap(),
@@ -91,7 +91,7 @@ fn the_decoded_document_holds_what_each_fixture_was_written_from() {
         let nodes = j["Nodes"].as_array().unwrap();
         assert_eq!(d.elements.len(), nodes.len(), "{what}");
         for (e, n) in d.elements.iter().zip(nodes) {
-            assert_eq!(e.name, n["Name"], "{what}");
+            assert_eq!(e.name.as_str(), n["Name"], "{what}");
             assert_eq!(
                 e.attachments.len(),
                 n["Attachments"].as_array().unwrap().len(),
@@ -158,22 +158,22 @@ fn the_decoded_document_holds_what_each_fixture_was_written_from() {
                 .unwrap_or_default()
         };
         assert_eq!(
-            names(&d.blackboard.string, |p| &p.name),
+            names(&d.blackboard.string, |p| p.name.as_str()),
             bnames("String"),
             "{what}"
         );
         assert_eq!(
-            names(&d.blackboard.s32, |p| &p.name),
+            names(&d.blackboard.s32, |p| p.name.as_str()),
             bnames("S32"),
             "{what}"
         );
         assert_eq!(
-            names(&d.blackboard.bool, |p| &p.name),
+            names(&d.blackboard.bool, |p| p.name.as_str()),
             bnames("Bool"),
             "{what}"
         );
         assert_eq!(
-            names(&d.blackboard.pointer, |p| &p.name),
+            names(&d.blackboard.pointer, |p| p.name.as_str()),
             bnames("VoidPtr"),
             "{what}"
         );
@@ -233,8 +233,8 @@ fn the_decoded_document_holds_what_each_fixture_was_written_from() {
 }
 
 /// The names of a list, for comparing with the JSON's.
-fn names<T>(v: &[T], name: impl Fn(&T) -> &String) -> Vec<String> {
-    v.iter().map(|x| name(x).clone()).collect()
+fn names<T>(v: &[T], name: impl Fn(&T) -> &str) -> Vec<String> {
+    v.iter().map(|x| name(x).to_string()).collect()
 }
 
 /// Every AINB fixture with the `ainb` package's JSON document it was written from: (path for messages, bytes,

@@ -101,7 +101,7 @@ fn ainb_references_that_do_not_exist_are_named() {
     let mut d = doc.clone();
     d.blackboard.u32.push(ainb::BlackboardParam {
         name: "x".into(),
-        notes: String::new(),
+        notes: Default::default(),
         flags: 0,
         default: 1,
     });

@@ -3,14 +3,15 @@
 //! the query ranges' order, bytes after an element's parameters, the unlinked child replacement header). It reads
 //! no byte: the raw reader found every section and item. Whatever else the raw model holds that the document has
 //! no place for (another section order, an alignment, bytes nothing describes elsewhere) is refused by
-//! [`super::places::decode`], which converts the document back and compares, so that nothing is lost.
+//! [`super::places::decode`], which checks that the document holds all of the raw model ([`super::holds`], or
+//! converting back and comparing), so that nothing is lost.
 
 use super::exb::Exb;
 use super::model::*;
 use super::raw;
 use super::PlugSlot;
 use crate::{Error, Result};
-use binspec_runtime::ErrorKind;
+use binspec_runtime::{ErrorKind, Str};
 
 /// The six property ranges of `$p`, an element's or an attachment's raw parameters.
 macro_rules! property_ranges {
@@ -37,10 +38,10 @@ fn bad(m: impl Into<String>) -> Error {
 /// besides. Ranges of entries that elements share, and strings used over and over, would otherwise expand a small
 /// file without bound (issue 19, item 9); [`COPY_PER_BYTE`] per byte of the file plus [`COPY_BASE`] is far more
 /// than files need.
-pub(super) struct Strs {
+pub(super) struct Strs<'r> {
     left: std::cell::Cell<u64>,
     /// The document's strings, each once: the pool's other strings are the ones nothing refers to.
-    refs: std::cell::RefCell<rustc_hash::FxHashSet<String>>,
+    refs: std::cell::RefCell<rustc_hash::FxHashSet<&'r str>>,
 }
 
 /// What each name the document holds costs, besides its bytes (a `String` and its entry).
@@ -50,8 +51,8 @@ const COPY_PER_BYTE: u64 = 16;
 /// ... and whatever the file's size.
 const COPY_BASE: u64 = 64 << 20;
 
-impl Strs {
-    pub(super) fn new(file_len: usize) -> Strs {
+impl<'r> Strs<'r> {
+    pub(super) fn new(file_len: usize) -> Strs<'r> {
         Strs {
             left: std::cell::Cell::new(
                 (file_len as u64)
@@ -62,7 +63,7 @@ impl Strs {
         }
     }
     /// A string the raw model read from the pool, as the document's own.
-    fn text(&self, s: &str) -> Result<String> {
+    fn text(&self, s: &'r str) -> Result<Str> {
         let cost = ENTRY_COST + s.len() as u64;
         match self.left.get().checked_sub(cost) {
             Some(left) => self.left.set(left),
@@ -77,16 +78,17 @@ impl Strs {
                 ))
             }
         }
-        let mut refs = self.refs.borrow_mut();
-        if !refs.contains(s) {
-            refs.insert(s.to_owned());
-        }
-        Ok(s.to_owned())
+        self.refs.borrow_mut().insert(s);
+        Ok(Str::from(s))
     }
 }
 
 /// The document of the raw model `r`; `shared_tails` is set where a text is the tail of a pool string.
-pub(super) fn document(r: &raw::Ainb, s: &Strs, shared_tails: &mut bool) -> Result<Document> {
+pub(super) fn document<'r>(
+    r: &'r raw::Ainb,
+    s: &Strs<'r>,
+    shared_tails: &mut bool,
+) -> Result<Document> {
     let version = r.version;
     if let Some(v) = r.unknown_50 {
         return Err(bad(format!(
@@ -290,7 +292,7 @@ pub(super) fn document(r: &raw::Ainb, s: &Strs, shared_tails: &mut bool) -> Resu
     // A text read through an offset into the middle of a pool string (sharing its tail) is no string of the pool:
     // the writer adds it as one, which [`super::places::decode`] records.
     let pool: rustc_hash::FxHashSet<&str> = strings.iter().map(String::as_str).collect();
-    *shared_tails = refs.iter().any(|x| !pool.contains(x.as_str()));
+    *shared_tails = refs.iter().any(|x| !pool.contains(x));
     Ok(Document {
         version,
         file_name,
@@ -379,7 +381,11 @@ struct PropertyRanges<'r> {
     pointer: &'r [raw::PropertyPointer],
 }
 
-fn properties(r: PropertyRanges<'_>, s: &Strs, what: &dyn Fn() -> String) -> Result<Properties> {
+fn properties<'r>(
+    r: PropertyRanges<'r>,
+    s: &Strs<'r>,
+    what: &dyn Fn() -> String,
+) -> Result<Properties> {
     let mut p = Properties::default();
     for x in r.s32 {
         p.s32.push(Property {
@@ -426,8 +432,8 @@ fn properties(r: PropertyRanges<'_>, s: &Strs, what: &dyn Fn() -> String) -> Res
     Ok(p)
 }
 
-fn io_of(p: &raw::ElementParam, s: &Strs, what: &dyn Fn() -> String) -> Result<Io> {
-    let out = |v: &[raw::Output]| -> Result<Vec<Output>> {
+fn io_of<'r>(p: &'r raw::ElementParam, s: &Strs<'r>, what: &dyn Fn() -> String) -> Result<Io> {
+    let out = |v: &'r [raw::Output]| -> Result<Vec<Output>> {
         v.iter()
             .map(|o| {
                 Ok(Output {
@@ -497,7 +503,12 @@ fn io_of(p: &raw::ElementParam, s: &Strs, what: &dyn Fn() -> String) -> Result<I
 
 /// An element parameter's plugs, kind by kind (the pointer array's order; another order is a layout choice the
 /// document does not keep, refused where the document is compared with the raw model).
-fn plugs(p: &raw::ElementParam, ty: u16, s: &Strs, what: &dyn Fn() -> String) -> Result<Vec<Plug>> {
+fn plugs<'r>(
+    p: &'r raw::ElementParam,
+    ty: u16,
+    s: &Strs<'r>,
+    what: &dyn Fn() -> String,
+) -> Result<Vec<Plug>> {
     let mut out = Vec::new();
     for (kind, list) in super::plug_lists(p).into_iter().enumerate() {
         for x in list {
@@ -560,12 +571,12 @@ fn plugs(p: &raw::ElementParam, ty: u16, s: &Strs, what: &dyn Fn() -> String) ->
     Ok(out)
 }
 
-fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
+fn blackboard<'r>(r: &'r raw::Ainb, s: &Strs<'r>) -> Result<Blackboard> {
     let Some(b) = &r.blackboard else {
         return Err(bad("the blackboard offset is 0, which no file at hand has"));
     };
     let v408 = r.version >= 0x408;
-    let params_of = |ps: &[raw::BlackboardParameter]| -> Result<Vec<(String, String, u16)>> {
+    let params_of = |ps: &'r [raw::BlackboardParameter]| -> Result<Vec<(Str, Str, u16)>> {
         ps.iter()
             .map(|p| {
                 Ok((
@@ -579,7 +590,7 @@ fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
             })
             .collect()
     };
-    fn with<T: Clone>(p: Vec<(String, String, u16)>, d: &[T]) -> Vec<BlackboardParam<T>> {
+    fn with<T: Clone>(p: Vec<(Str, Str, u16)>, d: &[T]) -> Vec<BlackboardParam<T>> {
         p.into_iter()
             .zip(d)
             .map(|((name, notes, flags), v)| BlackboardParam {
@@ -601,7 +612,7 @@ fn blackboard(r: &raw::Ainb, s: &Strs) -> Result<Blackboard> {
         .iter()
         .map(|v| [v.x, v.y, v.z])
         .collect();
-    let strings: Vec<String> = b
+    let strings: Vec<Str> = b
         .string_defaults
         .iter()
         .map(|x| s.text(&x.text))

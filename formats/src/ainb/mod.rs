@@ -18,6 +18,7 @@
 
 pub mod exb;
 mod from_raw;
+mod holds;
 mod model;
 mod places;
 mod to_raw;
@@ -91,8 +92,8 @@ impl Format for Document {
             version: Some(format!("{:#x}", self.version)),
             endian: Some(Endian::Little),
             summary: vec![
-                ("file".into(), self.file_name.clone()),
-                ("category".into(), self.category.clone()),
+                ("file".into(), self.file_name.to_string()),
+                ("category".into(), self.category.to_string()),
                 ("commands".into(), self.commands.len().to_string()),
                 ("elements".into(), self.elements.len().to_string()),
                 ("attachments".into(), self.attachments.len().to_string()),

@@ -6,7 +6,11 @@
 //! few choices a writer makes that the data does not decide (the order of the string pool, the order of the
 //! query element id array, whether a 0x404 file carries an unlinked child replacement header) are in
 //! [`Layout`], with defaults for new files.
+//!
+//! Names and string values are [`Str`] (the runtime's compact string, as in the raw model): one of up to 24 bytes
+//! is held inline, without an allocation of its own, and converts from and to `&str` and `String` (`.into()`).
 
+use binspec_runtime::Str;
 use serde::{Deserialize, Serialize};
 
 /// A decoded AINB file.
@@ -16,9 +20,9 @@ pub struct Document {
     /// 0x404 (Splatoon 3, Nintendo Switch Sports), 0x407 (Tears of the Kingdom) or 0x408.
     pub version: u32,
     /// The file's name (without extension), e.g. `PlayerCamera.root`.
-    pub file_name: String,
+    pub file_name: Str,
     /// The file category name: `AI`, `Logic` or `Sequence`.
-    pub category: String,
+    pub category: Str,
     /// The file category number (0 = AI, 1 = Logic, 2 = Sequence; Splatoon 3 also 3).
     pub category_id: u32,
     /// The header's Output Element Count (0 in every file at hand).
@@ -105,7 +109,7 @@ impl<'de> Deserialize<'de> for Guid {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Command {
-    pub name: String,
+    pub name: Str,
     pub guid: Guid,
     /// The root element's index.
     pub main_element: u16,
@@ -122,7 +126,7 @@ pub struct Element {
     /// ...).
     pub element_type: u16,
     /// The element's name (for application-defined elements, the class it runs).
-    pub name: String,
+    pub name: Str,
     /// Element Flags (bit 0 query, 1 module caller, 2 resident initialized, 3 query multi-input).
     #[serde(default)]
     pub flags: u8,
@@ -174,7 +178,7 @@ pub struct QueryRef {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StateInfo {
-    pub desired_state: String,
+    pub desired_state: Str,
     pub unknown_04: u32,
     pub unknown_08: u32,
     pub unknown_0c: u32,
@@ -185,7 +189,7 @@ pub struct StateInfo {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Property<T> {
-    pub name: String,
+    pub name: Str,
     /// Property Flags (index in bits 0-15, then the flag bits).
     #[serde(default)]
     pub flags: u32,
@@ -196,8 +200,8 @@ pub struct Property<T> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PointerProperty {
-    pub name: String,
-    pub class: String,
+    pub name: Str,
+    pub class: Str,
     #[serde(default)]
     pub flags: u32,
 }
@@ -213,7 +217,7 @@ pub struct Properties {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub f32: Vec<Property<f32>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub string: Vec<Property<String>>,
+    pub string: Vec<Property<Str>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub vec3f: Vec<Property<[f32; 3]>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -224,7 +228,7 @@ pub struct Properties {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Input<T> {
-    pub name: String,
+    pub name: Str,
     /// Input Element Id, or the base multi-input index (see `flags`).
     pub element: i16,
     /// Input Element Output Plug Id, or the multi-input count.
@@ -238,8 +242,8 @@ pub struct Input<T> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PointerInput {
-    pub name: String,
-    pub class: String,
+    pub name: Str,
+    pub class: Str,
     pub element: i16,
     pub plug: i16,
     #[serde(default)]
@@ -252,7 +256,7 @@ pub struct PointerInput {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Output {
-    pub name: String,
+    pub name: Str,
     /// Bit 31 of the name word.
     #[serde(default)]
     pub flag: bool,
@@ -262,10 +266,10 @@ pub struct Output {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PointerOutput {
-    pub name: String,
+    pub name: Str,
     #[serde(default)]
     pub flag: bool,
-    pub class: String,
+    pub class: Str,
 }
 
 /// Inputs and outputs by type.
@@ -285,7 +289,7 @@ pub struct Io {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub f32_outputs: Vec<Output>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub string_inputs: Vec<Input<String>>,
+    pub string_inputs: Vec<Input<Str>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub string_outputs: Vec<Output>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -318,7 +322,7 @@ pub struct Plug {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum PlugName {
-    Name(String),
+    Name(Str),
     Index(u32),
 }
 
@@ -334,7 +338,7 @@ pub enum PlugExtra {
     /// A random selector's child plug: flags, then a weight.
     F32 { flags: u32, value: f32 },
     /// A string selector's child plug or string input (also expressions' string inputs): flags, then a string.
-    String { flags: u32, value: String },
+    String { flags: u32, value: Str },
     /// An F32 selector's child plug: four conditions (minimum, maximum, two unused).
     Conditions(Vec<Condition>),
     /// Words of unknown meaning (bool/float inputs of selectors and expressions).
@@ -354,9 +358,9 @@ pub struct Condition {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlackboardParam<T> {
-    pub name: String,
+    pub name: Str,
     #[serde(default)]
-    pub notes: String,
+    pub notes: Str,
     /// Bits 22-31 of the name word: bits 0-1 here the inherit mode (0 from the root, 1 from the parent, 2 none),
     /// bits 2-8 the index into [`Blackboard::file_references`], bit 9 set when there is a file reference.
     #[serde(default)]
@@ -368,9 +372,9 @@ pub struct BlackboardParam<T> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlackboardPointer {
-    pub name: String,
+    pub name: Str,
     #[serde(default)]
-    pub notes: String,
+    pub notes: Str,
     #[serde(default)]
     pub flags: u16,
 }
@@ -380,7 +384,7 @@ pub struct BlackboardPointer {
 #[serde(deny_unknown_fields, default)]
 pub struct Blackboard {
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub string: Vec<BlackboardParam<String>>,
+    pub string: Vec<BlackboardParam<Str>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub s32: Vec<BlackboardParam<i32>>,
     /// Version 0x408 only.
@@ -396,14 +400,14 @@ pub struct Blackboard {
     pub pointer: Vec<BlackboardPointer>,
     /// Referenced file paths (the writer computes their murmur3 hashes).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub file_references: Vec<String>,
+    pub file_references: Vec<Str>,
 }
 
 /// An attachment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Attachment {
-    pub name: String,
+    pub name: Str,
     #[serde(default)]
     pub exb_function_count: u16,
     #[serde(default)]
@@ -431,8 +435,8 @@ pub struct MultiInput {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Module {
-    pub path: String,
-    pub category: String,
+    pub path: Str,
+    pub category: Str,
     pub count: u32,
 }
 
@@ -442,8 +446,8 @@ pub struct Module {
 pub struct ExternalAction {
     pub element: u32,
     /// Always メインステート ("Main State") in the files at hand.
-    pub slot: String,
-    pub state: String,
+    pub slot: Str,
+    pub state: Str,
 }
 
 /// The module caller link.
@@ -487,8 +491,8 @@ pub struct Replacement {
 pub struct EnumResolve {
     /// The absolute offset of the value to patch, as stored.
     pub value_offset: u32,
-    pub class: String,
-    pub value: String,
+    pub class: Str,
+    pub value: Str,
 }
 
 /// Layout choices: what a writer decides that the data does not.

@@ -30,6 +30,18 @@ impl<'d> Texts<'d> {
 
 /// The raw model of `doc`.
 pub(super) fn raw(doc: &Document) -> Result<raw::Ainb> {
+    build(doc, true)
+}
+
+/// The raw model of `doc` without its elements (an empty list), for [`super::holds`], which checks them on its
+/// own: the rest is what [`raw`] makes. The string pool keeps every string the document lists (`raw` leaves out
+/// those that are neither used nor listed as unreferenced; of a document converted from a file, those are strings
+/// the file uses where the document writes another value, which the comparison of that value refuses).
+pub(super) fn without_elements(doc: &Document) -> Result<raw::Ainb> {
+    build(doc, false)
+}
+
+fn build(doc: &Document, with_elements: bool) -> Result<raw::Ainb> {
     validate(doc)?;
     let Document {
         version,
@@ -66,9 +78,12 @@ pub(super) fn raw(doc: &Document) -> Result<raw::Ainb> {
             secondary_element_id: c.secondary_element.map_or(0, |v| v + 1),
         })
         .collect();
-    let mut raw_elements = Vec::with_capacity(elements.len());
-    for (i, e) in elements.iter().enumerate() {
-        raw_elements.push(element(e, i, version, &mut t)?);
+    let mut raw_elements = Vec::new();
+    if with_elements {
+        raw_elements.reserve(elements.len());
+        for (i, e) in elements.iter().enumerate() {
+            raw_elements.push(element(e, i, version, &mut t)?);
+        }
     }
     // Bytes after an element's parameters go before what follows them: the next element's parameters, or the
     // first section after all of them.
@@ -83,9 +98,10 @@ pub(super) fn raw(doc: &Document) -> Result<raw::Ainb> {
                 .flat_map(|w| w.to_le_bytes())
                 .collect::<Vec<u8>>(),
         );
-        match raw_elements.get_mut(i + 1) {
-            Some(next) => next.param_gap = Some(b),
-            None => after_last = Some(b),
+        if i + 1 == elements.len() {
+            after_last = Some(b);
+        } else if let Some(next) = raw_elements.get_mut(i + 1) {
+            next.param_gap = Some(b);
         }
     }
     let query_order = if layout.query_order.is_empty() {
@@ -190,7 +206,9 @@ pub(super) fn raw(doc: &Document) -> Result<raw::Ainb> {
     let strings = layout
         .strings
         .iter()
-        .filter(|s| t.used.contains_key(s.as_str()) || unreferenced.contains(s.as_str()))
+        .filter(|s| {
+            !with_elements || t.used.contains_key(s.as_str()) || unreferenced.contains(s.as_str())
+        })
         .cloned()
         .collect();
     let mut r = raw::Ainb {
