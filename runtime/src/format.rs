@@ -87,9 +87,11 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
     /// A short description, for `binspec info`.
     fn info(&self) -> Info;
 
-    /// The model as YAML. Fails ([`ErrorKind::Text`](crate::ErrorKind::Text)) only for values YAML cannot hold.
+    /// The model as YAML. Fails ([`ErrorKind::Text`](crate::ErrorKind::Text)) only for values YAML cannot hold,
+    /// as a NaN other than the one `.nan` reads back as ([`crate::text_floats`]).
     #[cfg(feature = "text")]
     fn to_text(&self) -> Result<String> {
+        crate::text_floats::refuse_inexact(self, crate::text_floats::Text::Yaml)?;
         serde_saphyr::to_string(self).map_err(|e| Error::text(e.to_string()))
     }
     /// A model from YAML, as [`Format::to_text`] writes it. Fails ([`ErrorKind::Text`](crate::ErrorKind::Text),
@@ -99,9 +101,11 @@ pub trait Format: Sized + Serialize + DeserializeOwned {
         crate::doc::from_yaml(text)
     }
     /// The model as JSON (pretty-printed). Fails ([`ErrorKind::Text`](crate::ErrorKind::Text)) only for values
-    /// JSON cannot hold.
+    /// JSON cannot hold: a NaN or an infinite float among them ([`crate::text_floats`]; `serde_json` alone would
+    /// write `null`).
     #[cfg(feature = "text")]
     fn to_json(&self) -> Result<String> {
+        crate::text_floats::refuse_inexact(self, crate::text_floats::Text::Json)?;
         serde_json::to_string_pretty(self).map_err(|e| Error::text(e.to_string()))
     }
     /// A model from JSON, as [`Format::to_json`] writes it. Fails ([`ErrorKind::Text`](crate::ErrorKind::Text))

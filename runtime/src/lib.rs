@@ -55,6 +55,8 @@ pub mod process;
 pub mod read;
 #[doc(hidden)]
 pub mod records;
+#[cfg(feature = "text")]
+pub mod text_floats;
 #[doc(hidden)]
 pub mod write;
 

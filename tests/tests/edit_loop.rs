@@ -292,6 +292,36 @@ fn ainb_rename_an_element_in_the_text() {
     assert_eq!(v["doc"]["Nodes"][0]["Name"], "Waiting", "{v}");
 }
 
+/// A float made NaN in the text (`.nan`): the file holds it, YAML writes it back, and JSON, which has no NaN,
+/// refuses to write the document rather than write `null` in its place (which encodes to nothing).
+#[test]
+fn ainb_not_a_number_in_the_text() {
+    let d = tempfile::tempdir().unwrap();
+    let out = edit_fixture(
+        "ainb/patrol_v407.ainb",
+        &[("      value: 1.75\n", "      value: .nan\n")],
+        d.path(),
+    );
+    use binspec_runtime::Format as _;
+    let doc = binspec_formats::ainb::Document::from_binary(&std::fs::read(&out).unwrap()).unwrap();
+    let i = doc
+        .elements
+        .iter()
+        .position(|e| e.properties.f32.first().is_some_and(|p| p.value.is_nan()))
+        .unwrap();
+    let f = format_of(&out, &std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(
+        text_round_trip(&out, f, false).unwrap(),
+        std::fs::read(&out).unwrap()
+    );
+    let json = d.path().join("nan.json");
+    let r = run(&["decode", s(&out), "-o", s(&json), "--json"]);
+    assert_eq!(r.code, 1, "{}", r.err);
+    let path = format!("elements[{i}].properties.f32[0].value");
+    assert!(r.err.contains(&path) && r.err.contains("YAML"), "{}", r.err);
+    assert!(!json.exists());
+}
+
 /// The author changed in the YAML of a Pluto animation: read back by our reader (no independent reader exists).
 #[test]
 fn panim_edits_in_the_text() {
