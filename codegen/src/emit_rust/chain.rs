@@ -88,14 +88,10 @@ impl<'m> Gen<'m> {
     /// chain (nn_util's own module, whose block header no field reads).
     pub(super) fn chain_read_again(&self, name: &Ident, id: &str) -> TokenStream {
         let graph = crate::ir::types_graph(&self.m.types, false);
-        let mut seen = vec![false; graph.len()];
-        let mut stack = vec![0];
-        while let Some(t) = stack.pop() {
-            if !std::mem::replace(&mut seen[t], true) {
-                stack.extend(graph[t].iter().copied());
-            }
-        }
-        if !(0..self.m.types.len()).any(|t| seen[t] && self.chain_fields(t)) {
+        if !crate::ir::types_reached_from(&graph, vec![0])
+            .into_iter()
+            .any(|t| self.chain_fields(t))
+        {
             return quote!();
         }
         quote! {

@@ -305,11 +305,17 @@ pub fn reaches_type(graph: &[Vec<usize>], ty: &FieldTy, to: usize) -> bool {
 /// The types a field of type `ty` holds records of, directly or through records inside them (`graph`:
 /// [`types_graph`]), each once.
 pub fn types_reached(graph: &[Vec<usize>], ty: &FieldTy) -> Vec<usize> {
-    let mut stack: Vec<usize> = match ty {
+    let starts: Vec<usize> = match ty {
         FieldTy::User { ty, .. } => vec![*ty],
         FieldTy::Switch { cases, .. } => cases.iter().filter_map(|c| c.user()).collect(),
         _ => return Vec::new(),
     };
+    types_reached_from(graph, starts)
+}
+
+/// The types `starts` are and hold records of, directly or through records inside them (`graph`:
+/// [`types_graph`]), each once.
+pub fn types_reached_from(graph: &[Vec<usize>], mut stack: Vec<usize>) -> Vec<usize> {
     let mut seen = vec![false; graph.len()];
     let mut out = Vec::new();
     while let Some(t) = stack.pop() {
