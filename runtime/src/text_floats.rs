@@ -3,6 +3,10 @@
 //! sign. [`Format::to_json`](crate::Format::to_json) and [`Format::to_text`](crate::Format::to_text) ask
 //! [`inexact_float`] first and refuse such a model, naming the field, rather than write a document that encodes
 //! to another file.
+//!
+//! The walk is a serde serializer that looks only at floats. It keeps no path while it walks (every model written
+//! as text is walked, and nearly none holds such a float): where it finds one, the path is put together as the walk
+//! returns through the fields, elements and keys above it.
 
 use serde::ser::{self, Serialize};
 
@@ -18,12 +22,11 @@ pub enum Text {
 /// The path (`elements[3].properties.f32[0].value`) and text of the first float of `model` that `text` cannot
 /// give back exactly, if any.
 pub fn inexact_float<T: Serialize + ?Sized>(model: &T, text: Text) -> Option<(String, String)> {
-    let mut path = Vec::new();
-    match model.serialize(Finder {
-        text,
-        path: &mut path,
-    }) {
-        Err(Found(Some(value))) => Some((join(&path), value)),
+    match model.serialize(Finder { text }) {
+        Err(Found {
+            value: Some(value),
+            path,
+        }) => Some((join(&path), value)),
         _ => None,
     }
 }
@@ -46,25 +49,62 @@ pub fn refuse_inexact<T: Serialize + ?Sized>(model: &T, text: Text) -> crate::Re
     )))
 }
 
-fn join(path: &[String]) -> String {
+/// One step of a path: a field (or an enum variant), an element, a map's key (its JSON text).
+#[derive(Debug)]
+enum Seg {
+    Field(&'static str),
+    Index(usize),
+    Key(String),
+}
+
+/// A path from the innermost step out, as [`Found`] collects it.
+fn join(path: &[Seg]) -> String {
     let mut out = String::new();
-    for p in path {
-        if !p.starts_with('[') && !out.is_empty() {
-            out.push('.');
+    for s in path.iter().rev() {
+        match s {
+            Seg::Field(name) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(name);
+            }
+            Seg::Index(i) => out.push_str(&format!("[{i}]")),
+            Seg::Key(k) => out.push_str(&format!("[{k:?}]")),
         }
-        out.push_str(p);
     }
     out
 }
 
-/// Stops the walk: `Some(text of the float)` where one was found, `None` for an error of the model's own
-/// serializer (left to the real one to report).
+/// A map key's name in a path: its JSON text, a string without its quotes.
+fn key_text<T: Serialize + ?Sized>(key: &T) -> String {
+    match serde_json::to_value(key) {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(v) => v.to_string(),
+        Err(_) => "?".into(),
+    }
+}
+
+/// Stops the walk: `value` is the text of the float found, with the steps to it (innermost first); `None` for an
+/// error of the model's own serializer (left to the real one to report).
 #[derive(Debug)]
-struct Found(Option<String>);
+struct Found {
+    value: Option<String>,
+    path: Vec<Seg>,
+}
+
+impl Found {
+    /// The error, coming out of a step: the step joins the path of a float found below it.
+    fn through(mut self, step: impl FnOnce() -> Seg) -> Self {
+        if self.value.is_some() {
+            self.path.push(step());
+        }
+        self
+    }
+}
 
 impl std::fmt::Display for Found {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}", self.0)
+        write!(f, "{:?}", self.value)
     }
 }
 
@@ -72,18 +112,21 @@ impl std::error::Error for Found {}
 
 impl ser::Error for Found {
     fn custom<M: std::fmt::Display>(_: M) -> Self {
-        Found(None)
+        Found {
+            value: None,
+            path: Vec::new(),
+        }
     }
 }
 
-struct Finder<'p> {
+#[derive(Clone, Copy)]
+struct Finder {
     text: Text,
-    path: &'p mut Vec<String>,
 }
 
-impl Finder<'_> {
+impl Finder {
     /// `finite`: the float is a number; `plain`: it is not a NaN, or the NaN `.nan` reads back as.
-    fn check(&self, finite: bool, plain: bool, text: impl FnOnce() -> String) -> Result<(), Found> {
+    fn check(self, finite: bool, plain: bool, text: impl FnOnce() -> String) -> Result<(), Found> {
         let fine = match self.text {
             Text::Json => finite,
             Text::Yaml => plain,
@@ -91,66 +134,56 @@ impl Finder<'_> {
         if fine {
             Ok(())
         } else {
-            Err(Found(Some(text())))
+            Err(Found {
+                value: Some(text()),
+                path: Vec::new(),
+            })
         }
     }
-    fn child(&mut self) -> Finder<'_> {
-        Finder {
-            text: self.text,
-            path: self.path,
-        }
+    /// `v`, one `step` below.
+    fn below<T: Serialize + ?Sized>(self, step: impl FnOnce() -> Seg, v: &T) -> Result<(), Found> {
+        v.serialize(self).map_err(|e| e.through(step))
     }
 }
 
-/// A value below a path segment: pushed, walked, popped (left in place when a float was found, for the path).
-fn below<T: Serialize + ?Sized>(f: &mut Finder<'_>, segment: String, v: &T) -> Result<(), Found> {
-    f.path.push(segment);
-    v.serialize(f.child())?;
-    f.path.pop();
-    Ok(())
-}
-
-/// Compound values: sequences, tuples, structs and maps, each element below its index, field or key.
-struct Compound<'p> {
-    f: Finder<'p>,
+/// Compound values: sequences, tuples, structs and maps, each element below its index, field or key; those of an
+/// enum variant below its name too.
+struct Compound {
+    f: Finder,
     index: usize,
-    key: String,
-    /// An enum variant's: its name is on the path until it ends.
-    variant: bool,
+    variant: Option<&'static str>,
+    /// A key given on its own (`serialize_key`), named for the value that follows it.
+    key: Option<String>,
 }
 
-impl<'p> Compound<'p> {
-    fn new(f: Finder<'p>) -> Self {
+impl Compound {
+    fn new(f: Finder, variant: Option<&'static str>) -> Self {
         Compound {
             f,
             index: 0,
-            key: String::new(),
-            variant: false,
+            variant,
+            key: None,
         }
     }
-    fn variant(f: Finder<'p>, name: &'static str) -> Self {
-        f.path.push(name.to_string());
-        Compound {
-            variant: true,
-            ..Compound::new(f)
+    fn in_variant(&self, r: Result<(), Found>) -> Result<(), Found> {
+        match self.variant {
+            Some(name) => r.map_err(|e| e.through(|| Seg::Field(name))),
+            None => r,
         }
-    }
-    fn finish(self) -> Result<(), Found> {
-        if self.variant {
-            self.f.path.pop();
-        }
-        Ok(())
     }
     fn element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), Found> {
         let i = self.index;
         self.index += 1;
-        below(&mut self.f, format!("[{i}]"), v)
+        self.in_variant(self.f.below(|| Seg::Index(i), v))
+    }
+    fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, v: &T) -> Result<(), Found> {
+        self.in_variant(self.f.below(|| Seg::Field(name), v))
     }
 }
 
 macro_rules! compound {
     ($($tr:ident { $m:ident($($arg:ident: $t:ty),*) => |$s:ident, $v:ident| $body:expr })*) => {$(
-        impl ser::$tr for Compound<'_> {
+        impl ser::$tr for Compound {
             type Ok = ();
             type Error = Found;
             fn $m<T: Serialize + ?Sized>(&mut self, $($arg: $t,)* value: &T) -> Result<(), Found> {
@@ -159,7 +192,7 @@ macro_rules! compound {
                 $body
             }
             fn end(self) -> Result<(), Found> {
-                self.finish()
+                Ok(())
             }
         }
     )*};
@@ -170,28 +203,33 @@ compound! {
     SerializeTuple { serialize_element() => |s, v| s.element(v) }
     SerializeTupleStruct { serialize_field() => |s, v| s.element(v) }
     SerializeTupleVariant { serialize_field() => |s, v| s.element(v) }
-    SerializeStruct { serialize_field(key: &'static str) => |s, v| below(&mut s.f, key.to_string(), v) }
-    SerializeStructVariant { serialize_field(key: &'static str) => |s, v| below(&mut s.f, key.to_string(), v) }
+    SerializeStruct { serialize_field(key: &'static str) => |s, v| s.field(key, v) }
+    SerializeStructVariant { serialize_field(key: &'static str) => |s, v| s.field(key, v) }
 }
 
-impl ser::SerializeMap for Compound<'_> {
+impl ser::SerializeMap for Compound {
     type Ok = ();
     type Error = Found;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Found> {
-        // A key is named by its JSON text (a string key without its quotes).
-        self.key = match serde_json::to_value(key) {
-            Ok(serde_json::Value::String(s)) => s,
-            Ok(v) => v.to_string(),
-            Err(_) => "?".into(),
-        };
-        key.serialize(self.f.child())
+        key.serialize(self.f)?;
+        self.key = Some(key_text(key));
+        Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Found> {
-        let key = std::mem::take(&mut self.key);
-        below(&mut self.f, format!("[{key:?}]"), value)
+        let key = self.key.take().unwrap_or_default();
+        self.f.below(|| Seg::Key(key), value)
+    }
+    /// Both at once (as serde's maps give them): the key is named only where a float is found below it.
+    fn serialize_entry<K: Serialize + ?Sized, V: Serialize + ?Sized>(
+        &mut self,
+        key: &K,
+        value: &V,
+    ) -> Result<(), Found> {
+        key.serialize(self.f)?;
+        self.f.below(|| Seg::Key(key_text(key)), value)
     }
     fn end(self) -> Result<(), Found> {
-        self.finish()
+        Ok(())
     }
 }
 
@@ -203,16 +241,16 @@ macro_rules! nothing {
     )*};
 }
 
-impl<'p> ser::Serializer for Finder<'p> {
+impl ser::Serializer for Finder {
     type Ok = ();
     type Error = Found;
-    type SerializeSeq = Compound<'p>;
-    type SerializeTuple = Compound<'p>;
-    type SerializeTupleStruct = Compound<'p>;
-    type SerializeTupleVariant = Compound<'p>;
-    type SerializeMap = Compound<'p>;
-    type SerializeStruct = Compound<'p>;
-    type SerializeStructVariant = Compound<'p>;
+    type SerializeSeq = Compound;
+    type SerializeTuple = Compound;
+    type SerializeTupleStruct = Compound;
+    type SerializeTupleVariant = Compound;
+    type SerializeMap = Compound;
+    type SerializeStruct = Compound;
+    type SerializeStructVariant = Compound;
 
     nothing!(serialize_bool: bool, serialize_i8: i8, serialize_i16: i16, serialize_i32: i32, serialize_i64: i64,
         serialize_i128: i128, serialize_u8: u8, serialize_u16: u16, serialize_u32: u32, serialize_u64: u64,
@@ -251,22 +289,22 @@ impl<'p> ser::Serializer for Finder<'p> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        mut self,
+        self,
         _: &'static str,
         _: u32,
         variant: &'static str,
         v: &T,
     ) -> Result<(), Found> {
-        below(&mut self, variant.to_string(), v)
+        self.below(|| Seg::Field(variant), v)
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'p>, Found> {
-        Ok(Compound::new(self))
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound, Found> {
+        Ok(Compound::new(self, None))
     }
-    fn serialize_tuple(self, _: usize) -> Result<Compound<'p>, Found> {
-        Ok(Compound::new(self))
+    fn serialize_tuple(self, _: usize) -> Result<Compound, Found> {
+        Ok(Compound::new(self, None))
     }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Compound<'p>, Found> {
-        Ok(Compound::new(self))
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Compound, Found> {
+        Ok(Compound::new(self, None))
     }
     fn serialize_tuple_variant(
         self,
@@ -274,14 +312,14 @@ impl<'p> ser::Serializer for Finder<'p> {
         _: u32,
         variant: &'static str,
         _: usize,
-    ) -> Result<Compound<'p>, Found> {
-        Ok(Compound::variant(self, variant))
+    ) -> Result<Compound, Found> {
+        Ok(Compound::new(self, Some(variant)))
     }
-    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'p>, Found> {
-        Ok(Compound::new(self))
+    fn serialize_map(self, _: Option<usize>) -> Result<Compound, Found> {
+        Ok(Compound::new(self, None))
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Compound<'p>, Found> {
-        Ok(Compound::new(self))
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Compound, Found> {
+        Ok(Compound::new(self, None))
     }
     fn serialize_struct_variant(
         self,
@@ -289,8 +327,8 @@ impl<'p> ser::Serializer for Finder<'p> {
         _: u32,
         variant: &'static str,
         _: usize,
-    ) -> Result<Compound<'p>, Found> {
-        Ok(Compound::variant(self, variant))
+    ) -> Result<Compound, Found> {
+        Ok(Compound::new(self, Some(variant)))
     }
 }
 
@@ -366,6 +404,28 @@ mod tests {
             assert_eq!(p, path);
             assert!(text.contains("bits"), "{text}");
         }
+    }
+
+    /// A map whose serializer gives each key and value apart (`serialize_key`, `serialize_value`).
+    struct KeysApart(Vec<(u8, f32)>);
+
+    impl serde::Serialize for KeysApart {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut m = s.serialize_map(Some(self.0.len()))?;
+            for (k, v) in &self.0 {
+                m.serialize_key(k)?;
+                m.serialize_value(v)?;
+            }
+            m.end()
+        }
+    }
+
+    #[test]
+    fn keys_given_apart_are_named() {
+        let m = KeysApart(vec![(1, 0.5), (7, f32::INFINITY)]);
+        assert_eq!(inexact_float(&m, Text::Yaml), None);
+        assert_eq!(inexact_float(&m, Text::Json).unwrap().0, "[\"7\"]");
     }
 
     #[test]
