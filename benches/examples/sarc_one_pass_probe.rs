@@ -20,13 +20,13 @@
 
 #[path = "common/pair.rs"]
 mod pair;
+#[path = "common/sarc.rs"]
+mod sarc;
 
 use std::hint::black_box;
 
-use binspec_benches::{sarc_files, SARC_FILES};
 use binspec_formats::sarc::Sarc;
 use binspec_formats::Format;
-use tomolib::formats::sarc as tomo;
 
 /// A region of bytes made for it (a string pool): each item at its position relative to the region, aligned
 /// relative to it (which is where it goes when the region starts on a multiple of every item's alignment).
@@ -195,12 +195,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let which = args.next().unwrap_or_else(|| "pair".into());
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(100);
-    let mut w = roead::sarc::SarcWriter::new(roead::Endian::Little);
-    for (name, d) in &sarc_files(SARC_FILES) {
-        w.add_file(name.as_str(), d.clone());
-    }
-    let bin = w.to_binary();
-    let ours = Sarc::from_binary(&bin).expect("ours reads roead's archive");
+    let (_, ours, theirs, align) = sarc::archive();
     assert!(
         ours.file_size.is_none() && ours.data_offset.is_none() && ours.file_data_trailing.is_none(),
         "the probe writes derived header fields only"
@@ -225,36 +220,14 @@ fn main() {
             u32::from_le_bytes(generated[12..16].try_into().unwrap()),
         );
     }
-    let theirs = tomo::Sarc::parse(bin.clone()).expect("tomolib reads roead's archive");
-    let mut align = 0x1000u32;
-    for e in theirs.entries() {
-        while align > 1 && !(theirs.data_offset() + e.data_start).is_multiple_of(align) {
-            align /= 2;
-        }
-    }
-    let pack: Vec<tomo::PackEntry> = theirs
-        .entries()
-        .iter()
-        .map(|e| tomo::PackEntry {
-            name: e.name.as_deref().unwrap_or_default(),
-            data: theirs.data(e),
-        })
-        .collect();
+    let pack = sarc::pack(&theirs);
     let run_probe = || {
         black_box(probe(black_box(&ours)));
     };
     let run_ours = || {
         black_box(black_box(&ours).to_binary().expect("ours writes"));
     };
-    let run_theirs = || {
-        tomo::write(
-            &mut std::io::sink(),
-            black_box(&pack),
-            tomo::ByteOrder::Little,
-            align,
-        )
-        .expect("tomolib writes");
-    };
+    let run_theirs = || sarc::write_theirs(&pack, align);
     match which.as_str() {
         "probe" => pair::run("probe", "ours", n, &run_probe, &run_theirs),
         "ours" => pair::run("write", "ours", n, &run_ours, &run_theirs),

@@ -8,10 +8,12 @@
 
 #[path = "common/pair.rs"]
 mod pair;
+#[path = "common/sarc.rs"]
+mod sarc;
 
 use std::hint::black_box;
 
-use binspec_benches::{sarc_files, FileVisit, SARC_FILES};
+use binspec_benches::FileVisit;
 use binspec_formats::sarc::Sarc;
 use binspec_formats::Format;
 use tomolib::formats::sarc as tomo;
@@ -22,29 +24,8 @@ fn main() {
     let stream = args.next_if(|a| a == "stream").is_some();
     let which = args.next().unwrap_or_else(|| "ours".into());
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(100);
-    let mut w = roead::sarc::SarcWriter::new(roead::Endian::Little);
-    for (name, d) in &sarc_files(SARC_FILES) {
-        w.add_file(name.as_str(), d.clone());
-    }
-    let bin = w.to_binary();
-    let ours = Sarc::from_binary(&bin).expect("ours reads roead's archive");
-    assert_eq!(ours.to_binary().expect("ours writes"), bin);
-    let theirs = tomo::Sarc::parse(bin.clone()).expect("tomolib reads roead's archive");
-    // The alignment the tomolib bench gives tomolib's writer (every file's data offset divides by it).
-    let mut align = 0x1000u32;
-    for e in theirs.entries() {
-        while align > 1 && !(theirs.data_offset() + e.data_start).is_multiple_of(align) {
-            align /= 2;
-        }
-    }
-    let pack: Vec<tomo::PackEntry> = theirs
-        .entries()
-        .iter()
-        .map(|e| tomo::PackEntry {
-            name: e.name.as_deref().unwrap_or_default(),
-            data: theirs.data(e),
-        })
-        .collect();
+    let (bin, ours, theirs, align) = sarc::archive();
+    let pack = sarc::pack(&theirs);
     if open {
         let run_ours = || {
             let s = Sarc::from_binary(black_box(&bin)).expect("ours reads");
@@ -74,14 +55,6 @@ fn main() {
             black_box(black_box(&ours).to_binary().expect("ours writes"));
         }
     };
-    let run_theirs = || {
-        tomo::write(
-            &mut std::io::sink(),
-            black_box(&pack),
-            tomo::ByteOrder::Little,
-            align,
-        )
-        .expect("tomolib writes");
-    };
+    let run_theirs = || sarc::write_theirs(&pack, align);
     pair::run("write", which.as_str(), n, &run_ours, &run_theirs);
 }
