@@ -1,19 +1,14 @@
-//! A design probe for issue 20's writer redesign, not a writer of the product: how fast a SARC write can be when it
-//! is made of the pieces a generated single-pass writer would use, measured against tomolib on the SARC benchmark's
-//! archive (3,000 files, 12 MB, built by roead). `cargo run --release -p binspec-benches --features peers --example
+//! A design probe for issue 20's writer redesign, not a writer of the product: a SARC write made of the pieces a
+//! generated single-pass writer would use (`binspec_runtime::layout::one_pass`, docs/design.md §9), in the order
+//! and with the values a generated writer would emit, measured against tomolib on the SARC benchmark's archive
+//! (3,000 files, 12 MB, built by roead). `cargo run --release -p binspec-benches --features peers --example
 //! sarc_one_pass_probe -- [pair|probe|tomolib|pair-ours] [iterations]`: `pair` alternates rounds of the probe and
 //! tomolib and prints the median ratio, `pair-ours` the same for the generated `Sarc::to_binary`.
 //!
-//! The pieces, each generic (nothing here knows SARC but the order of its fields and which pool each item goes to):
-//! - a pool of bytes made for it (a string pool) is its own buffer, so an item's position relative to its region is
-//!   known when it is queued (the SARC name offset; AINB's base indices would be the same): nothing to fix later,
-//!   where the region starts on a multiple of its items' alignment;
-//! - model bytes queued for a pool (the files) are borrowed, laid out once the output's other parts are written,
-//!   each aligned to its absolute position, and copied once, into the output;
-//! - a value derived from positions known only then (SARC's data offset and file size, each file's data start and
-//!   end) is written as zero and fixed when the pass ends, from a list of fixups, each linear in those positions
-//!   (one small record, no expression tree: a node per operation made the one-pass writer tried on 2026-12-05 slower
-//!   than the two passes).
+//! The names are a pool of their own bytes (each name's offset known when it is queued), the files are borrowed
+//! and laid out when their region is written, and the values that need positions known only then (the data
+//! offset, the file size, each name's offset / 4 with its collision count, each file's start and end) are fixups
+//! applied when the pass ends.
 //!
 //! It writes the model of the generated `Sarc` with every layout field at its default (derived), and checks that its
 //! output is the generated writer's, byte for byte.
@@ -25,78 +20,14 @@ mod sarc;
 
 use std::hint::black_box;
 
+use binspec_runtime::layout::one_pass::{Fixup, Lin, OnePass};
+use binspec_runtime::write::Writer;
+use binspec_runtime::Endian;
+
 use binspec_formats::sarc::Sarc;
 use binspec_formats::Format;
 
-/// A region of bytes made for it (a string pool): each item at its position relative to the region, aligned
-/// relative to it (which is where it goes when the region starts on a multiple of every item's alignment).
-#[derive(Default)]
-struct Own {
-    bytes: Vec<u8>,
-    max_align: usize,
-}
-
-impl Own {
-    /// Queues `bytes` then `term` at the next multiple of `align`: its position relative to the region.
-    fn push(&mut self, bytes: &[u8], term: &[u8], align: usize) -> usize {
-        let at = self.bytes.len().next_multiple_of(align);
-        self.bytes.resize(at, 0);
-        self.bytes.extend_from_slice(bytes);
-        self.bytes.extend_from_slice(term);
-        self.max_align = self.max_align.max(align);
-        at
-    }
-}
-
-/// A region of bytes borrowed from the model (an archive's files): laid out when the output is put together, each
-/// aligned to its absolute position, and copied once, there.
-#[derive(Default)]
-struct Borrowed<'m> {
-    items: Vec<(&'m [u8], usize)>,
-    /// Each item's absolute position, once laid out.
-    at: Vec<usize>,
-}
-
-impl<'m> Borrowed<'m> {
-    /// Queues borrowed bytes aligned to `align`: the item's number, for fixups.
-    fn push(&mut self, bytes: &'m [u8], align: usize) -> usize {
-        self.items.push((bytes, align));
-        self.items.len() - 1
-    }
-    /// The region's length if it starts at `start`, each item's position noted.
-    fn lay_out(&mut self, start: usize) -> usize {
-        let mut p = start;
-        self.at.clear();
-        for (b, a) in &self.items {
-            p = p.next_multiple_of(*a);
-            self.at.push(p);
-            p += b.len();
-        }
-        p - start
-    }
-    fn write(&self, out: &mut Vec<u8>) {
-        for ((b, _), &at) in self.items.iter().zip(&self.at) {
-            out.resize(at, 0);
-            out.extend_from_slice(b);
-        }
-    }
-}
-
-/// A u32 written as zero and fixed when the pass ends (at `at`): linear in positions known then.
-enum Fixup {
-    /// Where region `region` starts.
-    RegionStart { at: usize, region: usize },
-    /// How long the output is.
-    Len { at: usize },
-    /// Where borrowed item `item` starts, less where region `region` starts, plus `len` (a data start or end).
-    Item {
-        at: usize,
-        item: usize,
-        region: usize,
-        len: usize,
-    },
-}
-
+/// What a generated one-pass writer of SARC would do, through `binspec_runtime::layout::one_pass`.
 fn probe(s: &Sarc) -> Vec<u8> {
     let e = &s.sfat.entries;
     let mult = s.sfat.hash_multiplier;
@@ -115,80 +46,53 @@ fn probe(s: &Sarc) -> Vec<u8> {
         o.sort_by_key(|&i| (hashes[i], i));
         o
     };
-    let mut names = Own::default();
-    let mut data = Borrowed::default();
-    let mut fixups = Vec::new();
-    let header_len = 0x14 + 0xc + 16 * e.len() + 8;
-    let mut out = Vec::with_capacity(header_len);
-    out.extend_from_slice(b"SARC");
-    out.extend_from_slice(&0x14u16.to_le_bytes());
-    out.extend_from_slice(&0xfeffu16.to_le_bytes());
-    fixups.push(Fixup::Len { at: out.len() });
-    out.extend_from_slice(&0u32.to_le_bytes());
-    fixups.push(Fixup::RegionStart {
-        at: out.len(),
-        region: 1,
-    });
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&0x100u16.to_le_bytes());
-    out.extend_from_slice(&s.reserved.to_le_bytes());
-    out.extend_from_slice(b"SFAT");
-    out.extend_from_slice(&0xcu16.to_le_bytes());
-    out.extend_from_slice(&(e.len() as u16).to_le_bytes());
-    out.extend_from_slice(&mult.to_le_bytes());
+    const NAMES: usize = 0;
+    const DATA: usize = 1;
+    let u32_at = |value: Lin| Fixup::unsigned(4, Endian::Little, value);
+    let mut w = Writer::with_capacity(0x14 + 0xc + 16 * e.len() + 8);
+    let mut p = OnePass::with_capacity(3 * e.len() + 2);
+    w.bytes(b"SARC");
+    w.u16(0x14, Endian::Little);
+    w.u16(0xfeff, Endian::Little);
+    let data_region = p.region(DATA);
+    p.write(&mut w, u32_at(p.end()));
+    p.write(&mut w, u32_at(data_region));
+    w.u16(0x100, Endian::Little);
+    w.u16(s.reserved, Endian::Little);
+    w.bytes(b"SFAT");
+    w.u16(0xc, Endian::Little);
+    w.u16(e.len() as u16, Endian::Little);
+    w.u32(mult, Endian::Little);
+    let names_start = 0x14 + 0xc + 16 * e.len() as i128 + 8;
     for &i in &order {
         let x = &e[i];
-        let name_at = names.push(
+        let name = p.push_own(
+            NAMES,
             x.name.as_deref().unwrap_or("").as_bytes(),
             &[0],
-            x.name_align.unwrap_or(4) as usize,
+            x.name_align.unwrap_or(4),
         );
-        let item = data.push(&x.data, x.data_align.unwrap_or(1) as usize);
-        let attrs = (u32::from(x.collision_count) << 24) | (name_at / 4) as u32;
-        out.extend_from_slice(&hashes[i].to_le_bytes());
-        out.extend_from_slice(&attrs.to_le_bytes());
-        for len in [0, x.data.len()] {
-            fixups.push(Fixup::Item {
-                at: out.len(),
-                item,
-                region: 1,
-                len,
-            });
-            out.extend_from_slice(&0u32.to_le_bytes());
-        }
+        let data = p.push_borrowed(DATA, &x.data, x.data_align.unwrap_or(1));
+        w.u32(hashes[i], Endian::Little);
+        p.write(
+            &mut w,
+            Fixup {
+                div: 4,
+                or: u64::from(x.collision_count) << 24,
+                ..u32_at(name.plus(-names_start))
+            },
+        );
+        let start = data.checked_sub(data_region).expect("two positions");
+        p.write(&mut w, u32_at(start));
+        p.write(&mut w, u32_at(start.plus(x.data.len() as i128)));
     }
-    out.extend_from_slice(b"SFNT");
-    out.extend_from_slice(&8u16.to_le_bytes());
-    out.extend_from_slice(&s.sfnt.reserved.to_le_bytes());
-    // The regions: the output grows once, to its final length.
-    let names_start = out.len();
-    assert!(
-        names_start.is_multiple_of(names.max_align.max(1)),
-        "the names region starts aligned for its items"
-    );
-    let data_start = (names_start + names.bytes.len()).next_multiple_of(s.data_alignment as usize);
-    let data_len = data.lay_out(data_start);
-    out.reserve_exact(data_start + data_len - out.len());
-    out.extend_from_slice(&names.bytes);
-    out.resize(data_start, 0);
-    data.write(&mut out);
-    out.resize(data_start + data_len, 0);
-    let starts = [names_start, data_start];
-    let len = out.len();
-    for f in fixups {
-        let (at, v) = match f {
-            Fixup::RegionStart { at, region } => (at, starts[region]),
-            Fixup::Len { at } => (at, len),
-            Fixup::Item {
-                at,
-                item,
-                region,
-                len,
-            } => (at, data.at[item] - starts[region] + len),
-        };
-        out[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes());
-    }
-    out
+    w.bytes(b"SFNT");
+    w.u16(8, Endian::Little);
+    w.u16(s.sfnt.reserved, Endian::Little);
+    p.flush(NAMES, &mut w, 4);
+    p.flush(DATA, &mut w, s.data_alignment);
+    assert!(p.finish(&mut w), "one pass: {:?}", p.fallback());
+    w.into_inner()
 }
 
 fn main() {

@@ -13,6 +13,7 @@ use crate::write::{align_up, Writer, MAX_PAD};
 pub mod chain;
 mod dedup;
 mod item_order;
+pub mod one_pass;
 mod order;
 mod pointers;
 mod sections;

@@ -72,6 +72,12 @@ impl Writer {
             ..Self::default()
         }
     }
+    /// Makes room for `n` more bytes (nothing for a sizing writer).
+    pub fn reserve(&mut self, n: usize) {
+        if !self.sizing {
+            self.buf.reserve(n);
+        }
+    }
     /// A writer for bytes that will be placed at absolute position `origin` of the output: its positions
     /// (`pos`, alignment, `write_at`) are absolute, its buffer holds only what it writes.
     pub fn at_origin(origin: usize) -> Self {
