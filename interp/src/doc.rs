@@ -52,7 +52,12 @@ impl Doc {
 
     /// The document as JSON text for a user: JSON has no infinite or NaN numbers, so such a float is written as
     /// the string `.inf`, `-.inf` or `.nan` (YAML's words), which [`Doc::from_json`] reads back as the float.
+    ///
+    /// # Errors
+    /// A NaN that `.nan` would not give back (one with a sign or payload bits), naming its field: the document
+    /// would encode to another file.
     pub fn to_json_text(&self) -> std::result::Result<String, String> {
+        Self::refuse_inexact(self)?;
         fn conv(d: &Doc) -> serde_json::Value {
             use serde_json::Value as J;
             let word = |f: f64| {
@@ -192,8 +197,18 @@ pub fn snake_case(variant: &str) -> String {
 
 impl Doc {
     /// The document as YAML, as the generated formats print theirs.
+    ///
+    /// # Errors
+    /// A NaN that `.nan` would not give back (one with a sign or payload bits), naming its field, as the generated
+    /// formats refuse it: the document would encode to another file.
     pub fn to_yaml(&self) -> std::result::Result<String, String> {
+        Self::refuse_inexact(self)?;
         serde_saphyr::to_string(self).map_err(|e| e.to_string())
+    }
+    /// Refuses a float that the text's `.nan`, `.inf` and `-.inf` would not give back.
+    fn refuse_inexact(&self) -> std::result::Result<(), String> {
+        use binspec_runtime::text_floats::{refuse_inexact, Text};
+        refuse_inexact(self, Text::Yaml).map_err(|e| e.to_string())
     }
     /// A document from YAML (with the limits of `binspec_runtime::doc::yaml_options`).
     pub fn from_yaml(text: &str) -> std::result::Result<Doc, String> {

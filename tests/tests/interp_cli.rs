@@ -1024,3 +1024,75 @@ fn decode_warns_of_bytes_the_document_does_not_hold() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(!r.err.contains("warning"), "{}", r.err);
 }
+
+/// A NaN with a sign or payload that YAML's (and the interpreter's JSON's) `.nan` would not give back: decoding it
+/// with `--schema` is refused, naming the field, and writes no document; a plain NaN and the infinities decode and
+/// encode back to the same bytes, in YAML and in JSON.
+#[test]
+fn floats_a_text_cannot_give_back_by_the_cli() {
+    let d = tempfile::tempdir().unwrap();
+    let sch = d.path().join("floats.ksy");
+    std::fs::write(
+        &sch,
+        "meta:\n  id: floats\n  endian: le\nseq:\n  - id: a\n    type: f4\n  - id: b\n    type: f8\n",
+    )
+    .unwrap();
+    let file = |a: u32, b: u64| [a.to_le_bytes().as_slice(), &b.to_le_bytes()].concat();
+    let plain = [
+        file(f32::NAN.to_bits(), f64::INFINITY.to_bits()),
+        file(f32::NEG_INFINITY.to_bits(), f64::NAN.to_bits()),
+    ];
+    for (i, bytes) in plain.iter().enumerate() {
+        for json in [false, true] {
+            let (bin, doc, out) = (
+                d.path().join(format!("p{i}.bin")),
+                d.path()
+                    .join(format!("p{i}.{}", if json { "json" } else { "yaml" })),
+                d.path().join(format!("p{i}-{json}.out")),
+            );
+            std::fs::write(&bin, bytes).unwrap();
+            let mut args = vec!["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)];
+            if json {
+                args.push("--json");
+            }
+            let r = run(&args);
+            assert_eq!(r.code, 0, "{}", r.err);
+            let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
+            assert_eq!(r.code, 0, "{}", r.err);
+            assert_eq!(
+                &std::fs::read(&out).unwrap(),
+                bytes,
+                "file {i}, json {json}"
+            );
+        }
+    }
+    // A quiet NaN with a payload in the f4, and a negative NaN in the f8.
+    let odd = [
+        (file(0x7fc0_0001, 0), "a"),
+        (file(0, 0xfff8_0000_0000_0000), "b"),
+    ];
+    for (i, (bytes, field)) in odd.iter().enumerate() {
+        for json in [false, true] {
+            let (bin, doc) = (
+                d.path().join(format!("o{i}.bin")),
+                d.path().join(format!("o{i}-{json}.doc")),
+            );
+            std::fs::write(&bin, bytes).unwrap();
+            let mut args = vec!["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)];
+            if json {
+                args.push("--json");
+            }
+            let r = run(&args);
+            assert_eq!(r.code, 1, "file {i}, json {json}: {}", r.err);
+            assert!(
+                r.err.contains(field) && r.err.contains("NaN") && r.err.contains("payload"),
+                "file {i}, json {json}: {}",
+                r.err
+            );
+            assert!(
+                !doc.exists(),
+                "file {i}, json {json}: a document was written"
+            );
+        }
+    }
+}
