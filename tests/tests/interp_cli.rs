@@ -16,6 +16,13 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// Writes `text` as the schema `NAME.ksy` in `dir`: its path.
+fn schema_in(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let sch = dir.join(format!("{name}.ksy"));
+    std::fs::write(&sch, text).unwrap();
+    sch
+}
+
 /// `switch.ksy`: kind 1 (a point), then two records of width 1 and 2.
 const SWITCH_FILE: &[u8] = b"\x01\x01\x00\xfe\xff\x02\x01\x7f\x02\x34\x12";
 
@@ -847,8 +854,7 @@ fn failing_expressions_are_errors() {
 /// `says`) and `--schema S check` of `good` (read and written back).
 fn refuses_then_reads(name: &str, schema: &str, bad: &[u8], says: &str, good: &[u8]) {
     let d = tempfile::tempdir().unwrap();
-    let sch = d.path().join(format!("{name}.ksy"));
-    std::fs::write(&sch, schema).unwrap();
+    let sch = schema_in(d.path(), name, schema);
     let bin = d.path().join("f.bin");
     std::fs::write(&bin, bad).unwrap();
     let r = run(&["--schema", s(&sch), "decode", s(&bin)]);
@@ -863,13 +869,12 @@ fn refuses_then_reads(name: &str, schema: &str, bad: &[u8], says: &str, good: &[
 #[test]
 fn far_positions_are_refused() {
     let d = tempfile::tempdir().unwrap();
-    let sch = d.path().join("far.ksy");
-    std::fs::write(
-        &sch,
+    let sch = schema_in(
+        d.path(),
+        "far",
         "meta:\n  id: far\n  endian: le\nseq:\n  - id: ofs\n    type: u4\ninstances:\n  body:\n    pos: ofs\n    \
          type: u1\n",
-    )
-    .unwrap();
+    );
     let doc = d.path().join("far.yaml");
     let out = d.path().join("far.bin");
     std::fs::write(&doc, "ofs: 4294967295\nbody: 7\n").unwrap();
@@ -892,13 +897,12 @@ fn far_positions_are_refused() {
 #[test]
 fn parent_false_keeps_the_root() {
     let d = tempfile::tempdir().unwrap();
-    let sch = d.path().join("rootp.ksy");
-    std::fs::write(
-        &sch,
+    let sch = schema_in(
+        d.path(),
+        "rootp",
         "meta:\n  id: rootp\nseq:\n  - id: n\n    type: u1\n  - id: c\n    type: child\n    parent: false\n\
          types:\n  child:\n    seq:\n      - id: data\n        size: _root.n\n",
-    )
-    .unwrap();
+    );
     let bin = d.path().join("r.bin");
     std::fs::write(&bin, b"\x02ab").unwrap();
     let r = run(&["--schema", s(&sch), "decode", s(&bin), "--json"]);
@@ -955,12 +959,11 @@ fn record_lengths_are_derived() {
 #[test]
 fn check_tells_a_file_that_reads_back_the_same_from_a_failure() {
     let d = tempfile::tempdir().unwrap();
-    let sch = d.path().join("z.ksy");
-    std::fs::write(
-        &sch,
+    let sch = schema_in(
+        d.path(),
+        "z",
         "meta:\n  id: z\n  file-extension: z\nseq:\n  - id: body\n    size-eos: true\n    process: zlib\n",
-    )
-    .unwrap();
+    );
     let files = d.path().join("files");
     std::fs::create_dir(&files).unwrap();
     // "hello hello hello", zlib level 0 (a stored block): binspec compresses it otherwise.
@@ -1031,13 +1034,21 @@ fn decode_warns_of_bytes_the_document_does_not_hold() {
 #[test]
 fn floats_a_text_cannot_give_back_by_the_cli() {
     let d = tempfile::tempdir().unwrap();
-    let sch = d.path().join("floats.ksy");
-    std::fs::write(
-        &sch,
+    let sch = schema_in(
+        d.path(),
+        "floats",
         "meta:\n  id: floats\n  endian: le\nseq:\n  - id: a\n    type: f4\n  - id: b\n    type: f8\n",
-    )
-    .unwrap();
+    );
     let file = |a: u32, b: u64| [a.to_le_bytes().as_slice(), &b.to_le_bytes()].concat();
+    // `--schema S decode BIN -o DOC`, with `--json` or not: what the CLI says.
+    let decode = |bin: &Path, bytes: &[u8], doc: &Path, json: bool| {
+        std::fs::write(bin, bytes).unwrap();
+        let mut args = vec!["--schema", s(&sch), "decode", s(bin), "-o", s(doc)];
+        if json {
+            args.push("--json");
+        }
+        run(&args)
+    };
     let plain = [
         file(f32::NAN.to_bits(), f64::INFINITY.to_bits()),
         file(f32::NEG_INFINITY.to_bits(), f64::NAN.to_bits()),
@@ -1050,12 +1061,7 @@ fn floats_a_text_cannot_give_back_by_the_cli() {
                     .join(format!("p{i}.{}", if json { "json" } else { "yaml" })),
                 d.path().join(format!("p{i}-{json}.out")),
             );
-            std::fs::write(&bin, bytes).unwrap();
-            let mut args = vec!["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)];
-            if json {
-                args.push("--json");
-            }
-            let r = run(&args);
+            let r = decode(&bin, bytes, &doc, json);
             assert_eq!(r.code, 0, "{}", r.err);
             let r = run(&["--schema", s(&sch), "encode", s(&doc), "-o", s(&out)]);
             assert_eq!(r.code, 0, "{}", r.err);
@@ -1077,12 +1083,7 @@ fn floats_a_text_cannot_give_back_by_the_cli() {
                 d.path().join(format!("o{i}.bin")),
                 d.path().join(format!("o{i}-{json}.doc")),
             );
-            std::fs::write(&bin, bytes).unwrap();
-            let mut args = vec!["--schema", s(&sch), "decode", s(&bin), "-o", s(&doc)];
-            if json {
-                args.push("--json");
-            }
-            let r = run(&args);
+            let r = decode(&bin, bytes, &doc, json);
             assert_eq!(r.code, 1, "file {i}, json {json}: {}", r.err);
             assert!(
                 r.err.contains(field) && r.err.contains("NaN") && r.err.contains("payload"),
