@@ -20,7 +20,7 @@ mod sarc;
 
 use std::hint::black_box;
 
-use binspec_runtime::layout::one_pass::{Fixup, Lin, OnePass};
+use binspec_runtime::layout::one_pass::{Expect, Fixup, Lin, OnePass};
 use binspec_runtime::write::Writer;
 use binspec_runtime::Endian;
 
@@ -79,6 +79,8 @@ fn probe(s: &Sarc) -> Vec<u8> {
             Fixup {
                 div: 4,
                 or: u64::from(x.collision_count) << 24,
+                // (The entry has a name where `name_attrs != 0`.)
+                expect: Expect::NonZero,
                 ..u32_at(name.plus(-names_start))
             },
         );

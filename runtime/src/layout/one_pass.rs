@@ -158,6 +158,20 @@ pub struct Fixup {
     pub div: u32,
     /// Bits ORed in after the division (a flag or a count beside an offset: SARC's `name_attrs`).
     pub or: u64,
+    /// What the field's value must be for the model to read back: a condition on it that decides whether
+    /// something is present (SARC's entry has a name where `name_attrs != 0`). A value that breaks it is refused,
+    /// as the passes refuse it.
+    pub expect: Expect,
+}
+
+/// A condition on a fixup's final value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    Any,
+    /// Not 0 (what the condition makes present is in the model).
+    NonZero,
+    /// 0 (what the condition makes present is not in the model).
+    Zero,
 }
 
 impl Fixup {
@@ -171,6 +185,7 @@ impl Fixup {
             value,
             div: 1,
             or: 0,
+            expect: Expect::Any,
         }
     }
 }
@@ -344,7 +359,9 @@ impl<'m> OnePass<'m> {
         let v = match (now, known) {
             (Some(v), _) => v,
             (None, Some(_)) => {
-                self.give_up("a derived value that does not fit its field");
+                self.give_up(
+                    "a derived value that does not fit its field, or breaks a condition on it",
+                );
                 0
             }
             (None, None) => {
@@ -389,7 +406,12 @@ impl<'m> OnePass<'m> {
                 }
             },
         };
-        fit(v | i128::from(f.or), f.width, f.signed)
+        let v = fit(v | i128::from(f.or), f.width, f.signed)?;
+        match (f.expect, v) {
+            (Expect::NonZero, 0) => None,
+            (Expect::Zero, 1..) => None,
+            _ => Some(v),
+        }
     }
     /// Makes room in the output for every region's items, the first time a region is written: every region's items
     /// are queued by then (a region comes after what points into it), and the output holds little.

@@ -185,3 +185,46 @@ fn a_region_written_twice_falls_back() {
     assert!(!p.finish(&mut w));
     assert!(p.fallback().unwrap().contains("twice"));
 }
+
+/// A condition on a derived value: SARC's entry has a name where `name_attrs != 0`, and `name_attrs` is the name's
+/// offset / 4 with the collision count above it. A first name at the table's start with a collision count of 0
+/// would make it 0, and the file would read back without the name: refused (the passes say where).
+#[test]
+fn a_condition_on_a_derived_value() {
+    for (collisions, name_follows, done) in [(1u64, true, true), (0, true, false), (0, false, true)]
+    {
+        let mut w = Writer::new();
+        let mut p = OnePass::new();
+        let name = p.push_own(0, b"a", &[0], 4);
+        let attrs = if name_follows {
+            Fixup {
+                div: 4,
+                or: collisions << 24,
+                expect: Expect::NonZero,
+                ..fix(name.checked_sub(p.region(0)).unwrap())
+            }
+        } else {
+            Fixup {
+                expect: Expect::Zero,
+                ..fix(Lin::known(0))
+            }
+        };
+        p.write(&mut w, attrs);
+        p.flush(0, &mut w, 4);
+        assert_eq!(
+            p.finish(&mut w),
+            done,
+            "collisions {collisions}, name {name_follows}"
+        );
+    }
+    // A value known at once is checked at once.
+    let mut p = OnePass::new();
+    p.write(
+        &mut Writer::new(),
+        Fixup {
+            expect: Expect::NonZero,
+            ..fix(Lin::known(0))
+        },
+    );
+    assert!(p.fallback().unwrap().contains("condition"));
+}
