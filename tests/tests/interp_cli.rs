@@ -1086,7 +1086,7 @@ fn floats_a_text_cannot_give_back_by_the_cli() {
             let r = decode(&bin, bytes, &doc, json);
             assert_eq!(r.code, 1, "file {i}, json {json}: {}", r.err);
             assert!(
-                r.err.contains(field) && r.err.contains("NaN") && r.err.contains("payload"),
+                r.err.contains(&format!("error: {field}: NaN")) && r.err.contains("payload"),
                 "file {i}, json {json}: {}",
                 r.err
             );
