@@ -208,14 +208,8 @@ impl Doc {
     /// Refuses a float that the text's `.nan`, `.inf` and `-.inf` would not give back, naming its field as the
     /// interpreter's other errors do (`a.b[3]`: a document's maps are records).
     fn refuse_inexact(&self) -> std::result::Result<(), String> {
-        use binspec_runtime::text_floats::{refuse_inexact, Text};
-        refuse_inexact(self, Text::Yaml).map_err(|e| {
-            let e = e.to_string();
-            match e.split_once(": ") {
-                Some((path, rest)) => format!("{}: {rest}", field_path(path)),
-                None => e,
-            }
-        })
+        use binspec_runtime::text_floats::{refuse_inexact_with, Keys, Text};
+        refuse_inexact_with(self, Text::Yaml, Keys::NamesAsFields).map_err(|e| e.to_string())
     }
     /// A document from YAML (with the limits of `binspec_runtime::doc::yaml_options`).
     pub fn from_yaml(text: &str) -> std::result::Result<Doc, String> {
@@ -224,73 +218,5 @@ impl Doc {
     /// A document from JSON.
     pub fn from_json(text: &str) -> std::result::Result<Doc, String> {
         binspec_runtime::doc::from_json(text).map_err(|e| e.to_string())
-    }
-}
-
-/// A path of map keys as the runtime's float check writes it (`["a"]["b"][3]`), with the keys that are names
-/// written as fields (`a.b[3]`); other keys keep their brackets.
-fn field_path(path: &str) -> String {
-    let mut out = String::new();
-    let mut rest = path;
-    while !rest.is_empty() {
-        let key = rest
-            .strip_prefix("[\"")
-            .and_then(|r| r.split_once("\"]"))
-            .filter(|(k, _)| {
-                !k.is_empty()
-                    && !k.starts_with(|c: char| c.is_ascii_digit())
-                    && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            });
-        match key {
-            Some((k, r)) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
-                rest = r;
-            }
-            None => {
-                // An index or a key that is not a name: as written, up to the end of its brackets (a key's quotes
-                // may hold brackets and escaped quotes).
-                let end = step_end(rest);
-                out.push_str(&rest[..end]);
-                rest = &rest[end..];
-            }
-        }
-    }
-    out
-}
-
-/// Where the first step of `path` (`[3]`, or a quoted key `["a \\"b\\"]"]`) ends.
-fn step_end(path: &str) -> usize {
-    let b = path.as_bytes();
-    if !path.starts_with("[\"") {
-        return path[1..].find('[').map_or(path.len(), |i| i + 1);
-    }
-    let mut i = 2;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 2,
-            b'"' if b.get(i + 1) == Some(&b']') => return i + 2,
-            _ => i += 1,
-        }
-    }
-    path.len()
-}
-
-#[cfg(test)]
-mod field_path_tests {
-    #[test]
-    fn names_become_fields_and_other_keys_stay() {
-        for (path, want) in [
-            ("[\"a\"]", "a"),
-            ("[\"a\"][\"b_2\"][3]", "a.b_2[3]"),
-            ("[\"list\"][0][\"x\"]", "list[0].x"),
-            ("[\"a b\"][\"c\"]", "[\"a b\"].c"),
-            ("[\"7\"]", "[\"7\"]"),
-            ("[\"a[\\\"]\"][\"b\"]", "[\"a[\\\"]\"].b"),
-        ] {
-            assert_eq!(super::field_path(path), want, "{path}");
-        }
     }
 }

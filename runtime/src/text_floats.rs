@@ -19,14 +19,33 @@ pub enum Text {
     Yaml,
 }
 
+/// How a path names a map's keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keys {
+    /// In brackets, quoted (`map["k"]`): the generated models, whose maps are maps.
+    Quoted,
+    /// A key that is a name (letters, digits and `_`, not starting with a digit) as a field (`a.b[3]`), any other
+    /// one quoted in brackets: a document whose maps are its records (the interpreter's).
+    NamesAsFields,
+}
+
 /// The path (`elements[3].properties.f32[0].value`) and text of the first float of `model` that `text` cannot
 /// give back exactly, if any.
 pub fn inexact_float<T: Serialize + ?Sized>(model: &T, text: Text) -> Option<(String, String)> {
+    inexact_float_with(model, text, Keys::Quoted)
+}
+
+/// [`inexact_float`], naming map keys as `keys` says.
+pub fn inexact_float_with<T: Serialize + ?Sized>(
+    model: &T,
+    text: Text,
+    keys: Keys,
+) -> Option<(String, String)> {
     match model.serialize(Finder { text }) {
         Err(Found {
             value: Some(value),
             path,
-        }) => Some((join(&path), value)),
+        }) => Some((join(&path, keys), value)),
         _ => None,
     }
 }
@@ -34,7 +53,16 @@ pub fn inexact_float<T: Serialize + ?Sized>(model: &T, text: Text) -> Option<(St
 /// [`inexact_float`] as an error ([`ErrorKind::Text`](crate::ErrorKind::Text)) naming the field, the value and
 /// what to do instead.
 pub fn refuse_inexact<T: Serialize + ?Sized>(model: &T, text: Text) -> crate::Result<()> {
-    let Some((path, value)) = inexact_float(model, text) else {
+    refuse_inexact_with(model, text, Keys::Quoted)
+}
+
+/// [`refuse_inexact`], naming map keys as `keys` says.
+pub fn refuse_inexact_with<T: Serialize + ?Sized>(
+    model: &T,
+    text: Text,
+    keys: Keys,
+) -> crate::Result<()> {
+    let Some((path, value)) = inexact_float_with(model, text, keys) else {
         return Ok(());
     };
     let why = match text {
@@ -58,7 +86,11 @@ enum Seg {
 }
 
 /// A path from the innermost step out, as [`Found`] collects it.
-fn join(path: &[Seg]) -> String {
+fn join(path: &[Seg], keys: Keys) -> String {
+    let is_name = |k: &str| {
+        k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
     let mut out = String::new();
     for s in path.iter().rev() {
         match s {
@@ -67,6 +99,12 @@ fn join(path: &[Seg]) -> String {
                     out.push('.');
                 }
                 out.push_str(name);
+            }
+            Seg::Key(k) if keys == Keys::NamesAsFields && is_name(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
             }
             Seg::Index(i) => out.push_str(&format!("[{i}]")),
             Seg::Key(k) => out.push_str(&format!("[{k:?}]")),
@@ -334,7 +372,7 @@ impl ser::Serializer for Finder {
 
 #[cfg(test)]
 mod tests {
-    use super::{inexact_float, Text};
+    use super::{inexact_float, inexact_float_with, Keys, Text};
     use std::collections::BTreeMap;
 
     #[derive(serde::Serialize)]
@@ -426,6 +464,33 @@ mod tests {
         let m = KeysApart(vec![(1, 0.5), (7, f32::INFINITY)]);
         assert_eq!(inexact_float(&m, Text::Yaml), None);
         assert_eq!(inexact_float(&m, Text::Json).unwrap().0, "[\"7\"]");
+    }
+
+    /// A document whose maps are its records (the interpreter's): keys that are names read as fields.
+    #[test]
+    fn keys_that_are_names_as_fields() {
+        type Doc = BTreeMap<String, Vec<BTreeMap<String, f32>>>;
+        for (outer, inner, want) in [
+            ("a", "b_2", "a[0].b_2"),
+            ("list", "x", "list[0].x"),
+            ("a b", "c", "[\"a b\"][0].c"),
+            ("a", "7", "a[0][\"7\"]"),
+            ("a[\"]", "_b", "[\"a[\\\"]\"][0]._b"),
+        ] {
+            let doc: Doc = BTreeMap::from([(
+                outer.to_string(),
+                vec![BTreeMap::from([(inner.to_string(), f32::NAN)])],
+            )]);
+            let (path, _) = inexact_float_with(&doc, Text::Json, Keys::NamesAsFields).unwrap();
+            assert_eq!(path, want, "{outer} {inner}");
+        }
+        // Quoted, as for the generated models.
+        let doc: Doc =
+            BTreeMap::from([("a".into(), vec![BTreeMap::from([("b".into(), f32::NAN)])])]);
+        assert_eq!(
+            inexact_float(&doc, Text::Json).unwrap().0,
+            "[\"a\"][0][\"b\"]"
+        );
     }
 
     #[test]
