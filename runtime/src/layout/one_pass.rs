@@ -437,9 +437,7 @@ impl<'m> OnePass<'m> {
         w.align(align);
         let start = w.pos() as u64;
         self.pool(pool);
-        let Some(p) = self.pools[pool].as_mut() else {
-            return;
-        };
+        let p = self.pools[pool].as_mut().expect("made by `pool`");
         if p.written {
             self.give_up("a region written twice");
             return;
@@ -482,7 +480,7 @@ impl<'m> OnePass<'m> {
                 .and_then(|v| Self::result(f, v))
             else {
                 self.fallback = Some(
-                    "a fixup whose positions are unknown, or whose value does not fit or divide",
+                    "a fixup whose positions are unknown, or whose value does not fit, divide or meet its condition",
                 );
                 return false;
             };

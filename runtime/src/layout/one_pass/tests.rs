@@ -216,6 +216,9 @@ fn a_condition_on_a_derived_value() {
             done,
             "collisions {collisions}, name {name_follows}"
         );
+        if !done {
+            assert!(p.fallback().unwrap().contains("condition"));
+        }
     }
     // A value known at once is checked at once.
     let mut p = OnePass::new();
