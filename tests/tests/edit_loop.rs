@@ -303,17 +303,15 @@ fn ainb_not_a_number_in_the_text() {
         d.path(),
     );
     use binspec_runtime::Format as _;
-    let doc = binspec_formats::ainb::Document::from_binary(&std::fs::read(&out).unwrap()).unwrap();
+    let bytes = std::fs::read(&out).unwrap();
+    let doc = binspec_formats::ainb::Document::from_binary(&bytes).unwrap();
     let i = doc
         .elements
         .iter()
         .position(|e| e.properties.f32.first().is_some_and(|p| p.value.is_nan()))
         .unwrap();
-    let f = format_of(&out, &std::fs::read(&out).unwrap()).unwrap();
-    assert_eq!(
-        text_round_trip(&out, f, false).unwrap(),
-        std::fs::read(&out).unwrap()
-    );
+    let f = format_of(&out, &bytes).unwrap();
+    assert_eq!(text_round_trip(&out, f, false).unwrap(), bytes);
     let json = d.path().join("nan.json");
     let r = run(&["decode", s(&out), "-o", s(&json), "--json"]);
     assert_eq!(r.code, 1, "{}", r.err);
