@@ -1,5 +1,5 @@
 //! A design probe for issue 20's writer redesign, not a writer of the product: a SARC write made of the pieces a
-//! generated single-pass writer would use (`binspec_runtime::layout::one_pass`, docs/design.md §9), in the order
+//! generated single-pass writer would use (`binspec_benches::one_pass`, docs/design.md §9), in the order
 //! and with the values a generated writer would emit, measured against tomolib on the SARC benchmark's archive
 //! (3,000 files, 12 MB, built by roead). `cargo run --release -p binspec-benches --features peers --example
 //! sarc_one_pass_probe -- [pair|probe|tomolib|pair-ours] [iterations]`: `pair` alternates rounds of the probe and
@@ -20,14 +20,14 @@ mod sarc;
 
 use std::hint::black_box;
 
-use binspec_runtime::layout::one_pass::{Expect, Fixup, Lin, OnePass};
+use binspec_benches::one_pass::{Expect, Fixup, Lin, OnePass};
 use binspec_runtime::write::Writer;
 use binspec_runtime::Endian;
 
 use binspec_formats::sarc::Sarc;
 use binspec_formats::Format;
 
-/// What a generated one-pass writer of SARC would do, through `binspec_runtime::layout::one_pass`.
+/// What a generated one-pass writer of SARC would do, through `binspec_benches::one_pass`.
 fn probe(s: &Sarc) -> Vec<u8> {
     let e = &s.sfat.entries;
     let mult = s.sfat.hash_multiplier;

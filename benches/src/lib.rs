@@ -14,6 +14,7 @@ use binspec_formats::byml::{Byml, Map};
 #[cfg(feature = "peers")]
 use roead::byml::Byml as RByml;
 
+pub mod one_pass;
 #[cfg(feature = "peers")]
 pub mod tomo;
 

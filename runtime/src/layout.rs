@@ -13,7 +13,6 @@ use crate::write::{align_up, Writer, MAX_PAD};
 pub mod chain;
 mod dedup;
 mod item_order;
-pub mod one_pass;
 mod order;
 mod passes;
 mod pointers;

@@ -1,5 +1,9 @@
-//! The pieces of a write in one pass (docs/design.md §9), for formats whose derived values are linear in positions:
-//! instead of a sizing pass and then the bytes (`write_passes`), the bytes are written once, a value that depends
+//! The pieces of a write in one pass that `examples/sarc_one_pass_probe.rs` is made of (docs/design.md §9): a
+//! probe of the design, not code of the product. (They were in the runtime while the generated writers were to use
+//! them; the generated one-pass writer built on 2026-12-07 was slower than the passes, see docs/design.md §9, so
+//! they live here, with the probe.)
+//!
+//! Instead of a sizing pass and then the bytes (`write_passes`), the bytes are written once, a value that depends
 //! on positions not known yet is written as zeros with a [`Fixup`], and the fixups are applied when the pass ends.
 //!
 //! - A pool of bytes made for it (a string pool) is its own buffer ([`OnePass::push_own`]): an item's offset in its
@@ -12,11 +16,10 @@
 //!
 //! Anything the pieces cannot reproduce as the passes would (a region of own items that does not start on a
 //! multiple of their alignment, a fixup whose value does not fit or does not divide) makes [`OnePass::finish`]
-//! say no: the caller then writes with the passes, which give the same bytes where this pass would have, and the
-//! error with its field's path where there is one. So a fixup keeps no path.
+//! say no. So a fixup keeps no path.
 
-use crate::write::{align_up, Writer};
-use crate::Endian;
+use binspec_runtime::write::{align_up, Writer};
+use binspec_runtime::Endian;
 
 /// A position known when the pass ends: its slot in the pass's table of positions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
