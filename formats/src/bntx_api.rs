@@ -202,6 +202,46 @@ impl Bntx {
             .map(|r| &mut r.texture)
             .find(|t| t.name() == name)
     }
+    /// Renames the texture `old` to `new`: its name and its key in the textures' dictionary, the two places the
+    /// file names it (the writer derives the dictionary's tree, the pointers into the string pool and where
+    /// everything after the longer or shorter string goes). The string pool keeps the strings the file held, the
+    /// old name among them, and adds the new one after them, as for any name the file did not hold.
+    ///
+    /// # Errors
+    /// No texture is named `old`, another is named `new` already (the dictionary could not tell the two apart), or
+    /// the dictionary has no key `old` for it.
+    pub fn rename_texture(&mut self, old: &str, new: &str) -> Result<()> {
+        if self.texture(old).is_none() {
+            return Err(Error::other(format!("no texture is named {old:?}")));
+        }
+        if old == new {
+            return Ok(());
+        }
+        if self.texture(new).is_some() {
+            return Err(Error::other(format!(
+                "a texture is named {new:?} already: the dictionary could not tell the two apart"
+            )));
+        }
+        let key = self
+            .container
+            .dictionary
+            .nodes
+            .iter_mut()
+            .skip(1)
+            .filter_map(|n| n.key.as_mut())
+            .find(|k| k.data == old);
+        let Some(key) = key else {
+            return Err(Error::other(format!(
+                "the textures' dictionary has no key {old:?}"
+            )));
+        };
+        // (Both are there: nothing is changed before both are found.)
+        key.data = new.into();
+        if let Some(t) = self.texture_mut(old) {
+            t.name.data = new.into();
+        }
+        Ok(())
+    }
 }
 
 impl TextureInfo {

@@ -261,3 +261,53 @@ fn a_texture_removed_leaves_the_others_as_they_were() {
     assert!(out[at..at + t.data.len()].iter().all(|&b| b == 0));
     assert_eq!(back.to_binary().unwrap(), out);
 }
+
+/// Renamed through `Bntx::rename_texture`, in every fixture: the texture and its dictionary key take the new name,
+/// the file reads back with it where the old one was, the dictionary finds every key, the pixels of every texture
+/// are what they were, and the file writes itself again byte for byte. A name another texture has, or one no
+/// texture has, is an error that changes nothing.
+#[test]
+fn a_texture_renamed_through_the_api() {
+    let mut n = 0;
+    for p in binspec_tests::files_under(&repo().join("tests/fixtures/bntx")) {
+        if p.extension().and_then(|e| e.to_str()) != Some("bntx") {
+            continue;
+        }
+        let bytes = std::fs::read(&p).unwrap();
+        let before = Bntx::from_binary(&bytes).unwrap();
+        let names: Vec<String> = before.textures().map(|t| t.name().to_string()).collect();
+        let mut m = before.clone();
+        let old = names.last().unwrap().clone();
+        let new = format!("{old}_renamed_longer");
+        m.rename_texture(&old, &new).unwrap();
+        let out = m.to_binary().unwrap();
+        let back = Bntx::from_binary(&out).unwrap();
+        let got: Vec<&str> = back.textures().map(|t| t.name()).collect();
+        let mut want: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        *want.last_mut().unwrap() = &new;
+        assert_eq!(got, want, "{}", p.display());
+        dictionary_finds_its_keys(&out, &back);
+        let images = |m: &Bntx| -> Vec<Vec<Vec<u8>>> {
+            m.textures()
+                .map(|t| {
+                    t.images()
+                        .map(|i| i.into_iter().map(|x| x.image.into_raw()).collect())
+                        .unwrap_or_default()
+                })
+                .collect()
+        };
+        assert_eq!(images(&back), images(&before), "{}", p.display());
+        assert_eq!(back.to_binary().unwrap(), out, "{}", p.display());
+        // Refused, and nothing changed.
+        let mut again = back.clone();
+        if names.len() > 1 {
+            let e = again.rename_texture(&names[0], &new).unwrap_err();
+            assert!(e.to_string().contains("already"), "{e}");
+        }
+        let e = again.rename_texture("no such texture", "x").unwrap_err();
+        assert!(e.to_string().contains("no texture"), "{e}");
+        assert_eq!(again, back);
+        n += 1;
+    }
+    assert!(n >= 4, "{n} fixtures");
+}
