@@ -167,3 +167,27 @@ fn tomolib_reads_ours_bntx_with_a_texture_removed() {
         assert_eq!(a.data, b.data, "{}", t.name);
     }
 }
+
+/// The block-linear ASTC fixture (`scripts/fixtures/make_bntx.py`, written without our code): tomolib decodes each
+/// texture's first level to the pixels ours does.
+#[test]
+fn tomolib_decodes_the_block_linear_astc_fixture_as_ours_does() {
+    let path = repo().join("tests/fixtures/bntx/bntx_astc_block_linear.bntx");
+    let bytes = std::fs::read(&path).unwrap();
+    let ours = Bntx::from_binary(&bytes).unwrap();
+    let theirs = tomolib::formats::bntx::Bntx::parse(&bytes).unwrap();
+    assert_eq!(theirs.textures.len(), ours.textures().count());
+    for (t, o) in theirs.textures.iter().zip(ours.textures()) {
+        assert_eq!(t.name, o.name());
+        let theirs_img = tomolib::formats::bntx::image::decode_texture_rgba(t, 0)
+            .unwrap_or_else(|e| panic!("{}: tomolib: {e}", t.name));
+        let ours_img = o.images().unwrap().remove(0).image;
+        assert_eq!(
+            (theirs_img.width, theirs_img.height),
+            ours_img.dimensions(),
+            "{}",
+            t.name
+        );
+        assert!(theirs_img.data == ours_img.as_raw()[..], "{}", t.name);
+    }
+}

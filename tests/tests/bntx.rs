@@ -35,7 +35,7 @@ fn ident(wiki: &str) -> String {
 #[test]
 fn fixtures_read_as_their_sidecars_say_and_write_back() {
     let files = fixtures();
-    assert_eq!(files.len(), 4, "{files:?}");
+    assert_eq!(files.len(), 5, "{files:?}");
     for f in files {
         let bytes = std::fs::read(&f).unwrap();
         let want: Value =
