@@ -112,24 +112,29 @@ fn home_bed_texture_replaced_from_an_image_reads_back() {
     assert_eq!(got[9].image.dimensions(), (1, 1));
 }
 
-/// The ASTC fixture of `make_bntx.py`: every block of every level is a void-extent block (a constant colour, laid out
-/// bit by bit from the Khronos Data Format Specification's ASTC chapter by the script, not by an encoder), so each
-/// level decodes to one colour, the one its sidecar states, at the level's size (partial blocks at the edges
-/// cropped): ASTC 4x4 and 8x8, one and two levels.
-#[test]
-fn astc_void_extent_levels_decode_to_their_colours() {
-    let path = repo().join("tests/fixtures/bntx/bntx_astc_void_extent.bntx");
+/// Every level of every texture of the ASTC fixture `name` (of `make_bntx.py`), decoded: each with its texture's
+/// name, its `astc` object and its level's object in the sidecar, after checking the texture's name, its level
+/// count and the level's dimensions against the sidecar.
+fn astc_levels(
+    name: &str,
+) -> Vec<(
+    String,
+    serde_json::Value,
+    serde_json::Value,
+    image::RgbaImage,
+)> {
+    let path = repo().join(format!("tests/fixtures/bntx/{name}.bntx"));
     let want: serde_json::Value =
         serde_json::from_slice(&std::fs::read(path.with_extension("expected.json")).unwrap())
             .unwrap();
     let m = Bntx::from_binary(&std::fs::read(&path).unwrap()).unwrap();
-    let mut levels = 0;
+    let mut out = Vec::new();
     for (t, w) in m.textures().zip(want["textures"].as_array().unwrap()) {
         assert_eq!(t.name(), w["name"].as_str().unwrap());
         let images = t.images().unwrap_or_else(|e| panic!("{}: {e}", t.name()));
         let wl = w["astc"]["levels"].as_array().unwrap();
         assert_eq!(images.len(), wl.len(), "{}", t.name());
-        for (img, l) in images.iter().zip(wl) {
+        for (img, l) in images.into_iter().zip(wl) {
             let size = (
                 l["width"].as_u64().unwrap() as u32,
                 l["height"].as_u64().unwrap() as u32,
@@ -141,19 +146,36 @@ fn astc_void_extent_levels_decode_to_their_colours() {
                 t.name(),
                 img.mip
             );
-            let rgba: Vec<u8> = l["rgba8"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|v| v.as_u64().unwrap() as u8)
-                .collect();
-            for p in img.image.pixels() {
-                assert_eq!(&p.0[..], &rgba[..], "{} level {}", t.name(), img.mip);
-            }
-            levels += 1;
+            out.push((
+                t.name().to_string(),
+                w["astc"].clone(),
+                l.clone(),
+                img.image,
+            ));
         }
     }
-    assert_eq!(levels, 3);
+    out
+}
+
+/// The ASTC fixture of `make_bntx.py`: every block of every level is a void-extent block (a constant colour, laid out
+/// bit by bit from the Khronos Data Format Specification's ASTC chapter by the script, not by an encoder), so each
+/// level decodes to one colour, the one its sidecar states, at the level's size (partial blocks at the edges
+/// cropped): ASTC 4x4 and 8x8, one and two levels.
+#[test]
+fn astc_void_extent_levels_decode_to_their_colours() {
+    let levels = astc_levels("bntx_astc_void_extent");
+    for (name, _, l, img) in &levels {
+        let rgba: Vec<u8> = l["rgba8"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap() as u8)
+            .collect();
+        for p in img.pixels() {
+            assert_eq!(&p.0[..], &rgba[..], "{name} level {}", l["level"]);
+        }
+    }
+    assert_eq!(levels.len(), 3);
 }
 
 /// ASTC stored block-linear (tile mode Optimal, as Nintendo's files store textures), written from the pages and
@@ -164,58 +186,33 @@ fn astc_void_extent_levels_decode_to_their_colours() {
 /// blocks (and whose block height the file states differs from another rule's), a 5x5 sRGB one taller than wide.
 #[test]
 fn astc_block_linear_levels_decode_block_by_block() {
-    let path = repo().join("tests/fixtures/bntx/bntx_astc_block_linear.bntx");
-    let want: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(path.with_extension("expected.json")).unwrap())
-            .unwrap();
-    let m = Bntx::from_binary(&std::fs::read(&path).unwrap()).unwrap();
-    let mut levels = 0;
-    for (t, w) in m.textures().zip(want["textures"].as_array().unwrap()) {
-        assert_eq!(t.name(), w["name"].as_str().unwrap());
-        let astc = &w["astc"];
+    let levels = astc_levels("bntx_astc_block_linear");
+    for (name, astc, l, img) in &levels {
         let (bw, bh) = (
             astc["block_width"].as_u64().unwrap() as u32,
             astc["block_height"].as_u64().unwrap() as u32,
         );
-        let images = t.images().unwrap_or_else(|e| panic!("{}: {e}", t.name()));
-        let wl = astc["levels"].as_array().unwrap();
-        assert_eq!(images.len(), wl.len(), "{}", t.name());
-        for (img, l) in images.iter().zip(wl) {
-            let size = (
-                l["width"].as_u64().unwrap() as u32,
-                l["height"].as_u64().unwrap() as u32,
-            );
+        let blocks_x = l["blocks_x"].as_u64().unwrap() as u32;
+        let colours: Vec<[u8; 4]> = l["rgba8_hex"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                u32::from_str_radix(h.as_str().unwrap(), 16)
+                    .unwrap()
+                    .to_be_bytes()
+            })
+            .collect();
+        for (x, y, p) in img.enumerate_pixels() {
+            let b = ((y / bh) * blocks_x + x / bw) as usize;
             assert_eq!(
-                img.image.dimensions(),
-                size,
-                "{} level {}",
-                t.name(),
-                img.mip
+                p.0, colours[b],
+                "{name} level {} pixel ({x}, {y}), block {b}",
+                l["level"]
             );
-            let blocks_x = l["blocks_x"].as_u64().unwrap() as u32;
-            let colours: Vec<[u8; 4]> = l["rgba8_hex"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|h| {
-                    let v = u32::from_str_radix(h.as_str().unwrap(), 16).unwrap();
-                    v.to_be_bytes()
-                })
-                .collect();
-            for (x, y, p) in img.image.enumerate_pixels() {
-                let b = ((y / bh) * blocks_x + x / bw) as usize;
-                assert_eq!(
-                    p.0,
-                    colours[b],
-                    "{} level {} pixel ({x}, {y}), block {b}",
-                    t.name(),
-                    img.mip
-                );
-            }
-            levels += 1;
         }
     }
-    assert_eq!(levels, 11);
+    assert_eq!(levels.len(), 11);
 }
 
 /// The independent fixtures (linear tiling, pattern data): each texture whose format has a codec decodes to its
