@@ -364,6 +364,37 @@ impl TextureInfo {
         let data = self.linear_data()?;
         let mut out = Vec::with_capacity((s.layers * s.mips) as usize);
         match s.codec {
+            // Level by level: each level's pixels are decoded into the buffer its image keeps (the whole surface
+            // decoded at once, then each level copied out of it, took a second buffer and a copy of every pixel).
+            Codec::Dds(format) if s.depth == 1 => {
+                let src = s.surface(format, &data);
+                for layer in 0..s.layers {
+                    for mip in 0..s.mips {
+                        let missing =
+                            || err(self, format!("no layer {layer} level {mip} in its data"));
+                        let level = src.get(layer, 0, mip).ok_or_else(missing)?;
+                        let (w, h) = ((s.width >> mip).max(1), (s.height >> mip).max(1));
+                        let one = Surface {
+                            width: w,
+                            height: h,
+                            depth: 1,
+                            layers: 1,
+                            mipmaps: 1,
+                            image_format: format,
+                            data: level,
+                        };
+                        let rgba = one.decode_rgba8().map_err(|e| {
+                            err(
+                                self,
+                                format!("cannot decode layer {layer} level {mip}: {e}"),
+                            )
+                        })?;
+                        let image =
+                            image::RgbaImage::from_raw(w, h, rgba.data).ok_or_else(missing)?;
+                        out.push(TextureImage { layer, mip, image });
+                    }
+                }
+            }
             Codec::Dds(format) => {
                 let rgba = s
                     .surface(format, &data)
