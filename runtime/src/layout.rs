@@ -610,6 +610,7 @@ impl<'m> WriteCtx<'m> {
         }
         &mut self.pools[pool]
     }
+    #[inline]
     fn queue(&mut self, pool: usize, item: Item<'m>) {
         self.pool_queue(pool).items.push(item);
     }
@@ -765,6 +766,7 @@ impl<'m> WriteCtx<'m> {
         self.record(e.key, w.pos() as u64);
     }
     /// Writes a queued item at the writer's position, aligned, and records where it is and how long.
+    #[inline]
     fn write_item(&mut self, it: Item<'m>, w: &mut Writer) {
         if !self.item_gaps.is_empty() {
             if let Some((_, g)) = self.item_gaps.iter().find(|(k, _)| *k == it.key) {
@@ -1015,11 +1017,19 @@ pub fn infer_align(prev_end: u64, start: u64, default: u64) -> Option<u64> {
 }
 
 /// [`infer_align`], telling apart the item the default places (`Some(None)`) from one that no alignment places
-/// where it is (`None`).
+/// where it is (`None`). Inlined: readers call it for every item, nearly always with a constant `default` that
+/// places the item (the rest is out of line).
+#[inline]
 fn align_choice(prev_end: u64, start: u64, default: u64) -> Option<Option<u64>> {
     if align_up(prev_end, default) == start {
         return Some(None);
     }
+    align_choice_other(prev_end, start)
+}
+
+/// [`align_choice`] for an item that its default alignment does not place.
+#[inline(never)]
+fn align_choice_other(prev_end: u64, start: u64) -> Option<Option<u64>> {
     let a = low_bit(start);
     (prev_end <= start && align_up(prev_end, a) == start).then_some(Some(a))
 }

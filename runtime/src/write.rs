@@ -700,6 +700,7 @@ pub fn check_until(stops: impl ExactSizeIterator<Item = bool>, cond: &str) -> cr
 }
 
 /// `v` rounded up to a multiple of `align` (0 and 1 leave it as it is).
+#[inline]
 pub fn align_up(v: u64, align: u64) -> u64 {
     if align <= 1 {
         v

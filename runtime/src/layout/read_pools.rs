@@ -112,6 +112,7 @@ impl ReadPools {
     }
     /// Counts an item of `pool` at `start..start+len` (whose default alignment is `default`) and moves where the
     /// pool has got to past it; returns where the pool had got to before it.
+    #[inline]
     pub(super) fn note_item(&mut self, pool: usize, start: u64, len: u64, default: u64) -> u64 {
         let end = start + len;
         self.item_bytes = self.item_bytes.saturating_add(len);
