@@ -65,6 +65,7 @@ pub use expr::translate_model_expr;
 use models::{emit_enum, switch_enum_name};
 use passes::{
     collect_chains, collect_pos_refs, exprs_of, implicit_params, own_root_io, recursive_fields,
+    write_params,
 };
 use resolve::rebase;
 use rx::{Prec, Rx};
@@ -256,6 +257,8 @@ struct Gen<'m> {
     /// Fields (by YAML path) that hold a type containing their own type: boxed, so the model has a finite size.
     boxed: BTreeSet<String>,
     params: Vec<BTreeSet<Vec<String>>>,
+    /// The part of `params` that writers use ([`write_params`]); the others are passed as defaults when writing.
+    write_params: Vec<BTreeSet<Vec<String>>>,
     pos_refs: BTreeMap<usize, BTreeSet<String>>,
     slots: BTreeMap<(usize, String), u32>,
     /// Set while the archive entry's `view_file` is generated: kept bytes and strings borrow the input, and no
@@ -549,6 +552,11 @@ impl<'m> Gen<'m> {
                 out.push(absent);
                 continue;
             }
+            if scope == Scope::Write && !self.write_params[child].contains(&k) {
+                // Only reading uses it (a `-data` instance's value): the writer has the model's value.
+                out.push(absent);
+                continue;
+            }
             // `_parent.x` is `x` in the caller; the root resolves `_root.x` itself, and the type it reads as its
             // field `a` resolves `_root.a.x` (its own `x`); other types pass it along.
             let aliased = self.m.is_own_root_chain(caller, &k);
@@ -818,6 +826,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         m,
         boxed: recursive_fields(m),
         params,
+        write_params: write_params(m),
         pos_refs,
         slots,
         view: std::cell::Cell::new(false),

@@ -145,6 +145,19 @@ pub(super) fn to_caller(
 
 /// Pass `implicit_params`: the outer values each type needs, as `_root...`/`_parent...` chains.
 pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
+    outer_values(m, false)
+}
+
+/// The outer values each type's writer needs ([`implicit_params`] without those that only a `-data` instance's
+/// `value` names, which only reading computes: the writer keeps the model's value). Where the writer passes a
+/// record a value that is not among them, it passes the value's default: the value may be one only reading knows
+/// (a pointer read through a `-view` instance, from which a kept offset is counted).
+pub(super) fn write_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
+    outer_values(m, true)
+}
+
+/// [`implicit_params`], or with `writing` [`write_params`].
+fn outer_values(m: &Module, writing: bool) -> Vec<BTreeSet<Vec<String>>> {
     let needed = needed_values(m);
     let mut direct: Vec<BTreeSet<Vec<String>>> = m
         .types
@@ -154,7 +167,9 @@ pub(super) fn implicit_params(m: &Module) -> Vec<BTreeSet<Vec<String>>> {
             let mut s = BTreeSet::new();
             // (A value instance that nothing read or written names, for the model's users alone, needs nothing
             // passed down: an expression over the whole tree reaches `_root` itself.)
-            for e in exprs_where(t, |f| is_needed(&needed, ti, &f.name)) {
+            for e in exprs_where(t, |f| {
+                is_needed(&needed, ti, &f.name) && !(writing && f.data)
+            }) {
                 collect_chains(e, &mut s);
             }
             // `_parent.items.size`: the outer value is the field, `.size` is taken of it here.

@@ -44,6 +44,7 @@ feature_modules!(
     imported_root_io,
     imported_root_io_child,
     instances,
+    item_offsets,
     late_reads,
     layout,
     local_sections,
