@@ -137,7 +137,7 @@ impl Run<'_> {
         pool: usize,
         (start, len): (u64, u64),
     ) {
-        let default = self.m.pools[pool].item_align;
+        let default = self.m.item_default(f, pool);
         let member = self.member_of(obj.ty, f);
         let mut pools = self.pools.borrow_mut();
         if let Some((_, idx, true)) = member {
@@ -176,7 +176,10 @@ impl Run<'_> {
             let Some(members) = binspec_codegen::ir::region_members(m, ti, u.pool) else {
                 continue;
             };
-            let defaults = vec![m.pools[u.pool].item_align; members.len()];
+            let defaults: Vec<u64> = members
+                .iter()
+                .map(|mb| m.item_default(mb.field(m, ti), u.pool))
+                .collect();
             let s = self.pools.borrow_mut().sections(u.pool, &defaults, data);
             let names: Vec<String> = members.iter().map(|x| x.name(m, ti)).collect();
             let refs: Vec<&str> = names.iter().map(String::as_str).collect();
@@ -318,12 +321,13 @@ impl Run<'_> {
                 }
                 MemberRef::Group(tj, j) => {
                     let gname = self.group_align_name(&region.name, tj, j);
+                    let gf = &m.types[tj].instances[j];
                     let align = match obj.extra(&gname) {
                         Some(Extra::Align(a)) => {
                             check_align(a).map_err(|e| e.in_field(&gname))?;
-                            a
+                            m.item_align_with(gf, pool, Some(a))
                         }
-                        _ => m.pools[pool].item_align,
+                        _ => m.item_default(gf, pool),
                     };
                     let field = m.types[tj].seq.len() + j;
                     let mine: Vec<_> = {
@@ -339,7 +343,11 @@ impl Run<'_> {
                         continue;
                     }
                     sw.w.align(align);
-                    for q in mine {
+                    for (k, mut q) in mine.into_iter().enumerate() {
+                        if k == 0 {
+                            // (The group's alignment places its first item, as the runtime's `flush_slot`.)
+                            q.align = 1;
+                        }
                         self.write_queued(q, sw);
                     }
                 }
@@ -394,7 +402,7 @@ impl Run<'_> {
             check_align(a).map_err(|e| e.in_field(&format!("{}_align", f.name)))?;
         }
         sw.w.flush_bits();
-        sw.w.align(a.unwrap_or(self.m.pools[pool].item_align));
+        sw.w.align(self.m.item_align_with(f, pool, a));
         let start = sw.w.pos() as u64;
         self.write_repeated(obj, i, f, &v, sw)?;
         sw.w.flush_bits();

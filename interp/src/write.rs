@@ -217,7 +217,7 @@ impl Run<'_> {
             self.dedup_late(obj, i, pool, stream, bytes);
             return Ok(());
         }
-        let align = obj.aligns.borrow()[i].unwrap_or(self.m.pools[pool].item_align);
+        let align = self.m.item_align_with(f, pool, obj.aligns.borrow()[i]);
         let mut queues = self.queues.borrow_mut();
         let Some(q) = queues.get_mut(pool) else {
             return Err(Error::new("internal: no such pool"));

@@ -72,6 +72,8 @@ struct Item<'m> {
     /// The item's alignment (at most [`MAX_ALIGN`], which generated writers check before queueing; a u32, so
     /// that an item stays small).
     align: u32,
+    /// The offset into the item where the alignment applies ([`align_at`]; 0 for nearly every item).
+    at: u16,
     /// Whether the item was written where the pass did not know its place ([`Blind`]): positions recorded in it
     /// move once it is placed.
     blind: bool,
@@ -79,15 +81,18 @@ struct Item<'m> {
 
 impl<'m> Item<'m> {
     fn new(key: Key, body: Body<'m>, align: u64) -> Self {
+        let (a, at) = split_align(align);
         Item {
             key,
             body,
-            align: u32::try_from(align).unwrap_or(u32::MAX),
+            align: u32::try_from(a).unwrap_or(u32::MAX),
+            at: u16::try_from(at).unwrap_or(u16::MAX),
             blind: false,
         }
     }
+    /// The alignment as [`Writer::align`] takes it ([`align_at`]).
     fn align(&self) -> u64 {
-        u64::from(self.align)
+        align_at(u64::from(self.align), u64::from(self.at))
     }
 }
 
@@ -132,6 +137,8 @@ struct Empty {
     at: u32,
     key: Key,
     align: u32,
+    /// The offset into the item where the alignment applies ([`align_at`]).
+    align_at: u16,
 }
 
 impl<'m> Queue<'m> {
@@ -166,6 +173,7 @@ impl Empty {
             key: self.key,
             body: Body::Len(0),
             align: self.align,
+            at: self.align_at,
             blind: false,
         }
     }
@@ -631,10 +639,12 @@ impl<'m> WriteCtx<'m> {
     pub fn push_empty(&mut self, pool: usize, key: Key, align: u64) {
         let q = self.pool_queue(pool);
         let at = u32::try_from(q.items.len()).unwrap_or(u32::MAX);
+        let (a, align_at) = split_align(align);
         q.empties.push(Empty {
             at,
             key,
-            align: u32::try_from(align).unwrap_or(u32::MAX),
+            align: u32::try_from(a).unwrap_or(u32::MAX),
+            align_at: u16::try_from(align_at).unwrap_or(u16::MAX),
         });
     }
     /// Queues bytes of the model for a pool: shared, so queueing them copies nothing (and a sizing pass keeps only
@@ -762,7 +772,7 @@ impl<'m> WriteCtx<'m> {
             self.write_item(e.item(), w);
             return;
         }
-        w.align(u64::from(e.align));
+        w.align(align_at(u64::from(e.align), u64::from(e.align_at)));
         self.record(e.key, w.pos() as u64);
     }
     /// Writes a queued item at the writer's position, aligned, and records where it is and how long.
@@ -1016,11 +1026,42 @@ pub fn infer_align(prev_end: u64, start: u64, default: u64) -> Option<u64> {
     align_choice(prev_end, start, default).flatten()
 }
 
+/// An alignment that applies `at` bytes into an item rather than at its start: the item is placed where its start
+/// plus `at` is a multiple of `align` (BNTX's GPU region: its block header 0x10 bytes before an address aligned to
+/// the file's alignment, where the textures' data starts). Passed wherever an item's alignment is (the offset in
+/// the high 32 bits; [`Writer::align`] and the readers' inference take it apart); `at` is below 65536.
+#[inline]
+pub const fn align_at(align: u64, at: u64) -> u64 {
+    (align & 0xffff_ffff) | (at << 32)
+}
+
+/// An alignment and the offset into the item where it applies ([`align_at`]).
+#[inline]
+pub(crate) const fn split_align(align: u64) -> (u64, u64) {
+    (align & 0xffff_ffff, align >> 32)
+}
+
+/// Where an item with alignment `align` ([`align_at`]) goes after content that ended at `prev_end`.
+#[inline]
+pub fn place_after(prev_end: u64, align: u64) -> u64 {
+    let (a, at) = split_align(align);
+    if at == 0 {
+        align_up(prev_end, a)
+    } else {
+        align_up(prev_end + at, a) - at
+    }
+}
+
 /// [`infer_align`], telling apart the item the default places (`Some(None)`) from one that no alignment places
 /// where it is (`None`). Inlined: readers call it for every item, nearly always with a constant `default` that
-/// places the item (the rest is out of line).
+/// places the item (the rest is out of line). A default with an offset ([`align_at`]) judges where the item's
+/// start plus the offset is, and the alignment it gives applies there too.
 #[inline]
 fn align_choice(prev_end: u64, start: u64, default: u64) -> Option<Option<u64>> {
+    let (d, at) = split_align(default);
+    if at != 0 {
+        return align_choice(prev_end + at, start + at, d);
+    }
     if align_up(prev_end, default) == start {
         return Some(None);
     }

@@ -339,7 +339,8 @@ impl Writer {
         self.flush_bits();
         self.grow(n, fill);
     }
-    /// Pads with zeros up to a multiple of `align` (a power of two, or any positive number).
+    /// Pads with zeros up to a multiple of `align` (a power of two, or any positive number); or, for an alignment
+    /// with an offset ([`crate::layout::align_at`]), up to where the position plus the offset is one.
     #[inline]
     pub fn align(&mut self, align: u64) {
         self.flush_bits();
@@ -347,7 +348,7 @@ impl Writer {
             return;
         }
         let p = self.pos() as u64;
-        let target = align_up(p, align);
+        let target = crate::layout::place_after(p, align);
         self.grow(target as usize - p as usize, 0);
     }
     /// Pads with zeros up to absolute position `pos`; fails if already past it.

@@ -1,4 +1,4 @@
-# expect: pool_order_typo.ksy:12:7: error: /seq/1/-pool: unknown key 'oder' in '-pool' (it takes id, align, item-align, dedup, keep-order, order) (did you mean 'order'?)
+# expect: pool_order_typo.ksy:12:7: error: /seq/1/-pool: unknown key 'oder' in '-pool' (it takes id, align, align-at, item-align, dedup, keep-order, order) (did you mean 'order'?)
 meta:
   id: pool_order_typo
   endian: le

@@ -194,7 +194,7 @@ impl<'m> Gen<'m> {
                     }
                     if let Some(pool) = f.item_of.filter(|&p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
-                        let d = format!(" Alignment of `{}` where the default ({:#x}) does not reproduce the file.", f.name, self.m.pools[pool].item_align);
+                        let d = format!(" Alignment of `{}` where the default ({}) does not reproduce the file.", f.name, align_text(self.item_default(f, pool)));
                         fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<u64>,));
                         defaults.push((quote!(#aid), None));
                         if let Some((_, _, false)) = self.member_index(ti, f) {
@@ -345,11 +345,14 @@ impl<'m> Gen<'m> {
                         defaults.push((quote!(#gap), None));
                         if let Some(gid) = mb.group_align(&f.name, self.m) {
                             let d = format!(
-                                " Alignment of the first of the items `{}` in `{}`, where the default ({:#x}) does not \
+                                " Alignment of the first of the items `{}` in `{}`, where the default ({}) does not \
                                  reproduce the file.",
                                 mb.name(self.m),
                                 f.name,
-                                self.m.pools[u.pool].item_align
+                                align_text(match mb {
+                                    super::layout::Member::Local(x)
+                                    | super::layout::Member::Group(_, x) => self.item_default(x, u.pool),
+                                })
                             );
                             fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #gid: ::std::option::Option<u64>,));
                             defaults.push((quote!(#gid), None));
@@ -622,4 +625,15 @@ pub(super) fn switch_enum_name_in(m: &Module, ti: usize, name: &str) -> Ident {
         return format_ident!("{}", n);
     }
     format_ident!("{}{}", m.types[ti].rust, crate::ir::camel(name))
+}
+
+/// An item's default alignment for the docs: `0x10`, or `0x1000 at 0x10` for one that applies into the item
+/// (`binspec_runtime::layout::align_at`).
+fn align_text(d: u64) -> String {
+    let (a, at) = (d & 0xffff_ffff, d >> 32);
+    if at == 0 {
+        format!("{a:#x}")
+    } else {
+        format!("{a:#x}, {at:#x} bytes into it")
+    }
 }

@@ -275,8 +275,14 @@ impl<'m> Gen<'m> {
                 continue;
             };
             let pool = u.pool;
-            let d = self.m.pools[pool].item_align;
-            let ds = secs.iter().map(|_| quote!(#d));
+            let ds = secs.iter().map(|mb| {
+                let d = match mb {
+                    super::layout::Member::Local(x) | super::layout::Member::Group(_, x) => {
+                        self.item_default(x, pool)
+                    }
+                };
+                quote!(#d)
+            });
             let sv = local("sections", &f.name);
             body.push(quote!(let #sv = pools.sections(#pool, &[#(#ds),*], root_io.buf());));
         }
@@ -724,7 +730,7 @@ impl<'m> Gen<'m> {
             // members are read; a group's items one after another, and its first with the sections.
             Some(pool) if self.member_index(ti, f).is_some() => {
                 let (_, idx, section) = self.member_index(ti, f).unwrap_or((0, 0, true));
-                let d = self.m.pools[pool].item_align;
+                let d = self.item_default(f, pool);
                 let end = self.item_end(f);
                 let len = quote!((#end as i128 - #p) as u64);
                 (
@@ -755,11 +761,11 @@ impl<'m> Gen<'m> {
             }
             Some(pool) if self.kept_offsets(ti, f) => {
                 // An empty item elsewhere than the writer would put it keeps its offsets in the model.
-                let d = self.m.pools[pool].item_align;
+                let d = self.item_default(f, pool);
                 let keep = local("keep", name);
                 body.push(quote!(let mut #keep = false;));
                 let end = self.item_end(f);
-                let record = self.note_item(pool, &p, quote!(len));
+                let record = self.note_item(pool, d, &p, quote!(len));
                 (
                     quote!({
                         let len = (#end as i128 - #p) as u64;
@@ -777,7 +783,12 @@ impl<'m> Gen<'m> {
             Some(pool) => {
                 let end = self.item_end(f);
                 (
-                    self.note_item(pool, &p, quote!((#end as i128 - #p) as u64)),
+                    self.note_item(
+                        pool,
+                        self.item_default(f, pool),
+                        &p,
+                        quote!((#end as i128 - #p) as u64),
+                    ),
                     quote!((#v, #p, #la)),
                     quote!((None, 0i128, None)),
                 )
@@ -918,11 +929,10 @@ impl Gen<'_> {
 
     /// Notes a pool item read at `p`, `len` bytes long: with the other items of a keep-order pool, whose order is
     /// judged once all are read; else after the pool's previous item, giving its alignment choice.
-    fn note_item(&self, pool: usize, p: &Ident, len: TokenStream) -> TokenStream {
+    fn note_item(&self, pool: usize, d: u64, p: &Ident, len: TokenStream) -> TokenStream {
         if self.m.pools[pool].keep_order {
             quote!(pools.ordered_item(#pool, (#p) as u64, #len))
         } else {
-            let d = self.m.pools[pool].item_align;
             quote!(pools.item(#pool, (#p) as u64, #len, #d))
         }
     }

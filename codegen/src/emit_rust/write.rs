@@ -239,7 +239,7 @@ impl<'m> Gen<'m> {
                         let k = local("k", &li.name);
                         let aid = format_ident!("{}_align", li.name);
                         let (aname, lname) = (aid.to_string(), li.name.as_str());
-                        let d = self.m.pools[pool].item_align;
+                        let align = self.item_align_expr(li, pool, &aid);
                         let one = self.write_one(ti, li, quote!(x))?;
                         let check = self.count_check(ti, li)?;
                         let each = match li.repeat {
@@ -253,7 +253,7 @@ impl<'m> Gen<'m> {
                             if let Some(a) = self.#aid {
                                 ::binspec_runtime::layout::check_align(a).at(#aname)?;
                             }
-                            w.align(self.#aid.unwrap_or(#d));
+                            w.align(#align);
                             let start = w.pos();
                             ctx.record(#k, start as u64);
                             #each
@@ -299,7 +299,6 @@ impl<'m> Gen<'m> {
                                 members.iter().map(|x| x.name(self.m)).collect();
                             let oid = format_ident!("{}_order", f.name);
                             let oname = oid.to_string();
-                            let d = self.m.pools[pool].item_align;
                             let mut arms = Vec::new();
                             for (i, mb) in members.iter().enumerate() {
                                 let gap = mb.gap_field(&f.name, self.m);
@@ -316,11 +315,18 @@ impl<'m> Gen<'m> {
                                         let gid = mb.group_align(&f.name, self.m);
                                         let gname =
                                             gid.as_ref().map(|g| g.to_string()).unwrap_or_default();
+                                        let align = match gid.as_ref() {
+                                            Some(gid) => self.item_align_expr(x, pool, gid),
+                                            None => {
+                                                let d = self.item_default(x, pool);
+                                                quote!(#d)
+                                            }
+                                        };
                                         quote! {
                                             if let Some(a) = self.#gid {
                                                 ::binspec_runtime::layout::check_align(a).at(#gname)?;
                                             }
-                                            ctx.flush_slot(#pool, #slot, w, self.#gid.unwrap_or(#d));
+                                            ctx.flush_slot(#pool, #slot, w, #align);
                                         }
                                     }
                                 };
@@ -675,7 +681,7 @@ impl<'m> Gen<'m> {
                 let id = ident(&f.name);
                 let k = local("k", &f.name);
                 let aid = format_ident!("{}_align", f.name);
-                let d = self.m.pools[pool].item_align;
+                let align = self.item_align_expr(f, pool, &aid);
                 let fname = f.name.as_str();
                 let push = match &f.ty {
                     FieldTy::Str { encoding, .. } => {
@@ -684,13 +690,13 @@ impl<'m> Gen<'m> {
                             _ => quote!(&[]),
                         };
                         if is_utf8(encoding) {
-                            quote!(ctx.push_utf8(#pool, #k, x, #term, self.#aid.unwrap_or(#d)).at(#fname)?;)
+                            quote!(ctx.push_utf8(#pool, #k, x, #term, #align).at(#fname)?;)
                         } else {
-                            quote!(ctx.push_str(#pool, #k, x, #encoding, #term, self.#aid.unwrap_or(#d)).at(#fname)?;)
+                            quote!(ctx.push_str(#pool, #k, x, #encoding, #term, #align).at(#fname)?;)
                         }
                     }
                     FieldTy::Bytes => {
-                        quote!(ctx.push_shared(#pool, #k, x, self.#aid.unwrap_or(#d));)
+                        quote!(ctx.push_shared(#pool, #k, x, #align);)
                     }
                     // A record or an array: written out of line, where the item was in the previous pass.
                     FieldTy::User { .. } | FieldTy::Int { .. } | FieldTy::Float { .. } => {
@@ -717,7 +723,7 @@ impl<'m> Gen<'m> {
                                 let w = &mut item;
                                 ::binspec_runtime::attempt(|| { #each Ok(()) }).at(#fname)?;
                             }
-                            ctx.push_written(#pool, #k, item, origin, self.#aid.unwrap_or(#d));
+                            ctx.push_written(#pool, #k, item, origin, #align);
                         });
                         // An empty array (most of AINB's property and input/output ranges) is an item with no
                         // bytes: queued as such, without a writer of its own.
@@ -725,7 +731,7 @@ impl<'m> Gen<'m> {
                             Repeat::None => written,
                             _ if !check.is_empty() => written,
                             _ => {
-                                quote!(if x.is_empty() { ctx.push_empty(#pool, #k, self.#aid.unwrap_or(#d)); } else #written)
+                                quote!(if x.is_empty() { ctx.push_empty(#pool, #k, #align); } else #written)
                             }
                         }
                     }

@@ -230,6 +230,9 @@ pub struct Field {
     pub kind: FieldKind,
     /// `-pool` on an instance: placed as an item of this pool.
     pub item_of: Option<usize>,
+    /// `-pool: {id, align: N, align-at: M}` on an instance: the item's default alignment (instead of the pool's
+    /// `item-align`), and the offset into the item where it applies (`binspec_runtime::layout::align_at`).
+    pub item_align: Option<(u64, u64)>,
     pub sort_by: Option<Ex>,
     /// `process:` applied to the bytes read (and undone when writing).
     pub process: Option<Process>,
@@ -674,6 +677,26 @@ pub struct Module {
 const MAX_STATIC_DEPTH: usize = 16;
 
 impl Module {
+    /// The default alignment of item `f` of `pool` as the runtime takes it: the item's own (`-pool: {align,
+    /// align-at}`, with the offset into the item where it applies, `binspec_runtime::layout::align_at`), else the
+    /// pool's `item-align`.
+    pub fn item_default(&self, f: &Field, pool: usize) -> u64 {
+        match f.item_align {
+            Some((a, at)) => a | (at << 32),
+            None => self.pools[pool].item_align,
+        }
+    }
+
+    /// The alignment the writer gives item `f` of `pool`: a layout choice `choice` (which applies where the item's
+    /// own alignment does), else its default ([`Module::item_default`]).
+    pub fn item_align_with(&self, f: &Field, pool: usize, choice: Option<u64>) -> u64 {
+        match (choice, f.item_align) {
+            (Some(a), Some((_, at))) => a | (at << 32),
+            (Some(a), None) => a,
+            (None, _) => self.item_default(f, pool),
+        }
+    }
+
     /// A type by name (`a::b`) as seen from type `from`, as `type:` and `enum:` name them: its own nested types, then
     /// its ancestors'; then a type at the root level by name, or a full path.
     pub fn find_type(&self, from: usize, name: &str) -> Option<usize> {

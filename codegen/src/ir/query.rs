@@ -361,6 +361,13 @@ pub enum MemberRef {
 }
 
 impl MemberRef {
+    /// The instance it is (of the region type `region_type` for a section).
+    pub fn field(self, m: &super::Module, region_type: usize) -> &super::Field {
+        match self {
+            MemberRef::Section(i) => &m.types[region_type].instances[i],
+            MemberRef::Group(t, i) => &m.types[t].instances[i],
+        }
+    }
     /// Its name in `<region>_order` and in the pool's `order`: a section's, or `type.instance` for a group.
     pub fn name(self, m: &super::Module, region_type: usize) -> String {
         match self {

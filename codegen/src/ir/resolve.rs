@@ -318,6 +318,7 @@ impl Builder {
             None => None,
         };
         let mut item_of = None;
+        let mut own_align = None;
         let mut role = Role::Data;
         if let Some(p) = ext_get(&a.ext, "-pool") {
             let (id, align_field, item_align, dedup, keep_order) = if p.as_map().is_some() {
@@ -353,8 +354,15 @@ impl Builder {
             };
             let pi = self.pool_index(&id);
             if let Some(m) = p.as_map() {
-                const POOL_KEYS: [&str; 6] =
-                    ["id", "align", "item-align", "dedup", "keep-order", "order"];
+                const POOL_KEYS: [&str; 7] = [
+                    "id",
+                    "align",
+                    "align-at",
+                    "item-align",
+                    "dedup",
+                    "keep-order",
+                    "order",
+                ];
                 for (k, _) in m {
                     let key = k.scalar_text().unwrap_or_default();
                     if !POOL_KEYS.contains(&key.as_str()) {
@@ -412,6 +420,7 @@ impl Builder {
             self.pools[pi].keep_order |= keep_order;
             if is_instance {
                 item_of = Some(pi);
+                own_align = instance_align(p, diags);
             } else {
                 role = Role::Pool(PoolUse {
                     pool: pi,
@@ -513,6 +522,7 @@ impl Builder {
             contents: a.contents.clone(),
             kind,
             item_of,
+            item_align: own_align,
             sort_by: ext_get(&a.ext, "-sort-by").and_then(|n| node_ex(n, diags)),
             process: a.process.as_ref().and_then(|p| parse_process(p, diags)),
             default: ext_get(&a.ext, "-default").and_then(|n| node_ex(n, diags)),
@@ -988,4 +998,46 @@ mod prim_tests {
         assert_eq!(bit_suffix("u4le"), None);
         assert_eq!(bit_suffix("ble"), None);
     }
+}
+
+/// `align: N` and `align-at: M` of an instance's `-pool` map: the item's default alignment (a power of two up to
+/// 1 MiB) and the offset into the item where it applies (below the alignment and 65536).
+fn instance_align(p: &Node, diags: &mut Diags) -> Option<(u64, u64)> {
+    let int = |key: &str, diags: &mut Diags| -> Option<u64> {
+        let n = p.get(key)?;
+        match n.value {
+            Value::Int(i) if i >= 0 => Some(i as u64),
+            _ => {
+                diags.error(
+                    n.pos,
+                    &n.path,
+                    format!("'{key}' on an item's '-pool' is a number (the item's own alignment)"),
+                    None,
+                );
+                None
+            }
+        }
+    };
+    let align = int("align", diags);
+    let at = int("align-at", diags);
+    let (Some(a), at) = (align, at) else {
+        if let Some(n) = at.and(p.get("align-at")) {
+            diags.error(n.pos, &n.path, "'align-at' needs 'align' beside it", None);
+        }
+        return None;
+    };
+    let at = at.unwrap_or(0);
+    if !a.is_power_of_two() || a > 1 << 20 || at >= a.max(1) || at >= 1 << 16 {
+        let n = p.get("align").unwrap_or(p);
+        diags.error(
+            n.pos,
+            &n.path,
+            format!(
+                "an item's alignment is a power of two up to 0x100000, and 'align-at' is below it and below 0x10000 (got align {a:#x}, align-at {at:#x})"
+            ),
+            None,
+        );
+        return None;
+    }
+    Some((a, at))
 }

@@ -132,7 +132,7 @@ impl ReadPools {
     /// was: an empty item takes no room. Not known for a pool's first item (false).
     pub fn empty_elsewhere(&self, pool: usize, start: u64, default: u64) -> bool {
         match self.pools.get(pool).and_then(|p| p.prev_end) {
-            Some(prev) => align_up(prev, default) != start,
+            Some(prev) => place_after(prev, default) != start,
             None => false,
         }
     }

@@ -152,7 +152,7 @@ impl ReadPools {
         default: u64,
     ) -> bool {
         self.group(pool, idx)
-            .is_some_and(|gi| crate::write::align_up(self.groups[gi].prev_end, default) != start)
+            .is_some_and(|gi| super::place_after(self.groups[gi].prev_end, default) != start)
     }
 
     /// The sections of `pool` noted since the region's type began to be read (`defaults` holds each one's default
@@ -237,7 +237,13 @@ impl<'m> WriteCtx<'m> {
             return;
         }
         w.align(align);
-        for it in mine {
+        for (i, mut it) in mine.into_iter().enumerate() {
+            if i == 0 {
+                // (The group's alignment places its first item, which the reader judged so: a layout choice
+                // smaller than the item's default stays.)
+                it.align = 1;
+                it.at = 0;
+            }
             self.write_item(it, w);
         }
     }

@@ -24,6 +24,7 @@ macro_rules! feature_modules {
 
 feature_modules!(
     absent_offset,
+    align_at,
     bina_offsets,
     bits,
     chain,
