@@ -272,3 +272,45 @@ pub(super) fn check_ext(ext: &[(String, Node)], allowed: &[&str], what: &str, di
         }
     }
 }
+
+/// `align: N` and `align-at: M` of an instance's `-pool` map: the item's default alignment (a power of two up to
+/// 1 MiB) and the offset into the item where it applies (below the alignment and 65536).
+pub(super) fn instance_align(p: &Node, diags: &mut Diags) -> Option<(u64, u64)> {
+    let int = |key: &str, diags: &mut Diags| -> Option<u64> {
+        let n = p.get(key)?;
+        match n.value {
+            Value::Int(i) if i >= 0 => Some(i as u64),
+            _ => {
+                diags.error(
+                    n.pos,
+                    &n.path,
+                    format!("'{key}' on an item's '-pool' is a number (the item's own alignment)"),
+                    None,
+                );
+                None
+            }
+        }
+    };
+    let align = int("align", diags);
+    let at = int("align-at", diags);
+    let (Some(a), at) = (align, at) else {
+        if let Some(n) = at.and(p.get("align-at")) {
+            diags.error(n.pos, &n.path, "'align-at' needs 'align' beside it", None);
+        }
+        return None;
+    };
+    let at = at.unwrap_or(0);
+    if !a.is_power_of_two() || a > 1 << 20 || at >= a.max(1) || at >= 1 << 16 {
+        let n = p.get("align").unwrap_or(p);
+        diags.error(
+            n.pos,
+            &n.path,
+            format!(
+                "an item's alignment is a power of two up to 0x100000, and 'align-at' is below it and below 0x10000 (got align {a:#x}, align-at {at:#x})"
+            ),
+            None,
+        );
+        return None;
+    }
+    Some((a, at))
+}
