@@ -404,6 +404,9 @@ impl Run<'_> {
         sw.w.flush_bits();
         sw.w.align(self.m.item_align_with(f, pool, a));
         let start = sw.w.pos() as u64;
+        // (A section where the block chain ends: where it is written.)
+        let base = self.base_of(obj.io.borrow().id);
+        self.chain_end_at(f, base + start);
         self.write_repeated(obj, i, f, &v, sw)?;
         sw.w.flush_bits();
         obj.set_span(i, Some((start, sw.w.pos() as u64)), self.pass.get());

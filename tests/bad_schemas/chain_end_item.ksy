@@ -1,17 +1,23 @@
-# expect: chain_end_item.ksy:17:17: error: /instances/trailer/-chain-end: '-chain-end' is 'true' on an instance with a 'pos' that is not a pool item (where the block chain ends)
+# expect: chain_end_item.ksy:19:9: error: /types/ptr/instances/trailer: '-chain-end' on a pool item is supported for an item of its own type's region (a section), which the writer places where it writes its type
 meta:
   id: chain_end_item
   endian: le
 seq:
-  - id: ofs
-    type: u1
+  - id: ptr
+    type: ptr
   - id: items
     size-eos: true
     -pool:
       id: items
-instances:
-  trailer:
-    pos: ofs
-    size: 1
-    -pool: items
-    -chain-end: true
+types:
+  ptr:
+    seq:
+      - id: ofs
+        type: u1
+    instances:
+      trailer:
+        pos: ofs
+        size: 1
+        io: _root._io
+        -pool: items
+        -chain-end: true

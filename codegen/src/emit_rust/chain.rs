@@ -74,6 +74,17 @@ impl<'m> Gen<'m> {
         }
     }
 
+    /// Where a section (an item written at its own type's region) marked `-chain-end` is written (`at`), the chain
+    /// ends.
+    pub(super) fn chain_end_section(&self, f: &Field, at: TokenStream) -> TokenStream {
+        let slot = self.chain_slot() + 1;
+        if f.chain_end {
+            quote!(ctx.chain_end(::binspec_runtime::layout::WriteCtx::first(#slot), #at as u64);)
+        } else {
+            quote!()
+        }
+    }
+
     /// Where an instance marked `-chain-end` is read (`p`, its position), the chain ends.
     pub(super) fn chain_end_read(&self, f: &Field, p: &Ident) -> TokenStream {
         if f.chain_end {

@@ -240,6 +240,8 @@ impl<'m> Gen<'m> {
                         let aid = format_ident!("{}_align", li.name);
                         let (aname, lname) = (aid.to_string(), li.name.as_str());
                         let align = self.item_align_expr(li, pool, &aid);
+                        // (A section where the block chain ends: where the writer puts it.)
+                        let chain_end = self.chain_end_section(li, quote!(start));
                         let one = self.write_one(ti, li, quote!(x))?;
                         let check = self.count_check(ti, li)?;
                         let each = match li.repeat {
@@ -256,6 +258,7 @@ impl<'m> Gen<'m> {
                             w.align(#align);
                             let start = w.pos();
                             ctx.record(#k, start as u64);
+                            #chain_end
                             #each
                             ctx.record_len(#k, (w.pos() - start) as u64);
                         });
@@ -656,6 +659,13 @@ impl<'m> Gen<'m> {
         for f in &t.instances {
             if self.is_local_item(ti, f) {
                 continue;
+            }
+            if f.chain_end && f.item_of.is_some() {
+                return err(
+                    &f.path,
+                    "'-chain-end' on a pool item is supported for an item of its own type's region (a section), \
+                     which the writer places where it writes its type",
+                );
             }
             if let Some(pool) = f.item_of.filter(|&p| self.m.dedup_records(p).is_some()) {
                 body.push(self.presence_check(ti, f)?);

@@ -28,7 +28,8 @@ pub(super) const FIELD_EXT: &[&str] = &[
     "-chain-end",
 ];
 
-/// Reads `-chain-end` (`positioned`: on an instance the writer places at its `pos`), reporting what is wrong with it.
+/// Reads `-chain-end` (`positioned`: on an instance with a `pos`, placed there or a pool item), reporting what is
+/// wrong with it.
 pub(super) fn parse_chain_end(n: Option<&Node>, positioned: bool, diags: &mut Diags) -> bool {
     let Some(n) = n else {
         return false;
@@ -39,7 +40,7 @@ pub(super) fn parse_chain_end(n: Option<&Node>, positioned: bool, diags: &mut Di
             diags.error(
                 n.pos,
                 &n.path,
-                "'-chain-end' is 'true' on an instance with a 'pos' that is not a pool item (where the block chain ends)",
+                "'-chain-end' is 'true' on an instance with a 'pos' (where the block chain ends)",
                 None,
             );
             false

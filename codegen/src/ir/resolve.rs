@@ -492,9 +492,7 @@ impl Builder {
             },
         };
         // (Where the writer places it at its `pos`: a pool item's position is the writer's to choose.)
-        let positioned = is_instance
-            && item_of.is_none()
-            && matches!(kind, FieldKind::Parse { pos: Some(_), .. });
+        let positioned = is_instance && matches!(kind, FieldKind::Parse { pos: Some(_), .. });
         Some(Field {
             name: a.id.clone(),
             doc: a.doc.clone(),

@@ -28,6 +28,7 @@ feature_modules!(
     bina_offsets,
     bits,
     chain,
+    chain_end_section,
     cross,
     data,
     dedup_records,
