@@ -108,7 +108,7 @@ seq:
 instances:
   relocation_table:
     pos: header.relocation_table_ofs
-    type: nn_util::relocation_table
+    type: nn_util::relocation_table(-1, [])
     -chain-end: true
 types:
   unchained_header:

@@ -36,9 +36,13 @@ doc: |
   `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
   pointers into the string pool, whose strings are stored once each (a new name goes after the file's), as is
   the file name's offset, and the block chain (each block header's next block offset and size, from where the
-  blocks are, the last block's size reaching the relocation table; `nn_util::block_header`). Still read as
-  stored and written back as they are: the GPU region's position and the mip level pointers into it, and the
-  relocation table's position.
+  blocks are, the last block's size reaching the relocation table; `nn_util::block_header`). The GPU region
+  (`data_block` and each texture's `data`, aligned to 0x200) comes after the `BRTI` blocks, its header placed
+  0x10 bytes before an address aligned to 0x1000; each mip level pointer is derived from where its texture's
+  data is, and the level's offset into it, which the model keeps; the relocation table comes after the GPU
+  region, at an address aligned to 0x1000, and its offset and its two sections' regions (the file up to the end
+  of the last `BRTI` block, then the GPU region up to the table) are derived from where the writer puts them.
+  Nothing of the layout is kept as read for the files at hand.
 -wiki:
   page: Bntx
   section: Header (nn::gfx::ResTextureFile)
@@ -55,8 +59,8 @@ seq:
     size-eos: true
     doc: |
       Where the writer lays out the memory pool, the texture info pointers, the string pool block (its
-      dictionary after it, inside the block) and the `BRTI` blocks, in this order (Nintendo's); not a field of
-      the page's. The GPU region and the relocation table are at the positions the file gives.
+      dictionary after it, inside the block), the `BRTI` blocks, the GPU region's header and the textures'
+      data, and the relocation table, in this order (Nintendo's); not a field of the page's.
     -pool:
       id: bntx
       item-align: 8
@@ -66,15 +70,43 @@ seq:
         - string_pool
         - texture_container.dictionary
         - texture_ref.texture
+        - data_block
+        - texture_info.data
+        - relocation_table
 instances:
   string_pool:
     pos: header.first_block_ofs
     type: nn_util::string_pool
     -pool: bntx
+  data_block:
+    pos: container.texture_data_header
+    type: nn_util::block_header
+    doc: |
+      The header of the GPU region (`BRTD`); the textures' data follows it, from an address aligned to the file's
+      alignment (0x1000 in every file at hand): the header is placed 0x10 bytes before such an address.
+    -pool:
+      id: bntx
+      align: 0x1000
+      align-at: 0x10
   relocation_table:
     pos: header.relocation_table_ofs
-    type: nn_util::relocation_table
+    type: nn_util::relocation_table(reloc_at, reloc_bounds)
+    -pool:
+      id: bntx
+      align: 0x1000
     -chain-end: true
+    doc: The relocation table, after the GPU region, at an address aligned to the file's alignment.
+  reloc_at:
+    value: header.relocation_table_ofs
+    -value: relocation_table._pos
+    doc: Where the relocation table is (its own offset, which it holds).
+  reloc_bounds:
+    value: '[0, container.texture_data_header, container.texture_data_header, header.relocation_table_ofs]'
+    -value: '[0, data_block._before, data_block._pos, relocation_table._pos]'
+    doc: |
+      The regions of the relocation table's two sections: the file up to the end of what comes before the GPU
+      region (not the padding before it), and the GPU region up to the relocation table. (Kaitai's tools compute
+      the `value`, which counts the padding in the first.)
 types:
   texture_container:
     -wiki:
@@ -129,10 +161,6 @@ types:
         pos: texture_info_dictionary
         -pool: bntx
         type: nn_util::res_dic
-      data_block:
-        pos: texture_data_header
-        type: nn_util::block_header
-        doc: The header of the GPU region (`BRTD`); the textures' data follows it.
   texture_ref:
     doc: A pointer to a texture's `BRTI` block, in the container's array.
     seq:
@@ -231,6 +259,20 @@ types:
         type: nn_util::nw_string
         io: _root._io
         -pool: nw_strings
+      first_mip:
+        pos: mip_map_pointers
+        type: u8
+        io: _root._io
+        -view: true
+        doc: The first mip level's pointer, as the file holds it (the levels' offsets into the data count from it).
+      data:
+        pos: first_mip
+        size: texture_size
+        io: _root._io
+        doc: The texture's data, every mip level, swizzled for the GPU; in the GPU region, aligned to 0x200.
+        -pool:
+          id: bntx
+          align: 0x200
       mip_ptrs:
         pos: mip_map_pointers
         type: mip_level_ptr
@@ -238,17 +280,19 @@ types:
         repeat-expr: info.mip_levels
         io: _root._io
         -pool: brti
-      data:
-        pos: mip_ptrs[0].ptr
-        size: texture_size
-        io: _root._io
-        doc: The texture's data, every mip level, swizzled for the GPU.
   mip_level_ptr:
     doc: A pointer to one mip level's data, in the GPU region.
     seq:
       - id: ptr
         type: u8
         -relocate: nn_util
+        -derive: _parent.data._pos + offset
+        doc: Derived from where the writer puts the texture's data, and the level's offset into it.
+    instances:
+      offset:
+        value: ptr - _parent.first_mip
+        -data: u4
+        doc: Where the level starts in the texture's data (0 for the first).
   channel_sources:
     doc: Where each channel of the texture comes from (nn::gfx::ChannelSource; the page lists no values).
     seq:

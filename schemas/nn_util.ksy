@@ -110,18 +110,31 @@ types:
       Where the file's pointers are, so that they can be turned into addresses when the file is loaded. Derived
       by the writer from the fields marked `-relocate: nn_util` (the pointers of the schemas that import this
       one): per section, the pointers whose values lie in its region, grouped as Nintendo's tools group them.
+
+      The sections' regions are where the format lays its parts out, which only the format knows: it passes
+      them (`bounds`: the start and the end of each section's region, in order), and each section's region
+      offset and size are derived from them. Where it passes none for a section, the region is as the file holds
+      it.
+    params:
+      - id: at
+        type: s8
+        doc: "Where the format puts the table (-1 where it gives none: the table's offset is then as the file has it)."
+      - id: bounds
+        type: u8[]
+        doc: "The start and the end of each section's region, section by section (none where the format passes none)."
     seq:
       - id: magic
         contents: _RLT
       - id: table_ofs
         type: u4
-        doc: Offset of this table, relative to the file header.
+        -derive: at
+        doc: Offset of this table, relative to the file header (derived from where the format puts it).
       - id: section_count
         type: u4
       - id: reserved
         type: u4
       - id: sections
-        type: relocation_section
+        type: 'relocation_section(_index * 2 + 1 < bounds.size ? bounds[_index * 2] : -1, _index * 2 + 1 < bounds.size ? bounds[_index * 2 + 1] : -1)'
         repeat: expr
         repeat-expr: section_count
       - id: entries
@@ -134,14 +147,25 @@ types:
       page: Common nn::util
       section: nn::util::RelocationTable::Section
     doc: A region of the file, and the range of entries that list the pointers whose values lie in it.
+    params:
+      - id: start
+        type: s8
+        doc: Where the format puts the region's start (-1 where it gives none).
+      - id: end
+        type: s8
+        doc: Where the format puts the region's end (-1 where it gives none).
     seq:
       - id: base_pointer
         type: u8
         doc: Base pointer of the region's offsets; null (in files) for offsets relative to the file header.
       - id: region_ofs
         type: u4
+        -derive: start
+        doc: Where the region starts (derived from where the format lays it out; kept as the file has it otherwise).
       - id: region_size
         type: u4
+        -derive: 'start >= 0 ? end - start : -1'
+        doc: How long the region is (derived as its offset is).
       - id: entry_index
         type: u4
         doc: Index of the section's first entry.
@@ -157,8 +181,8 @@ types:
         -pool: relocation_entries
         -relocations:
           id: nn_util
-          from: region_ofs
-          size: region_size
+          from: 'start >= 0 ? start : region_ofs'
+          size: 'start >= 0 ? end - start : region_size'
         doc: The section's entries.
   relocation_entry:
     -wiki:

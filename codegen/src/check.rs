@@ -599,7 +599,8 @@ fn typecheck_type(
             check(&scope, x, Want::Int, "pos", diags);
         }
         if let Some(x) = f.value() {
-            check(&scope, x, Want::Any, "value", diags);
+            let key = if f.binspec_value { "-value" } else { "value" };
+            check(&scope, x, Want::Any, key, diags);
         }
         if let Some(x) = f.io() {
             check(&scope, x, Want::Any, "io", diags);

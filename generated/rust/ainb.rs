@@ -4026,6 +4026,10 @@ impl Element {
         let k_queries = ctx.key(21u32);
         let k_state_info = ctx.key(22u32);
         let k_type_name_text = ctx.key(23u32);
+        let d_element_id: i128 = match self.element_id {
+            Some(v) => v as i128,
+            None => p_index,
+        };
         let d_element_type_name: i128 = ctx.prev_pos(k_type_name_text) as i128
             - x_root__string_pool_ofs;
         let d_element_param: i128 = match self.element_param {
@@ -4056,10 +4060,6 @@ impl Element {
         let d_state_info_ofs: i128 = match self.state_info_ofs {
             Some(v) if self.state_info.is_none() => v as i128,
             _ => ctx.prev_pos(k_state_info) as i128,
-        };
-        let d_element_id: i128 = match self.element_id {
-            Some(v) => v as i128,
-            None => p_index,
         };
         let d_name_hash: i128 = match self.name_hash {
             Some(v) => v as i128,

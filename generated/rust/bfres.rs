@@ -174,7 +174,16 @@ impl Bfres {
             let pos_relocation_table = r.abs_pos() as i128;
             pools.chain_end(pos_relocation_table as u64);
             let r = &mut r;
-            let value = RelocationTable::read(r, endian, pools, root_io)
+            let value = RelocationTable::read(
+                    r,
+                    endian,
+                    pools,
+                    root_io,
+                    (
+                        -1i128,
+                        &::binspec_runtime::expr::ints(&::std::vec::Vec::<u8>::new()),
+                    ),
+                )
                 .at("relocation_table")?;
             (value, pos_relocation_table)
         };
@@ -311,7 +320,18 @@ impl Bfres {
                             let w = &mut w;
                             {
                                 let x = val;
-                                x.write(w, ctx, io, endian)?;
+                                x.write(
+                                    w,
+                                    ctx,
+                                    io,
+                                    endian,
+                                    (
+                                        -1i128,
+                                        &::binspec_runtime::expr::ints(
+                                            &::std::vec::Vec::<u8>::new(),
+                                        ),
+                                    ),
+                                )?;
                             }
                         }
                         ctx.place_in(io, at, w.into_inner())?;
@@ -29126,14 +29146,24 @@ impl BlockHeader {
 /// Where the file's pointers are, so that they can be turned into addresses when the file is loaded. Derived
 /// by the writer from the fields marked `-relocate: nn_util` (the pointers of the schemas that import this
 /// one): per section, the pointers whose values lie in its region, grouped as Nintendo's tools group them.
+///
+/// The sections' regions are where the format lays its parts out, which only the format knows: it passes
+/// them (`bounds`: the start and the end of each section's region, in order), and each section's region
+/// offset and size are derived from them. Where it passes none for a section, the region is as the file holds
+/// it.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RelocationTable {
-    /// Offset of this table, relative to the file header.
-    pub table_ofs: u32,
+    /// Offset of this table, relative to the file header (derived from where the format puts it).
+    ///
+    /// Set only where the file disagrees with the derived value (`at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_ofs: ::std::option::Option<u32>,
     pub reserved: u32,
     pub sections: ::std::vec::Vec<RelocationSection>,
 }
+/// The parameters of `RelocationTable`'s readers and writers, in this order: `p_at`, `p_bounds` (a type's own params, then the outer values it uses).
+pub(crate) type RelocationTableArgs<'p> = (i128, &'p [i128]);
 impl RelocationTable {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -29141,8 +29171,10 @@ impl RelocationTable {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: RelocationTableArgs<'_>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (p_at, p_bounds) = args;
         r.enter()?;
         let _v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
@@ -29173,13 +29205,40 @@ impl RelocationTable {
                 let mut out = ::std::vec::Vec::with_capacity(cap);
                 for i in 0..n as usize {
                     out.push(
-                        RelocationSection::read(
+                        (|| -> ::binspec_runtime::Result<_> {
+                            RelocationSection::read(
                                 r,
                                 endian,
                                 pools,
                                 root_io,
-                                (v_section_count as i128, v_table_ofs as i128),
+                                (
+                                    if (i as i128).wrapping_mul(2i128) + 1i128
+                                        < p_bounds.len() as i128
+                                    {
+                                        *::binspec_runtime::expr::at(
+                                                &p_bounds,
+                                                (i as i128).wrapping_mul(2i128),
+                                            )
+                                            .map_err(|e| e.or_offset(r.abs_pos()))?
+                                    } else {
+                                        -1i128
+                                    },
+                                    if (i as i128).wrapping_mul(2i128) + 1i128
+                                        < p_bounds.len() as i128
+                                    {
+                                        *::binspec_runtime::expr::at(
+                                                &p_bounds,
+                                                (i as i128).wrapping_mul(2i128) + 1i128,
+                                            )
+                                            .map_err(|e| e.or_offset(r.abs_pos()))?
+                                    } else {
+                                        -1i128
+                                    },
+                                    v_section_count as i128,
+                                    v_table_ofs as i128,
+                                ),
                             )
+                        })()
                             .at_index(i)?,
                     );
                 }
@@ -29198,6 +29257,11 @@ impl RelocationTable {
         })()
             .at("entries")?;
         r.seek(rs_entries - (r.abs_pos() - r.pos() as u64)).at("entries")?;
+        let v_table_ofs: ::std::option::Option<u32> = if v_table_ofs as i128 == p_at {
+            None
+        } else {
+            Some(v_table_ofs)
+        };
         r.leave();
         Ok(RelocationTable {
             table_ofs: v_table_ofs,
@@ -29212,24 +29276,21 @@ impl RelocationTable {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: RelocationTableArgs<'_>,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let (p_at, p_bounds) = args;
+        let d_table_ofs: i128 = match self.table_ofs {
+            Some(v) => v as i128,
+            None => p_at,
+        };
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[95u8, 82u8, 76u8, 84u8]);
                 Ok(())
             })
             .at("magic")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.table_ofs;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "table_ofs")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_table_ofs, "table_ofs")?, endian);
                 Ok(())
             })
             .at("table_ofs")?;
@@ -29268,7 +29329,30 @@ impl RelocationTable {
                                         ctx,
                                         io,
                                         endian,
-                                        (self.sections.len() as i128, self.table_ofs as i128),
+                                        (
+                                            if (i as i128).wrapping_mul(2i128) + 1i128
+                                                < p_bounds.len() as i128
+                                            {
+                                                *::binspec_runtime::expr::at(
+                                                    &p_bounds,
+                                                    (i as i128).wrapping_mul(2i128),
+                                                )?
+                                            } else {
+                                                -1i128
+                                            },
+                                            if (i as i128).wrapping_mul(2i128) + 1i128
+                                                < p_bounds.len() as i128
+                                            {
+                                                *::binspec_runtime::expr::at(
+                                                    &p_bounds,
+                                                    (i as i128).wrapping_mul(2i128) + 1i128,
+                                                )?
+                                            } else {
+                                                -1i128
+                                            },
+                                            self.sections.len() as i128,
+                                            d_table_ofs,
+                                        ),
                                     )?;
                                     Ok(())
                                 })
@@ -29294,8 +29378,16 @@ impl RelocationTable {
 pub struct RelocationSection {
     /// Base pointer of the region's offsets; null (in files) for offsets relative to the file header.
     pub base_pointer: u64,
-    pub region_ofs: u32,
-    pub region_size: u32,
+    /// Where the region starts (derived from where the format lays it out; kept as the file has it otherwise).
+    ///
+    /// Set only where the file disagrees with the derived value (`start`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region_ofs: ::std::option::Option<u32>,
+    /// How long the region is (derived as its offset is).
+    ///
+    /// Set only where the file disagrees with the derived value (`start >= 0 ? end - start : -1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region_size: ::std::option::Option<u32>,
     /// Index of the section's first entry.
     ///
     /// Set only where `entries` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
@@ -29310,8 +29402,8 @@ pub struct RelocationSection {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entries_align: ::std::option::Option<u64>,
 }
-/// The parameters of `RelocationSection`'s readers and writers, in this order: `x_parent__section_count`, `x_parent__table_ofs` (a type's own params, then the outer values it uses).
-pub(crate) type RelocationSectionArgs = (i128, i128);
+/// The parameters of `RelocationSection`'s readers and writers, in this order: `p_start`, `p_end`, `x_parent__section_count`, `x_parent__table_ofs` (a type's own params, then the outer values it uses).
+pub(crate) type RelocationSectionArgs = (i128, i128, i128, i128);
 impl RelocationSection {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -29322,7 +29414,7 @@ impl RelocationSection {
         args: RelocationSectionArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_parent__section_count, x_parent__table_ofs) = args;
+        let (p_start, p_end, x_parent__section_count, x_parent__table_ofs) = args;
         r.enter()?;
         let v_base_pointer = r.u64(endian).at("base_pointer")?;
         let v_region_ofs = r.u32(endian).at("region_ofs")?;
@@ -29398,6 +29490,23 @@ impl RelocationSection {
                 },
             )
         };
+        let region_entries = Some((
+            if p_start >= 0i128 { p_start } else { v_region_ofs as i128 },
+            if p_start >= 0i128 { p_end - p_start } else { v_region_size as i128 },
+        ));
+        let v_region_ofs: ::std::option::Option<u32> = if v_region_ofs as i128 == p_start
+        {
+            None
+        } else {
+            Some(v_region_ofs)
+        };
+        let v_region_size: ::std::option::Option<u32> = if v_region_size as i128
+            == (if p_start >= 0i128 { p_end - p_start } else { -1i128 })
+        {
+            None
+        } else {
+            Some(v_region_size)
+        };
         r.leave();
         Ok(RelocationSection {
             base_pointer: v_base_pointer,
@@ -29410,7 +29519,7 @@ impl RelocationSection {
                     .pointers_in(
                         "nn_util",
                         r.abs_pos() - r.pos() as u64,
-                        Some((v_region_ofs as i128, v_region_size as i128)),
+                        region_entries,
                     ),
                 |e| ::binspec_runtime::layout::reloc::Entry {
                     position: e.region_offset,
@@ -29432,8 +29541,16 @@ impl RelocationSection {
         args: RelocationSectionArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_parent__section_count, x_parent__table_ofs) = args;
+        let (p_start, p_end, x_parent__section_count, x_parent__table_ofs) = args;
         let k_entries = ctx.key(195u32);
+        let d_region_ofs: i128 = match self.region_ofs {
+            Some(v) => v as i128,
+            None => p_start,
+        };
+        let d_region_size: i128 = match self.region_size {
+            Some(v) => v as i128,
+            None => if p_start >= 0i128 { p_end - p_start } else { -1i128 }
+        };
         let rel_entries: ::std::borrow::Cow<'_, [RelocationEntry]> = match &self.entries
         {
             Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
@@ -29470,7 +29587,14 @@ impl RelocationSection {
                                 189u32, 190u32, 191u32, 193u32, 192u32, 197u32,
                             ],
                             io.start,
-                            Some((self.region_ofs as i128, self.region_size as i128)),
+                            Some((
+                                if p_start >= 0i128 { p_start } else { d_region_ofs },
+                                if p_start >= 0i128 {
+                                    p_end - p_start
+                                } else {
+                                    d_region_size
+                                },
+                            )),
                         )
                         .at("entries")?
                         .into_iter()
@@ -29511,30 +29635,12 @@ impl RelocationSection {
             })
             .at("base_pointer")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.region_ofs;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "region_ofs")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_region_ofs, "region_ofs")?, endian);
                 Ok(())
             })
             .at("region_ofs")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.region_size;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "region_size")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_region_size, "region_size")?, endian);
                 Ok(())
             })
             .at("region_size")?;

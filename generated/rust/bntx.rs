@@ -20,9 +20,13 @@
 /// `BRTI` block) and the mip level count are derived, and so are the texture names' and the dictionary keys'
 /// pointers into the string pool, whose strings are stored once each (a new name goes after the file's), as is
 /// the file name's offset, and the block chain (each block header's next block offset and size, from where the
-/// blocks are, the last block's size reaching the relocation table; `nn_util::block_header`). Still read as
-/// stored and written back as they are: the GPU region's position and the mip level pointers into it, and the
-/// relocation table's position.
+/// blocks are, the last block's size reaching the relocation table; `nn_util::block_header`). The GPU region
+/// (`data_block` and each texture's `data`, aligned to 0x200) comes after the `BRTI` blocks, its header placed
+/// 0x10 bytes before an address aligned to 0x1000; each mip level pointer is derived from where its texture's
+/// data is, and the level's offset into it, which the model keeps; the relocation table comes after the GPU
+/// region, at an address aligned to 0x1000, and its offset and its two sections' regions (the file up to the end
+/// of the last `BRTI` block, then the GPU region up to the table) are derived from where the writer puts them.
+/// Nothing of the layout is kept as read for the files at hand.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bntx {
@@ -30,7 +34,7 @@ pub struct Bntx {
     pub header: NnUtil,
     /// The container, 0x38 bytes (the wiki's header table gives it 0x28, but its own table runs to 0x38).
     pub container: TextureContainer,
-    /// The order of the members of `body` where the file's is not the default one (`texture_container.memory_pool`, `texture_container.textures`, `string_pool`, `texture_container.dictionary`, `texture_ref.texture`): their names, in the file's order (a layout choice). Members it does not name follow in the default order.
+    /// The order of the members of `body` where the file's is not the default one (`texture_container.memory_pool`, `texture_container.textures`, `string_pool`, `texture_container.dictionary`, `texture_ref.texture`, `data_block`, `texture_info.data`, `relocation_table`): their names, in the file's order (a layout choice). Members it does not name follow in the default order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body_order: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Bytes before `texture_container.memory_pool` in `body` that nothing in the file describes (kept so that the file reads back the same; usually absent).
@@ -86,11 +90,45 @@ pub struct Bntx {
     /// Alignment of the first of the items `texture_ref.texture` in `body`, where the default (0x8) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body_texture_ref_texture_align: ::std::option::Option<u64>,
+    /// Bytes before `data_block` in `body` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub data_block_gap: ::std::option::Option<::binspec_runtime::Bytes>,
+    /// Bytes before `texture_info.data` in `body` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub body_texture_info_data_gap: ::std::option::Option<::binspec_runtime::Bytes>,
+    /// Alignment of the first of the items `texture_info.data` in `body`, where the default (0x200) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_texture_info_data_align: ::std::option::Option<u64>,
+    /// Bytes before `relocation_table` in `body` that nothing in the file describes (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub relocation_table_gap: ::std::option::Option<::binspec_runtime::Bytes>,
     pub string_pool: StringPool,
     /// Alignment of `string_pool` where the default (0x8) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub string_pool_align: ::std::option::Option<u64>,
+    /// The header of the GPU region (`BRTD`); the textures' data follows it, from an address aligned to the file's
+    /// alignment (0x1000 in every file at hand): the header is placed 0x10 bytes before such an address.
+    pub data_block: BlockHeader,
+    /// Alignment of `data_block` where the default (0x1000, 0x10 bytes into it) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_block_align: ::std::option::Option<u64>,
+    /// The relocation table, after the GPU region, at an address aligned to the file's alignment.
     pub relocation_table: RelocationTable,
+    /// Alignment of `relocation_table` where the default (0x1000) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relocation_table_align: ::std::option::Option<u64>,
 }
 impl Bntx {
     #[allow(non_snake_case)]
@@ -165,9 +203,41 @@ impl Bntx {
                 },
             )
         };
-        let (v_relocation_table, _pos_relocation_table) = {
+        let (v_data_block, pos_data_block, _align_data_block) = {
             let mut r = r.clone();
-            let at = v_header.relocation_table_ofs as i128;
+            let at = v_container.texture_data_header.unwrap_or_default() as i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("data_block");
+            }
+            r.seek(at as u64).at("data_block")?;
+            let pos_data_block = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = BlockHeader::read(r, endian, pools, root_io).at("data_block")?;
+            (
+                value,
+                pos_data_block,
+                {
+                    pools
+                        .section(
+                            0usize,
+                            5usize,
+                            (pos_data_block) as u64,
+                            (r.abs_pos() as i128 - pos_data_block) as u64,
+                        );
+                    ::std::option::Option::<u64>::None
+                },
+            )
+        };
+        let before_data_block: i128 = pools.end_before(pos_data_block as u64) as i128;
+        let (v_relocation_table, _pos_relocation_table, _align_relocation_table) = {
+            let mut r = r.clone();
+            let at = v_header.relocation_table_ofs.unwrap_or_default() as i128;
             if at < 0 {
                 return Err(
                         ::binspec_runtime::Error::invalid(
@@ -181,14 +251,52 @@ impl Bntx {
             let pos_relocation_table = r.abs_pos() as i128;
             pools.chain_end(pos_relocation_table as u64);
             let r = &mut r;
-            let value = RelocationTable::read(r, endian, pools, root_io)
+            let value = RelocationTable::read(
+                    r,
+                    endian,
+                    pools,
+                    root_io,
+                    (
+                        pos_relocation_table - (r.abs_pos() - r.pos() as u64) as i128,
+                        &::binspec_runtime::expr::ints(
+                            &::std::vec::Vec::from([
+                                0i128,
+                                before_data_block - (r.abs_pos() - r.pos() as u64) as i128,
+                                pos_data_block - (r.abs_pos() - r.pos() as u64) as i128,
+                                pos_relocation_table
+                                    - (r.abs_pos() - r.pos() as u64) as i128,
+                            ]),
+                        ),
+                    ),
+                )
                 .at("relocation_table")?;
-            (value, pos_relocation_table)
+            (
+                value,
+                pos_relocation_table,
+                {
+                    pools
+                        .section(
+                            0usize,
+                            7usize,
+                            (pos_relocation_table) as u64,
+                            (pools.extent(r.abs_pos(), &[3usize]) as i128
+                                - pos_relocation_table) as u64,
+                        );
+                    ::std::option::Option::<u64>::None
+                },
+            )
         };
         let sections_body = pools
-            .sections(0usize, &[8u64, 8u64, 8u64, 8u64, 8u64], root_io.buf());
+            .sections(
+                0usize,
+                &[8u64, 8u64, 8u64, 8u64, 8u64, 68719480832u64, 512u64, 4096u64],
+                root_io.buf(),
+            );
         let mut v_header = v_header;
         v_header.first_block_ofs = None;
+        let mut v_container = v_container;
+        v_container.texture_data_header = None;
+        v_header.relocation_table_ofs = None;
         r.leave();
         Ok(Bntx {
             header: v_header,
@@ -201,6 +309,9 @@ impl Bntx {
                     "string_pool",
                     "texture_container.dictionary",
                     "texture_ref.texture",
+                    "data_block",
+                    "texture_info.data",
+                    "relocation_table",
                 ],
             ),
             body_texture_container_memory_pool_align: sections_body.align(0usize),
@@ -222,9 +333,22 @@ impl Bntx {
             body_texture_ref_texture_gap: sections_body
                 .gap(4usize, root_io.buf())
                 .map(|g| root_io.share(g)),
+            data_block_gap: sections_body
+                .gap(5usize, root_io.buf())
+                .map(|g| root_io.share(g)),
+            body_texture_info_data_align: sections_body.align(6usize),
+            body_texture_info_data_gap: sections_body
+                .gap(6usize, root_io.buf())
+                .map(|g| root_io.share(g)),
+            relocation_table_gap: sections_body
+                .gap(7usize, root_io.buf())
+                .map(|g| root_io.share(g)),
             string_pool: v_string_pool,
             string_pool_align: sections_body.align(2usize),
+            data_block: v_data_block,
+            data_block_align: sections_body.align(5usize),
             relocation_table: v_relocation_table,
+            relocation_table_align: sections_body.align(7usize),
         })
     }
     #[allow(non_snake_case)]
@@ -237,9 +361,16 @@ impl Bntx {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let endian = ::binspec_runtime::Endian::Little;
-        let k_string_pool = ctx.key(0u32);
+        let k_data_block = ctx.key(0u32);
+        let k_data_block__before = ctx.key(1u32);
+        let k_relocation_table = ctx.key(2u32);
+        let k_string_pool = ctx.key(3u32);
         let g_header__first_block_ofs: i128 = ctx.prev_pos(k_string_pool) as i128
             - io.start as i128;
+        let g_container__texture_data_header: i128 = ctx.prev_pos(k_data_block) as i128
+            - io.start as i128;
+        let g_header__relocation_table_ofs: i128 = ctx.prev_pos(k_relocation_table)
+            as i128 - io.start as i128;
         if !{
             let v__ = self.header.clone();
             v__.magic[..] == [66u8, 78u8, 84u8, 88u8, 0u8, 0u8, 0u8, 0u8][..]
@@ -273,17 +404,46 @@ impl Bntx {
                         2usize,
                         ::binspec_runtime::Endian::Little,
                     );
+                    let v__: u32 = ctx
+                        .fit::<
+                            u32,
+                        >(g_header__relocation_table_ofs, "relocation_table_ofs")?;
+                    w.patch_uint_n(
+                        at__ + 24usize,
+                        v__ as u64,
+                        4usize,
+                        ::binspec_runtime::Endian::Little,
+                    );
                 }
                 Ok(())
             })
             .at("header")?;
         ::binspec_runtime::attempt(|| {
                 {
-                    let val = &self.container;
+                    w.flush_bits();
+                    let at__ = w.pos();
                     {
-                        let x = val;
-                        x.write(w, ctx, io, endian)?;
+                        let val = &self.container;
+                        {
+                            let x = val;
+                            x.write(w, ctx, io, endian)?;
+                        }
                     }
+                    let v__: u64 = ctx
+                        .fit::<
+                            u64,
+                        >(g_container__texture_data_header, "texture_data_header")?;
+                    w.patch_uint_n(
+                        at__ + 16usize,
+                        v__,
+                        8usize,
+                        ::binspec_runtime::Endian::Little,
+                    );
+                    ctx.pointer(
+                        ::binspec_runtime::layout::WriteCtx::first(7u32),
+                        (at__ + 16usize) as u64,
+                        k_data_block,
+                    );
                 }
                 Ok(())
             })
@@ -298,6 +458,9 @@ impl Bntx {
                             "string_pool",
                             "texture_container.dictionary",
                             "texture_ref.texture",
+                            "data_block",
+                            "texture_info.data",
+                            "relocation_table",
                         ],
                     )
                     .at("body_order")?;
@@ -316,7 +479,7 @@ impl Bntx {
                             }
                             ctx.flush_slot(
                                 0usize,
-                                2u32,
+                                5u32,
                                 w,
                                 self
                                     .body_texture_container_memory_pool_align
@@ -333,7 +496,7 @@ impl Bntx {
                             }
                             ctx.flush_slot(
                                 0usize,
-                                7u32,
+                                10u32,
                                 w,
                                 self.body_texture_container_textures_align.unwrap_or(8u64),
                             );
@@ -376,7 +539,7 @@ impl Bntx {
                             }
                             ctx.flush_slot(
                                 0usize,
-                                1u32,
+                                4u32,
                                 w,
                                 self.body_texture_container_dictionary_align.unwrap_or(8u64),
                             );
@@ -391,10 +554,107 @@ impl Bntx {
                             }
                             ctx.flush_slot(
                                 0usize,
-                                10u32,
+                                13u32,
                                 w,
                                 self.body_texture_ref_texture_align.unwrap_or(8u64),
                             );
+                        }
+                        5usize => {
+                            if let Some(g) = &self.data_block_gap {
+                                w.bytes(g);
+                            }
+                            ::binspec_runtime::attempt(|| {
+                                    {
+                                        let val = &self.data_block;
+                                        {
+                                            if let Some(a) = self.data_block_align {
+                                                ::binspec_runtime::layout::check_align(a)
+                                                    .at("data_block_align")?;
+                                            }
+                                            ctx.record(k_data_block__before, w.pos() as u64);
+                                            w.align(
+                                                ::binspec_runtime::layout::align_at(
+                                                    self.data_block_align.unwrap_or(4096u64),
+                                                    16u64,
+                                                ),
+                                            );
+                                            let start = w.pos();
+                                            ctx.record(k_data_block, start as u64);
+                                            {
+                                                let x = val;
+                                                x.write(w, ctx, io, endian)?;
+                                            }
+                                            ctx.record_len(k_data_block, (w.pos() - start) as u64);
+                                        }
+                                    }
+                                    Ok(())
+                                })
+                                .at("data_block")?;
+                        }
+                        6usize => {
+                            if let Some(g) = &self.body_texture_info_data_gap {
+                                w.bytes(g);
+                            }
+                            if let Some(a) = self.body_texture_info_data_align {
+                                ::binspec_runtime::layout::check_align(a)
+                                    .at("body_texture_info_data_align")?;
+                            }
+                            ctx.flush_slot(
+                                0usize,
+                                14u32,
+                                w,
+                                self.body_texture_info_data_align.unwrap_or(512u64),
+                            );
+                        }
+                        7usize => {
+                            if let Some(g) = &self.relocation_table_gap {
+                                w.bytes(g);
+                            }
+                            ::binspec_runtime::attempt(|| {
+                                    {
+                                        let val = &self.relocation_table;
+                                        {
+                                            if let Some(a) = self.relocation_table_align {
+                                                ::binspec_runtime::layout::check_align(a)
+                                                    .at("relocation_table_align")?;
+                                            }
+                                            w.align(self.relocation_table_align.unwrap_or(4096u64));
+                                            let start = w.pos();
+                                            ctx.record(k_relocation_table, start as u64);
+                                            ctx.chain_end(
+                                                ::binspec_runtime::layout::WriteCtx::first(37u32),
+                                                start as u64,
+                                            );
+                                            {
+                                                let x = val;
+                                                x.write(
+                                                    w,
+                                                    ctx,
+                                                    io,
+                                                    endian,
+                                                    (
+                                                        ctx.prev_pos(k_relocation_table) as i128 - io.start as i128,
+                                                        &::binspec_runtime::expr::ints(
+                                                            &::std::vec::Vec::from([
+                                                                0i128,
+                                                                ctx.prev_pos(k_data_block__before) as i128
+                                                                    - io.start as i128,
+                                                                ctx.prev_pos(k_data_block) as i128 - io.start as i128,
+                                                                ctx.prev_pos(k_relocation_table) as i128 - io.start as i128,
+                                                            ]),
+                                                        ),
+                                                    ),
+                                                )?;
+                                            }
+                                            ctx.record_len(
+                                                k_relocation_table,
+                                                (w.pos() - start) as u64,
+                                            );
+                                        }
+                                    }
+                                    Ok(())
+                                })
+                                .at("relocation_table")?;
                         }
                         _ => {}
                     }
@@ -403,41 +663,6 @@ impl Bntx {
                 Ok(())
             })
             .at("body")?;
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.relocation_table;
-                    {
-                        let at: i128 = self.header.relocation_table_ofs as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let at = io.start + at;
-                        ctx.chain_end(
-                            ::binspec_runtime::layout::WriteCtx::first(33u32),
-                            at as u64,
-                        );
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                x.write(w, ctx, io, endian)?;
-                            }
-                        }
-                        ctx.place_in(io, at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("relocation_table")?;
         Ok(())
     }
 }
@@ -451,7 +676,10 @@ pub struct TextureContainer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub texture_info_array: ::std::option::Option<u64>,
     /// Pointer to the GPU region's block header (`BRTD`).
-    pub texture_data_header: u64,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture_data_header: ::std::option::Option<u64>,
     /// `memory_pool_ptr`: Points to reserved 0x100 byte region for an in-place memory pool.
     ///
     /// Set only where `memory_pool` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
@@ -498,8 +726,6 @@ pub struct TextureContainer {
         skip_serializing_if = "Option::is_none"
     )]
     pub dictionary_gap: ::std::option::Option<::binspec_runtime::Bytes>,
-    /// The header of the GPU region (`BRTD`); the textures' data follows it.
-    pub data_block: BlockHeader,
 }
 impl TextureContainer {
     #[allow(non_snake_case)]
@@ -710,24 +936,6 @@ impl TextureContainer {
                     ),
             )
         };
-        let (v_data_block, _pos_data_block) = {
-            let mut r = r.clone();
-            let at = v_texture_data_header as i128;
-            if at < 0 {
-                return Err(
-                        ::binspec_runtime::Error::invalid(
-                            r.abs_pos(),
-                            format!("negative position {at}"),
-                        ),
-                    )
-                    .at("data_block");
-            }
-            r.seek(at as u64).at("data_block")?;
-            let pos_data_block = r.abs_pos() as i128;
-            let r = &mut r;
-            let value = BlockHeader::read(r, endian, pools, root_io).at("data_block")?;
-            (value, pos_data_block)
-        };
         r.leave();
         Ok(TextureContainer {
             texture_info_array: if keep_textures {
@@ -735,7 +943,7 @@ impl TextureContainer {
             } else {
                 None
             },
-            texture_data_header: v_texture_data_header,
+            texture_data_header: Some(v_texture_data_header),
             memory_pool_ptr: if keep_memory_pool {
                 Some(v_memory_pool_ptr)
             } else {
@@ -762,7 +970,6 @@ impl TextureContainer {
                 .take_gap(0usize, 3usize)
                 .and_then(|r| root_io.buf().get(r))
                 .map(|g| root_io.share(g)),
-            data_block: v_data_block,
         })
     }
     #[allow(non_snake_case)]
@@ -774,14 +981,14 @@ impl TextureContainer {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_dictionary = ctx.key(1u32);
-        let k_memory_pool = ctx.key(2u32);
-        let k_memory_pool_ptr__ptr = ctx.key(3u32);
-        let k_texture_data_header__ptr = ctx.key(4u32);
-        let k_texture_info_array__ptr = ctx.key(5u32);
-        let k_texture_info_dictionary__ptr = ctx.key(6u32);
-        let k_textures = ctx.key(7u32);
-        let k_user_memory_pool_ptr__ptr = ctx.key(8u32);
+        let k_dictionary = ctx.key(4u32);
+        let k_memory_pool = ctx.key(5u32);
+        let k_memory_pool_ptr__ptr = ctx.key(6u32);
+        let _k_texture_data_header__ptr = ctx.key(7u32);
+        let k_texture_info_array__ptr = ctx.key(8u32);
+        let k_texture_info_dictionary__ptr = ctx.key(9u32);
+        let k_textures = ctx.key(10u32);
+        let k_user_memory_pool_ptr__ptr = ctx.key(11u32);
         let d_texture_info_array: i128 = match self.texture_info_array {
             Some(v) if self.textures.is_empty() => v as i128,
             _ => ctx.prev_pos(k_textures) as i128 - io.start as i128,
@@ -816,25 +1023,17 @@ impl TextureContainer {
                 Ok(())
             })
             .at("texture_info_array")?;
-        ctx.pointer_to(
-            k_texture_data_header__ptr,
-            w.pos() as u64,
-            self.texture_data_header,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.texture_data_header;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "texture_data_header")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u64(
+                    ctx
+                        .fit::<
+                            u64,
+                        >(
+                            self.texture_data_header.map_or(0, |v| v as i128),
+                            "texture_data_header",
+                        )?,
+                    endian,
+                );
                 Ok(())
             })
             .at("texture_data_header")?;
@@ -989,37 +1188,6 @@ impl TextureContainer {
                 );
             }
         }
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.data_block;
-                    {
-                        let at: i128 = self.texture_data_header as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let at = io.start + at;
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                x.write(w, ctx, io, endian)?;
-                            }
-                        }
-                        ctx.place_in(io, at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("data_block")?;
         Ok(())
     }
 }
@@ -1102,8 +1270,8 @@ impl TextureRef {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_ptr__ptr = ctx.key(9u32);
-        let k_texture = ctx.key(10u32);
+        let k_ptr__ptr = ctx.key(12u32);
+        let k_texture = ctx.key(13u32);
         let d_ptr: i128 = ctx.prev_pos(k_texture) as i128;
         ::binspec_runtime::attempt(|| {
                 ctx.pointer(k_ptr__ptr, w.pos() as u64, k_texture);
@@ -1153,8 +1321,6 @@ pub struct TextureInfo {
     pub packaged_layout: ::binspec_runtime::Bytes,
     #[serde(with = "::binspec_runtime::bytes")]
     pub reserved: ::binspec_runtime::Bytes,
-    /// Size of the texture's data, every mip level included.
-    pub texture_size: u32,
     /// Alignment of the texture's data in the GPU region.
     pub texture_alignment: u32,
     /// The source of each of the four channels (nn::gfx::ChannelSource; the page lists no values).
@@ -1206,13 +1372,23 @@ pub struct TextureInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view_area_align: ::std::option::Option<u64>,
     pub name: NwString,
+    /// The texture's data, every mip level, swizzled for the GPU; in the GPU region, aligned to 0x200.
+    #[serde(with = "::binspec_runtime::bytes")]
+    pub data: ::binspec_runtime::Bytes,
+    /// Alignment of `data` where the default (0x200) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_align: ::std::option::Option<u64>,
+    /// Bytes before `data` that nothing in the file describes, after the item of the same kind before it (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub data_gap: ::std::option::Option<::binspec_runtime::Bytes>,
     pub mip_ptrs: ::std::vec::Vec<MipLevelPtr>,
     /// Alignment of `mip_ptrs` where the default (0x8) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mip_ptrs_align: ::std::option::Option<u64>,
-    /// The texture's data, every mip level, swizzled for the GPU.
-    #[serde(with = "::binspec_runtime::bytes")]
-    pub data: ::binspec_runtime::Bytes,
 }
 impl TextureInfo {
     #[allow(non_snake_case)]
@@ -1395,6 +1571,61 @@ impl TextureInfo {
             let value = NwString::read(r, endian, pools, root_io).at("name")?;
             (value, pos_name, ::std::option::Option::<u64>::None)
         };
+        let (v_first_mip, _pos_first_mip) = {
+            let mut r = root_io.clone();
+            let at = v_mip_map_pointers as i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("first_mip");
+            }
+            r.seek(at as u64).at("first_mip")?;
+            let pos_first_mip = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = r.u64(endian).at("first_mip")?;
+            (value, pos_first_mip)
+        };
+        let (v_data, pos_data, align_data) = {
+            let mut r = root_io.clone();
+            let at = v_first_mip as i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("data");
+            }
+            r.seek(at as u64).at("data")?;
+            let pos_data = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = (|| -> ::binspec_runtime::Result<_> {
+                Ok({
+                    let _start = r.abs_pos();
+                    let raw: &[u8] = r.bytes_sized(v_texture_size as i128)?;
+                    r.share(raw)
+                })
+            })()
+                .at("data")?;
+            (
+                value,
+                pos_data,
+                pools
+                    .member_item(
+                        0usize,
+                        6usize,
+                        (pos_data) as u64,
+                        (r.abs_pos() as i128 - pos_data) as u64,
+                        512u64,
+                        root_io.buf(),
+                    ),
+            )
+        };
         let (v_mip_ptrs, _pos_mip_ptrs, _align_mip_ptrs) = {
             let mut r = root_io.clone();
             let at = v_mip_map_pointers as i128;
@@ -1425,7 +1656,17 @@ impl TextureInfo {
                     let mut out = ::std::vec::Vec::with_capacity(cap);
                     for i in 0..n as usize {
                         out.push(
-                            MipLevelPtr::read(r, endian, pools, root_io).at_index(i)?,
+                            MipLevelPtr::read(
+                                    r,
+                                    endian,
+                                    pools,
+                                    root_io,
+                                    (
+                                        pos_data - (r.abs_pos() - r.pos() as u64) as i128,
+                                        v_first_mip as i128,
+                                    ),
+                                )
+                                .at_index(i)?,
                         );
                     }
                     out
@@ -1447,34 +1688,6 @@ impl TextureInfo {
                 },
             )
         };
-        let (v_data, _pos_data) = {
-            let mut r = root_io.clone();
-            let at = ::binspec_runtime::expr::at(&v_mip_ptrs, 0i128)
-                .map_err(|e| e.or_offset(r.abs_pos()))?
-                .clone()
-                .ptr as i128;
-            if at < 0 {
-                return Err(
-                        ::binspec_runtime::Error::invalid(
-                            r.abs_pos(),
-                            format!("negative position {at}"),
-                        ),
-                    )
-                    .at("data");
-            }
-            r.seek(at as u64).at("data")?;
-            let pos_data = r.abs_pos() as i128;
-            let r = &mut r;
-            let value = (|| -> ::binspec_runtime::Result<_> {
-                Ok({
-                    let _start = r.abs_pos();
-                    let raw: &[u8] = r.bytes_sized(v_texture_size as i128)?;
-                    r.share(raw)
-                })
-            })()
-                .at("data")?;
-            (value, pos_data)
-        };
         let sections_tail = pools.sections(1usize, &[8u64, 8u64, 8u64], root_io.buf());
         let mut v_info = v_info;
         v_info.mip_levels = None;
@@ -1484,7 +1697,6 @@ impl TextureInfo {
             info: v_info,
             packaged_layout: v_packaged_layout,
             reserved: v_reserved,
-            texture_size: v_texture_size,
             texture_alignment: v_texture_alignment,
             channel_sources: v_channel_sources,
             image_dimension: v_image_dimension,
@@ -1511,9 +1723,14 @@ impl TextureInfo {
             view_area: v_view_area,
             view_area_align: sections_tail.align(1usize),
             name: v_name,
+            data: v_data,
+            data_align: align_data,
+            data_gap: pools
+                .take_gap(0usize, 6usize)
+                .and_then(|r| root_io.buf().get(r))
+                .map(|g| root_io.share(g)),
             mip_ptrs: v_mip_ptrs,
             mip_ptrs_align: sections_tail.align(2usize),
-            data: v_data,
         })
     }
     #[allow(non_snake_case)]
@@ -1525,22 +1742,27 @@ impl TextureInfo {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_descriptor_slot__ptr = ctx.key(11u32);
-        let k_mip_map_pointers__ptr = ctx.key(12u32);
-        let k_mip_ptrs = ctx.key(13u32);
-        let k_name = ctx.key(14u32);
-        let k_parent_texture_container__ptr = ctx.key(15u32);
-        let k_texture_area = ctx.key(16u32);
-        let k_texture_name__ptr = ctx.key(17u32);
-        let k_texture_ptr__ptr = ctx.key(18u32);
-        let k_texture_view_ptr__ptr = ctx.key(19u32);
-        let k_user_data_array__ptr = ctx.key(20u32);
-        let k_user_data_dictionary__ptr = ctx.key(21u32);
-        let k_view_area = ctx.key(22u32);
+        let k_data = ctx.key(14u32);
+        let k_descriptor_slot__ptr = ctx.key(15u32);
+        let k_mip_map_pointers__ptr = ctx.key(16u32);
+        let k_mip_ptrs = ctx.key(17u32);
+        let k_name = ctx.key(18u32);
+        let k_parent_texture_container__ptr = ctx.key(19u32);
+        let k_texture_area = ctx.key(20u32);
+        let k_texture_name__ptr = ctx.key(21u32);
+        let k_texture_ptr__ptr = ctx.key(22u32);
+        let k_texture_view_ptr__ptr = ctx.key(23u32);
+        let k_user_data_array__ptr = ctx.key(24u32);
+        let k_user_data_dictionary__ptr = ctx.key(25u32);
+        let k_view_area = ctx.key(26u32);
         let d_texture_name: i128 = ctx.prev_pos(k_name) as i128;
         let d_mip_map_pointers: i128 = ctx.prev_pos(k_mip_ptrs) as i128;
         let d_texture_ptr: i128 = ctx.prev_pos(k_texture_area) as i128;
         let d_texture_view_ptr: i128 = ctx.prev_pos(k_view_area) as i128;
+        let d_texture_size: i128 = {
+            let x = &self.data;
+            (x[..]).len() as i128
+        };
         let g_info__mip_levels: i128 = match self.info.mip_levels {
             Some(v) => v as i128,
             None => self.mip_ptrs.len() as i128,
@@ -1617,16 +1839,7 @@ impl TextureInfo {
             })
             .at("reserved")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.texture_size;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "texture_size")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_texture_size, "texture_size")?, endian);
                 Ok(())
             })
             .at("texture_size")?;
@@ -1894,7 +2107,16 @@ impl TextureInfo {
                                             let start = w.pos();
                                             ctx.record(k_mip_ptrs, start as u64);
                                             for x in val.iter() {
-                                                x.write(w, ctx, io, endian)?;
+                                                x.write(
+                                                    w,
+                                                    ctx,
+                                                    io,
+                                                    endian,
+                                                    (
+                                                        ctx.prev_pos(k_data) as i128 - io.start as i128,
+                                                        ::std::default::Default::default(),
+                                                    ),
+                                                )?;
                                             }
                                             ctx.record_len(k_mip_ptrs, (w.pos() - start) as u64);
                                         }
@@ -1923,49 +2145,16 @@ impl TextureInfo {
             }
             ctx.push_encoded_dedup(2usize, k_name, &item.into_inner(), 1u64).at("name")?;
         }
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.data;
-                    {
-                        let at: i128 = ::binspec_runtime::expr::at(
-                                &self.mip_ptrs,
-                                0i128,
-                            )?
-                            .clone()
-                            .ptr as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                {
-                                    let content: &[u8] = &x[..];
-                                    ::binspec_runtime::write_slot_exact(
-                                        w,
-                                        content,
-                                        Some(self.texture_size as i128),
-                                        ctx.first_pass(),
-                                    )?;
-                                }
-                            }
-                        }
-                        ctx.place(at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("data")?;
+        if let Some(a) = self.data_align {
+            ::binspec_runtime::layout::check_align(a).at("data_align")?;
+        }
+        {
+            let x = &self.data;
+            if let Some(g) = &self.data_gap {
+                ctx.gap_before(k_data, g);
+            }
+            ctx.push_shared(0usize, k_data, x, self.data_align.unwrap_or(512u64));
+        }
         Ok(())
     }
 }
@@ -1973,43 +2162,90 @@ impl TextureInfo {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MipLevelPtr {
-    pub ptr: u64,
+    /// Derived from where the writer puts the texture's data, and the level's offset into it.
+    ///
+    /// Set only where the file disagrees with the derived value (`_parent.data._pos + offset`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ptr: ::std::option::Option<u64>,
+    /// Where the level starts in the texture's data (0 for the first).
+    ///
+    /// Kept in the model: read as `ptr - _parent.first_mip`; when writing, this value is used where `offset` is named.
+    #[serde(
+        default = "default_mip_level_ptr_offset",
+        skip_serializing_if = "is_default_mip_level_ptr_offset"
+    )]
+    pub offset: u32,
+}
+/// The parameters of `MipLevelPtr`'s readers and writers, in this order: `x_parent__data__pos`, `x_parent__first_mip` (a type's own params, then the outer values it uses).
+pub(crate) type MipLevelPtrArgs = (i128, i128);
+fn default_mip_level_ptr_offset() -> u32 {
+    ::std::default::Default::default()
+}
+fn is_default_mip_level_ptr_offset(v: &u32) -> bool {
+    *v == default_mip_level_ptr_offset()
 }
 impl MipLevelPtr {
     #[allow(non_snake_case)]
-    #[inline(always)]
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         _root_io: &::binspec_runtime::Reader<'a>,
+        args: MipLevelPtrArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__data__pos, x_parent__first_mip) = args;
+        r.enter()?;
         let ptr_at_ptr = r.abs_pos();
         let v_ptr = r.u64(endian).at("ptr")?;
         pools.pointer("nn_util", ptr_at_ptr, v_ptr, false);
-        Ok(MipLevelPtr { ptr: v_ptr })
+        let v_offset: u32 = {
+            let x__: i128 = v_ptr as i128 - x_parent__first_mip;
+            match <u32 as ::std::convert::TryFrom<i128>>::try_from(x__) {
+                Ok(x) => x,
+                Err(_) => {
+                    return Err(
+                        ::binspec_runtime::Error::invalid(
+                                r.abs_pos(),
+                                format!("value {x__} does not fit its type"),
+                            )
+                            .at("offset"),
+                    );
+                }
+            }
+        };
+        let v_ptr: ::std::option::Option<u64> = if v_ptr as i128
+            == x_parent__data__pos + (v_ptr as i128 - x_parent__first_mip)
+        {
+            None
+        } else {
+            Some(v_ptr)
+        };
+        r.leave();
+        Ok(MipLevelPtr {
+            ptr: v_ptr,
+            offset: v_offset,
+        })
     }
     #[allow(non_snake_case)]
-    #[inline(always)]
     pub(crate) fn write<'m>(
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         _io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: MipLevelPtrArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_ptr__ptr = ctx.key(23u32);
-        ctx.pointer_to(k_ptr__ptr, w.pos() as u64, self.ptr, false);
+        let (x_parent__data__pos, _x_parent__first_mip) = args;
+        let k_ptr__ptr = ctx.key(27u32);
+        let d_ptr: i128 = match self.ptr {
+            Some(v) => v as i128,
+            None => x_parent__data__pos + self.offset as i128,
+        };
+        ctx.pointer_to(k_ptr__ptr, w.pos() as u64, d_ptr as u64, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.ptr;
-                    {
-                        let x = val;
-                        w.u64(::binspec_runtime::fit::<u64>(*x as i128, "ptr")?, endian);
-                    }
-                }
+                w.u64(ctx.fit::<u64>(d_ptr, "ptr")?, endian);
                 Ok(())
             })
             .at("ptr")?;
@@ -2609,7 +2845,10 @@ pub struct NnUtil {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_block_ofs: ::std::option::Option<u16>,
     /// Offset of the relocation table, relative to this header.
-    pub relocation_table_ofs: u32,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relocation_table_ofs: ::std::option::Option<u32>,
     /// Size of the whole file (derived by the writer; a file that disagrees keeps its value).
     ///
     /// Set only where the file disagrees with the derived value (`_io.size`).
@@ -2695,7 +2934,7 @@ impl NnUtil {
             address_size: v_address_size,
             is_relocated: v_is_relocated,
             first_block_ofs: Some(v_first_block_ofs),
-            relocation_table_ofs: v_relocation_table_ofs,
+            relocation_table_ofs: Some(v_relocation_table_ofs),
             file_size: v_file_size,
             file_name: v_file_name,
         })
@@ -2713,7 +2952,7 @@ impl NnUtil {
             io,
             |ctx| {
                 let endian = ::binspec_runtime::Endian::Little;
-                let k_file_name = ctx.key(28u32);
+                let k_file_name = ctx.key(32u32);
                 let d_file_name_ofs: i128 = ctx.prev_pos(k_file_name) as i128
                     - io.start as i128 + 2i128;
                 let d_file_size: i128 = match self.file_size {
@@ -2844,18 +3083,16 @@ impl NnUtil {
                     })
                     .at("first_block_ofs")?;
                 ::binspec_runtime::attempt(|| {
-                        {
-                            let val = &self.relocation_table_ofs;
-                            {
-                                let x = val;
-                                w.u32(
-                                    ::binspec_runtime::fit::<
-                                        u32,
-                                    >(*x as i128, "relocation_table_ofs")?,
-                                    endian,
-                                );
-                            }
-                        }
+                        w.u32(
+                            ctx
+                                .fit::<
+                                    u32,
+                                >(
+                                    self.relocation_table_ofs.map_or(0, |v| v as i128),
+                                    "relocation_table_ofs",
+                                )?,
+                            endian,
+                        );
                         Ok(())
                     })
                     .at("relocation_table_ofs")?;
@@ -2956,7 +3193,7 @@ impl BlockHeader {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_chain__ = ctx.key(32u32);
+        let k_chain__ = ctx.key(36u32);
         ctx.chain_member(k_chain__, w.pos() as u64);
         let d_next_block_ofs: i128 = match self.next_block_ofs {
             Some(v) => v as i128,
@@ -2968,7 +3205,7 @@ impl BlockHeader {
                 ctx
                     .chain_size_to(
                         k_chain__,
-                        ::binspec_runtime::layout::WriteCtx::first(33u32),
+                        ::binspec_runtime::layout::WriteCtx::first(37u32),
                     ) as i128
             }
         };
@@ -3024,14 +3261,24 @@ impl BlockHeader {
 /// Where the file's pointers are, so that they can be turned into addresses when the file is loaded. Derived
 /// by the writer from the fields marked `-relocate: nn_util` (the pointers of the schemas that import this
 /// one): per section, the pointers whose values lie in its region, grouped as Nintendo's tools group them.
+///
+/// The sections' regions are where the format lays its parts out, which only the format knows: it passes
+/// them (`bounds`: the start and the end of each section's region, in order), and each section's region
+/// offset and size are derived from them. Where it passes none for a section, the region is as the file holds
+/// it.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RelocationTable {
-    /// Offset of this table, relative to the file header.
-    pub table_ofs: u32,
+    /// Offset of this table, relative to the file header (derived from where the format puts it).
+    ///
+    /// Set only where the file disagrees with the derived value (`at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_ofs: ::std::option::Option<u32>,
     pub reserved: u32,
     pub sections: ::std::vec::Vec<RelocationSection>,
 }
+/// The parameters of `RelocationTable`'s readers and writers, in this order: `p_at`, `p_bounds` (a type's own params, then the outer values it uses).
+pub(crate) type RelocationTableArgs<'p> = (i128, &'p [i128]);
 impl RelocationTable {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -3039,8 +3286,10 @@ impl RelocationTable {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: RelocationTableArgs<'_>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (p_at, p_bounds) = args;
         r.enter()?;
         let _v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
@@ -3071,13 +3320,40 @@ impl RelocationTable {
                 let mut out = ::std::vec::Vec::with_capacity(cap);
                 for i in 0..n as usize {
                     out.push(
-                        RelocationSection::read(
+                        (|| -> ::binspec_runtime::Result<_> {
+                            RelocationSection::read(
                                 r,
                                 endian,
                                 pools,
                                 root_io,
-                                (v_section_count as i128, v_table_ofs as i128),
+                                (
+                                    if (i as i128).wrapping_mul(2i128) + 1i128
+                                        < p_bounds.len() as i128
+                                    {
+                                        *::binspec_runtime::expr::at(
+                                                &p_bounds,
+                                                (i as i128).wrapping_mul(2i128),
+                                            )
+                                            .map_err(|e| e.or_offset(r.abs_pos()))?
+                                    } else {
+                                        -1i128
+                                    },
+                                    if (i as i128).wrapping_mul(2i128) + 1i128
+                                        < p_bounds.len() as i128
+                                    {
+                                        *::binspec_runtime::expr::at(
+                                                &p_bounds,
+                                                (i as i128).wrapping_mul(2i128) + 1i128,
+                                            )
+                                            .map_err(|e| e.or_offset(r.abs_pos()))?
+                                    } else {
+                                        -1i128
+                                    },
+                                    v_section_count as i128,
+                                    v_table_ofs as i128,
+                                ),
                             )
+                        })()
                             .at_index(i)?,
                     );
                 }
@@ -3096,6 +3372,11 @@ impl RelocationTable {
         })()
             .at("entries")?;
         r.seek(rs_entries - (r.abs_pos() - r.pos() as u64)).at("entries")?;
+        let v_table_ofs: ::std::option::Option<u32> = if v_table_ofs as i128 == p_at {
+            None
+        } else {
+            Some(v_table_ofs)
+        };
         r.leave();
         Ok(RelocationTable {
             table_ofs: v_table_ofs,
@@ -3110,24 +3391,21 @@ impl RelocationTable {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: RelocationTableArgs<'_>,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let (p_at, p_bounds) = args;
+        let d_table_ofs: i128 = match self.table_ofs {
+            Some(v) => v as i128,
+            None => p_at,
+        };
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[95u8, 82u8, 76u8, 84u8]);
                 Ok(())
             })
             .at("magic")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.table_ofs;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "table_ofs")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_table_ofs, "table_ofs")?, endian);
                 Ok(())
             })
             .at("table_ofs")?;
@@ -3166,7 +3444,30 @@ impl RelocationTable {
                                         ctx,
                                         io,
                                         endian,
-                                        (self.sections.len() as i128, self.table_ofs as i128),
+                                        (
+                                            if (i as i128).wrapping_mul(2i128) + 1i128
+                                                < p_bounds.len() as i128
+                                            {
+                                                *::binspec_runtime::expr::at(
+                                                    &p_bounds,
+                                                    (i as i128).wrapping_mul(2i128),
+                                                )?
+                                            } else {
+                                                -1i128
+                                            },
+                                            if (i as i128).wrapping_mul(2i128) + 1i128
+                                                < p_bounds.len() as i128
+                                            {
+                                                *::binspec_runtime::expr::at(
+                                                    &p_bounds,
+                                                    (i as i128).wrapping_mul(2i128) + 1i128,
+                                                )?
+                                            } else {
+                                                -1i128
+                                            },
+                                            self.sections.len() as i128,
+                                            d_table_ofs,
+                                        ),
                                     )?;
                                     Ok(())
                                 })
@@ -3192,8 +3493,16 @@ impl RelocationTable {
 pub struct RelocationSection {
     /// Base pointer of the region's offsets; null (in files) for offsets relative to the file header.
     pub base_pointer: u64,
-    pub region_ofs: u32,
-    pub region_size: u32,
+    /// Where the region starts (derived from where the format lays it out; kept as the file has it otherwise).
+    ///
+    /// Set only where the file disagrees with the derived value (`start`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region_ofs: ::std::option::Option<u32>,
+    /// How long the region is (derived as its offset is).
+    ///
+    /// Set only where the file disagrees with the derived value (`start >= 0 ? end - start : -1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region_size: ::std::option::Option<u32>,
     /// Index of the section's first entry.
     ///
     /// Set only where `entries` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
@@ -3208,8 +3517,8 @@ pub struct RelocationSection {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entries_align: ::std::option::Option<u64>,
 }
-/// The parameters of `RelocationSection`'s readers and writers, in this order: `x_parent__section_count`, `x_parent__table_ofs` (a type's own params, then the outer values it uses).
-pub(crate) type RelocationSectionArgs = (i128, i128);
+/// The parameters of `RelocationSection`'s readers and writers, in this order: `p_start`, `p_end`, `x_parent__section_count`, `x_parent__table_ofs` (a type's own params, then the outer values it uses).
+pub(crate) type RelocationSectionArgs = (i128, i128, i128, i128);
 impl RelocationSection {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -3220,7 +3529,7 @@ impl RelocationSection {
         args: RelocationSectionArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_parent__section_count, x_parent__table_ofs) = args;
+        let (p_start, p_end, x_parent__section_count, x_parent__table_ofs) = args;
         r.enter()?;
         let v_base_pointer = r.u64(endian).at("base_pointer")?;
         let v_region_ofs = r.u32(endian).at("region_ofs")?;
@@ -3296,6 +3605,23 @@ impl RelocationSection {
                 },
             )
         };
+        let region_entries = Some((
+            if p_start >= 0i128 { p_start } else { v_region_ofs as i128 },
+            if p_start >= 0i128 { p_end - p_start } else { v_region_size as i128 },
+        ));
+        let v_region_ofs: ::std::option::Option<u32> = if v_region_ofs as i128 == p_start
+        {
+            None
+        } else {
+            Some(v_region_ofs)
+        };
+        let v_region_size: ::std::option::Option<u32> = if v_region_size as i128
+            == (if p_start >= 0i128 { p_end - p_start } else { -1i128 })
+        {
+            None
+        } else {
+            Some(v_region_size)
+        };
         r.leave();
         Ok(RelocationSection {
             base_pointer: v_base_pointer,
@@ -3308,7 +3634,7 @@ impl RelocationSection {
                     .pointers_in(
                         "nn_util",
                         r.abs_pos() - r.pos() as u64,
-                        Some((v_region_ofs as i128, v_region_size as i128)),
+                        region_entries,
                     ),
                 |e| ::binspec_runtime::layout::reloc::Entry {
                     position: e.region_offset,
@@ -3330,8 +3656,16 @@ impl RelocationSection {
         args: RelocationSectionArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_parent__section_count, x_parent__table_ofs) = args;
-        let k_entries = ctx.key(29u32);
+        let (p_start, p_end, x_parent__section_count, x_parent__table_ofs) = args;
+        let k_entries = ctx.key(33u32);
+        let d_region_ofs: i128 = match self.region_ofs {
+            Some(v) => v as i128,
+            None => p_start,
+        };
+        let d_region_size: i128 = match self.region_size {
+            Some(v) => v as i128,
+            None => if p_start >= 0i128 { p_end - p_start } else { -1i128 }
+        };
         let rel_entries: ::std::borrow::Cow<'_, [RelocationEntry]> = match &self.entries
         {
             Some(v) => ::std::borrow::Cow::Borrowed(&v[..]),
@@ -3340,12 +3674,19 @@ impl RelocationSection {
                     ctx
                         .relocations(
                             &[
-                                5u32, 4u32, 6u32, 3u32, 8u32, 9u32, 17u32, 15u32, 12u32,
-                                20u32, 18u32, 19u32, 11u32, 21u32, 23u32, 24u32, 25u32,
-                                27u32, 26u32, 31u32,
+                                8u32, 7u32, 9u32, 6u32, 11u32, 12u32, 21u32, 19u32, 16u32,
+                                24u32, 22u32, 23u32, 15u32, 25u32, 27u32, 28u32, 29u32,
+                                31u32, 30u32, 35u32,
                             ],
                             io.start,
-                            Some((self.region_ofs as i128, self.region_size as i128)),
+                            Some((
+                                if p_start >= 0i128 { p_start } else { d_region_ofs },
+                                if p_start >= 0i128 {
+                                    p_end - p_start
+                                } else {
+                                    d_region_size
+                                },
+                            )),
                         )
                         .at("entries")?
                         .into_iter()
@@ -3386,30 +3727,12 @@ impl RelocationSection {
             })
             .at("base_pointer")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.region_ofs;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "region_ofs")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_region_ofs, "region_ofs")?, endian);
                 Ok(())
             })
             .at("region_ofs")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.region_size;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "region_size")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_region_size, "region_size")?, endian);
                 Ok(())
             })
             .at("region_size")?;
@@ -3842,8 +4165,8 @@ impl ResDicNode {
         use ::binspec_runtime::ResultExt as _;
         let (_p_first_key,) = args;
         let dic__ = ctx.dic_next();
-        let k_key = ctx.key(30u32);
-        let k_string_key__ptr = ctx.key(31u32);
+        let k_key = ctx.key(34u32);
+        let k_string_key__ptr = ctx.key(35u32);
         let d_string_key: i128 = match self.string_key {
             Some(v) if self.key.is_none() => v as i128,
             _ => ctx.prev_pos(k_key) as i128,
@@ -5807,6 +6130,7 @@ impl Bntx {
     ) -> ::binspec_runtime::Result<(Self, bool)> {
         let mut r = root_io.clone();
         let mut pools = ::binspec_runtime::layout::ReadPools::new();
+        pools.track_ends();
         let mut m = Bntx::read(
                 &mut r,
                 ::binspec_runtime::Endian::Little,
@@ -5817,6 +6141,7 @@ impl Bntx {
         if let Some(keep) = pools.chain_kept() {
             r = root_io.clone();
             pools = ::binspec_runtime::layout::ReadPools::new();
+            pools.track_ends();
             pools.keep_chain(keep);
             m = Bntx::read(
                     &mut r,

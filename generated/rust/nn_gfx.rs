@@ -533,11 +533,19 @@ impl BlockHeader {}
 /// Where the file's pointers are, so that they can be turned into addresses when the file is loaded. Derived
 /// by the writer from the fields marked `-relocate: nn_util` (the pointers of the schemas that import this
 /// one): per section, the pointers whose values lie in its region, grouped as Nintendo's tools group them.
+///
+/// The sections' regions are where the format lays its parts out, which only the format knows: it passes
+/// them (`bounds`: the start and the end of each section's region, in order), and each section's region
+/// offset and size are derived from them. Where it passes none for a section, the region is as the file holds
+/// it.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RelocationTable {
-    /// Offset of this table, relative to the file header.
-    pub table_ofs: u32,
+    /// Offset of this table, relative to the file header (derived from where the format puts it).
+    ///
+    /// Set only where the file disagrees with the derived value (`at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_ofs: ::std::option::Option<u32>,
     pub reserved: u32,
     pub sections: ::std::vec::Vec<RelocationSection>,
 }
@@ -548,8 +556,16 @@ impl RelocationTable {}
 pub struct RelocationSection {
     /// Base pointer of the region's offsets; null (in files) for offsets relative to the file header.
     pub base_pointer: u64,
-    pub region_ofs: u32,
-    pub region_size: u32,
+    /// Where the region starts (derived from where the format lays it out; kept as the file has it otherwise).
+    ///
+    /// Set only where the file disagrees with the derived value (`start`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region_ofs: ::std::option::Option<u32>,
+    /// How long the region is (derived as its offset is).
+    ///
+    /// Set only where the file disagrees with the derived value (`start >= 0 ? end - start : -1`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region_size: ::std::option::Option<u32>,
     /// Index of the section's first entry.
     ///
     /// Set only where `entries` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).

@@ -232,7 +232,7 @@ impl Run<'_> {
 
     /// `x._pos`, `x._sizeof`, `x._present` of a field `x` (they are about the field, not its value).
     fn field_meta(&self, base: &Expr, name: &str, env: &Env) -> Result<Option<V>> {
-        if !matches!(name, "_pos" | "_sizeof" | "_present") {
+        if !matches!(name, "_pos" | "_sizeof" | "_present" | "_before") {
             return Ok(None);
         }
         let (obj, fid) = match &base.kind {
@@ -254,9 +254,25 @@ impl Run<'_> {
         if name == "_present" {
             return Ok(Some(V::Bool(self.field(&obj, fid)?.is_some())));
         }
-        // (Reading an instance places it; when writing, the spans are the writer's.)
-        if self.mode == crate::run::Mode::Read {
+        // (Reading an instance places it; when writing, the spans are the writer's. An instance being read, whose
+        // arguments name where it is, has its start.)
+        let busy = obj.busy.borrow().get(fid).copied().unwrap_or(false);
+        if self.mode == crate::run::Mode::Read && !busy {
             self.field(&obj, fid)?;
+        }
+        if name == "_before" {
+            let start = obj.spans.borrow()[fid].map_or(0, |(s, _)| s);
+            let v = match self.mode {
+                crate::run::Mode::Read => {
+                    let abs = obj.io.borrow().abs;
+                    self.pools
+                        .borrow()
+                        .end_before(abs + start)
+                        .saturating_sub(abs)
+                }
+                crate::run::Mode::Write => obj.derive_before(fid, self.pass.get()).unwrap_or(0),
+            };
+            return Ok(Some(V::Int(i128::from(v))));
         }
         let span = obj.spans.borrow()[fid];
         let (s, e) = span.unwrap_or((0, 0));

@@ -909,6 +909,8 @@ impl Run<'_> {
         };
         let pos = u64::try_from(pos).map_err(|_| Error::new(format!("negative position {pos}")))?;
         r.seek(pos)?;
+        // (Where it starts, for what its own arguments name of it: `x._pos`.)
+        obj.spans.borrow_mut()[i] = Some((pos, pos));
         self.chain_end_at(f, io.abs + pos);
         let v = self.read_repeated(obj, i, f, &io, &mut r)?;
         obj.spans.borrow_mut()[i] = Some((pos, r.pos() as u64));

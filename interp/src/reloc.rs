@@ -83,7 +83,11 @@ impl Run<'_> {
                     stream,
                 }
             }
-            (Role::Data, V::Int(x)) if listed(*x, r.null) => Target::Value(*x as u64),
+            // One the model holds, one derived from an expression, and one the type holding its record derives
+            // (BNTX's pointer to its GPU region): by the value written.
+            (Role::Data | Role::Derive(_) | Role::Given, V::Int(x)) if listed(*x, r.null) => {
+                Target::Value(*x as u64)
+            }
             _ => return Ok(()),
         };
         self.pointers.borrow_mut().cur.push(Pointer {

@@ -128,7 +128,12 @@ impl<'m> Run<'m> {
                 .collect(),
             dedup: Default::default(),
             bases: Default::default(),
-            pools: Default::default(),
+            pools: {
+                // (`x._before` asks where the content before an item ends: every item's end is kept.)
+                let mut p = binspec_runtime::layout::ReadPools::new();
+                p.track_ends();
+                std::cell::RefCell::new(p)
+            },
             flushed: Default::default(),
             queues: std::cell::RefCell::new(vec![Vec::new(); m.pools.len()]),
         }

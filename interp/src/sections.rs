@@ -402,6 +402,8 @@ impl Run<'_> {
             check_align(a).map_err(|e| e.in_field(&format!("{}_align", f.name)))?;
         }
         sw.w.flush_bits();
+        // (Where the content before it ends, for `x._before`.)
+        obj.set_before(i, sw.w.pos() as u64, self.pass.get());
         sw.w.align(self.m.item_align_with(f, pool, a));
         let start = sw.w.pos() as u64;
         // (A section where the block chain ends: where it is written.)

@@ -129,6 +129,9 @@ pub type Span = (u64, u64);
 
 /// One record: the values of its fields (seq attributes, then instances, as [`binspec_codegen::ir::FieldId`]
 /// numbers them), its params, its parent and its stream.
+/// Where the content before a section ended in a write pass: (that pass, where, the pass before's).
+pub type Before = (u32, u64, Option<u64>);
+
 #[derive(Debug)]
 pub struct Obj {
     pub ty: usize,
@@ -181,6 +184,9 @@ pub struct Obj {
     pub span_pass: RefCell<Vec<u32>>,
     /// Where each region of the record (by seq attribute) starts in the file, once read.
     pub region_starts: RefCell<Vec<(usize, u64)>>,
+    /// Where the content before each section ends (`x._before`), by field, in the write pass that set it, with the
+    /// value of the pass before (derived values are the previous pass's).
+    pub befores: RefCell<std::collections::HashMap<usize, Before>>,
     /// Layout choices of an ordered region's members that the model keeps beside the fields (`crate::sections`).
     pub extras: RefCell<Vec<(String, crate::sections::Extra)>>,
 }
@@ -222,6 +228,7 @@ impl Obj {
             early: RefCell::default(),
             dic: Cell::new(None),
             region_starts: RefCell::default(),
+            befores: RefCell::default(),
             prev_spans: RefCell::new(vec![None; n_fields]),
             span_pass: RefCell::new(vec![0; n_fields]),
         })
@@ -236,6 +243,26 @@ impl Obj {
             self.prev_spans.borrow_mut()[i] = spans[i];
         }
         spans[i] = s;
+    }
+    /// Sets where the content before section `i` ends in write pass `pass`.
+    pub fn set_before(&self, i: usize, at: u64, pass: u32) {
+        let mut b = self.befores.borrow_mut();
+        let e = b.entry(i).or_insert((pass, at, None));
+        if e.0 != pass {
+            *e = (pass, at, Some(e.1));
+        } else {
+            e.1 = at;
+        }
+    }
+    /// Where the content before section `i` ended, as write pass `pass` derives from: the previous pass's.
+    pub fn derive_before(&self, i: usize, pass: u32) -> Option<u64> {
+        let b = self.befores.borrow();
+        let &(p, cur, prev) = b.get(&i)?;
+        if p == pass {
+            prev
+        } else {
+            Some(cur)
+        }
     }
     /// Field `i`'s span as write pass `pass` derives offsets and lengths from: the previous pass's.
     pub fn derive_span(&self, i: usize, pass: u32) -> Option<Span> {

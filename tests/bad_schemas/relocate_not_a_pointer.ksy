@@ -1,4 +1,4 @@
-# expect: relocate_not_a_pointer.ksy:8:16: error: /seq/0/-relocate: '-relocate: main' marks a pointer: an 8-byte offset, derived by the writer (named by the 'pos' of a pool item) or data, not repeated and without a condition
+# expect: relocate_not_a_pointer.ksy:8:16: error: /seq/0/-relocate: '-relocate: main' marks a pointer: an 8-byte offset, derived by the writer (named by the 'pos' of a pool item, or '-derive'd) or data, not repeated and without a condition
 meta:
   id: relocate_not_a_pointer
   endian: le

@@ -55,8 +55,11 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
             want["file_size"].as_u64().unwrap(),
             "{name}"
         );
+        // The relocation table's offset is derived (where the writer puts it); the file has the sidecar's.
+        assert!(h.get("relocation_table_ofs").is_none(), "{name}");
         assert_eq!(
-            h["relocation_table_ofs"], wh["relocation_table_offset"],
+            u64::from(u32_at(&bytes, 0x18)),
+            wh["relocation_table_offset"].as_u64().unwrap(),
             "{name}"
         );
         let textures = d["container"]["textures"].as_array().unwrap();
@@ -96,22 +99,33 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
                 ident(w["storage_dimension"]["name"].as_str().unwrap()),
                 "{at}"
             );
-            assert_eq!(t["texture_size"], w["data_size"], "{at}");
             assert_eq!(t["texture_alignment"], w["data_alignment"], "{at}");
-            let mips: Vec<&Value> = t["mip_ptrs"]
+            // The mip level pointers are derived from where the writer puts the data: the model keeps each
+            // level's offset into it (the first's is 0, and left out), and no pointer; the file has the sidecar's.
+            let want_ptrs: Vec<u64> = w["mip_pointers"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|m| &m["ptr"])
+                .map(|p| p.as_u64().unwrap())
                 .collect();
-            assert_eq!(
-                mips,
-                w["mip_pointers"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .collect::<Vec<_>>(),
-                "{at}"
+            let offsets: Vec<u64> = t["mip_ptrs"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    assert!(
+                        m.get("ptr").is_none(),
+                        "{at}: the model keeps a pointer: {m}"
+                    );
+                    m.get("offset").and_then(Value::as_u64).unwrap_or(0)
+                })
+                .collect();
+            let from_first: Vec<u64> = want_ptrs.iter().map(|p| p - want_ptrs[0]).collect();
+            assert_eq!(offsets, from_first, "{at}");
+            let le: Vec<u8> = want_ptrs.iter().flat_map(|p| p.to_le_bytes()).collect();
+            assert!(
+                bytes.windows(le.len()).any(|x| x == le),
+                "{at}: the file does not hold the sidecar's mip level pointers"
             );
             let cs = &t["channel_sources"];
             assert_eq!(
@@ -139,15 +153,26 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
         // pointers the schema marks (the model keeps none), and the entries written are the sidecar's.
         let rt = &d["relocation_table"];
         let wt = &want["relocation_table"];
-        for (sct, w) in rt["sections"]
+        // (The regions are derived from where the writer puts the GPU region and the table: the model keeps none.)
+        let table = u32_at(&bytes, 0x18) as usize;
+        for (i, (sct, w)) in rt["sections"]
             .as_array()
             .unwrap()
             .iter()
             .zip(wt["sections"].as_array().unwrap())
+            .enumerate()
         {
+            assert!(
+                sct.get("region_ofs").is_none() && sct.get("region_size").is_none(),
+                "{name}: the model keeps a region: {sct}"
+            );
+            let at = table + 0x10 + i * 0x18;
             assert_eq!(
-                (&sct["region_ofs"], &sct["region_size"]),
-                (&w["offset"], &w["size"]),
+                (
+                    u64::from(u32_at(&bytes, at + 8)),
+                    u64::from(u32_at(&bytes, at + 12))
+                ),
+                (w["offset"].as_u64().unwrap(), w["size"].as_u64().unwrap()),
                 "{name}"
             );
             assert!(
@@ -378,4 +403,9 @@ fn bytes_keys(m: &Bntx) -> Vec<Vec<u8>> {
         .iter()
         .map(|n| n.key.as_ref().unwrap().data.as_bytes().to_vec())
         .collect()
+}
+
+/// The little-endian u32 at `at`.
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
 }

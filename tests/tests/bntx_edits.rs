@@ -227,8 +227,8 @@ fn every_fixture_takes_longer_names() {
 /// A texture removed from the model (its entry in the container's array and its dictionary node): the file that
 /// comes out has three textures, a dictionary that finds their names, their pixels as before, and a string pool
 /// that still lists the removed name (the strings the file held are kept) while nothing points to it. The GPU
-/// region keeps its place and size: the removed texture's data is not written (zeros where it was), as the
-/// other textures' data stays where the file had it (their mip level pointers are data yet).
+/// region closes up: the other textures' data moves where the removed one's was (their mip level pointers
+/// follow), the relocation table comes that much earlier, and every pointer left is listed in it.
 #[test]
 fn a_texture_removed_leaves_the_others_as_they_were() {
     let Some((_, bytes)) = home_bed() else {
@@ -255,10 +255,19 @@ fn a_texture_removed_leaves_the_others_as_they_were() {
     // The container's count is derived: 3.
     assert_eq!(u32::from_le_bytes(out[0x24..0x28].try_into().unwrap()), 3);
     chain_is_whole(&out, 3);
-    // Its data, where the file had it, is zeros now.
+    // Its data is gone: the file is shorter by it (the relocation table is aligned to 0x1000 after the data).
     let t = before.texture(gone).unwrap();
-    let at = t.mip_ptrs[0].ptr as usize;
-    assert!(out[at..at + t.data.len()].iter().all(|&b| b == 0));
+    let shorter = bytes.len() - out.len();
+    assert!(
+        shorter + 0x1000 > t.data.len() && shorter <= t.data.len() + 0x1000,
+        "{shorter:#x} bytes shorter, the data was {:#x}",
+        t.data.len()
+    );
+    // The removed texture's pointers are no longer listed (each mip level's; its name's, its container's, its
+    // mip level array's, its in-place texture's and view's; its entry in the container's array and its
+    // dictionary key's); every other one is.
+    let gone_ptrs = t.mip_ptrs.len() + 5 + 2;
+    assert_eq!(listed(&out).len(), listed(&bytes).len() - gone_ptrs);
     assert_eq!(back.to_binary().unwrap(), out);
 }
 
@@ -310,4 +319,36 @@ fn a_texture_renamed_through_the_api() {
         n += 1;
     }
     assert!(n >= 4, "{n} fixtures");
+}
+
+/// Names long enough to move the last `BRTI` block's pointers past where the relocation table's first section
+/// ended in the file read (HomeBed.bntx: 0xe20), and then the GPU region past where it was (0xff0): the table's
+/// sections follow the blocks (a 150-byte name once left a pointer unlisted, which the game would not have
+/// relocated), the GPU region moves to the next place its data is aligned to 0x1000 (a 600-byte name was refused,
+/// the region being where the file had it), the mip level pointers follow it, and the pixels are the same.
+#[test]
+fn a_much_longer_name_keeps_every_pointer_listed() {
+    let Some((_, bytes)) = home_bed() else {
+        return;
+    };
+    let before = Bntx::from_binary(&bytes).unwrap();
+    for len in [150, 600] {
+        let mut m = before.clone();
+        let old = m.textures().last().unwrap().name().to_string();
+        m.rename_texture(&old, &"x".repeat(len)).unwrap();
+        let out = m.to_binary().unwrap();
+        assert_eq!(listed(&out).len(), listed(&bytes).len(), "{len}");
+        let back = Bntx::from_binary(&out).unwrap();
+        assert_eq!(back.to_binary().unwrap(), out, "{len}");
+        chain_is_whole(&out, 4);
+        let brtd = out.windows(4).position(|w| w == b"BRTD").unwrap();
+        assert_eq!((brtd + 0x10) % 0x1000, 0, "{len}: the GPU data is aligned");
+        if len == 600 {
+            assert!(brtd > 0xff0, "the GPU region moved");
+        }
+        let unnamed = |p: Vec<(String, Vec<image::RgbaImage>)>| -> Vec<Vec<image::RgbaImage>> {
+            p.into_iter().map(|(_, i)| i).collect()
+        };
+        assert_eq!(unnamed(pixels(&back)), unnamed(pixels(&before)), "{len}");
+    }
 }

@@ -105,10 +105,16 @@ impl<'m> Gen<'m> {
         {
             return quote!();
         }
+        let track_ends = if self.tracks_ends() {
+            quote!(pools.track_ends();)
+        } else {
+            quote!()
+        };
         quote! {
             if let Some(keep) = pools.chain_kept() {
                 r = root_io.clone();
                 pools = ::binspec_runtime::layout::ReadPools::new();
+                #track_ends
                 pools.keep_chain(keep);
                 m = #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))?;
             }

@@ -129,7 +129,12 @@ impl<'m> Cx<'m> {
                             et = t;
                         }
                         operand_t = Some(T::Array(Box::new(et)));
-                        Rx::atom(quote!(vec![#(#toks),*]))
+                        if items.is_empty() {
+                            // (An empty array: bytes, which also pass for numbers, `expr::ints`.)
+                            Rx::atom(quote!(::std::vec::Vec::<u8>::new()))
+                        } else {
+                            Rx::atom(quote!(::std::vec::Vec::from([#(#toks),*])))
+                        }
                     }
                 }
             }

@@ -196,6 +196,12 @@ impl<'m> Gen<'m> {
             }
             None => quote!(),
         };
+        // (`x._before` asks where the content before an item ends: reading keeps every item's end.)
+        let track_ends = if self.tracks_ends() {
+            quote!(pools.track_ends();)
+        } else {
+            quote!()
+        };
         let found_endian = if matches!(root.endian, EndianSpec::Switch { .. }) {
             quote!(let found_endian = out.with_contents(#name::endian_of).map_err(|e| e.in_format(#id))?;)
         } else {
@@ -270,6 +276,7 @@ impl<'m> Gen<'m> {
                 fn read_root(root_io: ::binspec_runtime::Reader<'_>) -> ::binspec_runtime::Result<(Self, bool)> {
                     let mut r = root_io.clone();
                     let mut pools = ::binspec_runtime::layout::ReadPools::new();
+                    #track_ends
                     let #m_bind = #name::read(&mut r, ::binspec_runtime::Endian::Little, &mut pools, &root_io).map_err(|e| e.in_format(#id))?;
                     #chain_again
                     #check_expansion

@@ -2,7 +2,7 @@
 //! tree's root, a record's holders), and the arguments a field passes to the type it reads, with the context
 //! they are written in.
 
-use super::resolve::depends_on_reading;
+use super::resolve_util::depends_on_reading;
 use super::*;
 
 /// The arguments a field of type `child` passes, and the translation context they are written in (the field's

@@ -70,10 +70,27 @@ impl<'m> Gen<'m> {
             } else {
                 quote!(at__ + #off)
             };
+            // (As the u64 `patch_uint_n` takes: a u64 is one already.)
+            let wide = if bytes == 8 && !signed {
+                quote!(v__)
+            } else {
+                quote!(v__ as u64)
+            };
             patches.push(quote! {
                 let v__: #rt = ctx.fit::<#rt>(#d, #leaf)?;
-                w.patch_uint_n(#at, v__ as u64, #n, #endian);
+                w.patch_uint_n(#at, #wide, #n, #endian);
             });
+            // A relocated pointer (`-relocate`): where it is, and the item it points to, for the table that
+            // lists it (the record that holds it is written once: its slot's first occurrence).
+            if let (GivenKind::Offset, Some((lt, lf))) = (&g.kind, self.given_leaf_field(ti, g)) {
+                if lf.relocate.is_some() {
+                    let slot = self.slot(lt, &super::relocations::pointer_slot(&lf.name));
+                    let ki = local("k", &t.field(g.of).name);
+                    patches.push(quote! {
+                        ctx.pointer(::binspec_runtime::layout::WriteCtx::first(#slot), (#at) as u64, #ki);
+                    });
+                }
+            }
         }
         if patches.is_empty() {
             return Ok(code);
@@ -85,6 +102,22 @@ impl<'m> Gen<'m> {
             #code
             #(#patches)*
         }))
+    }
+
+    /// The type that holds the field `g` derives, and the field.
+    fn given_leaf_field(&self, ti: usize, g: &Given) -> Option<(usize, &'m Field)> {
+        let mut cur = ti;
+        for (k, step) in g.chain.iter().enumerate() {
+            let f = self.m.types[cur].seq.iter().find(|x| x.name == *step)?;
+            if k + 1 == g.chain.len() {
+                return Some((cur, f));
+            }
+            match &f.ty {
+                FieldTy::User { ty, .. } => cur = *ty,
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// Where the field of `g` is within the record at its chain's head (which must have a size known without

@@ -139,7 +139,7 @@ impl<'m> Gen<'m> {
                 _ => find(t, n).is_none_or(|f| field_reads(f, ti)),
             },
             ExprKind::Attr { base, name, .. } => {
-                if name == "_pos" || name == "_io" {
+                if name == "_pos" || name == "_before" || name == "_io" {
                     return true;
                 }
                 if self.reads_layout(ti, base, fixed_param, depth + 1) {

@@ -39,6 +39,7 @@ mod read_field;
 mod records;
 mod relocations;
 mod resolve;
+mod resolve_util;
 mod rx;
 mod sizeof;
 mod slot_views;
@@ -48,6 +49,7 @@ mod valid;
 mod views;
 mod write;
 mod write_field;
+mod write_solve;
 
 #[cfg(test)]
 mod tests;
@@ -67,7 +69,7 @@ use passes::{
     collect_chains, collect_pos_refs, exprs_of, implicit_params, own_root_io, recursive_fields,
     write_params,
 };
-use resolve::rebase;
+use resolve_util::rebase;
 use rx::{Prec, Rx};
 use tidy::{case_pattern, fallible, place, recv, tag_arms, Read};
 

@@ -80,10 +80,31 @@ pub(super) fn collect_chains(e: &Expr, out: &mut BTreeSet<Vec<String>>) {
     }
 }
 
+impl super::Gen<'_> {
+    /// Whether some expression asks where the content before an item ends (`x._before`): reading then keeps the
+    /// end of every item (`ReadPools::track_ends`).
+    pub(super) fn tracks_ends(&self) -> bool {
+        self.pos_refs
+            .values()
+            .any(|s| s.iter().any(|n| n.ends_with("__before")))
+    }
+}
+
+/// The slot that records where the content before item `name` ends (`name._before`).
+pub(super) fn before_slot(name: &str) -> String {
+    format!("{name}__before")
+}
+
 pub(super) fn collect_pos_refs(e: &Expr, ty: usize, out: &mut BTreeMap<usize, BTreeSet<String>>) {
     if let ExprKind::Attr { base, name, .. } = &e.kind {
         if let (ExprKind::Name(b), "_pos") = (&base.kind, name.as_str()) {
             out.entry(ty).or_default().insert(b.clone());
+        }
+        // (`x._before`: where the content before `x` ends, a slot of its own.)
+        if let (ExprKind::Name(b), "_before") = (&base.kind, name.as_str()) {
+            let refs = out.entry(ty).or_default();
+            refs.insert(b.clone());
+            refs.insert(before_slot(b));
         }
     }
     for c in crate::ir::children(e) {

@@ -366,7 +366,7 @@ impl<'m> Gen<'m> {
                 Role::Given => inits.push(quote!(#id: Some(#v),)),
                 Role::Data | Role::Placed => {
                     if f.relocations.is_some() {
-                        let kept = self.relocation_keep(ti, f, &v)?;
+                        let kept = self.relocation_keep(f, &v)?;
                         inits.push(quote!(#id: #kept,));
                     } else {
                         inits.push(quote!(#id: #v,));
@@ -858,6 +858,16 @@ impl<'m> Gen<'m> {
         } else {
             body.push(quote!(let #names = #read;));
             body.extend(check);
+        }
+        body.extend(self.relocation_region_read(ti, f)?);
+        // `name._before`: where the content before it ends, from the items read so far.
+        if self
+            .pos_refs
+            .get(&ti)
+            .is_some_and(|s| s.contains(&super::passes::before_slot(name)))
+        {
+            let before = local("before", name);
+            body.push(quote!(let #before: i128 = pools.end_before(#p as u64) as i128;));
         }
         Ok(())
     }

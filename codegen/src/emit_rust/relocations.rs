@@ -28,14 +28,18 @@ impl<'m> Gen<'m> {
     /// Writing data field `f`: where it is a relocated pointer the model holds, where it is and what it points to,
     /// for the table that lists it.
     pub(super) fn data_pointer(&self, f: &Field) -> Option<TokenStream> {
-        let (Some(r), Role::Data) = (&f.relocate, &f.role) else {
-            return None;
-        };
+        let r = f.relocate.as_ref()?;
         let k = local("k", &pointer_slot(&f.name));
         let id = ident(&f.name);
-        let v = match f.ty {
-            FieldTy::Int { signed: true, .. } => quote!(self.#id as u64),
-            _ => quote!(self.#id),
+        let v = match (&f.role, &f.ty) {
+            // A pointer derived from an expression (`-derive`): by the value written.
+            (Role::Derive(_), _) => {
+                let d = local("d", &f.name);
+                quote!(#d as u64)
+            }
+            (Role::Data, FieldTy::Int { signed: true, .. }) => quote!(self.#id as u64),
+            (Role::Data, _) => quote!(self.#id),
+            _ => return None,
         };
         let null = r.null;
         Some(quote!(ctx.pointer_to(#k, w.pos() as u64, #v, #null);))
@@ -53,8 +57,11 @@ impl<'m> Gen<'m> {
             return Ok(code);
         };
         let k = local("k", &pointer_slot(&f.name));
-        let Role::Offset { of } = &f.role else {
-            return Err(internal(&f.path));
+        let of = match &f.role {
+            Role::Offset { of } => of,
+            // (A `-derive`d pointer is listed by its value, as a data one: `data_pointer`.)
+            Role::Derive(_) => return Ok(code),
+            _ => return Err(internal(&f.path)),
         };
         let item = t.field(*of);
         let iid = ident(&item.name);
@@ -167,7 +174,20 @@ impl<'m> Gen<'m> {
     /// where they are what the writer would derive from the pointers read (those of the table whose values lie in
     /// its region), the file's otherwise (a table that lists pointers the schema does not mark, or groups them
     /// otherwise).
-    pub(super) fn relocation_keep(&self, ti: usize, f: &Field, v: &Ident) -> R<TokenStream> {
+    /// Reading the `-relocations` item `f` of type `ti`: its table's region as the file has it, bound where the
+    /// item is read (`relocation_keep` compares the entries with the pointers in it).
+    pub(super) fn relocation_region_read(&self, ti: usize, f: &Field) -> R<Option<TokenStream>> {
+        match &f.relocations {
+            Some(r) if r.encoding != RelocEncoding::Bina => {
+                let region = self.table_region(ti, r, Scope::Read)?;
+                let rv = local("region", &f.name);
+                Ok(Some(quote!(let #rv = #region;)))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    pub(super) fn relocation_keep(&self, f: &Field, v: &Ident) -> R<TokenStream> {
         let Some(r) = &f.relocations else {
             return Err(internal(&f.path));
         };
@@ -176,7 +196,8 @@ impl<'m> Gen<'m> {
                 if ::binspec_runtime::layout::reloc::bina_kept(&#v[..]) { Some(#v) } else { None }
             });
         }
-        let region = self.table_region(ti, r, Scope::Read)?;
+        // (The region as read, bound where the entries are read: before derived fields become overrides.)
+        let region = local("region", &f.name);
         let id = r.id.as_str();
         let (_, [p, s, o, pad]) = self.entry_fields(f)?;
         Ok(quote! {

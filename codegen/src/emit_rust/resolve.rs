@@ -2,6 +2,9 @@
 //! derived value, by scope), an attribute of another value, an enum, and the `_root`/`_parent` chains that
 //! travel as implicit params.
 
+use super::resolve_util::{
+    depends_on_reading, depends_on_stream, not_in_model, param_t, solve_offset, value_presence,
+};
 use super::*;
 
 impl<'m> Cx<'m> {
@@ -208,7 +211,7 @@ impl<'m> Cx<'m> {
                         let kept = find(t, n)
                             .and_then(|cf| crate::ir::count_kept_where_absent(t, cf))
                             .map(|_| ident(n));
-                        let chain = super::write::count_chain(t, quote!(m__), kept, &of, alt);
+                        let chain = super::write_solve::count_chain(t, quote!(m__), kept, &of, alt);
                         Ok(if opt {
                             (Rx::cast(quote!({ let m__ = &#me; #chain as i128 })), T::Int)
                         } else {
@@ -442,6 +445,30 @@ impl<'m> Cx<'m> {
                     ("size", Scope::Write) => (Rx::cast(quote!(io.size(ctx) as i128)), T::Int),
                     ("pos", Scope::Write) => (Rx::cast(quote!(io.pos(w) as i128)), T::Int),
                     _ => return err(path, format!("'_io.{name}' is not supported here")),
+                });
+            }
+            if name == "_before" {
+                if find(self.t(), b).is_none() {
+                    return err(path, format!("no field '{b}'"));
+                }
+                let before = local("before", b);
+                let k = local("k", &super::passes::before_slot(b));
+                return Ok(match self.scope {
+                    // Relative to the type's stream, as `_pos` is.
+                    Scope::Read => (
+                        Rx::new(
+                            quote!(#before - (r.abs_pos() - r.pos() as u64) as i128),
+                            Prec::Add,
+                        ),
+                        T::Int,
+                    ),
+                    _ => (
+                        Rx::new(
+                            quote!(ctx.prev_pos(#k) as i128 - io.start as i128),
+                            Prec::Add,
+                        ),
+                        T::Int,
+                    ),
                 });
             }
             if name == "_pos" || name == "_present" {
@@ -877,117 +904,4 @@ impl<'m> Cx<'m> {
         }
         field
     }
-}
-
-/// The type of a parameter's value.
-fn param_t(p: &crate::ir::Param) -> T {
-    if p.any_struct && !p.array {
-        return T::AnyStruct;
-    }
-    if p.array {
-        return T::Array(Box::new(param_elem_t(p)));
-    }
-    param_elem_t(p)
-}
-
-/// Whether the model holds no value for `f` (a value instance it computes, or a read-only view), so that
-/// `f._present` cannot be asked of it.
-fn not_in_model(f: &Field) -> bool {
-    matches!(f.role, Role::Computed | Role::View)
-}
-
-pub(super) fn rebase(chain: &[String]) -> Expr {
-    let mut e = Expr {
-        kind: ExprKind::Name(chain[0].clone()),
-        span: Default::default(),
-        ty: None,
-    };
-    for c in &chain[1..] {
-        e = Expr {
-            kind: ExprKind::Attr {
-                base: Box::new(e),
-                name: c.clone(),
-                name_span: Default::default(),
-            },
-            span: Default::default(),
-            ty: None,
-        };
-    }
-    e
-}
-
-/// For a size `n + c` (or `n`, `n - c`, `c + n`, constants `c`): `c`, so that `n` is the size minus `c`.
-fn solve_offset(e: &Expr, n: &str) -> Option<i128> {
-    match &e.kind {
-        ExprKind::Name(x) if x == n => Some(0),
-        ExprKind::Binary { op, lhs, rhs } => match (op, &lhs.kind, &rhs.kind) {
-            (crate::expr::BinOp::Add, _, ExprKind::Int(c)) => {
-                Some(solve_offset(lhs, n)? + i128::from(*c))
-            }
-            (crate::expr::BinOp::Add, ExprKind::Int(c), _) => {
-                Some(solve_offset(rhs, n)? + i128::from(*c))
-            }
-            (crate::expr::BinOp::Sub, _, ExprKind::Int(c)) => {
-                Some(solve_offset(lhs, n)? - i128::from(*c))
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// For a value instance, the expression that says whether it is there: its condition, or where it has none,
-/// whether its value is ([`presence_of`]).
-fn value_presence(f: &Field) -> Option<crate::ir::Ex> {
-    let v = f.value()?;
-    Some(match &f.cond {
-        Some(c) => c.clone(),
-        None => crate::ir::Ex {
-            expr: presence_of(&v.expr),
-            ..v.clone()
-        },
-    })
-}
-
-/// Whether the value of `e` is there (Kaitai's null): for a name, its `_present`; for `c ? a : b`, that of the
-/// branch taken; anything else always is.
-fn presence_of(e: &Expr) -> Expr {
-    let node = |kind| Expr {
-        kind,
-        span: e.span,
-        ty: Some(Box::new(crate::expr::Ty::Bool)),
-    };
-    match &e.kind {
-        ExprKind::Name(n) if !n.starts_with('_') => node(ExprKind::Attr {
-            base: Box::new(e.clone()),
-            name: "_present".into(),
-            name_span: Default::default(),
-        }),
-        ExprKind::Ternary { cond, then, else_ } => node(ExprKind::Ternary {
-            cond: cond.clone(),
-            then: Box::new(presence_of(then)),
-            else_: Box::new(presence_of(else_)),
-        }),
-        _ => node(ExprKind::Bool(true)),
-    }
-}
-
-/// Whether an argument names what only the read at hand knows (the element's index, the stream, the element just
-/// read): such an argument cannot be taken again from outside.
-/// Whether an expression names the stream or the element just read (`_io`, `_`, `_sizeof`): [`depends_on_reading`]
-/// without `_index`.
-fn depends_on_stream(e: &Expr) -> bool {
-    let mut names = BTreeSet::new();
-    crate::ir::names_used(e, &mut names);
-    names
-        .iter()
-        .any(|n| matches!(n.as_str(), "_io" | "_" | "_sizeof"))
-}
-
-pub(super) fn depends_on_reading(e: &Expr) -> bool {
-    let mut names = BTreeSet::new();
-    crate::ir::names_used(e, &mut names);
-    names
-        .iter()
-        .any(|n| matches!(n.as_str(), "_index" | "_io" | "_" | "_sizeof"))
 }

@@ -2,9 +2,9 @@
 //! for where needed), each field written in order, and placed instances and pool items laid out.
 
 use super::*;
-use crate::expr::BinOp;
-use crate::ir::{solvable_for, EndianSpec};
+use crate::ir::EndianSpec;
 use write_field::args_name_index;
+use write_solve::{count_chain, offsets_in_order};
 
 impl<'m> Gen<'m> {
     pub(super) fn emit_write(&self, ti: usize) -> R<TokenStream> {
@@ -33,6 +33,19 @@ impl<'m> Gen<'m> {
                 body.push(quote!(let #k = ctx.key(#s);));
             }
         }
+        // Values derived from the type's params alone (an importer's region for `nn_util`'s relocation
+        // sections): known before anything else, so the relocation entries may count from them.
+        let early: Vec<&Field> = t
+            .seq
+            .iter()
+            .filter(|f| crate::ir::derived_from_params(t, f))
+            .collect();
+        for f in &early {
+            let Role::Derive(x) = &f.role else { continue };
+            let (d, id) = (local("d", &f.name), ident(&f.name));
+            let dt = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?.0.full();
+            body.push(quote!(let #d: i128 = match self.#id { Some(v) => v as i128, None => #dt };));
+        }
         // Relocation entries, derived from the pointers before anything counts them.
         body.extend(self.relocation_binds(ti)?);
         // Derived values: offsets (one whose item's position names another after it: AINB's string offsets
@@ -43,7 +56,9 @@ impl<'m> Gen<'m> {
                 .iter()
                 .filter(|f| matches!(f.role, Role::Length { .. })),
         );
-        order.extend(t.seq.iter().filter(|f| matches!(f.role, Role::Derive(_))));
+        order.extend(t.seq.iter().filter(|f| {
+            matches!(f.role, Role::Derive(_)) && !crate::ir::derived_from_params(t, f)
+        }));
         for f in order {
             let d = local("d", &f.name);
             let fname = f.name.as_str();
@@ -242,6 +257,17 @@ impl<'m> Gen<'m> {
                         let align = self.item_align_expr(li, pool, &aid);
                         // (A section where the block chain ends: where the writer puts it.)
                         let chain_end = self.chain_end_section(li, quote!(start));
+                        // (`li._before`: where the content before it ends, before its padding.)
+                        let before = if self
+                            .pos_refs
+                            .get(&ti)
+                            .is_some_and(|s| s.contains(&super::passes::before_slot(&li.name)))
+                        {
+                            let kb = local("k", &super::passes::before_slot(&li.name));
+                            quote!(ctx.record(#kb, w.pos() as u64);)
+                        } else {
+                            quote!()
+                        };
                         let one = self.write_one(ti, li, quote!(x))?;
                         let check = self.count_check(ti, li)?;
                         let each = match li.repeat {
@@ -255,6 +281,7 @@ impl<'m> Gen<'m> {
                             if let Some(a) = self.#aid {
                                 ::binspec_runtime::layout::check_align(a).at(#aname)?;
                             }
+                            #before
                             w.align(#align);
                             let start = w.pos();
                             ctx.record(#k, start as u64);
@@ -660,6 +687,21 @@ impl<'m> Gen<'m> {
             if self.is_local_item(ti, f) {
                 continue;
             }
+            if f.item_of.is_some()
+                && self
+                    .pos_refs
+                    .get(&ti)
+                    .is_some_and(|s| s.contains(&super::passes::before_slot(&f.name)))
+            {
+                return err(
+                    &f.path,
+                    format!(
+                        "'{}._before' is known for an item of its own type's region (a section), which the writer \
+                         places where it writes its type",
+                        f.name
+                    ),
+                );
+            }
             if f.chain_end && f.item_of.is_some() {
                 return err(
                     &f.path,
@@ -845,167 +887,4 @@ impl<'m> Gen<'m> {
             }
         })
     }
-
-    /// `code`, which writes the derived field `f` of `ti`, under `f`'s condition where it has one: it is written
-    /// where the condition holds for the values written.
-    fn where_cond(&self, ti: usize, f: &Field, code: TokenStream) -> R<TokenStream> {
-        Ok(match &f.cond {
-            Some(c) => {
-                let ct = self.cx(ti, Scope::Write).tr(&c.expr, &c.path)?.0.full();
-                quote!(if #ct { #code })
-            }
-            None => code,
-        })
-    }
-
-    /// The check that a repetition `val` has as many elements as its `repeat-expr` says, where the model does not
-    /// derive that count (a parameter, another field's value, where the next section starts): or the file would
-    /// read back otherwise. Checked once positions have settled (derived values are 0 in the first pass). For
-    /// `repeat-until`, the condition must hold for the last element and for no element before it.
-    pub(super) fn count_check(&self, ti: usize, f: &Field) -> R<TokenStream> {
-        let t = &self.m.types[ti];
-        let derived_count = |x: &crate::ir::Ex| {
-            let mut used = BTreeSet::new();
-            crate::ir::names_used(&x.expr, &mut used);
-            // (A parameter of the same name is no field: its count is checked.)
-            used.len() == 1
-                && used.iter().all(|n| {
-                    // (A count the model may hold, where every repetition may be absent, is checked.)
-                    find(t, n).is_some_and(|c| {
-                        matches!(&c.role, Role::Count { of, .. } if t.field(*of).name == f.name)
-                            && crate::ir::count_kept_where_absent(t, c).is_none()
-                    })
-                })
-        };
-        Ok(match &f.repeat {
-            Repeat::Expr(x) if derived_count(x) => quote!(),
-            Repeat::Expr(x) => match self.cx(ti, Scope::Write).tr(&x.expr, &x.path) {
-                Ok((n, T::Int)) => {
-                    let n = n.full();
-                    let text = x.text.as_str();
-                    quote! {
-                        if !ctx.first_pass() {
-                            let n__: i128 = #n;
-                            if val.len() as i128 != n__ {
-                                return Err(::binspec_runtime::Error::write(format!(
-                                    "{} elements, but the count `{}` is {}: the file would read back otherwise",
-                                    val.len(), #text, n__
-                                )));
-                            }
-                        }
-                    }
-                }
-                _ => quote!(),
-            },
-            Repeat::Until(x) => self.until_check(ti, f, x)?,
-            _ => quote!(),
-        })
-    }
-
-    /// Solves `e == rhs` for `unknown` (a linear expression).
-    pub(super) fn solve(&self, ti: usize, e: &Expr, unknown: &str, rhs: Rx, path: &str) -> R<Rx> {
-        if !solvable_for(e, unknown) {
-            return err(
-                path,
-                format!(
-                    "cannot solve '{e}' for '{unknown}'; give '{unknown}' a '-derive' expression"
-                ),
-            );
-        }
-        let mut cur = e;
-        let mut rhs = rhs;
-        loop {
-            match &cur.kind {
-                ExprKind::Name(n) if n == unknown => return Ok(rhs),
-                ExprKind::Binary { op, lhs, rhs: r } => {
-                    let mut l = BTreeSet::new();
-                    crate::ir::names_used(lhs, &mut l);
-                    let in_left = l.contains(unknown);
-                    let (other, side) = if in_left { (r, lhs) } else { (lhs, r) };
-                    let (o, _) = self.cx(ti, Scope::Write).tr(other, path)?;
-                    rhs = match (op, in_left) {
-                        (BinOp::Add, _) => Rx::binary(&rhs, quote!(-), Prec::Add, &o),
-                        (BinOp::Sub, true) => Rx::binary(&rhs, quote!(+), Prec::Add, &o),
-                        (BinOp::Sub, false) => Rx::binary(&o, quote!(-), Prec::Add, &rhs),
-                        (BinOp::Mul, _) => {
-                            let (rhs, o) = (rhs.full(), o.full());
-                            Rx::atom(quote!(ctx.exact_div(#rhs, #o, #unknown)?))
-                        }
-                        _ => return err(path, "internal: not solvable"),
-                    };
-                    cur = side;
-                }
-                _ => return err(path, "internal: not solvable"),
-            }
-        }
-    }
-}
-
-/// The offset fields of `t`, each after the offset fields its item's `pos` names (bare or through `_root`, as an
-/// over-approximation: only the order changes), otherwise in declaration order.
-fn offsets_in_order(t: &TypeDef) -> Vec<&Field> {
-    fn names(e: &crate::expr::Expr, out: &mut std::collections::BTreeSet<String>) {
-        match &e.kind {
-            crate::expr::ExprKind::Name(n) => {
-                out.insert(n.clone());
-            }
-            crate::expr::ExprKind::Attr { name, .. } => {
-                out.insert(name.clone());
-            }
-            _ => {}
-        }
-        for c in crate::ir::children(e) {
-            names(c, out);
-        }
-    }
-    let mut todo: Vec<(&Field, std::collections::BTreeSet<String>)> = t
-        .seq
-        .iter()
-        .filter_map(|f| match f.role {
-            Role::Offset { of } => {
-                let mut used = std::collections::BTreeSet::new();
-                if let Some(pos) = &t.field(of).pos_expr() {
-                    names(&pos.expr, &mut used);
-                }
-                used.remove(&f.name);
-                Some((f, used))
-            }
-            _ => None,
-        })
-        .collect();
-    let mut out = Vec::with_capacity(todo.len());
-    while !todo.is_empty() {
-        let ready = todo
-            .iter()
-            .position(|(_, used)| !todo.iter().any(|(g, _)| used.contains(&g.name)))
-            .unwrap_or(0);
-        out.push(todo.remove(ready).0);
-    }
-    out
-}
-
-/// The length a count derives from the repetitions that name it (`of`, optional, then `alt`, in `me`): the first
-/// present, or 0; where the model keeps the count where all are absent (`kept`, its field), that first. `me` is a
-/// place (`self`, or a local bound to what may hold a `?`), so the closures here hold no `?`.
-pub(super) fn count_chain(
-    t: &crate::ir::TypeDef,
-    me: TokenStream,
-    kept: Option<proc_macro2::Ident>,
-    of: &proc_macro2::Ident,
-    alt: &[crate::ir::FieldId],
-) -> TokenStream {
-    let first = match kept {
-        Some(id) => quote!(#me.#id.map(|v| v as usize).or(#me.#of.as_ref().map(|v| v.len()))),
-        None => quote!(#me.#of.as_ref().map(|v| v.len())),
-    };
-    let alts = alt.iter().map(|a| {
-        let a_f = t.field(*a);
-        let a = ident(&a_f.name);
-        if a_f.cond.is_some() {
-            quote!(.or(#me.#a.as_ref().map(|v| v.len())))
-        } else {
-            quote!(.or(Some(#me.#a.len())))
-        }
-    });
-    quote!(#first #(#alts)* .unwrap_or(0))
 }

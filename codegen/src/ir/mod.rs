@@ -22,6 +22,7 @@ mod passes;
 pub use passes::resdic_key;
 mod query;
 mod relocations;
+pub use relocations::derived_from_params;
 mod resolve;
 mod sizes;
 
@@ -233,6 +234,9 @@ pub struct Field {
     /// `-pool: {id, align: N, align-at: M}` on an instance: the item's default alignment (instead of the pool's
     /// `item-align`), and the offset into the item where it applies (`binspec_runtime::layout::align_at`).
     pub item_align: Option<(u64, u64)>,
+    /// A value instance whose expression is its `-value` (binspec's, which may use binspec's additions such as
+    /// `x._pos`), not its `value` (which Kaitai's tools compute).
+    pub binspec_value: bool,
     pub sort_by: Option<Ex>,
     /// `process:` applied to the bytes read (and undone when writing).
     pub process: Option<Process>,

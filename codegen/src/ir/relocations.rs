@@ -40,7 +40,9 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
             // An offset the writer derives (the pointer lists its item), or one the model holds (the pointer
             // lists its value), not under a condition.
             let pointer = (matches!(f.role, Role::Offset { .. })
-                || (matches!(f.role, Role::Data) && f.cond.is_none() && f.enum_.is_none()))
+                || (matches!(f.role, Role::Data | Role::Derive(_))
+                    && f.cond.is_none()
+                    && f.enum_.is_none()))
                 && matches!(f.ty, FieldTy::Int { bytes: 8, .. })
                 && f.repeat == Repeat::None;
             if !pointer {
@@ -49,7 +51,7 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
                         *pos,
                         &format!("{}/-relocate", f.path),
                         format!(
-                            "'-relocate: {id}' marks a pointer: an 8-byte offset, derived by the writer (named by the 'pos' of a pool item) or data, not repeated and without a condition"
+                            "'-relocate: {id}' marks a pointer: an 8-byte offset, derived by the writer (named by the 'pos' of a pool item, or '-derive'd) or data, not repeated and without a condition"
                         ),
                         None,
                     )
@@ -152,11 +154,14 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
                 let mut used = BTreeSet::new();
                 names_used(&x.expr, &mut used);
                 for n in used {
+                    // (A field derived from the type's params alone is known before anything is written: the
+                    // region an importer passes, `nn_util`'s relocation sections.)
                     let derived = t
                         .seq
                         .iter()
                         .find(|s| s.name == n)
-                        .filter(|s| !matches!(s.role, Role::Data | Role::Placed));
+                        .filter(|s| !matches!(s.role, Role::Data | Role::Placed))
+                        .filter(|s| !derived_from_params(t, s));
                     if derived.is_some() {
                         diags.in_file(&t.file, |diags| {
                             diags.error(
@@ -174,4 +179,18 @@ pub(super) fn check_relocations(m: &Module, diags: &mut Diags) {
             }
         }
     }
+}
+
+/// Whether field `f` of `t` is `-derive`d from the type's params alone (a number): known before anything of the
+/// type is written.
+pub fn derived_from_params(t: &super::TypeDef, f: &super::Field) -> bool {
+    let Role::Derive(x) = &f.role else {
+        return false;
+    };
+    if f.ty == FieldTy::Bytes || f.cond.is_some() {
+        return false;
+    }
+    let mut used = BTreeSet::new();
+    names_used(&x.expr, &mut used);
+    !used.is_empty() && used.iter().all(|n| t.params.iter().any(|p| p.name == *n))
 }

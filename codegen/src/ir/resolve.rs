@@ -4,10 +4,10 @@
 use std::collections::BTreeSet;
 
 use crate::diag::{did_you_mean, Diags, Pos};
-use crate::syntax::{ExprSrc, Node, RawAttr, RawRepeat, RawType, RawTypeRef, RawValid, Value};
+use crate::syntax::{ExprSrc, RawAttr, RawRepeat, RawType, RawTypeRef, RawValid, Value};
 
 use super::builder::{node_ex, parse_ex, Builder};
-use super::keys::{check_ext, ext_get, parse_scan, FIELD_EXT};
+use super::keys::{check_ext, ext_get, parse_relocate, parse_relocations, parse_scan, FIELD_EXT};
 use super::{
     camel, Endian, Field, FieldKind, FieldTy, Param, PoolUse, Process, Repeat, Role, SwitchCase,
     Valid,
@@ -470,7 +470,25 @@ impl Builder {
         if let Some(d) = derive {
             role = Role::Derive(d);
         }
-        let kind = match (is_instance, e(&a.value, diags)) {
+        // `-value` beside `value`: what binspec computes (its additions allowed), Kaitai's tools the `value`.
+        let own_value = ext_get(&a.ext, "-value");
+        if let (Some(n), None) = (own_value, &a.value) {
+            diags.error(
+                n.pos,
+                &n.path,
+                "'-value' goes beside a 'value' (which Kaitai's tools compute instead)",
+                None,
+            );
+        }
+        let value = match own_value.filter(|_| a.value.is_some()) {
+            Some(n) => {
+                e(&a.value, diags);
+                node_ex(n, diags)
+            }
+            None => e(&a.value, diags),
+        };
+        let binspec_value = own_value.is_some() && a.value.is_some();
+        let kind = match (is_instance, value) {
             (false, _) => FieldKind::Attr,
             (true, Some(v)) => {
                 if let Some(x) = a.pos_expr.as_ref().or(a.io.as_ref()) {
@@ -521,6 +539,7 @@ impl Builder {
             kind,
             item_of,
             item_align: own_align,
+            binspec_value,
             sort_by: ext_get(&a.ext, "-sort-by").and_then(|n| node_ex(n, diags)),
             process: a.process.as_ref().and_then(|p| parse_process(p, diags)),
             default: ext_get(&a.ext, "-default").and_then(|n| node_ex(n, diags)),
@@ -595,123 +614,6 @@ impl Builder {
             },
         })
     }
-}
-
-/// Reads `-relocate: ID`, or `-relocate: {id: ID, list-null: BOOL}`, reporting what is wrong with it (where it
-/// may go is checked with the roles, in `classify`).
-fn parse_relocate(n: &Node, diags: &mut Diags) -> Option<super::Relocate> {
-    let usage = "'-relocate' takes the id of the relocation table that lists the pointer, or a map {id: ID, \
-                 list-null: true} for a pointer the table lists also where it is null";
-    let hint = || Some("for example '-relocate: main'".to_string());
-    if let Value::Str(id) = &n.value {
-        if id.is_empty() {
-            diags.error(n.pos, &n.path, usage, hint());
-            return None;
-        }
-        return Some(super::Relocate {
-            id: id.clone(),
-            null: false,
-            pos: n.pos,
-        });
-    }
-    let Some(map) = n.as_map() else {
-        diags.error(n.pos, &n.path, usage, hint());
-        return None;
-    };
-    let mut out = super::Relocate {
-        id: String::new(),
-        null: false,
-        pos: n.pos,
-    };
-    for (k, v) in map {
-        let key = k.scalar_text().unwrap_or_default();
-        match (key.as_str(), &v.value) {
-            ("id", Value::Str(id)) if !id.is_empty() => out.id = id.clone(),
-            ("list-null", Value::Bool(b)) => out.null = *b,
-            ("id" | "list-null", _) => diags.error(v.pos, &v.path, usage, None),
-            (other, _) => diags.error(
-                k.pos,
-                &k.path,
-                format!("'-relocate' has no key '{other}' (it takes id and list-null)"),
-                did_you_mean(other, ["id", "list-null"]),
-            ),
-        }
-    }
-    if out.id.is_empty() {
-        diags.error(n.pos, &n.path, usage, hint());
-        return None;
-    }
-    Some(out)
-}
-
-/// Reads `-relocations: {id: ID, from: EXPR, size: EXPR, encoding: NAME}`, reporting what is wrong with it
-/// (where it may go is checked with the roles, in `classify`).
-fn parse_relocations(n: &Node, diags: &mut Diags) -> Option<super::Relocations> {
-    let usage = "'-relocations' takes a map {id: ID, from: EXPR, size: EXPR, encoding: nn-util | bina} (from, size and encoding optional)";
-    let Some(map) = n.as_map() else {
-        diags.error(n.pos, &n.path, usage, None);
-        return None;
-    };
-    let mut out = super::Relocations {
-        id: String::new(),
-        from: None,
-        size: None,
-        encoding: super::RelocEncoding::NnUtil,
-        pos: n.pos,
-    };
-    for (k, v) in map {
-        let key = k.scalar_text().unwrap_or_default();
-        match key.as_str() {
-            "id" => match &v.value {
-                Value::Str(id) if !id.is_empty() => out.id = id.clone(),
-                _ => diags.error(
-                    v.pos,
-                    &v.path,
-                    "'-relocations/id' takes the table's id",
-                    None,
-                ),
-            },
-            "encoding" => match v.scalar_text().as_deref() {
-                Some("nn-util") => out.encoding = super::RelocEncoding::NnUtil,
-                Some("bina") => out.encoding = super::RelocEncoding::Bina,
-                other => {
-                    let other = other.unwrap_or_default();
-                    diags.error(
-                        v.pos,
-                        &v.path,
-                        format!("'-relocations/encoding': unknown encoding '{other}' (it takes nn-util or bina)"),
-                        did_you_mean(other, ["nn-util", "bina"]),
-                    );
-                    // (The table stays, so that its pointers are not reported as listed by none.)
-                }
-            },
-            "from" => out.from = node_ex(v, diags),
-            "size" => out.size = node_ex(v, diags),
-            _ => {
-                diags.error(
-                    k.pos,
-                    &n.path,
-                    format!("unknown key '{key}' in '-relocations'"),
-                    did_you_mean(&key, ["id", "from", "size", "encoding"]),
-                );
-                return None;
-            }
-        }
-    }
-    if out.id.is_empty() {
-        diags.error(
-            n.pos,
-            &n.path,
-            "'-relocations' needs 'id': the table whose pointers it lists",
-            Some("for example '-relocations: {id: main}'".into()),
-        );
-        return None;
-    }
-    if out.from.is_some() != out.size.is_some() {
-        diags.error(n.pos, &n.path, "'-relocations' takes 'from' and 'size' together (the region whose pointers it lists), or neither", None);
-        return None;
-    }
-    Some(out)
 }
 
 const PRIMS: &[&str] = &[

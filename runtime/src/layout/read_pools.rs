@@ -34,6 +34,9 @@ pub struct ReadPools {
     pub(super) pointers: Vec<(&'static str, u64, u64)>,
     /// The block chain's values read ([`ReadPools::chain_read`]).
     pub(super) chain: chain::ChainRead,
+    /// Where every item read ends, where a schema asks where the content before an item ends
+    /// ([`ReadPools::track_ends`], [`ReadPools::end_before`]).
+    pub(super) ends: Option<Vec<u64>>,
 }
 
 /// What reading has seen of one pool.
@@ -102,6 +105,29 @@ impl ReadPools {
     fn add_pools(&mut self, n: usize) {
         self.pools.resize_with(n, PoolRead::default);
     }
+    /// Keeps where every item read from now on ends, for [`ReadPools::end_before`] (a schema that names
+    /// `x._before`).
+    pub fn track_ends(&mut self) {
+        self.ends.get_or_insert_with(Vec::new);
+    }
+    /// Notes where an item ends, where ends are kept.
+    #[inline]
+    pub(super) fn note_end(&mut self, end: u64) {
+        if let Some(e) = &mut self.ends {
+            e.push(end);
+        }
+    }
+    /// Where the content before position `at` ends: the furthest end, at or before `at`, of the items read so far
+    /// (`x._before`: the start of the padding before `x`); 0 where none ends there, or ends are not kept.
+    pub fn end_before(&self, at: u64) -> u64 {
+        self.ends
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&e| e <= at)
+            .max()
+            .unwrap_or(0)
+    }
     /// Records an item of `pool` at `start..start+len` and returns its alignment choice.
     #[inline]
     pub fn item(&mut self, pool: usize, start: u64, len: u64, default: u64) -> Option<u64> {
@@ -117,6 +143,7 @@ impl ReadPools {
         let end = start + len;
         self.item_bytes = self.item_bytes.saturating_add(len);
         self.max_end = self.max_end.max(end);
+        self.note_end(end);
         let p = self.pool(pool);
         if p.prev_end.is_none() {
             p.first = Some((start, default));

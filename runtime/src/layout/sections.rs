@@ -80,6 +80,7 @@ impl ReadPools {
     /// Notes section `idx` of a region of `pool`, read at `start..start+len`. Its alignment is judged by
     /// [`ReadPools::sections`], once the position of every section is known.
     pub fn section(&mut self, pool: usize, idx: usize, start: u64, len: u64) {
+        self.note_end(start + len);
         self.pending.push(Pending {
             pool,
             idx,
@@ -105,6 +106,7 @@ impl ReadPools {
         let end = start + len;
         self.item_bytes = self.item_bytes.saturating_add(len);
         self.max_end = self.max_end.max(end);
+        self.note_end(end);
         let Some(gi) = self.group(pool, idx) else {
             self.groups.push(Group {
                 pool,

@@ -25,6 +25,7 @@ macro_rules! feature_modules {
 feature_modules!(
     absent_offset,
     align_at,
+    before_value,
     bina_offsets,
     bits,
     chain,

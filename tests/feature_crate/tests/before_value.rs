@@ -1,0 +1,57 @@
+//! `tests/feature_schemas/before_value.ksy`: `x._before` (where the content before an aligned section ends) and
+//! `-value` (binspec's expression for a value instance), passed to a record whose fields derive from them, as
+//! BNTX passes its relocation table the regions of the file.
+
+mod agree;
+use agree::Agreed as _;
+
+use binspec_feature_schemas::before_value::BeforeValue;
+
+#[rustfmt::skip]
+const FILE: [u8; 24] = [
+    b'B', b'E', b'F', b'0',
+    10, 0,                  // name_ofs
+    16, 0,                  // block_ofs: aligned to 0x10
+    20, 0,                  // table_ofs
+    b'a', b'b', b'c', 0,    // the name, at 10, ends at 14
+    0, 0,                   // padding to 16
+    1, 2, 3, 4,             // the block, at 16
+    14, 0,                  // the table: the content before the block ends at 14 ...
+    16, 0,                  // ... and the block starts at 16
+];
+
+fn read(bytes: &[u8]) -> BeforeValue {
+    agree::read::<BeforeValue>(bytes).unwrap_or_else(|e| panic!("decode: {e}"))
+}
+
+fn write(m: &BeforeValue) -> Vec<u8> {
+    m.to_binary_agreed()
+        .unwrap_or_else(|e| panic!("encode: {e}"))
+}
+
+#[test]
+fn a_table_that_says_where_things_are_keeps_nothing() {
+    let m = read(&FILE);
+    assert_eq!((m.table.content_end, m.table.block_start), (None, None));
+    assert_eq!(write(&m), FILE);
+}
+
+#[test]
+fn a_longer_name_moves_the_block_and_the_table_follows() {
+    let mut m = read(&FILE);
+    m.name = "abcdefg".into();
+    let out = write(&m);
+    // The name ends at 18; the block goes to 32; the table says so.
+    assert_eq!(&out[6..8], [32, 0], "block_ofs");
+    assert_eq!(&out[36..40], [18, 0, 32, 0], "the table");
+    assert_eq!(read(&out), m);
+}
+
+#[test]
+fn a_table_that_says_otherwise_is_kept() {
+    let mut bytes = FILE.to_vec();
+    bytes[20] = 15;
+    let m = read(&bytes);
+    assert_eq!(m.table.content_end, Some(15));
+    assert_eq!(write(&m), bytes);
+}
