@@ -168,6 +168,63 @@ fn tomolib_reads_ours_bntx_with_a_texture_removed() {
     }
 }
 
+/// HomeBed.bntx with a texture added through `Bntx::add_texture` (64x32, like the 512x512 BC1 `BedBody_alb`: a
+/// new `BRTI` block, its data in the GPU region, which the writer lays out): tomolib reads ours with five
+/// textures, the new one's size, and decodes its first level to the pixels ours does; the others' pixels are as
+/// in the original.
+#[test]
+fn tomolib_reads_ours_bntx_with_a_texture_added() {
+    let path = repo().join("../shared/corpus/real/bntx/HomeBed.bntx");
+    let Ok(bytes) = std::fs::read(&path) else {
+        return eprintln!("skipped: {} is absent", path.display());
+    };
+    let mut m = Bntx::from_binary(&bytes).unwrap();
+    let img = binspec_formats::bntx_api::image::RgbaImage::from_fn(64, 32, |x, y| {
+        binspec_formats::bntx_api::image::Rgba([
+            (x * 4) as u8,
+            (y * 8) as u8,
+            ((x ^ y) * 4) as u8,
+            255,
+        ])
+    });
+    m.add_texture("BedBody_new", "BedBody_alb", std::slice::from_ref(&img))
+        .unwrap();
+    let out = m.to_binary().unwrap();
+    let before = tomolib::formats::bntx::Bntx::parse(&bytes).unwrap();
+    let theirs = tomolib::formats::bntx::Bntx::parse(&out).unwrap();
+    let names: Vec<&str> = theirs.textures.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "BedBody_alb",
+            "BedBody_mtl",
+            "BedBody_nrm",
+            "BedBody_rgh",
+            "BedBody_new"
+        ]
+    );
+    for t in &theirs.textures[..4] {
+        let old = before.textures.iter().find(|o| o.name == t.name).unwrap();
+        let a = tomolib::formats::bntx::image::decode_texture_rgba(old, 0).unwrap();
+        let b = tomolib::formats::bntx::image::decode_texture_rgba(t, 0).unwrap();
+        assert_eq!(a.data, b.data, "{}", t.name);
+    }
+    let new = &theirs.textures[4];
+    let b = tomolib::formats::bntx::image::decode_texture_rgba(new, 0).unwrap();
+    let ours = Bntx::from_binary(&out).unwrap();
+    let ours_img = &ours.texture("BedBody_new").unwrap().images().unwrap()[0].image;
+    assert_eq!((b.width, b.height), (64, 32));
+    assert_eq!(b.data.len(), ours_img.as_raw().len());
+    let max = b
+        .data
+        .iter()
+        .zip(ours_img.as_raw())
+        .map(|(x, y)| x.abs_diff(*y))
+        .max()
+        .unwrap_or(0);
+    assert!(max <= 1, "the decoders differ by up to {max}");
+}
+
 /// The block-linear ASTC fixture (`scripts/fixtures/make_bntx.py`, written without our code): tomolib decodes each
 /// texture's first level to the pixels ours does.
 #[test]

@@ -149,8 +149,9 @@ pub fn import(
     Ok(())
 }
 
-/// The BFRES with `texture` replaced in the first embedded BNTX that has it: the BNTX written again keeps its size
-/// (a texture keeps its size), and becomes the embedded file's bytes.
+/// The BFRES with `texture` replaced in the first embedded BNTX that has it: the BNTX written again must keep its
+/// length (BFRES's offsets are kept as read: an image of the texture's size), and becomes the embedded file's
+/// bytes.
 fn import_into_bfres(
     ctx: &mut Ctx<'_>,
     data: &[u8],

@@ -244,6 +244,63 @@ impl Bntx {
     }
 }
 
+impl Bntx {
+    /// Adds a texture named `name` from `layers` (one image per array layer, all of one size, any size for a 2D
+    /// texture), made like the texture `like`: its format, tile mode, channel sources, layer count and mip level
+    /// count (as many as the size has, at most `like`'s), encoded and swizzled as [`TextureInfo::replace_images`]
+    /// does. It goes after the other textures, with a key in the textures' dictionary; the writer derives the
+    /// rest: its `BRTI` block, its name in the string pool, its data's place in the GPU region, the pointers,
+    /// the dictionary's tree and the relocation table.
+    ///
+    /// # Errors
+    /// A texture is named `name` already, none is named `like` (or the dictionary has no key for it), or its
+    /// format has no encoder here; the model is then unchanged.
+    pub fn add_texture(
+        &mut self,
+        name: &str,
+        like: &str,
+        layers: &[image::RgbaImage],
+    ) -> Result<()> {
+        if self.texture(name).is_some() {
+            return Err(Error::other(format!(
+                "a texture is named {name:?} already: the dictionary could not tell the two apart"
+            )));
+        }
+        let Some(mut r) = (self.container.textures.iter())
+            .find(|r| r.texture.name() == like)
+            .cloned()
+        else {
+            return Err(Error::other(format!("no texture is named {like:?}")));
+        };
+        let node = (self.container.dictionary.nodes.iter().skip(1))
+            .find(|n| n.key.as_ref().is_some_and(|k| k.data == like))
+            .cloned();
+        let Some(mut node) = node else {
+            return Err(Error::other(format!(
+                "the textures' dictionary has no key {like:?}"
+            )));
+        };
+        // Where `like` is in the file says nothing of where the new one goes: the writer's defaults place it.
+        r.texture_align = None;
+        r.texture_gap = None;
+        let t = &mut r.texture;
+        t.name.data = name.into();
+        t.name.padding_filler = None;
+        (t.data_align, t.data_gap, t.mip_ptrs_align, t.mip_ptrs_gap) = (None, None, None, None);
+        (t.texture_area_align, t.texture_area_gap) = (None, None);
+        (t.view_area_align, t.view_area_gap, t.tail_order) = (None, None, None);
+        t.replace_images(layers)?;
+        if let Some(k) = node.key.as_mut() {
+            k.data = name.into();
+            k.padding_filler = None;
+        }
+        (node.ref_bit, node.left, node.right, node.string_key) = (None, None, None, None);
+        self.container.textures.push(r);
+        self.container.dictionary.nodes.push(node);
+        Ok(())
+    }
+}
+
 impl TextureInfo {
     /// The texture's name.
     pub fn name(&self) -> &str {
@@ -454,14 +511,25 @@ impl TextureInfo {
                 ),
             ));
         }
+        // A texture of another size takes the images' (a 2D one; every image the same size).
+        let size = layers.first().map(|l| l.dimensions());
+        if let Some((w, h)) = size.filter(|&d| d != (s.width, s.height)) {
+            if s.depth != 1 {
+                return Err(err(
+                    self,
+                    format!("it is 3D ({} deep): it keeps its size", s.depth),
+                ));
+            }
+            self.resize(w, h)?;
+            return self.replace_images(layers);
+        }
         let mut rgba = Vec::with_capacity(layers.len() * (s.width * s.height * 4) as usize);
         for (i, l) in layers.iter().enumerate() {
             if l.dimensions() != (s.width, s.height) || s.depth != 1 {
                 return Err(err(
                     self,
                     format!(
-                        "image {i} is {}x{} and the texture is {}x{}x{}: BNTX's writer does not derive the \
-                         file's layout yet, so a texture keeps its size",
+                        "image {i} is {}x{} and the texture is {}x{}x{}: every layer's image has one size",
                         l.width(),
                         l.height(),
                         s.width,
@@ -564,6 +632,90 @@ impl TextureInfo {
         Ok(out)
     }
 
+    /// Gives the texture another 2D size (`width` x `height` pixels): as many mip levels as before, or as many as
+    /// the size has; the block height of its first level and where each level starts in its data, as the Tegra
+    /// X1's block-linear layout (or, linear, packed levels) puts them; its data zeros of the new length, for
+    /// [`TextureInfo::replace_images`] to fill. (The writer derives the rest: the mip level pointers, the data's
+    /// place in the GPU region, and what follows it.)
+    pub fn resize(&mut self, width: u32, height: u32) -> Result<()> {
+        let before = self.shape()?;
+        if before.depth != 1 {
+            return Err(err(self, "a 3D texture keeps its size"));
+        }
+        for (what, v) in [("width", width), ("height", height)] {
+            if v == 0 || v > MAX_DIMENSION {
+                return Err(err(
+                    self,
+                    format!("a {what} of {v} (1 to {MAX_DIMENSION} are read)"),
+                ));
+            }
+        }
+        let most = 32 - width.max(height).leading_zeros();
+        let mips = before.mips.min(most);
+        let s = Shape {
+            width,
+            height,
+            mips,
+            ..before
+        };
+        let rows = height.div_ceil(s.block.1.max(1));
+        let bh = tegra_swizzle::block_height_mip0(rows);
+        let level_end = |k: u32| -> usize {
+            match self.info.tile_mode {
+                TileMode::Linear => tegra_swizzle::surface::deswizzled_surface_size(
+                    width,
+                    height,
+                    1,
+                    s.block_dim(),
+                    s.block.2,
+                    k,
+                    1,
+                ),
+                _ => tegra_swizzle::surface::swizzled_surface_size(
+                    width,
+                    height,
+                    1,
+                    s.block_dim(),
+                    Some(bh),
+                    s.block.2,
+                    k,
+                    1,
+                ),
+            }
+        };
+        let total = match self.info.tile_mode {
+            TileMode::Linear => s.linear_size(),
+            TileMode::Optimal => tegra_swizzle::surface::swizzled_surface_size(
+                width,
+                height,
+                1,
+                s.block_dim(),
+                Some(bh),
+                s.block.2,
+                mips,
+                s.layers,
+            ),
+            TileMode::Unknown(v) => return Err(err(self, format!("unknown tile mode {v}"))),
+        };
+        let mut offsets = Vec::with_capacity(mips as usize);
+        for k in 0..mips {
+            let at = u32::try_from(level_end(k))
+                .map_err(|_| err(self, "its levels would take more than 4 GiB"))?;
+            offsets.push(at);
+        }
+        self.mip_ptrs = offsets
+            .into_iter()
+            .map(|offset| crate::bntx::MipLevelPtr { ptr: None, offset })
+            .collect();
+        self.info.width = width;
+        self.info.height = height;
+        // (The low 3 bits: log2 of the first level's block height in GOBs.)
+        let log2 = (bh as u32).trailing_zeros();
+        self.info.packaged_texture_layout = (self.info.packaged_texture_layout & !7) | log2;
+        self.data = vec![0u8; total].into();
+        Ok(())
+    }
+
     /// Replaces the texture's pixels with a DDS file's: as they are where the DDS has the texture's format,
     /// size, levels and layers (nothing is encoded again); else the DDS's first level of each layer is decoded
     /// and encoded to the texture's format ([`TextureInfo::replace_images`]).
@@ -573,18 +725,12 @@ impl TextureInfo {
             .map_err(|e| err(self, format!("cannot read the DDS file: {e}")))?;
         let surface = Surface::from_dds(&dds)
             .map_err(|e| err(self, format!("cannot read the DDS file: {e}")))?;
-        if (
-            surface.width,
-            surface.height,
-            surface.depth.max(1),
-            surface.layers.max(1),
-        ) != (s.width, s.height, s.depth, s.layers)
-        {
+        if (surface.depth.max(1), surface.layers.max(1)) != (s.depth, s.layers) {
             return Err(err(
                 self,
                 format!(
-                    "the DDS is {}x{}x{} with {} layers and the texture is {}x{}x{} with {}: BNTX's writer does \
-                     not derive the file's layout yet, so a texture keeps its size",
+                    "the DDS is {}x{}x{} with {} layers and the texture is {}x{}x{} with {}: a texture keeps its \
+                     depth and its layer count",
                     surface.width,
                     surface.height,
                     surface.depth,
@@ -596,6 +742,11 @@ impl TextureInfo {
                 ),
             ));
         }
+        // A DDS of another 2D size gives the texture its size.
+        if (surface.width, surface.height) != (s.width, s.height) {
+            self.resize(surface.width, surface.height)?;
+        }
+        let s = self.shape()?;
         if matches!(s.codec, Codec::Dds(f) if f == surface.image_format)
             && surface.mipmaps == s.mips
         {

@@ -352,3 +352,128 @@ fn a_much_longer_name_keeps_every_pointer_listed() {
         assert_eq!(unnamed(pixels(&back)), unnamed(pixels(&before)), "{len}");
     }
 }
+
+/// A 2D image of `w` x `h` pixels: a gradient over red and green, blue a checker of 8-pixel squares, opaque.
+fn gradient(w: u32, h: u32) -> image::RgbaImage {
+    image::RgbaImage::from_fn(w, h, |x, y| {
+        let b = if (x / 8 + y / 8) % 2 == 0 { 255 } else { 0 };
+        image::Rgba([
+            (x * 255 / w.max(2)) as u8,
+            (y * 255 / h.max(2)) as u8,
+            b,
+            255,
+        ])
+    })
+}
+
+/// The mean absolute difference per channel between two images of one size.
+fn mean_diff(a: &image::RgbaImage, b: &image::RgbaImage) -> f64 {
+    let n = a.as_raw().len() as f64;
+    a.as_raw()
+        .iter()
+        .zip(b.as_raw())
+        .map(|(x, y)| (i32::from(*x) - i32::from(*y)).unsigned_abs() as f64)
+        .sum::<f64>()
+        / n
+}
+
+/// A texture added through `Bntx::add_texture`, of a size no texture of the file has (64x32, like the 512x512
+/// BC1 `BedBody_alb`): the file comes out with five textures, the new one last, with its size, as many mip levels
+/// as 64 pixels have (7), its pixels (BC1 loses a little), a dictionary that finds every name, every other
+/// texture's pixels as they were, its `BRTI` block in the chain, every pointer listed, and its data in the GPU
+/// region, which stays aligned; it writes itself again byte for byte. A name that is taken, or a template that
+/// is not there, is an error that changes nothing.
+#[test]
+fn a_texture_added_through_the_api() {
+    let Some((_, bytes)) = home_bed() else {
+        return;
+    };
+    let before = Bntx::from_binary(&bytes).unwrap();
+    let mut m = before.clone();
+    let img = gradient(64, 32);
+    m.add_texture("BedBody_new", "BedBody_alb", std::slice::from_ref(&img))
+        .unwrap();
+    let out = m.to_binary().unwrap();
+    let back = Bntx::from_binary(&out).unwrap();
+    let names: Vec<&str> = back.textures().map(|t| t.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "BedBody_alb",
+            "BedBody_mtl",
+            "BedBody_nrm",
+            "BedBody_rgh",
+            "BedBody_new"
+        ]
+    );
+    dictionary_finds_its_keys(&out, &back);
+    let t = back.texture("BedBody_new").unwrap();
+    assert_eq!((t.info.width, t.info.height), (64, 32));
+    assert_eq!(t.mip_levels(), 7);
+    let images = t.images().unwrap();
+    assert_eq!(images.len(), 7);
+    assert_eq!(images[0].image.dimensions(), (64, 32));
+    let d = mean_diff(&images[0].image, &img);
+    assert!(
+        d < 12.0,
+        "the first level differs from the image by {d:.1} per channel"
+    );
+    assert_eq!(images[6].image.dimensions(), (1, 1));
+    // The others' pixels as they were.
+    let old: Vec<(String, Vec<image::RgbaImage>)> = pixels(&back).into_iter().take(4).collect();
+    assert_eq!(old, pixels(&before));
+    chain_is_whole(&out, 5);
+    // Its pointers: each mip level's; its name's, container's, mip level array's, in-place texture's and view's;
+    // its entry in the container's array, and its dictionary key's.
+    assert_eq!(listed(&out).len(), listed(&bytes).len() + 7 + 5 + 2);
+    let brtd = out.windows(4).position(|w| w == b"BRTD").unwrap();
+    assert_eq!((brtd + 0x10) % 0x1000, 0, "the GPU data is aligned");
+    assert_eq!(back.to_binary().unwrap(), out);
+
+    // Taken names and missing templates change nothing.
+    let mut again = back.clone();
+    assert!(again
+        .add_texture("BedBody_mtl", "BedBody_alb", std::slice::from_ref(&img))
+        .is_err());
+    assert!(again
+        .add_texture("Other", "Nothing", std::slice::from_ref(&img))
+        .is_err());
+    assert_eq!(again, back);
+}
+
+/// A texture given pixels of another size (`TextureInfo::replace_images`): it takes their size and as many mip
+/// levels as the size has, the file reads back with it, and what follows its data in the GPU region moves.
+#[test]
+fn a_texture_given_another_size() {
+    let Some((_, bytes)) = home_bed() else {
+        return;
+    };
+    let before = Bntx::from_binary(&bytes).unwrap();
+    let mut m = before.clone();
+    let img = gradient(128, 256);
+    m.texture_mut("BedBody_alb")
+        .unwrap()
+        .replace_images(std::slice::from_ref(&img))
+        .unwrap();
+    let out = m.to_binary().unwrap();
+    let back = Bntx::from_binary(&out).unwrap();
+    let t = back.texture("BedBody_alb").unwrap();
+    assert_eq!((t.info.width, t.info.height), (128, 256));
+    // As many mip levels as 256 pixels have (9; it had 10 at 512x512).
+    assert_eq!(before.texture("BedBody_alb").unwrap().mip_levels(), 10);
+    assert_eq!(t.mip_levels(), 9);
+    let first = &t.images().unwrap()[0].image;
+    assert_eq!(first.dimensions(), (128, 256));
+    assert!(mean_diff(first, &img) < 12.0);
+    let others = |m: &Bntx| -> Vec<(String, Vec<image::RgbaImage>)> {
+        pixels(m)
+            .into_iter()
+            .filter(|(n, _)| n != "BedBody_alb")
+            .collect()
+    };
+    assert_eq!(others(&back), others(&before));
+    // One mip level pointer fewer; every one listed.
+    assert_eq!(listed(&out).len(), listed(&bytes).len() - 1);
+    chain_is_whole(&out, 4);
+    assert_eq!(back.to_binary().unwrap(), out);
+}
