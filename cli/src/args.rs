@@ -115,15 +115,19 @@ pub enum Command {
     /// Replace a texture of a texture archive (BNTX), or of a BNTX embedded in a BFRES, with a PNG (or any image
     /// the `image` crate reads, one per array layer) or a DDS file: encoded to the texture's format with its mip
     /// levels generated, or, from a DDS of the texture's format and levels, taken as it is; then swizzled as the
-    /// texture was.
+    /// texture was. An image of another size gives a 2D texture its size. With --like, add a texture instead.
     Import {
         /// The texture archive (Yaz0/zstd-compressed files are decompressed first).
         file: PathBuf,
-        /// The name of the texture to replace.
+        /// The name of the texture to replace (with --like: of the texture to add).
         texture: String,
         /// The images, one per array layer in order, or one DDS file.
         #[arg(required = true, value_name = "IMAGE")]
         images: Vec<PathBuf>,
+        /// Add TEXTURE (a BNTX's) made like the texture LIKE: its format, tile mode, channel sources and layers,
+        /// from images of any size (PNG or other images, not DDS).
+        #[arg(long, value_name = "LIKE")]
+        like: Option<String>,
         /// The file to write (atomically; `-`: standard output). Compressed as the input was.
         #[arg(short, long, value_name = "FILE")]
         output: PathBuf,

@@ -151,8 +151,9 @@ pub fn run(command: Option<Command>, ctx: &mut Ctx<'_>) -> Result<(), CliError> 
             file,
             texture,
             images,
+            like,
             output,
-        }) => textures::import(ctx, &file, &texture, &images, &output),
+        }) => textures::import(ctx, &file, &texture, &images, like.as_deref(), &output),
         Some(Command::Pack {
             dir,
             output,

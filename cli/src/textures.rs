@@ -112,6 +112,7 @@ pub fn import(
     file: &Path,
     texture: &str,
     images: &[PathBuf],
+    like: Option<&str>,
     output: &Path,
 ) -> Result<(), CliError> {
     let (input, f) = load_binary(ctx, file)?;
@@ -119,8 +120,18 @@ pub fn import(
         "bntx" => {
             files::guard_overwrite(output, &[file], ctx.force)?;
             let mut m = Bntx::from_binary(&input.data).map_err(|e| CliError::file(file, e))?;
-            replace_texture(ctx, &mut m, file, texture, images)?;
+            match like {
+                Some(like) => add_texture(ctx, &mut m, file, texture, like, images)?,
+                None => replace_texture(ctx, &mut m, file, texture, images)?,
+            }
             m.to_binary().map_err(|e| CliError::file(file, e))?
+        }
+        "bfres" if like.is_some() => {
+            return Err(CliError::file(
+                file,
+                "--like adds a texture to a BNTX file; a BFRES's embedded BNTX keeps its textures (BFRES's \
+                 offsets are kept as read)",
+            ))
         }
         "bfres" => {
             files::guard_overwrite(output, &[file], ctx.force)?;
@@ -143,10 +154,37 @@ pub fn import(
     files::write_output(ctx.out, output, &bytes)?;
     let _ = writeln!(
         ctx.err,
-        "replaced the texture {texture:?}; wrote {}",
+        "{} the texture {texture:?}; wrote {}",
+        if like.is_some() { "added" } else { "replaced" },
         files::output_name(output)
     );
     Ok(())
+}
+
+/// Adds `texture` to `m`, made like its texture `like`, from the images (one per layer; not DDS).
+fn add_texture(
+    ctx: &mut Ctx<'_>,
+    m: &mut Bntx,
+    file: &Path,
+    texture: &str,
+    like: &str,
+    images: &[PathBuf],
+) -> Result<(), CliError> {
+    let is_dds = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dds"));
+    if images.iter().any(|p| is_dds(p)) {
+        return Err(CliError::Usage(
+            "--like adds a texture from images (PNG or others the image crate reads), not from a DDS file".into(),
+        ));
+    }
+    let mut layers = Vec::with_capacity(images.len());
+    for p in images {
+        let bytes = files::load_limited(p, ctx.limits)?.data;
+        let img = image::load_from_memory(&bytes)
+            .map_err(|e| CliError::file(p, format!("cannot read the image: {e}")))?;
+        layers.push(img.to_rgba8());
+    }
+    m.add_texture(texture, like, &layers)
+        .map_err(|e| CliError::file(file, e))
 }
 
 /// The BFRES with `texture` replaced in the first embedded BNTX that has it: the BNTX written again must keep its

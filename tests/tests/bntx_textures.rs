@@ -563,3 +563,111 @@ fn an_unknown_tile_mode_is_refused_both_ways() {
     assert!(e.contains("unknown tile mode 5"), "{e}");
     assert!(t.data == before);
 }
+
+/// `binspec import FILE.bntx NEW IMAGE.png --like TEXTURE -o OUT` adds a texture: OUT has it last, with the image's
+/// size, made like TEXTURE (its format), and every texture the file had with its pixels; `binspec extract` writes
+/// it as a PNG of that size. A name that is taken, a template that is not there, and a DDS are errors that write
+/// nothing.
+#[test]
+fn cli_import_like_adds_a_texture() {
+    let Some(bytes) = home_bed() else { return };
+    let d = tempfile::tempdir().unwrap();
+    let (src, png, out) = (
+        d.path().join("HomeBed.bntx"),
+        d.path().join("new.png"),
+        d.path().join("out.bntx"),
+    );
+    std::fs::write(&src, &bytes).unwrap();
+    image::RgbaImage::from_fn(48, 24, |x, y| {
+        image::Rgba([(x * 5) as u8, (y * 10) as u8, 90, 255])
+    })
+    .save(&png)
+    .unwrap();
+    let r = run(&[
+        "import",
+        s(&src),
+        "Added",
+        s(&png),
+        "--like",
+        "BedBody_nrm",
+        "-o",
+        s(&out),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.err.contains("added the texture \"Added\""), "{}", r.err);
+    let before = Bntx::from_binary(&bytes).unwrap();
+    let back = Bntx::from_binary(&std::fs::read(&out).unwrap()).unwrap();
+    let names: Vec<&str> = back.textures().map(|t| t.name()).collect();
+    assert_eq!(names.last(), Some(&"Added"));
+    assert_eq!(names.len(), 5);
+    let t = back.texture("Added").unwrap();
+    assert_eq!((t.info.width, t.info.height), (48, 24));
+    assert_eq!(
+        t.info.image_format,
+        before.texture("BedBody_nrm").unwrap().info.image_format
+    );
+    for old in before.textures() {
+        let new = back.texture(old.name()).unwrap();
+        let px = |t: &binspec_formats::bntx::TextureInfo| -> Vec<Vec<u8>> {
+            t.images()
+                .unwrap()
+                .into_iter()
+                .map(|i| i.image.into_raw())
+                .collect()
+        };
+        assert_eq!(px(new), px(old), "{}", old.name());
+    }
+    let dir = d.path().join("x");
+    let r = run(&["extract", s(&out), "-o", s(&dir)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let png_out = image::open(dir.join("Added.png")).unwrap().to_rgba8();
+    assert_eq!(png_out.dimensions(), (48, 24));
+
+    std::fs::remove_file(&out).unwrap();
+    for (args, want) in [
+        (
+            vec![
+                "import",
+                s(&src),
+                "BedBody_alb",
+                s(&png),
+                "--like",
+                "BedBody_nrm",
+                "-o",
+                s(&out),
+            ],
+            "a texture is named \"BedBody_alb\" already",
+        ),
+        (
+            vec![
+                "import",
+                s(&src),
+                "Added",
+                s(&png),
+                "--like",
+                "Nope",
+                "-o",
+                s(&out),
+            ],
+            "no texture is named \"Nope\"",
+        ),
+        (
+            vec![
+                "import",
+                s(&src),
+                "Added",
+                "x.dds",
+                "--like",
+                "BedBody_nrm",
+                "-o",
+                s(&out),
+            ],
+            "not from a DDS file",
+        ),
+    ] {
+        let r = run(&args);
+        assert_ne!(r.code, 0, "{args:?}");
+        assert!(r.err.contains(want), "{args:?}: {}", r.err);
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+}
