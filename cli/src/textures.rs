@@ -170,12 +170,23 @@ fn add_texture(
     like: &str,
     images: &[PathBuf],
 ) -> Result<(), CliError> {
-    let is_dds = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dds"));
     if images.iter().any(|p| is_dds(p)) {
         return Err(CliError::Usage(
             "--like adds a texture from images (PNG or others the image crate reads), not from a DDS file".into(),
         ));
     }
+    let layers = load_images(ctx, images)?;
+    m.add_texture(texture, like, &layers)
+        .map_err(|e| CliError::file(file, e))
+}
+
+/// Whether `p` names a DDS file (by its extension).
+fn is_dds(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dds"))
+}
+
+/// The images, as RGBA8, one per array layer.
+fn load_images(ctx: &mut Ctx<'_>, images: &[PathBuf]) -> Result<Vec<image::RgbaImage>, CliError> {
     let mut layers = Vec::with_capacity(images.len());
     for p in images {
         let bytes = files::load_limited(p, ctx.limits)?.data;
@@ -183,8 +194,7 @@ fn add_texture(
             .map_err(|e| CliError::file(p, format!("cannot read the image: {e}")))?;
         layers.push(img.to_rgba8());
     }
-    m.add_texture(texture, like, &layers)
-        .map_err(|e| CliError::file(file, e))
+    Ok(layers)
 }
 
 /// The BFRES with `texture` replaced in the first embedded BNTX that has it: the BNTX written again must keep its
@@ -254,7 +264,6 @@ fn replace_texture(
             format!("no texture named {texture:?} (it has {})", names.join(", ")),
         )
     })?;
-    let is_dds = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("dds"));
     if images.iter().any(|p| is_dds(p)) {
         if images.len() != 1 {
             return Err(CliError::Usage(
@@ -265,13 +274,7 @@ fn replace_texture(
         t.replace_from_dds(&bytes)
             .map_err(|e| CliError::file(&images[0], e))?;
     } else {
-        let mut layers = Vec::with_capacity(images.len());
-        for p in images {
-            let bytes = files::load_limited(p, ctx.limits)?.data;
-            let img = image::load_from_memory(&bytes)
-                .map_err(|e| CliError::file(p, format!("cannot read the image: {e}")))?;
-            layers.push(img.to_rgba8());
-        }
+        let layers = load_images(ctx, images)?;
         t.replace_images(&layers)
             .map_err(|e| CliError::file(file, e))?;
     }
