@@ -301,6 +301,26 @@ impl Bntx {
     }
 }
 
+impl Bntx {
+    /// Removes the texture `name`: its entry in the container's array and its key in the textures' dictionary
+    /// (the writer derives the rest: the GPU region closes up, and the pointers, the dictionary's tree and the
+    /// relocation table follow). The string pool keeps the strings the file held, the name among them.
+    ///
+    /// # Errors
+    /// No texture is named `name`; the model is then unchanged.
+    pub fn remove_texture(&mut self, name: &str) -> Result<()> {
+        if self.texture(name).is_none() {
+            return Err(Error::other(format!("no texture is named {name:?}")));
+        }
+        self.container.textures.retain(|t| t.texture.name() != name);
+        self.container
+            .dictionary
+            .nodes
+            .retain(|n| n.key.as_ref().is_none_or(|k| k.data != name));
+        Ok(())
+    }
+}
+
 impl TextureInfo {
     /// The texture's name.
     pub fn name(&self) -> &str {

@@ -224,7 +224,7 @@ fn every_fixture_takes_longer_names() {
     assert_eq!(done, 5);
 }
 
-/// A texture removed from the model (its entry in the container's array and its dictionary node): the file that
+/// A texture removed (`Bntx::remove_texture`: its entry in the container's array and its dictionary node): the file that
 /// comes out has three textures, a dictionary that finds their names, their pixels as before, and a string pool
 /// that still lists the removed name (the strings the file held are kept) while nothing points to it. The GPU
 /// region closes up: the other textures' data moves where the removed one's was (their mip level pointers
@@ -237,11 +237,8 @@ fn a_texture_removed_leaves_the_others_as_they_were() {
     let before = Bntx::from_binary(&bytes).unwrap();
     let mut m = before.clone();
     let gone = "BedBody_nrm";
-    m.container.textures.retain(|t| t.texture.name() != gone);
-    m.container
-        .dictionary
-        .nodes
-        .retain(|n| n.key.as_ref().is_none_or(|k| &*k.data != gone));
+    m.remove_texture(gone).unwrap();
+    assert!(m.remove_texture(gone).is_err(), "removed twice");
     let out = m.to_binary().unwrap();
     let back = Bntx::from_binary(&out).unwrap();
     let names: Vec<&str> = back.textures().map(|t| t.name()).collect();
