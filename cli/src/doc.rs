@@ -137,6 +137,26 @@ pub fn decode(
     Ok(())
 }
 
+/// Before `encode`: a warning where a document says something the file it gives would contradict (a BNTX
+/// texture renamed in the document but not in the textures' dictionary, which the game finds it by).
+fn warn_inconsistent(ctx: &mut Ctx<'_>, path: &Path, id: &str, text: &str, doc: DocFormat) {
+    if id != "bntx" {
+        return;
+    }
+    let m: Result<binspec_formats::bntx::Bntx, _> = match doc {
+        DocFormat::Json => binspec_runtime::doc::from_json(text),
+        _ => binspec_runtime::doc::from_yaml(text),
+    };
+    let Ok(m) = m else { return };
+    for line in m.name_mismatches() {
+        let _ = writeln!(
+            ctx.err,
+            "warning: {}: {line}: a game finds textures by the dictionary's keys (rename both)",
+            path.display()
+        );
+    }
+}
+
 /// After `decode`: a warning where the document (`back`, the file written back from it) does not give the file's
 /// bytes `data` again.
 pub fn warn_unheld(
@@ -231,6 +251,7 @@ pub fn encode(
     } else {
         DocFormat::Yaml
     };
+    warn_inconsistent(ctx, doc_path, f.id(), &text, doc);
     if !normalize && compress.compress.is_none() {
         // Written as it is made: an archive's files go to the output from the model (see `pack`).
         note_uncompressed(ctx, doc_path, &header);

@@ -302,6 +302,37 @@ impl Bntx {
 }
 
 impl Bntx {
+    /// What does not agree between the textures' names and the keys of the textures' dictionary, which a game
+    /// finds them by (its node `i + 1` is texture `i`'s): one line each, empty where they agree. A document edited
+    /// by hand can rename a texture and not its key ([`Bntx::rename_texture`] renames both).
+    pub fn name_mismatches(&self) -> Vec<String> {
+        let keys: Vec<Option<&str>> = (self.container.dictionary.nodes.iter().skip(1))
+            .map(|n| n.key.as_ref().map(|k| &*k.data))
+            .collect();
+        let mut out = Vec::new();
+        for (i, t) in self.textures().enumerate() {
+            match keys.get(i) {
+                Some(Some(k)) if *k == t.name() => {}
+                Some(Some(k)) => out.push(format!(
+                    "texture {i} is named {:?} and the dictionary's key {i} is {k:?}",
+                    t.name()
+                )),
+                _ => out.push(format!(
+                    "texture {i} ({:?}) has no key in the dictionary",
+                    t.name()
+                )),
+            }
+        }
+        if keys.len() > self.container.textures.len() {
+            out.push(format!(
+                "the dictionary has {} keys for {} textures",
+                keys.len(),
+                self.container.textures.len()
+            ));
+        }
+        out
+    }
+
     /// Removes the texture `name`: its entry in the container's array and its key in the textures' dictionary
     /// (the writer derives the rest: the GPU region closes up, and the pointers, the dictionary's tree and the
     /// relocation table follow). The string pool keeps the strings the file held, the name among them.

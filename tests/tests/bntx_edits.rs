@@ -474,3 +474,34 @@ fn a_texture_given_another_size() {
     chain_is_whole(&out, 4);
     assert_eq!(back.to_binary().unwrap(), out);
 }
+
+/// A texture renamed in the document but not in the dictionary (a hand edit of one place of three): `encode`
+/// still writes the file, and warns that the game finds textures by the dictionary's keys; renamed in both, no
+/// warning.
+#[test]
+fn a_name_edited_without_its_key_is_warned_about() {
+    let Some((path, _)) = home_bed() else {
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let (doc, out) = (d.path().join("h.yaml"), d.path().join("h.bntx"));
+    let r = run(&["decode", s(&path), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    // The texture's name comes first in the document, then its dictionary key, then the string pool's list.
+    let one = text.replacen("data: BedBody_mtl\n", "data: BedBody_metal\n", 1);
+    std::fs::write(&doc, &one).unwrap();
+    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.err.contains(
+            "warning: ") && r.err.contains("texture 1 is named \"BedBody_metal\" and the dictionary's key 1 is \"BedBody_mtl\""),
+        "{}",
+        r.err
+    );
+    let both = text.replacen("data: BedBody_mtl\n", "data: BedBody_metal\n", 2);
+    std::fs::write(&doc, &both).unwrap();
+    let r = run(&["encode", s(&doc), "-o", s(&out), "--force"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(!r.err.contains("warning"), "{}", r.err);
+}
