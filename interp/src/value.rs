@@ -127,11 +127,11 @@ impl V {
 /// Where a field was read or written: its start and end in its object's stream.
 pub type Span = (u64, u64);
 
-/// One record: the values of its fields (seq attributes, then instances, as [`binspec_codegen::ir::FieldId`]
-/// numbers them), its params, its parent and its stream.
 /// Where the content before a section ended in a write pass: (that pass, where, the pass before's).
 pub type Before = (u32, u64, Option<u64>);
 
+/// One record: the values of its fields (seq attributes, then instances, as [`binspec_codegen::ir::FieldId`]
+/// numbers them), its params, its parent and its stream.
 #[derive(Debug)]
 pub struct Obj {
     pub ty: usize,

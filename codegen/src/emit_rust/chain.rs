@@ -105,11 +105,7 @@ impl<'m> Gen<'m> {
         {
             return quote!();
         }
-        let track_ends = if self.tracks_ends() {
-            quote!(pools.track_ends();)
-        } else {
-            quote!()
-        };
+        let track_ends = self.track_ends();
         quote! {
             if let Some(keep) = pools.chain_kept() {
                 r = root_io.clone();

@@ -196,12 +196,7 @@ impl<'m> Gen<'m> {
             }
             None => quote!(),
         };
-        // (`x._before` asks where the content before an item ends: reading keeps every item's end.)
-        let track_ends = if self.tracks_ends() {
-            quote!(pools.track_ends();)
-        } else {
-            quote!()
-        };
+        let track_ends = self.track_ends();
         let found_endian = if matches!(root.endian, EndianSpec::Switch { .. }) {
             quote!(let found_endian = out.with_contents(#name::endian_of).map_err(|e| e.in_format(#id))?;)
         } else {

@@ -251,30 +251,20 @@ impl<'m> Gen<'m> {
     }
 }
 
-/// A member of a region whose order is a layout choice ([`Gen::ordered_members`]).
 impl Gen<'_> {
-    /// The default alignment of item `f` of `pool` as the runtime takes it: its own (`-pool: {align, align-at}`,
-    /// with the offset where it applies: `binspec_runtime::layout::align_at`), else the pool's `item-align`.
-    pub(super) fn item_default(&self, f: &Field, pool: usize) -> u64 {
-        self.m.item_default(f, pool)
-    }
-
     /// The alignment the writer gives item `f` of `pool`: the model's `aid` (a layout choice, which applies where
-    /// the item's own alignment does), else the default.
+    /// the item's own alignment does), else the default (`Module::item_default`).
     pub(super) fn item_align_expr(&self, f: &Field, pool: usize, aid: &Ident) -> TokenStream {
-        match f.item_align {
-            Some((a, at)) if at != 0 => {
-                quote!(::binspec_runtime::layout::align_at(self.#aid.unwrap_or(#a), #at))
-            }
-            Some((a, _)) => quote!(self.#aid.unwrap_or(#a)),
-            None => {
-                let d = self.m.pools[pool].item_align;
-                quote!(self.#aid.unwrap_or(#d))
-            }
+        let (a, at) = f.item_align.unwrap_or((self.m.pools[pool].item_align, 0));
+        if at == 0 {
+            quote!(self.#aid.unwrap_or(#a))
+        } else {
+            quote!(::binspec_runtime::layout::align_at(self.#aid.unwrap_or(#a), #at))
         }
     }
 }
 
+/// A member of a region whose order is a layout choice ([`Gen::ordered_members`]).
 pub(super) enum Member<'a> {
     /// A section: an item the region's type declares.
     Local(&'a Field),
@@ -282,7 +272,13 @@ pub(super) enum Member<'a> {
     Group(usize, &'a Field),
 }
 
-impl Member<'_> {
+impl<'a> Member<'a> {
+    /// The instance it is: the section, or the instance whose items the group holds.
+    pub(super) fn field(&self) -> &'a Field {
+        match self {
+            Member::Local(f) | Member::Group(_, f) => f,
+        }
+    }
     /// Its name in the model's order: a section's, or `type.instance` for a group.
     pub(super) fn name(&self, m: &crate::ir::Module) -> String {
         match self {

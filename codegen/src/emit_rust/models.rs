@@ -194,7 +194,7 @@ impl<'m> Gen<'m> {
                     }
                     if let Some(pool) = f.item_of.filter(|&p| !self.m.pools[p].dedup) {
                         let aid = format_ident!("{}_align", f.name);
-                        let d = format!(" Alignment of `{}` where the default ({}) does not reproduce the file.", f.name, align_text(self.item_default(f, pool)));
+                        let d = format!(" Alignment of `{}` where the default ({}) does not reproduce the file.", f.name, align_text(self.m.item_default(f, pool)));
                         fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<u64>,));
                         defaults.push((quote!(#aid), None));
                         if let Some((_, _, false)) = self.member_index(ti, f) {
@@ -349,10 +349,7 @@ impl<'m> Gen<'m> {
                                  reproduce the file.",
                                 mb.name(self.m),
                                 f.name,
-                                align_text(match mb {
-                                    super::layout::Member::Local(x)
-                                    | super::layout::Member::Group(_, x) => self.item_default(x, u.pool),
-                                })
+                                align_text(self.m.item_default(mb.field(), u.pool))
                             );
                             fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #gid: ::std::option::Option<u64>,));
                             defaults.push((quote!(#gid), None));

@@ -82,11 +82,24 @@ pub(super) fn collect_chains(e: &Expr, out: &mut BTreeSet<Vec<String>>) {
 
 impl super::Gen<'_> {
     /// Whether some expression asks where the content before an item ends (`x._before`): reading then keeps the
-    /// end of every item (`ReadPools::track_ends`).
-    pub(super) fn tracks_ends(&self) -> bool {
+    /// end of every item (`ReadPools::track_ends`), which the statement this gives asks for where it is needed.
+    pub(super) fn track_ends(&self) -> proc_macro2::TokenStream {
+        let asked = self.pos_refs.iter().any(|(&ti, s)| {
+            let t = &self.m.types[ti];
+            (t.seq.iter().chain(&t.instances)).any(|f| s.contains(&before_slot(&f.name)))
+        });
+        if asked {
+            quote::quote!(pools.track_ends();)
+        } else {
+            quote::quote!()
+        }
+    }
+
+    /// Whether an expression of type `ti` asks where the content before its item `name` ends (`name._before`).
+    pub(super) fn asks_before(&self, ti: usize, name: &str) -> bool {
         self.pos_refs
-            .values()
-            .any(|s| s.iter().any(|n| n.ends_with("__before")))
+            .get(&ti)
+            .is_some_and(|s| s.contains(&before_slot(name)))
     }
 }
 

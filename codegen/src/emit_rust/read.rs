@@ -276,11 +276,7 @@ impl<'m> Gen<'m> {
             };
             let pool = u.pool;
             let ds = secs.iter().map(|mb| {
-                let d = match mb {
-                    super::layout::Member::Local(x) | super::layout::Member::Group(_, x) => {
-                        self.item_default(x, pool)
-                    }
-                };
+                let d = self.m.item_default(mb.field(), pool);
                 quote!(#d)
             });
             let sv = local("sections", &f.name);
@@ -730,7 +726,7 @@ impl<'m> Gen<'m> {
             // members are read; a group's items one after another, and its first with the sections.
             Some(pool) if self.member_index(ti, f).is_some() => {
                 let (_, idx, section) = self.member_index(ti, f).unwrap_or((0, 0, true));
-                let d = self.item_default(f, pool);
+                let d = self.m.item_default(f, pool);
                 let end = self.item_end(f);
                 let len = quote!((#end as i128 - #p) as u64);
                 (
@@ -761,7 +757,7 @@ impl<'m> Gen<'m> {
             }
             Some(pool) if self.kept_offsets(ti, f) => {
                 // An empty item elsewhere than the writer would put it keeps its offsets in the model.
-                let d = self.item_default(f, pool);
+                let d = self.m.item_default(f, pool);
                 let keep = local("keep", name);
                 body.push(quote!(let mut #keep = false;));
                 let end = self.item_end(f);
@@ -785,7 +781,7 @@ impl<'m> Gen<'m> {
                 (
                     self.note_item(
                         pool,
-                        self.item_default(f, pool),
+                        self.m.item_default(f, pool),
                         &p,
                         quote!((#end as i128 - #p) as u64),
                     ),
@@ -861,11 +857,7 @@ impl<'m> Gen<'m> {
         }
         body.extend(self.relocation_region_read(ti, f)?);
         // `name._before`: where the content before it ends, from the items read so far.
-        if self
-            .pos_refs
-            .get(&ti)
-            .is_some_and(|s| s.contains(&super::passes::before_slot(name)))
-        {
+        if self.asks_before(ti, name) {
             let before = local("before", name);
             body.push(quote!(let #before: i128 = pools.end_before(#p as u64) as i128;));
         }

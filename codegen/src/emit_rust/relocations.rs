@@ -170,10 +170,6 @@ impl<'m> Gen<'m> {
         Ok(quote!(#(#out)*))
     }
 
-    /// Reading: what the model keeps of the entries `v` of the `-relocations` item `f` (see the module's doc): none
-    /// where they are what the writer would derive from the pointers read (those of the table whose values lie in
-    /// its region), the file's otherwise (a table that lists pointers the schema does not mark, or groups them
-    /// otherwise).
     /// Reading the `-relocations` item `f` of type `ti`: its table's region as the file has it, bound where the
     /// item is read (`relocation_keep` compares the entries with the pointers in it).
     pub(super) fn relocation_region_read(&self, ti: usize, f: &Field) -> R<Option<TokenStream>> {
@@ -187,6 +183,10 @@ impl<'m> Gen<'m> {
         }
     }
 
+    /// Reading: what the model keeps of the entries `v` of the `-relocations` item `f` (see the module's doc): none
+    /// where they are what the writer would derive from the pointers read (those of the table whose values lie in
+    /// its region), the file's otherwise (a table that lists pointers the schema does not mark, or groups them
+    /// otherwise).
     pub(super) fn relocation_keep(&self, f: &Field, v: &Ident) -> R<TokenStream> {
         let Some(r) = &f.relocations else {
             return Err(internal(&f.path));

@@ -35,16 +35,12 @@ impl<'m> Gen<'m> {
         }
         // Values derived from the type's params alone (an importer's region for `nn_util`'s relocation
         // sections): known before anything else, so the relocation entries may count from them.
-        let early: Vec<&Field> = t
+        for f in t
             .seq
             .iter()
             .filter(|f| crate::ir::derived_from_params(t, f))
-            .collect();
-        for f in &early {
-            let Role::Derive(x) = &f.role else { continue };
-            let (d, id) = (local("d", &f.name), ident(&f.name));
-            let dt = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?.0.full();
-            body.push(quote!(let #d: i128 = match self.#id { Some(v) => v as i128, None => #dt };));
+        {
+            self.derived_value(ti, f, keyed, &mut body)?;
         }
         // Relocation entries, derived from the pointers before anything counts them.
         body.extend(self.relocation_binds(ti)?);
@@ -60,79 +56,7 @@ impl<'m> Gen<'m> {
             matches!(f.role, Role::Derive(_)) && !crate::ir::derived_from_params(t, f)
         }));
         for f in order {
-            let d = local("d", &f.name);
-            let fname = f.name.as_str();
-            let val = match &f.role {
-                Role::Offset { of } => {
-                    let inst = t.field(*of);
-                    let pos = inst.pos_expr().ok_or_else(|| internal(&f.path))?;
-                    let rhs = Self::item_prev_pos(inst);
-                    let solved = self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?.full();
-                    if let Some(item) = self.empty_item_of(ti, f) {
-                        // The kept offset of an empty item, while it is empty.
-                        let id = ident(&f.name);
-                        let empty = Self::item_is_empty(item);
-                        quote!(match self.#id { Some(v) if #empty => v as i128, _ => #solved })
-                    } else {
-                        solved
-                    }
-                }
-                Role::Length { of } => {
-                    let of = t.field(*of).name.as_str();
-                    let target = find(t, of).ok_or_else(|| internal(&f.path))?;
-                    let sz = target.size.as_ref().ok_or_else(|| internal(&f.path))?;
-                    let len = if target.relocations.is_some() {
-                        // Relocation bytes, derived above.
-                        let rel = local("rel", of);
-                        Rx::cast(quote!(#rel.len() as i128))
-                    } else if target.size_derived
-                        || (target.item_of.is_some() && matches!(target.ty, FieldTy::User { .. }))
-                    {
-                        // A record written as a pool item, or in a slot whose size is derived: its length in the
-                        // previous pass.
-                        let k = local("k", of);
-                        Rx::cast(quote!(ctx.prev_len(#k) as i128))
-                    } else if matches!(target.role, Role::Pool(_)) {
-                        // A pool region: its size where the previous pass put its start and end.
-                        let (ks, ke) = (local("k", of), local("k", &region_end(of)));
-                        Rx::new(
-                            quote!(ctx.prev_pos(#ke) as i128 - ctx.prev_pos(#ks) as i128),
-                            Prec::Add,
-                        )
-                    } else {
-                        let tid = ident(of);
-                        let content = self.content(ti, target, quote!(x), Scope::Write)?;
-                        Rx::new(
-                            if target.cond.is_some() {
-                                quote!(match &self.#tid { Some(x) => (#content).len() as i128, None => 0 })
-                            } else {
-                                quote!({ let x = &self.#tid; (#content).len() as i128 })
-                            },
-                            Prec::Block,
-                        )
-                    };
-                    self.solve(ti, &sz.expr, &f.name, len, &sz.path)?.full()
-                }
-                Role::Derive(x) => {
-                    let (dt, dtt) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
-                    let id = ident(&f.name);
-                    if dtt == T::Bytes {
-                        let dt = dt.recv();
-                        body.push(quote!(let #d: ::std::vec::Vec<u8> = match &self.#id { Some(v) => v.to_vec(), None => #dt[..].to_vec() };));
-                        continue;
-                    }
-                    let dt = dt.full();
-                    if keyed.is_some_and(|k| k.name == f.name) {
-                        // Computed by the sort that ordered this element, where one did.
-                        quote!(match self.#id { Some(v) => v as i128, None => match key__ { Some(k) => k, None => #dt } })
-                    } else {
-                        quote!(match self.#id { Some(v) => v as i128, None => #dt })
-                    }
-                }
-                _ => continue,
-            };
-            let _ = fname;
-            body.push(quote!(let #d: i128 = #val;));
+            self.derived_value(ti, f, keyed, &mut body)?;
         }
         // Values derived for records inside this type.
         body.extend(self.given_values(ti)?);
@@ -258,11 +182,7 @@ impl<'m> Gen<'m> {
                         // (A section where the block chain ends: where the writer puts it.)
                         let chain_end = self.chain_end_section(li, quote!(start));
                         // (`li._before`: where the content before it ends, before its padding.)
-                        let before = if self
-                            .pos_refs
-                            .get(&ti)
-                            .is_some_and(|s| s.contains(&super::passes::before_slot(&li.name)))
-                        {
+                        let before = if self.asks_before(ti, &li.name) {
                             let kb = local("k", &super::passes::before_slot(&li.name));
                             quote!(ctx.record(#kb, w.pos() as u64);)
                         } else {
@@ -342,16 +262,11 @@ impl<'m> Gen<'m> {
                                     }
                                     super::layout::Member::Group(tj, x) => {
                                         let slot = self.slot(*tj, &x.name);
-                                        let gid = mb.group_align(&f.name, self.m);
-                                        let gname =
-                                            gid.as_ref().map(|g| g.to_string()).unwrap_or_default();
-                                        let align = match gid.as_ref() {
-                                            Some(gid) => self.item_align_expr(x, pool, gid),
-                                            None => {
-                                                let d = self.item_default(x, pool);
-                                                quote!(#d)
-                                            }
-                                        };
+                                        let gid = mb
+                                            .group_align(&f.name, self.m)
+                                            .ok_or_else(|| internal(&f.path))?;
+                                        let gname = gid.to_string();
+                                        let align = self.item_align_expr(x, pool, &gid);
                                         quote! {
                                             if let Some(a) = self.#gid {
                                                 ::binspec_runtime::layout::check_align(a).at(#gname)?;
@@ -687,12 +602,7 @@ impl<'m> Gen<'m> {
             if self.is_local_item(ti, f) {
                 continue;
             }
-            if f.item_of.is_some()
-                && self
-                    .pos_refs
-                    .get(&ti)
-                    .is_some_and(|s| s.contains(&super::passes::before_slot(&f.name)))
-            {
+            if f.item_of.is_some() && self.asks_before(ti, &f.name) {
                 return err(
                     &f.path,
                     format!(

@@ -7,6 +7,91 @@ use crate::expr::BinOp;
 use crate::ir::solvable_for;
 
 impl<'m> Gen<'m> {
+    /// The statement that computes derived field `f` of type `ti` for its writer (`d_<name>`), into `body`: an
+    /// offset solved from where its item was, a length from its target's, a `-derive` expression (from the sort key
+    /// that ordered an element `keyed` by it, where one did); nothing for other fields.
+    pub(super) fn derived_value(
+        &self,
+        ti: usize,
+        f: &Field,
+        keyed: Option<&Field>,
+        body: &mut Vec<TokenStream>,
+    ) -> R<()> {
+        let t = &self.m.types[ti];
+        let d = local("d", &f.name);
+        let val = match &f.role {
+            Role::Offset { of } => {
+                let inst = t.field(*of);
+                let pos = inst.pos_expr().ok_or_else(|| internal(&f.path))?;
+                let rhs = Self::item_prev_pos(inst);
+                let solved = self.solve(ti, &pos.expr, &f.name, rhs, &pos.path)?.full();
+                if let Some(item) = self.empty_item_of(ti, f) {
+                    // The kept offset of an empty item, while it is empty.
+                    let id = ident(&f.name);
+                    let empty = Self::item_is_empty(item);
+                    quote!(match self.#id { Some(v) if #empty => v as i128, _ => #solved })
+                } else {
+                    solved
+                }
+            }
+            Role::Length { of } => {
+                let of = t.field(*of).name.as_str();
+                let target = find(t, of).ok_or_else(|| internal(&f.path))?;
+                let sz = target.size.as_ref().ok_or_else(|| internal(&f.path))?;
+                let len = if target.relocations.is_some() {
+                    // Relocation bytes, derived above.
+                    let rel = local("rel", of);
+                    Rx::cast(quote!(#rel.len() as i128))
+                } else if target.size_derived
+                    || (target.item_of.is_some() && matches!(target.ty, FieldTy::User { .. }))
+                {
+                    // A record written as a pool item, or in a slot whose size is derived: its length in the
+                    // previous pass.
+                    let k = local("k", of);
+                    Rx::cast(quote!(ctx.prev_len(#k) as i128))
+                } else if matches!(target.role, Role::Pool(_)) {
+                    // A pool region: its size where the previous pass put its start and end.
+                    let (ks, ke) = (local("k", of), local("k", &region_end(of)));
+                    Rx::new(
+                        quote!(ctx.prev_pos(#ke) as i128 - ctx.prev_pos(#ks) as i128),
+                        Prec::Add,
+                    )
+                } else {
+                    let tid = ident(of);
+                    let content = self.content(ti, target, quote!(x), Scope::Write)?;
+                    Rx::new(
+                        if target.cond.is_some() {
+                            quote!(match &self.#tid { Some(x) => (#content).len() as i128, None => 0 })
+                        } else {
+                            quote!({ let x = &self.#tid; (#content).len() as i128 })
+                        },
+                        Prec::Block,
+                    )
+                };
+                self.solve(ti, &sz.expr, &f.name, len, &sz.path)?.full()
+            }
+            Role::Derive(x) => {
+                let (dt, dtt) = self.cx(ti, Scope::Write).tr(&x.expr, &x.path)?;
+                let id = ident(&f.name);
+                if dtt == T::Bytes {
+                    let dt = dt.recv();
+                    body.push(quote!(let #d: ::std::vec::Vec<u8> = match &self.#id { Some(v) => v.to_vec(), None => #dt[..].to_vec() };));
+                    return Ok(());
+                }
+                let dt = dt.full();
+                if keyed.is_some_and(|k| k.name == f.name) {
+                    // Computed by the sort that ordered this element, where one did.
+                    quote!(match self.#id { Some(v) => v as i128, None => match key__ { Some(k) => k, None => #dt } })
+                } else {
+                    quote!(match self.#id { Some(v) => v as i128, None => #dt })
+                }
+            }
+            _ => return Ok(()),
+        };
+        body.push(quote!(let #d: i128 = #val;));
+        Ok(())
+    }
+
     /// `code`, which writes the derived field `f` of `ti`, under `f`'s condition where it has one: it is written
     /// where the condition holds for the values written.
     pub(super) fn where_cond(&self, ti: usize, f: &Field, code: TokenStream) -> R<TokenStream> {
