@@ -211,40 +211,47 @@ impl Bntx {
     /// No texture is named `old`, another is named `new` already (the dictionary could not tell the two apart), or
     /// the dictionary has no key `old` for it.
     pub fn rename_texture(&mut self, old: &str, new: &str) -> Result<()> {
-        if self.texture(old).is_none() {
-            return Err(Error::other(format!("no texture is named {old:?}")));
-        }
+        self.index_of(old)?;
         if old == new {
             return Ok(());
         }
-        if self.texture(new).is_some() {
-            return Err(Error::other(format!(
-                "a texture is named {new:?} already: the dictionary could not tell the two apart"
-            )));
-        }
-        let key = self
-            .container
-            .dictionary
-            .nodes
-            .iter_mut()
-            .skip(1)
-            .filter_map(|n| n.key.as_mut())
-            .find(|k| k.data == old);
-        let Some(key) = key else {
-            return Err(Error::other(format!(
-                "the textures' dictionary has no key {old:?}"
-            )));
-        };
+        self.free(new)?;
+        let at = self.key_of(old)?;
         // (Both are there: nothing is changed before both are found.)
-        key.data = new.into();
+        if let Some(k) = self.container.dictionary.nodes[at].key.as_mut() {
+            k.data = new.into();
+        }
         if let Some(t) = self.texture_mut(old) {
             t.name.data = new.into();
         }
         Ok(())
     }
-}
 
-impl Bntx {
+    /// Where the texture `name` is in the container's array; an error where none is named so.
+    fn index_of(&self, name: &str) -> Result<usize> {
+        self.textures()
+            .position(|t| t.name() == name)
+            .ok_or_else(|| Error::other(format!("no texture is named {name:?}")))
+    }
+
+    /// An error where a texture is named `name` already.
+    fn free(&self, name: &str) -> Result<()> {
+        match self.texture(name) {
+            None => Ok(()),
+            Some(_) => Err(Error::other(format!(
+                "a texture is named {name:?} already: the dictionary could not tell the two apart"
+            ))),
+        }
+    }
+
+    /// Where the textures' dictionary has the key `name` (a node's index; the root, node 0, has none).
+    fn key_of(&self, name: &str) -> Result<usize> {
+        (self.container.dictionary.nodes.iter().enumerate().skip(1))
+            .find(|(_, n)| n.key.as_ref().is_some_and(|k| k.data == name))
+            .map(|(i, _)| i)
+            .ok_or_else(|| Error::other(format!("the textures' dictionary has no key {name:?}")))
+    }
+
     /// Adds a texture named `name` from `layers` (one image per array layer, all of one size, any size for a 2D
     /// texture), made like the texture `like`: its format, tile mode, channel sources, layer count and mip level
     /// count (as many as the size has, at most `like`'s), encoded and swizzled as [`TextureInfo::replace_images`]
@@ -261,25 +268,9 @@ impl Bntx {
         like: &str,
         layers: &[image::RgbaImage],
     ) -> Result<()> {
-        if self.texture(name).is_some() {
-            return Err(Error::other(format!(
-                "a texture is named {name:?} already: the dictionary could not tell the two apart"
-            )));
-        }
-        let Some(mut r) = (self.container.textures.iter())
-            .find(|r| r.texture.name() == like)
-            .cloned()
-        else {
-            return Err(Error::other(format!("no texture is named {like:?}")));
-        };
-        let node = (self.container.dictionary.nodes.iter().skip(1))
-            .find(|n| n.key.as_ref().is_some_and(|k| k.data == like))
-            .cloned();
-        let Some(mut node) = node else {
-            return Err(Error::other(format!(
-                "the textures' dictionary has no key {like:?}"
-            )));
-        };
+        self.free(name)?;
+        let mut r = self.container.textures[self.index_of(like)?].clone();
+        let mut node = self.container.dictionary.nodes[self.key_of(like)?].clone();
         // Where `like` is in the file says nothing of where the new one goes: the writer's defaults place it.
         r.texture_align = None;
         r.texture_gap = None;
@@ -299,9 +290,7 @@ impl Bntx {
         self.container.dictionary.nodes.push(node);
         Ok(())
     }
-}
 
-impl Bntx {
     /// What does not agree between the textures' names and the keys of the textures' dictionary, which a game
     /// finds them by (its node `i + 1` is texture `i`'s): one line each, empty where they agree. A document edited
     /// by hand can rename a texture and not its key ([`Bntx::rename_texture`] renames both).
@@ -340,9 +329,7 @@ impl Bntx {
     /// # Errors
     /// No texture is named `name`; the model is then unchanged.
     pub fn remove_texture(&mut self, name: &str) -> Result<()> {
-        if self.texture(name).is_none() {
-            return Err(Error::other(format!("no texture is named {name:?}")));
-        }
+        self.index_of(name)?;
         self.container.textures.retain(|t| t.texture.name() != name);
         self.container
             .dictionary
