@@ -439,11 +439,8 @@ impl Bntx {
                         8usize,
                         ::binspec_runtime::Endian::Little,
                     );
-                    ctx.pointer(
-                        ::binspec_runtime::layout::WriteCtx::first(7u32),
-                        (at__ + 16usize) as u64,
-                        k_data_block,
-                    );
+                    let kp__ = ctx.key(7u32);
+                    ctx.pointer(kp__, (at__ + 16usize) as u64, k_data_block);
                 }
                 Ok(())
             })

@@ -232,7 +232,7 @@ impl Run<'_> {
 
     /// `x._pos`, `x._sizeof`, `x._present` of a field `x` (they are about the field, not its value).
     fn field_meta(&self, base: &Expr, name: &str, env: &Env) -> Result<Option<V>> {
-        if !matches!(name, "_pos" | "_sizeof" | "_present" | "_before") {
+        if !matches!(name, "_pos" | "_sizeof" | "_present" | "_before" | "_len") {
             return Ok(None);
         }
         let (obj, fid) = match &base.kind {

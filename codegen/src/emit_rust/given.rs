@@ -81,13 +81,15 @@ impl<'m> Gen<'m> {
                 w.patch_uint_n(#at, #wide, #n, #endian);
             });
             // A relocated pointer (`-relocate`): where it is, and the item it points to, for the table that
-            // lists it (the record that holds it is written once: its slot's first occurrence).
+            // lists it (a key of its own for each record that holds it: an element of a repetition each, BFRES's
+            // user data entries).
             if let (GivenKind::Offset, Some((lt, lf))) = (&g.kind, self.given_leaf_field(ti, g)) {
                 if lf.relocate.is_some() {
                     let slot = self.slot(lt, &super::relocations::pointer_slot(&lf.name));
                     let ki = local("k", &t.field(g.of).name);
                     patches.push(quote! {
-                        ctx.pointer(::binspec_runtime::layout::WriteCtx::first(#slot), (#at) as u64, #ki);
+                        let kp__ = ctx.key(#slot);
+                        ctx.pointer(kp__, (#at) as u64, #ki);
                     });
                 }
             }

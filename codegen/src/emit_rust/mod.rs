@@ -262,6 +262,8 @@ struct Gen<'m> {
     /// The part of `params` that writers use ([`write_params`]); the others are passed as defaults when writing.
     write_params: Vec<BTreeSet<Vec<String>>>,
     pos_refs: BTreeMap<usize, BTreeSet<String>>,
+    /// The instances whose length an expression of their type asks (`x._len`), by type.
+    len_refs: BTreeMap<usize, BTreeSet<String>>,
     slots: BTreeMap<(usize, String), u32>,
     /// Set while the archive entry's `view_file` is generated: kept bytes and strings borrow the input, and no
     /// layout choice is inferred.
@@ -765,9 +767,11 @@ pub(super) fn region_end(name: &str) -> String {
 pub fn emit(m: &Module) -> R<TokenStream> {
     let params = implicit_params(m);
     let mut pos_refs = BTreeMap::new();
+    let mut len_refs = BTreeMap::new();
     for (ti, t) in m.types.iter().enumerate() {
         for e in exprs_of(t) {
             collect_pos_refs(e, ti, &mut pos_refs);
+            passes::collect_len_refs(e, ti, &mut len_refs);
         }
         // Relocated pointers: a slot for where each is written.
         for f in &t.seq {
@@ -830,6 +834,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         params,
         write_params: write_params(m),
         pos_refs,
+        len_refs,
         slots,
         view: std::cell::Cell::new(false),
         view_plan: std::cell::OnceCell::new(),

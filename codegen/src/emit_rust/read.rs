@@ -799,6 +799,15 @@ impl<'m> Gen<'m> {
             None => (quote!((value, #p)), quote!(let (v, p) = read; (Some(v), p))),
         };
         let chain_end = self.chain_end_read(f, &p);
+        // (`name._len`: how far reading it went from where it starts; 0 where it is absent.)
+        let len = local("len", name);
+        let measure = if self.len_refs.get(&ti).is_some_and(|s| s.contains(name)) {
+            // (A cell: the instance may be read twice, or not at all.)
+            body.push(quote!(let #len = ::std::cell::Cell::new(0i128);));
+            quote!(#len.set(r.abs_pos() as i128 - #p);)
+        } else {
+            quote!()
+        };
         let placed = |one_r: &TokenStream| {
             quote!({
                 let mut r = #io;
@@ -810,6 +819,7 @@ impl<'m> Gen<'m> {
                 #chain_end
                 let r = &mut r;
                 let value = #one_r.at(#fname)?;
+                #measure
                 #tuple
             })
         };

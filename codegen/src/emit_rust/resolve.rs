@@ -471,6 +471,26 @@ impl<'m> Cx<'m> {
                     ),
                 });
             }
+            if name == "_len" {
+                let f = find(self.t(), b).ok_or_else(|| EmitError {
+                    path: path.into(),
+                    message: format!("no field '{b}'"),
+                })?;
+                if !f.is_instance() || f.pos_expr().is_none() {
+                    return err(
+                        path,
+                        format!("'{b}._len' is known for an instance with 'pos' (a record read where it says)"),
+                    );
+                }
+                let (len, k) = (local("len", b), local("k", b));
+                return Ok(match self.scope {
+                    // How far reading it went from where it starts.
+                    Scope::Read => (Rx::atom(quote!(#len.get())), T::Int),
+                    // What the writer wrote of it in the previous pass.
+                    Scope::Write => (Rx::cast(quote!(ctx.prev_len(#k) as i128)), T::Int),
+                    _ => return err(path, format!("'{b}._len' is not known in the model")),
+                });
+            }
             if name == "_pos" || name == "_present" {
                 let f = find(self.t(), b).ok_or_else(|| EmitError {
                     path: path.into(),

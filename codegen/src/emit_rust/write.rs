@@ -564,6 +564,13 @@ impl<'m> Gen<'m> {
                 ),
             };
             let one = self.write_one(ti, f, quote!(x))?;
+            // An instance whose length is asked (`x._len`): how long it is, for the next pass.
+            let one = if self.len_refs.get(&ti).is_some_and(|s| s.contains(&f.name)) {
+                let k = local("k", &f.name);
+                quote!(let s__ = w.pos(); #one ctx.record_len(#k, (w.pos() - s__) as u64);)
+            } else {
+                one
+            };
             let each = match f.repeat {
                 Repeat::None => quote!({ let x = val; #one }),
                 // (An element's arguments may name its index, `_index`.)

@@ -449,7 +449,7 @@ impl Checker<'_> {
         match name {
             // The size of the field `base` names (the translator checks that it names one).
             "_sizeof" => Ok(Ty::CALC_INT),
-            "_pos" | "_before" if self.ext => Ok(Ty::CALC_INT),
+            "_pos" | "_before" | "_len" if self.ext => Ok(Ty::CALC_INT),
             "_present" if self.ext => Ok(Ty::Bool),
             _ => self.attr(&bt, name, name_span),
         }
