@@ -73,7 +73,15 @@ doc: |
   values (the files: topology 3 (triangles); AirCurrent index format 2 with 36 indices in 0x90 bytes, HomeBed 1
   with 3918 indices in 7836 bytes); attribute formats are split into nn_gfx's channel and type formats.
 
-  Pointers are file offsets (u64) read as data and followed by instances; the runtime-only regions (memory
+  Pointers to strings are derived: every name (and every string a `string_ref` points to) is a string of the
+  string pool (`-pool: nw_strings`, stored once each, a new one after the file's), so that a renamed model,
+  material, shape, bone or parameter is written with its pointers, its dictionary key's and the pool's size
+  (`string_pool_size`, from the pool's length, `strings._len`) following it. The relocation table's first
+  section, the file up to the end of the string pool, is derived too; its other sections are as the file has
+  them. The other pointers are file offsets (u64) read as data and followed by instances, each written back
+  where it points: the structures before the string pool and the GPU region after it stay where the file had
+  them, so a string pool may grow only into the zeros before the GPU region (0x72e bytes in AirCurrent.bfres;
+  past them, writing is an error that names the string pool). The runtime-only regions (memory
   pools, GPU object memory, descriptor slots) are read as the bytes files hold there. Every pointer is marked
   `-relocate: nn_util` (those of nn_gfx's structures in nn_gfx.ksy), so the relocation table is derived from
   them: the fixtures and AirCurrent.bfres keep none of its entries. Version 8 lists some null pointers (the
@@ -105,11 +113,6 @@ seq:
         8: res_file_v8
         10: res_file
     doc: The rest of nn::g3d::ResFile, after the BinaryFileHeader.
-instances:
-  relocation_table:
-    pos: header.relocation_table_ofs
-    type: nn_util::relocation_table(-1, [])
-    -chain-end: true
 types:
   unchained_header:
     doc: |
@@ -211,7 +214,10 @@ types:
           the page; so in version 8 files and in BfresLibrary.
       - id: string_pool_size
         type: u4
-        doc: Bytes of the string pool from its block header to its last string (unnamed on the page; as in 8).
+        -derive: strings._len
+        doc: |
+          Bytes of the string pool from its block header to the end of its last string (unnamed on the page; as in
+          8), derived from what the writer writes of it.
       - id: model_count
         type: u2
       - id: unknown_count0
@@ -240,6 +246,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: file_name != 0
+        -pool: nw_strings
       models:
         pos: model_array
         type: model
@@ -311,6 +318,15 @@ types:
         type: nn_util::string_pool
         io: _root._io
         if: string_pool != 0
+      relocation_table:
+        pos: _root.header.relocation_table_ofs
+        type: nn_util::relocation_table(-1, [0, string_pool - 0x14 + string_pool_size])
+        io: _root._io
+        -chain-end: true
+        doc: |
+          The relocation table (after every pointer, in the file and here). Its first section's region is the file
+          up to the end of the string pool (every file at hand), which the writer derives; the other sections'
+          regions are as the file holds them.
   res_file_v8:
     doc: |
       Version 8: the file header after the BinaryFileHeader (0x20 to 0xd0). As version 10 (`res_file`) without
@@ -379,7 +395,10 @@ types:
         doc: Pointer to the string pool's first (empty) string, 0x14 bytes into the `_STR` block.
       - id: string_pool_size
         type: u4
-        doc: Bytes from the `_STR` block header to the end of its last string (AirCurrent 0x1a3a).
+        -derive: strings._len
+        doc: |
+          Bytes from the `_STR` block header to the end of its last string (AirCurrent 0x1a3a), derived from what
+          the writer writes of it.
       - id: model_count
         type: u2
       - id: skeletal_animation_count
@@ -402,6 +421,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: file_name != 0
+        -pool: nw_strings
       models:
         pos: model_array
         type: model_v8
@@ -480,6 +500,15 @@ types:
         type: nn_util::string_pool
         io: _root._io
         if: string_pool != 0
+      relocation_table:
+        pos: _root.header.relocation_table_ofs
+        type: nn_util::relocation_table(-1, [0, string_pool - 0x14 + string_pool_size])
+        io: _root._io
+        -chain-end: true
+        doc: |
+          The relocation table (after every pointer, in the file and here). Its first section's region is the file
+          up to the end of the string pool (every file at hand), which the writer derives; the other sections'
+          regions are as the file holds them.
   embed_file_entry:
     doc: An embedded file (HomeBed's textures, a BNTX) and its bytes.
     seq:
@@ -558,11 +587,13 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: model_name != 0
+        -pool: nw_strings
       path_name:
         pos: path
         type: nn_util::nw_string
         io: _root._io
         if: path != 0
+        -pool: nw_strings
       skeleton_data:
         pos: skeleton
         type: skeleton
@@ -686,11 +717,13 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: model_name != 0
+        -pool: nw_strings
       path_name:
         pos: path
         type: nn_util::nw_string
         io: _root._io
         if: path != 0
+        -pool: nw_strings
       skeleton_data:
         pos: skeleton
         type: skeleton_v8
@@ -756,6 +789,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: info.name != 0
+        -pool: nw_strings
       values:
         pos: info.data
         type:
@@ -994,6 +1028,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: attribute_name != 0
+        -pool: nw_strings
       type_format:
         value: format & 0xff
         enum: nn_gfx::type_format
@@ -1087,6 +1122,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: shape_name != 0
+        -pool: nw_strings
       meshes:
         pos: mesh_array
         type: 'mesh(_index == 0 ? 0 : meshes[_index - 1].boundings_end)'
@@ -1204,6 +1240,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: shape_name != 0
+        -pool: nw_strings
       meshes:
         pos: mesh_array
         type: 'mesh(_index == 0 ? 0 : meshes[_index - 1].boundings_end)'
@@ -1583,6 +1620,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: bone_name != 0
+        -pool: nw_strings
       user_data:
         pos: user_data_array
         type: user_data_entry
@@ -1639,6 +1677,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: bone_name != 0
+        -pool: nw_strings
       user_data:
         pos: user_data_array
         type: user_data_entry
@@ -1705,11 +1744,13 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: shader_archive_name != 0
+        -pool: nw_strings
       name:
         pos: shader_name
         type: nn_util::nw_string
         io: _root._io
         if: shader_name != 0
+        -pool: nw_strings
       render_infos:
         pos: render_info_array
         type: render_info
@@ -1790,6 +1831,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: render_info_name != 0
+        -pool: nw_strings
   shader_param:
     -wiki:
       page: Bfres
@@ -1822,6 +1864,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: shader_param_name != 0
+        -pool: nw_strings
   material:
     -wiki:
       page: Bfres
@@ -1929,6 +1972,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: material_name != 0
+        -pool: nw_strings
       variation:
         pos: static_shader_variation
         type: static_shader_variation
@@ -2261,6 +2305,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: material_name != 0
+        -pool: nw_strings
       render_infos:
         pos: render_info_array
         type: render_info_v8
@@ -2385,6 +2430,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: render_info_name != 0
+        -pool: nw_strings
       values:
         pos: value_array
         type:
@@ -2442,17 +2488,20 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: shader_archive_name != 0
+        -pool: nw_strings
       model_name_length:
         pos: shading_model_name
         type: u2
         io: _root._io
         if: shading_model_name != 0
+        -view: true
         doc: The u16 at the name pointer, read to check that a string is there.
       model_name_end:
         pos: shading_model_name + 2 + model_name_length
         type: u1
         io: _root._io
         if: shading_model_name != 0
+        -view: true
         doc: |
           The byte after that many bytes: 0 where the pointer points at a string. HomeBed.bfres's pointer (0x8e)
           points into the file header, at a length of 0 followed by 0x48: its name is not read.
@@ -2461,6 +2510,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: shading_model_name != 0 and model_name_end == 0
+        -pool: nw_strings
       attribute_assigns:
         pos: attribute_assign_array
         type: string_ref
@@ -2533,12 +2583,14 @@ types:
         type: u2
         io: _root._io
         if: shader_param_name != 0
+        -view: true
         doc: The u16 at the name pointer, read to check that a string is there.
       name_end:
         pos: shader_param_name + 2 + name_length
         type: u1
         io: _root._io
         if: shader_param_name != 0
+        -view: true
         doc: |
           The byte after that many bytes: 0 where the pointer points at a string. In HomeBed.bfres parameter 56
           (`tex_mtx2`) points two bytes early, at 0x3f00 (the original file 0x3f02): its name is not read.
@@ -2547,6 +2599,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: shader_param_name != 0 and name_end == 0
+        -pool: nw_strings
   string_ref:
     doc: A pointer to an NW string, in an array of them.
     seq:
@@ -2559,6 +2612,7 @@ types:
         type: nn_util::nw_string
         io: _root._io
         if: ofs != 0
+        -pool: nw_strings
   vec3:
     seq:
       - id: x

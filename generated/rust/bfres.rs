@@ -56,7 +56,15 @@
 /// values (the files: topology 3 (triangles); AirCurrent index format 2 with 36 indices in 0x90 bytes, HomeBed 1
 /// with 3918 indices in 7836 bytes); attribute formats are split into nn_gfx's channel and type formats.
 ///
-/// Pointers are file offsets (u64) read as data and followed by instances; the runtime-only regions (memory
+/// Pointers to strings are derived: every name (and every string a `string_ref` points to) is a string of the
+/// string pool (`-pool: nw_strings`, stored once each, a new one after the file's), so that a renamed model,
+/// material, shape, bone or parameter is written with its pointers, its dictionary key's and the pool's size
+/// (`string_pool_size`, from the pool's length, `strings._len`) following it. The relocation table's first
+/// section, the file up to the end of the string pool, is derived too; its other sections are as the file has
+/// them. The other pointers are file offsets (u64) read as data and followed by instances, each written back
+/// where it points: the structures before the string pool and the GPU region after it stay where the file had
+/// them, so a string pool may grow only into the zeros before the GPU region (0x72e bytes in AirCurrent.bfres;
+/// past them, writing is an error that names the string pool). The runtime-only regions (memory
 /// pools, GPU object memory, descriptor slots) are read as the bytes files hold there. Every pointer is marked
 /// `-relocate: nn_util` (those of nn_gfx's structures in nn_gfx.ksy), so the relocation table is derived from
 /// them: the fixtures and AirCurrent.bfres keep none of its entries. Version 8 lists some null pointers (the
@@ -74,7 +82,6 @@ pub struct Bfres {
     /// The rest of nn::g3d::ResFile, after the BinaryFileHeader.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: ::std::option::Option<BfresBody>,
-    pub relocation_table: RelocationTable,
 }
 /// The types `body` can hold.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -134,12 +141,24 @@ impl Bfres {
                         match v_header.version_major as i128 {
                             8i128 => {
                                 BfresBody::ResFileV8(
-                                    ResFileV8::read(r, endian, pools, root_io)?,
+                                    ResFileV8::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (v_header.relocation_table_ofs as i128,),
+                                    )?,
                                 )
                             }
                             10i128 => {
                                 BfresBody::ResFile(
-                                    ResFile::read(r, endian, pools, root_io)?,
+                                    ResFile::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (v_header.relocation_table_ofs as i128,),
+                                    )?,
                                 )
                             }
                             other => {
@@ -158,40 +177,10 @@ impl Bfres {
             )
         })()
             .at("body")?;
-        let (v_relocation_table, _pos_relocation_table) = {
-            let mut r = r.clone();
-            let at = v_header.relocation_table_ofs as i128;
-            if at < 0 {
-                return Err(
-                        ::binspec_runtime::Error::invalid(
-                            r.abs_pos(),
-                            format!("negative position {at}"),
-                        ),
-                    )
-                    .at("relocation_table");
-            }
-            r.seek(at as u64).at("relocation_table")?;
-            let pos_relocation_table = r.abs_pos() as i128;
-            pools.chain_end(pos_relocation_table as u64);
-            let r = &mut r;
-            let value = RelocationTable::read(
-                    r,
-                    endian,
-                    pools,
-                    root_io,
-                    (
-                        -1i128,
-                        &::binspec_runtime::expr::ints(&::std::vec::Vec::<u8>::new()),
-                    ),
-                )
-                .at("relocation_table")?;
-            (value, pos_relocation_table)
-        };
         r.leave();
         Ok(Bfres {
             header: v_header,
             body: v_body,
-            relocation_table: v_relocation_table,
         })
     }
     #[allow(non_snake_case)]
@@ -282,10 +271,22 @@ impl Bfres {
                             }
                             match x {
                                 BfresBody::ResFileV8(x) => {
-                                    x.write(w, ctx, io, endian)?;
+                                    x.write(
+                                        w,
+                                        ctx,
+                                        io,
+                                        endian,
+                                        (self.header.relocation_table_ofs as i128,),
+                                    )?;
                                 }
                                 BfresBody::ResFile(x) => {
-                                    x.write(w, ctx, io, endian)?;
+                                    x.write(
+                                        w,
+                                        ctx,
+                                        io,
+                                        endian,
+                                        (self.header.relocation_table_ofs as i128,),
+                                    )?;
                                 }
                             }
                         }
@@ -294,52 +295,6 @@ impl Bfres {
                 Ok(())
             })
             .at("body")?;
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.relocation_table;
-                    {
-                        let at: i128 = self.header.relocation_table_ofs as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let at = io.start + at;
-                        ctx.chain_end(
-                            ::binspec_runtime::layout::WriteCtx::first(199u32),
-                            at as u64,
-                        );
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                x.write(
-                                    w,
-                                    ctx,
-                                    io,
-                                    endian,
-                                    (
-                                        -1i128,
-                                        &::binspec_runtime::expr::ints(
-                                            &::std::vec::Vec::<u8>::new(),
-                                        ),
-                                    ),
-                                )?;
-                            }
-                        }
-                        ctx.place_in(io, at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("relocation_table")?;
         Ok(())
     }
 }
@@ -467,7 +422,10 @@ impl UnchainedHeader {
 #[serde(deny_unknown_fields)]
 pub struct ResFile {
     /// Pointer to the file's name.
-    pub file_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_name: ::std::option::Option<u64>,
     pub model_array: u64,
     pub model_dictionary: u64,
     /// Four pointers (`void*[4]`; the wiki's size 0x8 is that of one). BfresLibrary reads two arrays and their
@@ -496,8 +454,12 @@ pub struct ResFile {
     /// Pointer to the string pool's first string (the empty one, 0x14 bytes into the `_STR` block). Unnamed on
     /// the page; so in version 8 files and in BfresLibrary.
     pub string_pool: u64,
-    /// Bytes of the string pool from its block header to its last string (unnamed on the page; as in 8).
-    pub string_pool_size: u32,
+    /// Bytes of the string pool from its block header to the end of its last string (unnamed on the page; as in
+    /// 8), derived from what the writer writes of it.
+    ///
+    /// Set only where the file disagrees with the derived value (`strings._len`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_pool_size: ::std::option::Option<u32>,
     ///
     /// Derived from the length of the first present of `models`; set only where none is present and the file's count is not 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -554,7 +516,13 @@ pub struct ResFile {
     pub embed_file_dict: ::std::option::Option<ResDic>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strings: ::std::option::Option<StringPool>,
+    /// The relocation table (after every pointer, in the file and here). Its first section's region is the file
+    /// up to the end of the string pool (every file at hand), which the writer derives; the other sections'
+    /// regions are as the file holds them.
+    pub relocation_table: RelocationTable,
 }
+/// The parameters of `ResFile`'s readers and writers, in this order: `x_root__header__relocation_table_ofs` (a type's own params, then the outer values it uses).
+pub(crate) type ResFileArgs = (i128,);
 impl ResFile {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -562,8 +530,10 @@ impl ResFile {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: ResFileArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_root__header__relocation_table_ofs,) = args;
         r.enter()?;
         let ptr_at_file_name = r.abs_pos();
         let v_file_name = r.u64(endian).at("file_name")?;
@@ -727,7 +697,7 @@ impl ResFile {
         let v_scene_animation_count = r.u16(endian).at("scene_animation_count")?;
         let v_embed_file_count = r.u16(endian).at("embed_file_count")?;
         let v_reserved2 = r.u16(endian).at("reserved2")?;
-        let (v_name, _pos_name) = if v_file_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_file_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_file_name as i128;
@@ -744,12 +714,12 @@ impl ResFile {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_models, _pos_models) = if v_model_array as i128 != 0i128 {
             let read = {
@@ -1123,6 +1093,7 @@ impl ResFile {
         } else {
             (None, 0i128)
         };
+        let len_strings = ::std::cell::Cell::new(0i128);
         let (v_strings, _pos_strings) = if v_string_pool as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
@@ -1140,6 +1111,7 @@ impl ResFile {
                 let pos_strings = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = StringPool::read(r, endian, pools, root_io).at("strings")?;
+                len_strings.set(r.abs_pos() as i128 - pos_strings);
                 (value, pos_strings)
             };
             let (v, p) = read;
@@ -1147,9 +1119,54 @@ impl ResFile {
         } else {
             (None, 0i128)
         };
+        let (v_relocation_table, _pos_relocation_table) = {
+            let mut r = root_io.clone();
+            let at = x_root__header__relocation_table_ofs;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("relocation_table");
+            }
+            r.seek(at as u64).at("relocation_table")?;
+            let pos_relocation_table = r.abs_pos() as i128;
+            pools.chain_end(pos_relocation_table as u64);
+            let r = &mut r;
+            let value = RelocationTable::read(
+                    r,
+                    endian,
+                    pools,
+                    root_io,
+                    (
+                        -1i128,
+                        &::binspec_runtime::expr::ints(
+                            &::std::vec::Vec::from([
+                                0i128,
+                                v_string_pool as i128 - 20i128 + v_string_pool_size as i128,
+                            ]),
+                        ),
+                    ),
+                )
+                .at("relocation_table")?;
+            (value, pos_relocation_table)
+        };
+        let v_string_pool_size: ::std::option::Option<u32> = if v_string_pool_size
+            as i128 == len_strings.get()
+        {
+            None
+        } else {
+            Some(v_string_pool_size)
+        };
         r.leave();
         Ok(ResFile {
-            file_name: v_file_name,
+            file_name: if v_name.is_none() && v_file_name != 0 {
+                Some(v_file_name)
+            } else {
+                None
+            },
             model_array: v_model_array,
             model_dictionary: v_model_dictionary,
             reserved: v_reserved,
@@ -1202,6 +1219,7 @@ impl ResFile {
             embed_files: v_embed_files,
             embed_file_dict: v_embed_file_dict,
             strings: v_strings,
+            relocation_table: v_relocation_table,
         })
     }
     #[allow(non_snake_case)]
@@ -1209,10 +1227,12 @@ impl ResFile {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: ResFileArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_root__header__relocation_table_ofs,) = args;
         let k_bone_visibility_animation_array__ptr = ctx.key(0u32);
         let k_bone_visibility_animation_dictionary__ptr = ctx.key(1u32);
         let k_embed_file_array__ptr = ctx.key(2u32);
@@ -1223,27 +1243,30 @@ impl ResFile {
         let k_memory_pool_info__ptr = ctx.key(7u32);
         let k_model_array__ptr = ctx.key(8u32);
         let k_model_dictionary__ptr = ctx.key(9u32);
-        let k_runtime_memory_pool__ptr = ctx.key(10u32);
-        let k_scene_animation_array__ptr = ctx.key(11u32);
-        let k_scene_animation_dictionary__ptr = ctx.key(12u32);
-        let k_shape_animation_array__ptr = ctx.key(13u32);
-        let k_shape_animation_dictionary__ptr = ctx.key(14u32);
-        let k_skeletal_animation_array__ptr = ctx.key(15u32);
-        let k_skeletal_animation_dictionary__ptr = ctx.key(16u32);
-        let k_string_pool__ptr = ctx.key(17u32);
-        let k_user_pointer__ptr = ctx.key(18u32);
-        ctx.pointer_to(k_file_name__ptr, w.pos() as u64, self.file_name, false);
+        let k_name = ctx.key(10u32);
+        let k_runtime_memory_pool__ptr = ctx.key(11u32);
+        let k_scene_animation_array__ptr = ctx.key(12u32);
+        let k_scene_animation_dictionary__ptr = ctx.key(13u32);
+        let k_shape_animation_array__ptr = ctx.key(14u32);
+        let k_shape_animation_dictionary__ptr = ctx.key(15u32);
+        let k_skeletal_animation_array__ptr = ctx.key(16u32);
+        let k_skeletal_animation_dictionary__ptr = ctx.key(17u32);
+        let k_string_pool__ptr = ctx.key(18u32);
+        let k_strings = ctx.key(19u32);
+        let k_user_pointer__ptr = ctx.key(20u32);
+        let d_file_name: i128 = match self.file_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
+        let d_string_pool_size: i128 = match self.string_pool_size {
+            Some(v) => v as i128,
+            None => ctx.prev_len(k_strings) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.file_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "file_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_file_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_file_name, "file_name")?, endian);
                 Ok(())
             })
             .at("file_name")?;
@@ -1642,18 +1665,7 @@ impl ResFile {
             })
             .at("string_pool")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.string_pool_size;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<
-                                u32,
-                            >(*x as i128, "string_pool_size")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_string_pool_size, "string_pool_size")?, endian);
                 Ok(())
             })
             .at("string_pool_size")?;
@@ -1814,7 +1826,7 @@ impl ResFile {
             })
             .at("reserved2")?;
         if !ctx.first_pass() {
-            match (self.file_name as i128 != 0i128, self.name.is_some()) {
+            match (d_file_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -1834,34 +1846,18 @@ impl ResFile {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.file_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (self.model_array as i128 != 0i128, self.models.is_some()) {
                 (false, true) => {
@@ -2534,7 +2530,9 @@ impl ResFile {
                         let w = &mut w;
                         {
                             let x = val;
+                            let s__ = w.pos();
                             x.write(w, ctx, io, endian)?;
+                            ctx.record_len(k_strings, (w.pos() - s__) as u64);
                         }
                     }
                     ctx.place(at, w.into_inner())?;
@@ -2542,6 +2540,55 @@ impl ResFile {
                 Ok(())
             })
             .at("strings")?;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.relocation_table;
+                    {
+                        let at: i128 = x_root__header__relocation_table_ofs;
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
+                            _ => {
+                                return Err(
+                                    ::binspec_runtime::Error::write(
+                                        format!("position {at} is out of range"),
+                                    ),
+                                );
+                            }
+                        };
+                        let io = ::binspec_runtime::layout::Io::ROOT;
+                        ctx.chain_end(
+                            ::binspec_runtime::layout::WriteCtx::first(224u32),
+                            at as u64,
+                        );
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                x.write(
+                                    w,
+                                    ctx,
+                                    io,
+                                    endian,
+                                    (
+                                        -1i128,
+                                        &::binspec_runtime::expr::ints(
+                                            &::std::vec::Vec::from([
+                                                0i128,
+                                                self.string_pool as i128 - 20i128 + d_string_pool_size,
+                                            ]),
+                                        ),
+                                    ),
+                                )?;
+                            }
+                        }
+                        ctx.place(at, w.into_inner())?;
+                    }
+                }
+                Ok(())
+            })
+            .at("relocation_table")?;
         Ok(())
     }
 }
@@ -2551,7 +2598,10 @@ impl ResFile {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResFileV8 {
-    pub file_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_name: ::std::option::Option<u64>,
     pub model_array: u64,
     pub model_dictionary: u64,
     pub skeletal_animation_array: u64,
@@ -2573,8 +2623,12 @@ pub struct ResFileV8 {
     pub user_pointer: u64,
     /// Pointer to the string pool's first (empty) string, 0x14 bytes into the `_STR` block.
     pub string_pool: u64,
-    /// Bytes from the `_STR` block header to the end of its last string (AirCurrent 0x1a3a).
-    pub string_pool_size: u32,
+    /// Bytes from the `_STR` block header to the end of its last string (AirCurrent 0x1a3a), derived from what
+    /// the writer writes of it.
+    ///
+    /// Set only where the file disagrees with the derived value (`strings._len`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub string_pool_size: ::std::option::Option<u32>,
     ///
     /// Derived from the length of the first present of `models`; set only where none is present and the file's count is not 0.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2632,7 +2686,13 @@ pub struct ResFileV8 {
     pub embed_file_dict: ::std::option::Option<ResDic>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strings: ::std::option::Option<StringPool>,
+    /// The relocation table (after every pointer, in the file and here). Its first section's region is the file
+    /// up to the end of the string pool (every file at hand), which the writer derives; the other sections'
+    /// regions are as the file holds them.
+    pub relocation_table: RelocationTable,
 }
+/// The parameters of `ResFileV8`'s readers and writers, in this order: `x_root__header__relocation_table_ofs` (a type's own params, then the outer values it uses).
+pub(crate) type ResFileV8Args = (i128,);
 impl ResFileV8 {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -2640,8 +2700,10 @@ impl ResFileV8 {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: ResFileV8Args,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_root__header__relocation_table_ofs,) = args;
         r.enter()?;
         let ptr_at_file_name = r.abs_pos();
         let v_file_name = r.u64(endian).at("file_name")?;
@@ -2802,7 +2864,7 @@ impl ResFileV8 {
             })
         })()
             .at("reserved")?;
-        let (v_name, _pos_name) = if v_file_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_file_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_file_name as i128;
@@ -2819,12 +2881,12 @@ impl ResFileV8 {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_models, _pos_models) = if v_model_array as i128 != 0i128 {
             let read = {
@@ -3198,6 +3260,7 @@ impl ResFileV8 {
         } else {
             (None, 0i128)
         };
+        let len_strings = ::std::cell::Cell::new(0i128);
         let (v_strings, _pos_strings) = if v_string_pool as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
@@ -3215,6 +3278,7 @@ impl ResFileV8 {
                 let pos_strings = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = StringPool::read(r, endian, pools, root_io).at("strings")?;
+                len_strings.set(r.abs_pos() as i128 - pos_strings);
                 (value, pos_strings)
             };
             let (v, p) = read;
@@ -3222,9 +3286,54 @@ impl ResFileV8 {
         } else {
             (None, 0i128)
         };
+        let (v_relocation_table, _pos_relocation_table) = {
+            let mut r = root_io.clone();
+            let at = x_root__header__relocation_table_ofs;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("relocation_table");
+            }
+            r.seek(at as u64).at("relocation_table")?;
+            let pos_relocation_table = r.abs_pos() as i128;
+            pools.chain_end(pos_relocation_table as u64);
+            let r = &mut r;
+            let value = RelocationTable::read(
+                    r,
+                    endian,
+                    pools,
+                    root_io,
+                    (
+                        -1i128,
+                        &::binspec_runtime::expr::ints(
+                            &::std::vec::Vec::from([
+                                0i128,
+                                v_string_pool as i128 - 20i128 + v_string_pool_size as i128,
+                            ]),
+                        ),
+                    ),
+                )
+                .at("relocation_table")?;
+            (value, pos_relocation_table)
+        };
+        let v_string_pool_size: ::std::option::Option<u32> = if v_string_pool_size
+            as i128 == len_strings.get()
+        {
+            None
+        } else {
+            Some(v_string_pool_size)
+        };
         r.leave();
         Ok(ResFileV8 {
-            file_name: v_file_name,
+            file_name: if v_name.is_none() && v_file_name != 0 {
+                Some(v_file_name)
+            } else {
+                None
+            },
             model_array: v_model_array,
             model_dictionary: v_model_dictionary,
             skeletal_animation_array: v_skeletal_animation_array,
@@ -3274,6 +3383,7 @@ impl ResFileV8 {
             embed_files: v_embed_files,
             embed_file_dict: v_embed_file_dict,
             strings: v_strings,
+            relocation_table: v_relocation_table,
         })
     }
     #[allow(non_snake_case)]
@@ -3281,41 +3391,46 @@ impl ResFileV8 {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: ResFileV8Args,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bone_visibility_animation_array__ptr = ctx.key(19u32);
-        let k_bone_visibility_animation_dictionary__ptr = ctx.key(20u32);
-        let k_embed_file_array__ptr = ctx.key(21u32);
-        let k_embed_file_dictionary__ptr = ctx.key(22u32);
-        let k_file_name__ptr = ctx.key(23u32);
-        let k_material_animation_array__ptr = ctx.key(24u32);
-        let k_material_animation_dictionary__ptr = ctx.key(25u32);
-        let k_memory_pool_info__ptr = ctx.key(26u32);
-        let k_model_array__ptr = ctx.key(27u32);
-        let k_model_dictionary__ptr = ctx.key(28u32);
-        let k_runtime_memory_pool__ptr = ctx.key(29u32);
-        let k_scene_animation_array__ptr = ctx.key(30u32);
-        let k_scene_animation_dictionary__ptr = ctx.key(31u32);
-        let k_shape_animation_array__ptr = ctx.key(32u32);
-        let k_shape_animation_dictionary__ptr = ctx.key(33u32);
-        let k_skeletal_animation_array__ptr = ctx.key(34u32);
-        let k_skeletal_animation_dictionary__ptr = ctx.key(35u32);
-        let k_string_pool__ptr = ctx.key(36u32);
-        let k_user_pointer__ptr = ctx.key(37u32);
-        ctx.pointer_to(k_file_name__ptr, w.pos() as u64, self.file_name, false);
+        let (x_root__header__relocation_table_ofs,) = args;
+        let k_bone_visibility_animation_array__ptr = ctx.key(21u32);
+        let k_bone_visibility_animation_dictionary__ptr = ctx.key(22u32);
+        let k_embed_file_array__ptr = ctx.key(23u32);
+        let k_embed_file_dictionary__ptr = ctx.key(24u32);
+        let k_file_name__ptr = ctx.key(25u32);
+        let k_material_animation_array__ptr = ctx.key(26u32);
+        let k_material_animation_dictionary__ptr = ctx.key(27u32);
+        let k_memory_pool_info__ptr = ctx.key(28u32);
+        let k_model_array__ptr = ctx.key(29u32);
+        let k_model_dictionary__ptr = ctx.key(30u32);
+        let k_name = ctx.key(31u32);
+        let k_runtime_memory_pool__ptr = ctx.key(32u32);
+        let k_scene_animation_array__ptr = ctx.key(33u32);
+        let k_scene_animation_dictionary__ptr = ctx.key(34u32);
+        let k_shape_animation_array__ptr = ctx.key(35u32);
+        let k_shape_animation_dictionary__ptr = ctx.key(36u32);
+        let k_skeletal_animation_array__ptr = ctx.key(37u32);
+        let k_skeletal_animation_dictionary__ptr = ctx.key(38u32);
+        let k_string_pool__ptr = ctx.key(39u32);
+        let k_strings = ctx.key(40u32);
+        let k_user_pointer__ptr = ctx.key(41u32);
+        let d_file_name: i128 = match self.file_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
+        let d_string_pool_size: i128 = match self.string_pool_size {
+            Some(v) => v as i128,
+            None => ctx.prev_len(k_strings) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.file_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "file_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_file_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_file_name, "file_name")?, endian);
                 Ok(())
             })
             .at("file_name")?;
@@ -3695,18 +3810,7 @@ impl ResFileV8 {
             })
             .at("string_pool")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.string_pool_size;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<
-                                u32,
-                            >(*x as i128, "string_pool_size")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(ctx.fit::<u32>(d_string_pool_size, "string_pool_size")?, endian);
                 Ok(())
             })
             .at("string_pool_size")?;
@@ -3844,7 +3948,7 @@ impl ResFileV8 {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (self.file_name as i128 != 0i128, self.name.is_some()) {
+            match (d_file_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -3864,34 +3968,18 @@ impl ResFileV8 {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.file_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (self.model_array as i128 != 0i128, self.models.is_some()) {
                 (false, true) => {
@@ -4564,7 +4652,9 @@ impl ResFileV8 {
                         let w = &mut w;
                         {
                             let x = val;
+                            let s__ = w.pos();
                             x.write(w, ctx, io, endian)?;
+                            ctx.record_len(k_strings, (w.pos() - s__) as u64);
                         }
                     }
                     ctx.place(at, w.into_inner())?;
@@ -4572,6 +4662,55 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("strings")?;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.relocation_table;
+                    {
+                        let at: i128 = x_root__header__relocation_table_ofs;
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
+                            _ => {
+                                return Err(
+                                    ::binspec_runtime::Error::write(
+                                        format!("position {at} is out of range"),
+                                    ),
+                                );
+                            }
+                        };
+                        let io = ::binspec_runtime::layout::Io::ROOT;
+                        ctx.chain_end(
+                            ::binspec_runtime::layout::WriteCtx::first(224u32),
+                            at as u64,
+                        );
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                x.write(
+                                    w,
+                                    ctx,
+                                    io,
+                                    endian,
+                                    (
+                                        -1i128,
+                                        &::binspec_runtime::expr::ints(
+                                            &::std::vec::Vec::from([
+                                                0i128,
+                                                self.string_pool as i128 - 20i128 + d_string_pool_size,
+                                            ]),
+                                        ),
+                                    ),
+                                )?;
+                            }
+                        }
+                        ctx.place(at, w.into_inner())?;
+                    }
+                }
+                Ok(())
+            })
+            .at("relocation_table")?;
         Ok(())
     }
 }
@@ -4692,9 +4831,15 @@ impl EmbedFileEntry {
 pub struct Model {
     /// Unnamed on the page (BfresLibrary reads flags here from version 9).
     pub flags: u32,
-    pub model_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_name: ::std::option::Option<u64>,
     /// Unnamed on the page; in version 8 a pointer to a path string (the empty string in both files).
-    pub path: u64,
+    ///
+    /// Set only where `path_name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: ::std::option::Option<u64>,
     pub skeleton: u64,
     pub vertex_array: u64,
     pub shape_array: u64,
@@ -4841,7 +4986,7 @@ impl Model {
             })
         })()
             .at("reserved")?;
-        let (v_name, _pos_name) = if v_model_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_model_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_model_name as i128;
@@ -4858,14 +5003,15 @@ impl Model {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
-        let (v_path_name, _pos_path_name) = if v_path as i128 != 0i128 {
+        let (v_path_name, _pos_path_name, _align_path_name) = if v_path as i128 != 0i128
+        {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_path as i128;
@@ -4882,12 +5028,12 @@ impl Model {
                 let pos_path_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("path_name")?;
-                (value, pos_path_name)
+                (value, pos_path_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_skeleton_data, _pos_skeleton_data) = if v_skeleton as i128 != 0i128 {
             let read = {
@@ -5232,8 +5378,12 @@ impl Model {
         r.leave();
         Ok(Model {
             flags: v_flags,
-            model_name: v_model_name,
-            path: v_path,
+            model_name: if v_name.is_none() && v_model_name != 0 {
+                Some(v_model_name)
+            } else {
+                None
+            },
+            path: if v_path_name.is_none() && v_path != 0 { Some(v_path) } else { None },
             skeleton: v_skeleton,
             vertex_array: v_vertex_array,
             shape_array: v_shape_array,
@@ -5290,22 +5440,32 @@ impl Model {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_material_array__ptr = ctx.key(38u32);
-        let k_material_dictionary__ptr = ctx.key(39u32);
-        let k_model_name__ptr = ctx.key(40u32);
-        let k_path__ptr = ctx.key(41u32);
-        let k_shader_reflection_array__ptr = ctx.key(42u32);
-        let k_shape_array__ptr = ctx.key(43u32);
-        let k_shape_dictionary__ptr = ctx.key(44u32);
-        let k_skeleton__ptr = ctx.key(45u32);
-        let k_user_data_array__ptr = ctx.key(46u32);
-        let k_user_data_dictionary__ptr = ctx.key(47u32);
-        let k_user_pointer__ptr = ctx.key(48u32);
-        let k_vertex_array__ptr = ctx.key(49u32);
+        let k_material_array__ptr = ctx.key(42u32);
+        let k_material_dictionary__ptr = ctx.key(43u32);
+        let k_model_name__ptr = ctx.key(44u32);
+        let k_name = ctx.key(45u32);
+        let k_path__ptr = ctx.key(46u32);
+        let k_path_name = ctx.key(47u32);
+        let k_shader_reflection_array__ptr = ctx.key(48u32);
+        let k_shape_array__ptr = ctx.key(49u32);
+        let k_shape_dictionary__ptr = ctx.key(50u32);
+        let k_skeleton__ptr = ctx.key(51u32);
+        let k_user_data_array__ptr = ctx.key(52u32);
+        let k_user_data_dictionary__ptr = ctx.key(53u32);
+        let k_user_pointer__ptr = ctx.key(54u32);
+        let k_vertex_array__ptr = ctx.key(55u32);
+        let d_model_name: i128 = match self.model_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
+        let d_path: i128 = match self.path {
+            Some(v) if self.path_name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_path_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 77u8, 68u8, 76u8]);
                 Ok(())
@@ -5325,33 +5485,19 @@ impl Model {
                 Ok(())
             })
             .at("flags")?;
-        ctx.pointer_to(k_model_name__ptr, w.pos() as u64, self.model_name, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.model_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "model_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_model_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_model_name, "model_name")?, endian);
                 Ok(())
             })
             .at("model_name")?;
-        ctx.pointer_to(k_path__ptr, w.pos() as u64, self.path, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.path;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "path")?,
-                            endian,
-                        );
-                    }
+                if self.path_name.is_some() {
+                    ctx.pointer(k_path__ptr, w.pos() as u64, k_path_name);
                 }
+                w.u64(ctx.fit::<u64>(d_path, "path")?, endian);
                 Ok(())
             })
             .at("path")?;
@@ -5650,7 +5796,7 @@ impl Model {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (self.model_name as i128 != 0i128, self.name.is_some()) {
+            match (d_model_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -5670,36 +5816,20 @@ impl Model {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.model_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
-            match (self.path as i128 != 0i128, self.path_name.is_some()) {
+            match (d_path != 0i128, self.path_name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -5719,34 +5849,19 @@ impl Model {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.path_name {
-                    let at: i128 = self.path as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("path_name")?;
+        if let Some(x) = &self.path_name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("path_name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_path_name, &item.into_inner(), 1u64)
+                .at("path_name")?;
+        }
         if !ctx.first_pass() {
             match (self.skeleton as i128 != 0i128, self.skeleton_data.is_some()) {
                 (false, true) => {
@@ -6212,9 +6327,15 @@ impl Model {
 pub struct ModelV8 {
     /// The block header, magic "FMDL".
     pub block: BlockHeader,
-    pub model_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_name: ::std::option::Option<u64>,
     /// Pointer to a path (the empty string in both files).
-    pub path: u64,
+    ///
+    /// Set only where `path_name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: ::std::option::Option<u64>,
     pub skeleton: u64,
     pub vertex_array: u64,
     pub shape_array: u64,
@@ -6339,7 +6460,7 @@ impl ModelV8 {
         let v_user_data_count = r.u16(endian).at("user_data_count")?;
         let v_total_vertex_count = r.u32(endian).at("total_vertex_count")?;
         let v_reserved = r.u32(endian).at("reserved")?;
-        let (v_name, _pos_name) = if v_model_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_model_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_model_name as i128;
@@ -6356,14 +6477,15 @@ impl ModelV8 {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
-        let (v_path_name, _pos_path_name) = if v_path as i128 != 0i128 {
+        let (v_path_name, _pos_path_name, _align_path_name) = if v_path as i128 != 0i128
+        {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_path as i128;
@@ -6380,12 +6502,12 @@ impl ModelV8 {
                 let pos_path_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("path_name")?;
-                (value, pos_path_name)
+                (value, pos_path_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_skeleton_data, _pos_skeleton_data) = if v_skeleton as i128 != 0i128 {
             let read = {
@@ -6685,8 +6807,12 @@ impl ModelV8 {
         r.leave();
         Ok(ModelV8 {
             block: v_block,
-            model_name: v_model_name,
-            path: v_path,
+            model_name: if v_name.is_none() && v_model_name != 0 {
+                Some(v_model_name)
+            } else {
+                None
+            },
+            path: if v_path_name.is_none() && v_path != 0 { Some(v_path) } else { None },
             skeleton: v_skeleton,
             vertex_array: v_vertex_array,
             shape_array: v_shape_array,
@@ -6735,17 +6861,27 @@ impl ModelV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_material_array__ptr = ctx.key(50u32);
-        let k_material_dictionary__ptr = ctx.key(51u32);
-        let k_model_name__ptr = ctx.key(52u32);
-        let k_path__ptr = ctx.key(53u32);
-        let k_shape_array__ptr = ctx.key(54u32);
-        let k_shape_dictionary__ptr = ctx.key(55u32);
-        let k_skeleton__ptr = ctx.key(56u32);
-        let k_user_data_array__ptr = ctx.key(57u32);
-        let k_user_data_dictionary__ptr = ctx.key(58u32);
-        let k_user_pointer__ptr = ctx.key(59u32);
-        let k_vertex_array__ptr = ctx.key(60u32);
+        let k_material_array__ptr = ctx.key(56u32);
+        let k_material_dictionary__ptr = ctx.key(57u32);
+        let k_model_name__ptr = ctx.key(58u32);
+        let k_name = ctx.key(59u32);
+        let k_path__ptr = ctx.key(60u32);
+        let k_path_name = ctx.key(61u32);
+        let k_shape_array__ptr = ctx.key(62u32);
+        let k_shape_dictionary__ptr = ctx.key(63u32);
+        let k_skeleton__ptr = ctx.key(64u32);
+        let k_user_data_array__ptr = ctx.key(65u32);
+        let k_user_data_dictionary__ptr = ctx.key(66u32);
+        let k_user_pointer__ptr = ctx.key(67u32);
+        let k_vertex_array__ptr = ctx.key(68u32);
+        let d_model_name: i128 = match self.model_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
+        let d_path: i128 = match self.path {
+            Some(v) if self.path_name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_path_name) as i128,
+        };
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FMDL"
@@ -6771,33 +6907,19 @@ impl ModelV8 {
                 Ok(())
             })
             .at("block")?;
-        ctx.pointer_to(k_model_name__ptr, w.pos() as u64, self.model_name, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.model_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "model_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_model_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_model_name, "model_name")?, endian);
                 Ok(())
             })
             .at("model_name")?;
-        ctx.pointer_to(k_path__ptr, w.pos() as u64, self.path, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.path;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "path")?,
-                            endian,
-                        );
-                    }
+                if self.path_name.is_some() {
+                    ctx.pointer(k_path__ptr, w.pos() as u64, k_path_name);
                 }
+                w.u64(ctx.fit::<u64>(d_path, "path")?, endian);
                 Ok(())
             })
             .at("path")?;
@@ -7065,7 +7187,7 @@ impl ModelV8 {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (self.model_name as i128 != 0i128, self.name.is_some()) {
+            match (d_model_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -7085,36 +7207,20 @@ impl ModelV8 {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.model_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
-            match (self.path as i128 != 0i128, self.path_name.is_some()) {
+            match (d_path != 0i128, self.path_name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -7134,34 +7240,19 @@ impl ModelV8 {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.path_name {
-                    let at: i128 = self.path as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("path_name")?;
+        if let Some(x) = &self.path_name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("path_name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_path_name, &item.into_inner(), 1u64)
+                .at("path_name")?;
+        }
         if !ctx.first_pass() {
             match (self.skeleton as i128 != 0i128, self.skeleton_data.is_some()) {
                 (false, true) => {
@@ -7596,10 +7687,12 @@ impl UserDataEntry {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
         let v_info = UserData::read(r, endian, pools, root_io).at("info")?;
-        let (v_name, _pos_name) = if v_info.name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_info.name.unwrap_or_default() as i128
+            != 0i128
+        {
             let read = {
                 let mut r = root_io.clone();
-                let at = v_info.name as i128;
+                let at = v_info.name.unwrap_or_default() as i128;
                 if at < 0 {
                     return Err(
                             ::binspec_runtime::Error::invalid(
@@ -7613,12 +7706,12 @@ impl UserDataEntry {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_values, _pos_values) = if v_info.data as i128 != 0i128 {
             let read = {
@@ -7687,6 +7780,8 @@ impl UserDataEntry {
         } else {
             (None, 0i128)
         };
+        let mut v_info = v_info;
+        v_info.name = None;
         r.leave();
         Ok(UserDataEntry {
             info: v_info,
@@ -7703,66 +7798,39 @@ impl UserDataEntry {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_name = ctx.key(69u32);
+        let g_info__name: i128 = ctx.prev_pos(k_name) as i128;
         ::binspec_runtime::attempt(|| {
                 {
-                    let val = &self.info;
+                    w.flush_bits();
+                    let at__ = w.pos();
                     {
-                        let x = val;
-                        x.write(w, ctx, io, endian)?;
-                    }
-                }
-                Ok(())
-            })
-            .at("info")?;
-        if !ctx.first_pass() {
-            match (self.info.name as i128 != 0i128, self.name.is_some()) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `info.name != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("name"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `info.name != 0` is true for the values written: the file would have one",
-                            )
-                            .at("name"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.info.name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
+                        let val = &self.info;
                         {
                             let x = val;
                             x.write(w, ctx, io, endian)?;
                         }
                     }
-                    ctx.place(at, w.into_inner())?;
+                    let v__: u64 = ctx.fit::<u64>(g_info__name, "name")?;
+                    w.patch_uint_n(at__, v__, 8usize, endian);
+                    let kp__ = ctx.key(218u32);
+                    ctx.pointer(kp__, (at__) as u64, k_name);
                 }
                 Ok(())
             })
-            .at("name")?;
+            .at("info")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (self.info.data as i128 != 0i128, self.values.is_some()) {
                 (false, true) => {
@@ -8318,14 +8386,14 @@ impl Vertex {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_attribute_array__ptr = ctx.key(61u32);
-        let k_attribute_dictionary__ptr = ctx.key(62u32);
-        let k_runtime_memory_pool__ptr = ctx.key(63u32);
-        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(64u32);
-        let k_runtime_vertex_buffer_array__ptr = ctx.key(65u32);
-        let k_user_pointer__ptr = ctx.key(66u32);
-        let k_vertex_buffer_info_array__ptr = ctx.key(67u32);
-        let k_vertex_buffer_stride_array__ptr = ctx.key(68u32);
+        let k_attribute_array__ptr = ctx.key(70u32);
+        let k_attribute_dictionary__ptr = ctx.key(71u32);
+        let k_runtime_memory_pool__ptr = ctx.key(72u32);
+        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(73u32);
+        let k_runtime_vertex_buffer_array__ptr = ctx.key(74u32);
+        let k_user_pointer__ptr = ctx.key(75u32);
+        let k_vertex_buffer_info_array__ptr = ctx.key(76u32);
+        let k_vertex_buffer_stride_array__ptr = ctx.key(77u32);
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 86u8, 84u8, 88u8]);
                 Ok(())
@@ -9423,14 +9491,14 @@ impl VertexV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_attribute_array__ptr = ctx.key(69u32);
-        let k_attribute_dictionary__ptr = ctx.key(70u32);
-        let k_runtime_memory_pool__ptr = ctx.key(71u32);
-        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(72u32);
-        let k_runtime_vertex_buffer_array__ptr = ctx.key(73u32);
-        let k_user_pointer__ptr = ctx.key(74u32);
-        let k_vertex_buffer_info_array__ptr = ctx.key(75u32);
-        let k_vertex_buffer_stride_array__ptr = ctx.key(76u32);
+        let k_attribute_array__ptr = ctx.key(78u32);
+        let k_attribute_dictionary__ptr = ctx.key(79u32);
+        let k_runtime_memory_pool__ptr = ctx.key(80u32);
+        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(81u32);
+        let k_runtime_vertex_buffer_array__ptr = ctx.key(82u32);
+        let k_user_pointer__ptr = ctx.key(83u32);
+        let k_vertex_buffer_info_array__ptr = ctx.key(84u32);
+        let k_vertex_buffer_stride_array__ptr = ctx.key(85u32);
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FVTX"
@@ -10057,7 +10125,10 @@ impl VertexV8 {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VertexAttribute {
-    pub attribute_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute_name: ::std::option::Option<u64>,
     /// Attribute format (nn::gfx::AttributeFormat): `(ChannelFormat << 8) | TypeFormat`, as nn::gfx's image
     /// formats are made (`channel_format`, `type_format`). The page lists no values; the files' positions are
     /// 0x1805 (r32g32b32 float), normals 0x0e02 (r10g10b10a2 snorm), colors 0x0b01 (r8g8b8a8 unorm).
@@ -10086,7 +10157,7 @@ impl VertexAttribute {
         let v_buffer_offset = r.u16(endian).at("buffer_offset")?;
         let v_buffer_index = r.u8().at("buffer_index")?;
         let v_is_dynamic = r.u8().at("is_dynamic")?;
-        let (v_name, _pos_name) = if v_attribute_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_attribute_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_attribute_name as i128;
@@ -10103,16 +10174,20 @@ impl VertexAttribute {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         r.leave();
         Ok(VertexAttribute {
-            attribute_name: v_attribute_name,
+            attribute_name: if v_name.is_none() && v_attribute_name != 0 {
+                Some(v_attribute_name)
+            } else {
+                None
+            },
             format: v_format,
             buffer_offset: v_buffer_offset,
             buffer_index: v_buffer_index,
@@ -10125,28 +10200,21 @@ impl VertexAttribute {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_attribute_name__ptr = ctx.key(77u32);
-        ctx.pointer_to(
-            k_attribute_name__ptr,
-            w.pos() as u64,
-            self.attribute_name,
-            false,
-        );
+        let k_attribute_name__ptr = ctx.key(86u32);
+        let k_name = ctx.key(87u32);
+        let d_attribute_name: i128 = match self.attribute_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.attribute_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "attribute_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_attribute_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_attribute_name, "attribute_name")?, endian);
                 Ok(())
             })
             .at("attribute_name")?;
@@ -10201,7 +10269,7 @@ impl VertexAttribute {
             })
             .at("is_dynamic")?;
         if !ctx.first_pass() {
-            match (self.attribute_name as i128 != 0i128, self.name.is_some()) {
+            match (d_attribute_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -10221,34 +10289,18 @@ impl VertexAttribute {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.attribute_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         Ok(())
     }
 }
@@ -10368,7 +10420,10 @@ impl VertexBufferStride {
 pub struct Shape {
     /// Flags; bit 4 (0x10) set means `mesh_array` points to a ResMeshlet.
     pub flags: u32,
-    pub shape_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape_name: ::std::option::Option<u64>,
     /// Pointer to the referenced vertex set (the model's vertex set `vertex_index`; not followed).
     pub vertex: u64,
     /// Level-of-detail mesh array, or if flags bit 4 is set, a ResMeshlet.
@@ -10500,7 +10555,7 @@ impl Shape {
         let v_key_shape_count = r.u8().at("key_shape_count")?;
         let v_target_attribute_count = r.u8().at("target_attribute_count")?;
         let v_reserved = r.u16(endian).at("reserved")?;
-        let (v_name, _pos_name) = if v_shape_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_shape_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_shape_name as i128;
@@ -10517,12 +10572,12 @@ impl Shape {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_meshes, _pos_meshes) = if v_mesh_array as i128 != 0i128
             && v_flags as i128 & 16i128 == 0i128
@@ -10865,7 +10920,11 @@ impl Shape {
         r.leave();
         Ok(Shape {
             flags: v_flags,
-            shape_name: v_shape_name,
+            shape_name: if v_name.is_none() && v_shape_name != 0 {
+                Some(v_shape_name)
+            } else {
+                None
+            },
             vertex: v_vertex,
             mesh_array: v_mesh_array,
             skin_bone_index_array: v_skin_bone_index_array,
@@ -10915,19 +10974,24 @@ impl Shape {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bounding_box_array__ptr = ctx.key(78u32);
-        let k_bounding_sphere_array__ptr = ctx.key(79u32);
-        let k_key_shape_array__ptr = ctx.key(80u32);
-        let k_key_shape_dictionary__ptr = ctx.key(81u32);
-        let k_mesh_array__ptr = ctx.key(82u32);
-        let k_shape_name__ptr = ctx.key(83u32);
-        let k_skin_bone_index_array__ptr = ctx.key(84u32);
-        let k_user_pointer__ptr = ctx.key(85u32);
-        let k_vertex__ptr = ctx.key(86u32);
+        let k_bounding_box_array__ptr = ctx.key(88u32);
+        let k_bounding_sphere_array__ptr = ctx.key(89u32);
+        let k_key_shape_array__ptr = ctx.key(90u32);
+        let k_key_shape_dictionary__ptr = ctx.key(91u32);
+        let k_mesh_array__ptr = ctx.key(92u32);
+        let k_name = ctx.key(93u32);
+        let k_shape_name__ptr = ctx.key(94u32);
+        let k_skin_bone_index_array__ptr = ctx.key(95u32);
+        let k_user_pointer__ptr = ctx.key(96u32);
+        let k_vertex__ptr = ctx.key(97u32);
+        let d_shape_name: i128 = match self.shape_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 83u8, 72u8, 80u8]);
                 Ok(())
@@ -10947,18 +11011,11 @@ impl Shape {
                 Ok(())
             })
             .at("flags")?;
-        ctx.pointer_to(k_shape_name__ptr, w.pos() as u64, self.shape_name, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.shape_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "shape_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_shape_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_shape_name, "shape_name")?, endian);
                 Ok(())
             })
             .at("shape_name")?;
@@ -11268,7 +11325,7 @@ impl Shape {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (self.shape_name as i128 != 0i128, self.name.is_some()) {
+            match (d_shape_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -11288,34 +11345,18 @@ impl Shape {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.shape_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (
                 self.mesh_array as i128 != 0i128 && self.flags as i128 & 16i128 == 0i128,
@@ -11763,7 +11804,10 @@ impl Shape {
 pub struct ShapeV8 {
     /// The block header, magic "FSHP" (its offsets are 0, not a block of the chain).
     pub block: UnchainedHeader,
-    pub shape_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape_name: ::std::option::Option<u64>,
     /// Pointer to the vertex set (the model's vertex set `vertex_index`; not followed).
     pub vertex: u64,
     pub mesh_array: u64,
@@ -11903,7 +11947,7 @@ impl ShapeV8 {
             })
         })()
             .at("reserved")?;
-        let (v_name, _pos_name) = if v_shape_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_shape_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_shape_name as i128;
@@ -11920,12 +11964,12 @@ impl ShapeV8 {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_meshes, _pos_meshes) = if v_mesh_array as i128 != 0i128 {
             let read = {
@@ -12239,7 +12283,11 @@ impl ShapeV8 {
         r.leave();
         Ok(ShapeV8 {
             block: v_block,
-            shape_name: v_shape_name,
+            shape_name: if v_name.is_none() && v_shape_name != 0 {
+                Some(v_shape_name)
+            } else {
+                None
+            },
             vertex: v_vertex,
             mesh_array: v_mesh_array,
             skin_bone_index_array: v_skin_bone_index_array,
@@ -12293,15 +12341,20 @@ impl ShapeV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bounding_box_array__ptr = ctx.key(87u32);
-        let k_bounding_radius_array__ptr = ctx.key(88u32);
-        let k_key_shape_array__ptr = ctx.key(89u32);
-        let k_key_shape_dictionary__ptr = ctx.key(90u32);
-        let k_mesh_array__ptr = ctx.key(91u32);
-        let k_shape_name__ptr = ctx.key(92u32);
-        let k_skin_bone_index_array__ptr = ctx.key(93u32);
-        let k_user_pointer__ptr = ctx.key(94u32);
-        let k_vertex__ptr = ctx.key(95u32);
+        let k_bounding_box_array__ptr = ctx.key(98u32);
+        let k_bounding_radius_array__ptr = ctx.key(99u32);
+        let k_key_shape_array__ptr = ctx.key(100u32);
+        let k_key_shape_dictionary__ptr = ctx.key(101u32);
+        let k_mesh_array__ptr = ctx.key(102u32);
+        let k_name = ctx.key(103u32);
+        let k_shape_name__ptr = ctx.key(104u32);
+        let k_skin_bone_index_array__ptr = ctx.key(105u32);
+        let k_user_pointer__ptr = ctx.key(106u32);
+        let k_vertex__ptr = ctx.key(107u32);
+        let d_shape_name: i128 = match self.shape_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FSHP"
@@ -12327,18 +12380,11 @@ impl ShapeV8 {
                 Ok(())
             })
             .at("block")?;
-        ctx.pointer_to(k_shape_name__ptr, w.pos() as u64, self.shape_name, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.shape_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "shape_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_shape_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_shape_name, "shape_name")?, endian);
                 Ok(())
             })
             .at("shape_name")?;
@@ -12667,7 +12713,7 @@ impl ShapeV8 {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (self.shape_name as i128 != 0i128, self.name.is_some()) {
+            match (d_shape_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -12687,34 +12733,18 @@ impl ShapeV8 {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.shape_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (self.mesh_array as i128 != 0i128, self.meshes.is_some()) {
                 (false, true) => {
@@ -13340,10 +13370,10 @@ impl Mesh {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (_p_boundings_before,) = args;
-        let k_index_buffer_info__ptr = ctx.key(96u32);
-        let k_runtime_index_buffer__ptr = ctx.key(97u32);
-        let k_runtime_memory_pool__ptr = ctx.key(98u32);
-        let k_sub_mesh_range_array__ptr = ctx.key(99u32);
+        let k_index_buffer_info__ptr = ctx.key(108u32);
+        let k_runtime_index_buffer__ptr = ctx.key(109u32);
+        let k_runtime_memory_pool__ptr = ctx.key(110u32);
+        let k_sub_mesh_range_array__ptr = ctx.key(111u32);
         ctx.pointer_to(
             k_sub_mesh_range_array__ptr,
             w.pos() as u64,
@@ -14256,9 +14286,9 @@ impl Meshlet {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_meshlet_buffer_info_array__ptr = ctx.key(100u32);
-        let k_meshlet_buffer_offset_array__ptr = ctx.key(101u32);
-        let k_runtime_meshlet_buffer_array__ptr = ctx.key(102u32);
+        let k_meshlet_buffer_info_array__ptr = ctx.key(112u32);
+        let k_meshlet_buffer_offset_array__ptr = ctx.key(113u32);
+        let k_runtime_meshlet_buffer_array__ptr = ctx.key(114u32);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.unknown;
@@ -14868,12 +14898,12 @@ impl Skeleton {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bone_array__ptr = ctx.key(103u32);
-        let k_bone_dictionary__ptr = ctx.key(104u32);
-        let k_bone_index_table__ptr = ctx.key(105u32);
-        let k_inverse_matrix_array__ptr = ctx.key(106u32);
-        let k_mirror_bone_index_table__ptr = ctx.key(107u32);
-        let k_user_pointer__ptr = ctx.key(108u32);
+        let k_bone_array__ptr = ctx.key(115u32);
+        let k_bone_dictionary__ptr = ctx.key(116u32);
+        let k_bone_index_table__ptr = ctx.key(117u32);
+        let k_inverse_matrix_array__ptr = ctx.key(118u32);
+        let k_mirror_bone_index_table__ptr = ctx.key(119u32);
+        let k_user_pointer__ptr = ctx.key(120u32);
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 83u8, 75u8, 76u8]);
                 Ok(())
@@ -15581,11 +15611,11 @@ impl SkeletonV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bone_array__ptr = ctx.key(109u32);
-        let k_bone_dictionary__ptr = ctx.key(110u32);
-        let k_bone_index_table__ptr = ctx.key(111u32);
-        let k_inverse_matrix_array__ptr = ctx.key(112u32);
-        let k_user_pointer__ptr = ctx.key(113u32);
+        let k_bone_array__ptr = ctx.key(121u32);
+        let k_bone_dictionary__ptr = ctx.key(122u32);
+        let k_bone_index_table__ptr = ctx.key(123u32);
+        let k_inverse_matrix_array__ptr = ctx.key(124u32);
+        let k_user_pointer__ptr = ctx.key(125u32);
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FSKL"
@@ -16016,7 +16046,10 @@ impl SkeletonV8 {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Bone {
-    pub bone_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bone_name: ::std::option::Option<u64>,
     pub user_data_array: u64,
     pub user_data_dictionary: u64,
     #[serde(with = "::binspec_runtime::bytes")]
@@ -16085,7 +16118,7 @@ impl Bone {
         let v_scale = Vec3::read(r, endian, pools, root_io).at("scale")?;
         let v_rotation = Vec4::read(r, endian, pools, root_io).at("rotation")?;
         let v_translation = Vec3::read(r, endian, pools, root_io).at("translation")?;
-        let (v_name, _pos_name) = if v_bone_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_bone_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_bone_name as i128;
@@ -16102,12 +16135,12 @@ impl Bone {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_user_data, _pos_user_data) = if v_user_data_array as i128 != 0i128 {
             let read = {
@@ -16183,7 +16216,11 @@ impl Bone {
         };
         r.leave();
         Ok(Bone {
-            bone_name: v_bone_name,
+            bone_name: if v_name.is_none() && v_bone_name != 0 {
+                Some(v_bone_name)
+            } else {
+                None
+            },
             user_data_array: v_user_data_array,
             user_data_dictionary: v_user_data_dictionary,
             reserved: v_reserved,
@@ -16215,21 +16252,19 @@ impl Bone {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bone_name__ptr = ctx.key(114u32);
-        let k_user_data_array__ptr = ctx.key(115u32);
-        let k_user_data_dictionary__ptr = ctx.key(116u32);
-        ctx.pointer_to(k_bone_name__ptr, w.pos() as u64, self.bone_name, false);
+        let k_bone_name__ptr = ctx.key(126u32);
+        let k_name = ctx.key(127u32);
+        let k_user_data_array__ptr = ctx.key(128u32);
+        let k_user_data_dictionary__ptr = ctx.key(129u32);
+        let d_bone_name: i128 = match self.bone_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.bone_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "bone_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_bone_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_bone_name, "bone_name")?, endian);
                 Ok(())
             })
             .at("bone_name")?;
@@ -16437,7 +16472,7 @@ impl Bone {
             })
             .at("translation")?;
         if !ctx.first_pass() {
-            match (self.bone_name as i128 != 0i128, self.name.is_some()) {
+            match (d_bone_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -16457,34 +16492,18 @@ impl Bone {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.bone_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (self.user_data_array as i128 != 0i128, self.user_data.is_some()) {
                 (false, true) => {
@@ -16594,7 +16613,10 @@ impl Bone {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoneV8 {
-    pub bone_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bone_name: ::std::option::Option<u64>,
     pub user_data_array: u64,
     pub user_data_dictionary: u64,
     #[serde(with = "::binspec_runtime::bytes")]
@@ -16663,7 +16685,7 @@ impl BoneV8 {
         let v_scale = Vec3::read(r, endian, pools, root_io).at("scale")?;
         let v_rotation = Vec4::read(r, endian, pools, root_io).at("rotation")?;
         let v_translation = Vec3::read(r, endian, pools, root_io).at("translation")?;
-        let (v_name, _pos_name) = if v_bone_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_bone_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_bone_name as i128;
@@ -16680,12 +16702,12 @@ impl BoneV8 {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_user_data, _pos_user_data) = if v_user_data_array as i128 != 0i128 {
             let read = {
@@ -16761,7 +16783,11 @@ impl BoneV8 {
         };
         r.leave();
         Ok(BoneV8 {
-            bone_name: v_bone_name,
+            bone_name: if v_name.is_none() && v_bone_name != 0 {
+                Some(v_bone_name)
+            } else {
+                None
+            },
             user_data_array: v_user_data_array,
             user_data_dictionary: v_user_data_dictionary,
             reserved: v_reserved,
@@ -16793,21 +16819,19 @@ impl BoneV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bone_name__ptr = ctx.key(117u32);
-        let k_user_data_array__ptr = ctx.key(118u32);
-        let k_user_data_dictionary__ptr = ctx.key(119u32);
-        ctx.pointer_to(k_bone_name__ptr, w.pos() as u64, self.bone_name, false);
+        let k_bone_name__ptr = ctx.key(130u32);
+        let k_name = ctx.key(131u32);
+        let k_user_data_array__ptr = ctx.key(132u32);
+        let k_user_data_dictionary__ptr = ctx.key(133u32);
+        let d_bone_name: i128 = match self.bone_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.bone_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "bone_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_bone_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_bone_name, "bone_name")?, endian);
                 Ok(())
             })
             .at("bone_name")?;
@@ -17015,7 +17039,7 @@ impl BoneV8 {
             })
             .at("translation")?;
         if !ctx.first_pass() {
-            match (self.bone_name as i128 != 0i128, self.name.is_some()) {
+            match (d_bone_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -17035,34 +17059,18 @@ impl BoneV8 {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.bone_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (self.user_data_array as i128 != 0i128, self.user_data.is_some()) {
                 (false, true) => {
@@ -17171,8 +17179,14 @@ impl BoneV8 {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShaderReflection {
-    pub shader_archive_name: u64,
-    pub shader_name: u64,
+    ///
+    /// Set only where `archive_name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shader_archive_name: ::std::option::Option<u64>,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shader_name: ::std::option::Option<u64>,
     pub render_info_array: u64,
     pub render_info_dictionary: u64,
     /// Material shader parameter array.
@@ -17295,8 +17309,8 @@ impl ShaderReflection {
             })
         })()
             .at("reserved")?;
-        let (v_archive_name, _pos_archive_name) = if v_shader_archive_name as i128
-            != 0i128
+        let (v_archive_name, _pos_archive_name, _align_archive_name) = if v_shader_archive_name
+            as i128 != 0i128
         {
             let read = {
                 let mut r = root_io.clone();
@@ -17315,14 +17329,14 @@ impl ShaderReflection {
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io)
                     .at("archive_name")?;
-                (value, pos_archive_name)
+                (value, pos_archive_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
-        let (v_name, _pos_name) = if v_shader_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_shader_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_shader_name as i128;
@@ -17339,12 +17353,12 @@ impl ShaderReflection {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_render_infos, _pos_render_infos) = if v_render_info_array as i128 != 0i128
         {
@@ -17575,8 +17589,18 @@ impl ShaderReflection {
         };
         r.leave();
         Ok(ShaderReflection {
-            shader_archive_name: v_shader_archive_name,
-            shader_name: v_shader_name,
+            shader_archive_name: if v_archive_name.is_none()
+                && v_shader_archive_name != 0
+            {
+                Some(v_shader_archive_name)
+            } else {
+                None
+            },
+            shader_name: if v_name.is_none() && v_shader_name != 0 {
+                Some(v_shader_name)
+            } else {
+                None
+            },
             render_info_array: v_render_info_array,
             render_info_dictionary: v_render_info_dictionary,
             shader_param_array: v_shader_param_array,
@@ -17613,53 +17637,49 @@ impl ShaderReflection {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_render_info_array__ptr = ctx.key(120u32);
-        let k_render_info_dictionary__ptr = ctx.key(121u32);
-        let k_sampler_dictionary__ptr = ctx.key(122u32);
-        let k_shader_archive_name__ptr = ctx.key(123u32);
-        let k_shader_name__ptr = ctx.key(124u32);
-        let k_shader_param_array__ptr = ctx.key(125u32);
-        let k_shader_param_dictionary__ptr = ctx.key(126u32);
-        let k_static_option_dictionary__ptr = ctx.key(127u32);
-        let k_vertex_attribute_dictionary__ptr = ctx.key(128u32);
-        ctx.pointer_to(
-            k_shader_archive_name__ptr,
-            w.pos() as u64,
-            self.shader_archive_name,
-            false,
-        );
+        let k_archive_name = ctx.key(134u32);
+        let k_name = ctx.key(135u32);
+        let k_render_info_array__ptr = ctx.key(136u32);
+        let k_render_info_dictionary__ptr = ctx.key(137u32);
+        let k_sampler_dictionary__ptr = ctx.key(138u32);
+        let k_shader_archive_name__ptr = ctx.key(139u32);
+        let k_shader_name__ptr = ctx.key(140u32);
+        let k_shader_param_array__ptr = ctx.key(141u32);
+        let k_shader_param_dictionary__ptr = ctx.key(142u32);
+        let k_static_option_dictionary__ptr = ctx.key(143u32);
+        let k_vertex_attribute_dictionary__ptr = ctx.key(144u32);
+        let d_shader_archive_name: i128 = match self.shader_archive_name {
+            Some(v) if self.archive_name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_archive_name) as i128,
+        };
+        let d_shader_name: i128 = match self.shader_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.shader_archive_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "shader_archive_name")?,
-                            endian,
-                        );
-                    }
+                if self.archive_name.is_some() {
+                    ctx.pointer(
+                        k_shader_archive_name__ptr,
+                        w.pos() as u64,
+                        k_archive_name,
+                    );
                 }
+                w.u64(
+                    ctx.fit::<u64>(d_shader_archive_name, "shader_archive_name")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("shader_archive_name")?;
-        ctx.pointer_to(k_shader_name__ptr, w.pos() as u64, self.shader_name, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.shader_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "shader_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_shader_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_shader_name, "shader_name")?, endian);
                 Ok(())
             })
             .at("shader_name")?;
@@ -17887,10 +17907,7 @@ impl ShaderReflection {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (
-                self.shader_archive_name as i128 != 0i128,
-                self.archive_name.is_some(),
-            ) {
+            match (d_shader_archive_name != 0i128, self.archive_name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -17910,36 +17927,21 @@ impl ShaderReflection {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.archive_name {
-                    let at: i128 = self.shader_archive_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("archive_name")?;
+        if let Some(x) = &self.archive_name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("archive_name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_archive_name, &item.into_inner(), 1u64)
+                .at("archive_name")?;
+        }
         if !ctx.first_pass() {
-            match (self.shader_name as i128 != 0i128, self.name.is_some()) {
+            match (d_shader_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -17959,34 +17961,18 @@ impl ShaderReflection {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.shader_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (
                 self.render_info_array as i128 != 0i128,
@@ -18490,7 +18476,10 @@ impl RenderInfoStrings {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RenderInfo {
-    pub render_info_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_info_name: ::std::option::Option<u64>,
     /// Render info data type.
     pub r#type: RenderInfoType,
     #[serde(with = "::binspec_runtime::bytes")]
@@ -18523,7 +18512,7 @@ impl RenderInfo {
             })
         })()
             .at("reserved")?;
-        let (v_name, _pos_name) = if v_render_info_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_render_info_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_render_info_name as i128;
@@ -18540,16 +18529,20 @@ impl RenderInfo {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         r.leave();
         Ok(RenderInfo {
-            render_info_name: v_render_info_name,
+            render_info_name: if v_name.is_none() && v_render_info_name != 0 {
+                Some(v_render_info_name)
+            } else {
+                None
+            },
             r#type: v_type,
             reserved: v_reserved,
             name: v_name,
@@ -18560,30 +18553,21 @@ impl RenderInfo {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_render_info_name__ptr = ctx.key(129u32);
-        ctx.pointer_to(
-            k_render_info_name__ptr,
-            w.pos() as u64,
-            self.render_info_name,
-            false,
-        );
+        let k_name = ctx.key(145u32);
+        let k_render_info_name__ptr = ctx.key(146u32);
+        let d_render_info_name: i128 = match self.render_info_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.render_info_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "render_info_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_render_info_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_render_info_name, "render_info_name")?, endian);
                 Ok(())
             })
             .at("render_info_name")?;
@@ -18618,7 +18602,7 @@ impl RenderInfo {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (self.render_info_name as i128 != 0i128, self.name.is_some()) {
+            match (d_render_info_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -18638,34 +18622,18 @@ impl RenderInfo {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.render_info_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         Ok(())
     }
 }
@@ -18677,7 +18645,10 @@ pub struct ShaderParam {
     /// representation (a pointer set at run time).
     pub convert_function: u64,
     /// Pointer to the shader parameter name.
-    pub shader_param_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shader_param_name: ::std::option::Option<u64>,
     /// Shader parameter offset.
     pub offset: u16,
     /// Shader parameter data type.
@@ -18716,7 +18687,7 @@ impl ShaderParam {
             })
         })()
             .at("reserved")?;
-        let (v_name, _pos_name) = if v_shader_param_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_shader_param_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_shader_param_name as i128;
@@ -18733,17 +18704,21 @@ impl ShaderParam {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         r.leave();
         Ok(ShaderParam {
             convert_function: v_convert_function,
-            shader_param_name: v_shader_param_name,
+            shader_param_name: if v_name.is_none() && v_shader_param_name != 0 {
+                Some(v_shader_param_name)
+            } else {
+                None
+            },
             offset: v_offset,
             r#type: v_type,
             reserved: v_reserved,
@@ -18755,12 +18730,17 @@ impl ShaderParam {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_convert_function__ptr = ctx.key(130u32);
-        let k_shader_param_name__ptr = ctx.key(131u32);
+        let k_convert_function__ptr = ctx.key(147u32);
+        let k_name = ctx.key(148u32);
+        let k_shader_param_name__ptr = ctx.key(149u32);
+        let d_shader_param_name: i128 = match self.shader_param_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ctx.pointer_to(
             k_convert_function__ptr,
             w.pos() as u64,
@@ -18783,25 +18763,11 @@ impl ShaderParam {
                 Ok(())
             })
             .at("convert_function")?;
-        ctx.pointer_to(
-            k_shader_param_name__ptr,
-            w.pos() as u64,
-            self.shader_param_name,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.shader_param_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "shader_param_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_shader_param_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_shader_param_name, "shader_param_name")?, endian);
                 Ok(())
             })
             .at("shader_param_name")?;
@@ -18850,7 +18816,7 @@ impl ShaderParam {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (self.shader_param_name as i128 != 0i128, self.name.is_some()) {
+            match (d_shader_param_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -18870,34 +18836,18 @@ impl ShaderParam {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.shader_param_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         Ok(())
     }
 }
@@ -18909,7 +18859,10 @@ impl ShaderParam {
 pub struct Material {
     /// Flags (bit 0 = is visible).
     pub flags: u32,
-    pub material_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material_name: ::std::option::Option<u64>,
     pub static_shader_variation: u64,
     /// Runtime texture view pointer array.
     pub runtime_texture_view_array: u64,
@@ -19181,7 +19134,7 @@ impl Material {
         let v_render_info_value_size = r.u16(endian).at("render_info_value_size")?;
         let v_uniform_buffer_size = r.u16(endian).at("uniform_buffer_size")?;
         let v_reserved2 = r.u32(endian).at("reserved2")?;
-        let (v_name, _pos_name) = if v_material_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_material_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_material_name as i128;
@@ -19198,12 +19151,12 @@ impl Material {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_variation, _pos_variation) = if v_static_shader_variation as i128 != 0i128
         {
@@ -20036,7 +19989,11 @@ impl Material {
         r.leave();
         Ok(Material {
             flags: v_flags,
-            material_name: v_material_name,
+            material_name: if v_name.is_none() && v_material_name != 0 {
+                Some(v_material_name)
+            } else {
+                None
+            },
             static_shader_variation: v_static_shader_variation,
             runtime_texture_view_array: v_runtime_texture_view_array,
             texture_name_array: v_texture_name_array,
@@ -20111,25 +20068,30 @@ impl Material {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (x_parent__shader_reflection_array, x_parent__shader_reflections) = args;
-        let k_convert_flag_array__ptr = ctx.key(132u32);
-        let k_material_name__ptr = ctx.key(133u32);
-        let k_render_info_value_array__ptr = ctx.key(134u32);
-        let k_render_info_value_count_array__ptr = ctx.key(135u32);
-        let k_render_info_value_offset_array__ptr = ctx.key(136u32);
-        let k_reserved__ptr = ctx.key(137u32);
-        let k_runtime_sampler_array__ptr = ctx.key(138u32);
-        let k_runtime_sampler_slot_array__ptr = ctx.key(139u32);
-        let k_runtime_texture_slot_array__ptr = ctx.key(140u32);
-        let k_runtime_texture_view_array__ptr = ctx.key(141u32);
-        let k_runtime_uniform_buffer_offset_array__ptr = ctx.key(142u32);
-        let k_sampler_dictionary__ptr = ctx.key(143u32);
-        let k_sampler_info_array__ptr = ctx.key(144u32);
-        let k_shader_param_value_array__ptr = ctx.key(145u32);
-        let k_static_shader_variation__ptr = ctx.key(146u32);
-        let k_texture_name_array__ptr = ctx.key(147u32);
-        let k_user_data_array__ptr = ctx.key(148u32);
-        let k_user_data_dictionary__ptr = ctx.key(149u32);
-        let k_user_pointer__ptr = ctx.key(150u32);
+        let k_convert_flag_array__ptr = ctx.key(150u32);
+        let k_material_name__ptr = ctx.key(151u32);
+        let k_name = ctx.key(152u32);
+        let k_render_info_value_array__ptr = ctx.key(153u32);
+        let k_render_info_value_count_array__ptr = ctx.key(154u32);
+        let k_render_info_value_offset_array__ptr = ctx.key(155u32);
+        let k_reserved__ptr = ctx.key(156u32);
+        let k_runtime_sampler_array__ptr = ctx.key(157u32);
+        let k_runtime_sampler_slot_array__ptr = ctx.key(158u32);
+        let k_runtime_texture_slot_array__ptr = ctx.key(159u32);
+        let k_runtime_texture_view_array__ptr = ctx.key(160u32);
+        let k_runtime_uniform_buffer_offset_array__ptr = ctx.key(161u32);
+        let k_sampler_dictionary__ptr = ctx.key(162u32);
+        let k_sampler_info_array__ptr = ctx.key(163u32);
+        let k_shader_param_value_array__ptr = ctx.key(164u32);
+        let k_static_shader_variation__ptr = ctx.key(165u32);
+        let k_texture_name_array__ptr = ctx.key(166u32);
+        let k_user_data_array__ptr = ctx.key(167u32);
+        let k_user_data_dictionary__ptr = ctx.key(168u32);
+        let k_user_pointer__ptr = ctx.key(169u32);
+        let d_material_name: i128 = match self.material_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 77u8, 65u8, 84u8]);
                 Ok(())
@@ -20149,18 +20111,11 @@ impl Material {
                 Ok(())
             })
             .at("flags")?;
-        ctx.pointer_to(k_material_name__ptr, w.pos() as u64, self.material_name, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.material_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "material_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_material_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_material_name, "material_name")?, endian);
                 Ok(())
             })
             .at("material_name")?;
@@ -20675,7 +20630,7 @@ impl Material {
             })
             .at("reserved2")?;
         if !ctx.first_pass() {
-            match (self.material_name as i128 != 0i128, self.name.is_some()) {
+            match (d_material_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -20695,34 +20650,18 @@ impl Material {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.material_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (
                 self.static_shader_variation as i128 != 0i128,
@@ -22213,14 +22152,14 @@ impl StaticShaderVariation {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_option_bool_array__ptr = ctx.key(151u32);
-        let k_option_index_array__ptr = ctx.key(152u32);
-        let k_option_string_array__ptr = ctx.key(153u32);
-        let k_sampler_index_array__ptr = ctx.key(154u32);
-        let k_sampler_name_array__ptr = ctx.key(155u32);
-        let k_shader_reflection__ptr = ctx.key(156u32);
-        let k_vertex_attribute_index_array__ptr = ctx.key(157u32);
-        let k_vertex_attribute_name_array__ptr = ctx.key(158u32);
+        let k_option_bool_array__ptr = ctx.key(170u32);
+        let k_option_index_array__ptr = ctx.key(171u32);
+        let k_option_string_array__ptr = ctx.key(172u32);
+        let k_sampler_index_array__ptr = ctx.key(173u32);
+        let k_sampler_name_array__ptr = ctx.key(174u32);
+        let k_shader_reflection__ptr = ctx.key(175u32);
+        let k_vertex_attribute_index_array__ptr = ctx.key(176u32);
+        let k_vertex_attribute_name_array__ptr = ctx.key(177u32);
         ctx.pointer_to(
             k_shader_reflection__ptr,
             w.pos() as u64,
@@ -22876,7 +22815,10 @@ impl StaticShaderVariation {
 pub struct MaterialV8 {
     /// The block header, magic "FMAT".
     pub block: BlockHeader,
-    pub material_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material_name: ::std::option::Option<u64>,
     pub render_info_array: u64,
     pub render_info_dictionary: u64,
     pub shader_assign: u64,
@@ -23121,7 +23063,7 @@ impl MaterialV8 {
         let v_raw_param_size = r.u16(endian).at("raw_param_size")?;
         let v_user_data_count = r.u16(endian).at("user_data_count")?;
         let v_reserved = r.u32(endian).at("reserved")?;
-        let (v_name, _pos_name) = if v_material_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_material_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_material_name as i128;
@@ -23138,12 +23080,12 @@ impl MaterialV8 {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_render_infos, _pos_render_infos) = if v_render_info_array as i128 != 0i128
         {
@@ -23766,7 +23708,11 @@ impl MaterialV8 {
         r.leave();
         Ok(MaterialV8 {
             block: v_block,
-            material_name: v_material_name,
+            material_name: if v_name.is_none() && v_material_name != 0 {
+                Some(v_material_name)
+            } else {
+                None
+            },
             render_info_array: v_render_info_array,
             render_info_dictionary: v_render_info_dictionary,
             shader_assign: v_shader_assign,
@@ -23849,24 +23795,29 @@ impl MaterialV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_convert_flag_array__ptr = ctx.key(159u32);
-        let k_material_name__ptr = ctx.key(160u32);
-        let k_render_info_array__ptr = ctx.key(161u32);
-        let k_render_info_dictionary__ptr = ctx.key(162u32);
-        let k_runtime_sampler_array__ptr = ctx.key(163u32);
-        let k_runtime_sampler_slot_array__ptr = ctx.key(164u32);
-        let k_runtime_texture_slot_array__ptr = ctx.key(165u32);
-        let k_runtime_texture_view_array__ptr = ctx.key(166u32);
-        let k_sampler_dictionary__ptr = ctx.key(167u32);
-        let k_sampler_info_array__ptr = ctx.key(168u32);
-        let k_shader_assign__ptr = ctx.key(169u32);
-        let k_shader_param_array__ptr = ctx.key(170u32);
-        let k_shader_param_dictionary__ptr = ctx.key(171u32);
-        let k_shader_param_value_array__ptr = ctx.key(172u32);
-        let k_texture_name_array__ptr = ctx.key(173u32);
-        let k_user_data_array__ptr = ctx.key(174u32);
-        let k_user_data_dictionary__ptr = ctx.key(175u32);
-        let k_user_pointer__ptr = ctx.key(176u32);
+        let k_convert_flag_array__ptr = ctx.key(178u32);
+        let k_material_name__ptr = ctx.key(179u32);
+        let k_name = ctx.key(180u32);
+        let k_render_info_array__ptr = ctx.key(181u32);
+        let k_render_info_dictionary__ptr = ctx.key(182u32);
+        let k_runtime_sampler_array__ptr = ctx.key(183u32);
+        let k_runtime_sampler_slot_array__ptr = ctx.key(184u32);
+        let k_runtime_texture_slot_array__ptr = ctx.key(185u32);
+        let k_runtime_texture_view_array__ptr = ctx.key(186u32);
+        let k_sampler_dictionary__ptr = ctx.key(187u32);
+        let k_sampler_info_array__ptr = ctx.key(188u32);
+        let k_shader_assign__ptr = ctx.key(189u32);
+        let k_shader_param_array__ptr = ctx.key(190u32);
+        let k_shader_param_dictionary__ptr = ctx.key(191u32);
+        let k_shader_param_value_array__ptr = ctx.key(192u32);
+        let k_texture_name_array__ptr = ctx.key(193u32);
+        let k_user_data_array__ptr = ctx.key(194u32);
+        let k_user_data_dictionary__ptr = ctx.key(195u32);
+        let k_user_pointer__ptr = ctx.key(196u32);
+        let d_material_name: i128 = match self.material_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         if !{
             let v__ = self.block.clone();
             &v__.magic[..] == "FMAT"
@@ -23892,18 +23843,11 @@ impl MaterialV8 {
                 Ok(())
             })
             .at("block")?;
-        ctx.pointer_to(k_material_name__ptr, w.pos() as u64, self.material_name, false);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.material_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "material_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_material_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_material_name, "material_name")?, endian);
                 Ok(())
             })
             .at("material_name")?;
@@ -24442,7 +24386,7 @@ impl MaterialV8 {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (self.material_name as i128 != 0i128, self.name.is_some()) {
+            match (d_material_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -24462,34 +24406,18 @@ impl MaterialV8 {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.material_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (
                 self.render_info_array as i128 != 0i128,
@@ -25357,7 +25285,10 @@ impl MaterialV8 {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RenderInfoV8 {
-    pub render_info_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_info_name: ::std::option::Option<u64>,
     /// Pointer to the values (`count` of `type`; for strings, string pointers).
     pub value_array: u64,
     ///
@@ -25414,7 +25345,7 @@ impl RenderInfoV8 {
             })
         })()
             .at("reserved")?;
-        let (v_name, _pos_name) = if v_render_info_name as i128 != 0i128 {
+        let (v_name, _pos_name, _align_name) = if v_render_info_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_render_info_name as i128;
@@ -25431,12 +25362,12 @@ impl RenderInfoV8 {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_values, _pos_values) = if v_value_array as i128 != 0i128 {
             let read = {
@@ -25506,7 +25437,11 @@ impl RenderInfoV8 {
         };
         r.leave();
         Ok(RenderInfoV8 {
-            render_info_name: v_render_info_name,
+            render_info_name: if v_name.is_none() && v_render_info_name != 0 {
+                Some(v_render_info_name)
+            } else {
+                None
+            },
             value_array: v_value_array,
             count: if v_values.is_none() && v_count != 0 { Some(v_count) } else { None },
             r#type: v_type,
@@ -25520,31 +25455,22 @@ impl RenderInfoV8 {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_render_info_name__ptr = ctx.key(177u32);
-        let k_value_array__ptr = ctx.key(178u32);
-        ctx.pointer_to(
-            k_render_info_name__ptr,
-            w.pos() as u64,
-            self.render_info_name,
-            false,
-        );
+        let k_name = ctx.key(197u32);
+        let k_render_info_name__ptr = ctx.key(198u32);
+        let k_value_array__ptr = ctx.key(199u32);
+        let d_render_info_name: i128 = match self.render_info_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.render_info_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "render_info_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_render_info_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_render_info_name, "render_info_name")?, endian);
                 Ok(())
             })
             .at("render_info_name")?;
@@ -25611,7 +25537,7 @@ impl RenderInfoV8 {
             })
             .at("reserved")?;
         if !ctx.first_pass() {
-            match (self.render_info_name as i128 != 0i128, self.name.is_some()) {
+            match (d_render_info_name != 0i128, self.name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -25631,34 +25557,18 @@ impl RenderInfoV8 {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.render_info_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+        }
         if !ctx.first_pass() {
             match (self.value_array as i128 != 0i128, self.values.is_some()) {
                 (false, true) => {
@@ -25749,9 +25659,15 @@ impl RenderInfoV8 {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShaderAssignV8 {
-    pub shader_archive_name: u64,
+    ///
+    /// Set only where `archive_name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shader_archive_name: ::std::option::Option<u64>,
     /// HomeBed.bfres holds 0x8e here, inside the file header (the original file 0x3e8e, the archive name).
-    pub shading_model_name: u64,
+    ///
+    /// Set only where `model_name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shading_model_name: ::std::option::Option<u64>,
     pub attribute_assign_array: u64,
     pub attribute_assign_dictionary: u64,
     pub sampler_assign_array: u64,
@@ -25773,13 +25689,6 @@ pub struct ShaderAssignV8 {
     pub shader_option_count: ::std::option::Option<u16>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archive_name: ::std::option::Option<NwString>,
-    /// The u16 at the name pointer, read to check that a string is there.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model_name_length: ::std::option::Option<u16>,
-    /// The byte after that many bytes: 0 where the pointer points at a string. HomeBed.bfres's pointer (0x8e)
-    /// points into the file header, at a length of 0 followed by 0x48: its name is not read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model_name_end: ::std::option::Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_name: ::std::option::Option<NwString>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -25877,8 +25786,8 @@ impl ShaderAssignV8 {
         let v_attribute_assign_count = r.u8().at("attribute_assign_count")?;
         let v_sampler_assign_count = r.u8().at("sampler_assign_count")?;
         let v_shader_option_count = r.u16(endian).at("shader_option_count")?;
-        let (v_archive_name, _pos_archive_name) = if v_shader_archive_name as i128
-            != 0i128
+        let (v_archive_name, _pos_archive_name, _align_archive_name) = if v_shader_archive_name
+            as i128 != 0i128
         {
             let read = {
                 let mut r = root_io.clone();
@@ -25897,12 +25806,12 @@ impl ShaderAssignV8 {
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io)
                     .at("archive_name")?;
-                (value, pos_archive_name)
+                (value, pos_archive_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_model_name_length, _pos_model_name_length) = if v_shading_model_name
             as i128 != 0i128
@@ -25957,8 +25866,8 @@ impl ShaderAssignV8 {
         } else {
             (None, 0i128)
         };
-        let (v_model_name, _pos_model_name) = if v_shading_model_name as i128 != 0i128
-            && v_model_name_end.unwrap_or_default() as i128 == 0i128
+        let (v_model_name, _pos_model_name, _align_model_name) = if v_shading_model_name
+            as i128 != 0i128 && v_model_name_end.unwrap_or_default() as i128 == 0i128
         {
             let read = {
                 let mut r = root_io.clone();
@@ -25976,12 +25885,12 @@ impl ShaderAssignV8 {
                 let pos_model_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("model_name")?;
-                (value, pos_model_name)
+                (value, pos_model_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let (v_attribute_assigns, _pos_attribute_assigns) = if v_attribute_assign_array
             as i128 != 0i128
@@ -26207,8 +26116,18 @@ impl ShaderAssignV8 {
         };
         r.leave();
         Ok(ShaderAssignV8 {
-            shader_archive_name: v_shader_archive_name,
-            shading_model_name: v_shading_model_name,
+            shader_archive_name: if v_archive_name.is_none()
+                && v_shader_archive_name != 0
+            {
+                Some(v_shader_archive_name)
+            } else {
+                None
+            },
+            shading_model_name: if v_model_name.is_none() && v_shading_model_name != 0 {
+                Some(v_shading_model_name)
+            } else {
+                None
+            },
             attribute_assign_array: v_attribute_assign_array,
             attribute_assign_dictionary: v_attribute_assign_dictionary,
             sampler_assign_array: v_sampler_assign_array,
@@ -26238,8 +26157,6 @@ impl ShaderAssignV8 {
                 None
             },
             archive_name: v_archive_name,
-            model_name_length: v_model_name_length,
-            model_name_end: v_model_name_end,
             model_name: v_model_name,
             attribute_assigns: v_attribute_assigns,
             attribute_assign_dict: v_attribute_assign_dict,
@@ -26254,59 +26171,51 @@ impl ShaderAssignV8 {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_attribute_assign_array__ptr = ctx.key(179u32);
-        let k_attribute_assign_dictionary__ptr = ctx.key(180u32);
-        let k_sampler_assign_array__ptr = ctx.key(181u32);
-        let k_sampler_assign_dictionary__ptr = ctx.key(182u32);
-        let k_shader_archive_name__ptr = ctx.key(183u32);
-        let k_shader_option_array__ptr = ctx.key(184u32);
-        let k_shader_option_dictionary__ptr = ctx.key(185u32);
-        let k_shading_model_name__ptr = ctx.key(186u32);
-        ctx.pointer_to(
-            k_shader_archive_name__ptr,
-            w.pos() as u64,
-            self.shader_archive_name,
-            false,
-        );
+        let k_archive_name = ctx.key(200u32);
+        let k_attribute_assign_array__ptr = ctx.key(201u32);
+        let k_attribute_assign_dictionary__ptr = ctx.key(202u32);
+        let k_model_name = ctx.key(203u32);
+        let k_sampler_assign_array__ptr = ctx.key(204u32);
+        let k_sampler_assign_dictionary__ptr = ctx.key(205u32);
+        let k_shader_archive_name__ptr = ctx.key(206u32);
+        let k_shader_option_array__ptr = ctx.key(207u32);
+        let k_shader_option_dictionary__ptr = ctx.key(208u32);
+        let k_shading_model_name__ptr = ctx.key(209u32);
+        let d_shader_archive_name: i128 = match self.shader_archive_name {
+            Some(v) if self.archive_name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_archive_name) as i128,
+        };
+        let d_shading_model_name: i128 = match self.shading_model_name {
+            Some(v) if self.model_name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_model_name) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.shader_archive_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "shader_archive_name")?,
-                            endian,
-                        );
-                    }
+                if self.archive_name.is_some() {
+                    ctx.pointer(
+                        k_shader_archive_name__ptr,
+                        w.pos() as u64,
+                        k_archive_name,
+                    );
                 }
+                w.u64(
+                    ctx.fit::<u64>(d_shader_archive_name, "shader_archive_name")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("shader_archive_name")?;
-        ctx.pointer_to(
-            k_shading_model_name__ptr,
-            w.pos() as u64,
-            self.shading_model_name,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.shading_model_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "shading_model_name")?,
-                            endian,
-                        );
-                    }
+                if self.model_name.is_some() {
+                    ctx.pointer(k_shading_model_name__ptr, w.pos() as u64, k_model_name);
                 }
+                w.u64(
+                    ctx.fit::<u64>(d_shading_model_name, "shading_model_name")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("shading_model_name")?;
@@ -26506,10 +26415,7 @@ impl ShaderAssignV8 {
             })
             .at("shader_option_count")?;
         if !ctx.first_pass() {
-            match (
-                self.shader_archive_name as i128 != 0i128,
-                self.archive_name.is_some(),
-            ) {
+            match (d_shader_archive_name != 0i128, self.archive_name.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -26529,197 +26435,32 @@ impl ShaderAssignV8 {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.archive_name {
-                    let at: i128 = self.shader_archive_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("archive_name")?;
-        if !ctx.first_pass() {
-            match (
-                self.shading_model_name as i128 != 0i128,
-                self.model_name_length.is_some(),
-            ) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `shading_model_name != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("model_name_length"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `shading_model_name != 0` is true for the values written: the file would have one",
-                            )
-                            .at("model_name_length"),
-                    );
-                }
-                _ => {}
+        if let Some(x) = &self.archive_name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("archive_name")?;
             }
+            ctx.push_encoded_dedup(0usize, k_archive_name, &item.into_inner(), 1u64)
+                .at("archive_name")?;
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.model_name_length {
-                    let at: i128 = self.shading_model_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            w.u16(
-                                ::binspec_runtime::fit::<
-                                    u16,
-                                >(*x as i128, "model_name_length")?,
-                                endian,
-                            );
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("model_name_length")?;
-        if !ctx.first_pass() {
-            match (
-                self.shading_model_name as i128 != 0i128,
-                self.model_name_end.is_some(),
-            ) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `shading_model_name != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("model_name_end"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `shading_model_name != 0` is true for the values written: the file would have one",
-                            )
-                            .at("model_name_end"),
-                    );
-                }
-                _ => {}
+        if let Some(x) = &self.model_name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("model_name")?;
             }
+            ctx.push_encoded_dedup(0usize, k_model_name, &item.into_inner(), 1u64)
+                .at("model_name")?;
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.model_name_end {
-                    let at: i128 = self.shading_model_name as i128 + 2i128
-                        + self.model_name_length.unwrap_or_default() as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            w.u8(
-                                ::binspec_runtime::fit::<u8>(*x as i128, "model_name_end")?,
-                            );
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("model_name_end")?;
-        if !ctx.first_pass() {
-            match (
-                self.shading_model_name as i128 != 0i128
-                    && self.model_name_end.unwrap_or_default() as i128 == 0i128,
-                self.model_name.is_some(),
-            ) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `shading_model_name != 0 and model_name_end == 0` is false for the values written: the file would not have it",
-                            )
-                            .at("model_name"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `shading_model_name != 0 and model_name_end == 0` is true for the values written: the file would have one",
-                            )
-                            .at("model_name"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.model_name {
-                    let at: i128 = self.shading_model_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("model_name")?;
         if !ctx.first_pass() {
             match (
                 self.attribute_assign_array as i128 != 0i128,
@@ -27039,7 +26780,10 @@ impl ShaderAssignV8 {
 pub struct ShaderParamV8 {
     /// Set at run time (0 in files).
     pub convert_function: u64,
-    pub shader_param_name: u64,
+    ///
+    /// Set only where `name` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shader_param_name: ::std::option::Option<u64>,
     pub r#type: ShaderParamTypeV8,
     pub data_size: u8,
     pub data_offset: u16,
@@ -27050,13 +26794,6 @@ pub struct ShaderParamV8 {
     /// BfresLibrary's name; the parameter's own index in AirCurrent.
     pub depend_index: u16,
     pub reserved: u32,
-    /// The u16 at the name pointer, read to check that a string is there.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name_length: ::std::option::Option<u16>,
-    /// The byte after that many bytes: 0 where the pointer points at a string. In HomeBed.bfres parameter 56
-    /// (`tex_mtx2`) points two bytes early, at 0x3f00 (the original file 0x3f02): its name is not read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name_end: ::std::option::Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: ::std::option::Option<NwString>,
 }
@@ -27135,7 +26872,7 @@ impl ShaderParamV8 {
         } else {
             (None, 0i128)
         };
-        let (v_name, _pos_name) = if v_shader_param_name as i128 != 0i128
+        let (v_name, _pos_name, _align_name) = if v_shader_param_name as i128 != 0i128
             && v_name_end.unwrap_or_default() as i128 == 0i128
         {
             let read = {
@@ -27154,17 +26891,21 @@ impl ShaderParamV8 {
                 let pos_name = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("name")?;
-                (value, pos_name)
+                (value, pos_name, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         r.leave();
         Ok(ShaderParamV8 {
             convert_function: v_convert_function,
-            shader_param_name: v_shader_param_name,
+            shader_param_name: if v_name.is_none() && v_shader_param_name != 0 {
+                Some(v_shader_param_name)
+            } else {
+                None
+            },
             r#type: v_type,
             data_size: v_data_size,
             data_offset: v_data_offset,
@@ -27172,8 +26913,6 @@ impl ShaderParamV8 {
             depended_index: v_depended_index,
             depend_index: v_depend_index,
             reserved: v_reserved,
-            name_length: v_name_length,
-            name_end: v_name_end,
             name: v_name,
         })
     }
@@ -27182,12 +26921,17 @@ impl ShaderParamV8 {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_convert_function__ptr = ctx.key(187u32);
-        let k_shader_param_name__ptr = ctx.key(188u32);
+        let k_convert_function__ptr = ctx.key(210u32);
+        let k_name = ctx.key(211u32);
+        let k_shader_param_name__ptr = ctx.key(212u32);
+        let d_shader_param_name: i128 = match self.shader_param_name {
+            Some(v) if self.name.is_none() => v as i128,
+            _ => ctx.prev_pos(k_name) as i128,
+        };
         ctx.pointer_to(
             k_convert_function__ptr,
             w.pos() as u64,
@@ -27210,25 +26954,11 @@ impl ShaderParamV8 {
                 Ok(())
             })
             .at("convert_function")?;
-        ctx.pointer_to(
-            k_shader_param_name__ptr,
-            w.pos() as u64,
-            self.shader_param_name,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.shader_param_name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "shader_param_name")?,
-                            endian,
-                        );
-                    }
+                if self.name.is_some() {
+                    ctx.pointer(k_shader_param_name__ptr, w.pos() as u64, k_name);
                 }
+                w.u64(ctx.fit::<u64>(d_shader_param_name, "shader_param_name")?, endian);
                 Ok(())
             })
             .at("shader_param_name")?;
@@ -27324,159 +27054,18 @@ impl ShaderParamV8 {
                 Ok(())
             })
             .at("reserved")?;
-        if !ctx.first_pass() {
-            match (self.shader_param_name as i128 != 0i128, self.name_length.is_some()) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `shader_param_name != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("name_length"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `shader_param_name != 0` is true for the values written: the file would have one",
-                            )
-                            .at("name_length"),
-                    );
-                }
-                _ => {}
+        if let Some(x) = &self.name {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("name")?;
             }
+            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name_length {
-                    let at: i128 = self.shader_param_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            w.u16(
-                                ::binspec_runtime::fit::<u16>(*x as i128, "name_length")?,
-                                endian,
-                            );
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name_length")?;
-        if !ctx.first_pass() {
-            match (self.shader_param_name as i128 != 0i128, self.name_end.is_some()) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `shader_param_name != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("name_end"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `shader_param_name != 0` is true for the values written: the file would have one",
-                            )
-                            .at("name_end"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name_end {
-                    let at: i128 = self.shader_param_name as i128 + 2i128
-                        + self.name_length.unwrap_or_default() as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            w.u8(::binspec_runtime::fit::<u8>(*x as i128, "name_end")?);
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name_end")?;
-        if !ctx.first_pass() {
-            match (
-                self.shader_param_name as i128 != 0i128
-                    && self.name_end.unwrap_or_default() as i128 == 0i128,
-                self.name.is_some(),
-            ) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `shader_param_name != 0 and name_end == 0` is false for the values written: the file would not have it",
-                            )
-                            .at("name"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `shader_param_name != 0 and name_end == 0` is true for the values written: the file would have one",
-                            )
-                            .at("name"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.name {
-                    let at: i128 = self.shader_param_name as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("name")?;
         Ok(())
     }
 }
@@ -27484,7 +27073,10 @@ impl ShaderParamV8 {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StringRef {
-    pub ofs: u64,
+    ///
+    /// Set only where `value` is absent and the file's offset is not the 0 the writer writes there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ofs: ::std::option::Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: ::std::option::Option<NwString>,
 }
@@ -27501,7 +27093,7 @@ impl StringRef {
         let ptr_at_ofs = r.abs_pos();
         let v_ofs = r.u64(endian).at("ofs")?;
         pools.pointer("nn_util", ptr_at_ofs, v_ofs, false);
-        let (v_value, _pos_value) = if v_ofs as i128 != 0i128 {
+        let (v_value, _pos_value, _align_value) = if v_ofs as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
                 let at = v_ofs as i128;
@@ -27518,16 +27110,16 @@ impl StringRef {
                 let pos_value = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = NwString::read(r, endian, pools, root_io).at("value")?;
-                (value, pos_value)
+                (value, pos_value, ::std::option::Option::<u64>::None)
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         r.leave();
         Ok(StringRef {
-            ofs: v_ofs,
+            ofs: if v_value.is_none() && v_ofs != 0 { Some(v_ofs) } else { None },
             value: v_value,
         })
     }
@@ -27536,25 +27128,26 @@ impl StringRef {
         &'m self,
         w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_ofs__ptr = ctx.key(189u32);
-        ctx.pointer_to(k_ofs__ptr, w.pos() as u64, self.ofs, false);
+        let k_ofs__ptr = ctx.key(213u32);
+        let k_value = ctx.key(214u32);
+        let d_ofs: i128 = match self.ofs {
+            Some(v) if self.value.is_none() => v as i128,
+            _ => ctx.prev_pos(k_value) as i128,
+        };
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.ofs;
-                    {
-                        let x = val;
-                        w.u64(::binspec_runtime::fit::<u64>(*x as i128, "ofs")?, endian);
-                    }
+                if self.value.is_some() {
+                    ctx.pointer(k_ofs__ptr, w.pos() as u64, k_value);
                 }
+                w.u64(ctx.fit::<u64>(d_ofs, "ofs")?, endian);
                 Ok(())
             })
             .at("ofs")?;
         if !ctx.first_pass() {
-            match (self.ofs as i128 != 0i128, self.value.is_some()) {
+            match (d_ofs != 0i128, self.value.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
@@ -27574,34 +27167,19 @@ impl StringRef {
                 _ => {}
             }
         }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.value {
-                    let at: i128 = self.ofs as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            x.write(w, ctx, io, endian)?;
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("value")?;
+        if let Some(x) = &self.value {
+            let mut item = ::binspec_runtime::Writer::new();
+            {
+                let w = &mut item;
+                ::binspec_runtime::attempt(|| {
+                        x.write(w, ctx, io, endian)?;
+                        Ok(())
+                    })
+                    .at("value")?;
+            }
+            ctx.push_encoded_dedup(0usize, k_value, &item.into_inner(), 1u64)
+                .at("value")?;
+        }
         Ok(())
     }
 }
@@ -27929,7 +27507,7 @@ impl MemoryPoolInfo {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_memory_pointer__ptr = ctx.key(190u32);
+        let k_memory_pointer__ptr = ctx.key(215u32);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.flags;
@@ -28506,7 +28084,7 @@ impl EmbedFile {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_file_offset__ptr = ctx.key(191u32);
+        let k_file_offset__ptr = ctx.key(216u32);
         ctx.pointer_to(k_file_offset__ptr, w.pos() as u64, self.file_offset, false);
         ::binspec_runtime::attempt(|| {
                 {
@@ -28558,7 +28136,10 @@ impl EmbedFile {
 #[serde(deny_unknown_fields)]
 pub struct UserData {
     /// Pointer to the name.
-    pub name: u64,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: ::std::option::Option<u64>,
     /// Pointer to the data (may be null).
     pub data: u64,
     /// Number of entries of the data.
@@ -28598,7 +28179,7 @@ impl UserData {
             .at("reserved")?;
         r.leave();
         Ok(UserData {
-            name: v_name,
+            name: Some(v_name),
             data: v_data,
             entries: v_entries,
             data_type: v_data_type,
@@ -28614,20 +28195,13 @@ impl UserData {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_data__ptr = ctx.key(192u32);
-        let k_name__ptr = ctx.key(193u32);
-        ctx.pointer_to(k_name__ptr, w.pos() as u64, self.name, false);
+        let k_data__ptr = ctx.key(217u32);
+        let _k_name__ptr = ctx.key(218u32);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.name;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "name")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u64(
+                    ctx.fit::<u64>(self.name.map_or(0, |v| v as i128), "name")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("name")?;
@@ -28833,7 +28407,7 @@ impl NnUtil {
             io,
             |ctx| {
                 let endian = ::binspec_runtime::Endian::Little;
-                let k_file_name = ctx.key(194u32);
+                let k_file_name = ctx.key(219u32);
                 let d_file_name_ofs: i128 = ctx.prev_pos(k_file_name) as i128
                     - io.start as i128 + 2i128;
                 let d_file_size: i128 = match self.file_size {
@@ -29078,7 +28652,7 @@ impl BlockHeader {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_chain__ = ctx.key(198u32);
+        let k_chain__ = ctx.key(223u32);
         ctx.chain_member(k_chain__, w.pos() as u64);
         let d_next_block_ofs: i128 = match self.next_block_ofs {
             Some(v) => v as i128,
@@ -29090,7 +28664,7 @@ impl BlockHeader {
                 ctx
                     .chain_size_to(
                         k_chain__,
-                        ::binspec_runtime::layout::WriteCtx::first(199u32),
+                        ::binspec_runtime::layout::WriteCtx::first(224u32),
                     ) as i128
             }
         };
@@ -29542,7 +29116,7 @@ impl RelocationSection {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (p_start, p_end, x_parent__section_count, x_parent__table_ofs) = args;
-        let k_entries = ctx.key(195u32);
+        let k_entries = ctx.key(220u32);
         let d_region_ofs: i128 = match self.region_ofs {
             Some(v) => v as i128,
             None => p_start,
@@ -29559,32 +29133,32 @@ impl RelocationSection {
                     ctx
                         .relocations(
                             &[
-                                4u32, 8u32, 9u32, 15u32, 16u32, 5u32, 6u32, 0u32, 1u32,
-                                13u32, 14u32, 11u32, 12u32, 10u32, 7u32, 2u32, 3u32, 18u32,
-                                17u32, 23u32, 27u32, 28u32, 34u32, 35u32, 24u32, 25u32,
-                                19u32, 20u32, 32u32, 33u32, 30u32, 31u32, 29u32, 26u32,
-                                21u32, 22u32, 37u32, 36u32, 40u32, 41u32, 45u32, 49u32,
-                                43u32, 44u32, 38u32, 39u32, 42u32, 46u32, 47u32, 48u32,
-                                52u32, 53u32, 56u32, 60u32, 54u32, 55u32, 50u32, 51u32,
-                                57u32, 58u32, 59u32, 61u32, 62u32, 63u32, 65u32, 64u32,
-                                67u32, 68u32, 66u32, 69u32, 70u32, 71u32, 73u32, 72u32,
-                                75u32, 76u32, 74u32, 77u32, 83u32, 86u32, 82u32, 84u32,
-                                80u32, 81u32, 78u32, 79u32, 85u32, 92u32, 95u32, 91u32,
-                                93u32, 89u32, 90u32, 87u32, 88u32, 94u32, 99u32, 98u32,
-                                97u32, 96u32, 102u32, 100u32, 101u32, 104u32, 103u32,
-                                105u32, 106u32, 108u32, 107u32, 110u32, 109u32, 111u32,
-                                112u32, 113u32, 114u32, 115u32, 116u32, 117u32, 118u32,
-                                119u32, 123u32, 124u32, 120u32, 121u32, 125u32, 126u32,
-                                128u32, 122u32, 127u32, 129u32, 130u32, 131u32, 133u32,
-                                146u32, 141u32, 147u32, 138u32, 144u32, 143u32, 134u32,
-                                135u32, 136u32, 145u32, 142u32, 137u32, 148u32, 149u32,
-                                132u32, 150u32, 139u32, 140u32, 156u32, 158u32, 157u32,
-                                155u32, 154u32, 151u32, 153u32, 152u32, 160u32, 161u32,
-                                162u32, 169u32, 166u32, 173u32, 163u32, 168u32, 167u32,
-                                170u32, 171u32, 172u32, 174u32, 175u32, 159u32, 176u32,
-                                164u32, 165u32, 177u32, 178u32, 183u32, 186u32, 179u32,
-                                180u32, 181u32, 182u32, 184u32, 185u32, 187u32, 188u32,
-                                189u32, 190u32, 191u32, 193u32, 192u32, 197u32,
+                                4u32, 8u32, 9u32, 16u32, 17u32, 5u32, 6u32, 0u32, 1u32,
+                                14u32, 15u32, 12u32, 13u32, 11u32, 7u32, 2u32, 3u32, 20u32,
+                                18u32, 25u32, 29u32, 30u32, 37u32, 38u32, 26u32, 27u32,
+                                21u32, 22u32, 35u32, 36u32, 33u32, 34u32, 32u32, 28u32,
+                                23u32, 24u32, 41u32, 39u32, 44u32, 46u32, 51u32, 55u32,
+                                49u32, 50u32, 42u32, 43u32, 48u32, 52u32, 53u32, 54u32,
+                                58u32, 60u32, 64u32, 68u32, 62u32, 63u32, 56u32, 57u32,
+                                65u32, 66u32, 67u32, 70u32, 71u32, 72u32, 74u32, 73u32,
+                                76u32, 77u32, 75u32, 78u32, 79u32, 80u32, 82u32, 81u32,
+                                84u32, 85u32, 83u32, 86u32, 94u32, 97u32, 92u32, 95u32,
+                                90u32, 91u32, 88u32, 89u32, 96u32, 104u32, 107u32, 102u32,
+                                105u32, 100u32, 101u32, 98u32, 99u32, 106u32, 111u32,
+                                110u32, 109u32, 108u32, 114u32, 112u32, 113u32, 116u32,
+                                115u32, 117u32, 118u32, 120u32, 119u32, 122u32, 121u32,
+                                123u32, 124u32, 125u32, 126u32, 128u32, 129u32, 130u32,
+                                132u32, 133u32, 139u32, 140u32, 136u32, 137u32, 141u32,
+                                142u32, 144u32, 138u32, 143u32, 146u32, 147u32, 149u32,
+                                151u32, 165u32, 160u32, 166u32, 157u32, 163u32, 162u32,
+                                153u32, 154u32, 155u32, 164u32, 161u32, 156u32, 167u32,
+                                168u32, 150u32, 169u32, 158u32, 159u32, 175u32, 177u32,
+                                176u32, 174u32, 173u32, 170u32, 172u32, 171u32, 179u32,
+                                181u32, 182u32, 189u32, 186u32, 193u32, 183u32, 188u32,
+                                187u32, 190u32, 191u32, 192u32, 194u32, 195u32, 178u32,
+                                196u32, 184u32, 185u32, 198u32, 199u32, 206u32, 209u32,
+                                201u32, 202u32, 204u32, 205u32, 207u32, 208u32, 210u32,
+                                212u32, 213u32, 215u32, 216u32, 218u32, 217u32, 222u32,
                             ],
                             io.start,
                             Some((
@@ -30073,8 +29647,8 @@ impl ResDicNode {
         use ::binspec_runtime::ResultExt as _;
         let (_p_first_key,) = args;
         let dic__ = ctx.dic_next();
-        let k_key = ctx.key(196u32);
-        let k_string_key__ptr = ctx.key(197u32);
+        let k_key = ctx.key(221u32);
+        let k_string_key__ptr = ctx.key(222u32);
         let d_string_key: i128 = match self.string_key {
             Some(v) if self.key.is_none() => v as i128,
             _ => ctx.prev_pos(k_key) as i128,

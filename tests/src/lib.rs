@@ -271,6 +271,19 @@ pub fn nn_util_dictionary_nodes(
         .collect()
 }
 
+/// The sections of an nn::util file's relocation table, read from its bytes: each section's region offset and
+/// size (the table's 0x10-byte header, then 0x18 bytes per section).
+pub fn nn_util_relocation_sections(file: &[u8]) -> Vec<[u64; 2]> {
+    let u32_at = |at: usize| u32::from_le_bytes(file[at..at + 4].try_into().unwrap()) as usize;
+    let table = u32_at(0x18);
+    (0..u32_at(table + 8))
+        .map(|i| {
+            let s = table + 0x10 + i * 0x18;
+            [u32_at(s + 8) as u64, u32_at(s + 12) as u64]
+        })
+        .collect()
+}
+
 /// The entries of an nn::util file's relocation table, read from its bytes: {u32 position, u16 struct count, u8
 /// pointer count, u8 padding count} after the table's 0x10-byte header and its 0x18-byte sections.
 pub fn nn_util_relocation_entries(file: &[u8]) -> Vec<[u64; 4]> {

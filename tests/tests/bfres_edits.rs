@@ -1,14 +1,16 @@
 //! BFRES edits through the CLI on Super Mario Odyssey's AirCurrent.bfres (version 8; skipped with a message when
 //! the corpus is absent): a material renamed where the document has its name (the material's, its dictionary
-//! key's and the string pool's list). The name keeps its length: BFRES offsets are kept as read, so a longer name
-//! would run into what follows the string pool (BNTX has longer names, `bntx_edits.rs`).
+//! key's and the string pool's list), to a name of the same length and to a longer one. The pointers to strings,
+//! the string pool's size and the relocation table's first section are derived; the structures before the string
+//! pool and the GPU region after it are still where the file had them, so a name may grow into the zeros before
+//! the GPU region (0x72e bytes in AirCurrent.bfres), and past them it is an error.
 
 use std::path::Path;
 
 use binspec_formats::bfres::Bfres;
 use binspec_runtime::Format as _;
 
-use binspec_tests::{repo, run};
+use binspec_tests::{nn_util_relocation_entries, nn_util_relocation_sections, repo, run};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -44,4 +46,94 @@ fn a_material_renamed_through_the_cli() {
     let r = run(&["info", s(&out)]);
     assert!(r.out.contains("materials (Default_Matte_01)"), "{}", r.out);
     assert_eq!(back.to_binary().unwrap(), written);
+}
+
+/// Every pointer a relocation table lists, by section: (section, position).
+fn listed(file: &[u8]) -> Vec<(usize, u64)> {
+    let sections = nn_util_relocation_sections(file);
+    let entries = nn_util_relocation_entries(file);
+    let table = u32::from_le_bytes(file[0x18..0x1c].try_into().unwrap()) as usize;
+    let mut out = Vec::new();
+    for (si, _) in sections.iter().enumerate() {
+        let at = table + 0x10 + si * 0x18;
+        let u32_at = |a: usize| u32::from_le_bytes(file[a..a + 4].try_into().unwrap()) as usize;
+        let (first, count) = (u32_at(at + 0x10), u32_at(at + 0x14));
+        for e in &entries[first..first + count] {
+            let [pos, structs, ptrs, pad] = *e;
+            for s in 0..structs {
+                for p in 0..ptrs {
+                    out.push((si, pos + 8 * (s * (ptrs + pad) + p)));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_material_renamed_to_a_longer_name_through_the_cli() {
+    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    };
+    let d = tempfile::tempdir().unwrap();
+    let (doc, out) = (d.path().join("a.yaml"), d.path().join("a.bfres"));
+    let r = run(&["decode", s(&path), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let long = "Default_Material_For_The_Air_Current_Effect";
+    let edited = text.replace("data: Default_Material\n", &format!("data: {long}\n"));
+    std::fs::write(&doc, edited).unwrap();
+    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let written = std::fs::read(&out).unwrap();
+    let back = Bfres::from_binary(&written).unwrap();
+    let m = &back.model_summaries()[0];
+    assert_eq!(m.materials, [long]);
+    assert_eq!(m.shapes[0].material.as_deref(), Some(long));
+    assert!(back
+        .shader_params("AirCurrent", long)
+        .is_ok_and(|p| !p.is_empty()));
+    // The string pool grew by 26 bytes (the name's 27 more characters, less the padding byte it had), its size
+    // with it, and so did the relocation table's first section, which lists the same pointers (none moved).
+    let size_at = |f: &[u8]| u32::from_le_bytes(f[0xb8..0xbc].try_into().unwrap());
+    assert_eq!(size_at(&written), size_at(&bytes) + 26);
+    let (was, now) = (
+        nn_util_relocation_sections(&bytes),
+        nn_util_relocation_sections(&written),
+    );
+    assert_eq!(now[0], [0, was[0][1] + 26]);
+    assert_eq!(now[1..], was[1..]);
+    assert_eq!(listed(&written), listed(&bytes));
+    assert_eq!(written.len(), bytes.len());
+    assert_eq!(back.to_binary().unwrap(), written);
+}
+
+#[test]
+fn a_name_longer_than_the_room_before_the_gpu_region_is_an_error() {
+    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
+    if !path.exists() {
+        eprintln!("skipped: {} is absent", path.display());
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let (doc, out) = (d.path().join("a.yaml"), d.path().join("a.bfres"));
+    let r = run(&["decode", s(&path), "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let text = std::fs::read_to_string(&doc).unwrap();
+    let long = "M".repeat(2000);
+    std::fs::write(
+        &doc,
+        text.replace("data: Default_Material\n", &format!("data: {long}\n")),
+    )
+    .unwrap();
+    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert!(
+        r.err.contains("body.strings") && r.err.contains("overlap") && r.err.contains("0x5000"),
+        "{}",
+        r.err
+    );
+    assert!(!out.exists(), "no file is left behind");
 }
