@@ -2456,10 +2456,7 @@ impl StringEntry {
                             {
                                 let x = val;
                                 {
-                                    let content: &[u8] = &::binspec_runtime::text::encode(
-                                        x,
-                                        "UTF-8",
-                                    )?;
+                                    let content: &[u8] = &(x).as_bytes();
                                     ::binspec_runtime::check_term(content, &[0u8])?;
                                     ::binspec_runtime::write_slot(
                                         w,

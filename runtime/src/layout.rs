@@ -240,7 +240,9 @@ impl Positions {
         (0..n).all(|i| {
             let a = self.0.get(i).map_or(&[][..], |v| &v[..]);
             let b = other.0.get(i).map_or(&[][..], |v| &v[..]);
-            a == b
+            // (Element by element: most slots hold a few positions, where a call to `memcmp` per slot cost a
+            // fifth of writing HomeBed.bntx.)
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
         })
     }
 }

@@ -15,6 +15,8 @@ impl<'m> Gen<'m> {
         scope: Scope,
     ) -> R<TokenStream> {
         let plain = match &f.ty {
+            // (A UTF-8 string's bytes are its own: borrowed, not copied.)
+            FieldTy::Str { encoding, .. } if is_utf8(encoding) => quote!((#v).as_bytes()),
             FieldTy::Str { encoding, .. } => {
                 quote!(::binspec_runtime::text::encode(#v, #encoding)?)
             }
