@@ -29908,7 +29908,7 @@ impl NwString {
         use ::binspec_runtime::ResultExt as _;
         let d_len: i128 = {
             let x = &self.data;
-            ((x).as_bytes()).len() as i128
+            <[u8]>::len((x).as_bytes()) as i128
         };
         ::binspec_runtime::attempt(|| {
                 w.u16(ctx.fit::<u16>(d_len, "len")?, endian);
@@ -29921,7 +29921,7 @@ impl NwString {
                     {
                         let x = val;
                         {
-                            let content: &[u8] = &(x).as_bytes();
+                            let content: &[u8] = (x).as_bytes();
                             ::binspec_runtime::write_slot_exact(
                                 w,
                                 content,

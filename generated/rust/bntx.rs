@@ -1758,7 +1758,7 @@ impl TextureInfo {
         let d_texture_view_ptr: i128 = ctx.prev_pos(k_view_area) as i128;
         let d_texture_size: i128 = {
             let x = &self.data;
-            (x[..]).len() as i128
+            <[u8]>::len(&x[..]) as i128
         };
         let g_info__mip_levels: i128 = match self.info.mip_levels {
             Some(v) => v as i128,
@@ -4423,7 +4423,7 @@ impl NwString {
         use ::binspec_runtime::ResultExt as _;
         let d_len: i128 = {
             let x = &self.data;
-            ((x).as_bytes()).len() as i128
+            <[u8]>::len((x).as_bytes()) as i128
         };
         ::binspec_runtime::attempt(|| {
                 w.u16(ctx.fit::<u16>(d_len, "len")?, endian);
@@ -4436,7 +4436,7 @@ impl NwString {
                     {
                         let x = val;
                         {
-                            let content: &[u8] = &(x).as_bytes();
+                            let content: &[u8] = (x).as_bytes();
                             ::binspec_runtime::write_slot_exact(
                                 w,
                                 content,

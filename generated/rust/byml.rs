@@ -1906,7 +1906,7 @@ impl Binary {
         let (_p_with_alignment,) = args;
         let d_size: i128 = {
             let x = &self.data;
-            (x[..]).len() as i128
+            <[u8]>::len(&x[..]) as i128
         };
         ::binspec_runtime::attempt(|| {
                 w.u32(ctx.fit::<u32>(d_size, "size")?, endian);
@@ -2456,7 +2456,7 @@ impl StringEntry {
                             {
                                 let x = val;
                                 {
-                                    let content: &[u8] = &(x).as_bytes();
+                                    let content: &[u8] = (x).as_bytes();
                                     ::binspec_runtime::check_term(content, &[0u8])?;
                                     ::binspec_runtime::write_slot(
                                         w,

@@ -254,7 +254,7 @@ impl PanimPluto {
                     {
                         let x = val;
                         {
-                            let content: &[u8] = &(x).as_bytes();
+                            let content: &[u8] = (x).as_bytes();
                             ::binspec_runtime::check_term(content, &[0u8])?;
                             ::binspec_runtime::write_slot_filled(
                                 w,
@@ -277,7 +277,7 @@ impl PanimPluto {
                     {
                         let x = val;
                         {
-                            let content: &[u8] = &(x).as_bytes();
+                            let content: &[u8] = (x).as_bytes();
                             ::binspec_runtime::check_term(content, &[0u8])?;
                             ::binspec_runtime::write_slot_filled(
                                 w,

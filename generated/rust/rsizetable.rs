@@ -1399,7 +1399,7 @@ impl NameEntry {
                     {
                         let x = val;
                         {
-                            let content: &[u8] = &(x).as_bytes();
+                            let content: &[u8] = (x).as_bytes();
                             ::binspec_runtime::check_term(content, &[0u8])?;
                             ::binspec_runtime::write_slot_filled(
                                 w,

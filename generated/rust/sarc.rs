@@ -1091,7 +1091,7 @@ impl SfatEntry {
         };
         let d_data_end: i128 = ({
             let x = &self.data;
-            (x[..]).len() as i128
+            <[u8]>::len(&x[..]) as i128
         }) + d_data_start;
         let d_name_hash: i128 = match self.name_hash {
             Some(v) => v as i128,

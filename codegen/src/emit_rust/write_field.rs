@@ -4,9 +4,8 @@
 use super::*;
 
 impl<'m> Gen<'m> {
-    /// The bytes of a value as they go into its slot (an expression that dereferences to `[u8]`: a `Vec<u8>`, or
-    /// the model's bytes as a place, `v[..]`, for the caller to borrow): encoded, serialised (for a type) and
-    /// processed.
+    /// The bytes of a value as they go into its slot, as a `&[u8]` (a UTF-8 string's own bytes, the model's bytes,
+    /// or a borrowed `Vec<u8>`): encoded, serialised (for a type) and processed.
     pub(super) fn content(
         &self,
         ti: usize,
@@ -18,23 +17,23 @@ impl<'m> Gen<'m> {
             // (A UTF-8 string's bytes are its own: borrowed, not copied.)
             FieldTy::Str { encoding, .. } if is_utf8(encoding) => quote!((#v).as_bytes()),
             FieldTy::Str { encoding, .. } => {
-                quote!(::binspec_runtime::text::encode(#v, #encoding)?)
+                quote!(&::binspec_runtime::text::encode(#v, #encoding)?)
             }
             FieldTy::User { ty, args } => {
                 let a = self.args_for(ti, *ty, args, scope, f)?;
                 self.note_call(*ty, Fun::Write);
                 // (What the record places in its own stream goes into its writer, not the output.)
                 if self.places_inside(*ty) {
-                    quote!({ let mut sub = ::binspec_runtime::Writer::new(); let mark__ = ctx.placed_mark(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; ctx.apply_placed_in(&mut sub, mark__)?; sub.into_inner() })
+                    quote!(&{ let mut sub = ::binspec_runtime::Writer::new(); let mark__ = ctx.placed_mark(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; ctx.apply_placed_in(&mut sub, mark__)?; sub.into_inner() })
                 } else {
-                    quote!({ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
+                    quote!(&{ let mut sub = ::binspec_runtime::Writer::new(); #v.write(&mut sub, ctx, ::binspec_runtime::layout::Io::ROOT, endian, #a)?; sub.into_inner() })
                 }
             }
-            _ => quote!(#v[..]),
+            _ => quote!(&#v[..]),
         };
         if f.process.is_some() {
             let p = self.process(ti, f, quote!(plain), scope, true)?;
-            Ok(quote!({ let plain: &[u8] = &#plain; #p }))
+            Ok(quote!(&{ let plain: &[u8] = #plain; #p }))
         } else {
             Ok(plain)
         }
@@ -67,7 +66,7 @@ impl<'m> Gen<'m> {
             quote!(::binspec_runtime::write_slot(w, content, #size, &[#(#append),*], #pad, ctx.first_pass())?;)
         };
         Ok(quote!({
-            let content: &[u8] = &#content;
+            let content: &[u8] = #content;
             #check
             #write
         }))

@@ -61,9 +61,9 @@ impl<'m> Gen<'m> {
                     let content = self.content(ti, target, quote!(x), Scope::Write)?;
                     Rx::new(
                         if target.cond.is_some() {
-                            quote!(match &self.#tid { Some(x) => (#content).len() as i128, None => 0 })
+                            quote!(match &self.#tid { Some(x) => <[u8]>::len(#content) as i128, None => 0 })
                         } else {
-                            quote!({ let x = &self.#tid; (#content).len() as i128 })
+                            quote!({ let x = &self.#tid; <[u8]>::len(#content) as i128 })
                         },
                         Prec::Block,
                     )
