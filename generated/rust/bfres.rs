@@ -1847,7 +1847,7 @@ impl ResFile {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -1856,7 +1856,7 @@ impl ResFile {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (self.model_array as i128 != 0i128, self.models.is_some()) {
@@ -3969,7 +3969,7 @@ impl ResFileV8 {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -3978,7 +3978,7 @@ impl ResFileV8 {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (self.model_array as i128 != 0i128, self.models.is_some()) {
@@ -5817,7 +5817,7 @@ impl Model {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -5826,7 +5826,7 @@ impl Model {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (d_path != 0i128, self.path_name.is_some()) {
@@ -5850,7 +5850,7 @@ impl Model {
             }
         }
         if let Some(x) = &self.path_name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -5859,8 +5859,7 @@ impl Model {
                     })
                     .at("path_name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_path_name, &item.into_inner(), 1u64)
-                .at("path_name")?;
+            ctx.push_record_dedup(0usize, k_path_name, item, 1u64).at("path_name")?;
         }
         if !ctx.first_pass() {
             match (self.skeleton as i128 != 0i128, self.skeleton_data.is_some()) {
@@ -7208,7 +7207,7 @@ impl ModelV8 {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -7217,7 +7216,7 @@ impl ModelV8 {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (d_path != 0i128, self.path_name.is_some()) {
@@ -7241,7 +7240,7 @@ impl ModelV8 {
             }
         }
         if let Some(x) = &self.path_name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -7250,8 +7249,7 @@ impl ModelV8 {
                     })
                     .at("path_name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_path_name, &item.into_inner(), 1u64)
-                .at("path_name")?;
+            ctx.push_record_dedup(0usize, k_path_name, item, 1u64).at("path_name")?;
         }
         if !ctx.first_pass() {
             match (self.skeleton as i128 != 0i128, self.skeleton_data.is_some()) {
@@ -7820,7 +7818,7 @@ impl UserDataEntry {
             })
             .at("info")?;
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -7829,7 +7827,7 @@ impl UserDataEntry {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (self.info.data as i128 != 0i128, self.values.is_some()) {
@@ -10290,7 +10288,7 @@ impl VertexAttribute {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -10299,7 +10297,7 @@ impl VertexAttribute {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         Ok(())
     }
@@ -11346,7 +11344,7 @@ impl Shape {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -11355,7 +11353,7 @@ impl Shape {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (
@@ -12734,7 +12732,7 @@ impl ShapeV8 {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -12743,7 +12741,7 @@ impl ShapeV8 {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (self.mesh_array as i128 != 0i128, self.meshes.is_some()) {
@@ -16493,7 +16491,7 @@ impl Bone {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -16502,7 +16500,7 @@ impl Bone {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (self.user_data_array as i128 != 0i128, self.user_data.is_some()) {
@@ -17060,7 +17058,7 @@ impl BoneV8 {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -17069,7 +17067,7 @@ impl BoneV8 {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (self.user_data_array as i128 != 0i128, self.user_data.is_some()) {
@@ -17928,7 +17926,7 @@ impl ShaderReflection {
             }
         }
         if let Some(x) = &self.archive_name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -17937,7 +17935,7 @@ impl ShaderReflection {
                     })
                     .at("archive_name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_archive_name, &item.into_inner(), 1u64)
+            ctx.push_record_dedup(0usize, k_archive_name, item, 1u64)
                 .at("archive_name")?;
         }
         if !ctx.first_pass() {
@@ -17962,7 +17960,7 @@ impl ShaderReflection {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -17971,7 +17969,7 @@ impl ShaderReflection {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (
@@ -18623,7 +18621,7 @@ impl RenderInfo {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -18632,7 +18630,7 @@ impl RenderInfo {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         Ok(())
     }
@@ -18837,7 +18835,7 @@ impl ShaderParam {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -18846,7 +18844,7 @@ impl ShaderParam {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         Ok(())
     }
@@ -20651,7 +20649,7 @@ impl Material {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -20660,7 +20658,7 @@ impl Material {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (
@@ -24407,7 +24405,7 @@ impl MaterialV8 {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -24416,7 +24414,7 @@ impl MaterialV8 {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (
@@ -25558,7 +25556,7 @@ impl RenderInfoV8 {
             }
         }
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -25567,7 +25565,7 @@ impl RenderInfoV8 {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         if !ctx.first_pass() {
             match (self.value_array as i128 != 0i128, self.values.is_some()) {
@@ -26436,7 +26434,7 @@ impl ShaderAssignV8 {
             }
         }
         if let Some(x) = &self.archive_name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -26445,11 +26443,11 @@ impl ShaderAssignV8 {
                     })
                     .at("archive_name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_archive_name, &item.into_inner(), 1u64)
+            ctx.push_record_dedup(0usize, k_archive_name, item, 1u64)
                 .at("archive_name")?;
         }
         if let Some(x) = &self.model_name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -26458,8 +26456,7 @@ impl ShaderAssignV8 {
                     })
                     .at("model_name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_model_name, &item.into_inner(), 1u64)
-                .at("model_name")?;
+            ctx.push_record_dedup(0usize, k_model_name, item, 1u64).at("model_name")?;
         }
         if !ctx.first_pass() {
             match (
@@ -27055,7 +27052,7 @@ impl ShaderParamV8 {
             })
             .at("reserved")?;
         if let Some(x) = &self.name {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -27064,7 +27061,7 @@ impl ShaderParamV8 {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(0usize, k_name, item, 1u64).at("name")?;
         }
         Ok(())
     }
@@ -27168,7 +27165,7 @@ impl StringRef {
             }
         }
         if let Some(x) = &self.value {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -27177,8 +27174,7 @@ impl StringRef {
                     })
                     .at("value")?;
             }
-            ctx.push_encoded_dedup(0usize, k_value, &item.into_inner(), 1u64)
-                .at("value")?;
+            ctx.push_record_dedup(0usize, k_value, item, 1u64).at("value")?;
         }
         Ok(())
     }
@@ -28562,7 +28558,7 @@ impl NnUtil {
                     .at("file_size")?;
                 {
                     let x = &self.file_name;
-                    let mut item = ::binspec_runtime::Writer::new();
+                    let mut item = ctx.record_writer();
                     {
                         let w = &mut item;
                         ::binspec_runtime::attempt(|| {
@@ -28571,7 +28567,7 @@ impl NnUtil {
                             })
                             .at("file_name")?;
                     }
-                    ctx.push_encoded_dedup(0usize, k_file_name, &item.into_inner(), 1u64)
+                    ctx.push_record_dedup(0usize, k_file_name, item, 1u64)
                         .at("file_name")?;
                 }
                 Ok(())
@@ -29689,7 +29685,7 @@ impl ResDicNode {
             })
             .at("string_key")?;
         if let Some(x) = &self.key {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -29698,7 +29694,7 @@ impl ResDicNode {
                     })
                     .at("key")?;
             }
-            ctx.push_encoded_dedup(0usize, k_key, &item.into_inner(), 1u64).at("key")?;
+            ctx.push_record_dedup(0usize, k_key, item, 1u64).at("key")?;
         }
         Ok(())
     }

@@ -2131,7 +2131,7 @@ impl TextureInfo {
             .at("tail")?;
         {
             let x = &self.name;
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -2140,7 +2140,7 @@ impl TextureInfo {
                     })
                     .at("name")?;
             }
-            ctx.push_encoded_dedup(2usize, k_name, &item.into_inner(), 1u64).at("name")?;
+            ctx.push_record_dedup(2usize, k_name, item, 1u64).at("name")?;
         }
         if let Some(a) = self.data_align {
             ::binspec_runtime::layout::check_align(a).at("data_align")?;
@@ -3100,7 +3100,7 @@ impl NnUtil {
                     .at("file_size")?;
                 {
                     let x = &self.file_name;
-                    let mut item = ::binspec_runtime::Writer::new();
+                    let mut item = ctx.record_writer();
                     {
                         let w = &mut item;
                         ::binspec_runtime::attempt(|| {
@@ -3109,7 +3109,7 @@ impl NnUtil {
                             })
                             .at("file_name")?;
                     }
-                    ctx.push_encoded_dedup(2usize, k_file_name, &item.into_inner(), 1u64)
+                    ctx.push_record_dedup(2usize, k_file_name, item, 1u64)
                         .at("file_name")?;
                 }
                 Ok(())
@@ -4204,7 +4204,7 @@ impl ResDicNode {
             })
             .at("string_key")?;
         if let Some(x) = &self.key {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -4213,7 +4213,7 @@ impl ResDicNode {
                     })
                     .at("key")?;
             }
-            ctx.push_encoded_dedup(2usize, k_key, &item.into_inner(), 1u64).at("key")?;
+            ctx.push_record_dedup(2usize, k_key, item, 1u64).at("key")?;
         }
         Ok(())
     }

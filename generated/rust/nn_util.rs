@@ -284,7 +284,7 @@ impl NnUtil {
             .at("file_size")?;
         {
             let x = &self.file_name;
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| {
@@ -293,8 +293,7 @@ impl NnUtil {
                     })
                     .at("file_name")?;
             }
-            ctx.push_encoded_dedup(0usize, k_file_name, &item.into_inner(), 1u64)
-                .at("file_name")?;
+            ctx.push_record_dedup(0usize, k_file_name, item, 1u64).at("file_name")?;
         }
         Ok(())
     }

@@ -632,12 +632,12 @@ impl Gen<'_> {
         let fname = f.name.as_str();
         let one = self.write_one(ti, f, quote!(x))?;
         let push = quote! {
-            let mut item = ::binspec_runtime::Writer::new();
+            let mut item = ctx.record_writer();
             {
                 let w = &mut item;
                 ::binspec_runtime::attempt(|| { #one Ok(()) }).at(#fname)?;
             }
-            ctx.push_encoded_dedup(#pool, #k, &item.into_inner(), #d).at(#fname)?;
+            ctx.push_record_dedup(#pool, #k, item, #d).at(#fname)?;
         };
         Ok(match &f.cond {
             Some(_) => quote!(if let Some(x) = &self.#id { #push }),

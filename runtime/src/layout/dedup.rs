@@ -124,6 +124,30 @@ impl<'m> WriteCtx<'m> {
             .unwrap_or(listed as u64)
     }
 
+    /// A writer for a record encoded apart, for [`WriteCtx::push_record_dedup`]: in a buffer an earlier one gave
+    /// back (a file's strings are encoded once per pass each).
+    #[doc(hidden)]
+    pub fn record_writer(&mut self) -> Writer {
+        let buf = self.spare.pop().unwrap_or_default();
+        Writer::new().for_item_in(0, buf)
+    }
+
+    /// [`WriteCtx::push_encoded_dedup`] of what `item` ([`WriteCtx::record_writer`]) holds, its buffer kept for the
+    /// next record.
+    #[doc(hidden)]
+    pub fn push_record_dedup(
+        &mut self,
+        pool: usize,
+        key: Key,
+        item: Writer,
+        align: u64,
+    ) -> crate::Result<()> {
+        let buf = item.into_inner();
+        let out = self.push_encoded_dedup(pool, key, &buf, align);
+        self.spare.push(buf);
+        out
+    }
+
     /// Queues encoded bytes for a deduplicating pool: a string's with its terminator ([`WriteCtx::push_utf8_dedup`]),
     /// or a record's (NW strings: a length, the characters, a zero byte, padding); equal bytes share one position.
     pub fn push_encoded_dedup(
