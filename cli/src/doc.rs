@@ -138,20 +138,37 @@ pub fn decode(
 }
 
 /// Before `encode`: a warning where a document says something the file it gives would contradict (a BNTX
-/// texture renamed in the document but not in the textures' dictionary, which the game finds it by).
+/// texture, or a BFRES model, material, shape or bone, renamed in the document but not in the dictionary the game
+/// finds it by).
 fn warn_inconsistent(ctx: &mut Ctx<'_>, path: &Path, id: &str, text: &str, doc: DocFormat) {
-    if id != "bntx" {
-        return;
+    // (The document read as the format's model; nothing is said where it does not read.)
+    macro_rules! read {
+        ($t:ty) => {{
+            let m: Result<$t, _> = match doc {
+                DocFormat::Json => binspec_runtime::doc::from_json(text),
+                _ => binspec_runtime::doc::from_yaml(text),
+            };
+            match m {
+                Ok(m) => m,
+                Err(_) => return,
+            }
+        }};
     }
-    let m: Result<binspec_formats::bntx::Bntx, _> = match doc {
-        DocFormat::Json => binspec_runtime::doc::from_json(text),
-        _ => binspec_runtime::doc::from_yaml(text),
+    let (lines, what) = match id {
+        "bntx" => (
+            read!(binspec_formats::bntx::Bntx).name_mismatches(),
+            "textures",
+        ),
+        "bfres" => (
+            read!(binspec_formats::bfres::Bfres).name_mismatches(),
+            "them",
+        ),
+        _ => return,
     };
-    let Ok(m) = m else { return };
-    for line in m.name_mismatches() {
+    for line in lines {
         let _ = writeln!(
             ctx.err,
-            "warning: {}: {line}: a game finds textures by the dictionary's keys (rename both)",
+            "warning: {}: {line}: a game finds {what} by the dictionary's keys (rename both)",
             path.display()
         );
     }

@@ -114,6 +114,10 @@ pub mod bntx_api;
 #[cfg(feature = "bfres")]
 pub mod bfres_api;
 
+// BFRES names: a model, material, shape or bone renamed with its dictionary key.
+#[cfg(feature = "bfres")]
+pub mod bfres_names;
+
 // BFRES geometry: vertex attributes as f32 values, index buffers as u32.
 #[cfg(feature = "bfres")]
 pub mod bfres_geometry;
