@@ -85,6 +85,7 @@ feature_modules!(
     slot_views,
     sort_by,
     switch,
+    view_guard,
 );
 
 /// Every schema `build.rs` compiled, by file name without `.ksy`.
