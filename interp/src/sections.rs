@@ -422,6 +422,14 @@ impl Run<'_> {
         if f.cond.is_some() && self.unchecked_guards[obj.ty].contains(&f.name) {
             return Ok(());
         }
+        // (A condition on an instance only reading sees, which the model does not hold: the model's presence
+        // decides, as in the generated writer.)
+        if f.cond
+            .as_ref()
+            .is_some_and(|c| self.names_a_view(obj.ty, &c.expr))
+        {
+            return Ok(());
+        }
         match (&f.cond, self.lenient.get()) {
             (Some(c), false) => {
                 presence_agrees(self.eval_bool(&c.expr, &Env::of(obj))?, present, &c.text)

@@ -908,7 +908,7 @@ impl Run<'_> {
     }
 
     /// Whether an expression names an instance of type `ty` that is only read.
-    fn names_a_view(&self, ty: usize, e: &Expr) -> bool {
+    pub(crate) fn names_a_view(&self, ty: usize, e: &Expr) -> bool {
         let mut used = std::collections::BTreeSet::new();
         binspec_codegen::ir::names_used(e, &mut used);
         let t = &self.m.types[ty];
