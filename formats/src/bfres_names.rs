@@ -225,35 +225,31 @@ impl Bfres {
             Named::Material(m) | Named::Shape(m) | Named::Bone(m) => Some(m),
         };
         let is = |n: &Option<NwString>, s: &str| n.as_ref().is_some_and(|n| n.data == s);
-        let no_model = |m: &str| Error::other(format!("no model is named {m:?}"));
-        match (&mut self.body, model) {
-            (Some(BfresBody::ResFile(f)), None) => rename_in(
-                "model",
-                f.models.iter_mut().flatten().map(|x| &mut x.name).collect(),
-                f.model_dict.as_mut(),
-                old,
-                new,
-            ),
-            (Some(BfresBody::ResFileV8(f)), None) => rename_in(
-                "model",
-                f.models.iter_mut().flatten().map(|x| &mut x.name).collect(),
-                f.model_dict.as_mut(),
-                old,
-                new,
-            ),
-            (Some(BfresBody::ResFile(f)), Some(name)) => {
-                let m = (f.models.iter_mut().flatten())
-                    .find(|m| is(&m.name, name))
-                    .ok_or_else(|| no_model(name))?;
-                in_model!(m, what, old, new)
-            }
-            (Some(BfresBody::ResFileV8(f)), Some(name)) => {
-                let m = (f.models.iter_mut().flatten())
-                    .find(|m| is(&m.name, name))
-                    .ok_or_else(|| no_model(name))?;
-                in_model!(m, what, old, new)
-            }
-            (None, _) => Err(Error::other("the file has no body")),
+        // (In a body of either version: the fields used are named alike.)
+        macro_rules! in_file {
+            ($f:expr) => {{
+                let f = $f;
+                match model {
+                    None => rename_in(
+                        "model",
+                        f.models.iter_mut().flatten().map(|x| &mut x.name).collect(),
+                        f.model_dict.as_mut(),
+                        old,
+                        new,
+                    ),
+                    Some(name) => {
+                        let m = (f.models.iter_mut().flatten())
+                            .find(|m| is(&m.name, name))
+                            .ok_or_else(|| Error::other(format!("no model is named {name:?}")))?;
+                        in_model!(m, what, old, new)
+                    }
+                }
+            }};
+        }
+        match &mut self.body {
+            Some(BfresBody::ResFile(f)) => in_file!(f),
+            Some(BfresBody::ResFileV8(f)) => in_file!(f),
+            None => Err(Error::other("the file has no body")),
         }
     }
 }

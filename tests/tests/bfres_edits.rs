@@ -5,7 +5,7 @@
 //! pool and the GPU region after it are still where the file had them, so a name may grow into the zeros before
 //! the GPU region (0x72e bytes in AirCurrent.bfres), and past them it is an error.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use binspec_formats::bfres::Bfres;
 use binspec_runtime::Format as _;
@@ -16,25 +16,62 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// AirCurrent.bfres decoded by the CLI into a folder of its own: its bytes, the document's path and text, and
+/// the path to encode to. `None` (with a message) where the corpus is absent.
+struct Decoded {
+    _dir: tempfile::TempDir,
+    bytes: Vec<u8>,
+    doc: PathBuf,
+    text: String,
+    out: PathBuf,
+}
+
+/// AirCurrent.bfres's bytes; `None` (with a message) where the corpus is absent.
+fn air_current() -> Option<Vec<u8>> {
+    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
+    let bytes = std::fs::read(&path);
+    if bytes.is_err() {
+        eprintln!("skipped: {} is absent", path.display());
+    }
+    bytes.ok()
+}
+
+impl Decoded {
+    fn new() -> Option<Decoded> {
+        let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
+        let bytes = air_current()?;
+        let dir = tempfile::tempdir().unwrap();
+        let (doc, out) = (dir.path().join("a.yaml"), dir.path().join("a.bfres"));
+        let r = run(&["decode", s(&path), "-o", s(&doc)]);
+        assert_eq!(r.code, 0, "{}", r.err);
+        let text = std::fs::read_to_string(&doc).unwrap();
+        Some(Decoded {
+            _dir: dir,
+            bytes,
+            doc,
+            text,
+            out,
+        })
+    }
+
+    /// Encodes `edited` (the document's text, edited) with the CLI.
+    fn encode(&self, edited: &str) -> binspec_tests::Run {
+        std::fs::write(&self.doc, edited).unwrap();
+        run(&["encode", s(&self.doc), "-o", s(&self.out)])
+    }
+}
+
 #[test]
 fn a_material_renamed_through_the_cli() {
-    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
-    let Ok(bytes) = std::fs::read(&path) else {
-        eprintln!("skipped: {} is absent", path.display());
-        return;
-    };
-    let d = tempfile::tempdir().unwrap();
-    let (doc, out) = (d.path().join("a.yaml"), d.path().join("a.bfres"));
-    let r = run(&["decode", s(&path), "-o", s(&doc)]);
+    let Some(d) = Decoded::new() else { return };
+    assert_eq!(d.text.matches("data: Default_Material\n").count(), 3);
+    let r = d.encode(
+        &d.text
+            .replace("data: Default_Material\n", "data: Default_Matte_01\n"),
+    );
     assert_eq!(r.code, 0, "{}", r.err);
-    let text = std::fs::read_to_string(&doc).unwrap();
-    assert_eq!(text.matches("data: Default_Material\n").count(), 3);
-    let edited = text.replace("data: Default_Material\n", "data: Default_Matte_01\n");
-    std::fs::write(&doc, edited).unwrap();
-    let r = run(&["encode", s(&doc), "-o", s(&out)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let written = std::fs::read(&out).unwrap();
-    assert_eq!(written.len(), bytes.len());
+    let written = std::fs::read(&d.out).unwrap();
+    assert_eq!(written.len(), d.bytes.len());
     let back = Bfres::from_binary(&written).unwrap();
     let m = &back.model_summaries()[0];
     assert_eq!(m.materials, ["Default_Matte_01"]);
@@ -43,7 +80,7 @@ fn a_material_renamed_through_the_cli() {
     assert!(back
         .shader_params("AirCurrent", "Default_Matte_01")
         .is_ok_and(|p| !p.is_empty()));
-    let r = run(&["info", s(&out)]);
+    let r = run(&["info", s(&d.out)]);
     assert!(r.out.contains("materials (Default_Matte_01)"), "{}", r.out);
     assert_eq!(back.to_binary().unwrap(), written);
 }
@@ -72,22 +109,15 @@ fn listed(file: &[u8]) -> Vec<(usize, u64)> {
 
 #[test]
 fn a_material_renamed_to_a_longer_name_through_the_cli() {
-    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
-    let Ok(bytes) = std::fs::read(&path) else {
-        eprintln!("skipped: {} is absent", path.display());
-        return;
-    };
-    let d = tempfile::tempdir().unwrap();
-    let (doc, out) = (d.path().join("a.yaml"), d.path().join("a.bfres"));
-    let r = run(&["decode", s(&path), "-o", s(&doc)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let text = std::fs::read_to_string(&doc).unwrap();
+    let Some(d) = Decoded::new() else { return };
+    let bytes = d.bytes.as_slice();
     let long = "Default_Material_For_The_Air_Current_Effect";
-    let edited = text.replace("data: Default_Material\n", &format!("data: {long}\n"));
-    std::fs::write(&doc, edited).unwrap();
-    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    let r = d.encode(
+        &d.text
+            .replace("data: Default_Material\n", &format!("data: {long}\n")),
+    );
     assert_eq!(r.code, 0, "{}", r.err);
-    let written = std::fs::read(&out).unwrap();
+    let written = std::fs::read(&d.out).unwrap();
     let back = Bfres::from_binary(&written).unwrap();
     let m = &back.model_summaries()[0];
     assert_eq!(m.materials, [long]);
@@ -98,44 +128,33 @@ fn a_material_renamed_to_a_longer_name_through_the_cli() {
     // The string pool grew by 26 bytes (the name's 27 more characters, less the padding byte it had), its size
     // with it, and so did the relocation table's first section, which lists the same pointers (none moved).
     let size_at = |f: &[u8]| u32::from_le_bytes(f[0xb8..0xbc].try_into().unwrap());
-    assert_eq!(size_at(&written), size_at(&bytes) + 26);
+    assert_eq!(size_at(&written), size_at(bytes) + 26);
     let (was, now) = (
-        nn_util_relocation_sections(&bytes),
+        nn_util_relocation_sections(bytes),
         nn_util_relocation_sections(&written),
     );
     assert_eq!(now[0], [0, was[0][1] + 26]);
     assert_eq!(now[1..], was[1..]);
-    assert_eq!(listed(&written), listed(&bytes));
+    assert_eq!(listed(&written), listed(bytes));
     assert_eq!(written.len(), bytes.len());
     assert_eq!(back.to_binary().unwrap(), written);
 }
 
 #[test]
 fn a_name_longer_than_the_room_before_the_gpu_region_is_an_error() {
-    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
-    if !path.exists() {
-        eprintln!("skipped: {} is absent", path.display());
-        return;
-    }
-    let d = tempfile::tempdir().unwrap();
-    let (doc, out) = (d.path().join("a.yaml"), d.path().join("a.bfres"));
-    let r = run(&["decode", s(&path), "-o", s(&doc)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let text = std::fs::read_to_string(&doc).unwrap();
+    let Some(d) = Decoded::new() else { return };
     let long = "M".repeat(2000);
-    std::fs::write(
-        &doc,
-        text.replace("data: Default_Material\n", &format!("data: {long}\n")),
-    )
-    .unwrap();
-    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    let r = d.encode(
+        &d.text
+            .replace("data: Default_Material\n", &format!("data: {long}\n")),
+    );
     assert_eq!(r.code, 1, "{}", r.out);
     assert!(
         r.err.contains("body.strings") && r.err.contains("overlap") && r.err.contains("0x5000"),
         "{}",
         r.err
     );
-    assert!(!out.exists(), "no file is left behind");
+    assert!(!d.out.exists(), "no file is left behind");
 }
 
 /// The keys of the dictionary `dict` of model 0 (`None`: of the file's models), from the model's JSON.
@@ -162,11 +181,7 @@ fn dict_keys(m: &Bfres, dict: &str) -> Vec<String> {
 #[test]
 fn a_model_material_shape_and_bone_renamed_through_the_api() {
     use binspec_formats::bfres_names::Named;
-    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
-    let Ok(bytes) = std::fs::read(&path) else {
-        eprintln!("skipped: {} is absent", path.display());
-        return;
-    };
+    let Some(bytes) = air_current() else { return };
     let mut m = Bfres::from_binary(&bytes).unwrap();
     m.rename(
         Named::Material("AirCurrent"),
@@ -212,11 +227,7 @@ fn a_model_material_shape_and_bone_renamed_through_the_api() {
 #[test]
 fn a_rename_that_names_nothing_or_a_taken_name_changes_nothing() {
     use binspec_formats::bfres_names::Named;
-    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
-    let Ok(bytes) = std::fs::read(&path) else {
-        eprintln!("skipped: {} is absent", path.display());
-        return;
-    };
+    let Some(bytes) = air_current() else { return };
     let mut m = Bfres::from_binary(&bytes).unwrap();
     let was = m.clone();
     let e = m
@@ -276,20 +287,12 @@ fn a_taken_name_is_refused_and_version_10_renames_too() {
 
 #[test]
 fn encode_warns_where_a_material_is_renamed_but_not_its_key() {
-    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
-    if !path.exists() {
-        eprintln!("skipped: {} is absent", path.display());
-        return;
-    }
-    let d = tempfile::tempdir().unwrap();
-    let (doc, out) = (d.path().join("a.yaml"), d.path().join("a.bfres"));
-    let r = run(&["decode", s(&path), "-o", s(&doc)]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    let text = std::fs::read_to_string(&doc).unwrap();
+    let Some(d) = Decoded::new() else { return };
     // The first occurrence is the material's own name; the dictionary's key and the pool's list come after.
-    let edited = text.replacen("data: Default_Material\n", "data: Renamed_Material\n", 1);
-    std::fs::write(&doc, edited).unwrap();
-    let r = run(&["encode", s(&doc), "-o", s(&out)]);
+    let r = d.encode(
+        &d.text
+            .replacen("data: Default_Material\n", "data: Renamed_Material\n", 1),
+    );
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(
         r.err.contains(
@@ -299,7 +302,7 @@ fn encode_warns_where_a_material_is_renamed_but_not_its_key() {
         r.err
     );
     // Written as the document says, and it says the same when it reads back.
-    let back = Bfres::from_binary(&std::fs::read(&out).unwrap()).unwrap();
+    let back = Bfres::from_binary(&std::fs::read(&d.out).unwrap()).unwrap();
     assert_eq!(back.name_mismatches().len(), 1);
 }
 
