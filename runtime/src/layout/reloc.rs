@@ -10,7 +10,10 @@
 //! The entries are derived from where the pointers are, so a writer records the position of every pointer it writes
 //! and computes a section's entries with [`group`]; [`positions`] is the inverse, for readers.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+// (FxHash: keys are small numbers, and `group` runs once per pass of every nn::util write and once per read.)
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -86,9 +89,9 @@ pub fn group(positions: &[u32]) -> Result<Vec<Entry>> {
     let mut entries: Vec<Entry> = Vec::new();
     // Entries of one run, by (run length, position mod POINTER_SIZE), oldest first: a run can only join one that
     // starts a whole number of pointers before it. Entries too far back for any later run are dropped from the front.
-    let mut waiting: HashMap<(u8, u32), VecDeque<usize>> = HashMap::new();
+    let mut waiting: HashMap<(u8, u32), VecDeque<usize>> = HashMap::default();
     // Entries of several runs, by (the position of their next run, run length).
-    let mut expecting: HashMap<(u64, u8), Vec<usize>> = HashMap::new();
+    let mut expecting: HashMap<(u64, u8), Vec<usize>> = HashMap::default();
     for (start, len) in runs(positions) {
         let start64 = u64::from(start);
         let queue = waiting.entry((len, start % POINTER_SIZE)).or_default();
