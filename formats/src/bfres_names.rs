@@ -41,6 +41,11 @@ impl Named<'_> {
     }
 }
 
+/// Whether name `n` is there and is `s`.
+fn named(n: &Option<NwString>, s: &str) -> bool {
+    n.as_ref().is_some_and(|n| n.data == s)
+}
+
 /// Renames the item named `old` among `names` (a model's array of one kind) and its key in `dict`, the
 /// dictionary of that array.
 fn rename_in(
@@ -50,8 +55,7 @@ fn rename_in(
     old: &str,
     new: &str,
 ) -> Result<()> {
-    let is = |n: &Option<NwString>, s: &str| n.as_ref().is_some_and(|n| n.data == s);
-    let at = (names.iter().position(|n| is(n, old)))
+    let at = (names.iter().position(|n| named(n, old)))
         .ok_or_else(|| Error::other(format!("no {what} is named {old:?}")))?;
     if old == new {
         return Ok(());
@@ -59,7 +63,7 @@ fn rename_in(
     if new.is_empty() {
         return Err(Error::other(format!("a {what} cannot be named \"\"")));
     }
-    if names.iter().any(|n| is(n, new)) {
+    if names.iter().any(|n| named(n, new)) {
         return Err(Error::other(format!(
             "a {what} is named {new:?} already: the dictionary could not tell the two apart"
         )));
@@ -89,14 +93,12 @@ fn mismatches(
     out: &mut Vec<String>,
     place: &str,
     what: &str,
-    names: &[Option<&str>],
+    items: &[Option<&str>],
     dict: Option<&ResDic>,
 ) {
     let Some(d) = dict else { return };
-    let keys: Vec<Option<&str>> = (d.nodes.iter().skip(1))
-        .map(|n| n.key.as_ref().map(|k| &*k.data))
-        .collect();
-    for (i, (n, k)) in names.iter().zip(&keys).enumerate() {
+    let keys = names(d.nodes.iter().skip(1).map(|n| &n.key));
+    for (i, (n, k)) in items.iter().zip(&keys).enumerate() {
         if n != k {
             out.push(format!(
                 "{place}{what} {i} is named {} and its dictionary key is {}",
@@ -105,10 +107,10 @@ fn mismatches(
             ));
         }
     }
-    if names.len() != keys.len() {
+    if items.len() != keys.len() {
         out.push(format!(
             "{place}{} {what}s and {} dictionary keys",
-            names.len(),
+            items.len(),
             keys.len()
         ));
     }
@@ -224,7 +226,6 @@ impl Bfres {
             Named::Model => None,
             Named::Material(m) | Named::Shape(m) | Named::Bone(m) => Some(m),
         };
-        let is = |n: &Option<NwString>, s: &str| n.as_ref().is_some_and(|n| n.data == s);
         // (In a body of either version: the fields used are named alike.)
         macro_rules! in_file {
             ($f:expr) => {{
@@ -239,7 +240,7 @@ impl Bfres {
                     ),
                     Some(name) => {
                         let m = (f.models.iter_mut().flatten())
-                            .find(|m| is(&m.name, name))
+                            .find(|m| named(&m.name, name))
                             .ok_or_else(|| Error::other(format!("no model is named {name:?}")))?;
                         in_model!(m, what, old, new)
                     }

@@ -225,7 +225,7 @@ fn a_model_material_shape_and_bone_renamed_through_the_api() {
 }
 
 #[test]
-fn a_rename_that_names_nothing_or_a_taken_name_changes_nothing() {
+fn a_rename_of_nothing_or_to_no_name_changes_nothing() {
     use binspec_formats::bfres_names::Named;
     let Some(bytes) = air_current() else { return };
     let mut m = Bfres::from_binary(&bytes).unwrap();

@@ -770,8 +770,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
     let mut len_refs = BTreeMap::new();
     for (ti, t) in m.types.iter().enumerate() {
         for e in exprs_of(t) {
-            collect_pos_refs(e, ti, &mut pos_refs);
-            passes::collect_len_refs(e, ti, &mut len_refs);
+            collect_pos_refs(e, ti, &mut pos_refs, &mut len_refs);
         }
         // Relocated pointers: a slot for where each is written.
         for f in &t.seq {

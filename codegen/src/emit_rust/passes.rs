@@ -108,10 +108,19 @@ pub(super) fn before_slot(name: &str) -> String {
     format!("{name}__before")
 }
 
-pub(super) fn collect_pos_refs(e: &Expr, ty: usize, out: &mut BTreeMap<usize, BTreeSet<String>>) {
+pub(super) fn collect_pos_refs(
+    e: &Expr,
+    ty: usize,
+    out: &mut BTreeMap<usize, BTreeSet<String>>,
+    lens: &mut BTreeMap<usize, BTreeSet<String>>,
+) {
     if let ExprKind::Attr { base, name, .. } = &e.kind {
         if let (ExprKind::Name(b), "_pos" | "_len") = (&base.kind, name.as_str()) {
             out.entry(ty).or_default().insert(b.clone());
+        }
+        // (`x._len`: the instances whose length is asked, besides their slot.)
+        if let (ExprKind::Name(b), "_len") = (&base.kind, name.as_str()) {
+            lens.entry(ty).or_default().insert(b.clone());
         }
         // (`x._before`: where the content before `x` ends, a slot of its own.)
         if let (ExprKind::Name(b), "_before") = (&base.kind, name.as_str()) {
@@ -121,19 +130,7 @@ pub(super) fn collect_pos_refs(e: &Expr, ty: usize, out: &mut BTreeMap<usize, BT
         }
     }
     for c in crate::ir::children(e) {
-        collect_pos_refs(c, ty, out);
-    }
-}
-
-/// The names whose length an expression asks (`x._len`), by the type it is in.
-pub(super) fn collect_len_refs(e: &Expr, ty: usize, out: &mut BTreeMap<usize, BTreeSet<String>>) {
-    if let ExprKind::Attr { base, name, .. } = &e.kind {
-        if let (ExprKind::Name(b), "_len") = (&base.kind, name.as_str()) {
-            out.entry(ty).or_default().insert(b.clone());
-        }
-    }
-    for c in crate::ir::children(e) {
-        collect_len_refs(c, ty, out);
+        collect_pos_refs(c, ty, out, lens);
     }
 }
 
