@@ -3769,7 +3769,7 @@ impl Element {
                         keep_queries = true;
                         None
                     } else {
-                        pools.ordered_item(2usize, (pos_queries) as u64, len)
+                        pools.ordered_item(2usize, (pos_queries) as u64, len, 1u64)
                     }
                 },
             )
@@ -21801,6 +21801,7 @@ impl CommandInfoEntry {
                             27usize,
                             (pos_setup) as u64,
                             (r.abs_pos() as i128 - pos_setup) as u64,
+                            1u64,
                         ),
                 )
             };
@@ -21861,7 +21862,7 @@ impl CommandInfoEntry {
                         keep_instructions = true;
                         None
                     } else {
-                        pools.ordered_item(27usize, (pos_instructions) as u64, len)
+                        pools.ordered_item(27usize, (pos_instructions) as u64, len, 1u64)
                     }
                 },
             )

@@ -930,6 +930,7 @@ impl CommandInfoEntry {
                             1usize,
                             (pos_setup) as u64,
                             (r.abs_pos() as i128 - pos_setup) as u64,
+                            1u64,
                         ),
                 )
             };
@@ -989,7 +990,7 @@ impl CommandInfoEntry {
                         keep_instructions = true;
                         None
                     } else {
-                        pools.ordered_item(1usize, (pos_instructions) as u64, len)
+                        pools.ordered_item(1usize, (pos_instructions) as u64, len, 1u64)
                     }
                 },
             )

@@ -159,7 +159,7 @@ impl Run<'_> {
                 let root = self.root_bytes();
                 pools.member_item(pool, idx, start, len, default, root.bytes())
             }
-            None if self.m.pools[pool].keep_order => pools.ordered_item(pool, start, len),
+            None if self.m.pools[pool].keep_order => pools.ordered_item(pool, start, len, default),
             None => pools.item(pool, start, len, default),
         };
     }

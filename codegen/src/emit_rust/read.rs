@@ -943,7 +943,7 @@ impl Gen<'_> {
     /// judged once all are read; else after the pool's previous item, giving its alignment choice.
     fn note_item(&self, pool: usize, d: u64, p: &Ident, len: TokenStream) -> TokenStream {
         if self.m.pools[pool].keep_order {
-            quote!(pools.ordered_item(#pool, (#p) as u64, #len))
+            quote!(pools.ordered_item(#pool, (#p) as u64, #len, #d))
         } else {
             quote!(pools.item(#pool, (#p) as u64, #len, #d))
         }

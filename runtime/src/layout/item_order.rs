@@ -11,45 +11,50 @@ use super::{Item, ReadPools, WriteCtx};
 use crate::error::{Error, Result};
 use crate::write::Writer;
 
+/// An item of a keep-order pool as the reader met it: where it starts, how long it is, and its alignment.
+pub(super) type Met = (u64, u64, u64);
+
 impl ReadPools {
-    /// Records an item of the keep-order pool `pool` at `start..start+len`, in the order the reader meets them.
-    /// Its alignment is not judged (the items of such a pool are one after another, in some order; see
+    /// Records an item of the keep-order pool `pool` at `start..start+len`, in the order the reader meets them,
+    /// with its alignment `align` (as [`super::WriteCtx::push`] takes it). Its alignment is not judged as a
+    /// choice (the items of such a pool are one after another, each at its alignment, in some order; see
     /// [`ReadPools::item_order`]), and an item before the ones read earlier does not relay the file.
-    pub fn ordered_item(&mut self, pool: usize, start: u64, len: u64) -> Option<u64> {
+    pub fn ordered_item(&mut self, pool: usize, start: u64, len: u64, align: u64) -> Option<u64> {
         self.note_item(pool, start, len, 1);
         match self.ordered.iter_mut().find(|(q, _)| *q == pool) {
-            Some((_, v)) => v.push((start, len)),
-            None => self.ordered.push((pool, vec![(start, len)])),
+            Some((_, v)) => v.push((start, len, align)),
+            None => self.ordered.push((pool, vec![(start, len, align)])),
         }
         None
     }
 
     /// The order of the non-empty items of the keep-order pool `pool` in the file, whose region starts at
     /// `region_start`, as indices into the order they were met (counting non-empty items only): `None` where it is
-    /// that order. Items that are not one after another from the region's start (a gap, an overlap) cannot be
-    /// kept so: the file is then laid out anew, in the order the items were met.
+    /// that order. Items that are not one after another from the region's start, each where the one before it
+    /// ends aligned to its alignment (a gap, an overlap), cannot be kept so: the file is then laid out anew, in
+    /// the order the items were met.
     pub fn item_order(&mut self, pool: usize, region_start: u64) -> Option<Vec<u32>> {
         let i = self.ordered.iter().position(|(q, _)| *q == pool)?;
         let (_, items) = self.ordered.swap_remove(i);
-        let mut full: Vec<(u64, u64, u32)> = items
+        let mut full: Vec<(u64, u64, u64, u32)> = items
             .into_iter()
-            .filter(|&(_, len)| len > 0)
+            .filter(|&(_, len, _)| len > 0)
             .enumerate()
-            .map(|(k, (start, len))| (start, len, k as u32))
+            .map(|(k, (start, len, align))| (start, len, align, k as u32))
             .collect();
         let in_order = full.windows(2).all(|w| w[0].0 < w[1].0);
         if !in_order {
-            full.sort_unstable_by_key(|&(start, _, k)| (start, k));
+            full.sort_unstable_by_key(|&(start, _, _, k)| (start, k));
         }
         let mut at = region_start;
-        for &(start, len, _) in &full {
-            if start != at {
+        for &(start, len, align, _) in &full {
+            if start != super::align::place_after(at, align) {
                 self.relaid = true;
                 return None;
             }
             at = start + len;
         }
-        (!in_order).then(|| full.into_iter().map(|(_, _, k)| k).collect())
+        (!in_order).then(|| full.into_iter().map(|(_, _, _, k)| k).collect())
     }
 }
 
@@ -133,21 +138,43 @@ mod tests {
     fn the_order_of_items_met_out_of_order_is_kept() {
         let mut p = ReadPools::new();
         // Met: 0x10..0x14, an empty one, 0x08..0x10; the region starts at 0x08.
-        p.ordered_item(0, 0x10, 4);
-        p.ordered_item(0, 0x08, 0);
-        p.ordered_item(0, 0x08, 8);
+        p.ordered_item(0, 0x10, 4, 1);
+        p.ordered_item(0, 0x08, 0, 1);
+        p.ordered_item(0, 0x08, 8, 1);
         assert_eq!(p.item_order(0, 0x08), Some(vec![1, 0]));
         assert!(!p.relaid());
         // In the order met: nothing kept.
         let mut p = ReadPools::new();
-        p.ordered_item(0, 0x08, 8);
-        p.ordered_item(0, 0x10, 4);
+        p.ordered_item(0, 0x08, 8, 1);
+        p.ordered_item(0, 0x10, 4, 1);
         assert_eq!(p.item_order(0, 0x08), None);
         assert!(!p.relaid());
         // A gap: laid out anew.
         let mut p = ReadPools::new();
-        p.ordered_item(0, 0x10, 4);
-        p.ordered_item(0, 0x08, 4);
+        p.ordered_item(0, 0x10, 4, 1);
+        p.ordered_item(0, 0x08, 4, 1);
+        assert_eq!(p.item_order(0, 0x08), None);
+        assert!(p.relaid());
+    }
+
+    #[test]
+    fn padding_to_an_items_alignment_is_not_a_gap() {
+        // Met: 0x10..0x18 (aligned to 8), then 0x08..0x0c; 4 bytes of padding between them.
+        let mut p = ReadPools::new();
+        p.ordered_item(0, 0x10, 8, 8);
+        p.ordered_item(0, 0x08, 4, 8);
+        assert_eq!(p.item_order(0, 0x08), Some(vec![1, 0]));
+        assert!(!p.relaid());
+        // The same padding before an item aligned to 4 is a gap: laid out anew.
+        let mut p = ReadPools::new();
+        p.ordered_item(0, 0x10, 8, 4);
+        p.ordered_item(0, 0x08, 4, 8);
+        assert_eq!(p.item_order(0, 0x08), None);
+        assert!(p.relaid());
+        // So is an item short of its alignment.
+        let mut p = ReadPools::new();
+        p.ordered_item(0, 0x08, 4, 8);
+        p.ordered_item(0, 0x0c, 4, 8);
         assert_eq!(p.item_order(0, 0x08), None);
         assert!(p.relaid());
     }

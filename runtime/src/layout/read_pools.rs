@@ -26,7 +26,7 @@ pub struct ReadPools {
     /// A buffer [`ReadPools::sections`] keeps from call to call.
     pub(super) scratch: Vec<sections::Pending>,
     /// The items of keep-order pools, by pool, in the order they were read ([`ReadPools::ordered_item`]).
-    pub(super) ordered: Vec<(usize, Vec<(u64, u64)>)>,
+    pub(super) ordered: Vec<(usize, Vec<super::item_order::Met>)>,
     /// How many first readings are in progress ([`ReadPools::defer_begin`]).
     pub(super) defer: u32,
     /// The relocated pointers read: their table, where each is in the file, and its value

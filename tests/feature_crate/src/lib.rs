@@ -56,6 +56,7 @@ feature_modules!(
     nested,
     null_switch,
     optional_offset,
+    ordered_aligned,
     ordered_ranges,
     outer_args,
     own_elements,
