@@ -667,8 +667,12 @@ impl<'m> Gen<'m> {
                     FieldTy::Bytes => {
                         quote!(ctx.push_shared(#pool, #k, x, #align);)
                     }
-                    // A record or an array: written out of line, where the item was in the previous pass.
-                    FieldTy::User { .. } | FieldTy::Int { .. } | FieldTy::Float { .. } => {
+                    // A record or an array (of records, numbers, or a switch's cases: BFRES's render info
+                    // values): written out of line, where the item was in the previous pass.
+                    FieldTy::User { .. }
+                    | FieldTy::Int { .. }
+                    | FieldTy::Float { .. }
+                    | FieldTy::Switch { .. } => {
                         let one = if f.relocations.is_some() {
                             self.relocation_write_one(f)?
                         } else {

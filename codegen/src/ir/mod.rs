@@ -805,7 +805,9 @@ impl Module {
 
     /// The root's last field where it is a region to the end of the file whose bytes after its last item the
     /// model keeps (`<region>_trailing`): a pool that does not deduplicate, unrepeated and unconditional, in a root
-    /// that holds no instances in the model (which could lie after it).
+    /// that holds no instances in the model, and in a file where no type holds an instance written where the file
+    /// had it (`Role::Placed`): either could lie after the region's items, and the bytes kept would hold it twice
+    /// (BFRES's GPU region and relocation table, after its structures).
     pub fn tail_region(&self, ti: usize) -> Option<&Field> {
         if ti != 0 {
             return None;
@@ -819,7 +821,12 @@ impl Module {
             && !t
                 .instances
                 .iter()
-                .any(|f| matches!(f.role, Role::Data | Role::Placed));
+                .any(|f| matches!(f.role, Role::Data | Role::Placed))
+            && !self
+                .types
+                .iter()
+                .flat_map(|u| u.instances.iter())
+                .any(|f| f.role == Role::Placed);
         ok.then_some(last)
     }
 

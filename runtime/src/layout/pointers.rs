@@ -92,7 +92,10 @@ impl WriteCtx<'_> {
                 }
             }
         }
+        // (A position recorded twice is one pointer written twice: records placed where a position not known yet
+        // puts them, in a pass before positions settle, or two readings of the same bytes. The table lists it once.)
         at.sort_unstable();
+        at.dedup();
         Ok(at)
     }
 }

@@ -440,3 +440,26 @@ fn empty_items_take_their_place_among_the_others() {
         }
     }
 }
+
+/// Two pointers recorded at one position in a pass (records placed where positions not known yet put them, before
+/// they settle: BFRES's string render info values, one record per material, all at their offset from 0 in the
+/// first pass) are one pointer: the relocation table lists the position once, where it would refuse a list with a
+/// repeat.
+#[test]
+fn a_pointer_position_recorded_twice_is_listed_once() {
+    let (a, b, target) = (WriteCtx::first(0), WriteCtx::first(1), WriteCtx::first(2));
+    let mut ctx = WriteCtx::new();
+    let mut w = crate::Writer::sizing();
+    ctx.pointer(a, 0x10, target);
+    ctx.pointer(b, 0x10, target);
+    ctx.pointer(WriteCtx::first(3), 0x18, target);
+    ctx.push(0, target, vec![0xaa; 4], 1);
+    ctx.flush(0, &mut w, 1);
+    ctx.end_pass(w.pos() as u64);
+    let entries = ctx.relocations(&[0, 1, 3], 0, None).unwrap();
+    // 0x10 and 0x18: one run of two pointers.
+    let listed: Vec<(u32, u16, u8)> = (entries.iter())
+        .map(|e| (e.position, e.struct_count, e.offset_count))
+        .collect();
+    assert_eq!(listed, [(0x10, 1, 2)]);
+}

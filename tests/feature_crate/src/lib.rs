@@ -86,6 +86,8 @@ feature_modules!(
     slot_views,
     sort_by,
     switch,
+    switch_item,
+    tail_placed,
     view_guard,
 );
 
