@@ -78,10 +78,19 @@ doc: |
   material, shape, bone or parameter is written with its pointers, its dictionary key's and the pool's size
   (`string_pool_size`, from the pool's length, `strings._len`) following it. The relocation table's first
   section, the file up to the end of the string pool, is derived too; its other sections are as the file has
-  them. The other pointers are file offsets (u64) read as data and followed by instances, each written back
-  where it points: the structures before the string pool and the GPU region after it stay where the file had
-  them, so a string pool may grow only into the zeros before the GPU region (0x72e bytes in AirCurrent.bfres;
-  past them, writing is an error that names the string pool). The runtime-only regions (memory
+  them. Every structure from the end of the header to the end of the string pool is an item of one pool
+  (`layout`, `-pool: bfres`), so the pointers to them are derived: the writer lays them out one after another,
+  each at its alignment (8; 4 for version 8's render info values of numbers), in the order the file had them
+  (`layout_item_order`, indices in the order the writer meets them, where that is not the file's order; Nintendo
+  groups them by kind across a model, which the schema does not yet give as the order of a new file), so that a
+  model can be removed and a structure can grow. In every file at hand they are one after another from 0xd0
+  (0xf0 in version 10) so. The GPU region, the runtime memory pool, the embedded files and the relocation table
+  after the string pool stay where the file had them, so the string pool may grow only into the zeros before the
+  GPU region (0x72e bytes in AirCurrent.bfres; past them, writing is an error that names the GPU region); a
+  removed model's buffers stay in the GPU region, unused. A version 10 material's render info values are kept as
+  the bytes the file has, with its string values' pointers read over them (`render_info_strings`): where strings
+  move, the two disagree and writing is an error (a model removed from a file with such render infos). The
+  runtime-only regions (memory
   pools, GPU object memory, descriptor slots) are read as the bytes files hold there. Every pointer is marked
   `-relocate: nn_util` (those of nn_gfx's structures in nn_gfx.ksy), so the relocation table is derived from
   them: the fixtures and AirCurrent.bfres keep none of its entries. Version 8 lists some null pointers (the
@@ -113,6 +122,14 @@ seq:
         8: res_file_v8
         10: res_file
     doc: The rest of nn::g3d::ResFile, after the BinaryFileHeader.
+  - id: layout
+    size-eos: true
+    doc: |
+      Where the writer lays out everything the header points to, in Nintendo's order; not a field of the page's.
+    -pool:
+      id: bfres
+      item-align: 8
+      keep-order: true
 types:
   unchained_header:
     doc: |
@@ -254,44 +271,52 @@ types:
         repeat: expr
         repeat-expr: model_count
         if: model_array != 0
+        -pool: bfres
       model_dict:
         pos: model_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: model_dictionary != 0
+        -pool: bfres
       skeletal_animation_dict:
         pos: skeletal_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: skeletal_animation_dictionary != 0
+        -pool: bfres
       material_animation_dict:
         pos: material_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: material_animation_dictionary != 0
+        -pool: bfres
       bone_visibility_animation_dict:
         pos: bone_visibility_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: bone_visibility_animation_dictionary != 0
+        -pool: bfres
       shape_animation_dict:
         pos: shape_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: shape_animation_dictionary != 0
+        -pool: bfres
       scene_animation_dict:
         pos: scene_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: scene_animation_dictionary != 0
+        -pool: bfres
       gpu_memory_pool:
         pos: memory_pool_info
-        type: nn_gfx::memory_pool_info
+        type: gpu_memory_pool
         io: _root._io
         if: memory_pool_info != 0
+        -pool: bfres
       gpu_region:
-        pos: gpu_memory_pool.memory_pointer
-        size: gpu_memory_pool.memory_size
+        pos: gpu_memory_pool.info.memory_pointer
+        size: gpu_memory_pool.info.memory_size
         io: _root._io
         if: memory_pool_info != 0
         doc: The GPU region (index buffers, then vertex buffers).
@@ -308,16 +333,19 @@ types:
         repeat: expr
         repeat-expr: embed_file_count
         if: embed_file_array != 0
+        -pool: bfres
       embed_file_dict:
         pos: embed_file_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: embed_file_dictionary != 0
+        -pool: bfres
       strings:
         pos: string_pool - 0x14
         type: nn_util::string_pool
         io: _root._io
         if: string_pool != 0
+        -pool: bfres
       relocation_table:
         pos: _root.header.relocation_table_ofs
         type: nn_util::relocation_table(-1, [0, string_pool - 0x14 + string_pool_size])
@@ -429,47 +457,55 @@ types:
         repeat: expr
         repeat-expr: model_count
         if: model_array != 0
+        -pool: bfres
       model_dict:
         pos: model_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: model_dictionary != 0
+        -pool: bfres
       skeletal_animation_dict:
         pos: skeletal_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: skeletal_animation_dictionary != 0
+        -pool: bfres
       material_animation_dict:
         pos: material_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: material_animation_dictionary != 0
+        -pool: bfres
       bone_visibility_animation_dict:
         pos: bone_visibility_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: bone_visibility_animation_dictionary != 0
+        -pool: bfres
       shape_animation_dict:
         pos: shape_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: shape_animation_dictionary != 0
+        -pool: bfres
       scene_animation_dict:
         pos: scene_animation_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: scene_animation_dictionary != 0
+        -pool: bfres
       gpu_memory_pool:
         pos: memory_pool_info
-        type: nn_gfx::memory_pool_info
+        type: gpu_memory_pool
         io: _root._io
         if: memory_pool_info != 0
         doc: |
           Flags 0x22 (cpu uncached, gpu cached), the GPU region's size and offset. 0x10 zero bytes follow it
           (BfresLibrary reads them as part of it).
+        -pool: bfres
       gpu_region:
-        pos: gpu_memory_pool.memory_pointer
-        size: gpu_memory_pool.memory_size
+        pos: gpu_memory_pool.info.memory_pointer
+        size: gpu_memory_pool.info.memory_size
         io: _root._io
         if: memory_pool_info != 0
         doc: |
@@ -490,16 +526,19 @@ types:
         repeat: expr
         repeat-expr: embed_file_count
         if: embed_file_array != 0
+        -pool: bfres
       embed_file_dict:
         pos: embed_file_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: embed_file_dictionary != 0
+        -pool: bfres
       strings:
         pos: string_pool - 0x14
         type: nn_util::string_pool
         io: _root._io
         if: string_pool != 0
+        -pool: bfres
       relocation_table:
         pos: _root.header.relocation_table_ofs
         type: nn_util::relocation_table(-1, [0, string_pool - 0x14 + string_pool_size])
@@ -509,6 +548,15 @@ types:
           The relocation table (after every pointer, in the file and here). Its first section's region is the file
           up to the end of the string pool (every file at hand), which the writer derives; the other sections'
           regions are as the file holds them.
+  gpu_memory_pool:
+    doc: |
+      The memory pool info of the GPU region (nn::gfx::MemoryPoolInfo) and the 0x10 zero bytes after it, which
+      BfresLibrary reads as part of it (both versions; every file at hand has them zero).
+    seq:
+      - id: info
+        type: nn_gfx::memory_pool_info
+      - id: reserved
+        size: 0x10
   embed_file_entry:
     doc: An embedded file (HomeBed's textures, a BNTX) and its bytes.
     seq:
@@ -599,6 +647,7 @@ types:
         type: skeleton
         io: _root._io
         if: skeleton != 0
+        -pool: bfres
       vertices:
         pos: vertex_array
         type: vertex
@@ -606,6 +655,7 @@ types:
         repeat: expr
         repeat-expr: vertex_count
         if: vertex_array != 0
+        -pool: bfres
       shapes:
         pos: shape_array
         type: shape
@@ -613,11 +663,13 @@ types:
         repeat: expr
         repeat-expr: shape_count
         if: shape_array != 0
+        -pool: bfres
       shape_dict:
         pos: shape_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: shape_dictionary != 0
+        -pool: bfres
       shader_reflections:
         pos: shader_reflection_array
         type: shader_reflection
@@ -625,6 +677,7 @@ types:
         repeat: expr
         repeat-expr: shader_reflection_count
         if: shader_reflection_array != 0
+        -pool: bfres
       materials:
         pos: material_array
         type: material
@@ -632,11 +685,13 @@ types:
         repeat: expr
         repeat-expr: material_count
         if: material_array != 0
+        -pool: bfres
       material_dict:
         pos: material_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: material_dictionary != 0
+        -pool: bfres
       user_data:
         pos: user_data_array
         type: user_data_entry
@@ -644,11 +699,13 @@ types:
         repeat: expr
         repeat-expr: user_data_count
         if: user_data_array != 0
+        -pool: bfres
       user_data_dict:
         pos: user_data_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: user_data_dictionary != 0
+        -pool: bfres
   model_v8:
     doc: |
       Version 8's model (`FMDL`): a block header for the magic and u32 of version 10, no shader reflections, and
@@ -729,6 +786,7 @@ types:
         type: skeleton_v8
         io: _root._io
         if: skeleton != 0
+        -pool: bfres
       vertices:
         pos: vertex_array
         type: vertex_v8
@@ -736,6 +794,7 @@ types:
         repeat: expr
         repeat-expr: vertex_count
         if: vertex_array != 0
+        -pool: bfres
       shapes:
         pos: shape_array
         type: shape_v8
@@ -743,11 +802,19 @@ types:
         repeat: expr
         repeat-expr: shape_count
         if: shape_array != 0
+        -pool: bfres
       shape_dict:
         pos: shape_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: shape_dictionary != 0
+        -pool: bfres
+      material_dict:
+        pos: material_dictionary
+        type: nn_util::res_dic
+        io: _root._io
+        if: material_dictionary != 0
+        -pool: bfres
       materials:
         pos: material_array
         type: material_v8
@@ -758,11 +825,7 @@ types:
         doc: |
           As many as the dictionary has keys, where there is a dictionary (BfresLibrary reads every array with a
           dictionary so): HomeBed.bfres's `material_count` is 0 for its one material.
-      material_dict:
-        pos: material_dictionary
-        type: nn_util::res_dic
-        io: _root._io
-        if: material_dictionary != 0
+        -pool: bfres
       user_data:
         pos: user_data_array
         type: user_data_entry
@@ -770,11 +833,13 @@ types:
         repeat: expr
         repeat-expr: user_data_count
         if: user_data_array != 0
+        -pool: bfres
       user_data_dict:
         pos: user_data_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: user_data_dictionary != 0
+        -pool: bfres
   user_data_entry:
     doc: |
       A user data entry (Gfx User Data), its name and its values, read by nn_gfx's value types (s32, float,
@@ -803,6 +868,7 @@ types:
         repeat: expr
         repeat-expr: info.entries
         if: info.data != 0
+        -pool: bfres
   vertex:
     -wiki:
       page: Bfres
@@ -871,16 +937,19 @@ types:
         repeat: expr
         repeat-expr: attribute_count
         if: attribute_array != 0
+        -pool: bfres
       attribute_dict:
         pos: attribute_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: attribute_dictionary != 0
+        -pool: bfres
       runtime_vertex_buffers:
         pos: runtime_vertex_buffer_array
         size: 0x48 * buffer_count
         io: _root._io
         if: runtime_vertex_buffer_array != 0
+        -pool: bfres
       runtime_user_vertex_buffers:
         pos: runtime_user_vertex_buffer_array
         type: u8
@@ -888,6 +957,7 @@ types:
         repeat: expr
         repeat-expr: buffer_count
         if: runtime_user_vertex_buffer_array != 0
+        -pool: bfres
       buffer_infos:
         pos: vertex_buffer_info_array
         type: nn_gfx::buffer_info
@@ -895,6 +965,7 @@ types:
         repeat: expr
         repeat-expr: buffer_count
         if: vertex_buffer_info_array != 0
+        -pool: bfres
       buffer_strides:
         pos: vertex_buffer_stride_array
         type: vertex_buffer_stride
@@ -902,6 +973,7 @@ types:
         repeat: expr
         repeat-expr: buffer_count
         if: vertex_buffer_stride_array != 0
+        -pool: bfres
   vertex_v8:
     doc: |
       Version 8's vertex set (`FVTX`): a block header (zeros: not a block) for the magic and u32 of version 10,
@@ -963,16 +1035,19 @@ types:
         repeat: expr
         repeat-expr: attribute_count
         if: attribute_array != 0
+        -pool: bfres
       attribute_dict:
         pos: attribute_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: attribute_dictionary != 0
+        -pool: bfres
       runtime_vertex_buffers:
         pos: runtime_vertex_buffer_array
         size: 0x48 * buffer_count
         io: _root._io
         if: runtime_vertex_buffer_array != 0
+        -pool: bfres
       runtime_user_vertex_buffers:
         pos: runtime_user_vertex_buffer_array
         type: u8
@@ -980,6 +1055,7 @@ types:
         repeat: expr
         repeat-expr: buffer_count
         if: runtime_user_vertex_buffer_array != 0
+        -pool: bfres
       buffer_infos:
         pos: vertex_buffer_info_array
         type: nn_gfx::buffer_info
@@ -991,6 +1067,7 @@ types:
           Each buffer's size. HomeBed.bfres gives size 0 (and stride 0) for buffers 3 and 4, which its tangents
           and texture coordinates are read from: their bytes follow buffer 2, one element per vertex
           (`binspec_formats::bfres_geometry` reads such a buffer so).
+        -pool: bfres
       buffer_strides:
         pos: vertex_buffer_stride_array
         type: vertex_buffer_stride
@@ -998,6 +1075,7 @@ types:
         repeat: expr
         repeat-expr: buffer_count
         if: vertex_buffer_stride_array != 0
+        -pool: bfres
   vertex_attribute:
     -wiki:
       page: Bfres
@@ -1130,11 +1208,16 @@ types:
         repeat: expr
         repeat-expr: mesh_count
         if: mesh_array != 0 and flags & 0x10 == 0
+        -pool: bfres
       meshlet_data:
         pos: mesh_array
         type: meshlet
         io: _root._io
         if: mesh_array != 0 and flags & 0x10 != 0
+        doc: |
+          Where the shape's flags say so (0x10), the mesh array holds a meshlet instead (the page's layout; no file
+          at hand has one): written where the file had it, not laid out with the other structures (the mesh
+          array's pointer is derived from where the meshes go).
       skin_bone_indices:
         pos: skin_bone_index_array
         type: u2
@@ -1142,6 +1225,7 @@ types:
         repeat: expr
         repeat-expr: skin_bone_index_count
         if: skin_bone_index_array != 0
+        -pool: bfres
       key_shapes:
         pos: key_shape_array
         type: key_shape
@@ -1149,11 +1233,13 @@ types:
         repeat: expr
         repeat-expr: key_shape_count
         if: key_shape_array != 0
+        -pool: bfres
       key_shape_dict:
         pos: key_shape_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: key_shape_dictionary != 0
+        -pool: bfres
       bounding_boxes:
         pos: bounding_box_array
         type: bounding
@@ -1164,6 +1250,7 @@ types:
         doc: |
           One box per sub mesh of each mesh and one for the mesh (the count is BfresLibrary's; the page gives
           none, version 8's files agree with it).
+        -pool: bfres
       bounding_spheres:
         pos: bounding_sphere_array
         type: bounding_sphere
@@ -1172,6 +1259,7 @@ types:
         repeat-expr: mesh_count
         if: bounding_sphere_array != 0
         doc: One per mesh (assumed from version 8, which has one radius per mesh; the page gives no count).
+        -pool: bfres
   shape_v8:
     doc: |
       Version 8's shape (`FSHP`): a block header (zeros) for the magic and flags of version 10, the flags after
@@ -1248,6 +1336,7 @@ types:
         repeat: expr
         repeat-expr: mesh_count
         if: mesh_array != 0
+        -pool: bfres
       skin_bone_indices:
         pos: skin_bone_index_array
         type: u2
@@ -1255,6 +1344,7 @@ types:
         repeat: expr
         repeat-expr: skin_bone_index_count
         if: skin_bone_index_array != 0
+        -pool: bfres
       key_shapes:
         pos: key_shape_array
         type: key_shape
@@ -1262,11 +1352,13 @@ types:
         repeat: expr
         repeat-expr: key_shape_count
         if: key_shape_array != 0
+        -pool: bfres
       key_shape_dict:
         pos: key_shape_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: key_shape_dictionary != 0
+        -pool: bfres
       bounding_boxes:
         pos: bounding_box_array
         type: bounding
@@ -1277,6 +1369,7 @@ types:
         doc: |
           One box per sub mesh of each mesh and one for the mesh (BfresLibrary's count; both files: one mesh of
           one sub mesh and two boxes, the second equal to the first, before the radius array).
+        -pool: bfres
       bounding_radii:
         pos: bounding_radius_array
         type: f4
@@ -1284,6 +1377,7 @@ types:
         repeat: expr
         repeat-expr: mesh_count
         if: bounding_radius_array != 0
+        -pool: bfres
   mesh:
     -wiki:
       page: Bfres
@@ -1336,16 +1430,19 @@ types:
         repeat: expr
         repeat-expr: sub_mesh_count
         if: sub_mesh_range_array != 0
+        -pool: bfres
       runtime_index_buffer_data:
         pos: runtime_index_buffer
         size: 0x48
         io: _root._io
         if: runtime_index_buffer != 0
+        -pool: bfres
       index_buffer:
         pos: index_buffer_info
         type: nn_gfx::buffer_info
         io: _root._io
         if: index_buffer_info != 0
+        -pool: bfres
       boundings_end:
         value: boundings_before + sub_mesh_count + 1
   sub_mesh_range:
@@ -1428,6 +1525,7 @@ types:
         size: 0x48 * meshlet_buffer_count
         io: _root._io
         if: runtime_meshlet_buffer_array != 0
+        -pool: bfres
       meshlet_buffer_infos:
         pos: meshlet_buffer_info_array
         type: nn_gfx::buffer_info
@@ -1435,6 +1533,7 @@ types:
         repeat: expr
         repeat-expr: meshlet_buffer_count
         if: meshlet_buffer_info_array != 0
+        -pool: bfres
       meshlet_buffer_offsets:
         pos: meshlet_buffer_offset_array
         type: s8
@@ -1442,6 +1541,7 @@ types:
         repeat: expr
         repeat-expr: meshlet_buffer_count
         if: meshlet_buffer_offset_array != 0
+        -pool: bfres
   skeleton:
     doc: |
       Version 10's skeleton (`FSKL`). The page has no table for it; the layout (0x40 bytes) is that of BfresLibrary
@@ -1489,6 +1589,7 @@ types:
         type: nn_util::res_dic
         io: _root._io
         if: bone_dictionary != 0
+        -pool: bfres
       bones:
         pos: bone_array
         type: bone
@@ -1496,6 +1597,7 @@ types:
         repeat: expr
         repeat-expr: bone_count
         if: bone_array != 0
+        -pool: bfres
       bone_indices:
         pos: bone_index_table
         type: u2
@@ -1503,6 +1605,7 @@ types:
         repeat: expr
         repeat-expr: smooth_matrix_count + rigid_matrix_count
         if: bone_index_table != 0
+        -pool: bfres
       inverse_matrices:
         pos: inverse_matrix_array
         type: matrix3x4
@@ -1510,6 +1613,7 @@ types:
         repeat: expr
         repeat-expr: smooth_matrix_count
         if: inverse_matrix_array != 0
+        -pool: bfres
   skeleton_v8:
     doc: |
       Version 8's skeleton (`FSKL`): a block header, then as version 10 (`skeleton`) with 16 reserved bytes for
@@ -1555,6 +1659,7 @@ types:
         type: nn_util::res_dic
         io: _root._io
         if: bone_dictionary != 0
+        -pool: bfres
       bones:
         pos: bone_array
         type: bone_v8
@@ -1562,6 +1667,7 @@ types:
         repeat: expr
         repeat-expr: bone_count
         if: bone_array != 0
+        -pool: bfres
       bone_indices:
         pos: bone_index_table
         type: u2
@@ -1569,6 +1675,7 @@ types:
         repeat: expr
         repeat-expr: smooth_matrix_count + rigid_matrix_count
         if: bone_index_table != 0
+        -pool: bfres
       inverse_matrices:
         pos: inverse_matrix_array
         type: matrix3x4
@@ -1576,6 +1683,7 @@ types:
         repeat: expr
         repeat-expr: smooth_matrix_count
         if: inverse_matrix_array != 0
+        -pool: bfres
   bone:
     doc: |
       Version 10's bone (0x58 bytes; no table on the page, layout of BfresLibrary and `dd::res`). `dd::res` names
@@ -1628,11 +1736,13 @@ types:
         repeat: expr
         repeat-expr: user_data_count
         if: user_data_array != 0
+        -pool: bfres
       user_data_dict:
         pos: user_data_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: user_data_dictionary != 0
+        -pool: bfres
   bone_v8:
     doc: |
       Version 8's bone (0x60 bytes): as version 10 (`bone`) with 16 reserved bytes instead of 8. AirCurrent's
@@ -1685,11 +1795,13 @@ types:
         repeat: expr
         repeat-expr: user_data_count
         if: user_data_array != 0
+        -pool: bfres
       user_data_dict:
         pos: user_data_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: user_data_dictionary != 0
+        -pool: bfres
   shader_reflection:
     -wiki:
       page: Bfres
@@ -1758,11 +1870,13 @@ types:
         repeat: expr
         repeat-expr: render_info_count
         if: render_info_array != 0
+        -pool: bfres
       render_info_dict:
         pos: render_info_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: render_info_dictionary != 0
+        -pool: bfres
       shader_params:
         pos: shader_param_array
         type: shader_param
@@ -1770,26 +1884,31 @@ types:
         repeat: expr
         repeat-expr: shader_param_count
         if: shader_param_array != 0
+        -pool: bfres
       shader_param_dict:
         pos: shader_param_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: shader_param_dictionary != 0
+        -pool: bfres
       vertex_attribute_dict:
         pos: vertex_attribute_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: vertex_attribute_dictionary != 0
+        -pool: bfres
       sampler_dict:
         pos: sampler_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: sampler_dictionary != 0
+        -pool: bfres
       static_option_dict:
         pos: static_option_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: static_option_dictionary != 0
+        -pool: bfres
   render_info_strings:
     doc: |
       The values of one render info of a version 10 material where its type is string: pointers to strings, at
@@ -1978,9 +2097,9 @@ types:
         type: static_shader_variation
         io: _root._io
         if: static_shader_variation != 0
+        -pool: bfres
       shader_reflection:
-        value: >-
-          _parent.shader_reflections[(variation.shader_reflection - _parent.shader_reflection_array) / 0x58]
+        value: _parent.shader_reflections[variation.shader_reflection_index]
         doc: The model's shader reflection that the static shader variation points to.
       runtime_texture_views:
         pos: runtime_texture_view_array
@@ -1989,6 +2108,7 @@ types:
         repeat: expr
         repeat-expr: texture_count
         if: runtime_texture_view_array != 0
+        -pool: bfres
       texture_names:
         pos: texture_name_array
         type: string_ref
@@ -1996,11 +2116,13 @@ types:
         repeat: expr
         repeat-expr: texture_count
         if: texture_name_array != 0
+        -pool: bfres
       runtime_samplers:
         pos: runtime_sampler_array
         size: 0x78 * sampler_count
         io: _root._io
         if: runtime_sampler_array != 0
+        -pool: bfres
       sampler_infos:
         pos: sampler_info_array
         type: nn_gfx::sampler_info
@@ -2008,18 +2130,21 @@ types:
         repeat: expr
         repeat-expr: sampler_count
         if: sampler_info_array != 0
+        -pool: bfres
       sampler_dict:
         pos: sampler_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: sampler_dictionary != 0
         doc: The samplers' names (a sampler info has none).
+        -pool: bfres
       render_info_values:
         pos: render_info_value_array
         size: render_info_value_size
         io: _root._io
         if: render_info_value_array != 0
         doc: The values of every render info, at the offsets of `render_info_value_offsets`.
+        -pool: bfres
       render_info_value_counts:
         pos: render_info_value_count_array
         type: u2
@@ -2027,6 +2152,7 @@ types:
         repeat: expr
         repeat-expr: shader_reflection.render_info_count
         if: render_info_value_count_array != 0 and static_shader_variation != 0
+        -pool: bfres
       render_info_value_offsets:
         pos: render_info_value_offset_array
         type: u2
@@ -2034,6 +2160,7 @@ types:
         repeat: expr
         repeat-expr: shader_reflection.render_info_count
         if: render_info_value_offset_array != 0 and static_shader_variation != 0
+        -pool: bfres
       render_info_strings:
         pos: render_info_value_array
         type: >-
@@ -2052,6 +2179,7 @@ types:
         size: shader_reflection.shader_param_data_size
         io: _root._io
         if: shader_param_value_array != 0 and static_shader_variation != 0
+        -pool: bfres
       runtime_uniform_buffer_offsets:
         pos: runtime_uniform_buffer_offset_array
         type: s4
@@ -2059,6 +2187,7 @@ types:
         repeat: expr
         repeat-expr: shader_reflection.shader_param_count
         if: runtime_uniform_buffer_offset_array != 0 and static_shader_variation != 0
+        -pool: bfres
       convert_flags:
         pos: convert_flag_array
         type: u4
@@ -2066,6 +2195,7 @@ types:
         repeat: expr
         repeat-expr: (shader_reflection.shader_param_count + 31) / 32
         if: convert_flag_array != 0 and static_shader_variation != 0
+        -pool: bfres
       user_data:
         pos: user_data_array
         type: user_data_entry
@@ -2073,11 +2203,13 @@ types:
         repeat: expr
         repeat-expr: user_data_count
         if: user_data_array != 0
+        -pool: bfres
       user_data_dict:
         pos: user_data_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: user_data_dictionary != 0
+        -pool: bfres
       runtime_sampler_slots:
         pos: runtime_sampler_slot_array
         type: u8
@@ -2085,6 +2217,7 @@ types:
         repeat: expr
         repeat-expr: sampler_count
         if: runtime_sampler_slot_array != 0
+        -pool: bfres
       runtime_texture_slots:
         pos: runtime_texture_slot_array
         type: u8
@@ -2092,6 +2225,7 @@ types:
         repeat: expr
         repeat-expr: texture_count
         if: runtime_texture_slot_array != 0
+        -pool: bfres
   static_shader_variation:
     -wiki:
       page: Bfres
@@ -2106,7 +2240,10 @@ types:
       - id: shader_reflection
         type: u8
         -relocate: nn_util
-        doc: Pointer to the model's shader reflection (not followed here; `material` finds it by index).
+        -derive: _parent._parent.shader_reflections._pos + shader_reflection_index * 0x58
+        doc: |
+          Pointer to the model's shader reflection (not followed here: `material` finds it by its index,
+          `shader_reflection_index`, from which the writer derives it).
       - id: vertex_attribute_name_array
         type: u8
         -relocate: nn_util
@@ -2150,6 +2287,12 @@ types:
       - id: reserved2
         size: 6
     instances:
+      shader_reflection_index:
+        value: (shader_reflection - _parent._parent.shader_reflection_array) / 0x58
+        -data: u2
+        doc: |
+          Which of the model's shader reflections (0x58 bytes each) `shader_reflection` points to: kept in the
+          model, and the pointer derived from it.
       vertex_attribute_names:
         pos: vertex_attribute_name_array
         type: string_ref
@@ -2157,6 +2300,7 @@ types:
         repeat: expr
         repeat-expr: vertex_attribute_count
         if: vertex_attribute_name_array != 0
+        -pool: bfres
       vertex_attribute_indices:
         pos: vertex_attribute_index_array
         type: u1
@@ -2164,6 +2308,7 @@ types:
         repeat: expr
         repeat-expr: vertex_attribute_count
         if: vertex_attribute_index_array != 0
+        -pool: bfres
       sampler_names:
         pos: sampler_name_array
         type: string_ref
@@ -2171,6 +2316,7 @@ types:
         repeat: expr
         repeat-expr: sampler_count
         if: sampler_name_array != 0
+        -pool: bfres
       sampler_indices:
         pos: sampler_index_array
         type: u1
@@ -2178,6 +2324,7 @@ types:
         repeat: expr
         repeat-expr: sampler_count
         if: sampler_index_array != 0
+        -pool: bfres
       option_bools:
         pos: option_bool_array
         type: u4
@@ -2185,6 +2332,7 @@ types:
         repeat: expr
         repeat-expr: (option_bool_count + 31) / 32
         if: option_bool_array != 0
+        -pool: bfres
       option_strings:
         pos: option_string_array
         type: string_ref
@@ -2192,6 +2340,7 @@ types:
         repeat: expr
         repeat-expr: option_count - option_bool_count
         if: option_string_array != 0
+        -pool: bfres
       option_indices:
         pos: option_index_array
         type: u2
@@ -2199,6 +2348,7 @@ types:
         repeat: expr
         repeat-expr: option_count
         if: option_index_array != 0
+        -pool: bfres
   material_v8:
     doc: |
       Version 8's material (`FMAT`, 0xb8 bytes): a block header, then render infos with their values, a shader
@@ -2313,16 +2463,19 @@ types:
         repeat: expr
         repeat-expr: render_info_count
         if: render_info_array != 0
+        -pool: bfres
       render_info_dict:
         pos: render_info_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: render_info_dictionary != 0
+        -pool: bfres
       shader_assign_data:
         pos: shader_assign
         type: shader_assign_v8
         io: _root._io
         if: shader_assign != 0
+        -pool: bfres
       runtime_texture_views:
         pos: runtime_texture_view_array
         type: u8
@@ -2330,6 +2483,7 @@ types:
         repeat: expr
         repeat-expr: texture_count
         if: runtime_texture_view_array != 0
+        -pool: bfres
       texture_names:
         pos: texture_name_array
         type: string_ref
@@ -2337,11 +2491,13 @@ types:
         repeat: expr
         repeat-expr: texture_count
         if: texture_name_array != 0
+        -pool: bfres
       runtime_samplers:
         pos: runtime_sampler_array
         size: 0x78 * sampler_count
         io: _root._io
         if: runtime_sampler_array != 0
+        -pool: bfres
       sampler_infos:
         pos: sampler_info_array
         type: nn_gfx::sampler_info
@@ -2349,12 +2505,14 @@ types:
         repeat: expr
         repeat-expr: sampler_count
         if: sampler_info_array != 0
+        -pool: bfres
       sampler_dict:
         pos: sampler_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: sampler_dictionary != 0
         doc: The samplers' names (a sampler info has none).
+        -pool: bfres
       shader_params:
         pos: shader_param_array
         type: shader_param_v8
@@ -2362,16 +2520,19 @@ types:
         repeat: expr
         repeat-expr: shader_param_count
         if: shader_param_array != 0
+        -pool: bfres
       shader_param_dict:
         pos: shader_param_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: shader_param_dictionary != 0
+        -pool: bfres
       shader_param_values:
         pos: shader_param_value_array
         size: shader_param_value_size
         io: _root._io
         if: shader_param_value_array != 0
+        -pool: bfres
       user_data:
         pos: user_data_array
         type: user_data_entry
@@ -2379,11 +2540,13 @@ types:
         repeat: expr
         repeat-expr: user_data_count
         if: user_data_array != 0
+        -pool: bfres
       user_data_dict:
         pos: user_data_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: user_data_dictionary != 0
+        -pool: bfres
       convert_flags:
         pos: convert_flag_array
         type: u4
@@ -2391,6 +2554,7 @@ types:
         repeat: expr
         repeat-expr: (shader_param_count + 31) / 32
         if: convert_flag_array != 0
+        -pool: bfres
       runtime_sampler_slots:
         pos: runtime_sampler_slot_array
         type: s8
@@ -2398,6 +2562,7 @@ types:
         repeat: expr
         repeat-expr: sampler_count
         if: runtime_sampler_slot_array != 0
+        -pool: bfres
       runtime_texture_slots:
         pos: runtime_texture_slot_array
         type: s8
@@ -2405,6 +2570,7 @@ types:
         repeat: expr
         repeat-expr: texture_count
         if: runtime_texture_slot_array != 0
+        -pool: bfres
   render_info_v8:
     doc: |
       Version 8's render info (0x18 bytes): its name, type and values, which version 10 splits between the
@@ -2443,6 +2609,9 @@ types:
         repeat: expr
         repeat-expr: count
         if: value_array != 0
+        -pool:
+          id: bfres
+          align: 4
   shader_assign_v8:
     doc: |
       Version 8's shader assign (0x48 bytes): the shader archive and shading model a material uses, and its
@@ -2518,11 +2687,13 @@ types:
         repeat: expr
         repeat-expr: attribute_assign_count
         if: attribute_assign_array != 0
+        -pool: bfres
       attribute_assign_dict:
         pos: attribute_assign_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: attribute_assign_dictionary != 0
+        -pool: bfres
       sampler_assigns:
         pos: sampler_assign_array
         type: string_ref
@@ -2530,11 +2701,13 @@ types:
         repeat: expr
         repeat-expr: sampler_assign_count
         if: sampler_assign_array != 0
+        -pool: bfres
       sampler_assign_dict:
         pos: sampler_assign_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: sampler_assign_dictionary != 0
+        -pool: bfres
       shader_options:
         pos: shader_option_array
         type: string_ref
@@ -2542,11 +2715,13 @@ types:
         repeat: expr
         repeat-expr: shader_option_count
         if: shader_option_array != 0
+        -pool: bfres
       shader_option_dict:
         pos: shader_option_dictionary
         type: nn_util::res_dic
         io: _root._io
         if: shader_option_dictionary != 0
+        -pool: bfres
   shader_param_v8:
     doc: |
       Version 8's shader parameter (0x20 bytes): name, type and where its value is in the material's value array

@@ -362,7 +362,10 @@ macro_rules! with_models {
                 let f = $file;
                 let $gpu = Gpu {
                     region: f.gpu_region.as_deref().unwrap_or(&[]),
-                    at: f.gpu_memory_pool.as_ref().map_or(0, |p| p.memory_pointer),
+                    at: f
+                        .gpu_memory_pool
+                        .as_ref()
+                        .map_or(0, |p| p.info.memory_pointer),
                 };
                 let $models = f.models.as_deref().unwrap_or(&[]);
                 $body

@@ -1,5 +1,5 @@
 //! BFRES names changed where the file names a thing: a model, material, shape or bone renamed in its array and
-//! in the dictionary a game finds it by, for versions 8 and 10 alike.
+//! in the dictionary a game finds it by, for versions 8 and 10 alike; and a model removed from both.
 //!
 //! Written by hand: it changes names in the generated model ([`crate::bfres`]) and lays out no byte (the
 //! generated writer derives the pointers to the strings, the string pool's size and the dictionaries' trees).
@@ -184,7 +184,64 @@ macro_rules! in_model {
     }};
 }
 
+/// Removes the item named `name` from `items` (an array of the file or a model) and its key from `dict`, the
+/// dictionary of that array; `what` names the kind for messages. The dictionary's other nodes keep their keys; its
+/// tree is derived again (the values a file held that are not the derived ones are dropped: they described the
+/// old tree).
+fn remove_in<T>(
+    what: &str,
+    items: &mut Vec<T>,
+    name_of: impl Fn(&T) -> &Option<NwString>,
+    dict: Option<&mut ResDic>,
+    name: &str,
+) -> Result<()> {
+    let at = (items.iter().position(|x| named(name_of(x), name)))
+        .ok_or_else(|| Error::other(format!("no {what} is named {name:?}")))?;
+    if let Some(d) = dict {
+        let node = (d.nodes.iter().enumerate().skip(1))
+            .find(|(_, n)| n.key.as_ref().is_some_and(|k| k.data == name))
+            .map(|(i, _)| i)
+            .ok_or_else(|| Error::other(format!("the {what}s' dictionary has no key {name:?}")))?;
+        d.nodes.remove(node);
+        for n in &mut d.nodes {
+            n.ref_bit = None;
+            n.left = None;
+            n.right = None;
+        }
+    }
+    items.remove(at);
+    Ok(())
+}
+
 impl Bfres {
+    /// Removes the model named `name`: from the array of models and from their dictionary. Its structures and
+    /// names go with it; the writer lays the rest out again, in the order in which it meets the structures (the
+    /// order the file had is a list of positions that no longer fits, so it is dropped), and derives the count,
+    /// the pointers, the dictionary's tree and the relocation table. The model's index and vertex buffers stay in
+    /// the GPU region, unused, as the GPU region is kept as the file has it; so do its strings in the string pool.
+    ///
+    /// # Errors
+    /// No model is named so, or the dictionary has no key `name`; the file is then unchanged.
+    pub fn remove_model(&mut self, name: &str) -> Result<()> {
+        macro_rules! in_file {
+            ($f:expr) => {{
+                let f = $f;
+                let models = f
+                    .models
+                    .as_mut()
+                    .ok_or_else(|| Error::other(format!("no model is named {name:?}")))?;
+                remove_in("model", models, |m| &m.name, f.model_dict.as_mut(), name)
+            }};
+        }
+        match &mut self.body {
+            Some(BfresBody::ResFile(f)) => in_file!(f)?,
+            Some(BfresBody::ResFileV8(f)) => in_file!(f)?,
+            None => return Err(Error::other("the file has no body")),
+        }
+        self.layout_item_order = None;
+        Ok(())
+    }
+
     /// What does not agree between the names of the models, and of each model's materials, shapes and bones, and
     /// the keys of the dictionaries a game finds them by: one line each, empty where they agree. A document edited
     /// by hand can rename one and not its key ([`Bfres::rename`] renames both).

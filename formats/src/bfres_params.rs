@@ -193,10 +193,10 @@ impl Bfres {
             }
             Some(BfresBody::ResFile(f)) => {
                 let (m, mat) = model_material!(f, model, material)?;
-                // The reflection the static shader variation points to, among the model's (0x58 bytes each).
+                // The reflection the static shader variation points to, among the model's.
                 let refl = mat.variation.as_ref().and_then(|v| {
-                    let i = v.shader_reflection.checked_sub(m.shader_reflection_array)? / 0x58;
-                    m.shader_reflections.as_ref()?.get(usize::try_from(i).ok()?)
+                    let i = usize::from(v.shader_reflection_index);
+                    m.shader_reflections.as_ref()?.get(i)
                 });
                 let Some(refl) = refl else {
                     return Err(not_found(format!(

@@ -131,12 +131,7 @@ impl Schema {
         }
         let run = Run::new(&self.module, Mode::Read, &self.hooks);
         let root = read_root(&run, data)?;
-        let mut doc = run.export(&root)?;
-        if run.chain_grew_in_export() {
-            // Records of the block chain read while exporting (instances are read when first named) were not
-            // known to the chain values exported before them: the second export knows every record.
-            doc = run.export(&root)?;
-        }
+        let mut doc = export_settled(&run, &root)?;
         if !run.pools.borrow().relaid() {
             return Ok(doc);
         }
@@ -149,7 +144,7 @@ impl Schema {
                 return Ok(doc);
             };
             let run = Run::new(&self.module, Mode::Read, &self.hooks);
-            match read_root(&run, &out).and_then(|r| run.export(&r)) {
+            match read_root(&run, &out).and_then(|r| export_settled(&run, &r)) {
                 Ok(again) if again == doc => return Ok(again),
                 Ok(again) => doc = again,
                 Err(_) => return Ok(doc),
@@ -251,6 +246,17 @@ impl Schema {
         }
         Ok(out)
     }
+}
+
+/// The document of a file read: exported once, and again where records of the block chain, or its end, were read
+/// while exporting (instances are read when first named), which the chain values exported before them did not
+/// know: the second export knows every record. (For every reading, the relaid file's too.)
+fn export_settled(run: &Run<'_>, root: &Rc<value::Obj>) -> Result<Doc> {
+    let doc = run.export(root)?;
+    if run.chain_grew_in_export() {
+        return run.export(root);
+    }
+    Ok(doc)
 }
 
 /// Reads a whole file as the schema's top-level type, with as many records as the input allows.

@@ -1,9 +1,9 @@
 //! BFRES edits through the CLI on Super Mario Odyssey's AirCurrent.bfres (version 8; skipped with a message when
 //! the corpus is absent): a material renamed where the document has its name (the material's, its dictionary
 //! key's and the string pool's list), to a name of the same length and to a longer one. The pointers to strings,
-//! the string pool's size and the relocation table's first section are derived; the structures before the string
-//! pool and the GPU region after it are still where the file had them, so a name may grow into the zeros before
-//! the GPU region (0x72e bytes in AirCurrent.bfres), and past them it is an error.
+//! the string pool's size and the relocation table's first section are derived, and so is the layout of the
+//! structures before the string pool; the GPU region after it is still where the file had it, so a name may grow
+//! into the zeros before the GPU region (0x72e bytes in AirCurrent.bfres), and past them it is an error.
 
 use std::path::{Path, PathBuf};
 
@@ -150,7 +150,7 @@ fn a_name_longer_than_the_room_before_the_gpu_region_is_an_error() {
     );
     assert_eq!(r.code, 1, "{}", r.out);
     assert!(
-        r.err.contains("body.strings") && r.err.contains("overlap") && r.err.contains("0x5000"),
+        r.err.contains("body.gpu_region") && r.err.contains("overlap") && r.err.contains("0x5000"),
         "{}",
         r.err
     );
@@ -288,7 +288,8 @@ fn a_taken_name_is_refused_and_version_10_renames_too() {
 #[test]
 fn encode_warns_where_a_material_is_renamed_but_not_its_key() {
     let Some(d) = Decoded::new() else { return };
-    // The first occurrence is the material's own name; the dictionary's key and the pool's list come after.
+    // The first occurrence is the dictionary's key (the model's materials are counted by their dictionary,
+    // which comes first); the material's own name and the pool's list come after.
     let r = d.encode(
         &d.text
             .replacen("data: Default_Material\n", "data: Renamed_Material\n", 1),
@@ -296,7 +297,7 @@ fn encode_warns_where_a_material_is_renamed_but_not_its_key() {
     assert_eq!(r.code, 0, "{}", r.err);
     assert!(
         r.err.contains(
-            "model \"AirCurrent\": material 0 is named \"Renamed_Material\" and its dictionary key is \"Default_Material\""
+            "model \"AirCurrent\": material 0 is named \"Default_Material\" and its dictionary key is \"Renamed_Material\""
         ),
         "{}",
         r.err

@@ -1,0 +1,169 @@
+//! A BFRES model removed, through the API (`Bfres::remove_model`) and through the CLI (decode, delete the model
+//! from the JSON document, encode): the structures before the string pool are laid out again by the generated
+//! writer, which derives the count, pointers, dictionary tree and relocation table; what is left reads back as it
+//! was. On Super Mario Odyssey's AirCurrent.bfres (version 8; skipped with a message when the corpus is absent).
+//! Version 10 is refused where a material has render infos of type string (every fixture's): their string
+//! pointers are written over the material's value bytes, which the model holds as read, so once strings move the
+//! two disagree, and the writer says so.
+
+use std::path::Path;
+
+use binspec_formats::bfres::Bfres;
+use binspec_runtime::Format as _;
+use serde_json::Value;
+
+use binspec_tests::{nn_util_relocation_entries, nn_util_relocation_sections, repo, run};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn two_models() -> Vec<u8> {
+    std::fs::read(repo().join("tests/fixtures/bfres/bfres_two_models_formats.bfres")).unwrap()
+}
+
+/// The keys of the file's model dictionary.
+fn model_keys(m: &Bfres) -> Vec<String> {
+    let v = serde_json::to_value(m).unwrap();
+    let body = v["body"]
+        .as_object()
+        .and_then(|b| b.values().next())
+        .unwrap();
+    body["model_dict"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .skip(1)
+        .map(|n| n["key"]["data"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// How many pointers the relocation table lists, over its sections.
+fn listed_count(file: &[u8]) -> u64 {
+    nn_util_relocation_entries(file)
+        .iter()
+        .map(|[_, structs, ptrs, _]| structs * ptrs)
+        .sum()
+}
+
+fn air_current() -> Option<(std::path::PathBuf, Vec<u8>)> {
+    let path = repo().join("../shared/corpus/real/bfres/AirCurrent.bfres");
+    match std::fs::read(&path) {
+        Ok(bytes) => Some((path, bytes)),
+        Err(_) => {
+            eprintln!("skipped: {} is absent", path.display());
+            None
+        }
+    }
+}
+
+/// Where the string pool starts (its pointer, 0x14 into the block) and ends, in a version 8 file.
+fn pool_v8(f: &[u8]) -> (u64, u64) {
+    let ptr = u64::from_le_bytes(f[0xb0..0xb8].try_into().unwrap());
+    let size = u32::from_le_bytes(f[0xb8..0xbc].try_into().unwrap());
+    (ptr, ptr - 0x14 + u64::from(size))
+}
+
+/// What is left of AirCurrent.bfres without its model: no model, no key; the string pool moved up to where the
+/// structures now end, with the relocation table's first section; the GPU region and what follows did not move.
+fn check_without_model(bytes: &[u8], written: &[u8]) {
+    let back = Bfres::from_binary(written).unwrap();
+    assert!(back.model_summaries().is_empty());
+    assert!(model_keys(&back).is_empty());
+    assert!(pool_v8(written).0 < pool_v8(bytes).0);
+    let sections = nn_util_relocation_sections(written);
+    assert_eq!(sections[0], [0, pool_v8(written).1]);
+    assert_eq!(sections[1..], nn_util_relocation_sections(bytes)[1..]);
+    assert!(listed_count(written) < listed_count(bytes));
+    // The relocation table, after them, is where it was, and shorter.
+    let table = |f: &[u8]| u32::from_le_bytes(f[0x18..0x1c].try_into().unwrap()) as usize;
+    assert_eq!(table(written), table(bytes));
+    assert_eq!(written[0x5000..table(written)], bytes[0x5000..table(bytes)]);
+    assert!(written.len() < bytes.len());
+    // Written again as it reads.
+    assert_eq!(back.to_binary().unwrap(), written);
+}
+
+#[test]
+fn the_only_model_removed_through_the_api_version_8() {
+    let Some((_, bytes)) = air_current() else {
+        return;
+    };
+    let mut m = Bfres::from_binary(&bytes).unwrap();
+    m.remove_model("AirCurrent").unwrap();
+    check_without_model(&bytes, &m.to_binary().unwrap());
+}
+
+#[test]
+fn version_10_with_string_render_infos_is_refused_for_now() {
+    let mut m = Bfres::from_binary(&two_models()).unwrap();
+    m.remove_model("Props").unwrap();
+    assert_eq!(model_keys(&m), ["Marker"]);
+    let e = m.to_binary().unwrap_err().to_string();
+    assert!(
+        e.contains("render_info_strings") && e.contains("overlap"),
+        "{e}"
+    );
+}
+
+#[test]
+fn removing_a_model_that_is_not_there_changes_nothing() {
+    let mut m = Bfres::from_binary(&two_models()).unwrap();
+    let was = m.clone();
+    let e = m.remove_model("Nothing").unwrap_err();
+    assert!(
+        e.to_string().contains("no model is named \"Nothing\""),
+        "{e}"
+    );
+    assert_eq!(m, was);
+}
+
+/// Decodes `path` to JSON with the CLI, edits the document with `edit`, encodes it and reads it back.
+fn through_the_cli(path: &Path, edit: impl FnOnce(&mut Value)) -> (Vec<u8>, Bfres) {
+    let dir = tempfile::tempdir().unwrap();
+    let (doc, out) = (dir.path().join("a.json"), dir.path().join("a.bfres"));
+    let r = run(&["decode", s(path), "--json", "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&doc).unwrap()).unwrap();
+    edit(&mut v);
+    std::fs::write(&doc, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let r = run(&["encode", "--format", "bfres", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let written = std::fs::read(&out).unwrap();
+    let back = Bfres::from_binary(&written).unwrap();
+    (written, back)
+}
+
+/// Deletes model `i` of the document, its dictionary node, and the order of the structures the file had (which
+/// names the removed model's too: the writer refuses an order that does not name each structure once).
+fn delete_model(v: &mut Value, i: usize) {
+    let body = v["body"]
+        .as_object_mut()
+        .and_then(|b| b.values_mut().next())
+        .unwrap();
+    body["models"].as_array_mut().unwrap().remove(i);
+    body["model_dict"]["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .remove(i + 1);
+    for n in body["model_dict"]["nodes"].as_array_mut().unwrap() {
+        let n = n.as_object_mut().unwrap();
+        for k in ["ref_bit", "left", "right"] {
+            n.remove(k);
+        }
+    }
+    v.as_object_mut().unwrap().remove("layout_item_order");
+}
+
+#[test]
+fn the_only_model_removed_through_the_cli_version_8() {
+    let Some((path, bytes)) = air_current() else {
+        return;
+    };
+    let (written, _) = through_the_cli(&path, |v| delete_model(v, 0));
+    check_without_model(&bytes, &written);
+    // The API removes the same: the same file.
+    let mut m = Bfres::from_binary(&bytes).unwrap();
+    m.remove_model("AirCurrent").unwrap();
+    assert_eq!(m.to_binary().unwrap(), written);
+}
