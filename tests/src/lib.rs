@@ -302,3 +302,25 @@ pub fn nn_util_relocation_entries(file: &[u8]) -> Vec<[u64; 4]> {
         })
         .collect()
 }
+
+/// The keys of a BFRES's dictionary `dict` (`model_dict`: of the file's models; `bone_dict`: of model 0's
+/// skeleton; else of model 0), from the model's JSON.
+pub fn bfres_dict_keys(m: &binspec_formats::bfres::Bfres, dict: &str) -> Vec<String> {
+    let v = serde_json::to_value(m).unwrap();
+    let body = v["body"]
+        .as_object()
+        .and_then(|b| b.values().next())
+        .unwrap();
+    let holder = match dict {
+        "model_dict" => body,
+        "bone_dict" => &body["models"][0]["skeleton_data"],
+        _ => &body["models"][0],
+    };
+    holder[dict]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .skip(1)
+        .map(|n| n["key"]["data"].as_str().unwrap().to_string())
+        .collect()
+}

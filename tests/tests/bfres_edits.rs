@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use binspec_formats::bfres::Bfres;
 use binspec_runtime::Format as _;
 
-use binspec_tests::{nn_util_relocation_entries, nn_util_relocation_sections, repo, run};
+use binspec_tests::{
+    bfres_dict_keys, nn_util_relocation_entries, nn_util_relocation_sections, repo, run,
+};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -157,27 +159,6 @@ fn a_name_longer_than_the_room_before_the_gpu_region_is_an_error() {
     assert!(!d.out.exists(), "no file is left behind");
 }
 
-/// The keys of the dictionary `dict` of model 0 (`None`: of the file's models), from the model's JSON.
-fn dict_keys(m: &Bfres, dict: &str) -> Vec<String> {
-    let v = serde_json::to_value(m).unwrap();
-    let body = v["body"]
-        .as_object()
-        .and_then(|b| b.values().next())
-        .unwrap();
-    let holder = match dict {
-        "model_dict" => body,
-        "bone_dict" => &body["models"][0]["skeleton_data"],
-        _ => &body["models"][0],
-    };
-    holder[dict]["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .skip(1)
-        .map(|n| n["key"]["data"].as_str().unwrap().to_string())
-        .collect()
-}
-
 #[test]
 fn a_model_material_shape_and_bone_renamed_through_the_api() {
     use binspec_formats::bfres_names::Named;
@@ -211,13 +192,13 @@ fn a_model_material_shape_and_bone_renamed_through_the_api() {
     );
     assert_eq!(s.bones[0].name, "root_bone");
     // The dictionaries a game finds them by have the new names.
-    assert_eq!(dict_keys(&back, "model_dict"), ["AirCurrentRenamed"]);
+    assert_eq!(bfres_dict_keys(&back, "model_dict"), ["AirCurrentRenamed"]);
     assert_eq!(
-        dict_keys(&back, "material_dict"),
+        bfres_dict_keys(&back, "material_dict"),
         ["Wind_Material_Long_Name"]
     );
-    assert_eq!(dict_keys(&back, "shape_dict"), ["wind_shape"]);
-    assert_eq!(dict_keys(&back, "bone_dict"), ["root_bone"]);
+    assert_eq!(bfres_dict_keys(&back, "shape_dict"), ["wind_shape"]);
+    assert_eq!(bfres_dict_keys(&back, "bone_dict"), ["root_bone"]);
     assert!(back
         .shader_params("AirCurrentRenamed", "Wind_Material_Long_Name")
         .is_ok_and(|p| !p.is_empty()));
@@ -282,7 +263,10 @@ fn a_taken_name_is_refused_and_version_10_renames_too() {
         back.model_summaries()[0].materials,
         ["FanMaterial", "TriMat"]
     );
-    assert_eq!(dict_keys(&back, "material_dict"), ["FanMaterial", "TriMat"]);
+    assert_eq!(
+        bfres_dict_keys(&back, "material_dict"),
+        ["FanMaterial", "TriMat"]
+    );
 }
 
 #[test]

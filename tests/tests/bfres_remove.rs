@@ -12,7 +12,9 @@ use binspec_formats::bfres::Bfres;
 use binspec_runtime::Format as _;
 use serde_json::Value;
 
-use binspec_tests::{nn_util_relocation_entries, nn_util_relocation_sections, repo, run};
+use binspec_tests::{
+    bfres_dict_keys, nn_util_relocation_entries, nn_util_relocation_sections, repo, run,
+};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -20,22 +22,6 @@ fn s(p: &Path) -> &str {
 
 fn two_models() -> Vec<u8> {
     std::fs::read(repo().join("tests/fixtures/bfres/bfres_two_models_formats.bfres")).unwrap()
-}
-
-/// The keys of the file's model dictionary.
-fn model_keys(m: &Bfres) -> Vec<String> {
-    let v = serde_json::to_value(m).unwrap();
-    let body = v["body"]
-        .as_object()
-        .and_then(|b| b.values().next())
-        .unwrap();
-    body["model_dict"]["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .skip(1)
-        .map(|n| n["key"]["data"].as_str().unwrap().to_string())
-        .collect()
 }
 
 /// How many pointers the relocation table lists, over its sections.
@@ -69,7 +55,7 @@ fn pool_v8(f: &[u8]) -> (u64, u64) {
 fn check_without_model(bytes: &[u8], written: &[u8]) {
     let back = Bfres::from_binary(written).unwrap();
     assert!(back.model_summaries().is_empty());
-    assert!(model_keys(&back).is_empty());
+    assert!(bfres_dict_keys(&back, "model_dict").is_empty());
     assert!(pool_v8(written).0 < pool_v8(bytes).0);
     let sections = nn_util_relocation_sections(written);
     assert_eq!(sections[0], [0, pool_v8(written).1]);
@@ -98,7 +84,7 @@ fn the_only_model_removed_through_the_api_version_8() {
 fn version_10_with_string_render_infos_is_refused_for_now() {
     let mut m = Bfres::from_binary(&two_models()).unwrap();
     m.remove_model("Props").unwrap();
-    assert_eq!(model_keys(&m), ["Marker"]);
+    assert_eq!(bfres_dict_keys(&m, "model_dict"), ["Marker"]);
     let e = m.to_binary().unwrap_err().to_string();
     assert!(
         e.contains("render_info_strings") && e.contains("overlap"),
