@@ -51,6 +51,7 @@ pub(super) fn classify(m: &mut Module, diags: &mut Diags) {
         }
     }
     check_pool_order(m, diags);
+    check_keep_order_declarations(m, diags);
     // `-resdic` arrays: their key is a string or bytes of the node type, always present; and a node type's
     // `_dic` values come from such an array.
     check_resdic(m, diags);
@@ -607,5 +608,51 @@ fn check_pool_order(m: &Module, diags: &mut Diags) {
                 }
             }
         });
+    }
+}
+
+/// In a keep-order pool, the writer meets the items of a type in the order the type declares them, and the order
+/// the file had (`<region>_item_order`) counts them so; the reader meets them as it reads them, and reads an item
+/// that another names (in its `pos`, count, condition, size or arguments) before that one. So an item that names
+/// an item of the same pool declared after it would make the two orders differ, and a file would be written in
+/// another order than it had, without an error: refused, with what to move (BFRES's material dictionary, which
+/// counts the materials, is declared before them).
+fn check_keep_order_declarations(m: &Module, diags: &mut Diags) {
+    for t in &m.types {
+        let items: Vec<(usize, &super::Field)> = (t.instances.iter().enumerate())
+            .filter(|(_, f)| f.item_of.is_some_and(|p| m.pools[p].keep_order))
+            .collect();
+        for &(a, fa) in &items {
+            let mut used = BTreeSet::new();
+            let mut exprs: Vec<&Ex> = Vec::new();
+            exprs.extend(fa.pos_expr());
+            exprs.extend(fa.cond.as_ref());
+            exprs.extend(fa.size.as_ref());
+            if let Repeat::Expr(x) | Repeat::Until(x) = &fa.repeat {
+                exprs.push(x);
+            }
+            if let FieldTy::User { args, .. } = &fa.ty {
+                exprs.extend(args.iter());
+            }
+            for x in exprs {
+                names_used(&x.expr, &mut used);
+            }
+            let later = (items.iter())
+                .find(|&&(b, fb)| b > a && fb.item_of == fa.item_of && used.contains(&fb.name));
+            if let Some((_, fb)) = later {
+                let pool = fa
+                    .item_of
+                    .map(|p| m.pools[p].id.as_str())
+                    .unwrap_or_default();
+                let message = format!(
+                    "'{}' names '{}', an item of the same keep-order pool '{pool}' declared after it: the reader \
+                     reads '{}' first, but the writer meets the items in the order they are declared, and the \
+                     file's order, which the model keeps, counts them as the writer meets them",
+                    fa.name, fb.name, fb.name
+                );
+                let hint = format!("declare '{}' before '{}'", fb.name, fa.name);
+                diags.in_file(&t.file, |d| d.error(fa.pos, &fa.path, message, Some(hint)));
+            }
+        }
     }
 }
