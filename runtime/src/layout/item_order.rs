@@ -157,6 +157,18 @@ mod tests {
         assert!(p.relaid());
     }
 
+    /// The region reached after its items (BFRES's, after the structures that point into it): the first item met
+    /// is not the first in the file, which is no reason to lay the file out anew.
+    #[test]
+    fn a_region_reached_after_items_met_out_of_order() {
+        let mut p = ReadPools::new();
+        p.ordered_item(0, 0x10, 4, 8);
+        p.ordered_item(0, 0x08, 8, 8);
+        p.enter_region(0, 0x08);
+        assert_eq!(p.item_order(0, 0x08), Some(vec![1, 0]));
+        assert!(!p.relaid());
+    }
+
     #[test]
     fn padding_to_an_items_alignment_is_not_a_gap() {
         // Met: 0x10..0x18 (aligned to 8), then 0x08..0x0c; 4 bytes of padding between them.

@@ -231,6 +231,8 @@ impl ReadPools {
     /// which the writer does not keep), or before the region, the file is relaid. Where none were, the region's
     /// start is where the items' content begins.
     ///
+    /// A keep-order pool's items are judged where the region's order is (`item_order`), not here.
+    ///
     /// A pool whose region is in a type that is read more than once (AINB's plug pointer array, one per element
     /// parameter) starts anew at each region: what the previous one held says nothing about this one.
     pub fn enter_region(&mut self, pool: usize, start: u64) {
@@ -242,7 +244,11 @@ impl ReadPools {
             return;
         }
         self.entered.push(pool);
+        // (A keep-order pool's first item met need not be its first in the file: `item_order` judges where its
+        // items are, from the region's start.)
+        let ordered = self.ordered.iter().any(|(q, _)| *q == pool);
         match self.pools.get(pool).and_then(|p| p.first) {
+            Some(_) if ordered => {}
             Some((first, default)) => {
                 if align_up(start, default) != first {
                     self.relaid = true;
