@@ -153,3 +153,35 @@ fn the_only_model_removed_through_the_cli_version_8() {
     m.remove_model("AirCurrent").unwrap();
     assert_eq!(m.to_binary().unwrap(), written);
 }
+
+/// A model deleted from the document with the file's order left in it: the writer refuses the order, which names
+/// the deleted model's structures too (59 in the file; 3 are left: the memory pool info, the dictionary, the
+/// string pool), and says what to do.
+#[test]
+fn an_order_left_after_a_deletion_is_refused_with_what_to_do() {
+    let Some((path, _)) = air_current() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (doc, out) = (dir.path().join("a.json"), dir.path().join("a.bfres"));
+    let r = run(&["decode", s(&path), "--json", "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&doc).unwrap()).unwrap();
+    delete_model(&mut v, 0);
+    let order = (0..59).map(Value::from).collect::<Vec<_>>();
+    v.as_object_mut()
+        .unwrap()
+        .insert("layout_item_order".into(), Value::Array(order));
+    std::fs::write(&doc, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let r = run(&["encode", "--format", "bfres", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 1, "{}", r.out);
+    assert!(
+        r.err.contains("layout_item_order")
+            && r.err
+                .contains("(59 indices) does not name each of the 3 non-empty items once")
+            && r.err.contains("remove the order"),
+        "{}",
+        r.err
+    );
+    assert!(!out.exists(), "no file is left behind");
+}

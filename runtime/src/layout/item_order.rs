@@ -115,8 +115,10 @@ pub fn in_kept_order<T>(
         });
     if !valid {
         return Err(Error::write(format!(
-            "the item order {order:?} does not name each of the {} non-empty items once (indices in the order the \
-             writer meets them)",
+            "the item order ({} indices) does not name each of the {} non-empty items once (indices in the order \
+             the writer meets them): where items were added or removed since the file was read, remove the order, \
+             and they are written in the order the writer meets them",
+            order.len(),
             runs.len()
         )));
     }
