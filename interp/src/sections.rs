@@ -426,7 +426,7 @@ impl Run<'_> {
         // decides, as in the generated writer.)
         if f.cond
             .as_ref()
-            .is_some_and(|c| self.names_a_view(obj.ty, &c.expr))
+            .is_some_and(|c| self.m.names_a_view(obj.ty, &c.expr))
         {
             return Ok(());
         }

@@ -338,7 +338,7 @@ impl Run<'_> {
         let on_view = f
             .cond
             .as_ref()
-            .is_some_and(|c| self.names_a_view(obj.ty, &c.expr));
+            .is_some_and(|c| self.m.names_a_view(obj.ty, &c.expr));
         if let (Some(c), Role::Data, false, false) = (&f.cond, &f.role, self.lenient.get(), on_view)
         {
             let holds = self.eval_bool(
@@ -398,7 +398,7 @@ impl Run<'_> {
             .iter()
             .any(|g| g.of.0 == i && g.kind == binspec_codegen::ir::GivenKind::Count);
         if let (Repeat::Expr(x), false, false) = (&f.repeat, self.lenient.get(), given) {
-            if !self.names_a_view(obj.ty, &x.expr) {
+            if !self.m.names_a_view(obj.ty, &x.expr) {
                 let n = self.eval_int(&x.expr, &Env::of(obj))?;
                 if n != xs.len() as i128 {
                     return Err(Error::new(format!(
@@ -905,21 +905,6 @@ impl Run<'_> {
                 f.name
             ))),
         }
-    }
-
-    /// Whether an expression names an instance of type `ty` that is only read.
-    pub(crate) fn names_a_view(&self, ty: usize, e: &Expr) -> bool {
-        let mut used = std::collections::BTreeSet::new();
-        binspec_codegen::ir::names_used(e, &mut used);
-        let t = &self.m.types[ty];
-        // (One read from a parameter's bytes, or from a slot the model keeps, is known: the writer reads it
-        // again.)
-        t.instances.iter().any(|f| {
-            f.role == Role::View
-                && used.contains(&f.name)
-                && self.m.param_stream(ty, f).is_none()
-                && self.m.slot_stream(ty, f).is_none()
-        })
     }
 
     /// Where `f` is the bare name a type's byte order is switched on: the key of the case of `obj`'s byte order.

@@ -402,6 +402,11 @@ impl<'m> Gen<'m> {
         if crate::ir::unchecked_guard(&self.m.types[ti], f) {
             return Ok(quote!());
         }
+        // A condition on an instance only reading sees, which the model does not hold: the model's presence
+        // decides (as in the interpreter).
+        if self.m.names_a_view(ti, &c.expr) {
+            return Ok(quote!());
+        }
         // A parameter's value when writing a type that a switch case reads with arguments is the one of the
         // first such case, which need not be the one the file was read with (nor are the arguments that type
         // passes on from it): not a value to check against.

@@ -864,6 +864,21 @@ impl Module {
         plain.then_some((p, data))
     }
 
+    /// Whether expression `e` of type `ty` names an instance that is only read (`Role::View`): the model does not
+    /// hold it, so a writer cannot check a condition or count that names it (BFRES's shader parameter names, read
+    /// only where a string ends where its length says): the model decides. One read from a parameter's bytes, or
+    /// from a slot the model keeps, is known (the writer reads it again): not such an instance.
+    pub fn names_a_view(&self, ty: usize, e: &crate::expr::Expr) -> bool {
+        let mut used = std::collections::BTreeSet::new();
+        names_used(e, &mut used);
+        self.types[ty].instances.iter().any(|f| {
+            f.role == Role::View
+                && used.contains(&f.name)
+                && self.param_stream(ty, f).is_none()
+                && self.slot_stream(ty, f).is_none()
+        })
+    }
+
     /// Where instance `f` of type `ti` is read from the slot of a record that reads nothing (`io: _parent.x._io`
     /// or `io: x._io`, `x` a sized field of a type without fields, as Kaitai's `dummy: {}`): whether `x` is the
     /// parent's (`_parent.x`), the type that holds `x`, and `x`. The model keeps such a slot's bytes (`x_filler`, or zeros of its size), so the instance can

@@ -79,9 +79,8 @@ pub fn param_only_in_guards(t: &TypeDef, p: &str) -> bool {
 
 /// Whether the writer leaves item `item`'s condition unchecked: a guard on where its own offset points
 /// ([`guards_own_offset`]) that names a parameter the writer has no value for ([`param_only_in_guards`]: nn::util's
-/// dictionary keys, read only from the root's key on), or an instance that is only read (`-view`: BFRES's shader
-/// parameter names, read only where a string ends where its length says). Other conditions are checked against the
-/// values written.
+/// dictionary keys, read only from the root's key on). A condition that names an instance only read is not
+/// checked either ([`super::Module::names_a_view`]). Other conditions are checked against the values written.
 pub fn unchecked_guard(t: &TypeDef, item: &super::Field) -> bool {
     let Some(c) = &item.cond else {
         return false;
@@ -89,13 +88,9 @@ pub fn unchecked_guard(t: &TypeDef, item: &super::Field) -> bool {
     let mut used = BTreeSet::new();
     names_used(&c.expr, &mut used);
     guards_own_offset(t, item)
-        && (t
-            .params
+        && t.params
             .iter()
             .any(|p| used.contains(&p.name) && param_only_in_guards(t, &p.name))
-            || t.instances
-                .iter()
-                .any(|i| used.contains(&i.name) && matches!(i.role, super::Role::View)))
 }
 
 /// If the expression is a bare name, that name.
