@@ -292,8 +292,18 @@ impl Run<'_> {
         let Some(members) = binspec_codegen::ir::region_members(m, ti, pool) else {
             for (j, f) in t.instances.iter().enumerate() {
                 if f.item_of == Some(pool) {
-                    self.write_section(obj, n_seq + j, f, pool, sw)
-                        .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
+                    let r = if m.pools[pool].keep_order {
+                        // (In a pool that keeps its items' order, one more item, queued with the others before
+                        // they are written; the block chain ends where it was in the previous pass.)
+                        if let Some((at, _)) = obj.derive_span(n_seq + j, self.pass.get()) {
+                            let base = self.base_of(obj.io.borrow().id);
+                            self.chain_end_at(f, base + at);
+                        }
+                        self.queue(obj, n_seq + j, f, pool, sw)
+                    } else {
+                        self.write_section(obj, n_seq + j, f, pool, sw)
+                    };
+                    r.map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
                 }
             }
             return Ok(());

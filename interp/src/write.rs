@@ -197,7 +197,14 @@ impl Run<'_> {
     /// A pool item: written apart, queued for its region. It is written at the position it had in the previous
     /// pass, so that positions inside it (and what it places or queues in turn) are the final ones once passes
     /// settle, as the generated writer writes such an item (`WriteCtx::item_writer`).
-    fn queue(&self, obj: &Rc<Obj>, i: usize, f: &Field, pool: usize, sw: &mut SW) -> Result<()> {
+    pub(crate) fn queue(
+        &self,
+        obj: &Rc<Obj>,
+        i: usize,
+        f: &Field,
+        pool: usize,
+        sw: &mut SW,
+    ) -> Result<()> {
         self.check_presence(obj, f, obj.get(i).is_some())?;
         let Some(v) = obj.get(i) else {
             return Ok(());

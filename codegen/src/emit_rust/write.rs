@@ -174,6 +174,24 @@ impl<'m> Gen<'m> {
                     // Items of this type (sections), in their order, then the queued ones.
                     let mut locals = Vec::new();
                     for li in self.local_items(ti, pool) {
+                        // In a pool that keeps its items' order, one more item: queued with the others (before
+                        // they are written, here), where the block chain ends at where it was in the previous pass.
+                        if self.m.pools[pool].keep_order {
+                            if self.asks_before(ti, &li.name) {
+                                return err(
+                                    &li.path,
+                                    format!(
+                                        "'{}._before' is not known for an item of a pool that keeps its items' order",
+                                        li.name
+                                    ),
+                                );
+                            }
+                            let k = local("k", &li.name);
+                            let chain_end = self.chain_end_section(li, quote!(ctx.prev_pos(#k)));
+                            let push = self.item_push(ti, li, pool)?;
+                            locals.push((li.name.as_str(), quote!(#chain_end #(#push)*)));
+                            continue;
+                        }
                         let lid = ident(&li.name);
                         let k = local("k", &li.name);
                         let aid = format_ident!("{}_align", li.name);
@@ -647,94 +665,7 @@ impl<'m> Gen<'m> {
                 continue;
             }
             if let Some(pool) = f.item_of {
-                let id = ident(&f.name);
-                let k = local("k", &f.name);
-                let aid = format_ident!("{}_align", f.name);
-                let align = self.item_align_expr(f, pool, &aid);
-                let fname = f.name.as_str();
-                let push = match &f.ty {
-                    FieldTy::Str { encoding, .. } => {
-                        let term = match f.terminator {
-                            Some(t) if !f.include => quote!(&[#t]),
-                            _ => quote!(&[]),
-                        };
-                        if is_utf8(encoding) {
-                            quote!(ctx.push_utf8(#pool, #k, x, #term, #align).at(#fname)?;)
-                        } else {
-                            quote!(ctx.push_str(#pool, #k, x, #encoding, #term, #align).at(#fname)?;)
-                        }
-                    }
-                    FieldTy::Bytes => {
-                        quote!(ctx.push_shared(#pool, #k, x, #align);)
-                    }
-                    // A record or an array (of records, numbers, or a switch's cases: BFRES's render info
-                    // values): written out of line, where the item was in the previous pass.
-                    FieldTy::User { .. }
-                    | FieldTy::Int { .. }
-                    | FieldTy::Float { .. }
-                    | FieldTy::Switch { .. } => {
-                        let one = if f.relocations.is_some() {
-                            self.relocation_write_one(f)?
-                        } else {
-                            self.write_one(ti, f, quote!(x))?
-                        };
-                        let check = self.count_check(ti, f)?;
-                        let check = if check.is_empty() {
-                            check
-                        } else {
-                            quote!({ let val = x; #check })
-                        };
-                        let each = match f.repeat {
-                            Repeat::None => quote!(#one),
-                            _ => {
-                                quote!(#check for (i, x) in x.iter().enumerate() { ::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i)?; })
-                            }
-                        };
-                        let written = quote!({
-                            let (origin, mut item) = ctx.item_writer(#k, w);
-                            {
-                                let w = &mut item;
-                                ::binspec_runtime::attempt(|| { #each Ok(()) }).at(#fname)?;
-                            }
-                            ctx.push_written(#pool, #k, item, origin, #align);
-                        });
-                        // An empty array (most of AINB's property and input/output ranges) is an item with no
-                        // bytes: queued as such, without a writer of its own.
-                        match f.repeat {
-                            Repeat::None => written,
-                            _ if !check.is_empty() => written,
-                            _ => {
-                                quote!(if x.is_empty() { ctx.push_empty(#pool, #k, #align); } else #written)
-                            }
-                        }
-                    }
-                    _ => {
-                        return err(
-                            &f.path,
-                            "pool items must be bytes, strings, records or arrays yet",
-                        )
-                    }
-                };
-                let aname = aid.to_string();
-                body.push(quote! {
-                    if let Some(a) = self.#aid {
-                        ::binspec_runtime::layout::check_align(a).at(#aname)?;
-                    }
-                });
-                body.push(self.presence_check(ti, f)?);
-                // An item of a group: the bytes before it that nothing describes go with it.
-                let push = if let Some((_, _, false)) = self.member_index(ti, f) {
-                    let gid = format_ident!("{}_gap", f.name);
-                    quote!(if let Some(g) = &self.#gid { ctx.gap_before(#k, g); } #push)
-                } else {
-                    push
-                };
-                let rel = local("rel", &f.name);
-                body.push(match &f.cond {
-                    Some(_) => quote!(if let Some(x) = &self.#id { #push }),
-                    None if f.relocations.is_some() => quote!({ let x = &#rel[..]; #push }),
-                    None => quote!({ let x = &self.#id; #push }),
-                });
+                body.extend(self.item_push(ti, f, pool)?);
             }
         }
         body.extend(placed);
@@ -807,5 +738,101 @@ impl<'m> Gen<'m> {
                 #body
             }
         })
+    }
+
+    /// Queues pool item `f` (an instance of `ti` in `pool`, neither deduplicated nor a record of a deduplicating
+    /// pool): the checks of its alignment and presence, then the push of its bytes, or of what its writer writes
+    /// out of line where the item was in the previous pass.
+    fn item_push(&self, ti: usize, f: &Field, pool: usize) -> R<Vec<TokenStream>> {
+        let mut out = Vec::new();
+        let id = ident(&f.name);
+        let k = local("k", &f.name);
+        let aid = format_ident!("{}_align", f.name);
+        let align = self.item_align_expr(f, pool, &aid);
+        let fname = f.name.as_str();
+        let push = match &f.ty {
+            FieldTy::Str { encoding, .. } => {
+                let term = match f.terminator {
+                    Some(t) if !f.include => quote!(&[#t]),
+                    _ => quote!(&[]),
+                };
+                if is_utf8(encoding) {
+                    quote!(ctx.push_utf8(#pool, #k, x, #term, #align).at(#fname)?;)
+                } else {
+                    quote!(ctx.push_str(#pool, #k, x, #encoding, #term, #align).at(#fname)?;)
+                }
+            }
+            FieldTy::Bytes => {
+                quote!(ctx.push_shared(#pool, #k, x, #align);)
+            }
+            // A record or an array (of records, numbers, or a switch's cases: BFRES's render info
+            // values): written out of line, where the item was in the previous pass.
+            FieldTy::User { .. }
+            | FieldTy::Int { .. }
+            | FieldTy::Float { .. }
+            | FieldTy::Switch { .. } => {
+                let one = if f.relocations.is_some() {
+                    self.relocation_write_one(f)?
+                } else {
+                    self.write_one(ti, f, quote!(x))?
+                };
+                let check = self.count_check(ti, f)?;
+                let check = if check.is_empty() {
+                    check
+                } else {
+                    quote!({ let val = x; #check })
+                };
+                let each = match f.repeat {
+                    Repeat::None => quote!(#one),
+                    _ => {
+                        quote!(#check for (i, x) in x.iter().enumerate() { ::binspec_runtime::attempt(|| { #one Ok(()) }).at_index(i)?; })
+                    }
+                };
+                let written = quote!({
+                    let (origin, mut item) = ctx.item_writer(#k, w);
+                    {
+                        let w = &mut item;
+                        ::binspec_runtime::attempt(|| { #each Ok(()) }).at(#fname)?;
+                    }
+                    ctx.push_written(#pool, #k, item, origin, #align);
+                });
+                // An empty array (most of AINB's property and input/output ranges) is an item with no
+                // bytes: queued as such, without a writer of its own.
+                match f.repeat {
+                    Repeat::None => written,
+                    _ if !check.is_empty() => written,
+                    _ => {
+                        quote!(if x.is_empty() { ctx.push_empty(#pool, #k, #align); } else #written)
+                    }
+                }
+            }
+            _ => {
+                return err(
+                    &f.path,
+                    "pool items must be bytes, strings, records or arrays yet",
+                )
+            }
+        };
+        let aname = aid.to_string();
+        out.push(quote! {
+            if let Some(a) = self.#aid {
+                ::binspec_runtime::layout::check_align(a).at(#aname)?;
+            }
+        });
+        out.push(self.presence_check(ti, f)?);
+        // An item of a group: the bytes before it that nothing describes go with it.
+        let push = if let Some((_, _, false)) = self.member_index(ti, f) {
+            let gid = format_ident!("{}_gap", f.name);
+            quote!(if let Some(g) = &self.#gid { ctx.gap_before(#k, g); } #push)
+        } else {
+            push
+        };
+        let rel = local("rel", &f.name);
+        out.push(match &f.cond {
+            Some(_) => quote!(if let Some(x) = &self.#id { #push }),
+            None if f.relocations.is_some() => quote!({ let x = &#rel[..]; #push }),
+            None => quote!({ let x = &self.#id; #push }),
+        });
+        Ok(out)
     }
 }

@@ -383,11 +383,12 @@ impl MemberRef {
 /// The members of the region of type `ti` for `pool` whose order is a layout choice, in their default order: the
 /// pool's `order` names first, then the sections (the items `ti` declares) and the groups (the items of each
 /// instance of another type in the pool) it does not name, as declared. `None` where the order is no layout
-/// choice: a deduplicating pool, a type that is not the pool's region or declares no section, or fewer than two
+/// choice: a deduplicating pool, a pool that keeps its items' order (where every item is one), a type that is not the pool's region or declares no section, or fewer than two
 /// members. Names of `order` that are no member are left out here (the `classify` pass reports them).
 pub fn region_members(m: &super::Module, ti: usize, pool: usize) -> Option<Vec<MemberRef>> {
     let t = &m.types[ti];
     if m.pools[pool].dedup
+        || m.pools[pool].keep_order
         || !t
             .seq
             .iter()

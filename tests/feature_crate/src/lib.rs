@@ -57,6 +57,7 @@ feature_modules!(
     null_switch,
     optional_offset,
     ordered_aligned,
+    ordered_own,
     ordered_ranges,
     outer_args,
     own_elements,
