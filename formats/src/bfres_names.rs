@@ -239,6 +239,7 @@ impl Bfres {
             None => return Err(Error::other("the file has no body")),
         }
         self.layout_item_order = None;
+        self.layout_item_align = None;
         Ok(())
     }
 

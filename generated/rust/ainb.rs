@@ -19552,6 +19552,9 @@ pub struct QueryElementIdArray {
     /// The order of the non-empty items of pool `query_ids` in `ids` where the file's is not the order the writer meets them: for each position, the index of the item there among the non-empty items in the writer's order (a layout choice). Each empty item is written where the non-empty one the writer meets before it ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids_item_order: ::std::option::Option<::std::vec::Vec<u32>>,
+    /// The alignments of the items of pool `query_ids` in `ids` that the file has elsewhere than at their alignment in the schema, where another explains their padding (a layout choice): pairs of an item's index (as in `ids_item_order`) and its alignment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids_item_align: ::std::option::Option<::std::vec::Vec<u32>>,
 }
 impl QueryElementIdArray {
     #[allow(non_snake_case)]
@@ -19575,9 +19578,11 @@ impl QueryElementIdArray {
             .at("ids")?;
         r.seek(rs_ids - (r.abs_pos() - r.pos() as u64)).at("ids")?;
         let v_ids_item_order = pools.item_order(2usize, rs_ids);
+        let v_ids_item_align = pools.item_align(2usize);
         r.leave();
         Ok(QueryElementIdArray {
             ids_item_order: v_ids_item_order,
+            ids_item_align: v_ids_item_align,
         })
     }
     #[allow(non_snake_case)]
@@ -19591,7 +19596,13 @@ impl QueryElementIdArray {
         use ::binspec_runtime::ResultExt as _;
         ::binspec_runtime::attempt(|| {
                 w.align(1);
-                ctx.flush_ordered(2usize, w, 1, self.ids_item_order.as_deref())
+                ctx.flush_ordered(
+                        2usize,
+                        w,
+                        1,
+                        self.ids_item_order.as_deref(),
+                        self.ids_item_align.as_deref(),
+                    )
                     .at("ids_item_order")?;
                 Ok(())
             })
@@ -22198,6 +22209,9 @@ pub struct InstructionTable {
     /// The order of the non-empty items of pool `instructions` in `entries` where the file's is not the order the writer meets them: for each position, the index of the item there among the non-empty items in the writer's order (a layout choice). Each empty item is written where the non-empty one the writer meets before it ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entries_item_order: ::std::option::Option<::std::vec::Vec<u32>>,
+    /// The alignments of the items of pool `instructions` in `entries` that the file has elsewhere than at their alignment in the schema, where another explains their padding (a layout choice): pairs of an item's index (as in `entries_item_order`) and its alignment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries_item_align: ::std::option::Option<::std::vec::Vec<u32>>,
 }
 impl InstructionTable {
     #[allow(non_snake_case)]
@@ -22222,9 +22236,11 @@ impl InstructionTable {
         })()
             .at("entries")?;
         let v_entries_item_order = pools.item_order(27usize, rs_entries);
+        let v_entries_item_align = pools.item_align(27usize);
         r.leave();
         Ok(InstructionTable {
             entries_item_order: v_entries_item_order,
+            entries_item_align: v_entries_item_align,
         })
     }
     #[allow(non_snake_case)]
@@ -22252,7 +22268,13 @@ impl InstructionTable {
         ::binspec_runtime::attempt(|| {
                 w.align(1);
                 ctx.record(k_entries, w.pos() as u64);
-                ctx.flush_ordered(27usize, w, 1, self.entries_item_order.as_deref())
+                ctx.flush_ordered(
+                        27usize,
+                        w,
+                        1,
+                        self.entries_item_order.as_deref(),
+                        self.entries_item_align.as_deref(),
+                    )
                     .at("entries_item_order")?;
                 ctx.record(k_entries__end, w.pos() as u64);
                 Ok(())

@@ -94,6 +94,9 @@ pub struct Bfres {
     /// The order of the non-empty items of pool `bfres` in `layout` where the file's is not the order the writer meets them: for each position, the index of the item there among the non-empty items in the writer's order (a layout choice). Each empty item is written where the non-empty one the writer meets before it ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout_item_order: ::std::option::Option<::std::vec::Vec<u32>>,
+    /// The alignments of the items of pool `bfres` in `layout` that the file has elsewhere than at their alignment in the schema, where another explains their padding (a layout choice): pairs of an item's index (as in `layout_item_order`) and its alignment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout_item_align: ::std::option::Option<::std::vec::Vec<u32>>,
 }
 /// The types `body` can hold.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -201,11 +204,13 @@ impl Bfres {
             .at("layout")?;
         r.seek(rs_layout - (r.abs_pos() - r.pos() as u64)).at("layout")?;
         let v_layout_item_order = pools.item_order(0usize, rs_layout);
+        let v_layout_item_align = pools.item_align(0usize);
         r.leave();
         Ok(Bfres {
             header: v_header,
             body: v_body,
             layout_item_order: v_layout_item_order,
+            layout_item_align: v_layout_item_align,
         })
     }
     #[allow(non_snake_case)]
@@ -322,7 +327,13 @@ impl Bfres {
             .at("body")?;
         ::binspec_runtime::attempt(|| {
                 w.align(1);
-                ctx.flush_ordered(0usize, w, 1, self.layout_item_order.as_deref())
+                ctx.flush_ordered(
+                        0usize,
+                        w,
+                        1,
+                        self.layout_item_order.as_deref(),
+                        self.layout_item_align.as_deref(),
+                    )
                     .at("layout_item_order")?;
                 Ok(())
             })

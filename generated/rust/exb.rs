@@ -1326,6 +1326,9 @@ pub struct InstructionTable {
     /// The order of the non-empty items of pool `instructions` in `entries` where the file's is not the order the writer meets them: for each position, the index of the item there among the non-empty items in the writer's order (a layout choice). Each empty item is written where the non-empty one the writer meets before it ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entries_item_order: ::std::option::Option<::std::vec::Vec<u32>>,
+    /// The alignments of the items of pool `instructions` in `entries` that the file has elsewhere than at their alignment in the schema, where another explains their padding (a layout choice): pairs of an item's index (as in `entries_item_order`) and its alignment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries_item_align: ::std::option::Option<::std::vec::Vec<u32>>,
 }
 impl InstructionTable {
     #[allow(non_snake_case)]
@@ -1350,9 +1353,11 @@ impl InstructionTable {
         })()
             .at("entries")?;
         let v_entries_item_order = pools.item_order(1usize, rs_entries);
+        let v_entries_item_align = pools.item_align(1usize);
         r.leave();
         Ok(InstructionTable {
             entries_item_order: v_entries_item_order,
+            entries_item_align: v_entries_item_align,
         })
     }
     #[allow(non_snake_case)]
@@ -1380,7 +1385,13 @@ impl InstructionTable {
         ::binspec_runtime::attempt(|| {
                 w.align(1);
                 ctx.record(k_entries, w.pos() as u64);
-                ctx.flush_ordered(1usize, w, 1, self.entries_item_order.as_deref())
+                ctx.flush_ordered(
+                        1usize,
+                        w,
+                        1,
+                        self.entries_item_order.as_deref(),
+                        self.entries_item_align.as_deref(),
+                    )
                     .at("entries_item_order")?;
                 ctx.record(k_entries__end, w.pos() as u64);
                 Ok(())

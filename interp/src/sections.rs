@@ -211,10 +211,16 @@ impl Run<'_> {
                 .find(|(j, _)| *j == k)
                 .map(|x| x.1);
             if let (true, Some(rs)) = (m.pools[u.pool].keep_order, start) {
-                if let Some(o) = self.pools.borrow_mut().item_order(u.pool, rs) {
+                let mut pools = self.pools.borrow_mut();
+                if let Some(o) = pools.item_order(u.pool, rs) {
                     obj.extras
                         .borrow_mut()
                         .push((format!("{}_item_order", f.name), Extra::Indices(o)));
+                }
+                if let Some(a) = pools.item_align(u.pool) {
+                    obj.extras
+                        .borrow_mut()
+                        .push((format!("{}_item_align", f.name), Extra::Indices(a)));
                 }
             }
         }
@@ -257,6 +263,7 @@ impl Run<'_> {
             let Role::Pool(u) = &f.role else { continue };
             if self.m.pools[u.pool].keep_order {
                 out.push((format!("{}_item_order", f.name), ExtraKind::Indices));
+                out.push((format!("{}_item_align", f.name), ExtraKind::Indices));
             }
             let Some(members) = binspec_codegen::ir::region_members(self.m, ti, u.pool) else {
                 continue;
@@ -376,6 +383,17 @@ impl Run<'_> {
         items: Vec<crate::write::Queued>,
         sw: &mut SW,
     ) -> Result<()> {
+        let mut items = items;
+        let aname = format!("{}_item_align", region.name);
+        if let Some(Extra::Indices(a)) = obj.extra(&aname) {
+            binspec_runtime::layout::with_item_aligns(
+                &mut items,
+                |q| q.bytes.is_empty(),
+                &a,
+                |q, a| q.align = u64::from(a),
+            )
+            .map_err(|e| Error::from(e).in_field(&aname))?;
+        }
         let oname = format!("{}_item_order", region.name);
         let Some(Extra::Indices(order)) = obj.extra(&oname) else {
             for q in items {

@@ -316,6 +316,15 @@ impl<'m> Gen<'m> {
                     );
                     fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #oid: ::std::option::Option<::std::vec::Vec<u32>>,));
                     defaults.push((quote!(#oid), None));
+                    let aid = format_ident!("{}_item_align", f.name);
+                    let d = format!(
+                        " The alignments of the items of pool `{}` in `{}` that the file has elsewhere than at their \
+                         alignment in the schema, where another explains their padding (a layout choice): pairs of an \
+                         item's index (as in `{}`) and its alignment.",
+                        self.m.pools[u.pool].id, f.name, oid
+                    );
+                    fields.push(quote!(#[doc = #d] #[serde(default, skip_serializing_if = "Option::is_none")] pub #aid: ::std::option::Option<::std::vec::Vec<u32>>,));
+                    defaults.push((quote!(#aid), None));
                 }
                 Role::Pool(u) if self.ordered_members(ti, u.pool).is_some() => {
                     let members = self.ordered_members(ti, u.pool).unwrap_or_default();

@@ -292,6 +292,8 @@ impl<'m> Gen<'m> {
                     local("rs", &f.name),
                 );
                 body.push(quote!(let #v = pools.item_order(#pool, #rs);));
+                let va = local("v", &format!("{}_item_align", f.name));
+                body.push(quote!(let #va = pools.item_align(#pool);));
             }
         }
         // Fields of records this type derives for its items: kept only as the writer would not derive them.
@@ -312,6 +314,9 @@ impl<'m> Gen<'m> {
                     let oid = format_ident!("{}_item_order", f.name);
                     let v = local("v", &format!("{}_item_order", f.name));
                     inits.push(quote!(#oid: #v,));
+                    let aid = format_ident!("{}_item_align", f.name);
+                    let va = local("v", &format!("{}_item_align", f.name));
+                    inits.push(quote!(#aid: #va,));
                 }
                 Role::Offset { of } if self.empty_item_of(ti, f).is_some() => {
                     let item = t.field(*of);

@@ -244,8 +244,9 @@ impl<'m> Gen<'m> {
                         quote!(ctx.flush_dedup(#pool, w, 1, &self.#id, &[#(#term),*])?;)
                     } else if self.m.pools[pool].keep_order {
                         let oid = format_ident!("{}_item_order", f.name);
+                        let aid = format_ident!("{}_item_align", f.name);
                         let oname = oid.to_string();
-                        quote!(ctx.flush_ordered(#pool, w, 1, self.#oid.as_deref()).at(#oname)?;)
+                        quote!(ctx.flush_ordered(#pool, w, 1, self.#oid.as_deref(), self.#aid.as_deref()).at(#oname)?;)
                     } else {
                         quote!(ctx.flush(#pool, w, 1);)
                     };

@@ -334,6 +334,7 @@ impl Exb {
             command_infos: raw::CommandInfoTable { entries },
             instructions: raw::InstructionTable {
                 entries_item_order: item_order,
+                entries_item_align: None,
             },
             signatures: raw::SignatureTable {
                 signatures: signatures

@@ -239,6 +239,7 @@ fn build(doc: &Document, with_elements: bool) -> Result<raw::Ainb> {
         attachment_id_array: Some(Default::default()),
         query_element_id_array: Some(raw::QueryElementIdArray {
             ids_item_order: query_order,
+            ids_item_align: None,
         }),
         expression_binary: expressions.as_ref().map(|x| x.to_raw()).transpose()?,
         module_callers: Some(module_callers),

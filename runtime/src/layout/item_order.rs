@@ -31,8 +31,9 @@ impl ReadPools {
     /// The order of the non-empty items of the keep-order pool `pool` in the file, whose region starts at
     /// `region_start`, as indices into the order they were met (counting non-empty items only): `None` where it is
     /// that order. Items that are not one after another from the region's start, each where the one before it
-    /// ends aligned to its alignment (a gap, an overlap), cannot be kept so: the file is then laid out anew, in
-    /// the order the items were met.
+    /// ends aligned to its alignment or to another ([`ReadPools::item_align`]: a gap that the item's position, a
+    /// multiple of a power of two, explains), cannot be kept so (a gap, an overlap): the file is then laid out
+    /// anew, in the order the items were met.
     pub fn item_order(&mut self, pool: usize, region_start: u64) -> Option<Vec<u32>> {
         let i = self.ordered.iter().position(|(q, _)| *q == pool)?;
         let (_, items) = self.ordered.swap_remove(i);
@@ -47,14 +48,34 @@ impl ReadPools {
             full.sort_unstable_by_key(|&(start, _, _, k)| (start, k));
         }
         let mut at = region_start;
-        for &(start, len, align, _) in &full {
+        let mut aligns = Vec::new();
+        for &(start, len, align, k) in &full {
             if start != super::align::place_after(at, align) {
-                self.relaid = true;
-                return None;
+                // Elsewhere than its alignment puts it, but where another would (a layout choice, as for the
+                // items of other pools): kept, with the item's index.
+                let a = super::align::low_bit(start);
+                let (_, align_at) = super::align::split_align(align);
+                if align_at != 0 || at > start || crate::write::align_up(at, a) != start {
+                    self.relaid = true;
+                    return None;
+                }
+                aligns.extend([k, a as u32]);
             }
             at = start + len;
         }
+        if !aligns.is_empty() {
+            self.ordered_aligns.push((pool, aligns));
+        }
         (!in_order).then(|| full.into_iter().map(|(_, _, _, k)| k).collect())
+    }
+
+    /// The alignment choices [`ReadPools::item_order`] found for the items of the keep-order pool `pool`: pairs of
+    /// an item's index (as in the order) and its alignment, for the items whose alignment in the file is not the
+    /// one the schema gives (BFRES's relocation table, after embedded files padded to 0x1000); `None` where there
+    /// are none. Asked for after `item_order`.
+    pub fn item_align(&mut self, pool: usize) -> Option<Vec<u32>> {
+        let i = self.ordered_aligns.iter().position(|(q, _)| *q == pool)?;
+        Some(self.ordered_aligns.swap_remove(i).1)
     }
 }
 
@@ -62,20 +83,36 @@ impl<'m> WriteCtx<'m> {
     /// Writes the items queued for the keep-order pool `pool` ([`WriteCtx::flush`]), the non-empty ones in
     /// `order` (indices into the order they were queued, counting non-empty items only; `None` for that order),
     /// each followed by the empty items queued just after it (those queued before the first non-empty one go
-    /// first). `order` must name each non-empty item once.
+    /// first). `order` must name each non-empty item once. `aligns` gives some of the non-empty items another
+    /// alignment than they were queued with: pairs of an index (as in `order`) and an alignment.
     pub fn flush_ordered(
         &mut self,
         pool: usize,
         w: &mut Writer,
         start_align: u64,
         order: Option<&[u32]>,
+        aligns: Option<&[u32]>,
     ) -> Result<()> {
-        let Some(order) = order else {
+        if order.is_none() && aligns.is_none() {
             self.flush(pool, w, start_align);
             return Ok(());
+        }
+        let mut queued = self.take_queue(pool);
+        if let Some(a) = aligns {
+            with_item_aligns(
+                &mut queued,
+                |it| it.body.is_empty(),
+                a,
+                |it, a| {
+                    it.align = a;
+                    it.at = 0;
+                },
+            )?;
+        }
+        let items: Vec<Item<'m>> = match order {
+            Some(order) => in_kept_order(queued, |it| it.body.is_empty(), order)?,
+            None => queued,
         };
-        let queued = self.take_queue(pool);
-        let items: Vec<Item<'m>> = in_kept_order(queued, |it| it.body.is_empty(), order)?;
         w.align(start_align);
         self.set_flushed(pool);
         for it in items {
@@ -83,6 +120,39 @@ impl<'m> WriteCtx<'m> {
         }
         Ok(())
     }
+}
+
+/// Gives the non-empty `items` (in the order the writer met them) that `aligns` names (pairs of an index among
+/// them and an alignment, [`ReadPools::item_align`]) that alignment, through `set`.
+///
+/// # Errors
+/// A list of odd length, an index past the items, or an alignment the writer does not pad to.
+pub fn with_item_aligns<T>(
+    items: &mut [T],
+    is_empty: impl Fn(&T) -> bool,
+    aligns: &[u32],
+    mut set: impl FnMut(&mut T, u32),
+) -> Result<()> {
+    let (pairs, rest) = aligns.as_chunks::<2>();
+    if !rest.is_empty() {
+        return Err(Error::write(format!(
+            "the item alignments ({} numbers) are not pairs of an item's index and its alignment",
+            aligns.len()
+        )));
+    }
+    let mut full: Vec<&mut T> = items.iter_mut().filter(|it| !is_empty(it)).collect();
+    let n = full.len();
+    for &[k, a] in pairs {
+        super::align::check_align(u64::from(a))?;
+        let Some(it) = full.get_mut(k as usize) else {
+            return Err(Error::write(format!(
+                "the item alignments name item {k}, of {n} non-empty items (indices in the order the writer meets \
+                 them): where items were added or removed since the file was read, remove the alignments"
+            )));
+        };
+        set(it, a.max(1));
+    }
+    Ok(())
 }
 
 /// `items` (in the order the writer met them) in the order a keep-order pool writes them: the empty ones met before
@@ -151,9 +221,9 @@ mod tests {
         p.ordered_item(0, 0x10, 4, 1);
         assert_eq!(p.item_order(0, 0x08), None);
         assert!(!p.relaid());
-        // A gap: laid out anew.
+        // A gap (0x0c to 0x12, which no alignment explains): laid out anew.
         let mut p = ReadPools::new();
-        p.ordered_item(0, 0x10, 4, 1);
+        p.ordered_item(0, 0x12, 4, 1);
         p.ordered_item(0, 0x08, 4, 1);
         assert_eq!(p.item_order(0, 0x08), None);
         assert!(p.relaid());
@@ -179,21 +249,35 @@ mod tests {
         p.ordered_item(0, 0x08, 4, 8);
         assert_eq!(p.item_order(0, 0x08), Some(vec![1, 0]));
         assert!(!p.relaid());
-        // The same padding before an item aligned to 4 is a gap: laid out anew.
+        assert_eq!(p.item_align(0), None);
+        // The same padding before an item aligned to 4: its alignment in the file is 0x10, a layout choice.
         let mut p = ReadPools::new();
         p.ordered_item(0, 0x10, 8, 4);
         p.ordered_item(0, 0x08, 4, 8);
-        assert_eq!(p.item_order(0, 0x08), None);
-        assert!(p.relaid());
-        // So is an item short of its alignment.
+        assert_eq!(p.item_order(0, 0x08), Some(vec![1, 0]));
+        assert_eq!(p.item_align(0), Some(vec![0, 0x10]));
+        assert!(!p.relaid());
+        // So is an item short of its alignment: 4 where the schema says 8.
         let mut p = ReadPools::new();
         p.ordered_item(0, 0x08, 4, 8);
         p.ordered_item(0, 0x0c, 4, 8);
         assert_eq!(p.item_order(0, 0x08), None);
+        assert_eq!(p.item_align(0), Some(vec![1, 4]));
+        assert!(!p.relaid());
+        // A gap no alignment explains (0x0c to 0x14, where 0x14 is a multiple of 4 only): laid out anew.
+        let mut p = ReadPools::new();
+        p.ordered_item(0, 0x08, 4, 4);
+        p.ordered_item(0, 0x14, 4, 4);
+        assert_eq!(p.item_order(0, 0x08), None);
+        assert_eq!(p.item_align(0), None);
         assert!(p.relaid());
     }
 
     fn write(order: Option<&[u32]>) -> Result<(Vec<u8>, Vec<u64>)> {
+        write_aligned(order, None)
+    }
+
+    fn write_aligned(order: Option<&[u32]>, aligns: Option<&[u32]>) -> Result<(Vec<u8>, Vec<u64>)> {
         let mut positions = Vec::new();
         let out = write_passes(|w, ctx| {
             // Items a (2 bytes), an empty one, b (1 byte), then an empty one.
@@ -209,7 +293,7 @@ mod tests {
                     1,
                 );
             }
-            ctx.flush_ordered(0, w, 1, order)?;
+            ctx.flush_ordered(0, w, 1, order, aligns)?;
             positions = (0..4).map(|n| ctx.prev_pos(Key { slot: 0, n })).collect();
             Ok(())
         })?;
@@ -226,5 +310,19 @@ mod tests {
         assert!(write(Some(&[1, 1])).is_err());
         assert!(write(Some(&[0])).is_err());
         assert!(write(Some(&[0, 2])).is_err());
+    }
+
+    #[test]
+    fn items_are_written_at_their_kept_alignments() {
+        // b (item 1) aligned to 4, in the order met and in the kept order.
+        let (out, positions) = write_aligned(None, Some(&[1, 4])).unwrap();
+        assert_eq!(out, b"aa\0\0b");
+        assert_eq!(positions, [0, 2, 4, 5]);
+        let (out, _) = write_aligned(Some(&[1, 0]), Some(&[0, 4])).unwrap();
+        assert_eq!(out, b"b\0\0\0aa");
+        // Not pairs, an item that is not there, an alignment the writer does not pad to.
+        assert!(write_aligned(None, Some(&[1])).is_err());
+        assert!(write_aligned(None, Some(&[2, 4])).is_err());
+        assert!(write_aligned(None, Some(&[0, 1 << 30])).is_err());
     }
 }

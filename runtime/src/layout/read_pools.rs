@@ -27,6 +27,8 @@ pub struct ReadPools {
     pub(super) scratch: Vec<sections::Pending>,
     /// The items of keep-order pools, by pool, in the order they were read ([`ReadPools::ordered_item`]).
     pub(super) ordered: Vec<(usize, Vec<super::item_order::Met>)>,
+    /// The alignment choices of keep-order pools' items, by pool ([`ReadPools::item_align`]).
+    pub(super) ordered_aligns: Vec<(usize, Vec<u32>)>,
     /// How many first readings are in progress ([`ReadPools::defer_begin`]).
     pub(super) defer: u32,
     /// The relocated pointers read: their table, where each is in the file, and its value
