@@ -166,3 +166,136 @@ impl<'m> Cx<'m> {
         false
     }
 }
+
+impl<'m> Cx<'m> {
+    /// `holder.inst._pos` or `holder.inst._len`, where `holder` is an instance or field of this type of a user type
+    /// (or its element 0: `files[0]`, or `_root`) and `inst` a pool item of that type: where the writer put the
+    /// item in the previous pass, and how long it was (BFRES's relocation table sections: the GPU region inside
+    /// the memory pool info, the first embedded file's bytes). The item is found by its position slot's first
+    /// key, so both types must be written once per file (alternatives of one switch count once). A reader takes
+    /// the item's `pos` (or `size`) from the holder as read. `None` where the expression is not of this form.
+    pub(super) fn nested_item_place(
+        &mut self,
+        base: &Expr,
+        name: &str,
+        path: &str,
+    ) -> R<Option<(Rx, T)>> {
+        let ExprKind::Attr {
+            base: holder,
+            name: inst,
+            ..
+        } = &base.kind
+        else {
+            return Ok(None);
+        };
+        // (The holder's type, from its translation; an element 0 of a repetition is the first of its type met.)
+        let first_of_many = matches!(&holder.kind, ExprKind::Index { index, .. } if matches!(index.kind, ExprKind::Int(0)));
+        let owner = match &holder.kind {
+            ExprKind::Name(x) if x == "_root" => self.m.root_of(self.ty),
+            ExprKind::Index { .. } if !first_of_many => return Ok(None),
+            _ => match self.tr(holder, path) {
+                Ok((_, T::User(ty))) => ty,
+                _ => return Ok(None),
+            },
+        };
+        let u = &self.m.types[owner];
+        let Some(item) = u.instances.iter().find(|f| f.name == *inst) else {
+            return Ok(None);
+        };
+        if item.item_of.is_none() {
+            return Ok(None);
+        }
+        let what = format!("'{}.{name}'", inst);
+        match self.scope {
+            Scope::Read => {
+                let slot = self
+                    .slots
+                    .and_then(|s| s.get(&(owner, item.name.clone())))
+                    .ok_or_else(|| internal(path))?;
+                Ok(Some(match name {
+                    "_pos" => (
+                        Rx::new(
+                            quote!(pools.named_pos(#slot) as i128 - (r.abs_pos() - r.pos() as u64) as i128),
+                            Prec::Add,
+                        ),
+                        T::Int,
+                    ),
+                    _ => (Rx::cast(quote!(pools.named_len(#slot) as i128)), T::Int),
+                }))
+            }
+            _ => {
+                if !self.once_per_file(self.ty, false) || !self.once_per_file(owner, first_of_many)
+                {
+                    return err(
+                        path,
+                        format!(
+                            "{what}: '{}' or this type is written more than once per file, so the writer cannot \
+                             tell which one's item this is",
+                            u.name
+                        ),
+                    );
+                }
+                let slot = self
+                    .slots
+                    .and_then(|s| s.get(&(owner, item.name.clone())))
+                    .ok_or_else(|| internal(path))?;
+                let key = quote!(::binspec_runtime::layout::WriteCtx::first(#slot));
+                Ok(Some(match name {
+                    "_pos" => (
+                        Rx::new(
+                            quote!(ctx.prev_pos(#key) as i128 - io.start as i128),
+                            Prec::Add,
+                        ),
+                        T::Int,
+                    ),
+                    _ => (Rx::cast(quote!(ctx.prev_len(#key) as i128)), T::Int),
+                }))
+            }
+        }
+    }
+
+    /// Whether type `ty` is written at most once per file: the root; or held by fields that are not repeated
+    /// (`repeated_first`: the first element of one that is), in one type written once per file, or in types that
+    /// are only cases of one switch field of such a type (BFRES's version 8 and 10 bodies).
+    fn once_per_file(&self, ty: usize, repeated_first: bool) -> bool {
+        let root = self.m.root_of(self.ty);
+        let mut cur = vec![ty];
+        for _ in 0..self.m.types.len() {
+            if cur == [root] {
+                return true;
+            }
+            let mut holders: Vec<(usize, &Field)> = Vec::new();
+            for (ti, t) in self.m.types.iter().enumerate() {
+                for f in t.seq.iter().chain(t.instances.iter()) {
+                    let holds = match &f.ty {
+                        FieldTy::User { ty, .. } => cur.contains(ty),
+                        FieldTy::Switch { cases, .. } => cases
+                            .iter()
+                            .any(|c| c.user().is_some_and(|u| cur.contains(&u))),
+                        _ => false,
+                    };
+                    if holds {
+                        holders.push((ti, f));
+                    }
+                }
+            }
+            let repeat_ok = |f: &Field| f.repeat == Repeat::None || (repeated_first && cur == [ty]);
+            if holders.is_empty() || !holders.iter().all(|(_, f)| repeat_ok(f)) {
+                return false;
+            }
+            // One holder type, or several types each held only as a case of the same switch field.
+            let mut types: Vec<usize> = holders.iter().map(|(ti, _)| *ti).collect();
+            types.sort_unstable();
+            types.dedup();
+            if types.len() == 1 && holders.len() == 1 {
+                cur = types;
+                continue;
+            }
+            if holders.len() != types.len() {
+                return false;
+            }
+            cur = types;
+        }
+        false
+    }
+}

@@ -265,6 +265,9 @@ struct Gen<'m> {
     /// The instances whose length an expression of their type asks (`x._len`), by type.
     len_refs: BTreeMap<usize, BTreeSet<String>>,
     slots: BTreeMap<(usize, String), u32>,
+    /// The pool items named from outside their type (`holder.item._pos`), by type and name
+    /// ([`passes::collect_named_items`]).
+    named_items: BTreeSet<(usize, String)>,
     /// Set while the archive entry's `view_file` is generated: kept bytes and strings borrow the input, and no
     /// layout choice is inferred.
     view: std::cell::Cell<bool>,
@@ -768,9 +771,11 @@ pub fn emit(m: &Module) -> R<TokenStream> {
     let params = implicit_params(m);
     let mut pos_refs = BTreeMap::new();
     let mut len_refs = BTreeMap::new();
+    let mut named_items = BTreeSet::new();
     for (ti, t) in m.types.iter().enumerate() {
         for e in exprs_of(t) {
             collect_pos_refs(e, ti, &mut pos_refs, &mut len_refs);
+            passes::collect_named_items(m, e, ti, &mut named_items);
         }
         // Relocated pointers: a slot for where each is written.
         for f in &t.seq {
@@ -833,6 +838,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         params,
         write_params: write_params(m),
         pos_refs,
+        named_items,
         len_refs,
         slots,
         view: std::cell::Cell::new(false),

@@ -343,3 +343,64 @@ pub(super) fn own_root_io(m: &Module, ti: usize) -> bool {
                     })
         })
 }
+
+/// The pool items that an expression names from outside their type (`holder.item._pos`, `._len`: BFRES's
+/// relocation table's sections, from the root), by their type and name: their reader notes where they are
+/// (`ReadPools::note_named`), for the reader of that expression. The holder's type is the one the `typecheck`
+/// pass stored (`_root`: the root).
+pub(super) fn collect_named_items(
+    m: &Module,
+    e: &Expr,
+    ti: usize,
+    out: &mut BTreeSet<(usize, String)>,
+) {
+    if let ExprKind::Attr { base, name, .. } = &e.kind {
+        if let (
+            ExprKind::Attr {
+                base: holder,
+                name: inst,
+                ..
+            },
+            "_pos" | "_len",
+        ) = (&base.kind, name.as_str())
+        {
+            let owner = holder_type(m, ti, holder);
+            if let Some(o) = owner {
+                if m.types[o]
+                    .instances
+                    .iter()
+                    .any(|f| f.name == *inst && f.item_of.is_some())
+                {
+                    out.insert((o, inst.clone()));
+                }
+            }
+        }
+    }
+    for c in crate::ir::children(e) {
+        collect_named_items(m, c, ti, out);
+    }
+}
+
+/// The user type of `e`, an expression of type `ti` made of names, attributes, subscripts and casts
+/// (`body.as<res_file_v8>.embed_files[0]`), where it has one.
+fn holder_type(m: &Module, ti: usize, e: &Expr) -> Option<usize> {
+    let field_type = |t: usize, name: &str| -> Option<usize> {
+        let f = m.types[t]
+            .seq
+            .iter()
+            .chain(m.types[t].instances.iter())
+            .find(|f| f.name == name)?;
+        match &f.ty {
+            FieldTy::User { ty, .. } => Some(*ty),
+            _ => None,
+        }
+    };
+    match &e.kind {
+        ExprKind::Name(x) if x == "_root" => Some(m.root_of(ti)),
+        ExprKind::Name(x) => field_type(ti, x),
+        ExprKind::Attr { base, name, .. } => field_type(holder_type(m, ti, base)?, name),
+        ExprKind::Index { base, .. } => holder_type(m, ti, base),
+        ExprKind::Cast { ty, .. } if !ty.array => m.find_type(ti, &ty.path.join("::")),
+        _ => None,
+    }
+}

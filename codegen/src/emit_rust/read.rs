@@ -734,31 +734,35 @@ impl<'m> Gen<'m> {
                 let d = self.m.item_default(f, pool);
                 let end = self.item_end(f);
                 let len = quote!((#end as i128 - #p) as u64);
-                (
-                    if section {
-                        quote!({
-                            pools.section(#pool, #idx, (#p) as u64, #len);
-                            ::std::option::Option::<u64>::None
-                        })
-                    } else if self.kept_offsets(ti, f) {
-                        // An empty item elsewhere than the writer would put it keeps its offsets in the model.
-                        let keep = local("keep", name);
-                        body.push(quote!(let mut #keep = false;));
-                        quote!({
-                            let len = #len;
-                            if len == 0 && pools.member_empty_elsewhere(#pool, #idx, (#p) as u64, #d) {
-                                #keep = true;
-                                None
-                            } else {
-                                pools.member_item(#pool, #idx, (#p) as u64, len, #d, root_io.buf())
-                            }
-                        })
-                    } else {
-                        quote!(pools.member_item(#pool, #idx, (#p) as u64, #len, #d, root_io.buf()))
-                    },
-                    quote!((#v, #p, #la)),
-                    quote!((None, 0i128, None)),
-                )
+                // (Named from outside its type: noted first.)
+                let named = self.named_note((ti, f), &p, &len);
+                let judged = if section {
+                    quote!({
+                        pools.section(#pool, #idx, (#p) as u64, #len);
+                        ::std::option::Option::<u64>::None
+                    })
+                } else if self.kept_offsets(ti, f) {
+                    // An empty item elsewhere than the writer would put it keeps its offsets in the model.
+                    let keep = local("keep", name);
+                    body.push(quote!(let mut #keep = false;));
+                    quote!({
+                        let len = #len;
+                        if len == 0 && pools.member_empty_elsewhere(#pool, #idx, (#p) as u64, #d) {
+                            #keep = true;
+                            None
+                        } else {
+                            pools.member_item(#pool, #idx, (#p) as u64, len, #d, root_io.buf())
+                        }
+                    })
+                } else {
+                    quote!(pools.member_item(#pool, #idx, (#p) as u64, #len, #d, root_io.buf()))
+                };
+                let judged = if named.is_empty() {
+                    judged
+                } else {
+                    quote!({ #named #judged })
+                };
+                (judged, quote!((#v, #p, #la)), quote!((None, 0i128, None)))
             }
             Some(pool) if self.kept_offsets(ti, f) => {
                 // An empty item elsewhere than the writer would put it keeps its offsets in the model.
@@ -766,7 +770,7 @@ impl<'m> Gen<'m> {
                 let keep = local("keep", name);
                 body.push(quote!(let mut #keep = false;));
                 let end = self.item_end(f);
-                let record = self.note_item(pool, d, &p, quote!(len));
+                let record = self.note_item((ti, f), pool, d, &p, quote!(len));
                 (
                     quote!({
                         let len = (#end as i128 - #p) as u64;
@@ -785,6 +789,7 @@ impl<'m> Gen<'m> {
                 let end = self.item_end(f);
                 (
                     self.note_item(
+                        (ti, f),
                         pool,
                         self.m.item_default(f, pool),
                         &p,
@@ -946,11 +951,40 @@ impl Gen<'_> {
 
     /// Notes a pool item read at `p`, `len` bytes long: with the other items of a keep-order pool, whose order is
     /// judged once all are read; else after the pool's previous item, giving its alignment choice.
-    fn note_item(&self, pool: usize, d: u64, p: &Ident, len: TokenStream) -> TokenStream {
-        if self.m.pools[pool].keep_order {
-            quote!(pools.ordered_item(#pool, (#p) as u64, #len, #d))
+    /// An item named from outside its type (`ti`'s `f`, in [`Gen::named_items`]) is noted by its slot too.
+    fn note_item(
+        &self,
+        (ti, f): (usize, &Field),
+        pool: usize,
+        d: u64,
+        p: &Ident,
+        len: TokenStream,
+    ) -> TokenStream {
+        let named = self.named_note((ti, f), p, &quote!(len__));
+        if named.is_empty() {
+            if self.m.pools[pool].keep_order {
+                quote!(pools.ordered_item(#pool, (#p) as u64, #len, #d))
+            } else {
+                quote!(pools.item(#pool, (#p) as u64, #len, #d))
+            }
         } else {
-            quote!(pools.item(#pool, (#p) as u64, #len, #d))
+            let note = if self.m.pools[pool].keep_order {
+                quote!(pools.ordered_item(#pool, (#p) as u64, len__, #d))
+            } else {
+                quote!(pools.item(#pool, (#p) as u64, len__, #d))
+            };
+            quote!({ let len__: u64 = #len; #named #note })
+        }
+    }
+
+    /// Where `ti`'s item `f` is named from outside its type ([`Gen::named_items`]): the statement noting where it
+    /// is read (`p`) and how long it is (`len`), for that expression's reader; else nothing.
+    fn named_note(&self, (ti, f): (usize, &Field), p: &Ident, len: &TokenStream) -> TokenStream {
+        if self.named_items.contains(&(ti, f.name.clone())) {
+            let slot = self.slot(ti, &f.name);
+            quote!(pools.note_named(#slot, (#p) as u64, #len);)
+        } else {
+            quote!()
         }
     }
 }

@@ -374,6 +374,12 @@ impl<'m> Cx<'m> {
         if matches!(&base.kind, ExprKind::Name(b) if b == "_chain") {
             return self.chain_value(name, path);
         }
+        // Where an item of a record this type holds is (`gpu_memory_pool.region._pos`).
+        if matches!(name, "_pos" | "_len") {
+            if let Some(r) = self.nested_item_place(base, name, path)? {
+                return Ok(r);
+            }
+        }
         // Outer values.
         if let Some(chain) = chain_of(&whole) {
             // In the model of a whole tree, the root and the values the translation went down through.
@@ -486,9 +492,8 @@ impl<'m> Cx<'m> {
                 return Ok(match self.scope {
                     // How far reading it went from where it starts.
                     Scope::Read => (Rx::atom(quote!(#len.get())), T::Int),
-                    // What the writer wrote of it in the previous pass.
-                    Scope::Write => (Rx::cast(quote!(ctx.prev_len(#k) as i128)), T::Int),
-                    _ => return err(path, format!("'{b}._len' is not known in the model")),
+                    // What the writer wrote of it in the previous pass (also for a `-value`, as `_pos`).
+                    _ => (Rx::cast(quote!(ctx.prev_len(#k) as i128)), T::Int),
                 });
             }
             if name == "_pos" || name == "_present" {

@@ -187,7 +187,8 @@ impl<'m> Gen<'m> {
                                 );
                             }
                             let k = local("k", &li.name);
-                            let chain_end = self.chain_end_section(li, quote!(ctx.prev_pos(#k)));
+                            let chain_end =
+                                self.chain_end_section(li, quote!((ctx.prev_pos(#k) as i128)));
                             let push = self.item_push(ti, li, pool)?;
                             locals.push((li.name.as_str(), quote!(#chain_end #(#push)*)));
                             continue;

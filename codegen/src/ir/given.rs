@@ -1,5 +1,5 @@
 //! Pass `given`: fields of records inside a type that the type derives for its pool items ([`Role::Given`]). An
-//! item's `pos` or `repeat-expr` that names `entries.ints.base` (a plain field of the type, of a user type, then
+//! item's `pos` or `repeat-expr` (or a byte array's `size`) that names `entries.ints.base` (a plain field of the type, of a user type, then
 //! fields of that type, an integer at the end) makes `base` derived: by the type that names it, which knows where
 //! the item went and how long it is (AINB's property entries, a base index and a count per property array, in a
 //! record of the element's parameters). Every type that holds such a record must derive its fields.
@@ -54,7 +54,13 @@ pub(super) fn given(m: &mut Module, diags: &mut Diags) {
                     ));
                 }
             }
-            if let Repeat::Expr(x) = &f.repeat {
+            // (A byte array's size is its count of bytes: BFRES's GPU region, `size: info.memory_size`.)
+            let count = match (&f.repeat, &f.size, &f.ty) {
+                (Repeat::Expr(x), _, _) => Some(x),
+                (Repeat::None, Some(x), FieldTy::Bytes) => Some(x),
+                _ => None,
+            };
+            if let Some(x) = count {
                 if let Some(chain) = chain_of(&x.expr).filter(|c| c.len() >= 2) {
                     if leaf(m, ti, &chain).is_some() {
                         found.push((

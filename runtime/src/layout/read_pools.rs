@@ -29,6 +29,9 @@ pub struct ReadPools {
     pub(super) ordered: Vec<(usize, Vec<super::item_order::Met>)>,
     /// The alignment choices of keep-order pools' items, by pool ([`ReadPools::item_align`]).
     pub(super) ordered_aligns: Vec<(usize, Vec<u32>)>,
+    /// Where the items named from outside their type are, by position slot: (slot, position, length), the first
+    /// read of each ([`ReadPools::note_named`]).
+    pub(super) named: Vec<(u32, u64, u64)>,
     /// How many first readings are in progress ([`ReadPools::defer_begin`]).
     pub(super) defer: u32,
     /// The relocated pointers read: their table, where each is in the file, and its value
@@ -118,6 +121,21 @@ impl ReadPools {
         if let Some(e) = &mut self.ends {
             e.push(end);
         }
+    }
+    /// Notes where the item of position slot `slot` (an item an expression names from outside its type) is and
+    /// how long it is, the first time one is read.
+    pub fn note_named(&mut self, slot: u32, pos: u64, len: u64) {
+        if !self.named.iter().any(|x| x.0 == slot) {
+            self.named.push((slot, pos, len));
+        }
+    }
+    /// Where the item of position slot `slot` is, as read (0 where none was noted).
+    pub fn named_pos(&self, slot: u32) -> u64 {
+        self.named.iter().find(|x| x.0 == slot).map_or(0, |x| x.1)
+    }
+    /// How long the item of position slot `slot` is, as read (0 where none was noted).
+    pub fn named_len(&self, slot: u32) -> u64 {
+        self.named.iter().find(|x| x.0 == slot).map_or(0, |x| x.2)
     }
     /// Where the content before position `at` ends: the furthest end, at or before `at`, of the items read so far
     /// (`x._before`: the start of the padding before `x`); 0 where none ends there, or ends are not kept.

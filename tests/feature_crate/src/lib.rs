@@ -54,6 +54,7 @@ feature_modules!(
     len_of_instance,
     local_sections,
     nested,
+    nested_place,
     null_switch,
     optional_offset,
     ordered_aligned,
