@@ -19602,6 +19602,7 @@ impl QueryElementIdArray {
                         1,
                         self.ids_item_order.as_deref(),
                         self.ids_item_align.as_deref(),
+                        &[],
                     )
                     .at("ids_item_order")?;
                 Ok(())
@@ -22274,6 +22275,7 @@ impl InstructionTable {
                         1,
                         self.entries_item_order.as_deref(),
                         self.entries_item_align.as_deref(),
+                        &[],
                     )
                     .at("entries_item_order")?;
                 ctx.record(k_entries__end, w.pos() as u64);

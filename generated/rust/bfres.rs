@@ -333,6 +333,7 @@ impl Bfres {
                         1,
                         self.layout_item_order.as_deref(),
                         self.layout_item_align.as_deref(),
+                        &[],
                     )
                     .at("layout_item_order")?;
                 Ok(())

@@ -1391,6 +1391,7 @@ impl InstructionTable {
                         1,
                         self.entries_item_order.as_deref(),
                         self.entries_item_align.as_deref(),
+                        &[],
                     )
                     .at("entries_item_order")?;
                 ctx.record(k_entries__end, w.pos() as u64);

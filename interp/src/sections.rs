@@ -159,7 +159,17 @@ impl Run<'_> {
                 let root = self.root_bytes();
                 pools.member_item(pool, idx, start, len, default, root.bytes())
             }
-            None if self.m.pools[pool].keep_order => pools.ordered_item(pool, start, len, default),
+            None if self.m.pools[pool].keep_order => {
+                let a = pools.ordered_item(pool, start, len, default);
+                let n_seq = self.m.types[obj.ty].seq.len();
+                if let Some(r) = binspec_codegen::ir::keep_order_ranks(self.m, pool)
+                    .into_iter()
+                    .find(|&(t, j, _)| t == obj.ty && n_seq + j == i)
+                {
+                    pools.rank_last(pool, r.2);
+                }
+                a
+            }
             None => pools.item(pool, start, len, default),
         };
     }
@@ -395,7 +405,26 @@ impl Run<'_> {
             .map_err(|e| Error::from(e).in_field(&aname))?;
         }
         let oname = format!("{}_item_order", region.name);
-        let Some(Extra::Indices(order)) = obj.extra(&oname) else {
+        let order = match obj.extra(&oname) {
+            Some(Extra::Indices(order)) => Some(order),
+            _ => {
+                // (A new file's order: the pool's `order`.)
+                let pool = match &region.role {
+                    Role::Pool(u) => u.pool,
+                    _ => return Err(Error::new("internal: a region without a pool")),
+                };
+                let ranks = binspec_codegen::ir::keep_order_ranks(self.m, pool);
+                let rank = |q: &crate::write::Queued| {
+                    let n_seq = self.m.types[q.obj.ty].seq.len();
+                    ranks
+                        .iter()
+                        .find(|(t, i, _)| *t == q.obj.ty && n_seq + *i == q.field)
+                        .map_or(0, |r| r.2)
+                };
+                binspec_runtime::layout::rank_order(&items, |q| q.bytes.is_empty(), rank)
+            }
+        };
+        let Some(order) = order else {
             for q in items {
                 self.write_queued(q, sw);
             }

@@ -23,7 +23,7 @@ use align::align_choice;
 pub(crate) use align::split_align;
 pub use align::{align_at, check_align, infer_align, low_bit, place_after, MAX_ALIGN};
 pub use dedup::{pool_strings, split_pool};
-pub use item_order::{in_kept_order, with_item_aligns};
+pub use item_order::{in_kept_order, rank_order, with_item_aligns};
 pub use order::Order;
 use passes::{first_overlap, lay_over, overlay};
 pub use passes::{write_passes, write_passes_writer, write_sized, written_len};

@@ -13,7 +13,8 @@
 //! - `expr` and `resolve`: the expression translator (operators and methods; names, attributes and chains);
 //! - `rx`: translated expressions with their precedence, parenthesised only where an operand needs it;
 //! - `models`: the model structs and enums, with their serde and `Default` derives;
-//! - `read` and `read_field`: a type's read function, and the reading of one field;
+//! - `read`, `read_field` and `read_items`: a type's read function, the reading of one field, and how the pool
+//!   items read are noted;
 //! - `write` and `write_field`: a type's write function, and the writing of one field;
 //! - `layout`: pools and sorted repetitions (the kept tail of a pool, order slots, sort keys);
 //! - `views`: an archive's `view_files`, which lists entries without building the model;
@@ -36,6 +37,7 @@ mod pinned;
 mod probe;
 mod read;
 mod read_field;
+mod read_items;
 mod records;
 mod relocations;
 mod resolve;

@@ -247,7 +247,15 @@ impl<'m> Gen<'m> {
                         let oid = format_ident!("{}_item_order", f.name);
                         let aid = format_ident!("{}_item_align", f.name);
                         let oname = oid.to_string();
-                        quote!(ctx.flush_ordered(#pool, w, 1, self.#oid.as_deref(), self.#aid.as_deref()).at(#oname)?;)
+                        // (A new file's order: the pool's `order`, by the items' position slots.)
+                        let ranks: Vec<TokenStream> = crate::ir::keep_order_ranks(self.m, pool)
+                            .into_iter()
+                            .map(|(t, i, r)| {
+                                let slot = self.slot(t, &self.m.types[t].instances[i].name);
+                                quote!((#slot, #r))
+                            })
+                            .collect();
+                        quote!(ctx.flush_ordered(#pool, w, 1, self.#oid.as_deref(), self.#aid.as_deref(), &[#(#ranks),*]).at(#oname)?;)
                     } else {
                         quote!(ctx.flush(#pool, w, 1);)
                     };

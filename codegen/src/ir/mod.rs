@@ -32,9 +32,10 @@ pub use given::{leaf as given_leaf, replace_chain};
 pub use outer_args::{holder_type, rebase_onto};
 pub use query::{
     bare_name, chain_part, chain_record, children, const_int, count_from_len,
-    count_kept_where_absent, dic_part, exprs_mut, guards_own_offset, keeps_absent_offset,
-    names_used, param_only_in_guards, reaches_type, region_members, solvable_for, types_graph,
-    types_reached, types_reached_from, unchecked_guard, ChainPart, MemberRef,
+    count_kept_where_absent, dic_part, exprs_mut, guards_own_offset, keep_order_ranks,
+    keeps_absent_offset, names_used, param_only_in_guards, reaches_type, region_members,
+    solvable_for, types_graph, types_reached, types_reached_from, unchecked_guard, ChainPart,
+    MemberRef,
 };
 pub use resolve::is_int_type_name;
 

@@ -573,9 +573,22 @@ fn check_pool_order(m: &Module, diags: &mut Diags) {
                 .iter()
                 .any(|f| matches!(&f.role, Role::Pool(u) if u.pool == pi))
         });
-        let members = region.and_then(|ti| Some((ti, super::region_members(m, ti, pi)?)));
+        // (A pool that keeps its items' order names the instances whose items a new file has last.)
+        let names: Option<Vec<String>> = if p.keep_order {
+            Some(
+                super::query::keep_order_items(m, pi)
+                    .into_iter()
+                    .map(|x| x.2)
+                    .collect(),
+            )
+        } else {
+            region.and_then(|ti| {
+                let members = super::region_members(m, ti, pi)?;
+                Some(members.iter().map(|x| x.name(m, ti)).collect())
+            })
+        };
         diags.in_file(file, |diags| {
-            let Some((ti, members)) = members else {
+            let Some(names) = names else {
                 diags.error(
                     *pos,
                     path,
@@ -589,7 +602,6 @@ fn check_pool_order(m: &Module, diags: &mut Diags) {
                 );
                 return;
             };
-            let names: Vec<String> = members.iter().map(|x| x.name(m, ti)).collect();
             let mut seen = BTreeSet::new();
             for n in &p.order {
                 if !names.contains(n) {

@@ -430,6 +430,49 @@ pub fn region_members(m: &super::Module, ti: usize, pool: usize) -> Option<Vec<M
     Some(out)
 }
 
+/// The ranks a keep-order pool's `order` gives its items, by the instances that declare them: (type, instance
+/// index, rank from 1), the items of the instances it names (an instance of the region's type by its name, any
+/// other as `type.instance`), which a new file has after the others, in that order. Empty for another pool, or
+/// one without `order`. The names that are no such instance are left out (`check_pool_order` reports them).
+pub fn keep_order_ranks(m: &super::Module, pool: usize) -> Vec<(usize, usize, u32)> {
+    let p = &m.pools[pool];
+    if !p.keep_order || p.order.is_empty() {
+        return Vec::new();
+    }
+    let candidates = keep_order_items(m, pool);
+    let mut out = Vec::new();
+    for (r, name) in p.order.iter().enumerate() {
+        if let Some(&(t, i, _)) = candidates.iter().find(|c| c.2 == *name) {
+            out.push((t, i, r as u32 + 1));
+        }
+    }
+    out
+}
+
+/// The instances whose items a keep-order pool holds, with their names as its `order` names them: (type,
+/// instance index, name).
+pub fn keep_order_items(m: &super::Module, pool: usize) -> Vec<(usize, usize, String)> {
+    let region = m.types.iter().position(|t| {
+        t.seq
+            .iter()
+            .any(|f| matches!(&f.role, super::Role::Pool(u) if u.pool == pool))
+    });
+    let mut out = Vec::new();
+    for (ti, t) in m.types.iter().enumerate() {
+        for (i, f) in t.instances.iter().enumerate() {
+            if f.item_of == Some(pool) {
+                let name = if Some(ti) == region {
+                    f.name.clone()
+                } else {
+                    format!("{}.{}", t.name, f.name)
+                };
+                out.push((ti, i, name));
+            }
+        }
+    }
+    out
+}
+
 /// Every expression of the module that the `typecheck` pass checks, mutably (for it to store their types): each
 /// type's byte-order switch, and each field's condition, size, position, stream, value, `-derive`, `-default`,
 /// `-sort-by`, `-relocations` region, repetition, arguments, switch (its subject, cases' keys and arguments),

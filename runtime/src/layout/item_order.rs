@@ -11,8 +11,9 @@ use super::{Item, ReadPools, WriteCtx};
 use crate::error::{Error, Result};
 use crate::write::Writer;
 
-/// An item of a keep-order pool as the reader met it: where it starts, how long it is, and its alignment.
-pub(super) type Met = (u64, u64, u64);
+/// An item of a keep-order pool as the reader met it: where it starts, how long it is, its alignment, and its rank
+/// in the pool's `order` (0 for an item it does not name).
+pub(super) type Met = (u64, u64, u64, u32);
 
 impl ReadPools {
     /// Records an item of the keep-order pool `pool` at `start..start+len`, in the order the reader meets them,
@@ -22,10 +23,23 @@ impl ReadPools {
     pub fn ordered_item(&mut self, pool: usize, start: u64, len: u64, align: u64) -> Option<u64> {
         self.note_item(pool, start, len, 1);
         match self.ordered.iter_mut().find(|(q, _)| *q == pool) {
-            Some((_, v)) => v.push((start, len, align)),
-            None => self.ordered.push((pool, vec![(start, len, align)])),
+            Some((_, v)) => v.push((start, len, align, 0)),
+            None => self.ordered.push((pool, vec![(start, len, align, 0)])),
         }
         None
+    }
+
+    /// Gives the item of the keep-order pool `pool` met last its rank in the pool's `order` (from 1), which places
+    /// it in a new file's order ([`super::WriteCtx::flush_ordered`]).
+    pub fn rank_last(&mut self, pool: usize, rank: u32) {
+        if let Some(m) = self
+            .ordered
+            .iter_mut()
+            .find(|(q, _)| *q == pool)
+            .and_then(|(_, v)| v.last_mut())
+        {
+            m.3 = rank;
+        }
     }
 
     /// The order of the non-empty items of the keep-order pool `pool` in the file, whose region starts at
@@ -38,11 +52,13 @@ impl ReadPools {
         let i = self.ordered.iter().position(|(q, _)| *q == pool)?;
         let (_, items) = self.ordered.swap_remove(i);
         let mut full: Vec<(u64, u64, u64, u32)> = items
-            .into_iter()
-            .filter(|&(_, len, _)| len > 0)
+            .iter()
+            .filter(|m| m.1 > 0)
             .enumerate()
-            .map(|(k, (start, len, align))| (start, len, align, k as u32))
+            .map(|(k, &(start, len, align, _))| (start, len, align, k as u32))
             .collect();
+        // (The order a new file has: by rank, each rank's as met.)
+        let by_rank = rank_order(&items, |m| m.1 == 0, |m| m.3);
         let in_order = full.windows(2).all(|w| w[0].0 < w[1].0);
         if !in_order {
             full.sort_unstable_by_key(|&(start, _, _, k)| (start, k));
@@ -66,7 +82,12 @@ impl ReadPools {
         if !aligns.is_empty() {
             self.ordered_aligns.push((pool, aligns));
         }
-        (!in_order).then(|| full.into_iter().map(|(_, _, _, k)| k).collect())
+        let order: Vec<u32> = full.into_iter().map(|(_, _, _, k)| k).collect();
+        match by_rank {
+            // (Kept where it is not the order a new file has.)
+            Some(r) => (order != r).then_some(order),
+            None => (!in_order).then_some(order),
+        }
     }
 
     /// The alignment choices [`ReadPools::item_order`] found for the items of the keep-order pool `pool`: pairs of
@@ -84,7 +105,9 @@ impl<'m> WriteCtx<'m> {
     /// `order` (indices into the order they were queued, counting non-empty items only; `None` for that order),
     /// each followed by the empty items queued just after it (those queued before the first non-empty one go
     /// first). `order` must name each non-empty item once. `aligns` gives some of the non-empty items another
-    /// alignment than they were queued with: pairs of an index (as in `order`) and an alignment.
+    /// alignment than they were queued with: pairs of an index (as in `order`) and an alignment. Without `order`,
+    /// `ranks` (pairs of an item's position slot and its rank, the pool's `order`) puts the items it ranks after
+    /// the others, by rank, each rank's in the order met.
     pub fn flush_ordered(
         &mut self,
         pool: usize,
@@ -92,12 +115,29 @@ impl<'m> WriteCtx<'m> {
         start_align: u64,
         order: Option<&[u32]>,
         aligns: Option<&[u32]>,
+        ranks: &[(u32, u32)],
     ) -> Result<()> {
-        if order.is_none() && aligns.is_none() {
+        if order.is_none() && aligns.is_none() && ranks.is_empty() {
             self.flush(pool, w, start_align);
             return Ok(());
         }
         let mut queued = self.take_queue(pool);
+        // (Without a kept order, the pool's: the items its `order` names after the others, in its order.)
+        let by_rank;
+        let order = match order {
+            Some(o) => Some(o),
+            None if !ranks.is_empty() => {
+                let rank = |it: &Item<'_>| {
+                    ranks
+                        .iter()
+                        .find(|(slot, _)| *slot == it.key.slot)
+                        .map_or(0, |r| r.1)
+                };
+                by_rank = rank_order(&queued, |it| it.body.is_empty(), rank);
+                by_rank.as_deref()
+            }
+            None => None,
+        };
         if let Some(a) = aligns {
             with_item_aligns(
                 &mut queued,
@@ -153,6 +193,26 @@ pub fn with_item_aligns<T>(
         set(it, a.max(1));
     }
     Ok(())
+}
+
+/// The order of the non-empty `items` (in the order met) sorted by `rank`, stably (an order as
+/// [`in_kept_order`] takes it); `None` where that is the order met.
+pub fn rank_order<T>(
+    items: &[T],
+    is_empty: impl Fn(&T) -> bool,
+    rank: impl Fn(&T) -> u32,
+) -> Option<Vec<u32>> {
+    let mut full: Vec<(u32, u32)> = items
+        .iter()
+        .filter(|it| !is_empty(it))
+        .enumerate()
+        .map(|(k, it)| (rank(it), k as u32))
+        .collect();
+    if full.windows(2).all(|w| w[0].0 <= w[1].0) {
+        return None;
+    }
+    full.sort_by_key(|&(r, _)| r);
+    Some(full.into_iter().map(|(_, k)| k).collect())
 }
 
 /// `items` (in the order the writer met them) in the order a keep-order pool writes them: the empty ones met before
@@ -293,7 +353,7 @@ mod tests {
                     1,
                 );
             }
-            ctx.flush_ordered(0, w, 1, order, aligns)?;
+            ctx.flush_ordered(0, w, 1, order, aligns, &[])?;
             positions = (0..4).map(|n| ctx.prev_pos(Key { slot: 0, n })).collect();
             Ok(())
         })?;

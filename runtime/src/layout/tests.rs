@@ -421,7 +421,7 @@ fn empty_items_take_their_place_among_the_others() {
             ctx.push(0, keys[4], vec![0xbb, 0xbb], 1);
             ctx.push_empty(0, keys[5], 2);
             if ordered {
-                ctx.flush_ordered(0, w, 1, Some(&[1, 0]), None)?;
+                ctx.flush_ordered(0, w, 1, Some(&[1, 0]), None, &[])?;
             } else {
                 ctx.flush(0, w, 1);
             }

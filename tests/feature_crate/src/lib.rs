@@ -60,6 +60,7 @@ feature_modules!(
     ordered_aligned,
     ordered_own,
     ordered_ranges,
+    ordered_ranks,
     outer_args,
     own_elements,
     param_io,
