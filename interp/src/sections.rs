@@ -390,10 +390,9 @@ impl Run<'_> {
         &self,
         obj: &Rc<Obj>,
         region: &Field,
-        items: Vec<crate::write::Queued>,
+        mut items: Vec<crate::write::Queued>,
         sw: &mut SW,
     ) -> Result<()> {
-        let mut items = items;
         let aname = format!("{}_item_align", region.name);
         if let Some(Extra::Indices(a)) = obj.extra(&aname) {
             binspec_runtime::layout::with_item_aligns(

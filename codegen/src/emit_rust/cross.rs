@@ -255,14 +255,19 @@ impl<'m> Cx<'m> {
     }
 
     /// Whether type `ty` is written at most once per file: the root; or held by fields that are not repeated
-    /// (`repeated_first`: the first element of one that is), in one type written once per file, or in types that
-    /// are only cases of one switch field of such a type (BFRES's version 8 and 10 bodies).
+    /// (`repeated_first`: the first element of one that is) in types written once per file, where several such
+    /// fields are each in a type of its own and those types, in turn, alternatives up to one switch field (BFRES's
+    /// version 8 and 10 bodies, each holding the memory pool info).
     fn once_per_file(&self, ty: usize, repeated_first: bool) -> bool {
         let root = self.m.root_of(self.ty);
         let mut cur = vec![ty];
         for _ in 0..self.m.types.len() {
             if cur == [root] {
                 return true;
+            }
+            // (The root beside another type: the other is written along another way too.)
+            if cur.contains(&root) {
+                return false;
             }
             let mut holders: Vec<(usize, &Field)> = Vec::new();
             for (ti, t) in self.m.types.iter().enumerate() {
@@ -283,15 +288,14 @@ impl<'m> Cx<'m> {
             if holders.is_empty() || !holders.iter().all(|(_, f)| repeat_ok(f)) {
                 return false;
             }
-            // One holder type, or several types each held only as a case of the same switch field.
+            // One field holds them all (a switch whose cases they are), or each holder is in a type of its own.
+            let one_field = holders
+                .windows(2)
+                .all(|w| w[0].0 == w[1].0 && std::ptr::eq(w[0].1, w[1].1));
             let mut types: Vec<usize> = holders.iter().map(|(ti, _)| *ti).collect();
             types.sort_unstable();
             types.dedup();
-            if types.len() == 1 && holders.len() == 1 {
-                cur = types;
-                continue;
-            }
-            if holders.len() != types.len() {
+            if !one_field && types.len() != holders.len() {
                 return false;
             }
             cur = types;

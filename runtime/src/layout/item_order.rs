@@ -202,15 +202,18 @@ pub fn rank_order<T>(
     is_empty: impl Fn(&T) -> bool,
     rank: impl Fn(&T) -> u32,
 ) -> Option<Vec<u32>> {
+    // (Most pools rank nothing: nothing is collected where the ranks already rise.)
+    let mut ranks = items.iter().filter(|it| !is_empty(it)).map(&rank);
+    let mut prev = ranks.next()?;
+    if ranks.all(|r| std::mem::replace(&mut prev, r) <= r) {
+        return None;
+    }
     let mut full: Vec<(u32, u32)> = items
         .iter()
         .filter(|it| !is_empty(it))
         .enumerate()
         .map(|(k, it)| (rank(it), k as u32))
         .collect();
-    if full.windows(2).all(|w| w[0].0 <= w[1].0) {
-        return None;
-    }
     full.sort_by_key(|&(r, _)| r);
     Some(full.into_iter().map(|(_, k)| k).collect())
 }
