@@ -253,7 +253,8 @@ impl Schema {
 /// know: the second export knows every record. (For every reading, the relaid file's too.)
 fn export_settled(run: &Run<'_>, root: &Rc<value::Obj>) -> Result<Doc> {
     let doc = run.export(root)?;
-    if run.chain_grew_in_export() {
+    let judged_again = run.tables_judged_again()?;
+    if run.chain_grew_in_export() || judged_again {
         return run.export(root);
     }
     Ok(doc)

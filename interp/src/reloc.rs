@@ -252,7 +252,34 @@ impl Run<'_> {
             _ => true,
         };
         obj.omitted.borrow_mut()[i] = !kept;
+        let n = self.read_pointers.borrow().len();
+        let mut tables = self.tables_read.borrow_mut();
+        match tables
+            .iter_mut()
+            .find(|(o, j, _)| Rc::ptr_eq(o, obj) && *j == i)
+        {
+            Some(t) => t.2 = n,
+            None => tables.push((obj.clone(), i, n)),
+        }
         Ok(())
+    }
+
+    /// After a read's export: judges again the relocation tables judged before pointers were read that instances
+    /// read later (when first named) hold, as the generated reader, which reads every instance with its record,
+    /// judges them. Whether any was (the model is exported again).
+    pub fn tables_judged_again(&self) -> Result<bool> {
+        let n = self.read_pointers.borrow().len();
+        let stale: Vec<_> = (self.tables_read.borrow().iter())
+            .filter(|t| t.2 < n)
+            .map(|(o, i, _)| (o.clone(), *i))
+            .collect();
+        for (obj, i) in &stale {
+            let f = self.def(obj.ty, *i);
+            if let Some(v) = obj.get(*i) {
+                self.note_table_read(obj, *i, f, &v)?;
+            }
+        }
+        Ok(!stale.is_empty())
     }
 }
 

@@ -63,6 +63,9 @@ pub struct Run<'m> {
     pub pointers: std::cell::RefCell<crate::reloc::Pointers>,
     /// The relocated pointers read: their table, where each is in the file, and its value.
     pub read_pointers: std::cell::RefCell<Vec<(String, u64, u64)>>,
+    /// The relocation tables judged while reading (their record and field), with how many pointers had been read
+    /// then: instances read later (when first named) may read more, and the table is judged again.
+    pub tables_read: std::cell::RefCell<Vec<(Rc<crate::value::Obj>, usize, usize)>>,
     /// The file being read (what gaps between pool items are taken from).
     pub root: std::cell::RefCell<Option<Rc<crate::value::Stream>>>,
     /// Where the records of the block chain start (see [`crate::chain`]).
@@ -92,6 +95,7 @@ impl<'m> Run<'m> {
                 .collect(),
             pointers: Default::default(),
             read_pointers: Default::default(),
+            tables_read: Default::default(),
             pass: Cell::new(0),
             members: Default::default(),
             captures: m

@@ -49,6 +49,7 @@ feature_modules!(
     imported_root_io_child,
     instances,
     item_offsets,
+    late_pointers,
     late_reads,
     layout,
     len_of_instance,
