@@ -82,12 +82,21 @@ doc: |
   (`layout`, `-pool: bfres`), so the pointers to them are derived: the writer lays them out one after another,
   each at its alignment (8; 4 for version 8's render info values of numbers), in the order the file had them
   (`layout_item_order`, indices in the order the writer meets them, where that is not the file's order; Nintendo
-  groups them by kind across a model, which the schema does not yet give as the order of a new file), so that a
+  groups them by kind across a model, which the schema does not yet give as the order of a new file: a new file
+  has the structures in the order the writer meets them, then the string pool, the GPU region, the runtime memory
+  pool, the embedded files and the relocation table, the pool's `order`), so that a
   model can be removed and a structure can grow. In every file at hand they are one after another from 0xd0
-  (0xf0 in version 10) so. The GPU region, the runtime memory pool, the embedded files and the relocation table
-  after the string pool stay where the file had them, so the string pool may grow only into the zeros before the
-  GPU region (0x72e bytes in AirCurrent.bfres; past them, writing is an error that names the GPU region); a
-  removed model's buffers stay in the GPU region, unused. A version 10 material's render info values are kept as
+  (0xf0 in version 10) so. After the string pool come the GPU region (`gpu_memory_pool.region`, at a multiple of
+  0x1000; its pointer and size in the memory pool info are derived), the runtime memory pool's 0x120 bytes
+  (every pointer to it derived: the header's, each vertex set's and mesh's), the embedded files (each at a
+  multiple of 0x1000, its offset and size derived) and the relocation table (the root's `relocation_table`, after
+  the runtime memory pool, or at a multiple of 0x1000 after embedded files: Nintendo's HomeBed.bfres, inside the
+  corpus' sarc/HomeBed.szs; an alignment a file has otherwise is kept, `layout_item_align`), items of the same
+  pool, so that names can outgrow the zeros before the GPU region (0x72e bytes in AirCurrent.bfres) and an
+  embedded file can change size: what follows moves. The relocation table's sections' regions are derived from
+  where they are: the file to the end of the string pool, the index buffers (up to the first model's first vertex
+  set's `base_offset` into the GPU region), the vertex buffers, the runtime memory pool, the embedded files (empty,
+  at the table, where there are none). A removed model's buffers stay in the GPU region, unused. A version 10 material's render info values are kept as
   the bytes the file has, with its string values' pointers read over them (`render_info_strings`): where strings
   move, the two disagree and writing is an error (a model removed from a file with such render infos). The
   runtime-only regions (memory
@@ -130,6 +139,79 @@ seq:
       id: bfres
       item-align: 8
       keep-order: true
+      # A new file's order (where the document keeps none): the structures as the writer meets them, then these,
+      # as Nintendo's files end.
+      order:
+        - res_file_v8.strings
+        - res_file.strings
+        - gpu_memory_pool.region
+        - res_file_v8.runtime_memory_pool_data
+        - res_file.runtime_memory_pool_data
+        - embed_file_entry.data
+        - relocation_table
+instances:
+  relocation_table:
+    pos: header.relocation_table_ofs
+    type: nn_util::relocation_table(reloc_at, reloc_bounds)
+    -pool: bfres
+    -chain-end: true
+    doc: |
+      The relocation table, the last item of the file's layout: after the runtime memory pool, or after the
+      embedded files at a multiple of 0x1000 (Nintendo's HomeBed.bfres).
+  reloc_at:
+    value: header.relocation_table_ofs
+    -value: relocation_table._pos
+    doc: Where the relocation table is (its own offset, which it holds).
+  reloc_bounds:
+    value: >-
+      header.version_major == 8 ?
+      [0,
+      body.as<res_file_v8>.string_pool - 0x14 + body.as<res_file_v8>.string_pool_size,
+      body.as<res_file_v8>.gpu_memory_pool.info.memory_pointer,
+      body.as<res_file_v8>.gpu_memory_pool.info.memory_pointer + body.as<res_file_v8>.gpu_index_size,
+      body.as<res_file_v8>.gpu_memory_pool.info.memory_pointer + body.as<res_file_v8>.gpu_index_size,
+      body.as<res_file_v8>.gpu_memory_pool.info.memory_pointer + body.as<res_file_v8>.gpu_memory_pool.info.memory_size,
+      body.as<res_file_v8>.runtime_memory_pool,
+      body.as<res_file_v8>.runtime_memory_pool + 0x120,
+      body.as<res_file_v8>.embed_file_count > 0 ? body.as<res_file_v8>.embed_files[0].info.file_offset : header.relocation_table_ofs,
+      header.relocation_table_ofs] :
+      [0,
+      body.as<res_file>.string_pool - 0x14 + body.as<res_file>.string_pool_size,
+      body.as<res_file>.gpu_memory_pool.info.memory_pointer,
+      body.as<res_file>.gpu_memory_pool.info.memory_pointer + body.as<res_file>.gpu_index_size,
+      body.as<res_file>.gpu_memory_pool.info.memory_pointer + body.as<res_file>.gpu_index_size,
+      body.as<res_file>.gpu_memory_pool.info.memory_pointer + body.as<res_file>.gpu_memory_pool.info.memory_size,
+      body.as<res_file>.runtime_memory_pool,
+      body.as<res_file>.runtime_memory_pool + 0x120,
+      body.as<res_file>.embed_file_count > 0 ? body.as<res_file>.embed_files[0].info.file_offset : header.relocation_table_ofs,
+      header.relocation_table_ofs]
+    -value: >-
+      header.version_major == 8 ?
+      [0,
+      body.as<res_file_v8>.strings._pos + body.as<res_file_v8>.strings._len,
+      body.as<res_file_v8>.gpu_memory_pool.region._pos,
+      body.as<res_file_v8>.gpu_memory_pool.region._pos + body.as<res_file_v8>.gpu_index_size,
+      body.as<res_file_v8>.gpu_memory_pool.region._pos + body.as<res_file_v8>.gpu_index_size,
+      body.as<res_file_v8>.gpu_memory_pool.region._pos + body.as<res_file_v8>.gpu_memory_pool.region._len,
+      body.as<res_file_v8>.runtime_memory_pool_data._pos,
+      body.as<res_file_v8>.runtime_memory_pool_data._pos + body.as<res_file_v8>.runtime_memory_pool_data._len,
+      body.as<res_file_v8>.embed_file_count > 0 ? body.as<res_file_v8>.embed_files[0].data._pos : relocation_table._pos,
+      relocation_table._pos] :
+      [0,
+      body.as<res_file>.strings._pos + body.as<res_file>.strings._len,
+      body.as<res_file>.gpu_memory_pool.region._pos,
+      body.as<res_file>.gpu_memory_pool.region._pos + body.as<res_file>.gpu_index_size,
+      body.as<res_file>.gpu_memory_pool.region._pos + body.as<res_file>.gpu_index_size,
+      body.as<res_file>.gpu_memory_pool.region._pos + body.as<res_file>.gpu_memory_pool.region._len,
+      body.as<res_file>.runtime_memory_pool_data._pos,
+      body.as<res_file>.runtime_memory_pool_data._pos + body.as<res_file>.runtime_memory_pool_data._len,
+      body.as<res_file>.embed_file_count > 0 ? body.as<res_file>.embed_files[0].data._pos : relocation_table._pos,
+      relocation_table._pos]
+    doc: |
+      The regions of the relocation table's five sections: the file up to the end of the string pool, the index
+      buffers (the GPU region up to the first model's first vertex set's buffers), the vertex buffers, the runtime
+      memory pool, and the embedded files up to the table (empty, at the table, without any). Kaitai's tools
+      compute the `value`, from the offsets the file holds; binspec the `-value`, from where the writer puts them.
 types:
   unchained_header:
     doc: |
@@ -258,6 +340,20 @@ types:
       - id: reserved2
         type: u2
     instances:
+      runtime_memory_pool_data:
+        pos: runtime_memory_pool
+        size: 0x120
+        io: _root._io
+        -pool: bfres
+        if: runtime_memory_pool != 0
+        doc: |
+          Memory for the runtime memory pool object; its size (0x120) is version 8's, assumed here. Declared first:
+          each vertex set and mesh points to it, so a reader meets it before them, and the writer must too.
+      gpu_index_size:
+        value: 'model_count > 0 and models[0].vertex_count > 0 ? models[0].vertices[0].base_offset : 0'
+        doc: |
+          The index buffers' bytes at the start of the GPU region: up to the first model's first vertex set's
+          buffers (every file at hand; the relocation table's second section).
       name:
         pos: file_name
         type: nn_util::nw_string
@@ -314,18 +410,6 @@ types:
         io: _root._io
         if: memory_pool_info != 0
         -pool: bfres
-      gpu_region:
-        pos: gpu_memory_pool.info.memory_pointer
-        size: gpu_memory_pool.info.memory_size
-        io: _root._io
-        if: memory_pool_info != 0
-        doc: The GPU region (index buffers, then vertex buffers).
-      runtime_memory_pool_data:
-        pos: runtime_memory_pool
-        size: 0x120
-        io: _root._io
-        if: runtime_memory_pool != 0
-        doc: Memory for the runtime memory pool object; its size (0x120) is version 8's, assumed here.
       embed_files:
         pos: embed_file_array
         type: embed_file_entry
@@ -346,15 +430,6 @@ types:
         io: _root._io
         if: string_pool != 0
         -pool: bfres
-      relocation_table:
-        pos: _root.header.relocation_table_ofs
-        type: nn_util::relocation_table(-1, [0, string_pool - 0x14 + string_pool_size])
-        io: _root._io
-        -chain-end: true
-        doc: |
-          The relocation table (after every pointer, in the file and here). Its first section's region is the file
-          up to the end of the string pool (every file at hand), which the writer derives; the other sections'
-          regions are as the file holds them.
   res_file_v8:
     doc: |
       Version 8: the file header after the BinaryFileHeader (0x20 to 0xd0). As version 10 (`res_file`) without
@@ -444,6 +519,21 @@ types:
       - id: reserved
         size: 6
     instances:
+      runtime_memory_pool_data:
+        pos: runtime_memory_pool
+        size: 0x120
+        io: _root._io
+        -pool: bfres
+        if: runtime_memory_pool != 0
+        doc: |
+          Memory for the runtime memory pool object: 0x120 zero bytes after the GPU region (BfresLibrary's size;
+          the relocation table's section for it is 0x120 bytes in both files). Declared first: each vertex set and
+          mesh points to it, so a reader meets it before them, and the writer must too.
+      gpu_index_size:
+        value: 'model_count > 0 and models[0].vertex_count > 0 ? models[0].vertices[0].base_offset : 0'
+        doc: |
+          The index buffers' bytes at the start of the GPU region: up to the first model's first vertex set's
+          buffers (every file at hand; the relocation table's second section).
       name:
         pos: file_name
         type: nn_util::nw_string
@@ -503,22 +593,6 @@ types:
           Flags 0x22 (cpu uncached, gpu cached), the GPU region's size and offset. 0x10 zero bytes follow it
           (BfresLibrary reads them as part of it).
         -pool: bfres
-      gpu_region:
-        pos: gpu_memory_pool.info.memory_pointer
-        size: gpu_memory_pool.info.memory_size
-        io: _root._io
-        if: memory_pool_info != 0
-        doc: |
-          The GPU region: every mesh's index buffer, then every vertex set's buffers (AirCurrent: 0x5000, 0x90
-          bytes of indices, then 0xf70 bytes of vertices; the relocation table has a section for each part).
-      runtime_memory_pool_data:
-        pos: runtime_memory_pool
-        size: 0x120
-        io: _root._io
-        if: runtime_memory_pool != 0
-        doc: |
-          Memory for the runtime memory pool object: 0x120 zero bytes after the GPU region (BfresLibrary's size;
-          the relocation table's section for it is 0x120 bytes in both files).
       embed_files:
         pos: embed_file_array
         type: embed_file_entry
@@ -539,15 +613,6 @@ types:
         io: _root._io
         if: string_pool != 0
         -pool: bfres
-      relocation_table:
-        pos: _root.header.relocation_table_ofs
-        type: nn_util::relocation_table(-1, [0, string_pool - 0x14 + string_pool_size])
-        io: _root._io
-        -chain-end: true
-        doc: |
-          The relocation table (after every pointer, in the file and here). Its first section's region is the file
-          up to the end of the string pool (every file at hand), which the writer derives; the other sections'
-          regions are as the file holds them.
   gpu_memory_pool:
     doc: |
       The memory pool info of the GPU region (nn::gfx::MemoryPoolInfo) and the 0x10 zero bytes after it, which
@@ -557,6 +622,15 @@ types:
         type: nn_gfx::memory_pool_info
       - id: reserved
         size: 0x10
+    instances:
+      region:
+        pos: info.memory_pointer
+        size: info.memory_size
+        io: _root._io
+        doc: The GPU region (index buffers, then vertex buffers).
+        -pool:
+          id: bfres
+          align: 0x1000
   embed_file_entry:
     doc: An embedded file (HomeBed's textures, a BNTX) and its bytes.
     seq:
@@ -567,6 +641,10 @@ types:
         pos: info.file_offset
         size: info.file_size
         io: _root._io
+        doc: The file's bytes, at a multiple of 0x1000 (its offset and size derived).
+        -pool:
+          id: bfres
+          align: 0x1000
   model:
     -wiki:
       page: Bfres
@@ -891,7 +969,8 @@ types:
       - id: runtime_memory_pool
         type: u8
         -relocate: nn_util
-        doc: Runtime memory pool pointer (the file's; not followed here).
+        -derive: _parent._parent.runtime_memory_pool_data._pos
+        doc: Runtime memory pool pointer (the file header's `runtime_memory_pool`, derived from where it is).
       - id: runtime_vertex_buffer_array
         type: u8
         -relocate: nn_util
@@ -993,7 +1072,8 @@ types:
       - id: runtime_memory_pool
         type: u8
         -relocate: nn_util
-        doc: Pointer to the runtime memory pool's bytes (the file header's `runtime_memory_pool`; not followed).
+        -derive: _parent._parent.runtime_memory_pool_data._pos
+        doc: Pointer to the runtime memory pool's bytes (the file header's `runtime_memory_pool`, derived from where it is).
       - id: runtime_vertex_buffer_array
         type: u8
         -relocate: nn_util
@@ -1395,7 +1475,8 @@ types:
       - id: runtime_memory_pool
         type: u8
         -relocate: nn_util
-        doc: Runtime memory pool pointer (not followed).
+        -derive: _parent._parent._parent.runtime_memory_pool_data._pos
+        doc: Runtime memory pool pointer (the file header's `runtime_memory_pool`, derived from where it is).
       - id: runtime_index_buffer
         type: u8
         -relocate: nn_util

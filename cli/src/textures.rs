@@ -233,17 +233,6 @@ fn import_into_bfres(
     let entry = m
         .embedded_file_mut(&name)
         .ok_or_else(|| CliError::file(file, format!("no embedded file named {name:?}")))?;
-    if bytes.len() != entry.data.len() {
-        return Err(CliError::file(
-            file,
-            format!(
-                "the embedded {name:?} would be {} bytes instead of {}: BFRES's writer does not derive the \
-                 file's layout yet",
-                bytes.len(),
-                entry.data.len()
-            ),
-        ));
-    }
     entry.data = bytes.into();
     m.to_binary().map_err(|e| CliError::file(file, e))
 }

@@ -66,7 +66,6 @@ struct VertexSet<'a> {
 /// What this module reads of a file: the GPU region and where it is in the file (for error offsets).
 struct Gpu<'a> {
     region: &'a [u8],
-    at: u64,
 }
 
 /// The fields of a vertex set of either version.
@@ -108,13 +107,11 @@ fn slice<'a>(gpu: &Gpu<'a>, start: u64, len: u64, what: &str) -> Result<&'a [u8]
         Some(end) if end <= gpu.region.len() as u64 => {
             Ok(&gpu.region[start as usize..end as usize])
         }
-        _ => Err(Error::invalid(
-            gpu.at.saturating_add(start),
-            format!(
-                "{what}: bytes {start:#x}..+{len:#x} of the GPU region, which has {:#x}",
-                gpu.region.len()
-            ),
-        )),
+        // (The model does not say where the region is in the file: the writer puts it.)
+        _ => Err(Error::other(format!(
+            "{what}: bytes {start:#x}..+{len:#x} of the GPU region, which has {:#x}",
+            gpu.region.len()
+        ))),
     }
 }
 
@@ -228,13 +225,11 @@ fn attribute(
             .unwrap_or(u64::MAX),
     };
     if need > buf_size || count.saturating_mul(size as u64) > buf_size {
-        return Err(Error::invalid(
-            gpu.at.saturating_add(start),
-            format!(
-                "{what}: {count} vertices of {size} bytes every {stride} from +{} need {need:#x} bytes of buffer {b}, which has {:#x}",
-                a.buffer_offset, buf_size
-            ),
-        ));
+        return Err(Error::other(format!(
+            "{what}: {count} vertices of {size} bytes every {stride} from +{} need {need:#x} bytes of buffer {b} (at \
+             {start:#x} in the GPU region), which has {:#x}",
+            a.buffer_offset, buf_size
+        )));
     }
     let buf = slice(gpu, start, buf_size, &format!("{what}: buffer {b}"))?;
     let bgr = matches!(channel, ChannelFormat::B8g8r8a8);
@@ -323,13 +318,11 @@ fn indices(gpu: &Gpu, m: &Mesh) -> Result<MeshIndices> {
     let size = m.index_buffer.as_ref().map_or(0, |b| u64::from(b.size));
     let need = u64::from(m.index_count) * width;
     if need > size {
-        return Err(Error::invalid(
-            gpu.at.saturating_add(u64::from(m.index_buffer_offset)),
-            format!(
-                "{} indices of {width} bytes need {need:#x} bytes; the index buffer has {size:#x}",
-                m.index_count
-            ),
-        ));
+        return Err(Error::other(format!(
+            "{} indices of {width} bytes need {need:#x} bytes; the index buffer (at {:#x} in the GPU region) has \
+             {size:#x}",
+            m.index_count, m.index_buffer_offset
+        )));
     }
     let bytes = slice(gpu, u64::from(m.index_buffer_offset), need, "index buffer")?;
     let indices = bytes
@@ -361,11 +354,10 @@ macro_rules! with_models {
             ($file:expr) => {{
                 let f = $file;
                 let $gpu = Gpu {
-                    region: f.gpu_region.as_deref().unwrap_or(&[]),
-                    at: f
+                    region: f
                         .gpu_memory_pool
                         .as_ref()
-                        .map_or(0, |p| p.info.memory_pointer),
+                        .map_or(&[][..], |p| &p.region[..]),
                 };
                 let $models = f.models.as_deref().unwrap_or(&[]);
                 $body

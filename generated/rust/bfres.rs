@@ -65,12 +65,21 @@
 /// (`layout`, `-pool: bfres`), so the pointers to them are derived: the writer lays them out one after another,
 /// each at its alignment (8; 4 for version 8's render info values of numbers), in the order the file had them
 /// (`layout_item_order`, indices in the order the writer meets them, where that is not the file's order; Nintendo
-/// groups them by kind across a model, which the schema does not yet give as the order of a new file), so that a
+/// groups them by kind across a model, which the schema does not yet give as the order of a new file: a new file
+/// has the structures in the order the writer meets them, then the string pool, the GPU region, the runtime memory
+/// pool, the embedded files and the relocation table, the pool's `order`), so that a
 /// model can be removed and a structure can grow. In every file at hand they are one after another from 0xd0
-/// (0xf0 in version 10) so. The GPU region, the runtime memory pool, the embedded files and the relocation table
-/// after the string pool stay where the file had them, so the string pool may grow only into the zeros before the
-/// GPU region (0x72e bytes in AirCurrent.bfres; past them, writing is an error that names the GPU region); a
-/// removed model's buffers stay in the GPU region, unused. A version 10 material's render info values are kept as
+/// (0xf0 in version 10) so. After the string pool come the GPU region (`gpu_memory_pool.region`, at a multiple of
+/// 0x1000; its pointer and size in the memory pool info are derived), the runtime memory pool's 0x120 bytes
+/// (every pointer to it derived: the header's, each vertex set's and mesh's), the embedded files (each at a
+/// multiple of 0x1000, its offset and size derived) and the relocation table (the root's `relocation_table`, after
+/// the runtime memory pool, or at a multiple of 0x1000 after embedded files: Nintendo's HomeBed.bfres, inside the
+/// corpus' sarc/HomeBed.szs; an alignment a file has otherwise is kept, `layout_item_align`), items of the same
+/// pool, so that names can outgrow the zeros before the GPU region (0x72e bytes in AirCurrent.bfres) and an
+/// embedded file can change size: what follows moves. The relocation table's sections' regions are derived from
+/// where they are: the file to the end of the string pool, the index buffers (up to the first model's first vertex
+/// set's `base_offset` into the GPU region), the vertex buffers, the runtime memory pool, the embedded files (empty,
+/// at the table, where there are none). A removed model's buffers stay in the GPU region, unused. A version 10 material's render info values are kept as
 /// the bytes the file has, with its string values' pointers read over them (`render_info_strings`): where strings
 /// move, the two disagree and writing is an error (a model removed from a file with such render infos). The
 /// runtime-only regions (memory
@@ -97,6 +106,12 @@ pub struct Bfres {
     /// The alignments of the items of pool `bfres` in `layout` that the file has elsewhere than at their alignment in the schema, where another explains their padding (a layout choice): pairs of an item's index (as in `layout_item_order`) and its alignment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layout_item_align: ::std::option::Option<::std::vec::Vec<u32>>,
+    /// The relocation table, the last item of the file's layout: after the runtime memory pool, or after the
+    /// embedded files at a multiple of 0x1000 (Nintendo's HomeBed.bfres).
+    pub relocation_table: RelocationTable,
+    /// Alignment of `relocation_table` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relocation_table_align: ::std::option::Option<u64>,
 }
 /// The types `body` can hold.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -156,24 +171,12 @@ impl Bfres {
                         match v_header.version_major as i128 {
                             8i128 => {
                                 BfresBody::ResFileV8(
-                                    ResFileV8::read(
-                                        r,
-                                        endian,
-                                        pools,
-                                        root_io,
-                                        (v_header.relocation_table_ofs as i128,),
-                                    )?,
+                                    ResFileV8::read(r, endian, pools, root_io)?,
                                 )
                             }
                             10i128 => {
                                 BfresBody::ResFile(
-                                    ResFile::read(
-                                        r,
-                                        endian,
-                                        pools,
-                                        root_io,
-                                        (v_header.relocation_table_ofs as i128,),
-                                    )?,
+                                    ResFile::read(r, endian, pools, root_io)?,
                                 )
                             }
                             other => {
@@ -203,14 +206,357 @@ impl Bfres {
         })()
             .at("layout")?;
         r.seek(rs_layout - (r.abs_pos() - r.pos() as u64)).at("layout")?;
+        let (v_relocation_table, _pos_relocation_table, align_relocation_table) = {
+            let mut r = r.clone();
+            let at = v_header.relocation_table_ofs.unwrap_or_default() as i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("relocation_table");
+            }
+            r.seek(at as u64).at("relocation_table")?;
+            let pos_relocation_table = r.abs_pos() as i128;
+            pools.chain_end(pos_relocation_table as u64);
+            let r = &mut r;
+            let value = (|| -> ::binspec_runtime::Result<_> {
+                RelocationTable::read(
+                    r,
+                    endian,
+                    pools,
+                    root_io,
+                    (
+                        pos_relocation_table - (r.abs_pos() - r.pos() as u64) as i128,
+                        &::binspec_runtime::expr::ints(
+                            &if v_header.version_major as i128 == 8i128 {
+                                ::std::vec::Vec::from([
+                                    0i128,
+                                    pools.named_pos(63u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + pools.named_len(63u32) as i128,
+                                    pools.named_pos(65u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128,
+                                    pools.named_pos(65u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + (if {
+                                            let m__ = &(match &v_body.clone().unwrap_or_default() {
+                                                BfresBody::ResFileV8(x) => (*x).clone(),
+                                                _ => ::std::default::Default::default(),
+                                            });
+                                            m__
+                                                .model_count
+                                                .map(|v| v as usize)
+                                                .or(m__.models.as_ref().map(|v| v.len()))
+                                                .unwrap_or(0) as i128
+                                        } > 0i128
+                                            && {
+                                                let m__ = &::binspec_runtime::expr::at(
+                                                        &(match &v_body.clone().unwrap_or_default() {
+                                                            BfresBody::ResFileV8(x) => (*x).clone(),
+                                                            _ => ::std::default::Default::default(),
+                                                        })
+                                                            .models
+                                                            .clone()
+                                                            .unwrap_or_default(),
+                                                        0i128,
+                                                    )?
+                                                    .clone();
+                                                m__
+                                                    .vertex_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
+                                            } > 0i128
+                                        {
+                                            ::binspec_runtime::expr::at(
+                                                    &::binspec_runtime::expr::at(
+                                                            &(match &v_body.clone().unwrap_or_default() {
+                                                                BfresBody::ResFileV8(x) => (*x).clone(),
+                                                                _ => ::std::default::Default::default(),
+                                                            })
+                                                                .models
+                                                                .clone()
+                                                                .unwrap_or_default(),
+                                                            0i128,
+                                                        )?
+                                                        .clone()
+                                                        .vertices
+                                                        .clone()
+                                                        .unwrap_or_default(),
+                                                    0i128,
+                                                )?
+                                                .clone()
+                                                .base_offset as i128
+                                        } else {
+                                            0i128
+                                        }),
+                                    pools.named_pos(65u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + (if {
+                                            let m__ = &(match &v_body.clone().unwrap_or_default() {
+                                                BfresBody::ResFileV8(x) => (*x).clone(),
+                                                _ => ::std::default::Default::default(),
+                                            });
+                                            m__
+                                                .model_count
+                                                .map(|v| v as usize)
+                                                .or(m__.models.as_ref().map(|v| v.len()))
+                                                .unwrap_or(0) as i128
+                                        } > 0i128
+                                            && {
+                                                let m__ = &::binspec_runtime::expr::at(
+                                                        &(match &v_body.clone().unwrap_or_default() {
+                                                            BfresBody::ResFileV8(x) => (*x).clone(),
+                                                            _ => ::std::default::Default::default(),
+                                                        })
+                                                            .models
+                                                            .clone()
+                                                            .unwrap_or_default(),
+                                                        0i128,
+                                                    )?
+                                                    .clone();
+                                                m__
+                                                    .vertex_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
+                                            } > 0i128
+                                        {
+                                            ::binspec_runtime::expr::at(
+                                                    &::binspec_runtime::expr::at(
+                                                            &(match &v_body.clone().unwrap_or_default() {
+                                                                BfresBody::ResFileV8(x) => (*x).clone(),
+                                                                _ => ::std::default::Default::default(),
+                                                            })
+                                                                .models
+                                                                .clone()
+                                                                .unwrap_or_default(),
+                                                            0i128,
+                                                        )?
+                                                        .clone()
+                                                        .vertices
+                                                        .clone()
+                                                        .unwrap_or_default(),
+                                                    0i128,
+                                                )?
+                                                .clone()
+                                                .base_offset as i128
+                                        } else {
+                                            0i128
+                                        }),
+                                    pools.named_pos(65u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + pools.named_len(65u32) as i128,
+                                    pools.named_pos(52u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128,
+                                    pools.named_pos(52u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + pools.named_len(52u32) as i128,
+                                    if {
+                                        let m__ = &(match &v_body.clone().unwrap_or_default() {
+                                            BfresBody::ResFileV8(x) => (*x).clone(),
+                                            _ => ::std::default::Default::default(),
+                                        });
+                                        m__
+                                            .embed_file_count
+                                            .map(|v| v as usize)
+                                            .or(m__.embed_files.as_ref().map(|v| v.len()))
+                                            .unwrap_or(0) as i128
+                                    } > 0i128
+                                    {
+                                        pools.named_pos(66u32) as i128
+                                            - (r.abs_pos() - r.pos() as u64) as i128
+                                    } else {
+                                        pos_relocation_table
+                                            - (r.abs_pos() - r.pos() as u64) as i128
+                                    },
+                                    pos_relocation_table
+                                        - (r.abs_pos() - r.pos() as u64) as i128,
+                                ])
+                            } else {
+                                ::std::vec::Vec::from([
+                                    0i128,
+                                    pools.named_pos(31u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + pools.named_len(31u32) as i128,
+                                    pools.named_pos(65u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128,
+                                    pools.named_pos(65u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + (if {
+                                            let m__ = &(match &v_body.clone().unwrap_or_default() {
+                                                BfresBody::ResFile(x) => (*x).clone(),
+                                                _ => ::std::default::Default::default(),
+                                            });
+                                            m__
+                                                .model_count
+                                                .map(|v| v as usize)
+                                                .or(m__.models.as_ref().map(|v| v.len()))
+                                                .unwrap_or(0) as i128
+                                        } > 0i128
+                                            && {
+                                                let m__ = &::binspec_runtime::expr::at(
+                                                        &(match &v_body.clone().unwrap_or_default() {
+                                                            BfresBody::ResFile(x) => (*x).clone(),
+                                                            _ => ::std::default::Default::default(),
+                                                        })
+                                                            .models
+                                                            .clone()
+                                                            .unwrap_or_default(),
+                                                        0i128,
+                                                    )?
+                                                    .clone();
+                                                m__
+                                                    .vertex_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
+                                            } > 0i128
+                                        {
+                                            ::binspec_runtime::expr::at(
+                                                    &::binspec_runtime::expr::at(
+                                                            &(match &v_body.clone().unwrap_or_default() {
+                                                                BfresBody::ResFile(x) => (*x).clone(),
+                                                                _ => ::std::default::Default::default(),
+                                                            })
+                                                                .models
+                                                                .clone()
+                                                                .unwrap_or_default(),
+                                                            0i128,
+                                                        )?
+                                                        .clone()
+                                                        .vertices
+                                                        .clone()
+                                                        .unwrap_or_default(),
+                                                    0i128,
+                                                )?
+                                                .clone()
+                                                .base_offset as i128
+                                        } else {
+                                            0i128
+                                        }),
+                                    pools.named_pos(65u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + (if {
+                                            let m__ = &(match &v_body.clone().unwrap_or_default() {
+                                                BfresBody::ResFile(x) => (*x).clone(),
+                                                _ => ::std::default::Default::default(),
+                                            });
+                                            m__
+                                                .model_count
+                                                .map(|v| v as usize)
+                                                .or(m__.models.as_ref().map(|v| v.len()))
+                                                .unwrap_or(0) as i128
+                                        } > 0i128
+                                            && {
+                                                let m__ = &::binspec_runtime::expr::at(
+                                                        &(match &v_body.clone().unwrap_or_default() {
+                                                            BfresBody::ResFile(x) => (*x).clone(),
+                                                            _ => ::std::default::Default::default(),
+                                                        })
+                                                            .models
+                                                            .clone()
+                                                            .unwrap_or_default(),
+                                                        0i128,
+                                                    )?
+                                                    .clone();
+                                                m__
+                                                    .vertex_count
+                                                    .map(|v| v as usize)
+                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                    .unwrap_or(0) as i128
+                                            } > 0i128
+                                        {
+                                            ::binspec_runtime::expr::at(
+                                                    &::binspec_runtime::expr::at(
+                                                            &(match &v_body.clone().unwrap_or_default() {
+                                                                BfresBody::ResFile(x) => (*x).clone(),
+                                                                _ => ::std::default::Default::default(),
+                                                            })
+                                                                .models
+                                                                .clone()
+                                                                .unwrap_or_default(),
+                                                            0i128,
+                                                        )?
+                                                        .clone()
+                                                        .vertices
+                                                        .clone()
+                                                        .unwrap_or_default(),
+                                                    0i128,
+                                                )?
+                                                .clone()
+                                                .base_offset as i128
+                                        } else {
+                                            0i128
+                                        }),
+                                    pools.named_pos(65u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + pools.named_len(65u32) as i128,
+                                    pools.named_pos(20u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128,
+                                    pools.named_pos(20u32) as i128
+                                        - (r.abs_pos() - r.pos() as u64) as i128
+                                        + pools.named_len(20u32) as i128,
+                                    if {
+                                        let m__ = &(match &v_body.clone().unwrap_or_default() {
+                                            BfresBody::ResFile(x) => (*x).clone(),
+                                            _ => ::std::default::Default::default(),
+                                        });
+                                        m__
+                                            .embed_file_count
+                                            .map(|v| v as usize)
+                                            .or(m__.embed_files.as_ref().map(|v| v.len()))
+                                            .unwrap_or(0) as i128
+                                    } > 0i128
+                                    {
+                                        pools.named_pos(66u32) as i128
+                                            - (r.abs_pos() - r.pos() as u64) as i128
+                                    } else {
+                                        pos_relocation_table
+                                            - (r.abs_pos() - r.pos() as u64) as i128
+                                    },
+                                    pos_relocation_table
+                                        - (r.abs_pos() - r.pos() as u64) as i128,
+                                ])
+                            },
+                        ),
+                    ),
+                )
+            })()
+                .at("relocation_table")?;
+            (
+                value,
+                pos_relocation_table,
+                {
+                    let len__: u64 = (pools.extent(r.abs_pos(), &[2usize]) as i128
+                        - pos_relocation_table) as u64;
+                    let a__ = pools
+                        .ordered_item(
+                            0usize,
+                            (pos_relocation_table) as u64,
+                            len__,
+                            8u64,
+                        );
+                    pools.rank_last(0usize, 7u32);
+                    a__
+                },
+            )
+        };
         let v_layout_item_order = pools.item_order(0usize, rs_layout);
         let v_layout_item_align = pools.item_align(0usize);
+        let mut v_header = v_header;
+        v_header.relocation_table_ofs = None;
         r.leave();
         Ok(Bfres {
             header: v_header,
             body: v_body,
             layout_item_order: v_layout_item_order,
             layout_item_align: v_layout_item_align,
+            relocation_table: v_relocation_table,
+            relocation_table_align: align_relocation_table,
         })
     }
     #[allow(non_snake_case)]
@@ -223,6 +569,9 @@ impl Bfres {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let endian = ::binspec_runtime::Endian::Little;
+        let k_relocation_table = ctx.key(0u32);
+        let g_header__relocation_table_ofs: i128 = ctx.prev_pos(k_relocation_table)
+            as i128 - io.start as i128;
         if !{
             let v__ = self.header.clone();
             *::binspec_runtime::expr::at(&v__.magic[..], 0i128)? as i128 == 70i128
@@ -244,11 +593,25 @@ impl Bfres {
         }
         ::binspec_runtime::attempt(|| {
                 {
-                    let val = &self.header;
+                    w.flush_bits();
+                    let at__ = w.pos();
                     {
-                        let x = val;
-                        x.write(w, ctx, io, endian)?;
+                        let val = &self.header;
+                        {
+                            let x = val;
+                            x.write(w, ctx, io, endian)?;
+                        }
                     }
+                    let v__: u32 = ctx
+                        .fit::<
+                            u32,
+                        >(g_header__relocation_table_ofs, "relocation_table_ofs")?;
+                    w.patch_uint_n(
+                        at__ + 24usize,
+                        v__ as u64,
+                        4usize,
+                        ::binspec_runtime::Endian::Little,
+                    );
                 }
                 Ok(())
             })
@@ -301,22 +664,10 @@ impl Bfres {
                             }
                             match x {
                                 BfresBody::ResFileV8(x) => {
-                                    x.write(
-                                        w,
-                                        ctx,
-                                        io,
-                                        endian,
-                                        (self.header.relocation_table_ofs as i128,),
-                                    )?;
+                                    x.write(w, ctx, io, endian)?;
                                 }
                                 BfresBody::ResFile(x) => {
-                                    x.write(
-                                        w,
-                                        ctx,
-                                        io,
-                                        endian,
-                                        (self.header.relocation_table_ofs as i128,),
-                                    )?;
+                                    x.write(w, ctx, io, endian)?;
                                 }
                             }
                         }
@@ -327,13 +678,375 @@ impl Bfres {
             .at("body")?;
         ::binspec_runtime::attempt(|| {
                 w.align(1);
+                ctx.chain_end(
+                    ::binspec_runtime::layout::WriteCtx::first(362u32),
+                    (ctx.prev_pos(k_relocation_table) as i128) as u64,
+                );
+                if let Some(a) = self.relocation_table_align {
+                    ::binspec_runtime::layout::check_align(a)
+                        .at("relocation_table_align")?;
+                }
+                {
+                    let x = &self.relocation_table;
+                    {
+                        let (origin, mut item) = ctx.item_writer(k_relocation_table, w);
+                        {
+                            let w = &mut item;
+                            ::binspec_runtime::attempt(|| {
+                                    x.write(
+                                        w,
+                                        ctx,
+                                        io,
+                                        endian,
+                                        (
+                                            ctx.prev_pos(k_relocation_table) as i128 - io.start as i128,
+                                            &::binspec_runtime::expr::ints(
+                                                &if self.header.version_major as i128 == 8i128 {
+                                                    ::std::vec::Vec::from([
+                                                        0i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(63u32))
+                                                            as i128 - io.start as i128
+                                                            + ctx
+                                                                .prev_len(::binspec_runtime::layout::WriteCtx::first(63u32))
+                                                                as i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                            as i128 - io.start as i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                            as i128 - io.start as i128
+                                                            + (if {
+                                                                let m__ = &(match &self.body.clone().unwrap_or_default() {
+                                                                    BfresBody::ResFileV8(x) => (*x).clone(),
+                                                                    _ => ::std::default::Default::default(),
+                                                                });
+                                                                m__
+                                                                    .model_count
+                                                                    .map(|v| v as usize)
+                                                                    .or(m__.models.as_ref().map(|v| v.len()))
+                                                                    .unwrap_or(0) as i128
+                                                            } > 0i128
+                                                                && {
+                                                                    let m__ = &::binspec_runtime::expr::at(
+                                                                            &(match &self.body.clone().unwrap_or_default() {
+                                                                                BfresBody::ResFileV8(x) => (*x).clone(),
+                                                                                _ => ::std::default::Default::default(),
+                                                                            })
+                                                                                .models
+                                                                                .clone()
+                                                                                .unwrap_or_default(),
+                                                                            0i128,
+                                                                        )?
+                                                                        .clone();
+                                                                    m__
+                                                                        .vertex_count
+                                                                        .map(|v| v as usize)
+                                                                        .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                        .unwrap_or(0) as i128
+                                                                } > 0i128
+                                                            {
+                                                                ::binspec_runtime::expr::at(
+                                                                        &::binspec_runtime::expr::at(
+                                                                                &(match &self.body.clone().unwrap_or_default() {
+                                                                                    BfresBody::ResFileV8(x) => (*x).clone(),
+                                                                                    _ => ::std::default::Default::default(),
+                                                                                })
+                                                                                    .models
+                                                                                    .clone()
+                                                                                    .unwrap_or_default(),
+                                                                                0i128,
+                                                                            )?
+                                                                            .clone()
+                                                                            .vertices
+                                                                            .clone()
+                                                                            .unwrap_or_default(),
+                                                                        0i128,
+                                                                    )?
+                                                                    .clone()
+                                                                    .base_offset as i128
+                                                            } else {
+                                                                0i128
+                                                            }),
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                            as i128 - io.start as i128
+                                                            + (if {
+                                                                let m__ = &(match &self.body.clone().unwrap_or_default() {
+                                                                    BfresBody::ResFileV8(x) => (*x).clone(),
+                                                                    _ => ::std::default::Default::default(),
+                                                                });
+                                                                m__
+                                                                    .model_count
+                                                                    .map(|v| v as usize)
+                                                                    .or(m__.models.as_ref().map(|v| v.len()))
+                                                                    .unwrap_or(0) as i128
+                                                            } > 0i128
+                                                                && {
+                                                                    let m__ = &::binspec_runtime::expr::at(
+                                                                            &(match &self.body.clone().unwrap_or_default() {
+                                                                                BfresBody::ResFileV8(x) => (*x).clone(),
+                                                                                _ => ::std::default::Default::default(),
+                                                                            })
+                                                                                .models
+                                                                                .clone()
+                                                                                .unwrap_or_default(),
+                                                                            0i128,
+                                                                        )?
+                                                                        .clone();
+                                                                    m__
+                                                                        .vertex_count
+                                                                        .map(|v| v as usize)
+                                                                        .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                        .unwrap_or(0) as i128
+                                                                } > 0i128
+                                                            {
+                                                                ::binspec_runtime::expr::at(
+                                                                        &::binspec_runtime::expr::at(
+                                                                                &(match &self.body.clone().unwrap_or_default() {
+                                                                                    BfresBody::ResFileV8(x) => (*x).clone(),
+                                                                                    _ => ::std::default::Default::default(),
+                                                                                })
+                                                                                    .models
+                                                                                    .clone()
+                                                                                    .unwrap_or_default(),
+                                                                                0i128,
+                                                                            )?
+                                                                            .clone()
+                                                                            .vertices
+                                                                            .clone()
+                                                                            .unwrap_or_default(),
+                                                                        0i128,
+                                                                    )?
+                                                                    .clone()
+                                                                    .base_offset as i128
+                                                            } else {
+                                                                0i128
+                                                            }),
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                            as i128 - io.start as i128
+                                                            + ctx
+                                                                .prev_len(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                                as i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(52u32))
+                                                            as i128 - io.start as i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(52u32))
+                                                            as i128 - io.start as i128
+                                                            + ctx
+                                                                .prev_len(::binspec_runtime::layout::WriteCtx::first(52u32))
+                                                                as i128,
+                                                        if {
+                                                            let m__ = &(match &self.body.clone().unwrap_or_default() {
+                                                                BfresBody::ResFileV8(x) => (*x).clone(),
+                                                                _ => ::std::default::Default::default(),
+                                                            });
+                                                            m__
+                                                                .embed_file_count
+                                                                .map(|v| v as usize)
+                                                                .or(m__.embed_files.as_ref().map(|v| v.len()))
+                                                                .unwrap_or(0) as i128
+                                                        } > 0i128
+                                                        {
+                                                            ctx
+                                                                .prev_pos(::binspec_runtime::layout::WriteCtx::first(66u32))
+                                                                as i128 - io.start as i128
+                                                        } else {
+                                                            ctx.prev_pos(k_relocation_table) as i128 - io.start as i128
+                                                        },
+                                                        ctx.prev_pos(k_relocation_table) as i128 - io.start as i128,
+                                                    ])
+                                                } else {
+                                                    ::std::vec::Vec::from([
+                                                        0i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(31u32))
+                                                            as i128 - io.start as i128
+                                                            + ctx
+                                                                .prev_len(::binspec_runtime::layout::WriteCtx::first(31u32))
+                                                                as i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                            as i128 - io.start as i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                            as i128 - io.start as i128
+                                                            + (if {
+                                                                let m__ = &(match &self.body.clone().unwrap_or_default() {
+                                                                    BfresBody::ResFile(x) => (*x).clone(),
+                                                                    _ => ::std::default::Default::default(),
+                                                                });
+                                                                m__
+                                                                    .model_count
+                                                                    .map(|v| v as usize)
+                                                                    .or(m__.models.as_ref().map(|v| v.len()))
+                                                                    .unwrap_or(0) as i128
+                                                            } > 0i128
+                                                                && {
+                                                                    let m__ = &::binspec_runtime::expr::at(
+                                                                            &(match &self.body.clone().unwrap_or_default() {
+                                                                                BfresBody::ResFile(x) => (*x).clone(),
+                                                                                _ => ::std::default::Default::default(),
+                                                                            })
+                                                                                .models
+                                                                                .clone()
+                                                                                .unwrap_or_default(),
+                                                                            0i128,
+                                                                        )?
+                                                                        .clone();
+                                                                    m__
+                                                                        .vertex_count
+                                                                        .map(|v| v as usize)
+                                                                        .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                        .unwrap_or(0) as i128
+                                                                } > 0i128
+                                                            {
+                                                                ::binspec_runtime::expr::at(
+                                                                        &::binspec_runtime::expr::at(
+                                                                                &(match &self.body.clone().unwrap_or_default() {
+                                                                                    BfresBody::ResFile(x) => (*x).clone(),
+                                                                                    _ => ::std::default::Default::default(),
+                                                                                })
+                                                                                    .models
+                                                                                    .clone()
+                                                                                    .unwrap_or_default(),
+                                                                                0i128,
+                                                                            )?
+                                                                            .clone()
+                                                                            .vertices
+                                                                            .clone()
+                                                                            .unwrap_or_default(),
+                                                                        0i128,
+                                                                    )?
+                                                                    .clone()
+                                                                    .base_offset as i128
+                                                            } else {
+                                                                0i128
+                                                            }),
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                            as i128 - io.start as i128
+                                                            + (if {
+                                                                let m__ = &(match &self.body.clone().unwrap_or_default() {
+                                                                    BfresBody::ResFile(x) => (*x).clone(),
+                                                                    _ => ::std::default::Default::default(),
+                                                                });
+                                                                m__
+                                                                    .model_count
+                                                                    .map(|v| v as usize)
+                                                                    .or(m__.models.as_ref().map(|v| v.len()))
+                                                                    .unwrap_or(0) as i128
+                                                            } > 0i128
+                                                                && {
+                                                                    let m__ = &::binspec_runtime::expr::at(
+                                                                            &(match &self.body.clone().unwrap_or_default() {
+                                                                                BfresBody::ResFile(x) => (*x).clone(),
+                                                                                _ => ::std::default::Default::default(),
+                                                                            })
+                                                                                .models
+                                                                                .clone()
+                                                                                .unwrap_or_default(),
+                                                                            0i128,
+                                                                        )?
+                                                                        .clone();
+                                                                    m__
+                                                                        .vertex_count
+                                                                        .map(|v| v as usize)
+                                                                        .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                        .unwrap_or(0) as i128
+                                                                } > 0i128
+                                                            {
+                                                                ::binspec_runtime::expr::at(
+                                                                        &::binspec_runtime::expr::at(
+                                                                                &(match &self.body.clone().unwrap_or_default() {
+                                                                                    BfresBody::ResFile(x) => (*x).clone(),
+                                                                                    _ => ::std::default::Default::default(),
+                                                                                })
+                                                                                    .models
+                                                                                    .clone()
+                                                                                    .unwrap_or_default(),
+                                                                                0i128,
+                                                                            )?
+                                                                            .clone()
+                                                                            .vertices
+                                                                            .clone()
+                                                                            .unwrap_or_default(),
+                                                                        0i128,
+                                                                    )?
+                                                                    .clone()
+                                                                    .base_offset as i128
+                                                            } else {
+                                                                0i128
+                                                            }),
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                            as i128 - io.start as i128
+                                                            + ctx
+                                                                .prev_len(::binspec_runtime::layout::WriteCtx::first(65u32))
+                                                                as i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(20u32))
+                                                            as i128 - io.start as i128,
+                                                        ctx
+                                                            .prev_pos(::binspec_runtime::layout::WriteCtx::first(20u32))
+                                                            as i128 - io.start as i128
+                                                            + ctx
+                                                                .prev_len(::binspec_runtime::layout::WriteCtx::first(20u32))
+                                                                as i128,
+                                                        if {
+                                                            let m__ = &(match &self.body.clone().unwrap_or_default() {
+                                                                BfresBody::ResFile(x) => (*x).clone(),
+                                                                _ => ::std::default::Default::default(),
+                                                            });
+                                                            m__
+                                                                .embed_file_count
+                                                                .map(|v| v as usize)
+                                                                .or(m__.embed_files.as_ref().map(|v| v.len()))
+                                                                .unwrap_or(0) as i128
+                                                        } > 0i128
+                                                        {
+                                                            ctx
+                                                                .prev_pos(::binspec_runtime::layout::WriteCtx::first(66u32))
+                                                                as i128 - io.start as i128
+                                                        } else {
+                                                            ctx.prev_pos(k_relocation_table) as i128 - io.start as i128
+                                                        },
+                                                        ctx.prev_pos(k_relocation_table) as i128 - io.start as i128,
+                                                    ])
+                                                },
+                                            ),
+                                        ),
+                                    )?;
+                                    Ok(())
+                                })
+                                .at("relocation_table")?;
+                        }
+                        ctx.push_written(
+                            0usize,
+                            k_relocation_table,
+                            item,
+                            origin,
+                            self.relocation_table_align.unwrap_or(8u64),
+                        );
+                    }
+                }
                 ctx.flush_ordered(
                         0usize,
                         w,
                         1,
                         self.layout_item_order.as_deref(),
                         self.layout_item_align.as_deref(),
-                        &[],
+                        &[
+                            (63u32, 1u32),
+                            (31u32, 2u32),
+                            (65u32, 3u32),
+                            (52u32, 4u32),
+                            (20u32, 5u32),
+                            (66u32, 6u32),
+                            (0u32, 7u32),
+                        ],
                     )
                     .at("layout_item_order")?;
                 Ok(())
@@ -508,7 +1221,10 @@ pub struct ResFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scene_animation_dictionary: ::std::option::Option<u64>,
     /// Runtime MemoryPool (set by g3d); in version 8 files a pointer to 0x120 reserved bytes.
-    pub runtime_memory_pool: u64,
+    ///
+    /// Set only where `runtime_memory_pool_data` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_memory_pool: ::std::option::Option<u64>,
     /// Pointer to the nn::gfx::MemoryPoolInfo that describes the GPU region (the wiki's type column names the
     /// struct; the row is 8 bytes, a pointer).
     ///
@@ -555,6 +1271,17 @@ pub struct ResFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub embed_file_count: ::std::option::Option<u16>,
     pub reserved2: u16,
+    /// Memory for the runtime memory pool object; its size (0x120) is version 8's, assumed here. Declared first:
+    /// each vertex set and mesh points to it, so a reader meets it before them, and the writer must too.
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub runtime_memory_pool_data: ::std::option::Option<::binspec_runtime::Bytes>,
+    /// Alignment of `runtime_memory_pool_data` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_memory_pool_data_align: ::std::option::Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: ::std::option::Option<NwString>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -597,20 +1324,6 @@ pub struct ResFile {
     /// Alignment of `gpu_memory_pool` where the default (0x8) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_memory_pool_align: ::std::option::Option<u64>,
-    /// The GPU region (index buffers, then vertex buffers).
-    #[serde(
-        default,
-        with = "::binspec_runtime::bytes::option",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub gpu_region: ::std::option::Option<::binspec_runtime::Bytes>,
-    /// Memory for the runtime memory pool object; its size (0x120) is version 8's, assumed here.
-    #[serde(
-        default,
-        with = "::binspec_runtime::bytes::option",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub runtime_memory_pool_data: ::std::option::Option<::binspec_runtime::Bytes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub embed_files: ::std::option::Option<::std::vec::Vec<EmbedFileEntry>>,
     /// Alignment of `embed_files` where the default (0x8) does not reproduce the file.
@@ -626,13 +1339,7 @@ pub struct ResFile {
     /// Alignment of `strings` where the default (0x8) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strings_align: ::std::option::Option<u64>,
-    /// The relocation table (after every pointer, in the file and here). Its first section's region is the file
-    /// up to the end of the string pool (every file at hand), which the writer derives; the other sections'
-    /// regions are as the file holds them.
-    pub relocation_table: RelocationTable,
 }
-/// The parameters of `ResFile`'s readers and writers, in this order: `x_root__header__relocation_table_ofs` (a type's own params, then the outer values it uses).
-pub(crate) type ResFileArgs = (i128,);
 impl ResFile {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -640,10 +1347,8 @@ impl ResFile {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
-        args: ResFileArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_root__header__relocation_table_ofs,) = args;
         r.enter()?;
         let ptr_at_file_name = r.abs_pos();
         let v_file_name = r.u64(endian).at("file_name")?;
@@ -807,6 +1512,79 @@ impl ResFile {
         let v_scene_animation_count = r.u16(endian).at("scene_animation_count")?;
         let v_embed_file_count = r.u16(endian).at("embed_file_count")?;
         let v_reserved2 = r.u16(endian).at("reserved2")?;
+        let mut keep_runtime_memory_pool_data = false;
+        let (
+            v_runtime_memory_pool_data,
+            pos_runtime_memory_pool_data,
+            align_runtime_memory_pool_data,
+        ) = if v_runtime_memory_pool as i128 != 0i128 {
+            let read = {
+                let mut r = root_io.clone();
+                let at = v_runtime_memory_pool as i128;
+                if at < 0 {
+                    return Err(
+                            ::binspec_runtime::Error::invalid(
+                                r.abs_pos(),
+                                format!("negative position {at}"),
+                            ),
+                        )
+                        .at("runtime_memory_pool_data");
+                }
+                r.seek(at as u64).at("runtime_memory_pool_data")?;
+                let pos_runtime_memory_pool_data = r.abs_pos() as i128;
+                let r = &mut r;
+                let value = (|| -> ::binspec_runtime::Result<_> {
+                    Ok({
+                        let _start = r.abs_pos();
+                        let raw: &[u8] = r.bytes_sized(288i128)?;
+                        r.share(raw)
+                    })
+                })()
+                    .at("runtime_memory_pool_data")?;
+                (
+                    value,
+                    pos_runtime_memory_pool_data,
+                    {
+                        let len = (r.abs_pos() as i128 - pos_runtime_memory_pool_data)
+                            as u64;
+                        if len == 0
+                            && pools
+                                .empty_elsewhere(
+                                    0usize,
+                                    (pos_runtime_memory_pool_data) as u64,
+                                    8u64,
+                                )
+                        {
+                            keep_runtime_memory_pool_data = true;
+                            None
+                        } else {
+                            {
+                                let len__: u64 = len;
+                                pools
+                                    .note_named(
+                                        20u32,
+                                        (pos_runtime_memory_pool_data) as u64,
+                                        len__,
+                                    );
+                                let a__ = pools
+                                    .ordered_item(
+                                        0usize,
+                                        (pos_runtime_memory_pool_data) as u64,
+                                        len__,
+                                        8u64,
+                                    );
+                                pools.rank_last(0usize, 5u32);
+                                a__
+                            }
+                        }
+                    },
+                )
+            };
+            let (v, p, a) = read;
+            (Some(v), p, a)
+        } else {
+            (None, 0i128, None)
+        };
         let (v_name, _pos_name, _align_name) = if v_file_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
@@ -863,7 +1641,17 @@ impl ResFile {
                         let mut out = ::std::vec::Vec::with_capacity(cap);
                         for i in 0..n as usize {
                             out.push(
-                                Model::read(r, endian, pools, root_io).at_index(i)?,
+                                Model::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (
+                                            pos_runtime_memory_pool_data
+                                                - (r.abs_pos() - r.pos() as u64) as i128,
+                                        ),
+                                    )
+                                    .at_index(i)?,
                             );
                         }
                         out
@@ -1160,81 +1948,6 @@ impl ResFile {
         } else {
             (None, 0i128, None)
         };
-        let (v_gpu_region, _pos_gpu_region) = if v_memory_pool_info as i128 != 0i128 {
-            let read = {
-                let mut r = root_io.clone();
-                let at = v_gpu_memory_pool
-                    .clone()
-                    .unwrap_or_default()
-                    .info
-                    .memory_pointer as i128;
-                if at < 0 {
-                    return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative position {at}"),
-                            ),
-                        )
-                        .at("gpu_region");
-                }
-                r.seek(at as u64).at("gpu_region")?;
-                let pos_gpu_region = r.abs_pos() as i128;
-                let r = &mut r;
-                let value = (|| -> ::binspec_runtime::Result<_> {
-                    Ok({
-                        let _start = r.abs_pos();
-                        let raw: &[u8] = r
-                            .bytes_sized(
-                                v_gpu_memory_pool
-                                    .clone()
-                                    .unwrap_or_default()
-                                    .info
-                                    .memory_size as i128,
-                            )?;
-                        r.share(raw)
-                    })
-                })()
-                    .at("gpu_region")?;
-                (value, pos_gpu_region)
-            };
-            let (v, p) = read;
-            (Some(v), p)
-        } else {
-            (None, 0i128)
-        };
-        let (v_runtime_memory_pool_data, _pos_runtime_memory_pool_data) = if v_runtime_memory_pool
-            as i128 != 0i128
-        {
-            let read = {
-                let mut r = root_io.clone();
-                let at = v_runtime_memory_pool as i128;
-                if at < 0 {
-                    return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative position {at}"),
-                            ),
-                        )
-                        .at("runtime_memory_pool_data");
-                }
-                r.seek(at as u64).at("runtime_memory_pool_data")?;
-                let pos_runtime_memory_pool_data = r.abs_pos() as i128;
-                let r = &mut r;
-                let value = (|| -> ::binspec_runtime::Result<_> {
-                    Ok({
-                        let _start = r.abs_pos();
-                        let raw: &[u8] = r.bytes_sized(288i128)?;
-                        r.share(raw)
-                    })
-                })()
-                    .at("runtime_memory_pool_data")?;
-                (value, pos_runtime_memory_pool_data)
-            };
-            let (v, p) = read;
-            (Some(v), p)
-        } else {
-            (None, 0i128)
-        };
         let mut keep_embed_files = false;
         let (v_embed_files, _pos_embed_files, align_embed_files) = if v_embed_file_array
             as i128 != 0i128
@@ -1359,54 +2072,21 @@ impl ResFile {
                 (
                     value,
                     pos_strings,
-                    pools
-                        .ordered_item(
-                            0usize,
-                            (pos_strings) as u64,
-                            (pools.extent(r.abs_pos(), &[1usize]) as i128 - pos_strings)
-                                as u64,
-                            8u64,
-                        ),
+                    {
+                        let len__: u64 = (pools.extent(r.abs_pos(), &[1usize]) as i128
+                            - pos_strings) as u64;
+                        pools.note_named(31u32, (pos_strings) as u64, len__);
+                        let a__ = pools
+                            .ordered_item(0usize, (pos_strings) as u64, len__, 8u64);
+                        pools.rank_last(0usize, 2u32);
+                        a__
+                    },
                 )
             };
             let (v, p, a) = read;
             (Some(v), p, a)
         } else {
             (None, 0i128, None)
-        };
-        let (v_relocation_table, _pos_relocation_table) = {
-            let mut r = root_io.clone();
-            let at = x_root__header__relocation_table_ofs;
-            if at < 0 {
-                return Err(
-                        ::binspec_runtime::Error::invalid(
-                            r.abs_pos(),
-                            format!("negative position {at}"),
-                        ),
-                    )
-                    .at("relocation_table");
-            }
-            r.seek(at as u64).at("relocation_table")?;
-            let pos_relocation_table = r.abs_pos() as i128;
-            pools.chain_end(pos_relocation_table as u64);
-            let r = &mut r;
-            let value = RelocationTable::read(
-                    r,
-                    endian,
-                    pools,
-                    root_io,
-                    (
-                        -1i128,
-                        &::binspec_runtime::expr::ints(
-                            &::std::vec::Vec::from([
-                                0i128,
-                                v_string_pool as i128 - 20i128 + v_string_pool_size as i128,
-                            ]),
-                        ),
-                    ),
-                )
-                .at("relocation_table")?;
-            (value, pos_relocation_table)
         };
         let v_string_pool_size: ::std::option::Option<u32> = if v_string_pool_size
             as i128 == len_strings.get()
@@ -1473,7 +2153,13 @@ impl ResFile {
             } else {
                 None
             },
-            runtime_memory_pool: v_runtime_memory_pool,
+            runtime_memory_pool: if keep_runtime_memory_pool_data
+                || v_runtime_memory_pool_data.is_none() && v_runtime_memory_pool != 0
+            {
+                Some(v_runtime_memory_pool)
+            } else {
+                None
+            },
             memory_pool_info: if v_gpu_memory_pool.is_none() && v_memory_pool_info != 0 {
                 Some(v_memory_pool_info)
             } else {
@@ -1518,6 +2204,8 @@ impl ResFile {
                 None
             },
             reserved2: v_reserved2,
+            runtime_memory_pool_data: v_runtime_memory_pool_data,
+            runtime_memory_pool_data_align: align_runtime_memory_pool_data,
             name: v_name,
             models: v_models,
             models_align: align_models,
@@ -1535,15 +2223,12 @@ impl ResFile {
             scene_animation_dict_align: align_scene_animation_dict,
             gpu_memory_pool: v_gpu_memory_pool,
             gpu_memory_pool_align: align_gpu_memory_pool,
-            gpu_region: v_gpu_region,
-            runtime_memory_pool_data: v_runtime_memory_pool_data,
             embed_files: v_embed_files,
             embed_files_align: align_embed_files,
             embed_file_dict: v_embed_file_dict,
             embed_file_dict_align: align_embed_file_dict,
             strings: v_strings,
             strings_align: align_strings,
-            relocation_table: v_relocation_table,
         })
     }
     #[allow(non_snake_case)]
@@ -1553,41 +2238,40 @@ impl ResFile {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
-        args: ResFileArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_root__header__relocation_table_ofs,) = args;
-        let k_bone_visibility_animation_array__ptr = ctx.key(0u32);
-        let k_bone_visibility_animation_dict = ctx.key(1u32);
-        let k_bone_visibility_animation_dictionary__ptr = ctx.key(2u32);
-        let k_embed_file_array__ptr = ctx.key(3u32);
-        let k_embed_file_dict = ctx.key(4u32);
-        let k_embed_file_dictionary__ptr = ctx.key(5u32);
-        let k_embed_files = ctx.key(6u32);
-        let k_file_name__ptr = ctx.key(7u32);
-        let k_gpu_memory_pool = ctx.key(8u32);
-        let k_material_animation_array__ptr = ctx.key(9u32);
-        let k_material_animation_dict = ctx.key(10u32);
-        let k_material_animation_dictionary__ptr = ctx.key(11u32);
-        let k_memory_pool_info__ptr = ctx.key(12u32);
-        let k_model_array__ptr = ctx.key(13u32);
-        let k_model_dict = ctx.key(14u32);
-        let k_model_dictionary__ptr = ctx.key(15u32);
-        let k_models = ctx.key(16u32);
-        let k_name = ctx.key(17u32);
-        let k_runtime_memory_pool__ptr = ctx.key(18u32);
-        let k_scene_animation_array__ptr = ctx.key(19u32);
-        let k_scene_animation_dict = ctx.key(20u32);
-        let k_scene_animation_dictionary__ptr = ctx.key(21u32);
-        let k_shape_animation_array__ptr = ctx.key(22u32);
-        let k_shape_animation_dict = ctx.key(23u32);
-        let k_shape_animation_dictionary__ptr = ctx.key(24u32);
-        let k_skeletal_animation_array__ptr = ctx.key(25u32);
-        let k_skeletal_animation_dict = ctx.key(26u32);
-        let k_skeletal_animation_dictionary__ptr = ctx.key(27u32);
-        let k_string_pool__ptr = ctx.key(28u32);
-        let k_strings = ctx.key(29u32);
-        let k_user_pointer__ptr = ctx.key(30u32);
+        let k_bone_visibility_animation_array__ptr = ctx.key(1u32);
+        let k_bone_visibility_animation_dict = ctx.key(2u32);
+        let k_bone_visibility_animation_dictionary__ptr = ctx.key(3u32);
+        let k_embed_file_array__ptr = ctx.key(4u32);
+        let k_embed_file_dict = ctx.key(5u32);
+        let k_embed_file_dictionary__ptr = ctx.key(6u32);
+        let k_embed_files = ctx.key(7u32);
+        let k_file_name__ptr = ctx.key(8u32);
+        let k_gpu_memory_pool = ctx.key(9u32);
+        let k_material_animation_array__ptr = ctx.key(10u32);
+        let k_material_animation_dict = ctx.key(11u32);
+        let k_material_animation_dictionary__ptr = ctx.key(12u32);
+        let k_memory_pool_info__ptr = ctx.key(13u32);
+        let k_model_array__ptr = ctx.key(14u32);
+        let k_model_dict = ctx.key(15u32);
+        let k_model_dictionary__ptr = ctx.key(16u32);
+        let k_models = ctx.key(17u32);
+        let k_name = ctx.key(18u32);
+        let k_runtime_memory_pool__ptr = ctx.key(19u32);
+        let k_runtime_memory_pool_data = ctx.key(20u32);
+        let k_scene_animation_array__ptr = ctx.key(21u32);
+        let k_scene_animation_dict = ctx.key(22u32);
+        let k_scene_animation_dictionary__ptr = ctx.key(23u32);
+        let k_shape_animation_array__ptr = ctx.key(24u32);
+        let k_shape_animation_dict = ctx.key(25u32);
+        let k_shape_animation_dictionary__ptr = ctx.key(26u32);
+        let k_skeletal_animation_array__ptr = ctx.key(27u32);
+        let k_skeletal_animation_dict = ctx.key(28u32);
+        let k_skeletal_animation_dictionary__ptr = ctx.key(29u32);
+        let k_string_pool__ptr = ctx.key(30u32);
+        let k_strings = ctx.key(31u32);
+        let k_user_pointer__ptr = ctx.key(32u32);
         let d_file_name: i128 = match self.file_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -1625,6 +2309,14 @@ impl ResFile {
         let d_scene_animation_dictionary: i128 = match self.scene_animation_dictionary {
             Some(v) if self.scene_animation_dict.is_none() => v as i128,
             _ => ctx.prev_pos(k_scene_animation_dict) as i128,
+        };
+        let d_runtime_memory_pool: i128 = match self.runtime_memory_pool {
+            Some(
+                v,
+            ) if self.runtime_memory_pool_data.as_ref().is_none_or(|v| v.is_empty()) => {
+                v as i128
+            }
+            _ => ctx.prev_pos(k_runtime_memory_pool_data) as i128,
         };
         let d_memory_pool_info: i128 = match self.memory_pool_info {
             Some(v) if self.gpu_memory_pool.is_none() => v as i128,
@@ -1900,25 +2592,18 @@ impl ResFile {
                 Ok(())
             })
             .at("scene_animation_dictionary")?;
-        ctx.pointer_to(
-            k_runtime_memory_pool__ptr,
-            w.pos() as u64,
-            self.runtime_memory_pool,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.runtime_memory_pool;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "runtime_memory_pool")?,
-                            endian,
-                        );
-                    }
+                if self.runtime_memory_pool_data.is_some() {
+                    ctx.pointer(
+                        k_runtime_memory_pool__ptr,
+                        w.pos() as u64,
+                        k_runtime_memory_pool_data,
+                    );
                 }
+                w.u64(
+                    ctx.fit::<u64>(d_runtime_memory_pool, "runtime_memory_pool")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("runtime_memory_pool")?;
@@ -2141,6 +2826,42 @@ impl ResFile {
                 Ok(())
             })
             .at("reserved2")?;
+        if let Some(a) = self.runtime_memory_pool_data_align {
+            ::binspec_runtime::layout::check_align(a)
+                .at("runtime_memory_pool_data_align")?;
+        }
+        if !ctx.first_pass() {
+            match (
+                d_runtime_memory_pool != 0i128,
+                self.runtime_memory_pool_data.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `runtime_memory_pool != 0` is false for the values written: the file would not have it",
+                            )
+                            .at("runtime_memory_pool_data"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `runtime_memory_pool != 0` is true for the values written: the file would have one",
+                            )
+                            .at("runtime_memory_pool_data"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if let Some(x) = &self.runtime_memory_pool_data {
+            ctx.push_shared(
+                0usize,
+                k_runtime_memory_pool_data,
+                x,
+                self.runtime_memory_pool_data_align.unwrap_or(8u64),
+            );
+        }
         if !ctx.first_pass() {
             match (d_file_name != 0i128, self.name.is_some()) {
                 (false, true) => {
@@ -2229,7 +2950,16 @@ impl ResFile {
                             }
                             for (i, x) in x.iter().enumerate() {
                                 ::binspec_runtime::attempt(|| {
-                                        x.write(w, ctx, io, endian)?;
+                                        x.write(
+                                            w,
+                                            ctx,
+                                            io,
+                                            endian,
+                                            (
+                                                ctx.prev_pos(k_runtime_memory_pool_data) as i128
+                                                    - io.start as i128,
+                                            ),
+                                        )?;
                                         Ok(())
                                     })
                                     .at_index(i)?;
@@ -2735,182 +3465,6 @@ impl ResFile {
                 );
             }
         }
-        if !ctx.first_pass() {
-            match (d_memory_pool_info != 0i128, self.gpu_region.is_some()) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `memory_pool_info != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("gpu_region"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `memory_pool_info != 0` is true for the values written: the file would have one",
-                            )
-                            .at("gpu_region"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.gpu_region {
-                    let at: i128 = self
-                        .gpu_memory_pool
-                        .clone()
-                        .unwrap_or_default()
-                        .info
-                        .memory_pointer as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            {
-                                let content: &[u8] = &x[..];
-                                ::binspec_runtime::write_slot_exact(
-                                    w,
-                                    content,
-                                    Some(
-                                        self
-                                            .gpu_memory_pool
-                                            .clone()
-                                            .unwrap_or_default()
-                                            .info
-                                            .memory_size as i128,
-                                    ),
-                                    ctx.first_pass(),
-                                )?;
-                            }
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("gpu_region")?;
-        if !ctx.first_pass() {
-            match (
-                self.runtime_memory_pool as i128 != 0i128,
-                self.runtime_memory_pool_data.is_some(),
-            ) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `runtime_memory_pool != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("runtime_memory_pool_data"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `runtime_memory_pool != 0` is true for the values written: the file would have one",
-                            )
-                            .at("runtime_memory_pool_data"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.runtime_memory_pool_data {
-                    let at: i128 = self.runtime_memory_pool as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            {
-                                let content: &[u8] = &x[..];
-                                ::binspec_runtime::write_slot_exact(
-                                    w,
-                                    content,
-                                    Some(288i128),
-                                    ctx.first_pass(),
-                                )?;
-                            }
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("runtime_memory_pool_data")?;
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.relocation_table;
-                    {
-                        let at: i128 = x_root__header__relocation_table_ofs;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let io = ::binspec_runtime::layout::Io::ROOT;
-                        ctx.chain_end(
-                            ::binspec_runtime::layout::WriteCtx::first(357u32),
-                            at as u64,
-                        );
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                x.write(
-                                    w,
-                                    ctx,
-                                    io,
-                                    endian,
-                                    (
-                                        -1i128,
-                                        &::binspec_runtime::expr::ints(
-                                            &::std::vec::Vec::from([
-                                                0i128,
-                                                d_string_pool - 20i128 + d_string_pool_size,
-                                            ]),
-                                        ),
-                                    ),
-                                )?;
-                            }
-                        }
-                        ctx.place(at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("relocation_table")?;
         Ok(())
     }
 }
@@ -2958,7 +3512,10 @@ pub struct ResFileV8 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scene_animation_dictionary: ::std::option::Option<u64>,
     /// Pointer to 0x120 zero bytes for the runtime memory pool object (after the GPU region).
-    pub runtime_memory_pool: u64,
+    ///
+    /// Set only where `runtime_memory_pool_data` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_memory_pool: ::std::option::Option<u64>,
     /// Pointer to the nn::gfx::MemoryPoolInfo of the GPU region (0x148, after the first model).
     ///
     /// Set only where `gpu_memory_pool` is absent and the file's offset is not the 0 the writer writes there.
@@ -2999,6 +3556,18 @@ pub struct ResFileV8 {
     pub embed_file_count: ::std::option::Option<u16>,
     #[serde(with = "::binspec_runtime::bytes")]
     pub reserved: ::binspec_runtime::Bytes,
+    /// Memory for the runtime memory pool object: 0x120 zero bytes after the GPU region (BfresLibrary's size;
+    /// the relocation table's section for it is 0x120 bytes in both files). Declared first: each vertex set and
+    /// mesh points to it, so a reader meets it before them, and the writer must too.
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub runtime_memory_pool_data: ::std::option::Option<::binspec_runtime::Bytes>,
+    /// Alignment of `runtime_memory_pool_data` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_memory_pool_data_align: ::std::option::Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: ::std::option::Option<NwString>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -3043,22 +3612,6 @@ pub struct ResFileV8 {
     /// Alignment of `gpu_memory_pool` where the default (0x8) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_memory_pool_align: ::std::option::Option<u64>,
-    /// The GPU region: every mesh's index buffer, then every vertex set's buffers (AirCurrent: 0x5000, 0x90
-    /// bytes of indices, then 0xf70 bytes of vertices; the relocation table has a section for each part).
-    #[serde(
-        default,
-        with = "::binspec_runtime::bytes::option",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub gpu_region: ::std::option::Option<::binspec_runtime::Bytes>,
-    /// Memory for the runtime memory pool object: 0x120 zero bytes after the GPU region (BfresLibrary's size;
-    /// the relocation table's section for it is 0x120 bytes in both files).
-    #[serde(
-        default,
-        with = "::binspec_runtime::bytes::option",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub runtime_memory_pool_data: ::std::option::Option<::binspec_runtime::Bytes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub embed_files: ::std::option::Option<::std::vec::Vec<EmbedFileEntry>>,
     /// Alignment of `embed_files` where the default (0x8) does not reproduce the file.
@@ -3074,13 +3627,7 @@ pub struct ResFileV8 {
     /// Alignment of `strings` where the default (0x8) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strings_align: ::std::option::Option<u64>,
-    /// The relocation table (after every pointer, in the file and here). Its first section's region is the file
-    /// up to the end of the string pool (every file at hand), which the writer derives; the other sections'
-    /// regions are as the file holds them.
-    pub relocation_table: RelocationTable,
 }
-/// The parameters of `ResFileV8`'s readers and writers, in this order: `x_root__header__relocation_table_ofs` (a type's own params, then the outer values it uses).
-pub(crate) type ResFileV8Args = (i128,);
 impl ResFileV8 {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -3088,10 +3635,8 @@ impl ResFileV8 {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
-        args: ResFileV8Args,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_root__header__relocation_table_ofs,) = args;
         r.enter()?;
         let ptr_at_file_name = r.abs_pos();
         let v_file_name = r.u64(endian).at("file_name")?;
@@ -3252,6 +3797,79 @@ impl ResFileV8 {
             })
         })()
             .at("reserved")?;
+        let mut keep_runtime_memory_pool_data = false;
+        let (
+            v_runtime_memory_pool_data,
+            pos_runtime_memory_pool_data,
+            align_runtime_memory_pool_data,
+        ) = if v_runtime_memory_pool as i128 != 0i128 {
+            let read = {
+                let mut r = root_io.clone();
+                let at = v_runtime_memory_pool as i128;
+                if at < 0 {
+                    return Err(
+                            ::binspec_runtime::Error::invalid(
+                                r.abs_pos(),
+                                format!("negative position {at}"),
+                            ),
+                        )
+                        .at("runtime_memory_pool_data");
+                }
+                r.seek(at as u64).at("runtime_memory_pool_data")?;
+                let pos_runtime_memory_pool_data = r.abs_pos() as i128;
+                let r = &mut r;
+                let value = (|| -> ::binspec_runtime::Result<_> {
+                    Ok({
+                        let _start = r.abs_pos();
+                        let raw: &[u8] = r.bytes_sized(288i128)?;
+                        r.share(raw)
+                    })
+                })()
+                    .at("runtime_memory_pool_data")?;
+                (
+                    value,
+                    pos_runtime_memory_pool_data,
+                    {
+                        let len = (r.abs_pos() as i128 - pos_runtime_memory_pool_data)
+                            as u64;
+                        if len == 0
+                            && pools
+                                .empty_elsewhere(
+                                    0usize,
+                                    (pos_runtime_memory_pool_data) as u64,
+                                    8u64,
+                                )
+                        {
+                            keep_runtime_memory_pool_data = true;
+                            None
+                        } else {
+                            {
+                                let len__: u64 = len;
+                                pools
+                                    .note_named(
+                                        52u32,
+                                        (pos_runtime_memory_pool_data) as u64,
+                                        len__,
+                                    );
+                                let a__ = pools
+                                    .ordered_item(
+                                        0usize,
+                                        (pos_runtime_memory_pool_data) as u64,
+                                        len__,
+                                        8u64,
+                                    );
+                                pools.rank_last(0usize, 4u32);
+                                a__
+                            }
+                        }
+                    },
+                )
+            };
+            let (v, p, a) = read;
+            (Some(v), p, a)
+        } else {
+            (None, 0i128, None)
+        };
         let (v_name, _pos_name, _align_name) = if v_file_name as i128 != 0i128 {
             let read = {
                 let mut r = root_io.clone();
@@ -3308,7 +3926,17 @@ impl ResFileV8 {
                         let mut out = ::std::vec::Vec::with_capacity(cap);
                         for i in 0..n as usize {
                             out.push(
-                                ModelV8::read(r, endian, pools, root_io).at_index(i)?,
+                                ModelV8::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (
+                                            pos_runtime_memory_pool_data
+                                                - (r.abs_pos() - r.pos() as u64) as i128,
+                                        ),
+                                    )
+                                    .at_index(i)?,
                             );
                         }
                         out
@@ -3605,81 +4233,6 @@ impl ResFileV8 {
         } else {
             (None, 0i128, None)
         };
-        let (v_gpu_region, _pos_gpu_region) = if v_memory_pool_info as i128 != 0i128 {
-            let read = {
-                let mut r = root_io.clone();
-                let at = v_gpu_memory_pool
-                    .clone()
-                    .unwrap_or_default()
-                    .info
-                    .memory_pointer as i128;
-                if at < 0 {
-                    return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative position {at}"),
-                            ),
-                        )
-                        .at("gpu_region");
-                }
-                r.seek(at as u64).at("gpu_region")?;
-                let pos_gpu_region = r.abs_pos() as i128;
-                let r = &mut r;
-                let value = (|| -> ::binspec_runtime::Result<_> {
-                    Ok({
-                        let _start = r.abs_pos();
-                        let raw: &[u8] = r
-                            .bytes_sized(
-                                v_gpu_memory_pool
-                                    .clone()
-                                    .unwrap_or_default()
-                                    .info
-                                    .memory_size as i128,
-                            )?;
-                        r.share(raw)
-                    })
-                })()
-                    .at("gpu_region")?;
-                (value, pos_gpu_region)
-            };
-            let (v, p) = read;
-            (Some(v), p)
-        } else {
-            (None, 0i128)
-        };
-        let (v_runtime_memory_pool_data, _pos_runtime_memory_pool_data) = if v_runtime_memory_pool
-            as i128 != 0i128
-        {
-            let read = {
-                let mut r = root_io.clone();
-                let at = v_runtime_memory_pool as i128;
-                if at < 0 {
-                    return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative position {at}"),
-                            ),
-                        )
-                        .at("runtime_memory_pool_data");
-                }
-                r.seek(at as u64).at("runtime_memory_pool_data")?;
-                let pos_runtime_memory_pool_data = r.abs_pos() as i128;
-                let r = &mut r;
-                let value = (|| -> ::binspec_runtime::Result<_> {
-                    Ok({
-                        let _start = r.abs_pos();
-                        let raw: &[u8] = r.bytes_sized(288i128)?;
-                        r.share(raw)
-                    })
-                })()
-                    .at("runtime_memory_pool_data")?;
-                (value, pos_runtime_memory_pool_data)
-            };
-            let (v, p) = read;
-            (Some(v), p)
-        } else {
-            (None, 0i128)
-        };
         let mut keep_embed_files = false;
         let (v_embed_files, _pos_embed_files, align_embed_files) = if v_embed_file_array
             as i128 != 0i128
@@ -3804,54 +4357,21 @@ impl ResFileV8 {
                 (
                     value,
                     pos_strings,
-                    pools
-                        .ordered_item(
-                            0usize,
-                            (pos_strings) as u64,
-                            (pools.extent(r.abs_pos(), &[1usize]) as i128 - pos_strings)
-                                as u64,
-                            8u64,
-                        ),
+                    {
+                        let len__: u64 = (pools.extent(r.abs_pos(), &[1usize]) as i128
+                            - pos_strings) as u64;
+                        pools.note_named(63u32, (pos_strings) as u64, len__);
+                        let a__ = pools
+                            .ordered_item(0usize, (pos_strings) as u64, len__, 8u64);
+                        pools.rank_last(0usize, 1u32);
+                        a__
+                    },
                 )
             };
             let (v, p, a) = read;
             (Some(v), p, a)
         } else {
             (None, 0i128, None)
-        };
-        let (v_relocation_table, _pos_relocation_table) = {
-            let mut r = root_io.clone();
-            let at = x_root__header__relocation_table_ofs;
-            if at < 0 {
-                return Err(
-                        ::binspec_runtime::Error::invalid(
-                            r.abs_pos(),
-                            format!("negative position {at}"),
-                        ),
-                    )
-                    .at("relocation_table");
-            }
-            r.seek(at as u64).at("relocation_table")?;
-            let pos_relocation_table = r.abs_pos() as i128;
-            pools.chain_end(pos_relocation_table as u64);
-            let r = &mut r;
-            let value = RelocationTable::read(
-                    r,
-                    endian,
-                    pools,
-                    root_io,
-                    (
-                        -1i128,
-                        &::binspec_runtime::expr::ints(
-                            &::std::vec::Vec::from([
-                                0i128,
-                                v_string_pool as i128 - 20i128 + v_string_pool_size as i128,
-                            ]),
-                        ),
-                    ),
-                )
-                .at("relocation_table")?;
-            (value, pos_relocation_table)
         };
         let v_string_pool_size: ::std::option::Option<u32> = if v_string_pool_size
             as i128 == len_strings.get()
@@ -3917,7 +4437,13 @@ impl ResFileV8 {
             } else {
                 None
             },
-            runtime_memory_pool: v_runtime_memory_pool,
+            runtime_memory_pool: if keep_runtime_memory_pool_data
+                || v_runtime_memory_pool_data.is_none() && v_runtime_memory_pool != 0
+            {
+                Some(v_runtime_memory_pool)
+            } else {
+                None
+            },
             memory_pool_info: if v_gpu_memory_pool.is_none() && v_memory_pool_info != 0 {
                 Some(v_memory_pool_info)
             } else {
@@ -3960,6 +4486,8 @@ impl ResFileV8 {
                 None
             },
             reserved: v_reserved,
+            runtime_memory_pool_data: v_runtime_memory_pool_data,
+            runtime_memory_pool_data_align: align_runtime_memory_pool_data,
             name: v_name,
             models: v_models,
             models_align: align_models,
@@ -3977,15 +4505,12 @@ impl ResFileV8 {
             scene_animation_dict_align: align_scene_animation_dict,
             gpu_memory_pool: v_gpu_memory_pool,
             gpu_memory_pool_align: align_gpu_memory_pool,
-            gpu_region: v_gpu_region,
-            runtime_memory_pool_data: v_runtime_memory_pool_data,
             embed_files: v_embed_files,
             embed_files_align: align_embed_files,
             embed_file_dict: v_embed_file_dict,
             embed_file_dict_align: align_embed_file_dict,
             strings: v_strings,
             strings_align: align_strings,
-            relocation_table: v_relocation_table,
         })
     }
     #[allow(non_snake_case)]
@@ -3995,41 +4520,40 @@ impl ResFileV8 {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
-        args: ResFileV8Args,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (x_root__header__relocation_table_ofs,) = args;
-        let k_bone_visibility_animation_array__ptr = ctx.key(31u32);
-        let k_bone_visibility_animation_dict = ctx.key(32u32);
-        let k_bone_visibility_animation_dictionary__ptr = ctx.key(33u32);
-        let k_embed_file_array__ptr = ctx.key(34u32);
-        let k_embed_file_dict = ctx.key(35u32);
-        let k_embed_file_dictionary__ptr = ctx.key(36u32);
-        let k_embed_files = ctx.key(37u32);
-        let k_file_name__ptr = ctx.key(38u32);
-        let k_gpu_memory_pool = ctx.key(39u32);
-        let k_material_animation_array__ptr = ctx.key(40u32);
-        let k_material_animation_dict = ctx.key(41u32);
-        let k_material_animation_dictionary__ptr = ctx.key(42u32);
-        let k_memory_pool_info__ptr = ctx.key(43u32);
-        let k_model_array__ptr = ctx.key(44u32);
-        let k_model_dict = ctx.key(45u32);
-        let k_model_dictionary__ptr = ctx.key(46u32);
-        let k_models = ctx.key(47u32);
-        let k_name = ctx.key(48u32);
-        let k_runtime_memory_pool__ptr = ctx.key(49u32);
-        let k_scene_animation_array__ptr = ctx.key(50u32);
-        let k_scene_animation_dict = ctx.key(51u32);
-        let k_scene_animation_dictionary__ptr = ctx.key(52u32);
-        let k_shape_animation_array__ptr = ctx.key(53u32);
-        let k_shape_animation_dict = ctx.key(54u32);
-        let k_shape_animation_dictionary__ptr = ctx.key(55u32);
-        let k_skeletal_animation_array__ptr = ctx.key(56u32);
-        let k_skeletal_animation_dict = ctx.key(57u32);
-        let k_skeletal_animation_dictionary__ptr = ctx.key(58u32);
-        let k_string_pool__ptr = ctx.key(59u32);
-        let k_strings = ctx.key(60u32);
-        let k_user_pointer__ptr = ctx.key(61u32);
+        let k_bone_visibility_animation_array__ptr = ctx.key(33u32);
+        let k_bone_visibility_animation_dict = ctx.key(34u32);
+        let k_bone_visibility_animation_dictionary__ptr = ctx.key(35u32);
+        let k_embed_file_array__ptr = ctx.key(36u32);
+        let k_embed_file_dict = ctx.key(37u32);
+        let k_embed_file_dictionary__ptr = ctx.key(38u32);
+        let k_embed_files = ctx.key(39u32);
+        let k_file_name__ptr = ctx.key(40u32);
+        let k_gpu_memory_pool = ctx.key(41u32);
+        let k_material_animation_array__ptr = ctx.key(42u32);
+        let k_material_animation_dict = ctx.key(43u32);
+        let k_material_animation_dictionary__ptr = ctx.key(44u32);
+        let k_memory_pool_info__ptr = ctx.key(45u32);
+        let k_model_array__ptr = ctx.key(46u32);
+        let k_model_dict = ctx.key(47u32);
+        let k_model_dictionary__ptr = ctx.key(48u32);
+        let k_models = ctx.key(49u32);
+        let k_name = ctx.key(50u32);
+        let k_runtime_memory_pool__ptr = ctx.key(51u32);
+        let k_runtime_memory_pool_data = ctx.key(52u32);
+        let k_scene_animation_array__ptr = ctx.key(53u32);
+        let k_scene_animation_dict = ctx.key(54u32);
+        let k_scene_animation_dictionary__ptr = ctx.key(55u32);
+        let k_shape_animation_array__ptr = ctx.key(56u32);
+        let k_shape_animation_dict = ctx.key(57u32);
+        let k_shape_animation_dictionary__ptr = ctx.key(58u32);
+        let k_skeletal_animation_array__ptr = ctx.key(59u32);
+        let k_skeletal_animation_dict = ctx.key(60u32);
+        let k_skeletal_animation_dictionary__ptr = ctx.key(61u32);
+        let k_string_pool__ptr = ctx.key(62u32);
+        let k_strings = ctx.key(63u32);
+        let k_user_pointer__ptr = ctx.key(64u32);
         let d_file_name: i128 = match self.file_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -4067,6 +4591,14 @@ impl ResFileV8 {
         let d_scene_animation_dictionary: i128 = match self.scene_animation_dictionary {
             Some(v) if self.scene_animation_dict.is_none() => v as i128,
             _ => ctx.prev_pos(k_scene_animation_dict) as i128,
+        };
+        let d_runtime_memory_pool: i128 = match self.runtime_memory_pool {
+            Some(
+                v,
+            ) if self.runtime_memory_pool_data.as_ref().is_none_or(|v| v.is_empty()) => {
+                v as i128
+            }
+            _ => ctx.prev_pos(k_runtime_memory_pool_data) as i128,
         };
         let d_memory_pool_info: i128 = match self.memory_pool_info {
             Some(v) if self.gpu_memory_pool.is_none() => v as i128,
@@ -4360,25 +4892,18 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("scene_animation_dictionary")?;
-        ctx.pointer_to(
-            k_runtime_memory_pool__ptr,
-            w.pos() as u64,
-            self.runtime_memory_pool,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.runtime_memory_pool;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "runtime_memory_pool")?,
-                            endian,
-                        );
-                    }
+                if self.runtime_memory_pool_data.is_some() {
+                    ctx.pointer(
+                        k_runtime_memory_pool__ptr,
+                        w.pos() as u64,
+                        k_runtime_memory_pool_data,
+                    );
                 }
+                w.u64(
+                    ctx.fit::<u64>(d_runtime_memory_pool, "runtime_memory_pool")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("runtime_memory_pool")?;
@@ -4585,6 +5110,42 @@ impl ResFileV8 {
                 Ok(())
             })
             .at("reserved")?;
+        if let Some(a) = self.runtime_memory_pool_data_align {
+            ::binspec_runtime::layout::check_align(a)
+                .at("runtime_memory_pool_data_align")?;
+        }
+        if !ctx.first_pass() {
+            match (
+                d_runtime_memory_pool != 0i128,
+                self.runtime_memory_pool_data.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `runtime_memory_pool != 0` is false for the values written: the file would not have it",
+                            )
+                            .at("runtime_memory_pool_data"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `runtime_memory_pool != 0` is true for the values written: the file would have one",
+                            )
+                            .at("runtime_memory_pool_data"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if let Some(x) = &self.runtime_memory_pool_data {
+            ctx.push_shared(
+                0usize,
+                k_runtime_memory_pool_data,
+                x,
+                self.runtime_memory_pool_data_align.unwrap_or(8u64),
+            );
+        }
         if !ctx.first_pass() {
             match (d_file_name != 0i128, self.name.is_some()) {
                 (false, true) => {
@@ -4673,7 +5234,16 @@ impl ResFileV8 {
                             }
                             for (i, x) in x.iter().enumerate() {
                                 ::binspec_runtime::attempt(|| {
-                                        x.write(w, ctx, io, endian)?;
+                                        x.write(
+                                            w,
+                                            ctx,
+                                            io,
+                                            endian,
+                                            (
+                                                ctx.prev_pos(k_runtime_memory_pool_data) as i128
+                                                    - io.start as i128,
+                                            ),
+                                        )?;
                                         Ok(())
                                     })
                                     .at_index(i)?;
@@ -5179,182 +5749,6 @@ impl ResFileV8 {
                 );
             }
         }
-        if !ctx.first_pass() {
-            match (d_memory_pool_info != 0i128, self.gpu_region.is_some()) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `memory_pool_info != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("gpu_region"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `memory_pool_info != 0` is true for the values written: the file would have one",
-                            )
-                            .at("gpu_region"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.gpu_region {
-                    let at: i128 = self
-                        .gpu_memory_pool
-                        .clone()
-                        .unwrap_or_default()
-                        .info
-                        .memory_pointer as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            {
-                                let content: &[u8] = &x[..];
-                                ::binspec_runtime::write_slot_exact(
-                                    w,
-                                    content,
-                                    Some(
-                                        self
-                                            .gpu_memory_pool
-                                            .clone()
-                                            .unwrap_or_default()
-                                            .info
-                                            .memory_size as i128,
-                                    ),
-                                    ctx.first_pass(),
-                                )?;
-                            }
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("gpu_region")?;
-        if !ctx.first_pass() {
-            match (
-                self.runtime_memory_pool as i128 != 0i128,
-                self.runtime_memory_pool_data.is_some(),
-            ) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `runtime_memory_pool != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("runtime_memory_pool_data"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `runtime_memory_pool != 0` is true for the values written: the file would have one",
-                            )
-                            .at("runtime_memory_pool_data"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.runtime_memory_pool_data {
-                    let at: i128 = self.runtime_memory_pool as i128;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        {
-                            let x = val;
-                            {
-                                let content: &[u8] = &x[..];
-                                ::binspec_runtime::write_slot_exact(
-                                    w,
-                                    content,
-                                    Some(288i128),
-                                    ctx.first_pass(),
-                                )?;
-                            }
-                        }
-                    }
-                    ctx.place(at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("runtime_memory_pool_data")?;
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.relocation_table;
-                    {
-                        let at: i128 = x_root__header__relocation_table_ofs;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let io = ::binspec_runtime::layout::Io::ROOT;
-                        ctx.chain_end(
-                            ::binspec_runtime::layout::WriteCtx::first(357u32),
-                            at as u64,
-                        );
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                x.write(
-                                    w,
-                                    ctx,
-                                    io,
-                                    endian,
-                                    (
-                                        -1i128,
-                                        &::binspec_runtime::expr::ints(
-                                            &::std::vec::Vec::from([
-                                                0i128,
-                                                d_string_pool - 20i128 + d_string_pool_size,
-                                            ]),
-                                        ),
-                                    ),
-                                )?;
-                            }
-                        }
-                        ctx.place(at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("relocation_table")?;
         Ok(())
     }
 }
@@ -5366,6 +5760,12 @@ pub struct GpuMemoryPool {
     pub info: MemoryPoolInfo,
     #[serde(with = "::binspec_runtime::bytes")]
     pub reserved: ::binspec_runtime::Bytes,
+    /// The GPU region (index buffers, then vertex buffers).
+    #[serde(with = "::binspec_runtime::bytes")]
+    pub region: ::binspec_runtime::Bytes,
+    /// Alignment of `region` where the default (0x1000) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region_align: ::std::option::Option<u64>,
 }
 impl GpuMemoryPool {
     #[allow(non_snake_case)]
@@ -5386,10 +5786,65 @@ impl GpuMemoryPool {
             })
         })()
             .at("reserved")?;
+        let mut keep_region = false;
+        let (v_region, _pos_region, align_region) = {
+            let mut r = root_io.clone();
+            let at = v_info.memory_pointer.unwrap_or_default() as i128;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("region");
+            }
+            r.seek(at as u64).at("region")?;
+            let pos_region = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = (|| -> ::binspec_runtime::Result<_> {
+                Ok({
+                    let _start = r.abs_pos();
+                    let raw: &[u8] = r
+                        .bytes_sized(v_info.memory_size.unwrap_or_default() as i128)?;
+                    r.share(raw)
+                })
+            })()
+                .at("region")?;
+            (
+                value,
+                pos_region,
+                {
+                    let len = (r.abs_pos() as i128 - pos_region) as u64;
+                    if len == 0
+                        && pools.empty_elsewhere(0usize, (pos_region) as u64, 4096u64)
+                    {
+                        keep_region = true;
+                        None
+                    } else {
+                        {
+                            let len__: u64 = len;
+                            pools.note_named(65u32, (pos_region) as u64, len__);
+                            let a__ = pools
+                                .ordered_item(0usize, (pos_region) as u64, len__, 4096u64);
+                            pools.rank_last(0usize, 3u32);
+                            a__
+                        }
+                    }
+                },
+            )
+        };
+        let mut v_info = v_info;
+        if !keep_region {
+            v_info.memory_pointer = None;
+        }
+        v_info.memory_size = None;
         r.leave();
         Ok(GpuMemoryPool {
             info: v_info,
             reserved: v_reserved,
+            region: v_region,
+            region_align: align_region,
         })
     }
     #[allow(non_snake_case)]
@@ -5401,13 +5856,33 @@ impl GpuMemoryPool {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_region = ctx.key(65u32);
+        let g_info__memory_pointer: i128 = match self.info.memory_pointer {
+            Some(v) if self.region.is_empty() => v as i128,
+            _ => ctx.prev_pos(k_region) as i128,
+        };
+        let g_info__memory_size: i128 = match self.info.memory_size {
+            Some(v) => v as i128,
+            None => self.region.len() as i128,
+        };
         ::binspec_runtime::attempt(|| {
                 {
-                    let val = &self.info;
+                    w.flush_bits();
+                    let at__ = w.pos();
                     {
-                        let x = val;
-                        x.write(w, ctx, io, endian)?;
+                        let val = &self.info;
+                        {
+                            let x = val;
+                            x.write(w, ctx, io, endian)?;
+                        }
                     }
+                    let v__: u64 = ctx
+                        .fit::<u64>(g_info__memory_pointer, "memory_pointer")?;
+                    w.patch_uint_n(at__ + 8usize, v__, 8usize, endian);
+                    let kp__ = ctx.key(353u32);
+                    ctx.pointer(kp__, (at__ + 8usize) as u64, k_region);
+                    let v__: u32 = ctx.fit::<u32>(g_info__memory_size, "memory_size")?;
+                    w.patch_uint_n(at__ + 4usize, v__ as u64, 4usize, endian);
                 }
                 Ok(())
             })
@@ -5431,6 +5906,13 @@ impl GpuMemoryPool {
                 Ok(())
             })
             .at("reserved")?;
+        if let Some(a) = self.region_align {
+            ::binspec_runtime::layout::check_align(a).at("region_align")?;
+        }
+        {
+            let x = &self.region;
+            ctx.push_shared(0usize, k_region, x, self.region_align.unwrap_or(4096u64));
+        }
         Ok(())
     }
 }
@@ -5439,8 +5921,12 @@ impl GpuMemoryPool {
 #[serde(deny_unknown_fields)]
 pub struct EmbedFileEntry {
     pub info: EmbedFile,
+    /// The file's bytes, at a multiple of 0x1000 (its offset and size derived).
     #[serde(with = "::binspec_runtime::bytes")]
     pub data: ::binspec_runtime::Bytes,
+    /// Alignment of `data` where the default (0x1000) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_align: ::std::option::Option<u64>,
 }
 impl EmbedFileEntry {
     #[allow(non_snake_case)]
@@ -5453,9 +5939,10 @@ impl EmbedFileEntry {
         use ::binspec_runtime::ResultExt as _;
         r.enter()?;
         let v_info = EmbedFile::read(r, endian, pools, root_io).at("info")?;
-        let (v_data, _pos_data) = {
+        let mut keep_data = false;
+        let (v_data, _pos_data, align_data) = {
             let mut r = root_io.clone();
-            let at = v_info.file_offset as i128;
+            let at = v_info.file_offset.unwrap_or_default() as i128;
             if at < 0 {
                 return Err(
                         ::binspec_runtime::Error::invalid(
@@ -5471,17 +5958,45 @@ impl EmbedFileEntry {
             let value = (|| -> ::binspec_runtime::Result<_> {
                 Ok({
                     let _start = r.abs_pos();
-                    let raw: &[u8] = r.bytes_sized(v_info.file_size as i128)?;
+                    let raw: &[u8] = r
+                        .bytes_sized(v_info.file_size.unwrap_or_default() as i128)?;
                     r.share(raw)
                 })
             })()
                 .at("data")?;
-            (value, pos_data)
+            (
+                value,
+                pos_data,
+                {
+                    let len = (r.abs_pos() as i128 - pos_data) as u64;
+                    if len == 0
+                        && pools.empty_elsewhere(0usize, (pos_data) as u64, 4096u64)
+                    {
+                        keep_data = true;
+                        None
+                    } else {
+                        {
+                            let len__: u64 = len;
+                            pools.note_named(66u32, (pos_data) as u64, len__);
+                            let a__ = pools
+                                .ordered_item(0usize, (pos_data) as u64, len__, 4096u64);
+                            pools.rank_last(0usize, 6u32);
+                            a__
+                        }
+                    }
+                },
+            )
         };
+        let mut v_info = v_info;
+        if !keep_data {
+            v_info.file_offset = None;
+        }
+        v_info.file_size = None;
         r.leave();
         Ok(EmbedFileEntry {
             info: v_info,
             data: v_data,
+            data_align: align_data,
         })
     }
     #[allow(non_snake_case)]
@@ -5493,55 +6008,43 @@ impl EmbedFileEntry {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
+        let k_data = ctx.key(66u32);
+        let g_info__file_offset: i128 = match self.info.file_offset {
+            Some(v) if self.data.is_empty() => v as i128,
+            _ => ctx.prev_pos(k_data) as i128,
+        };
+        let g_info__file_size: i128 = match self.info.file_size {
+            Some(v) => v as i128,
+            None => self.data.len() as i128,
+        };
         ::binspec_runtime::attempt(|| {
                 {
-                    let val = &self.info;
+                    w.flush_bits();
+                    let at__ = w.pos();
                     {
-                        let x = val;
-                        x.write(w, ctx, io, endian)?;
+                        let val = &self.info;
+                        {
+                            let x = val;
+                            x.write(w, ctx, io, endian)?;
+                        }
                     }
+                    let v__: u64 = ctx.fit::<u64>(g_info__file_offset, "file_offset")?;
+                    w.patch_uint_n(at__, v__, 8usize, endian);
+                    let kp__ = ctx.key(354u32);
+                    ctx.pointer(kp__, (at__) as u64, k_data);
+                    let v__: u32 = ctx.fit::<u32>(g_info__file_size, "file_size")?;
+                    w.patch_uint_n(at__ + 8usize, v__ as u64, 4usize, endian);
                 }
                 Ok(())
             })
             .at("info")?;
-        ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.data;
-                    {
-                        let at: i128 = self.info.file_offset as i128;
-                        let at = match usize::try_from(at) {
-                            Ok(at) if at <= 1 << 32 => at,
-                            _ if ctx.first_pass() => 0,
-                            _ => {
-                                return Err(
-                                    ::binspec_runtime::Error::write(
-                                        format!("position {at} is out of range"),
-                                    ),
-                                );
-                            }
-                        };
-                        let mut w = ::binspec_runtime::Writer::at_origin(at);
-                        {
-                            let w = &mut w;
-                            {
-                                let x = val;
-                                {
-                                    let content: &[u8] = &x[..];
-                                    ::binspec_runtime::write_slot_exact(
-                                        w,
-                                        content,
-                                        Some(self.info.file_size as i128),
-                                        ctx.first_pass(),
-                                    )?;
-                                }
-                            }
-                        }
-                        ctx.place(at, w.into_inner())?;
-                    }
-                }
-                Ok(())
-            })
-            .at("data")?;
+        if let Some(a) = self.data_align {
+            ::binspec_runtime::layout::check_align(a).at("data_align")?;
+        }
+        {
+            let x = &self.data;
+            ctx.push_shared(0usize, k_data, x, self.data_align.unwrap_or(4096u64));
+        }
         Ok(())
     }
 }
@@ -5671,6 +6174,8 @@ pub struct Model {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_data_dict_align: ::std::option::Option<u64>,
 }
+/// The parameters of `Model`'s readers and writers, in this order: `x_parent__runtime_memory_pool_data__pos` (a type's own params, then the outer values it uses).
+pub(crate) type ModelArgs = (i128,);
 impl Model {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -5678,8 +6183,10 @@ impl Model {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: ModelArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__runtime_memory_pool_data__pos,) = args;
         r.enter()?;
         let _v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
@@ -5880,7 +6387,14 @@ impl Model {
                         let mut out = ::std::vec::Vec::with_capacity(cap);
                         for i in 0..n as usize {
                             out.push(
-                                Vertex::read(r, endian, pools, root_io).at_index(i)?,
+                                Vertex::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (x_parent__runtime_memory_pool_data__pos,),
+                                    )
+                                    .at_index(i)?,
                             );
                         }
                         out
@@ -5940,7 +6454,14 @@ impl Model {
                         let mut out = ::std::vec::Vec::with_capacity(cap);
                         for i in 0..n as usize {
                             out.push(
-                                Shape::read(r, endian, pools, root_io).at_index(i)?,
+                                Shape::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (x_parent__runtime_memory_pool_data__pos,),
+                                    )
+                                    .at_index(i)?,
                             );
                         }
                         out
@@ -6412,31 +6933,33 @@ impl Model {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: ModelArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_material_array__ptr = ctx.key(62u32);
-        let k_material_dict = ctx.key(63u32);
-        let k_material_dictionary__ptr = ctx.key(64u32);
-        let k_materials = ctx.key(65u32);
-        let k_model_name__ptr = ctx.key(66u32);
-        let k_name = ctx.key(67u32);
-        let k_path__ptr = ctx.key(68u32);
-        let k_path_name = ctx.key(69u32);
-        let k_shader_reflection_array__ptr = ctx.key(70u32);
-        let k_shader_reflections = ctx.key(71u32);
-        let k_shape_array__ptr = ctx.key(72u32);
-        let k_shape_dict = ctx.key(73u32);
-        let k_shape_dictionary__ptr = ctx.key(74u32);
-        let k_shapes = ctx.key(75u32);
-        let k_skeleton__ptr = ctx.key(76u32);
-        let k_skeleton_data = ctx.key(77u32);
-        let k_user_data = ctx.key(78u32);
-        let k_user_data_array__ptr = ctx.key(79u32);
-        let k_user_data_dict = ctx.key(80u32);
-        let k_user_data_dictionary__ptr = ctx.key(81u32);
-        let k_user_pointer__ptr = ctx.key(82u32);
-        let k_vertex_array__ptr = ctx.key(83u32);
-        let k_vertices = ctx.key(84u32);
+        let (x_parent__runtime_memory_pool_data__pos,) = args;
+        let k_material_array__ptr = ctx.key(67u32);
+        let k_material_dict = ctx.key(68u32);
+        let k_material_dictionary__ptr = ctx.key(69u32);
+        let k_materials = ctx.key(70u32);
+        let k_model_name__ptr = ctx.key(71u32);
+        let k_name = ctx.key(72u32);
+        let k_path__ptr = ctx.key(73u32);
+        let k_path_name = ctx.key(74u32);
+        let k_shader_reflection_array__ptr = ctx.key(75u32);
+        let k_shader_reflections = ctx.key(76u32);
+        let k_shape_array__ptr = ctx.key(77u32);
+        let k_shape_dict = ctx.key(78u32);
+        let k_shape_dictionary__ptr = ctx.key(79u32);
+        let k_shapes = ctx.key(80u32);
+        let k_skeleton__ptr = ctx.key(81u32);
+        let k_skeleton_data = ctx.key(82u32);
+        let k_user_data = ctx.key(83u32);
+        let k_user_data_array__ptr = ctx.key(84u32);
+        let k_user_data_dict = ctx.key(85u32);
+        let k_user_data_dictionary__ptr = ctx.key(86u32);
+        let k_user_pointer__ptr = ctx.key(87u32);
+        let k_vertex_array__ptr = ctx.key(88u32);
+        let k_vertices = ctx.key(89u32);
         let d_model_name: i128 = match self.model_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -6898,7 +7421,13 @@ impl Model {
                             }
                             for (i, x) in x.iter().enumerate() {
                                 ::binspec_runtime::attempt(|| {
-                                        x.write(w, ctx, io, endian)?;
+                                        x.write(
+                                            w,
+                                            ctx,
+                                            io,
+                                            endian,
+                                            (x_parent__runtime_memory_pool_data__pos,),
+                                        )?;
                                         Ok(())
                                     })
                                     .at_index(i)?;
@@ -6971,7 +7500,13 @@ impl Model {
                             }
                             for (i, x) in x.iter().enumerate() {
                                 ::binspec_runtime::attempt(|| {
-                                        x.write(w, ctx, io, endian)?;
+                                        x.write(
+                                            w,
+                                            ctx,
+                                            io,
+                                            endian,
+                                            (x_parent__runtime_memory_pool_data__pos,),
+                                        )?;
                                         Ok(())
                                     })
                                     .at_index(i)?;
@@ -7473,6 +8008,8 @@ pub struct ModelV8 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_data_dict_align: ::std::option::Option<u64>,
 }
+/// The parameters of `ModelV8`'s readers and writers, in this order: `x_parent__runtime_memory_pool_data__pos` (a type's own params, then the outer values it uses).
+pub(crate) type ModelV8Args = (i128,);
 impl ModelV8 {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -7480,8 +8017,10 @@ impl ModelV8 {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: ModelV8Args,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__runtime_memory_pool_data__pos,) = args;
         r.enter()?;
         let at_block = r.abs_pos();
         let v_block = BlockHeader::read(r, endian, pools, root_io).at("block")?;
@@ -7666,7 +8205,14 @@ impl ModelV8 {
                         let mut out = ::std::vec::Vec::with_capacity(cap);
                         for i in 0..n as usize {
                             out.push(
-                                VertexV8::read(r, endian, pools, root_io).at_index(i)?,
+                                VertexV8::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (x_parent__runtime_memory_pool_data__pos,),
+                                    )
+                                    .at_index(i)?,
                             );
                         }
                         out
@@ -7726,7 +8272,14 @@ impl ModelV8 {
                         let mut out = ::std::vec::Vec::with_capacity(cap);
                         for i in 0..n as usize {
                             out.push(
-                                ShapeV8::read(r, endian, pools, root_io).at_index(i)?,
+                                ShapeV8::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (x_parent__runtime_memory_pool_data__pos,),
+                                    )
+                                    .at_index(i)?,
                             );
                         }
                         out
@@ -8106,29 +8659,31 @@ impl ModelV8 {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: ModelV8Args,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_material_array__ptr = ctx.key(85u32);
-        let k_material_dict = ctx.key(86u32);
-        let k_material_dictionary__ptr = ctx.key(87u32);
-        let k_materials = ctx.key(88u32);
-        let k_model_name__ptr = ctx.key(89u32);
-        let k_name = ctx.key(90u32);
-        let k_path__ptr = ctx.key(91u32);
-        let k_path_name = ctx.key(92u32);
-        let k_shape_array__ptr = ctx.key(93u32);
-        let k_shape_dict = ctx.key(94u32);
-        let k_shape_dictionary__ptr = ctx.key(95u32);
-        let k_shapes = ctx.key(96u32);
-        let k_skeleton__ptr = ctx.key(97u32);
-        let k_skeleton_data = ctx.key(98u32);
-        let k_user_data = ctx.key(99u32);
-        let k_user_data_array__ptr = ctx.key(100u32);
-        let k_user_data_dict = ctx.key(101u32);
-        let k_user_data_dictionary__ptr = ctx.key(102u32);
-        let k_user_pointer__ptr = ctx.key(103u32);
-        let k_vertex_array__ptr = ctx.key(104u32);
-        let k_vertices = ctx.key(105u32);
+        let (x_parent__runtime_memory_pool_data__pos,) = args;
+        let k_material_array__ptr = ctx.key(90u32);
+        let k_material_dict = ctx.key(91u32);
+        let k_material_dictionary__ptr = ctx.key(92u32);
+        let k_materials = ctx.key(93u32);
+        let k_model_name__ptr = ctx.key(94u32);
+        let k_name = ctx.key(95u32);
+        let k_path__ptr = ctx.key(96u32);
+        let k_path_name = ctx.key(97u32);
+        let k_shape_array__ptr = ctx.key(98u32);
+        let k_shape_dict = ctx.key(99u32);
+        let k_shape_dictionary__ptr = ctx.key(100u32);
+        let k_shapes = ctx.key(101u32);
+        let k_skeleton__ptr = ctx.key(102u32);
+        let k_skeleton_data = ctx.key(103u32);
+        let k_user_data = ctx.key(104u32);
+        let k_user_data_array__ptr = ctx.key(105u32);
+        let k_user_data_dict = ctx.key(106u32);
+        let k_user_data_dictionary__ptr = ctx.key(107u32);
+        let k_user_pointer__ptr = ctx.key(108u32);
+        let k_vertex_array__ptr = ctx.key(109u32);
+        let k_vertices = ctx.key(110u32);
         let d_model_name: i128 = match self.model_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -8569,7 +9124,13 @@ impl ModelV8 {
                             }
                             for (i, x) in x.iter().enumerate() {
                                 ::binspec_runtime::attempt(|| {
-                                        x.write(w, ctx, io, endian)?;
+                                        x.write(
+                                            w,
+                                            ctx,
+                                            io,
+                                            endian,
+                                            (x_parent__runtime_memory_pool_data__pos,),
+                                        )?;
                                         Ok(())
                                     })
                                     .at_index(i)?;
@@ -8642,7 +9203,13 @@ impl ModelV8 {
                             }
                             for (i, x) in x.iter().enumerate() {
                                 ::binspec_runtime::attempt(|| {
-                                        x.write(w, ctx, io, endian)?;
+                                        x.write(
+                                            w,
+                                            ctx,
+                                            io,
+                                            endian,
+                                            (x_parent__runtime_memory_pool_data__pos,),
+                                        )?;
                                         Ok(())
                                     })
                                     .at_index(i)?;
@@ -9097,8 +9664,8 @@ impl UserDataEntry {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_name = ctx.key(106u32);
-        let k_values = ctx.key(107u32);
+        let k_name = ctx.key(111u32);
+        let k_values = ctx.key(112u32);
         let g_info__name: i128 = ctx.prev_pos(k_name) as i128;
         let g_info__data: i128 = match self.info.data {
             Some(v) if self.values.as_ref().is_none_or(|v| v.is_empty()) => v as i128,
@@ -9121,11 +9688,11 @@ impl UserDataEntry {
                     }
                     let v__: u64 = ctx.fit::<u64>(g_info__name, "name")?;
                     w.patch_uint_n(at__, v__, 8usize, endian);
-                    let kp__ = ctx.key(351u32);
+                    let kp__ = ctx.key(356u32);
                     ctx.pointer(kp__, (at__) as u64, k_name);
                     let v__: u64 = ctx.fit::<u64>(g_info__data, "data")?;
                     w.patch_uint_n(at__ + 8usize, v__, 8usize, endian);
-                    let kp__ = ctx.key(350u32);
+                    let kp__ = ctx.key(355u32);
                     ctx.pointer(kp__, (at__ + 8usize) as u64, k_values);
                     let v__: i32 = ctx.fit::<i32>(g_info__entries, "entries")?;
                     w.patch_uint_n(at__ + 16usize, v__ as u64, 4usize, endian);
@@ -9232,8 +9799,11 @@ pub struct Vertex {
     /// Set only where `attribute_dict` is absent and the file's offset is not the 0 the writer writes there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attribute_dictionary: ::std::option::Option<u64>,
-    /// Runtime memory pool pointer (the file's; not followed here).
-    pub runtime_memory_pool: u64,
+    /// Runtime memory pool pointer (the file header's `runtime_memory_pool`, derived from where it is).
+    ///
+    /// Set only where the file disagrees with the derived value (`_parent._parent.runtime_memory_pool_data._pos`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_memory_pool: ::std::option::Option<u64>,
     /// Runtime vertex buffer array (0x48 bytes of zeroed memory per vertex buffer).
     ///
     /// Set only where `runtime_vertex_buffers` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
@@ -9307,6 +9877,8 @@ pub struct Vertex {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_strides_align: ::std::option::Option<u64>,
 }
+/// The parameters of `Vertex`'s readers and writers, in this order: `x_parent__parent__runtime_memory_pool_data__pos` (a type's own params, then the outer values it uses).
+pub(crate) type VertexArgs = (i128,);
 impl Vertex {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -9314,8 +9886,10 @@ impl Vertex {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: VertexArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__parent__runtime_memory_pool_data__pos,) = args;
         r.enter()?;
         let _v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
@@ -9799,6 +10373,13 @@ impl Vertex {
         } else {
             (None, 0i128, None)
         };
+        let v_runtime_memory_pool: ::std::option::Option<u64> = if v_runtime_memory_pool
+            as i128 == x_parent__parent__runtime_memory_pool_data__pos
+        {
+            None
+        } else {
+            Some(v_runtime_memory_pool)
+        };
         r.leave();
         Ok(Vertex {
             reserved: v_reserved,
@@ -9887,22 +10468,24 @@ impl Vertex {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: VertexArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_attribute_array__ptr = ctx.key(108u32);
-        let k_attribute_dict = ctx.key(109u32);
-        let k_attribute_dictionary__ptr = ctx.key(110u32);
-        let k_attributes = ctx.key(111u32);
-        let k_buffer_infos = ctx.key(112u32);
-        let k_buffer_strides = ctx.key(113u32);
-        let k_runtime_memory_pool__ptr = ctx.key(114u32);
-        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(115u32);
-        let k_runtime_user_vertex_buffers = ctx.key(116u32);
-        let k_runtime_vertex_buffer_array__ptr = ctx.key(117u32);
-        let k_runtime_vertex_buffers = ctx.key(118u32);
-        let k_user_pointer__ptr = ctx.key(119u32);
-        let k_vertex_buffer_info_array__ptr = ctx.key(120u32);
-        let k_vertex_buffer_stride_array__ptr = ctx.key(121u32);
+        let (x_parent__parent__runtime_memory_pool_data__pos,) = args;
+        let k_attribute_array__ptr = ctx.key(113u32);
+        let k_attribute_dict = ctx.key(114u32);
+        let k_attribute_dictionary__ptr = ctx.key(115u32);
+        let k_attributes = ctx.key(116u32);
+        let k_buffer_infos = ctx.key(117u32);
+        let k_buffer_strides = ctx.key(118u32);
+        let k_runtime_memory_pool__ptr = ctx.key(119u32);
+        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(120u32);
+        let k_runtime_user_vertex_buffers = ctx.key(121u32);
+        let k_runtime_vertex_buffer_array__ptr = ctx.key(122u32);
+        let k_runtime_vertex_buffers = ctx.key(123u32);
+        let k_user_pointer__ptr = ctx.key(124u32);
+        let k_vertex_buffer_info_array__ptr = ctx.key(125u32);
+        let k_vertex_buffer_stride_array__ptr = ctx.key(126u32);
         let d_attribute_array: i128 = match self.attribute_array {
             Some(v) if self.attributes.as_ref().is_none_or(|v| v.is_empty()) => v as i128,
             _ => ctx.prev_pos(k_attributes) as i128,
@@ -9942,6 +10525,10 @@ impl Vertex {
                 v as i128
             }
             _ => ctx.prev_pos(k_buffer_strides) as i128,
+        };
+        let d_runtime_memory_pool: i128 = match self.runtime_memory_pool {
+            Some(v) => v as i128,
+            None => x_parent__parent__runtime_memory_pool_data__pos,
         };
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 86u8, 84u8, 88u8]);
@@ -9988,22 +10575,14 @@ impl Vertex {
         ctx.pointer_to(
             k_runtime_memory_pool__ptr,
             w.pos() as u64,
-            self.runtime_memory_pool,
+            d_runtime_memory_pool as u64,
             false,
         );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.runtime_memory_pool;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "runtime_memory_pool")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u64(
+                    ctx.fit::<u64>(d_runtime_memory_pool, "runtime_memory_pool")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("runtime_memory_pool")?;
@@ -10620,8 +11199,11 @@ pub struct VertexV8 {
     /// Set only where `attribute_dict` is absent and the file's offset is not the 0 the writer writes there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attribute_dictionary: ::std::option::Option<u64>,
-    /// Pointer to the runtime memory pool's bytes (the file header's `runtime_memory_pool`; not followed).
-    pub runtime_memory_pool: u64,
+    /// Pointer to the runtime memory pool's bytes (the file header's `runtime_memory_pool`, derived from where it is).
+    ///
+    /// Set only where the file disagrees with the derived value (`_parent._parent.runtime_memory_pool_data._pos`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_memory_pool: ::std::option::Option<u64>,
     /// 0x48 zero bytes per buffer (AirCurrent's 3 buffers take 0x548 to 0x620, where the buffer infos are).
     ///
     /// Set only where `runtime_vertex_buffers` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
@@ -10694,6 +11276,8 @@ pub struct VertexV8 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub buffer_strides_align: ::std::option::Option<u64>,
 }
+/// The parameters of `VertexV8`'s readers and writers, in this order: `x_parent__parent__runtime_memory_pool_data__pos` (a type's own params, then the outer values it uses).
+pub(crate) type VertexV8Args = (i128,);
 impl VertexV8 {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -10701,8 +11285,10 @@ impl VertexV8 {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: VertexV8Args,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__parent__runtime_memory_pool_data__pos,) = args;
         r.enter()?;
         let at_block = r.abs_pos();
         let v_block = UnchainedHeader::read(r, endian, pools, root_io).at("block")?;
@@ -11190,6 +11776,13 @@ impl VertexV8 {
         } else {
             (None, 0i128, None)
         };
+        let v_runtime_memory_pool: ::std::option::Option<u64> = if v_runtime_memory_pool
+            as i128 == x_parent__parent__runtime_memory_pool_data__pos
+        {
+            None
+        } else {
+            Some(v_runtime_memory_pool)
+        };
         r.leave();
         Ok(VertexV8 {
             block: v_block,
@@ -11277,22 +11870,24 @@ impl VertexV8 {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: VertexV8Args,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_attribute_array__ptr = ctx.key(122u32);
-        let k_attribute_dict = ctx.key(123u32);
-        let k_attribute_dictionary__ptr = ctx.key(124u32);
-        let k_attributes = ctx.key(125u32);
-        let k_buffer_infos = ctx.key(126u32);
-        let k_buffer_strides = ctx.key(127u32);
-        let k_runtime_memory_pool__ptr = ctx.key(128u32);
-        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(129u32);
-        let k_runtime_user_vertex_buffers = ctx.key(130u32);
-        let k_runtime_vertex_buffer_array__ptr = ctx.key(131u32);
-        let k_runtime_vertex_buffers = ctx.key(132u32);
-        let k_user_pointer__ptr = ctx.key(133u32);
-        let k_vertex_buffer_info_array__ptr = ctx.key(134u32);
-        let k_vertex_buffer_stride_array__ptr = ctx.key(135u32);
+        let (x_parent__parent__runtime_memory_pool_data__pos,) = args;
+        let k_attribute_array__ptr = ctx.key(127u32);
+        let k_attribute_dict = ctx.key(128u32);
+        let k_attribute_dictionary__ptr = ctx.key(129u32);
+        let k_attributes = ctx.key(130u32);
+        let k_buffer_infos = ctx.key(131u32);
+        let k_buffer_strides = ctx.key(132u32);
+        let k_runtime_memory_pool__ptr = ctx.key(133u32);
+        let k_runtime_user_vertex_buffer_array__ptr = ctx.key(134u32);
+        let k_runtime_user_vertex_buffers = ctx.key(135u32);
+        let k_runtime_vertex_buffer_array__ptr = ctx.key(136u32);
+        let k_runtime_vertex_buffers = ctx.key(137u32);
+        let k_user_pointer__ptr = ctx.key(138u32);
+        let k_vertex_buffer_info_array__ptr = ctx.key(139u32);
+        let k_vertex_buffer_stride_array__ptr = ctx.key(140u32);
         let d_attribute_array: i128 = match self.attribute_array {
             Some(v) if self.attributes.as_ref().is_none_or(|v| v.is_empty()) => v as i128,
             _ => ctx.prev_pos(k_attributes) as i128,
@@ -11332,6 +11927,10 @@ impl VertexV8 {
                 v as i128
             }
             _ => ctx.prev_pos(k_buffer_strides) as i128,
+        };
+        let d_runtime_memory_pool: i128 = match self.runtime_memory_pool {
+            Some(v) => v as i128,
+            None => x_parent__parent__runtime_memory_pool_data__pos,
         };
         if !{
             let v__ = self.block.clone();
@@ -11386,22 +11985,14 @@ impl VertexV8 {
         ctx.pointer_to(
             k_runtime_memory_pool__ptr,
             w.pos() as u64,
-            self.runtime_memory_pool,
+            d_runtime_memory_pool as u64,
             false,
         );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.runtime_memory_pool;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "runtime_memory_pool")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u64(
+                    ctx.fit::<u64>(d_runtime_memory_pool, "runtime_memory_pool")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("runtime_memory_pool")?;
@@ -12073,8 +12664,8 @@ impl VertexAttribute {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_attribute_name__ptr = ctx.key(136u32);
-        let k_name = ctx.key(137u32);
+        let k_attribute_name__ptr = ctx.key(141u32);
+        let k_name = ctx.key(142u32);
         let d_attribute_name: i128 = match self.attribute_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -12386,6 +12977,8 @@ pub struct Shape {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounding_spheres_align: ::std::option::Option<u64>,
 }
+/// The parameters of `Shape`'s readers and writers, in this order: `x_parent__parent__runtime_memory_pool_data__pos` (a type's own params, then the outer values it uses).
+pub(crate) type ShapeArgs = (i128,);
 impl Shape {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -12393,8 +12986,10 @@ impl Shape {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: ShapeArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__parent__runtime_memory_pool_data__pos,) = args;
         r.enter()?;
         let _v_magic = (|| -> ::binspec_runtime::Result<_> {
             Ok({
@@ -12520,7 +13115,7 @@ impl Shape {
                         let cap = r.check_count(n as u64, 56u64)?;
                         let mut out = ::std::vec::Vec::with_capacity(cap);
                         let _: &::std::vec::Vec<Mesh> = &out;
-                        let mut a__meshes: ::std::vec::Vec<MeshArgs> = ::std::vec::Vec::new();
+                        let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::new();
                         for i in 0..n as usize {
                             out.push(
                                 (|| -> ::binspec_runtime::Result<_> {
@@ -12530,7 +13125,7 @@ impl Shape {
                                         pools,
                                         root_io,
                                         {
-                                            let a__ = (
+                                            let a__: MeshArgs = (
                                                 if i as i128 == 0i128 {
                                                     0i128
                                                 } else {
@@ -12551,8 +13146,9 @@ impl Shape {
                                                                 .unwrap_or(0) as i128
                                                         } + 1i128
                                                 },
+                                                x_parent__parent__runtime_memory_pool_data__pos,
                                             );
-                                            a__meshes.push(a__);
+                                            a__meshes.push((a__.0,));
                                             a__
                                         },
                                     )
@@ -12805,8 +13401,41 @@ impl Shape {
                 let r = &mut r;
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
-                        let n = Shape::args_meshes(&v_meshes.clone().unwrap_or_default())
-                            .map_err(|e| e.or_offset(r.abs_pos()))?
+                        let n = {
+                            let out = &v_meshes.clone().unwrap_or_default();
+                            let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
+                                out.len(),
+                            );
+                            for i in 0..out.len() {
+                                let _ = {
+                                    let a__ = (
+                                        if i as i128 == 0i128 {
+                                            0i128
+                                        } else {
+                                            a__meshes
+                                                .get((i as i128 - 1i128) as usize)
+                                                .map_or(0i128, |a| a.0)
+                                                + {
+                                                    let m__ = &::binspec_runtime::expr::at(
+                                                            &out,
+                                                            i as i128 - 1i128,
+                                                        )
+                                                        .map_err(|e| e.or_offset(r.abs_pos()))?
+                                                        .clone();
+                                                    m__
+                                                        .sub_mesh_count
+                                                        .map(|v| v as usize)
+                                                        .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                        .unwrap_or(0) as i128
+                                                } + 1i128
+                                        },
+                                    );
+                                    a__meshes.push(a__);
+                                    a__
+                                };
+                            }
+                            a__meshes
+                        }
                             .last()
                             .copied()
                             .map_or(0i128, |a| a.0)
@@ -13042,24 +13671,26 @@ impl Shape {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: ShapeArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bounding_box_array__ptr = ctx.key(138u32);
-        let k_bounding_boxes = ctx.key(139u32);
-        let k_bounding_sphere_array__ptr = ctx.key(140u32);
-        let k_bounding_spheres = ctx.key(141u32);
-        let k_key_shape_array__ptr = ctx.key(142u32);
-        let k_key_shape_dict = ctx.key(143u32);
-        let k_key_shape_dictionary__ptr = ctx.key(144u32);
-        let k_key_shapes = ctx.key(145u32);
-        let k_mesh_array__ptr = ctx.key(146u32);
-        let k_meshes = ctx.key(147u32);
-        let k_name = ctx.key(148u32);
-        let k_shape_name__ptr = ctx.key(149u32);
-        let k_skin_bone_index_array__ptr = ctx.key(150u32);
-        let k_skin_bone_indices = ctx.key(151u32);
-        let k_user_pointer__ptr = ctx.key(152u32);
-        let k_vertex__ptr = ctx.key(153u32);
+        let (x_parent__parent__runtime_memory_pool_data__pos,) = args;
+        let k_bounding_box_array__ptr = ctx.key(143u32);
+        let k_bounding_boxes = ctx.key(144u32);
+        let k_bounding_sphere_array__ptr = ctx.key(145u32);
+        let k_bounding_spheres = ctx.key(146u32);
+        let k_key_shape_array__ptr = ctx.key(147u32);
+        let k_key_shape_dict = ctx.key(148u32);
+        let k_key_shape_dictionary__ptr = ctx.key(149u32);
+        let k_key_shapes = ctx.key(150u32);
+        let k_mesh_array__ptr = ctx.key(151u32);
+        let k_meshes = ctx.key(152u32);
+        let k_name = ctx.key(153u32);
+        let k_shape_name__ptr = ctx.key(154u32);
+        let k_skin_bone_index_array__ptr = ctx.key(155u32);
+        let k_skin_bone_indices = ctx.key(156u32);
+        let k_user_pointer__ptr = ctx.key(157u32);
+        let k_vertex__ptr = ctx.key(158u32);
         let d_shape_name: i128 = match self.shape_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -13478,9 +14109,40 @@ impl Shape {
                                                 if i as i128 == 0i128 {
                                                     0i128
                                                 } else {
-                                                    Shape::args_meshes(
-                                                            &self.meshes.clone().unwrap_or_default(),
-                                                        )?
+                                                    {
+                                                        let out = &self.meshes.clone().unwrap_or_default();
+                                                        let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
+                                                            out.len(),
+                                                        );
+                                                        for i in 0..out.len() {
+                                                            let _ = {
+                                                                let a__ = (
+                                                                    if i as i128 == 0i128 {
+                                                                        0i128
+                                                                    } else {
+                                                                        a__meshes
+                                                                            .get((i as i128 - 1i128) as usize)
+                                                                            .map_or(0i128, |a| a.0)
+                                                                            + {
+                                                                                let m__ = &::binspec_runtime::expr::at(
+                                                                                        &self.meshes.clone().unwrap_or_default(),
+                                                                                        i as i128 - 1i128,
+                                                                                    )?
+                                                                                    .clone();
+                                                                                m__
+                                                                                    .sub_mesh_count
+                                                                                    .map(|v| v as usize)
+                                                                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                                                    .unwrap_or(0) as i128
+                                                                            } + 1i128
+                                                                    },
+                                                                );
+                                                                a__meshes.push(a__);
+                                                                a__
+                                                            };
+                                                        }
+                                                        a__meshes
+                                                    }
                                                         .get((i as i128 - 1i128) as usize)
                                                         .copied()
                                                         .map_or(0i128, |a| a.0)
@@ -13497,6 +14159,7 @@ impl Shape {
                                                                 .unwrap_or(0) as i128
                                                         } + 1i128
                                                 },
+                                                x_parent__parent__runtime_memory_pool_data__pos,
                                             ),
                                         )?;
                                         Ok(())
@@ -13757,9 +14420,40 @@ impl Shape {
                             {
                                 let val = x;
                                 if !ctx.first_pass() {
-                                    let n__: i128 = Shape::args_meshes(
-                                            &self.meshes.clone().unwrap_or_default(),
-                                        )?
+                                    let n__: i128 = {
+                                        let out = &self.meshes.clone().unwrap_or_default();
+                                        let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
+                                            out.len(),
+                                        );
+                                        for i in 0..out.len() {
+                                            let _ = {
+                                                let a__ = (
+                                                    if i as i128 == 0i128 {
+                                                        0i128
+                                                    } else {
+                                                        a__meshes
+                                                            .get((i as i128 - 1i128) as usize)
+                                                            .map_or(0i128, |a| a.0)
+                                                            + {
+                                                                let m__ = &::binspec_runtime::expr::at(
+                                                                        &self.meshes.clone().unwrap_or_default(),
+                                                                        i as i128 - 1i128,
+                                                                    )?
+                                                                    .clone();
+                                                                m__
+                                                                    .sub_mesh_count
+                                                                    .map(|v| v as usize)
+                                                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                                    .unwrap_or(0) as i128
+                                                            } + 1i128
+                                                    },
+                                                );
+                                                a__meshes.push(a__);
+                                                a__
+                                            };
+                                        }
+                                        a__meshes
+                                    }
                                         .last()
                                         .copied()
                                         .map_or(0i128, |a| a.0)
@@ -13937,43 +14631,6 @@ impl Shape {
             .at("meshlet_data")?;
         Ok(())
     }
-    /// The arguments each element of `meshes` is read and written with, computed from the elements.
-    #[allow(non_snake_case)]
-    pub(crate) fn args_meshes(
-        out: &[Mesh],
-    ) -> ::binspec_runtime::Result<::std::vec::Vec<MeshArgs>> {
-        let mut a__meshes: ::std::vec::Vec<MeshArgs> = ::std::vec::Vec::with_capacity(
-            out.len(),
-        );
-        for i in 0..out.len() {
-            let _ = {
-                let a__ = (
-                    if i as i128 == 0i128 {
-                        0i128
-                    } else {
-                        a__meshes
-                            .get((i as i128 - 1i128) as usize)
-                            .map_or(0i128, |a| a.0)
-                            + {
-                                let m__ = &::binspec_runtime::expr::at(
-                                        &out,
-                                        i as i128 - 1i128,
-                                    )?
-                                    .clone();
-                                m__
-                                    .sub_mesh_count
-                                    .map(|v| v as usize)
-                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
-                                    .unwrap_or(0) as i128
-                            } + 1i128
-                    },
-                );
-                a__meshes.push(a__);
-                a__
-            };
-        }
-        Ok(a__meshes)
-    }
 }
 /// Version 8's shape (`FSHP`): a block header (zeros) for the magic and flags of version 10, the flags after
 /// the pointers, a bounding radius array instead of bounding spheres, and 6 bytes of padding at the end.
@@ -14071,6 +14728,8 @@ pub struct ShapeV8 {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounding_radii_align: ::std::option::Option<u64>,
 }
+/// The parameters of `ShapeV8`'s readers and writers, in this order: `x_parent__parent__runtime_memory_pool_data__pos` (a type's own params, then the outer values it uses).
+pub(crate) type ShapeV8Args = (i128,);
 impl ShapeV8 {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -14078,8 +14737,10 @@ impl ShapeV8 {
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
+        args: ShapeV8Args,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
+        let (x_parent__parent__runtime_memory_pool_data__pos,) = args;
         r.enter()?;
         let at_block = r.abs_pos();
         let v_block = UnchainedHeader::read(r, endian, pools, root_io).at("block")?;
@@ -14216,7 +14877,7 @@ impl ShapeV8 {
                         let cap = r.check_count(n as u64, 56u64)?;
                         let mut out = ::std::vec::Vec::with_capacity(cap);
                         let _: &::std::vec::Vec<Mesh> = &out;
-                        let mut a__meshes: ::std::vec::Vec<MeshArgs> = ::std::vec::Vec::new();
+                        let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::new();
                         for i in 0..n as usize {
                             out.push(
                                 (|| -> ::binspec_runtime::Result<_> {
@@ -14226,7 +14887,7 @@ impl ShapeV8 {
                                         pools,
                                         root_io,
                                         {
-                                            let a__ = (
+                                            let a__: MeshArgs = (
                                                 if i as i128 == 0i128 {
                                                     0i128
                                                 } else {
@@ -14247,8 +14908,9 @@ impl ShapeV8 {
                                                                 .unwrap_or(0) as i128
                                                         } + 1i128
                                                 },
+                                                x_parent__parent__runtime_memory_pool_data__pos,
                                             );
-                                            a__meshes.push(a__);
+                                            a__meshes.push((a__.0,));
                                             a__
                                         },
                                     )
@@ -14475,10 +15137,41 @@ impl ShapeV8 {
                 let r = &mut r;
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
-                        let n = ShapeV8::args_meshes(
-                                &v_meshes.clone().unwrap_or_default(),
-                            )
-                            .map_err(|e| e.or_offset(r.abs_pos()))?
+                        let n = {
+                            let out = &v_meshes.clone().unwrap_or_default();
+                            let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
+                                out.len(),
+                            );
+                            for i in 0..out.len() {
+                                let _ = {
+                                    let a__ = (
+                                        if i as i128 == 0i128 {
+                                            0i128
+                                        } else {
+                                            a__meshes
+                                                .get((i as i128 - 1i128) as usize)
+                                                .map_or(0i128, |a| a.0)
+                                                + {
+                                                    let m__ = &::binspec_runtime::expr::at(
+                                                            &out,
+                                                            i as i128 - 1i128,
+                                                        )
+                                                        .map_err(|e| e.or_offset(r.abs_pos()))?
+                                                        .clone();
+                                                    m__
+                                                        .sub_mesh_count
+                                                        .map(|v| v as usize)
+                                                        .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                        .unwrap_or(0) as i128
+                                                } + 1i128
+                                        },
+                                    );
+                                    a__meshes.push(a__);
+                                    a__
+                                };
+                            }
+                            a__meshes
+                        }
                             .last()
                             .copied()
                             .map_or(0i128, |a| a.0)
@@ -14708,24 +15401,26 @@ impl ShapeV8 {
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
         io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
+        args: ShapeV8Args,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bounding_box_array__ptr = ctx.key(154u32);
-        let k_bounding_boxes = ctx.key(155u32);
-        let k_bounding_radii = ctx.key(156u32);
-        let k_bounding_radius_array__ptr = ctx.key(157u32);
-        let k_key_shape_array__ptr = ctx.key(158u32);
-        let k_key_shape_dict = ctx.key(159u32);
-        let k_key_shape_dictionary__ptr = ctx.key(160u32);
-        let k_key_shapes = ctx.key(161u32);
-        let k_mesh_array__ptr = ctx.key(162u32);
-        let k_meshes = ctx.key(163u32);
-        let k_name = ctx.key(164u32);
-        let k_shape_name__ptr = ctx.key(165u32);
-        let k_skin_bone_index_array__ptr = ctx.key(166u32);
-        let k_skin_bone_indices = ctx.key(167u32);
-        let k_user_pointer__ptr = ctx.key(168u32);
-        let k_vertex__ptr = ctx.key(169u32);
+        let (x_parent__parent__runtime_memory_pool_data__pos,) = args;
+        let k_bounding_box_array__ptr = ctx.key(159u32);
+        let k_bounding_boxes = ctx.key(160u32);
+        let k_bounding_radii = ctx.key(161u32);
+        let k_bounding_radius_array__ptr = ctx.key(162u32);
+        let k_key_shape_array__ptr = ctx.key(163u32);
+        let k_key_shape_dict = ctx.key(164u32);
+        let k_key_shape_dictionary__ptr = ctx.key(165u32);
+        let k_key_shapes = ctx.key(166u32);
+        let k_mesh_array__ptr = ctx.key(167u32);
+        let k_meshes = ctx.key(168u32);
+        let k_name = ctx.key(169u32);
+        let k_shape_name__ptr = ctx.key(170u32);
+        let k_skin_bone_index_array__ptr = ctx.key(171u32);
+        let k_skin_bone_indices = ctx.key(172u32);
+        let k_user_pointer__ptr = ctx.key(173u32);
+        let k_vertex__ptr = ctx.key(174u32);
         let d_shape_name: i128 = match self.shape_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -15166,9 +15861,40 @@ impl ShapeV8 {
                                                 if i as i128 == 0i128 {
                                                     0i128
                                                 } else {
-                                                    ShapeV8::args_meshes(
-                                                            &self.meshes.clone().unwrap_or_default(),
-                                                        )?
+                                                    {
+                                                        let out = &self.meshes.clone().unwrap_or_default();
+                                                        let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
+                                                            out.len(),
+                                                        );
+                                                        for i in 0..out.len() {
+                                                            let _ = {
+                                                                let a__ = (
+                                                                    if i as i128 == 0i128 {
+                                                                        0i128
+                                                                    } else {
+                                                                        a__meshes
+                                                                            .get((i as i128 - 1i128) as usize)
+                                                                            .map_or(0i128, |a| a.0)
+                                                                            + {
+                                                                                let m__ = &::binspec_runtime::expr::at(
+                                                                                        &self.meshes.clone().unwrap_or_default(),
+                                                                                        i as i128 - 1i128,
+                                                                                    )?
+                                                                                    .clone();
+                                                                                m__
+                                                                                    .sub_mesh_count
+                                                                                    .map(|v| v as usize)
+                                                                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                                                    .unwrap_or(0) as i128
+                                                                            } + 1i128
+                                                                    },
+                                                                );
+                                                                a__meshes.push(a__);
+                                                                a__
+                                                            };
+                                                        }
+                                                        a__meshes
+                                                    }
                                                         .get((i as i128 - 1i128) as usize)
                                                         .copied()
                                                         .map_or(0i128, |a| a.0)
@@ -15185,6 +15911,7 @@ impl ShapeV8 {
                                                                 .unwrap_or(0) as i128
                                                         } + 1i128
                                                 },
+                                                x_parent__parent__runtime_memory_pool_data__pos,
                                             ),
                                         )?;
                                         Ok(())
@@ -15444,9 +16171,40 @@ impl ShapeV8 {
                             {
                                 let val = x;
                                 if !ctx.first_pass() {
-                                    let n__: i128 = ShapeV8::args_meshes(
-                                            &self.meshes.clone().unwrap_or_default(),
-                                        )?
+                                    let n__: i128 = {
+                                        let out = &self.meshes.clone().unwrap_or_default();
+                                        let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
+                                            out.len(),
+                                        );
+                                        for i in 0..out.len() {
+                                            let _ = {
+                                                let a__ = (
+                                                    if i as i128 == 0i128 {
+                                                        0i128
+                                                    } else {
+                                                        a__meshes
+                                                            .get((i as i128 - 1i128) as usize)
+                                                            .map_or(0i128, |a| a.0)
+                                                            + {
+                                                                let m__ = &::binspec_runtime::expr::at(
+                                                                        &self.meshes.clone().unwrap_or_default(),
+                                                                        i as i128 - 1i128,
+                                                                    )?
+                                                                    .clone();
+                                                                m__
+                                                                    .sub_mesh_count
+                                                                    .map(|v| v as usize)
+                                                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
+                                                                    .unwrap_or(0) as i128
+                                                            } + 1i128
+                                                    },
+                                                );
+                                                a__meshes.push(a__);
+                                                a__
+                                            };
+                                        }
+                                        a__meshes
+                                    }
                                         .last()
                                         .copied()
                                         .map_or(0i128, |a| a.0)
@@ -15572,43 +16330,6 @@ impl ShapeV8 {
         }
         Ok(())
     }
-    /// The arguments each element of `meshes` is read and written with, computed from the elements.
-    #[allow(non_snake_case)]
-    pub(crate) fn args_meshes(
-        out: &[Mesh],
-    ) -> ::binspec_runtime::Result<::std::vec::Vec<MeshArgs>> {
-        let mut a__meshes: ::std::vec::Vec<MeshArgs> = ::std::vec::Vec::with_capacity(
-            out.len(),
-        );
-        for i in 0..out.len() {
-            let _ = {
-                let a__ = (
-                    if i as i128 == 0i128 {
-                        0i128
-                    } else {
-                        a__meshes
-                            .get((i as i128 - 1i128) as usize)
-                            .map_or(0i128, |a| a.0)
-                            + {
-                                let m__ = &::binspec_runtime::expr::at(
-                                        &out,
-                                        i as i128 - 1i128,
-                                    )?
-                                    .clone();
-                                m__
-                                    .sub_mesh_count
-                                    .map(|v| v as usize)
-                                    .or(m__.sub_meshes.as_ref().map(|v| v.len()))
-                                    .unwrap_or(0) as i128
-                            } + 1i128
-                    },
-                );
-                a__meshes.push(a__);
-                a__
-            };
-        }
-        Ok(a__meshes)
-    }
 }
 /// One level of detail of a shape, as index buffer and sub mesh ranges. Same layout in versions 8 and 10.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -15619,8 +16340,11 @@ pub struct Mesh {
     /// Set only where `sub_meshes` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sub_mesh_range_array: ::std::option::Option<u64>,
-    /// Runtime memory pool pointer (not followed).
-    pub runtime_memory_pool: u64,
+    /// Runtime memory pool pointer (the file header's `runtime_memory_pool`, derived from where it is).
+    ///
+    /// Set only where the file disagrees with the derived value (`_parent._parent._parent.runtime_memory_pool_data._pos`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_memory_pool: ::std::option::Option<u64>,
     /// Runtime index buffer memory (0x48 bytes of zeroed memory).
     ///
     /// Set only where `runtime_index_buffer_data` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
@@ -15663,8 +16387,8 @@ pub struct Mesh {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index_buffer_align: ::std::option::Option<u64>,
 }
-/// The parameters of `Mesh`'s readers and writers, in this order: `p_boundings_before` (a type's own params, then the outer values it uses).
-pub(crate) type MeshArgs = (i128,);
+/// The parameters of `Mesh`'s readers and writers, in this order: `p_boundings_before`, `x_parent__parent__parent__runtime_memory_pool_data__pos` (a type's own params, then the outer values it uses).
+pub(crate) type MeshArgs = (i128, i128);
 impl Mesh {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
@@ -15675,7 +16399,10 @@ impl Mesh {
         args: MeshArgs,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
-        let (_p_boundings_before,) = args;
+        let (
+            _p_boundings_before,
+            x_parent__parent__parent__runtime_memory_pool_data__pos,
+        ) = args;
         r.enter()?;
         let ptr_at_sub_mesh_range_array = r.abs_pos();
         let v_sub_mesh_range_array = r.u64(endian).at("sub_mesh_range_array")?;
@@ -15895,6 +16622,13 @@ impl Mesh {
         } else {
             (None, 0i128, None)
         };
+        let v_runtime_memory_pool: ::std::option::Option<u64> = if v_runtime_memory_pool
+            as i128 == x_parent__parent__parent__runtime_memory_pool_data__pos
+        {
+            None
+        } else {
+            Some(v_runtime_memory_pool)
+        };
         r.leave();
         Ok(Mesh {
             sub_mesh_range_array: if keep_sub_meshes
@@ -15946,14 +16680,17 @@ impl Mesh {
         args: MeshArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (_p_boundings_before,) = args;
-        let k_index_buffer = ctx.key(170u32);
-        let k_index_buffer_info__ptr = ctx.key(171u32);
-        let k_runtime_index_buffer__ptr = ctx.key(172u32);
-        let k_runtime_index_buffer_data = ctx.key(173u32);
-        let k_runtime_memory_pool__ptr = ctx.key(174u32);
-        let k_sub_mesh_range_array__ptr = ctx.key(175u32);
-        let k_sub_meshes = ctx.key(176u32);
+        let (
+            _p_boundings_before,
+            x_parent__parent__parent__runtime_memory_pool_data__pos,
+        ) = args;
+        let k_index_buffer = ctx.key(175u32);
+        let k_index_buffer_info__ptr = ctx.key(176u32);
+        let k_runtime_index_buffer__ptr = ctx.key(177u32);
+        let k_runtime_index_buffer_data = ctx.key(178u32);
+        let k_runtime_memory_pool__ptr = ctx.key(179u32);
+        let k_sub_mesh_range_array__ptr = ctx.key(180u32);
+        let k_sub_meshes = ctx.key(181u32);
         let d_sub_mesh_range_array: i128 = match self.sub_mesh_range_array {
             Some(v) if self.sub_meshes.as_ref().is_none_or(|v| v.is_empty()) => v as i128,
             _ => ctx.prev_pos(k_sub_meshes) as i128,
@@ -15969,6 +16706,10 @@ impl Mesh {
         let d_index_buffer_info: i128 = match self.index_buffer_info {
             Some(v) if self.index_buffer.is_none() => v as i128,
             _ => ctx.prev_pos(k_index_buffer) as i128,
+        };
+        let d_runtime_memory_pool: i128 = match self.runtime_memory_pool {
+            Some(v) => v as i128,
+            None => x_parent__parent__parent__runtime_memory_pool_data__pos,
         };
         ::binspec_runtime::attempt(|| {
                 if self.sub_meshes.is_some() {
@@ -15988,22 +16729,14 @@ impl Mesh {
         ctx.pointer_to(
             k_runtime_memory_pool__ptr,
             w.pos() as u64,
-            self.runtime_memory_pool,
+            d_runtime_memory_pool as u64,
             false,
         );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.runtime_memory_pool;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<
-                                u64,
-                            >(*x as i128, "runtime_memory_pool")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u64(
+                    ctx.fit::<u64>(d_runtime_memory_pool, "runtime_memory_pool")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("runtime_memory_pool")?;
@@ -16977,12 +17710,12 @@ impl Meshlet {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_meshlet_buffer_info_array__ptr = ctx.key(177u32);
-        let k_meshlet_buffer_infos = ctx.key(178u32);
-        let k_meshlet_buffer_offset_array__ptr = ctx.key(179u32);
-        let k_meshlet_buffer_offsets = ctx.key(180u32);
-        let k_runtime_meshlet_buffer_array__ptr = ctx.key(181u32);
-        let k_runtime_meshlet_buffers = ctx.key(182u32);
+        let k_meshlet_buffer_info_array__ptr = ctx.key(182u32);
+        let k_meshlet_buffer_infos = ctx.key(183u32);
+        let k_meshlet_buffer_offset_array__ptr = ctx.key(184u32);
+        let k_meshlet_buffer_offsets = ctx.key(185u32);
+        let k_runtime_meshlet_buffer_array__ptr = ctx.key(186u32);
+        let k_runtime_meshlet_buffers = ctx.key(187u32);
         let d_runtime_meshlet_buffer_array: i128 = match self
             .runtime_meshlet_buffer_array
         {
@@ -17749,16 +18482,16 @@ impl Skeleton {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bone_array__ptr = ctx.key(183u32);
-        let k_bone_dict = ctx.key(184u32);
-        let k_bone_dictionary__ptr = ctx.key(185u32);
-        let k_bone_index_table__ptr = ctx.key(186u32);
-        let k_bone_indices = ctx.key(187u32);
-        let k_bones = ctx.key(188u32);
-        let k_inverse_matrices = ctx.key(189u32);
-        let k_inverse_matrix_array__ptr = ctx.key(190u32);
-        let k_mirror_bone_index_table__ptr = ctx.key(191u32);
-        let k_user_pointer__ptr = ctx.key(192u32);
+        let k_bone_array__ptr = ctx.key(188u32);
+        let k_bone_dict = ctx.key(189u32);
+        let k_bone_dictionary__ptr = ctx.key(190u32);
+        let k_bone_index_table__ptr = ctx.key(191u32);
+        let k_bone_indices = ctx.key(192u32);
+        let k_bones = ctx.key(193u32);
+        let k_inverse_matrices = ctx.key(194u32);
+        let k_inverse_matrix_array__ptr = ctx.key(195u32);
+        let k_mirror_bone_index_table__ptr = ctx.key(196u32);
+        let k_user_pointer__ptr = ctx.key(197u32);
         let d_bone_dictionary: i128 = match self.bone_dictionary {
             Some(v) if self.bone_dict.is_none() => v as i128,
             _ => ctx.prev_pos(k_bone_dict) as i128,
@@ -18631,15 +19364,15 @@ impl SkeletonV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bone_array__ptr = ctx.key(193u32);
-        let k_bone_dict = ctx.key(194u32);
-        let k_bone_dictionary__ptr = ctx.key(195u32);
-        let k_bone_index_table__ptr = ctx.key(196u32);
-        let k_bone_indices = ctx.key(197u32);
-        let k_bones = ctx.key(198u32);
-        let k_inverse_matrices = ctx.key(199u32);
-        let k_inverse_matrix_array__ptr = ctx.key(200u32);
-        let k_user_pointer__ptr = ctx.key(201u32);
+        let k_bone_array__ptr = ctx.key(198u32);
+        let k_bone_dict = ctx.key(199u32);
+        let k_bone_dictionary__ptr = ctx.key(200u32);
+        let k_bone_index_table__ptr = ctx.key(201u32);
+        let k_bone_indices = ctx.key(202u32);
+        let k_bones = ctx.key(203u32);
+        let k_inverse_matrices = ctx.key(204u32);
+        let k_inverse_matrix_array__ptr = ctx.key(205u32);
+        let k_user_pointer__ptr = ctx.key(206u32);
         let d_bone_dictionary: i128 = match self.bone_dictionary {
             Some(v) if self.bone_dict.is_none() => v as i128,
             _ => ctx.prev_pos(k_bone_dict) as i128,
@@ -19378,12 +20111,12 @@ impl Bone {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bone_name__ptr = ctx.key(202u32);
-        let k_name = ctx.key(203u32);
-        let k_user_data = ctx.key(204u32);
-        let k_user_data_array__ptr = ctx.key(205u32);
-        let k_user_data_dict = ctx.key(206u32);
-        let k_user_data_dictionary__ptr = ctx.key(207u32);
+        let k_bone_name__ptr = ctx.key(207u32);
+        let k_name = ctx.key(208u32);
+        let k_user_data = ctx.key(209u32);
+        let k_user_data_array__ptr = ctx.key(210u32);
+        let k_user_data_dict = ctx.key(211u32);
+        let k_user_data_dictionary__ptr = ctx.key(212u32);
         let d_bone_name: i128 = match self.bone_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -20005,12 +20738,12 @@ impl BoneV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_bone_name__ptr = ctx.key(208u32);
-        let k_name = ctx.key(209u32);
-        let k_user_data = ctx.key(210u32);
-        let k_user_data_array__ptr = ctx.key(211u32);
-        let k_user_data_dict = ctx.key(212u32);
-        let k_user_data_dictionary__ptr = ctx.key(213u32);
+        let k_bone_name__ptr = ctx.key(213u32);
+        let k_name = ctx.key(214u32);
+        let k_user_data = ctx.key(215u32);
+        let k_user_data_array__ptr = ctx.key(216u32);
+        let k_user_data_dict = ctx.key(217u32);
+        let k_user_data_dictionary__ptr = ctx.key(218u32);
         let d_bone_name: i128 = match self.bone_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -21014,24 +21747,24 @@ impl ShaderReflection {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_archive_name = ctx.key(214u32);
-        let k_name = ctx.key(215u32);
-        let k_render_info_array__ptr = ctx.key(216u32);
-        let k_render_info_dict = ctx.key(217u32);
-        let k_render_info_dictionary__ptr = ctx.key(218u32);
-        let k_render_infos = ctx.key(219u32);
-        let k_sampler_dict = ctx.key(220u32);
-        let k_sampler_dictionary__ptr = ctx.key(221u32);
-        let k_shader_archive_name__ptr = ctx.key(222u32);
-        let k_shader_name__ptr = ctx.key(223u32);
-        let k_shader_param_array__ptr = ctx.key(224u32);
-        let k_shader_param_dict = ctx.key(225u32);
-        let k_shader_param_dictionary__ptr = ctx.key(226u32);
-        let k_shader_params = ctx.key(227u32);
-        let k_static_option_dict = ctx.key(228u32);
-        let k_static_option_dictionary__ptr = ctx.key(229u32);
-        let k_vertex_attribute_dict = ctx.key(230u32);
-        let k_vertex_attribute_dictionary__ptr = ctx.key(231u32);
+        let k_archive_name = ctx.key(219u32);
+        let k_name = ctx.key(220u32);
+        let k_render_info_array__ptr = ctx.key(221u32);
+        let k_render_info_dict = ctx.key(222u32);
+        let k_render_info_dictionary__ptr = ctx.key(223u32);
+        let k_render_infos = ctx.key(224u32);
+        let k_sampler_dict = ctx.key(225u32);
+        let k_sampler_dictionary__ptr = ctx.key(226u32);
+        let k_shader_archive_name__ptr = ctx.key(227u32);
+        let k_shader_name__ptr = ctx.key(228u32);
+        let k_shader_param_array__ptr = ctx.key(229u32);
+        let k_shader_param_dict = ctx.key(230u32);
+        let k_shader_param_dictionary__ptr = ctx.key(231u32);
+        let k_shader_params = ctx.key(232u32);
+        let k_static_option_dict = ctx.key(233u32);
+        let k_static_option_dictionary__ptr = ctx.key(234u32);
+        let k_vertex_attribute_dict = ctx.key(235u32);
+        let k_vertex_attribute_dictionary__ptr = ctx.key(236u32);
         let d_shader_archive_name: i128 = match self.shader_archive_name {
             Some(v) if self.archive_name.is_none() => v as i128,
             _ => ctx.prev_pos(k_archive_name) as i128,
@@ -21940,8 +22673,8 @@ impl RenderInfo {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_name = ctx.key(232u32);
-        let k_render_info_name__ptr = ctx.key(233u32);
+        let k_name = ctx.key(237u32);
+        let k_render_info_name__ptr = ctx.key(238u32);
         let d_render_info_name: i128 = match self.render_info_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -22117,9 +22850,9 @@ impl ShaderParam {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_convert_function__ptr = ctx.key(234u32);
-        let k_name = ctx.key(235u32);
-        let k_shader_param_name__ptr = ctx.key(236u32);
+        let k_convert_function__ptr = ctx.key(239u32);
+        let k_name = ctx.key(240u32);
+        let k_shader_param_name__ptr = ctx.key(241u32);
         let d_shader_param_name: i128 = match self.shader_param_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -24024,42 +24757,42 @@ impl Material {
             x_parent__shader_reflections,
             x_parent__shader_reflections__pos,
         ) = args;
-        let k_convert_flag_array__ptr = ctx.key(237u32);
-        let k_convert_flags = ctx.key(238u32);
-        let k_material_name__ptr = ctx.key(239u32);
-        let k_name = ctx.key(240u32);
-        let k_render_info_value_array__ptr = ctx.key(241u32);
-        let k_render_info_value_count_array__ptr = ctx.key(242u32);
-        let k_render_info_value_counts = ctx.key(243u32);
-        let k_render_info_value_offset_array__ptr = ctx.key(244u32);
-        let k_render_info_value_offsets = ctx.key(245u32);
-        let k_render_info_values = ctx.key(246u32);
-        let k_reserved__ptr = ctx.key(247u32);
-        let k_runtime_sampler_array__ptr = ctx.key(248u32);
-        let k_runtime_sampler_slot_array__ptr = ctx.key(249u32);
-        let k_runtime_sampler_slots = ctx.key(250u32);
-        let k_runtime_samplers = ctx.key(251u32);
-        let k_runtime_texture_slot_array__ptr = ctx.key(252u32);
-        let k_runtime_texture_slots = ctx.key(253u32);
-        let k_runtime_texture_view_array__ptr = ctx.key(254u32);
-        let k_runtime_texture_views = ctx.key(255u32);
-        let k_runtime_uniform_buffer_offset_array__ptr = ctx.key(256u32);
-        let k_runtime_uniform_buffer_offsets = ctx.key(257u32);
-        let k_sampler_dict = ctx.key(258u32);
-        let k_sampler_dictionary__ptr = ctx.key(259u32);
-        let k_sampler_info_array__ptr = ctx.key(260u32);
-        let k_sampler_infos = ctx.key(261u32);
-        let k_shader_param_value_array__ptr = ctx.key(262u32);
-        let k_shader_param_values = ctx.key(263u32);
-        let k_static_shader_variation__ptr = ctx.key(264u32);
-        let k_texture_name_array__ptr = ctx.key(265u32);
-        let k_texture_names = ctx.key(266u32);
-        let k_user_data = ctx.key(267u32);
-        let k_user_data_array__ptr = ctx.key(268u32);
-        let k_user_data_dict = ctx.key(269u32);
-        let k_user_data_dictionary__ptr = ctx.key(270u32);
-        let k_user_pointer__ptr = ctx.key(271u32);
-        let k_variation = ctx.key(272u32);
+        let k_convert_flag_array__ptr = ctx.key(242u32);
+        let k_convert_flags = ctx.key(243u32);
+        let k_material_name__ptr = ctx.key(244u32);
+        let k_name = ctx.key(245u32);
+        let k_render_info_value_array__ptr = ctx.key(246u32);
+        let k_render_info_value_count_array__ptr = ctx.key(247u32);
+        let k_render_info_value_counts = ctx.key(248u32);
+        let k_render_info_value_offset_array__ptr = ctx.key(249u32);
+        let k_render_info_value_offsets = ctx.key(250u32);
+        let k_render_info_values = ctx.key(251u32);
+        let k_reserved__ptr = ctx.key(252u32);
+        let k_runtime_sampler_array__ptr = ctx.key(253u32);
+        let k_runtime_sampler_slot_array__ptr = ctx.key(254u32);
+        let k_runtime_sampler_slots = ctx.key(255u32);
+        let k_runtime_samplers = ctx.key(256u32);
+        let k_runtime_texture_slot_array__ptr = ctx.key(257u32);
+        let k_runtime_texture_slots = ctx.key(258u32);
+        let k_runtime_texture_view_array__ptr = ctx.key(259u32);
+        let k_runtime_texture_views = ctx.key(260u32);
+        let k_runtime_uniform_buffer_offset_array__ptr = ctx.key(261u32);
+        let k_runtime_uniform_buffer_offsets = ctx.key(262u32);
+        let k_sampler_dict = ctx.key(263u32);
+        let k_sampler_dictionary__ptr = ctx.key(264u32);
+        let k_sampler_info_array__ptr = ctx.key(265u32);
+        let k_sampler_infos = ctx.key(266u32);
+        let k_shader_param_value_array__ptr = ctx.key(267u32);
+        let k_shader_param_values = ctx.key(268u32);
+        let k_static_shader_variation__ptr = ctx.key(269u32);
+        let k_texture_name_array__ptr = ctx.key(270u32);
+        let k_texture_names = ctx.key(271u32);
+        let k_user_data = ctx.key(272u32);
+        let k_user_data_array__ptr = ctx.key(273u32);
+        let k_user_data_dict = ctx.key(274u32);
+        let k_user_data_dictionary__ptr = ctx.key(275u32);
+        let k_user_pointer__ptr = ctx.key(276u32);
+        let k_variation = ctx.key(277u32);
         let d_material_name: i128 = match self.material_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -26649,21 +27382,21 @@ impl StaticShaderVariation {
             _x_parent__parent__shader_reflection_array,
             x_parent__parent__shader_reflections__pos,
         ) = args;
-        let k_option_bool_array__ptr = ctx.key(273u32);
-        let k_option_bools = ctx.key(274u32);
-        let k_option_index_array__ptr = ctx.key(275u32);
-        let k_option_indices = ctx.key(276u32);
-        let k_option_string_array__ptr = ctx.key(277u32);
-        let k_option_strings = ctx.key(278u32);
-        let k_sampler_index_array__ptr = ctx.key(279u32);
-        let k_sampler_indices = ctx.key(280u32);
-        let k_sampler_name_array__ptr = ctx.key(281u32);
-        let k_sampler_names = ctx.key(282u32);
-        let k_shader_reflection__ptr = ctx.key(283u32);
-        let k_vertex_attribute_index_array__ptr = ctx.key(284u32);
-        let k_vertex_attribute_indices = ctx.key(285u32);
-        let k_vertex_attribute_name_array__ptr = ctx.key(286u32);
-        let k_vertex_attribute_names = ctx.key(287u32);
+        let k_option_bool_array__ptr = ctx.key(278u32);
+        let k_option_bools = ctx.key(279u32);
+        let k_option_index_array__ptr = ctx.key(280u32);
+        let k_option_indices = ctx.key(281u32);
+        let k_option_string_array__ptr = ctx.key(282u32);
+        let k_option_strings = ctx.key(283u32);
+        let k_sampler_index_array__ptr = ctx.key(284u32);
+        let k_sampler_indices = ctx.key(285u32);
+        let k_sampler_name_array__ptr = ctx.key(286u32);
+        let k_sampler_names = ctx.key(287u32);
+        let k_shader_reflection__ptr = ctx.key(288u32);
+        let k_vertex_attribute_index_array__ptr = ctx.key(289u32);
+        let k_vertex_attribute_indices = ctx.key(290u32);
+        let k_vertex_attribute_name_array__ptr = ctx.key(291u32);
+        let k_vertex_attribute_names = ctx.key(292u32);
         let d_vertex_attribute_name_array: i128 = match self.vertex_attribute_name_array
         {
             Some(
@@ -28965,41 +29698,41 @@ impl MaterialV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_convert_flag_array__ptr = ctx.key(288u32);
-        let k_convert_flags = ctx.key(289u32);
-        let k_material_name__ptr = ctx.key(290u32);
-        let k_name = ctx.key(291u32);
-        let k_render_info_array__ptr = ctx.key(292u32);
-        let k_render_info_dict = ctx.key(293u32);
-        let k_render_info_dictionary__ptr = ctx.key(294u32);
-        let k_render_infos = ctx.key(295u32);
-        let k_runtime_sampler_array__ptr = ctx.key(296u32);
-        let k_runtime_sampler_slot_array__ptr = ctx.key(297u32);
-        let k_runtime_sampler_slots = ctx.key(298u32);
-        let k_runtime_samplers = ctx.key(299u32);
-        let k_runtime_texture_slot_array__ptr = ctx.key(300u32);
-        let k_runtime_texture_slots = ctx.key(301u32);
-        let k_runtime_texture_view_array__ptr = ctx.key(302u32);
-        let k_runtime_texture_views = ctx.key(303u32);
-        let k_sampler_dict = ctx.key(304u32);
-        let k_sampler_dictionary__ptr = ctx.key(305u32);
-        let k_sampler_info_array__ptr = ctx.key(306u32);
-        let k_sampler_infos = ctx.key(307u32);
-        let k_shader_assign__ptr = ctx.key(308u32);
-        let k_shader_assign_data = ctx.key(309u32);
-        let k_shader_param_array__ptr = ctx.key(310u32);
-        let k_shader_param_dict = ctx.key(311u32);
-        let k_shader_param_dictionary__ptr = ctx.key(312u32);
-        let k_shader_param_value_array__ptr = ctx.key(313u32);
-        let k_shader_param_values = ctx.key(314u32);
-        let k_shader_params = ctx.key(315u32);
-        let k_texture_name_array__ptr = ctx.key(316u32);
-        let k_texture_names = ctx.key(317u32);
-        let k_user_data = ctx.key(318u32);
-        let k_user_data_array__ptr = ctx.key(319u32);
-        let k_user_data_dict = ctx.key(320u32);
-        let k_user_data_dictionary__ptr = ctx.key(321u32);
-        let k_user_pointer__ptr = ctx.key(322u32);
+        let k_convert_flag_array__ptr = ctx.key(293u32);
+        let k_convert_flags = ctx.key(294u32);
+        let k_material_name__ptr = ctx.key(295u32);
+        let k_name = ctx.key(296u32);
+        let k_render_info_array__ptr = ctx.key(297u32);
+        let k_render_info_dict = ctx.key(298u32);
+        let k_render_info_dictionary__ptr = ctx.key(299u32);
+        let k_render_infos = ctx.key(300u32);
+        let k_runtime_sampler_array__ptr = ctx.key(301u32);
+        let k_runtime_sampler_slot_array__ptr = ctx.key(302u32);
+        let k_runtime_sampler_slots = ctx.key(303u32);
+        let k_runtime_samplers = ctx.key(304u32);
+        let k_runtime_texture_slot_array__ptr = ctx.key(305u32);
+        let k_runtime_texture_slots = ctx.key(306u32);
+        let k_runtime_texture_view_array__ptr = ctx.key(307u32);
+        let k_runtime_texture_views = ctx.key(308u32);
+        let k_sampler_dict = ctx.key(309u32);
+        let k_sampler_dictionary__ptr = ctx.key(310u32);
+        let k_sampler_info_array__ptr = ctx.key(311u32);
+        let k_sampler_infos = ctx.key(312u32);
+        let k_shader_assign__ptr = ctx.key(313u32);
+        let k_shader_assign_data = ctx.key(314u32);
+        let k_shader_param_array__ptr = ctx.key(315u32);
+        let k_shader_param_dict = ctx.key(316u32);
+        let k_shader_param_dictionary__ptr = ctx.key(317u32);
+        let k_shader_param_value_array__ptr = ctx.key(318u32);
+        let k_shader_param_values = ctx.key(319u32);
+        let k_shader_params = ctx.key(320u32);
+        let k_texture_name_array__ptr = ctx.key(321u32);
+        let k_texture_names = ctx.key(322u32);
+        let k_user_data = ctx.key(323u32);
+        let k_user_data_array__ptr = ctx.key(324u32);
+        let k_user_data_dict = ctx.key(325u32);
+        let k_user_data_dictionary__ptr = ctx.key(326u32);
+        let k_user_pointer__ptr = ctx.key(327u32);
         let d_material_name: i128 = match self.material_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -30801,10 +31534,10 @@ impl RenderInfoV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_name = ctx.key(323u32);
-        let k_render_info_name__ptr = ctx.key(324u32);
-        let k_value_array__ptr = ctx.key(325u32);
-        let k_values = ctx.key(326u32);
+        let k_name = ctx.key(328u32);
+        let k_render_info_name__ptr = ctx.key(329u32);
+        let k_value_array__ptr = ctx.key(330u32);
+        let k_values = ctx.key(331u32);
         let d_render_info_name: i128 = match self.render_info_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -31722,22 +32455,22 @@ impl ShaderAssignV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_archive_name = ctx.key(327u32);
-        let k_attribute_assign_array__ptr = ctx.key(328u32);
-        let k_attribute_assign_dict = ctx.key(329u32);
-        let k_attribute_assign_dictionary__ptr = ctx.key(330u32);
-        let k_attribute_assigns = ctx.key(331u32);
-        let k_model_name = ctx.key(332u32);
-        let k_sampler_assign_array__ptr = ctx.key(333u32);
-        let k_sampler_assign_dict = ctx.key(334u32);
-        let k_sampler_assign_dictionary__ptr = ctx.key(335u32);
-        let k_sampler_assigns = ctx.key(336u32);
-        let k_shader_archive_name__ptr = ctx.key(337u32);
-        let k_shader_option_array__ptr = ctx.key(338u32);
-        let k_shader_option_dict = ctx.key(339u32);
-        let k_shader_option_dictionary__ptr = ctx.key(340u32);
-        let k_shader_options = ctx.key(341u32);
-        let k_shading_model_name__ptr = ctx.key(342u32);
+        let k_archive_name = ctx.key(332u32);
+        let k_attribute_assign_array__ptr = ctx.key(333u32);
+        let k_attribute_assign_dict = ctx.key(334u32);
+        let k_attribute_assign_dictionary__ptr = ctx.key(335u32);
+        let k_attribute_assigns = ctx.key(336u32);
+        let k_model_name = ctx.key(337u32);
+        let k_sampler_assign_array__ptr = ctx.key(338u32);
+        let k_sampler_assign_dict = ctx.key(339u32);
+        let k_sampler_assign_dictionary__ptr = ctx.key(340u32);
+        let k_sampler_assigns = ctx.key(341u32);
+        let k_shader_archive_name__ptr = ctx.key(342u32);
+        let k_shader_option_array__ptr = ctx.key(343u32);
+        let k_shader_option_dict = ctx.key(344u32);
+        let k_shader_option_dictionary__ptr = ctx.key(345u32);
+        let k_shader_options = ctx.key(346u32);
+        let k_shading_model_name__ptr = ctx.key(347u32);
         let d_shader_archive_name: i128 = match self.shader_archive_name {
             Some(v) if self.archive_name.is_none() => v as i128,
             _ => ctx.prev_pos(k_archive_name) as i128,
@@ -32547,9 +33280,9 @@ impl ShaderParamV8 {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_convert_function__ptr = ctx.key(343u32);
-        let k_name = ctx.key(344u32);
-        let k_shader_param_name__ptr = ctx.key(345u32);
+        let k_convert_function__ptr = ctx.key(348u32);
+        let k_name = ctx.key(349u32);
+        let k_shader_param_name__ptr = ctx.key(350u32);
         let d_shader_param_name: i128 = match self.shader_param_name {
             Some(v) if self.name.is_none() => v as i128,
             _ => ctx.prev_pos(k_name) as i128,
@@ -32754,8 +33487,8 @@ impl StringRef {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_ofs__ptr = ctx.key(346u32);
-        let k_value = ctx.key(347u32);
+        let k_ofs__ptr = ctx.key(351u32);
+        let k_value = ctx.key(352u32);
         let d_ofs: i128 = match self.ofs {
             Some(v) if self.value.is_none() => v as i128,
             _ => ctx.prev_pos(k_value) as i128,
@@ -33095,9 +33828,15 @@ impl NnGfx {}
 pub struct MemoryPoolInfo {
     /// A combination of `memory_pool_flags`.
     pub flags: u32,
-    pub memory_size: u32,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_size: ::std::option::Option<u32>,
     /// The memory (page aligned, 0x1000).
-    pub memory_pointer: u64,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_pointer: ::std::option::Option<u64>,
 }
 impl MemoryPoolInfo {
     #[allow(non_snake_case)]
@@ -33115,8 +33854,8 @@ impl MemoryPoolInfo {
         pools.pointer("nn_util", ptr_at_memory_pointer, v_memory_pointer, false);
         Ok(MemoryPoolInfo {
             flags: v_flags,
-            memory_size: v_memory_size,
-            memory_pointer: v_memory_pointer,
+            memory_size: Some(v_memory_size),
+            memory_pointer: Some(v_memory_pointer),
         })
     }
     #[allow(non_snake_case)]
@@ -33128,7 +33867,7 @@ impl MemoryPoolInfo {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_memory_pointer__ptr = ctx.key(348u32);
+        let _k_memory_pointer__ptr = ctx.key(353u32);
         ::binspec_runtime::attempt(|| {
                 {
                     let val = &self.flags;
@@ -33144,36 +33883,27 @@ impl MemoryPoolInfo {
             })
             .at("flags")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.memory_size;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "memory_size")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(
+                    ctx
+                        .fit::<
+                            u32,
+                        >(self.memory_size.map_or(0, |v| v as i128), "memory_size")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("memory_size")?;
-        ctx.pointer_to(
-            k_memory_pointer__ptr,
-            w.pos() as u64,
-            self.memory_pointer,
-            false,
-        );
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.memory_pointer;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "memory_pointer")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u64(
+                    ctx
+                        .fit::<
+                            u64,
+                        >(
+                            self.memory_pointer.map_or(0, |v| v as i128),
+                            "memory_pointer",
+                        )?,
+                    endian,
+                );
                 Ok(())
             })
             .at("memory_pointer")?;
@@ -33672,8 +34402,14 @@ impl SamplerInfo {
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EmbedFile {
-    pub file_offset: u64,
-    pub file_size: u32,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_offset: ::std::option::Option<u64>,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_size: ::std::option::Option<u32>,
     pub unknown: u32,
 }
 impl EmbedFile {
@@ -33691,8 +34427,8 @@ impl EmbedFile {
         let v_file_size = r.u32(endian).at("file_size")?;
         let v_unknown = r.u32(endian).at("unknown")?;
         Ok(EmbedFile {
-            file_offset: v_file_offset,
-            file_size: v_file_size,
+            file_offset: Some(v_file_offset),
+            file_size: Some(v_file_size),
             unknown: v_unknown,
         })
     }
@@ -33705,33 +34441,26 @@ impl EmbedFile {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_file_offset__ptr = ctx.key(349u32);
-        ctx.pointer_to(k_file_offset__ptr, w.pos() as u64, self.file_offset, false);
+        let _k_file_offset__ptr = ctx.key(354u32);
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.file_offset;
-                    {
-                        let x = val;
-                        w.u64(
-                            ::binspec_runtime::fit::<u64>(*x as i128, "file_offset")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u64(
+                    ctx
+                        .fit::<
+                            u64,
+                        >(self.file_offset.map_or(0, |v| v as i128), "file_offset")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("file_offset")?;
         ::binspec_runtime::attempt(|| {
-                {
-                    let val = &self.file_size;
-                    {
-                        let x = val;
-                        w.u32(
-                            ::binspec_runtime::fit::<u32>(*x as i128, "file_size")?,
-                            endian,
-                        );
-                    }
-                }
+                w.u32(
+                    ctx
+                        .fit::<
+                            u32,
+                        >(self.file_size.map_or(0, |v| v as i128), "file_size")?,
+                    endian,
+                );
                 Ok(())
             })
             .at("file_size")?;
@@ -33822,8 +34551,8 @@ impl UserData {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let _k_data__ptr = ctx.key(350u32);
-        let _k_name__ptr = ctx.key(351u32);
+        let _k_data__ptr = ctx.key(355u32);
+        let _k_name__ptr = ctx.key(356u32);
         ::binspec_runtime::attempt(|| {
                 w.u64(
                     ctx.fit::<u64>(self.name.map_or(0, |v| v as i128), "name")?,
@@ -33917,7 +34646,10 @@ pub struct NnUtil {
     /// Offset of the first block header, relative to this header.
     pub first_block_ofs: u16,
     /// Offset of the relocation table, relative to this header.
-    pub relocation_table_ofs: u32,
+    ///
+    /// Derived by the type that holds this record, for its item (a position or a length). Set only where the file's value is not the one the writer would derive: a position where the item is empty (it can point anywhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relocation_table_ofs: ::std::option::Option<u32>,
     /// Size of the whole file (derived by the writer; a file that disagrees keeps its value).
     ///
     /// Set only where the file disagrees with the derived value (`_io.size`).
@@ -34003,7 +34735,7 @@ impl NnUtil {
             address_size: v_address_size,
             is_relocated: v_is_relocated,
             first_block_ofs: v_first_block_ofs,
-            relocation_table_ofs: v_relocation_table_ofs,
+            relocation_table_ofs: Some(v_relocation_table_ofs),
             file_size: v_file_size,
             file_name: v_file_name,
         })
@@ -34021,7 +34753,7 @@ impl NnUtil {
             io,
             |ctx| {
                 let endian = ::binspec_runtime::Endian::Little;
-                let k_file_name = ctx.key(352u32);
+                let k_file_name = ctx.key(357u32);
                 let d_file_name_ofs: i128 = ctx.prev_pos(k_file_name) as i128
                     - io.start as i128 + 2i128;
                 let d_file_size: i128 = match self.file_size {
@@ -34154,18 +34886,16 @@ impl NnUtil {
                     })
                     .at("first_block_ofs")?;
                 ::binspec_runtime::attempt(|| {
-                        {
-                            let val = &self.relocation_table_ofs;
-                            {
-                                let x = val;
-                                w.u32(
-                                    ::binspec_runtime::fit::<
-                                        u32,
-                                    >(*x as i128, "relocation_table_ofs")?,
-                                    endian,
-                                );
-                            }
-                        }
+                        w.u32(
+                            ctx
+                                .fit::<
+                                    u32,
+                                >(
+                                    self.relocation_table_ofs.map_or(0, |v| v as i128),
+                                    "relocation_table_ofs",
+                                )?,
+                            endian,
+                        );
                         Ok(())
                     })
                     .at("relocation_table_ofs")?;
@@ -34266,7 +34996,7 @@ impl BlockHeader {
         endian: ::binspec_runtime::Endian,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let k_chain__ = ctx.key(356u32);
+        let k_chain__ = ctx.key(361u32);
         ctx.chain_member(k_chain__, w.pos() as u64);
         let d_next_block_ofs: i128 = match self.next_block_ofs {
             Some(v) => v as i128,
@@ -34278,7 +35008,7 @@ impl BlockHeader {
                 ctx
                     .chain_size_to(
                         k_chain__,
-                        ::binspec_runtime::layout::WriteCtx::first(357u32),
+                        ::binspec_runtime::layout::WriteCtx::first(362u32),
                     ) as i128
             }
         };
@@ -34730,7 +35460,7 @@ impl RelocationSection {
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
         let (p_start, p_end, x_parent__section_count, x_parent__table_ofs) = args;
-        let k_entries = ctx.key(353u32);
+        let k_entries = ctx.key(358u32);
         let d_region_ofs: i128 = match self.region_ofs {
             Some(v) => v as i128,
             None => p_start,
@@ -34747,33 +35477,33 @@ impl RelocationSection {
                     ctx
                         .relocations(
                             &[
-                                7u32, 13u32, 15u32, 25u32, 27u32, 9u32, 11u32, 0u32, 2u32,
-                                22u32, 24u32, 19u32, 21u32, 18u32, 12u32, 3u32, 5u32, 30u32,
-                                28u32, 38u32, 44u32, 46u32, 56u32, 58u32, 40u32, 42u32,
-                                31u32, 33u32, 53u32, 55u32, 50u32, 52u32, 49u32, 43u32,
-                                34u32, 36u32, 61u32, 59u32, 66u32, 68u32, 76u32, 83u32,
-                                72u32, 74u32, 62u32, 64u32, 70u32, 79u32, 81u32, 82u32,
-                                89u32, 91u32, 97u32, 104u32, 93u32, 95u32, 85u32, 87u32,
-                                100u32, 102u32, 103u32, 108u32, 110u32, 114u32, 117u32,
-                                115u32, 120u32, 121u32, 119u32, 122u32, 124u32, 128u32,
-                                131u32, 129u32, 134u32, 135u32, 133u32, 136u32, 149u32,
-                                153u32, 146u32, 150u32, 142u32, 144u32, 138u32, 140u32,
-                                152u32, 165u32, 169u32, 162u32, 166u32, 158u32, 160u32,
-                                154u32, 157u32, 168u32, 175u32, 174u32, 172u32, 171u32,
-                                181u32, 177u32, 179u32, 185u32, 183u32, 186u32, 190u32,
-                                192u32, 191u32, 195u32, 193u32, 196u32, 200u32, 201u32,
-                                202u32, 205u32, 207u32, 208u32, 211u32, 213u32, 222u32,
-                                223u32, 216u32, 218u32, 224u32, 226u32, 231u32, 221u32,
-                                229u32, 233u32, 234u32, 236u32, 239u32, 264u32, 254u32,
-                                265u32, 248u32, 260u32, 259u32, 241u32, 242u32, 244u32,
-                                262u32, 256u32, 247u32, 268u32, 270u32, 237u32, 271u32,
-                                249u32, 252u32, 283u32, 286u32, 284u32, 281u32, 279u32,
-                                273u32, 277u32, 275u32, 290u32, 292u32, 294u32, 308u32,
-                                302u32, 316u32, 296u32, 306u32, 305u32, 310u32, 312u32,
-                                313u32, 319u32, 321u32, 288u32, 322u32, 297u32, 300u32,
-                                324u32, 325u32, 337u32, 342u32, 328u32, 330u32, 333u32,
-                                335u32, 338u32, 340u32, 343u32, 345u32, 346u32, 348u32,
-                                349u32, 351u32, 350u32, 355u32,
+                                8u32, 14u32, 16u32, 27u32, 29u32, 10u32, 12u32, 1u32, 3u32,
+                                24u32, 26u32, 21u32, 23u32, 19u32, 13u32, 4u32, 6u32, 32u32,
+                                30u32, 40u32, 46u32, 48u32, 59u32, 61u32, 42u32, 44u32,
+                                33u32, 35u32, 56u32, 58u32, 53u32, 55u32, 51u32, 45u32,
+                                36u32, 38u32, 64u32, 62u32, 71u32, 73u32, 81u32, 88u32,
+                                77u32, 79u32, 67u32, 69u32, 75u32, 84u32, 86u32, 87u32,
+                                94u32, 96u32, 102u32, 109u32, 98u32, 100u32, 90u32, 92u32,
+                                105u32, 107u32, 108u32, 113u32, 115u32, 119u32, 122u32,
+                                120u32, 125u32, 126u32, 124u32, 127u32, 129u32, 133u32,
+                                136u32, 134u32, 139u32, 140u32, 138u32, 141u32, 154u32,
+                                158u32, 151u32, 155u32, 147u32, 149u32, 143u32, 145u32,
+                                157u32, 170u32, 174u32, 167u32, 171u32, 163u32, 165u32,
+                                159u32, 162u32, 173u32, 180u32, 179u32, 177u32, 176u32,
+                                186u32, 182u32, 184u32, 190u32, 188u32, 191u32, 195u32,
+                                197u32, 196u32, 200u32, 198u32, 201u32, 205u32, 206u32,
+                                207u32, 210u32, 212u32, 213u32, 216u32, 218u32, 227u32,
+                                228u32, 221u32, 223u32, 229u32, 231u32, 236u32, 226u32,
+                                234u32, 238u32, 239u32, 241u32, 244u32, 269u32, 259u32,
+                                270u32, 253u32, 265u32, 264u32, 246u32, 247u32, 249u32,
+                                267u32, 261u32, 252u32, 273u32, 275u32, 242u32, 276u32,
+                                254u32, 257u32, 288u32, 291u32, 289u32, 286u32, 284u32,
+                                278u32, 282u32, 280u32, 295u32, 297u32, 299u32, 313u32,
+                                307u32, 321u32, 301u32, 311u32, 310u32, 315u32, 317u32,
+                                318u32, 324u32, 326u32, 293u32, 327u32, 302u32, 305u32,
+                                329u32, 330u32, 342u32, 347u32, 333u32, 335u32, 338u32,
+                                340u32, 343u32, 345u32, 348u32, 350u32, 351u32, 353u32,
+                                354u32, 356u32, 355u32, 360u32,
                             ],
                             io.start,
                             Some((
@@ -35262,8 +35992,8 @@ impl ResDicNode {
         use ::binspec_runtime::ResultExt as _;
         let (_p_first_key,) = args;
         let dic__ = ctx.dic_next();
-        let k_key = ctx.key(354u32);
-        let k_string_key__ptr = ctx.key(355u32);
+        let k_key = ctx.key(359u32);
+        let k_string_key__ptr = ctx.key(360u32);
         let d_string_key: i128 = match self.string_key {
             Some(v) if self.key.is_none() => v as i128,
             _ => ctx.prev_pos(k_key) as i128,

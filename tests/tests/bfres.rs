@@ -249,19 +249,23 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
 
         // Embedded files: their data, and their names from the dictionary.
         let want_files = arr(&want["embedded_files"]);
-        let files: Vec<(u64, u64)> = rf["embed_files"]
-            .as_array()
-            .map(|v| {
-                v.iter()
-                    .map(|e| {
-                        (
-                            e["info"]["file_offset"].as_u64().unwrap(),
-                            e["info"]["file_size"].as_u64().unwrap(),
-                        )
-                    })
-                    .collect()
+        // (Their offsets and sizes are derived, so read from the bytes: version 10's embedded file array pointer
+        // at 0xb8, each entry a u64 offset and a u32 size, 0x10 bytes.)
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+        let n_files = rf["embed_files"].as_array().map_or(0, |v| v.len());
+        let files: Vec<(u64, u64)> = (0..n_files)
+            .map(|i| {
+                let e = u64_at(0xb8) as usize + i * 0x10;
+                (u64_at(e), u64_at(e + 8) & 0xffff_ffff)
             })
-            .unwrap_or_default();
+            .collect();
+        let model = Bfres::from_binary(&bytes).unwrap();
+        let embedded = model.embedded_files();
+        assert_eq!(embedded.len(), files.len(), "{file}");
+        for ((at, len), (_, e)) in files.iter().zip(&embedded) {
+            let b = &bytes[*at as usize..(at + len) as usize];
+            assert!(b == &e.data[..], "{file}: the embedded file at {at:#x}");
+        }
         let want_embedded: Vec<(u64, u64)> = want_files
             .iter()
             .map(|e| (e["offset"].as_u64().unwrap(), e["size"].as_u64().unwrap()))
@@ -519,14 +523,19 @@ fn model_summaries_name_what_the_sidecars_say() {
     );
 }
 
-/// The sections of a file's relocation table that its model keeps (`entries` present), by index.
+/// The sections of a file's relocation table that its model keeps (`entries` present), by index; no section
+/// keeps its region.
 fn kept_sections(bytes: &[u8]) -> Vec<usize> {
     let d = doc(bytes);
-    let body = d["body"]
-        .as_object()
-        .and_then(|b| b.values().next())
-        .unwrap();
-    arr(&body["relocation_table"]["sections"])
+    let sections = arr(&d["relocation_table"]["sections"]);
+    // (Every section's region is derived: where the writer puts what the section covers.)
+    for s in sections {
+        assert!(
+            s.get("region_ofs").is_none() && s.get("region_size").is_none(),
+            "a region kept: {s}"
+        );
+    }
+    sections
         .iter()
         .enumerate()
         .filter(|(_, s)| s.get("entries").is_some())

@@ -51,20 +51,32 @@ fn pool_v8(f: &[u8]) -> (u64, u64) {
 }
 
 /// What is left of AirCurrent.bfres without its model: no model, no key; the string pool moved up to where the
-/// structures now end, with the relocation table's first section; the GPU region and what follows did not move.
+/// structures now end, with the relocation table's first section; the GPU region (the removed model's buffers
+/// still in it, unused), the runtime memory pool and the relocation table moved up after it, with their pointers
+/// and the table's sections.
 fn check_without_model(bytes: &[u8], written: &[u8]) {
     let back = Bfres::from_binary(written).unwrap();
     assert!(back.model_summaries().is_empty());
     assert!(bfres_dict_keys(&back, "model_dict").is_empty());
     assert!(pool_v8(written).0 < pool_v8(bytes).0);
+    let u64_at = |f: &[u8], at: usize| u64::from_le_bytes(f[at..at + 8].try_into().unwrap());
+    let info = u64_at(written, 0x90) as usize;
+    let (gpu, runtime) = (u64_at(written, info + 8), u64_at(written, 0x88));
+    let table = u64::from(u32::from_le_bytes(written[0x18..0x1c].try_into().unwrap()));
+    assert!(
+        gpu < 0x5000 && gpu.is_multiple_of(0x1000) && gpu >= pool_v8(written).1,
+        "{gpu:#x}"
+    );
+    assert_eq!(written[gpu as usize..][..0x1000], bytes[0x5000..0x6000]);
+    assert_eq!((runtime, table), (gpu + 0x1000, gpu + 0x1120));
     let sections = nn_util_relocation_sections(written);
     assert_eq!(sections[0], [0, pool_v8(written).1]);
-    assert_eq!(sections[1..], nn_util_relocation_sections(bytes)[1..]);
+    // (No model: no index buffers before the first model's vertex buffers.)
+    assert_eq!(
+        sections[1..],
+        [[gpu, 0], [gpu, 0x1000], [runtime, 0x120], [table, 0]]
+    );
     assert!(listed_count(written) < listed_count(bytes));
-    // The relocation table, after them, is where it was, and shorter.
-    let table = |f: &[u8]| u32::from_le_bytes(f[0x18..0x1c].try_into().unwrap()) as usize;
-    assert_eq!(table(written), table(bytes));
-    assert_eq!(written[0x5000..table(written)], bytes[0x5000..table(bytes)]);
     assert!(written.len() < bytes.len());
     // Written again as it reads.
     assert_eq!(back.to_binary().unwrap(), written);
@@ -172,8 +184,9 @@ fn the_only_model_removed_through_the_cli_version_8() {
 }
 
 /// A model deleted from the document with the file's order left in it: the writer refuses the order, which names
-/// the deleted model's structures too (59 in the file; 3 are left: the memory pool info, the dictionary, the
-/// string pool), and says what to do, leaving no file.
+/// the deleted model's structures too (62 in the file; 6 are left: the runtime memory pool, the memory pool info
+/// and its GPU region, the dictionary, the string pool, the relocation table), and says what to do, leaving no
+/// file.
 #[test]
 fn an_order_left_after_a_deletion_is_refused_with_what_to_do() {
     let Some((path, _)) = air_current() else {
@@ -184,7 +197,7 @@ fn an_order_left_after_a_deletion_is_refused_with_what_to_do() {
     assert!(
         r.err.contains("layout_item_order")
             && r.err
-                .contains("(59 indices) does not name each of the 3 non-empty items once")
+                .contains("(62 indices) does not name each of the 6 non-empty items once")
             && r.err.contains("remove the order"),
         "{}",
         r.err

@@ -538,6 +538,41 @@ fn cli_textures_embedded_in_bfres() {
         .image;
     // (BC4 keeps the red channel.)
     assert_eq!(level0.get_pixel(100, 100).0[0], 200);
+    // A PNG of another size: the embedded BNTX grows, and the BFRES's layout after it (the relocation table) with
+    // it; the file reads back whole, its other textures as they were.
+    let big = d.path().join("big.png");
+    image::RgbaImage::from_pixel(1024, 1024, image::Rgba([0, 0, 200, 255]))
+        .save(&big)
+        .unwrap();
+    let r = run(&[
+        "import",
+        s(&src),
+        "BedBody_mtl",
+        s(&big),
+        "-o",
+        s(&out),
+        "--force",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let grown = std::fs::read(&out).unwrap();
+    assert!(grown.len() > bytes.len() + 0x80000, "{} bytes", grown.len());
+    let back = binspec_formats::bfres::Bfres::from_binary(&grown).unwrap();
+    assert_eq!(back.to_binary().unwrap(), grown);
+    let files = back.embedded_files();
+    let bntx = Bntx::from_binary(&files[0].1.data).unwrap();
+    let t = bntx.texture("BedBody_mtl").unwrap();
+    let level0 = t.images().unwrap().remove(0).image;
+    assert_eq!((level0.width(), level0.height()), (1024, 1024));
+    let alb = bntx
+        .texture("BedBody_alb")
+        .unwrap()
+        .images()
+        .unwrap()
+        .remove(0)
+        .image;
+    assert_eq!((alb.width(), alb.height()), (512, 512));
+    let r = run(&["check", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
     let r = run(&["import", s(&src), "Nope", s(&png), "-o", s(&out), "--force"]);
     assert_eq!(r.code, 1);
     assert!(
