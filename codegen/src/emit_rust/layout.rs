@@ -506,11 +506,11 @@ impl Gen<'_> {
         (self.keeps_empty_position(ti, item) || absent).then_some(item)
     }
 
-    /// Whether `item`, an instance of `ti`, is a pool item that can be empty (an array, or bytes of a given size)
-    /// outside a deduplicating pool and not a section of a region of `ti`'s own: then where a file puts it while it
-    /// is empty is kept, as it can point anywhere.
+    /// Whether `item`, an instance of `ti`, is a pool item that can be empty (an array, or bytes or a string of a
+    /// given size: `Field::can_be_empty`) outside a deduplicating pool and not a section of a region of `ti`'s own:
+    /// then where a file puts it while it is empty is kept, as it can point anywhere.
     pub(super) fn keeps_empty_position(&self, ti: usize, item: &Field) -> bool {
-        let can_be_empty = item.repeat != Repeat::None || item.size.is_some();
+        let can_be_empty = item.can_be_empty();
         item.item_of.is_some_and(|p| !self.m.pools[p].dedup)
             && can_be_empty
             && !self.is_local_item(ti, item)
@@ -536,8 +536,7 @@ impl Gen<'_> {
             let rel = local("rel", &item.name);
             return quote!(#rel.is_empty());
         }
-        let can_be_empty = item.repeat != Repeat::None || item.size.is_some();
-        match (&item.cond, can_be_empty) {
+        match (&item.cond, item.can_be_empty()) {
             (Some(_), true) => quote!(self.#iid.as_ref().is_none_or(|v| v.is_empty())),
             // (Absent: `keeps_absent_offset`.)
             (Some(_), false) => quote!(self.#iid.is_none()),

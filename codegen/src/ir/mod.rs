@@ -415,6 +415,13 @@ impl Field {
         (append, self.pad_right.or(self.terminator).unwrap_or(0))
     }
 
+    /// Whether the model's value can be empty, so that an item of it may write nothing: an array, or bytes or a
+    /// string of a given size (a record in a slot of a given size is not: the model cannot say it is empty).
+    pub fn can_be_empty(&self) -> bool {
+        self.repeat != Repeat::None
+            || (self.size.is_some() && matches!(self.ty, FieldTy::Bytes | FieldTy::Str { .. }))
+    }
+
     /// Whether the field's value is read from bytes cut out first (a substream).
     pub fn is_blob(&self) -> bool {
         self.size.is_some() || self.size_eos || self.terminator.is_some() || self.process.is_some()

@@ -69,6 +69,7 @@ feature_modules!(
     parent_false,
     parent_later,
     placed_in_slot,
+    placed_item,
     pool,
     pool_records,
     process,
