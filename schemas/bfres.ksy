@@ -96,16 +96,15 @@ doc: |
   embedded file can change size: what follows moves. The relocation table's sections' regions are derived from
   where they are: the file to the end of the string pool, the index buffers (up to the first model's first vertex
   set's `base_offset` into the GPU region), the vertex buffers, the runtime memory pool, the embedded files (empty,
-  at the table, where there are none). A removed model's buffers stay in the GPU region, unused. A version 10 material's render info values are kept as
-  the bytes the file has, with its string values' pointers read over them (`render_info_strings`): where strings
-  move, the two disagree and writing is an error (a model removed from a file with such render infos). The
-  runtime-only regions (memory
-  pools, GPU object memory, descriptor slots) are read as the bytes files hold there. Every pointer is marked
+  at the table, where there are none). A removed model's buffers stay in the GPU region, unused. A version 10 material's render info values are read
+  by their render info's type (`render_info_value_block`): integers and floats as data, strings as pointers to
+  the string pool that the writer derives, so that they follow the strings when they move; the values' offsets
+  and counts, and the block's size, are the file's. The runtime-only regions (memory pools, GPU object memory,
+  descriptor slots) are read as the bytes files hold there. Every pointer is marked
   `-relocate: nn_util` (those of nn_gfx's structures in nn_gfx.ksy), so the relocation table is derived from
   them: the fixtures and AirCurrent.bfres keep none of its entries. Version 8 lists some null pointers (the
   dictionaries but the key shapes', and a bone's user data array: AirCurrent's table), marked `list-null`; the
-  pointers to strings among a version 10 material's render info values are read as `render_info_strings`, so that
-  they are listed. HomeBed.bfres keeps its first section's entries: the tool that wrote it listed null pointers
+  pointers to strings among a version 10 material's render info values are listed too. HomeBed.bfres keeps its first section's entries: the tool that wrote it listed null pointers
   that Nintendo's version 8 files do not (among its shader options). Animations (skeletal,
   material, bone visibility, shape, scene) are not read: the page has no table for them and no file at hand has
   one; their arrays, dictionaries and counts are read.
@@ -1990,26 +1989,69 @@ types:
         io: _root._io
         if: static_option_dictionary != 0
         -pool: bfres
-  render_info_strings:
+  render_info_value_block:
     doc: |
-      The values of one render info of a version 10 material where its type is string: pointers to strings, at
-      its offset in the material's value array (one record per render info, reading nothing itself).
+      A version 10 material's render info values: those of each render info (`render_infos`, in the order of the
+      shader reflection's render infos), at its offset in the block, typed by its render info's type; where the
+      material has no offsets or counts, the block's bytes.
+    params:
+      - id: typed
+        type: bool
+        doc: Whether the material has the offsets and counts the values are read by.
+      - id: reflection
+        type: shader_reflection
+        doc: The material's shader reflection, whose render infos say how many values there are and their types.
+    seq:
+      - id: bytes
+        size-eos: true
+        if: not typed
+    instances:
+      render_infos:
+        pos: 0
+        type: >-
+          render_info_value_slot(_parent.render_info_value_offsets[_index],
+          _parent.render_info_value_counts[_index], reflection.render_infos[_index].type)
+        repeat: expr
+        repeat-expr: reflection.render_info_count
+        if: typed
+  render_info_value_slot:
+    doc: One render info's values, at its offset in the block (one record per render info, reading nothing itself).
     params:
       - id: ofs
-        type: u8
-        doc: Where the values are (the value array's position and the render info's offset in it).
+        type: u2
       - id: count
         type: u2
-      - id: is_string
-        type: bool
+      - id: kind
+        type: u1
+        enum: render_info_type
     instances:
       values:
         pos: ofs
-        type: string_ref
-        io: _root._io
+        type: render_info_values(count, kind)
+  render_info_values:
+    doc: The values of one render info of a version 10 material.
+    params:
+      - id: count
+        type: u2
+      - id: kind
+        type: u1
+        enum: render_info_type
+    seq:
+      - id: ints
+        type: s4
         repeat: expr
         repeat-expr: count
-        if: is_string
+        if: kind == render_info_type::int
+      - id: floats
+        type: f4
+        repeat: expr
+        repeat-expr: count
+        if: kind == render_info_type::float
+      - id: strings
+        type: string_ref
+        repeat: expr
+        repeat-expr: count
+        if: kind == render_info_type::string
   render_info:
     -wiki:
       page: Bfres
@@ -2219,13 +2261,6 @@ types:
         if: sampler_dictionary != 0
         doc: The samplers' names (a sampler info has none).
         -pool: bfres
-      render_info_values:
-        pos: render_info_value_array
-        size: render_info_value_size
-        io: _root._io
-        if: render_info_value_array != 0
-        doc: The values of every render info, at the offsets of `render_info_value_offsets`.
-        -pool: bfres
       render_info_value_counts:
         pos: render_info_value_count_array
         type: u2
@@ -2242,19 +2277,18 @@ types:
         repeat-expr: shader_reflection.render_info_count
         if: render_info_value_offset_array != 0 and static_shader_variation != 0
         -pool: bfres
-      render_info_strings:
+      render_info_values:
         pos: render_info_value_array
+        size: render_info_value_size
         type: >-
-          render_info_strings(render_info_value_array + render_info_value_offsets[_index],
-          render_info_value_counts[_index], shader_reflection.render_infos[_index].type == render_info_type::string)
-        repeat: expr
-        repeat-expr: shader_reflection.render_info_count
-        if: >-
-          render_info_value_array != 0 and render_info_value_count_array != 0 and
-          render_info_value_offset_array != 0 and static_shader_variation != 0
+          render_info_value_block(render_info_value_count_array != 0 and render_info_value_offset_array != 0 and
+          static_shader_variation != 0, shader_reflection)
+        io: _root._io
+        if: render_info_value_array != 0
         doc: |
-          The values of the render infos of type string, pointers to strings in `render_info_values` (which holds
-          their bytes too): read as pointers, so that the relocation table lists them.
+          The values of every render info, each at its offset of `render_info_value_offsets`, typed by its render
+          info's type (the offsets and counts are read before them).
+        -pool: bfres
       shader_param_values:
         pos: shader_param_value_array
         size: shader_reflection.shader_param_data_size

@@ -79,16 +79,15 @@
 /// embedded file can change size: what follows moves. The relocation table's sections' regions are derived from
 /// where they are: the file to the end of the string pool, the index buffers (up to the first model's first vertex
 /// set's `base_offset` into the GPU region), the vertex buffers, the runtime memory pool, the embedded files (empty,
-/// at the table, where there are none). A removed model's buffers stay in the GPU region, unused. A version 10 material's render info values are kept as
-/// the bytes the file has, with its string values' pointers read over them (`render_info_strings`): where strings
-/// move, the two disagree and writing is an error (a model removed from a file with such render infos). The
-/// runtime-only regions (memory
-/// pools, GPU object memory, descriptor slots) are read as the bytes files hold there. Every pointer is marked
+/// at the table, where there are none). A removed model's buffers stay in the GPU region, unused. A version 10 material's render info values are read
+/// by their render info's type (`render_info_value_block`): integers and floats as data, strings as pointers to
+/// the string pool that the writer derives, so that they follow the strings when they move; the values' offsets
+/// and counts, and the block's size, are the file's. The runtime-only regions (memory pools, GPU object memory,
+/// descriptor slots) are read as the bytes files hold there. Every pointer is marked
 /// `-relocate: nn_util` (those of nn_gfx's structures in nn_gfx.ksy), so the relocation table is derived from
 /// them: the fixtures and AirCurrent.bfres keep none of its entries. Version 8 lists some null pointers (the
 /// dictionaries but the key shapes', and a bone's user data array: AirCurrent's table), marked `list-null`; the
-/// pointers to strings among a version 10 material's render info values are read as `render_info_strings`, so that
-/// they are listed. HomeBed.bfres keeps its first section's entries: the tool that wrote it listed null pointers
+/// pointers to strings among a version 10 material's render info values are listed too. HomeBed.bfres keeps its first section's entries: the tool that wrote it listed null pointers
 /// that Nintendo's version 8 files do not (among its shader options). Animations (skeletal,
 /// material, bone visibility, shape, scene) are not read: the page has no table for them and no file at hand has
 /// one; their arrays, dictionaries and counts are read.
@@ -22454,32 +22453,63 @@ impl ShaderReflection {
         Ok(())
     }
 }
-/// The values of one render info of a version 10 material where its type is string: pointers to strings, at
-/// its offset in the material's value array (one record per render info, reading nothing itself).
+/// A version 10 material's render info values: those of each render info (`render_infos`, in the order of the
+/// shader reflection's render infos), at its offset in the block, typed by its render info's type; where the
+/// material has no offsets or counts, the block's bytes.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RenderInfoStrings {
+pub struct RenderInfoValueBlock {
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub bytes: ::std::option::Option<::binspec_runtime::Bytes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub values: ::std::option::Option<::std::vec::Vec<StringRef>>,
+    pub render_infos: ::std::option::Option<::std::vec::Vec<RenderInfoValueSlot>>,
 }
-/// The parameters of `RenderInfoStrings`'s readers and writers, in this order: `p_ofs`, `p_count`, `p_is_string` (a type's own params, then the outer values it uses).
-pub(crate) type RenderInfoStringsArgs = (i128, i128, bool);
-impl RenderInfoStrings {
+/// The parameters of `RenderInfoValueBlock`'s readers and writers, in this order: `p_typed`, `p_reflection`, `x_parent__render_info_value_counts`, `x_parent__render_info_value_offsets` (a type's own params, then the outer values it uses).
+pub(crate) type RenderInfoValueBlockArgs<'p> = (
+    bool,
+    &'p ShaderReflection,
+    &'p [u16],
+    &'p [u16],
+);
+impl RenderInfoValueBlock {
     #[allow(non_snake_case)]
     pub(crate) fn read<'a>(
         r: &mut ::binspec_runtime::Reader<'a>,
         endian: ::binspec_runtime::Endian,
         pools: &mut ::binspec_runtime::layout::ReadPools,
         root_io: &::binspec_runtime::Reader<'a>,
-        args: RenderInfoStringsArgs,
+        args: RenderInfoValueBlockArgs<'_>,
     ) -> ::binspec_runtime::Result<Self> {
         use ::binspec_runtime::ResultExt as _;
-        let (p_ofs, p_count, p_is_string) = args;
+        let (
+            p_typed,
+            p_reflection,
+            x_parent__render_info_value_counts,
+            x_parent__render_info_value_offsets,
+        ) = args;
         r.enter()?;
-        let (v_values, _pos_values) = if p_is_string {
+        let v_bytes = (|| -> ::binspec_runtime::Result<_> {
+            Ok(
+                if !p_typed {
+                    Some({
+                        let _start = r.abs_pos();
+                        let raw: &[u8] = r.bytes_eos()?;
+                        r.share(raw)
+                    })
+                } else {
+                    None
+                },
+            )
+        })()
+            .at("bytes")?;
+        let (v_render_infos, _pos_render_infos) = if p_typed {
             let read = {
-                let mut r = root_io.clone();
-                let at = p_ofs;
+                let mut r = r.clone();
+                let at = 0i128;
                 if at < 0 {
                     return Err(
                             ::binspec_runtime::Error::invalid(
@@ -22487,13 +22517,387 @@ impl RenderInfoStrings {
                                 format!("negative position {at}"),
                             ),
                         )
-                        .at("values");
+                        .at("render_infos");
                 }
-                r.seek(at as u64).at("values")?;
-                let pos_values = r.abs_pos() as i128;
+                r.seek(at as u64).at("render_infos")?;
+                let pos_render_infos = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
+                        let n = {
+                            let m__ = &p_reflection;
+                            m__
+                                .render_info_count
+                                .map(|v| v as usize)
+                                .or(m__.render_infos.as_ref().map(|v| v.len()))
+                                .unwrap_or(0) as i128
+                        };
+                        if n < 0 {
+                            return Err(
+                                ::binspec_runtime::Error::invalid(
+                                    r.abs_pos(),
+                                    format!("negative count {n}"),
+                                ),
+                            );
+                        }
+                        let cap = r.check_count(n as u64, 0u64)?;
+                        let mut out = ::std::vec::Vec::with_capacity(cap);
+                        for i in 0..n as usize {
+                            out.push(
+                                (|| -> ::binspec_runtime::Result<_> {
+                                    RenderInfoValueSlot::read(
+                                        r,
+                                        endian,
+                                        pools,
+                                        root_io,
+                                        (
+                                            *::binspec_runtime::expr::at(
+                                                    &x_parent__render_info_value_offsets,
+                                                    i as i128,
+                                                )
+                                                .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
+                                            *::binspec_runtime::expr::at(
+                                                    &x_parent__render_info_value_counts,
+                                                    i as i128,
+                                                )
+                                                .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
+                                            ::binspec_runtime::expr::at(
+                                                    &p_reflection.render_infos.clone().unwrap_or_default(),
+                                                    i as i128,
+                                                )
+                                                .map_err(|e| e.or_offset(r.abs_pos()))?
+                                                .clone()
+                                                .r#type
+                                                .value(),
+                                        ),
+                                    )
+                                })()
+                                    .at_index(i)?,
+                            );
+                        }
+                        out
+                    })
+                })()
+                    .at("render_infos")?;
+                (value, pos_render_infos)
+            };
+            let (v, p) = read;
+            (Some(v), p)
+        } else {
+            (None, 0i128)
+        };
+        r.leave();
+        Ok(RenderInfoValueBlock {
+            bytes: v_bytes,
+            render_infos: v_render_infos,
+        })
+    }
+    #[allow(non_snake_case)]
+    pub(crate) fn write<'m>(
+        &'m self,
+        w: &mut ::binspec_runtime::Writer,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        io: ::binspec_runtime::layout::Io,
+        endian: ::binspec_runtime::Endian,
+        args: RenderInfoValueBlockArgs<'_>,
+    ) -> ::binspec_runtime::Result<()> {
+        use ::binspec_runtime::ResultExt as _;
+        let (
+            p_typed,
+            p_reflection,
+            x_parent__render_info_value_counts,
+            x_parent__render_info_value_offsets,
+        ) = args;
+        if !ctx.first_pass() {
+            match (!p_typed, self.bytes.is_some()) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `not typed` is false for the values written: the file would not have it",
+                            )
+                            .at("bytes"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `not typed` is true for the values written: the file would have one",
+                            )
+                            .at("bytes"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        ::binspec_runtime::attempt(|| {
+                if let Some(val) = &self.bytes {
+                    {
+                        let x = val;
+                        {
+                            let content: &[u8] = &x[..];
+                            ::binspec_runtime::write_slot(
+                                w,
+                                content,
+                                None,
+                                &[],
+                                0u8,
+                                ctx.first_pass(),
+                            )?;
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .at("bytes")?;
+        if !ctx.first_pass() {
+            match (p_typed, self.render_infos.is_some()) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `typed` is false for the values written: the file would not have it",
+                            )
+                            .at("render_infos"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `typed` is true for the values written: the file would have one",
+                            )
+                            .at("render_infos"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        ::binspec_runtime::attempt(|| {
+                if let Some(val) = &self.render_infos {
+                    let at: i128 = 0i128;
+                    let at = match usize::try_from(at) {
+                        Ok(at) if at <= 1 << 32 => at,
+                        _ if ctx.first_pass() => 0,
+                        _ => {
+                            return Err(
+                                ::binspec_runtime::Error::write(
+                                    format!("position {at} is out of range"),
+                                ),
+                            );
+                        }
+                    };
+                    let at = io.start + at;
+                    let mut w = ::binspec_runtime::Writer::at_origin(at);
+                    {
+                        let w = &mut w;
+                        for (i, x) in val.iter().enumerate() {
+                            x.write(
+                                w,
+                                ctx,
+                                io,
+                                endian,
+                                (
+                                    *::binspec_runtime::expr::at(
+                                        &x_parent__render_info_value_offsets,
+                                        i as i128,
+                                    )? as i128,
+                                    *::binspec_runtime::expr::at(
+                                        &x_parent__render_info_value_counts,
+                                        i as i128,
+                                    )? as i128,
+                                    ::binspec_runtime::expr::at(
+                                            &p_reflection.render_infos.clone().unwrap_or_default(),
+                                            i as i128,
+                                        )?
+                                        .clone()
+                                        .r#type
+                                        .value(),
+                                ),
+                            )?;
+                        }
+                    }
+                    ctx.place_in(io, at, w.into_inner())?;
+                }
+                Ok(())
+            })
+            .at("render_infos")?;
+        Ok(())
+    }
+}
+/// One render info's values, at its offset in the block (one record per render info, reading nothing itself).
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderInfoValueSlot {
+    pub values: RenderInfoValues,
+}
+/// The parameters of `RenderInfoValueSlot`'s readers and writers, in this order: `p_ofs`, `p_count`, `p_kind` (a type's own params, then the outer values it uses).
+pub(crate) type RenderInfoValueSlotArgs = (i128, i128, i128);
+impl RenderInfoValueSlot {
+    #[allow(non_snake_case)]
+    pub(crate) fn read<'a>(
+        r: &mut ::binspec_runtime::Reader<'a>,
+        endian: ::binspec_runtime::Endian,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
+        root_io: &::binspec_runtime::Reader<'a>,
+        args: RenderInfoValueSlotArgs,
+    ) -> ::binspec_runtime::Result<Self> {
+        use ::binspec_runtime::ResultExt as _;
+        let (p_ofs, p_count, p_kind) = args;
+        r.enter()?;
+        let (v_values, _pos_values) = {
+            let mut r = r.clone();
+            let at = p_ofs;
+            if at < 0 {
+                return Err(
+                        ::binspec_runtime::Error::invalid(
+                            r.abs_pos(),
+                            format!("negative position {at}"),
+                        ),
+                    )
+                    .at("values");
+            }
+            r.seek(at as u64).at("values")?;
+            let pos_values = r.abs_pos() as i128;
+            let r = &mut r;
+            let value = RenderInfoValues::read(
+                    r,
+                    endian,
+                    pools,
+                    root_io,
+                    (p_count, p_kind),
+                )
+                .at("values")?;
+            (value, pos_values)
+        };
+        r.leave();
+        Ok(RenderInfoValueSlot {
+            values: v_values,
+        })
+    }
+    #[allow(non_snake_case)]
+    pub(crate) fn write<'m>(
+        &'m self,
+        _w: &mut ::binspec_runtime::Writer,
+        ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
+        io: ::binspec_runtime::layout::Io,
+        endian: ::binspec_runtime::Endian,
+        args: RenderInfoValueSlotArgs,
+    ) -> ::binspec_runtime::Result<()> {
+        use ::binspec_runtime::ResultExt as _;
+        let (p_ofs, p_count, p_kind) = args;
+        ::binspec_runtime::attempt(|| {
+                {
+                    let val = &self.values;
+                    {
+                        let at: i128 = p_ofs;
+                        let at = match usize::try_from(at) {
+                            Ok(at) if at <= 1 << 32 => at,
+                            _ if ctx.first_pass() => 0,
+                            _ => {
+                                return Err(
+                                    ::binspec_runtime::Error::write(
+                                        format!("position {at} is out of range"),
+                                    ),
+                                );
+                            }
+                        };
+                        let at = io.start + at;
+                        let mut w = ::binspec_runtime::Writer::at_origin(at);
+                        {
+                            let w = &mut w;
+                            {
+                                let x = val;
+                                x.write(w, ctx, io, endian, (p_count, p_kind))?;
+                            }
+                        }
+                        ctx.place_in(io, at, w.into_inner())?;
+                    }
+                }
+                Ok(())
+            })
+            .at("values")?;
+        Ok(())
+    }
+}
+/// The values of one render info of a version 10 material.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderInfoValues {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ints: ::std::option::Option<::std::vec::Vec<i32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floats: ::std::option::Option<::std::vec::Vec<f32>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strings: ::std::option::Option<::std::vec::Vec<StringRef>>,
+}
+/// The parameters of `RenderInfoValues`'s readers and writers, in this order: `p_count`, `p_kind` (a type's own params, then the outer values it uses).
+pub(crate) type RenderInfoValuesArgs = (i128, i128);
+impl RenderInfoValues {
+    #[allow(non_snake_case)]
+    pub(crate) fn read<'a>(
+        r: &mut ::binspec_runtime::Reader<'a>,
+        endian: ::binspec_runtime::Endian,
+        pools: &mut ::binspec_runtime::layout::ReadPools,
+        root_io: &::binspec_runtime::Reader<'a>,
+        args: RenderInfoValuesArgs,
+    ) -> ::binspec_runtime::Result<Self> {
+        use ::binspec_runtime::ResultExt as _;
+        let (p_count, p_kind) = args;
+        r.enter()?;
+        let v_ints = (|| -> ::binspec_runtime::Result<_> {
+            Ok(
+                if p_kind == 0i128 {
+                    Some({
+                        let n = p_count;
+                        if n < 0 {
+                            return Err(
+                                ::binspec_runtime::Error::invalid(
+                                    r.abs_pos(),
+                                    format!("negative count {n}"),
+                                ),
+                            );
+                        }
+                        let cap = r.check_count(n as u64, 4u64)?;
+                        let mut out = ::std::vec::Vec::with_capacity(cap);
+                        for i in 0..n as usize {
+                            out.push(r.i32(endian).at_index(i)?);
+                        }
+                        out
+                    })
+                } else {
+                    None
+                },
+            )
+        })()
+            .at("ints")?;
+        let v_floats = (|| -> ::binspec_runtime::Result<_> {
+            Ok(
+                if p_kind == 1i128 {
+                    Some({
+                        let n = p_count;
+                        if n < 0 {
+                            return Err(
+                                ::binspec_runtime::Error::invalid(
+                                    r.abs_pos(),
+                                    format!("negative count {n}"),
+                                ),
+                            );
+                        }
+                        let cap = r.check_count(n as u64, 4u64)?;
+                        let mut out = ::std::vec::Vec::with_capacity(cap);
+                        for i in 0..n as usize {
+                            out.push(r.f32(endian).at_index(i)?);
+                        }
+                        out
+                    })
+                } else {
+                    None
+                },
+            )
+        })()
+            .at("floats")?;
+        let v_strings = (|| -> ::binspec_runtime::Result<_> {
+            Ok(
+                if p_kind == 2i128 {
+                    Some({
                         let n = p_count;
                         if n < 0 {
                             return Err(
@@ -22512,79 +22916,180 @@ impl RenderInfoStrings {
                         }
                         out
                     })
-                })()
-                    .at("values")?;
-                (value, pos_values)
-            };
-            let (v, p) = read;
-            (Some(v), p)
-        } else {
-            (None, 0i128)
-        };
+                } else {
+                    None
+                },
+            )
+        })()
+            .at("strings")?;
         r.leave();
-        Ok(RenderInfoStrings {
-            values: v_values,
+        Ok(RenderInfoValues {
+            ints: v_ints,
+            floats: v_floats,
+            strings: v_strings,
         })
     }
     #[allow(non_snake_case)]
     pub(crate) fn write<'m>(
         &'m self,
-        _w: &mut ::binspec_runtime::Writer,
+        w: &mut ::binspec_runtime::Writer,
         ctx: &mut ::binspec_runtime::layout::WriteCtx<'m>,
-        _io: ::binspec_runtime::layout::Io,
+        io: ::binspec_runtime::layout::Io,
         endian: ::binspec_runtime::Endian,
-        args: RenderInfoStringsArgs,
+        args: RenderInfoValuesArgs,
     ) -> ::binspec_runtime::Result<()> {
         use ::binspec_runtime::ResultExt as _;
-        let (p_ofs, _p_count, p_is_string) = args;
+        let (p_count, p_kind) = args;
         if !ctx.first_pass() {
-            match (p_is_string, self.values.is_some()) {
+            match (p_kind == 0i128, self.ints.is_some()) {
                 (false, true) => {
                     return Err(
                         ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `is_string` is false for the values written: the file would not have it",
+                                "present in the model, but its condition `kind == render_info_type::int` is false for the values written: the file would not have it",
                             )
-                            .at("values"),
+                            .at("ints"),
                     );
                 }
                 (true, false) => {
                     return Err(
                         ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `is_string` is true for the values written: the file would have one",
+                                "absent in the model, but its condition `kind == render_info_type::int` is true for the values written: the file would have one",
                             )
-                            .at("values"),
+                            .at("ints"),
                     );
                 }
                 _ => {}
             }
         }
         ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.values {
-                    let at: i128 = p_ofs;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let io = ::binspec_runtime::layout::Io::ROOT;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
+                if let Some(val) = &self.ints {
                     {
-                        let w = &mut w;
-                        for x in val.iter() {
-                            x.write(w, ctx, io, endian)?;
+                        if !ctx.first_pass() {
+                            let n__: i128 = p_count;
+                            if val.len() as i128 != n__ {
+                                return Err(
+                                    ::binspec_runtime::Error::write(
+                                        format!(
+                                            "{} elements, but the count `{}` is {}: the file would read back otherwise",
+                                            val.len(), "count", n__
+                                        ),
+                                    ),
+                                );
+                            }
+                        }
+                        for (i, x) in val.iter().enumerate() {
+                            ::binspec_runtime::attempt(|| {
+                                    w.i32(
+                                        ::binspec_runtime::fit::<i32>(*x as i128, "ints")?,
+                                        endian,
+                                    );
+                                    Ok(())
+                                })
+                                .at_index(i)?;
                         }
                     }
-                    ctx.place(at, w.into_inner())?;
                 }
                 Ok(())
             })
-            .at("values")?;
+            .at("ints")?;
+        if !ctx.first_pass() {
+            match (p_kind == 1i128, self.floats.is_some()) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `kind == render_info_type::float` is false for the values written: the file would not have it",
+                            )
+                            .at("floats"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `kind == render_info_type::float` is true for the values written: the file would have one",
+                            )
+                            .at("floats"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        ::binspec_runtime::attempt(|| {
+                if let Some(val) = &self.floats {
+                    {
+                        if !ctx.first_pass() {
+                            let n__: i128 = p_count;
+                            if val.len() as i128 != n__ {
+                                return Err(
+                                    ::binspec_runtime::Error::write(
+                                        format!(
+                                            "{} elements, but the count `{}` is {}: the file would read back otherwise",
+                                            val.len(), "count", n__
+                                        ),
+                                    ),
+                                );
+                            }
+                        }
+                        for (i, x) in val.iter().enumerate() {
+                            ::binspec_runtime::attempt(|| {
+                                    w.f32(*x, endian);
+                                    Ok(())
+                                })
+                                .at_index(i)?;
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .at("floats")?;
+        if !ctx.first_pass() {
+            match (p_kind == 2i128, self.strings.is_some()) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `kind == render_info_type::string` is false for the values written: the file would not have it",
+                            )
+                            .at("strings"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `kind == render_info_type::string` is true for the values written: the file would have one",
+                            )
+                            .at("strings"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        ::binspec_runtime::attempt(|| {
+                if let Some(val) = &self.strings {
+                    {
+                        if !ctx.first_pass() {
+                            let n__: i128 = p_count;
+                            if val.len() as i128 != n__ {
+                                return Err(
+                                    ::binspec_runtime::Error::write(
+                                        format!(
+                                            "{} elements, but the count `{}` is {}: the file would read back otherwise",
+                                            val.len(), "count", n__
+                                        ),
+                                    ),
+                                );
+                            }
+                        }
+                        for (i, x) in val.iter().enumerate() {
+                            ::binspec_runtime::attempt(|| {
+                                    x.write(w, ctx, io, endian)?;
+                                    Ok(())
+                                })
+                                .at_index(i)?;
+                        }
+                    }
+                }
+                Ok(())
+            })
+            .at("strings")?;
         Ok(())
     }
 }
@@ -23007,7 +23512,7 @@ pub struct Material {
     pub sampler_dictionary: ::std::option::Option<u64>,
     /// Render info value array.
     ///
-    /// Set only where `render_info_values` is empty and the file's offset is not where the writer would put it (an empty item's offset can point anywhere).
+    /// Set only where `render_info_values` is absent and the file's offset is not the 0 the writer writes there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_info_value_array: ::std::option::Option<u64>,
     /// Render info value count array.
@@ -23112,16 +23617,6 @@ pub struct Material {
     /// Alignment of `sampler_dict` where the default (0x8) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sampler_dict_align: ::std::option::Option<u64>,
-    /// The values of every render info, at the offsets of `render_info_value_offsets`.
-    #[serde(
-        default,
-        with = "::binspec_runtime::bytes::option",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub render_info_values: ::std::option::Option<::binspec_runtime::Bytes>,
-    /// Alignment of `render_info_values` where the default (0x8) does not reproduce the file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub render_info_values_align: ::std::option::Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_info_value_counts: ::std::option::Option<::std::vec::Vec<u16>>,
     /// Alignment of `render_info_value_counts` where the default (0x8) does not reproduce the file.
@@ -23132,10 +23627,13 @@ pub struct Material {
     /// Alignment of `render_info_value_offsets` where the default (0x8) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_info_value_offsets_align: ::std::option::Option<u64>,
-    /// The values of the render infos of type string, pointers to strings in `render_info_values` (which holds
-    /// their bytes too): read as pointers, so that the relocation table lists them.
+    /// The values of every render info, each at its offset of `render_info_value_offsets`, typed by its render
+    /// info's type (the offsets and counts are read before them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub render_info_strings: ::std::option::Option<::std::vec::Vec<RenderInfoStrings>>,
+    pub render_info_values: ::std::option::Option<RenderInfoValueBlock>,
+    /// Alignment of `render_info_values` where the default (0x8) does not reproduce the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_info_values_align: ::std::option::Option<u64>,
     #[serde(
         default,
         with = "::binspec_runtime::bytes::option",
@@ -23717,66 +24215,6 @@ impl Material {
         } else {
             (None, 0i128, None)
         };
-        let mut keep_render_info_values = false;
-        let (v_render_info_values, _pos_render_info_values, align_render_info_values) = if v_render_info_value_array
-            as i128 != 0i128
-        {
-            let read = {
-                let mut r = root_io.clone();
-                let at = v_render_info_value_array as i128;
-                if at < 0 {
-                    return Err(
-                            ::binspec_runtime::Error::invalid(
-                                r.abs_pos(),
-                                format!("negative position {at}"),
-                            ),
-                        )
-                        .at("render_info_values");
-                }
-                r.seek(at as u64).at("render_info_values")?;
-                let pos_render_info_values = r.abs_pos() as i128;
-                let r = &mut r;
-                let value = (|| -> ::binspec_runtime::Result<_> {
-                    Ok({
-                        let _start = r.abs_pos();
-                        let raw: &[u8] = r
-                            .bytes_sized(v_render_info_value_size as i128)?;
-                        r.share(raw)
-                    })
-                })()
-                    .at("render_info_values")?;
-                (
-                    value,
-                    pos_render_info_values,
-                    {
-                        let len = (r.abs_pos() as i128 - pos_render_info_values) as u64;
-                        if len == 0
-                            && pools
-                                .empty_elsewhere(
-                                    0usize,
-                                    (pos_render_info_values) as u64,
-                                    8u64,
-                                )
-                        {
-                            keep_render_info_values = true;
-                            None
-                        } else {
-                            pools
-                                .ordered_item(
-                                    0usize,
-                                    (pos_render_info_values) as u64,
-                                    len,
-                                    8u64,
-                                )
-                        }
-                    },
-                )
-            };
-            let (v, p, a) = read;
-            (Some(v), p, a)
-        } else {
-            (None, 0i128, None)
-        };
         let mut keep_render_info_value_counts = false;
         let (
             v_render_info_value_counts,
@@ -23959,13 +24397,11 @@ impl Material {
         } else {
             (None, 0i128, None)
         };
-        let (v_render_info_strings, _pos_render_info_strings) = if v_render_info_value_array
-            as i128 != 0i128 && v_render_info_value_count_array as i128 != 0i128
-            && v_render_info_value_offset_array as i128 != 0i128
-            && v_static_shader_variation as i128 != 0i128
+        let (v_render_info_values, _pos_render_info_values, align_render_info_values) = if v_render_info_value_array
+            as i128 != 0i128
         {
             let read = {
-                let mut r = r.clone();
+                let mut r = root_io.clone();
                 let at = v_render_info_value_array as i128;
                 if at < 0 {
                     return Err(
@@ -23974,94 +24410,61 @@ impl Material {
                                 format!("negative position {at}"),
                             ),
                         )
-                        .at("render_info_strings");
+                        .at("render_info_values");
                 }
-                r.seek(at as u64).at("render_info_strings")?;
-                let pos_render_info_strings = r.abs_pos() as i128;
+                r.seek(at as u64).at("render_info_values")?;
+                let pos_render_info_values = r.abs_pos() as i128;
                 let r = &mut r;
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
-                        let n = {
-                            let m__ = &::binspec_runtime::expr::at(
-                                    &x_parent__shader_reflections,
-                                    v_variation
-                                        .clone()
-                                        .unwrap_or_default()
-                                        .shader_reflection_index as i128,
-                                )
-                                .map_err(|e| e.or_offset(r.abs_pos()))?
-                                .clone();
-                            m__
-                                .render_info_count
-                                .map(|v| v as usize)
-                                .or(m__.render_infos.as_ref().map(|v| v.len()))
-                                .unwrap_or(0) as i128
-                        };
-                        if n < 0 {
-                            return Err(
-                                ::binspec_runtime::Error::invalid(
-                                    r.abs_pos(),
-                                    format!("negative count {n}"),
-                                ),
-                            );
-                        }
-                        let cap = r.check_count(n as u64, 0u64)?;
-                        let mut out = ::std::vec::Vec::with_capacity(cap);
-                        for i in 0..n as usize {
-                            out.push(
-                                (|| -> ::binspec_runtime::Result<_> {
-                                    RenderInfoStrings::read(
-                                        r,
-                                        endian,
-                                        pools,
-                                        root_io,
-                                        (
-                                            v_render_info_value_array as i128
-                                                + *::binspec_runtime::expr::at(
-                                                        &v_render_info_value_offsets.clone().unwrap_or_default(),
-                                                        i as i128,
-                                                    )
-                                                    .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
-                                            *::binspec_runtime::expr::at(
-                                                    &v_render_info_value_counts.clone().unwrap_or_default(),
-                                                    i as i128,
-                                                )
-                                                .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
-                                            ::binspec_runtime::expr::at(
-                                                    &::binspec_runtime::expr::at(
-                                                            &x_parent__shader_reflections,
-                                                            v_variation
-                                                                .clone()
-                                                                .unwrap_or_default()
-                                                                .shader_reflection_index as i128,
-                                                        )
-                                                        .map_err(|e| e.or_offset(r.abs_pos()))?
-                                                        .clone()
-                                                        .render_infos
-                                                        .clone()
-                                                        .unwrap_or_default(),
-                                                    i as i128,
-                                                )
-                                                .map_err(|e| e.or_offset(r.abs_pos()))?
+                        let start = r.abs_pos();
+                        let raw: &[u8] = r
+                            .bytes_sized(v_render_info_value_size as i128)?;
+                        {
+                            let mut r = r.over(raw, start);
+                            let r = &mut r;
+                            RenderInfoValueBlock::read(
+                                r,
+                                endian,
+                                pools,
+                                root_io,
+                                (
+                                    v_render_info_value_count_array as i128 != 0i128
+                                        && v_render_info_value_offset_array as i128 != 0i128
+                                        && v_static_shader_variation as i128 != 0i128,
+                                    &::binspec_runtime::expr::at(
+                                            &x_parent__shader_reflections,
+                                            v_variation
                                                 .clone()
-                                                .r#type
-                                                .value() == 2i128,
-                                        ),
-                                    )
-                                })()
-                                    .at_index(i)?,
-                            );
+                                                .unwrap_or_default()
+                                                .shader_reflection_index as i128,
+                                        )
+                                        .map_err(|e| e.or_offset(r.abs_pos()))?
+                                        .clone(),
+                                    &v_render_info_value_counts.clone().unwrap_or_default(),
+                                    &v_render_info_value_offsets.clone().unwrap_or_default(),
+                                ),
+                            )?
                         }
-                        out
                     })
                 })()
-                    .at("render_info_strings")?;
-                (value, pos_render_info_strings)
+                    .at("render_info_values")?;
+                (
+                    value,
+                    pos_render_info_values,
+                    pools
+                        .ordered_item(
+                            0usize,
+                            (pos_render_info_values) as u64,
+                            (r.abs_pos() as i128 - pos_render_info_values) as u64,
+                            8u64,
+                        ),
+                )
             };
-            let (v, p) = read;
-            (Some(v), p)
+            let (v, p, a) = read;
+            (Some(v), p, a)
         } else {
-            (None, 0i128)
+            (None, 0i128, None)
         };
         let mut keep_shader_param_values = false;
         let (
@@ -24607,8 +25010,8 @@ impl Material {
             } else {
                 None
             },
-            render_info_value_array: if keep_render_info_values
-                || v_render_info_values.is_none() && v_render_info_value_array != 0
+            render_info_value_array: if v_render_info_values.is_none()
+                && v_render_info_value_array != 0
             {
                 Some(v_render_info_value_array)
             } else {
@@ -24719,13 +25122,12 @@ impl Material {
             sampler_infos_align: align_sampler_infos,
             sampler_dict: v_sampler_dict,
             sampler_dict_align: align_sampler_dict,
-            render_info_values: v_render_info_values,
-            render_info_values_align: align_render_info_values,
             render_info_value_counts: v_render_info_value_counts,
             render_info_value_counts_align: align_render_info_value_counts,
             render_info_value_offsets: v_render_info_value_offsets,
             render_info_value_offsets_align: align_render_info_value_offsets,
-            render_info_strings: v_render_info_strings,
+            render_info_values: v_render_info_values,
+            render_info_values_align: align_render_info_values,
             shader_param_values: v_shader_param_values,
             shader_param_values_align: align_shader_param_values,
             runtime_uniform_buffer_offsets: v_runtime_uniform_buffer_offsets,
@@ -24832,9 +25234,7 @@ impl Material {
             _ => ctx.prev_pos(k_sampler_dict) as i128,
         };
         let d_render_info_value_array: i128 = match self.render_info_value_array {
-            Some(v) if self.render_info_values.as_ref().is_none_or(|v| v.is_empty()) => {
-                v as i128
-            }
+            Some(v) if self.render_info_values.is_none() => v as i128,
             _ => ctx.prev_pos(k_render_info_values) as i128,
         };
         let d_render_info_value_count_array: i128 = match self
@@ -24904,10 +25304,7 @@ impl Material {
             }
             _ => ctx.prev_pos(k_runtime_texture_slots) as i128,
         };
-        let d_render_info_value_size: i128 = match &self.render_info_values {
-            Some(x) => <[u8]>::len(&x[..]) as i128,
-            None => 0,
-        };
+        let d_render_info_value_size: i128 = ctx.prev_len(k_render_info_values) as i128;
         ::binspec_runtime::attempt(|| {
                 w.bytes(&[70u8, 77u8, 65u8, 84u8]);
                 Ok(())
@@ -25748,41 +26145,6 @@ impl Material {
                 );
             }
         }
-        if let Some(a) = self.render_info_values_align {
-            ::binspec_runtime::layout::check_align(a).at("render_info_values_align")?;
-        }
-        if !ctx.first_pass() {
-            match (
-                d_render_info_value_array != 0i128,
-                self.render_info_values.is_some(),
-            ) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `render_info_value_array != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("render_info_values"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `render_info_value_array != 0` is true for the values written: the file would have one",
-                            )
-                            .at("render_info_values"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        if let Some(x) = &self.render_info_values {
-            ctx.push_shared(
-                0usize,
-                k_render_info_values,
-                x,
-                self.render_info_values_align.unwrap_or(8u64),
-            );
-        }
         if let Some(a) = self.render_info_value_counts_align {
             ::binspec_runtime::layout::check_align(a)
                 .at("render_info_value_counts_align")?;
@@ -25962,6 +26324,85 @@ impl Material {
                     item,
                     origin,
                     self.render_info_value_offsets_align.unwrap_or(8u64),
+                );
+            }
+        }
+        if let Some(a) = self.render_info_values_align {
+            ::binspec_runtime::layout::check_align(a).at("render_info_values_align")?;
+        }
+        if !ctx.first_pass() {
+            match (
+                d_render_info_value_array != 0i128,
+                self.render_info_values.is_some(),
+            ) {
+                (false, true) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "present in the model, but its condition `render_info_value_array != 0` is false for the values written: the file would not have it",
+                            )
+                            .at("render_info_values"),
+                    );
+                }
+                (true, false) => {
+                    return Err(
+                        ::binspec_runtime::Error::write(
+                                "absent in the model, but its condition `render_info_value_array != 0` is true for the values written: the file would have one",
+                            )
+                            .at("render_info_values"),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if let Some(x) = &self.render_info_values {
+            {
+                let (origin, mut item) = ctx.item_writer(k_render_info_values, w);
+                {
+                    let w = &mut item;
+                    ::binspec_runtime::attempt(|| {
+                            {
+                                w.flush_bits();
+                                let start = w.pos();
+                                let size: i128 = d_render_info_value_size;
+                                let sub = ::binspec_runtime::layout::Io {
+                                    start,
+                                    size: u64::try_from(size).ok(),
+                                };
+                                let mark__ = ctx.placed_mark();
+                                x.write(
+                                    w,
+                                    ctx,
+                                    sub,
+                                    endian,
+                                    (
+                                        d_render_info_value_count_array != 0i128
+                                            && d_render_info_value_offset_array != 0i128
+                                            && d_static_shader_variation != 0i128,
+                                        &::binspec_runtime::expr::at(
+                                                &x_parent__shader_reflections,
+                                                self
+                                                    .variation
+                                                    .clone()
+                                                    .unwrap_or_default()
+                                                    .shader_reflection_index as i128,
+                                            )?
+                                            .clone(),
+                                        &self.render_info_value_counts.clone().unwrap_or_default(),
+                                        &self.render_info_value_offsets.clone().unwrap_or_default(),
+                                    ),
+                                )?;
+                                ctx.finish_slot(w, mark__, start, None)?;
+                            }
+                            Ok(())
+                        })
+                        .at("render_info_values")?;
+                }
+                ctx.push_written(
+                    0usize,
+                    k_render_info_values,
+                    item,
+                    origin,
+                    self.render_info_values_align.unwrap_or(8u64),
                 );
             }
         }
@@ -26466,94 +26907,6 @@ impl Material {
                 );
             }
         }
-        if !ctx.first_pass() {
-            match (
-                d_render_info_value_array != 0i128
-                    && d_render_info_value_count_array != 0i128
-                    && d_render_info_value_offset_array != 0i128
-                    && d_static_shader_variation != 0i128,
-                self.render_info_strings.is_some(),
-            ) {
-                (false, true) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "present in the model, but its condition `render_info_value_array != 0 and render_info_value_count_array != 0 and render_info_value_offset_array != 0 and static_shader_variation != 0` is false for the values written: the file would not have it",
-                            )
-                            .at("render_info_strings"),
-                    );
-                }
-                (true, false) => {
-                    return Err(
-                        ::binspec_runtime::Error::write(
-                                "absent in the model, but its condition `render_info_value_array != 0 and render_info_value_count_array != 0 and render_info_value_offset_array != 0 and static_shader_variation != 0` is true for the values written: the file would have one",
-                            )
-                            .at("render_info_strings"),
-                    );
-                }
-                _ => {}
-            }
-        }
-        ::binspec_runtime::attempt(|| {
-                if let Some(val) = &self.render_info_strings {
-                    let at: i128 = d_render_info_value_array;
-                    let at = match usize::try_from(at) {
-                        Ok(at) if at <= 1 << 32 => at,
-                        _ if ctx.first_pass() => 0,
-                        _ => {
-                            return Err(
-                                ::binspec_runtime::Error::write(
-                                    format!("position {at} is out of range"),
-                                ),
-                            );
-                        }
-                    };
-                    let at = io.start + at;
-                    let mut w = ::binspec_runtime::Writer::at_origin(at);
-                    {
-                        let w = &mut w;
-                        for (i, x) in val.iter().enumerate() {
-                            x.write(
-                                w,
-                                ctx,
-                                io,
-                                endian,
-                                (
-                                    d_render_info_value_array
-                                        + *::binspec_runtime::expr::at(
-                                            &self.render_info_value_offsets.clone().unwrap_or_default(),
-                                            i as i128,
-                                        )? as i128,
-                                    *::binspec_runtime::expr::at(
-                                        &self.render_info_value_counts.clone().unwrap_or_default(),
-                                        i as i128,
-                                    )? as i128,
-                                    ::binspec_runtime::expr::at(
-                                            &::binspec_runtime::expr::at(
-                                                    &x_parent__shader_reflections,
-                                                    self
-                                                        .variation
-                                                        .clone()
-                                                        .unwrap_or_default()
-                                                        .shader_reflection_index as i128,
-                                                )?
-                                                .clone()
-                                                .render_infos
-                                                .clone()
-                                                .unwrap_or_default(),
-                                            i as i128,
-                                        )?
-                                        .clone()
-                                        .r#type
-                                        .value() == 2i128,
-                                ),
-                            )?;
-                        }
-                    }
-                    ctx.place_in(io, at, w.into_inner())?;
-                }
-                Ok(())
-            })
-            .at("render_info_strings")?;
         Ok(())
     }
 }

@@ -190,15 +190,43 @@ fn fixtures_read_as_their_sidecars_say_and_write_back() {
                     wmt["user_data_count"].as_u64().unwrap(),
                     "{at}"
                 );
-                // (The size is derived: the bytes the model holds.)
-                let values = mt["render_info_values"].as_str().unwrap_or("");
-                let len =
-                    values.len() / 4 * 3 - values.bytes().rev().take_while(|&b| b == b'=').count();
-                assert_eq!(
-                    Some(len as u64),
-                    wmt["render_info_value_size"].as_u64(),
-                    "{at}"
-                );
+                // Each render info's values, typed as the sidecar lists them (the size of their block and
+                // its position are derived).
+                let infos = opt_arr(&mt["render_info_values"], "render_infos");
+                let want_infos = opt_arr(wmt, "render_infos");
+                assert_eq!(infos.len(), want_infos.len(), "{at}");
+                let offsets = opt_arr(mt, "render_info_value_offsets");
+                let counts = opt_arr(mt, "render_info_value_counts");
+                for (i, (info, want)) in infos.iter().zip(want_infos).enumerate() {
+                    let v = &info["values"];
+                    let want_values = arr(&want["values"]);
+                    match snake(want["type"]["name"].as_str().unwrap()).as_str() {
+                        "string" => {
+                            let got: Vec<&str> = arr(&v["strings"])
+                                .iter()
+                                .map(|x| name(&x["value"]))
+                                .collect();
+                            let want: Vec<&str> =
+                                want_values.iter().map(|x| x.as_str().unwrap()).collect();
+                            assert_eq!(got, want, "{at}: render info {i}");
+                        }
+                        "int" => assert_eq!(arr(&v["ints"]), want_values, "{at}: render info {i}"),
+                        _ => {
+                            // (Stored as f32: compared within its precision.)
+                            let got = arr(&v["floats"]);
+                            assert_eq!(got.len(), want_values.len(), "{at}: render info {i}");
+                            for (g, w) in got.iter().zip(want_values) {
+                                let (g, w) = (g.as_f64().unwrap(), w.as_f64().unwrap());
+                                assert!(
+                                    (g - w).abs() <= w.abs() * 1e-6,
+                                    "{at}: render info {i}: {g} {w}"
+                                );
+                            }
+                        }
+                    }
+                    assert_eq!(offsets[i], &want["offset"], "{at}: render info {i}");
+                    assert_eq!(counts[i], &want["count"], "{at}: render info {i}");
+                }
             }
             for (r, wr) in arr(&m["shader_reflections"])
                 .iter()

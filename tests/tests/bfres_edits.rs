@@ -2,8 +2,9 @@
 //! the corpus is absent): a material renamed where the document has its name (the material's, its dictionary
 //! key's and the string pool's list), to a name of the same length and to a longer one. The pointers to strings,
 //! the string pool's size and the relocation table's first section are derived, and so is the layout of the
-//! structures before the string pool; the GPU region after it is still where the file had it, so a name may grow
-//! into the zeros before the GPU region (0x72e bytes in AirCurrent.bfres), and past them it is an error.
+//! structures before the string pool and of the regions after it (a name past the zeros before the GPU region,
+//! 0x72e bytes in AirCurrent.bfres, moves it). On a version 10 fixture, a render info's string value edited and a
+//! shape renamed: the render infos' string pointers follow the strings.
 
 use std::path::{Path, PathBuf};
 
@@ -313,4 +314,54 @@ fn no_file_at_hand_has_a_name_its_key_contradicts() {
         let m = Bfres::from_binary(&std::fs::read(&f).unwrap()).unwrap();
         assert_eq!(m.name_mismatches(), Vec::<String>::new(), "{}", f.display());
     }
+}
+
+/// Every render info value of the version 10 fixture with two models, as JSON text per material.
+fn render_info_values_v10(m: &Bfres) -> Vec<String> {
+    let v = serde_json::to_value(m).unwrap();
+    let mut out = Vec::new();
+    for model in v["body"]["res_file"]["models"].as_array().unwrap() {
+        for mat in model["materials"].as_array().unwrap() {
+            out.push(mat["render_info_values"]["render_infos"].to_string());
+        }
+    }
+    out
+}
+
+/// A version 10 material's render info of type string set to a longer string through the CLI (JSON), then a shape
+/// renamed to a long name through the API: the strings move, and the render infos' pointers follow them (they
+/// were kept as the bytes the file had, and writing refused the edit).
+#[test]
+fn version_10_render_info_strings_follow_their_strings() {
+    use binspec_formats::bfres_names::Named;
+    let path = repo().join("tests/fixtures/bfres/bfres_two_models_formats.bfres");
+    let before =
+        render_info_values_v10(&Bfres::from_binary(&std::fs::read(&path).unwrap()).unwrap());
+    assert!(before[0].contains("\"translucent\""), "{before:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let (doc, out) = (dir.path().join("a.json"), dir.path().join("a.bfres"));
+    let r = run(&["decode", s(&path), "--json", "-o", s(&doc)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&doc).unwrap()).unwrap();
+    let value = &mut v["body"]["res_file"]["models"][0]["materials"][0]["render_info_values"]
+        ["render_infos"][0]["values"]["strings"][0]["value"]["data"];
+    assert_eq!(value, "translucent");
+    *value = "translucent_sorted_back_to_front".into();
+    std::fs::write(&doc, serde_json::to_string(&v).unwrap()).unwrap();
+    let r = run(&["encode", "--format", "bfres", s(&doc), "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let mut m = Bfres::from_binary(&std::fs::read(&out).unwrap()).unwrap();
+    let expected: Vec<String> = (before.iter())
+        .map(|x| x.replacen("\"translucent\"", "\"translucent_sorted_back_to_front\"", 1))
+        .collect();
+    assert_ne!(expected, before);
+    assert_eq!(render_info_values_v10(&m), expected);
+    let long = format!("Fan_{}", "x".repeat(300));
+    m.rename(Named::Shape("Props"), "Fan", &long).unwrap();
+    let written = m.to_binary().unwrap();
+    let back = Bfres::from_binary(&written).unwrap();
+    assert_eq!(render_info_values_v10(&back), expected);
+    assert!(back.summary_lines().iter().any(|l| l.contains(&long)));
+    assert_eq!(back.to_binary().unwrap(), written);
 }

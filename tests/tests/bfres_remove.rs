@@ -2,9 +2,8 @@
 //! from the JSON document, encode): the structures before the string pool are laid out again by the generated
 //! writer, which derives the count, pointers, dictionary tree and relocation table; what is left reads back as it
 //! was. On Super Mario Odyssey's AirCurrent.bfres (version 8; skipped with a message when the corpus is absent).
-//! Version 10 is refused where a material has render infos of type string (every fixture's): their string
-//! pointers are written over the material's value bytes, which the model holds as read, so once strings move the
-//! two disagree, and the writer says so.
+//! On version 10 (a fixture with two models whose materials have render infos of type string), what is left keeps
+//! its render info values, their string pointers following the strings, which move.
 
 use std::path::{Path, PathBuf};
 
@@ -92,16 +91,52 @@ fn the_only_model_removed_through_the_api_version_8() {
     check_without_model(&bytes, &m.to_binary().unwrap());
 }
 
+/// Every material's render info values, as `model/material: [values...]` lines, from a model's document.
+fn render_info_values(m: &Bfres) -> Vec<String> {
+    let v = serde_json::to_value(m).unwrap();
+    let body = v["body"]["res_file"].clone();
+    let mut out = Vec::new();
+    for model in body["models"].as_array().unwrap() {
+        for mat in model["materials"].as_array().unwrap() {
+            let infos = mat["render_info_values"]["render_infos"]
+                .as_array()
+                .unwrap();
+            let vals: Vec<String> = infos.iter().map(|i| i["values"].to_string()).collect();
+            out.push(format!(
+                "{}/{}: {}",
+                model["name"]["data"].as_str().unwrap(),
+                mat["name"]["data"].as_str().unwrap(),
+                vals.join(" ")
+            ));
+        }
+    }
+    out
+}
+
 #[test]
-fn version_10_with_string_render_infos_is_refused_for_now() {
-    let mut m = Bfres::from_binary(&two_models()).unwrap();
-    m.remove_model("Props").unwrap();
-    assert_eq!(bfres_dict_keys(&m, "model_dict"), ["Marker"]);
-    let e = m.to_binary().unwrap_err().to_string();
-    assert!(
-        e.contains("render_info_strings") && e.contains("overlap"),
-        "{e}"
-    );
+fn a_model_removed_from_version_10_keeps_the_other_models_render_infos() {
+    let bytes = two_models();
+    let m = Bfres::from_binary(&bytes).unwrap();
+    let before = render_info_values(&m);
+    assert_eq!(before.len(), 3, "{before:?}");
+    assert!(before[2].starts_with("Marker/"), "{before:?}");
+    assert!(before[2].contains("\"xlu\""), "{before:?}");
+    let mut api = m.clone();
+    api.remove_model("Props").unwrap();
+    let written = api.to_binary().unwrap();
+    let back = Bfres::from_binary(&written).unwrap();
+    assert_eq!(bfres_dict_keys(&back, "model_dict"), ["Marker"]);
+    assert_eq!(render_info_values(&back), before[2..]);
+    assert!(written.len() < bytes.len());
+    assert!(listed_count(&written) < listed_count(&bytes));
+    assert_eq!(back.to_binary().unwrap(), written);
+    // Through the CLI: the same file.
+    let path = repo().join("tests/fixtures/bfres/bfres_two_models_formats.bfres");
+    let (cli, _) = through_the_cli(&path, |v| {
+        delete_model(v, 0);
+        forget_order(v);
+    });
+    assert_eq!(cli, written);
 }
 
 #[test]
