@@ -30,7 +30,7 @@ impl<'m> Cx<'m> {
     }
 
     /// The type of a value instance's expression, as the `typecheck` pass found it (an integer where it could not
-    /// tell: an enum's value, a type or nothing the checker knows).
+    /// tell: an enum's value, or nothing the checker knows).
     fn value_t(&self, f: &Field) -> T {
         use crate::expr::Ty;
         let ty = f.value().and_then(|v| v.ty.as_ref());
@@ -42,6 +42,9 @@ impl<'m> Cx<'m> {
             // An array of numbers, booleans, strings or bytes, or of such arrays (`[8.18, 8.66]`), as its expression
             // makes it.
             Some(t @ Ty::Array(_)) if plain_array(t) => self.checked_t(t).unwrap_or(T::Int),
+            // A record (`items[idx]`), so that its fields can be named through it from another type
+            // (`_parent.chosen.x`).
+            Some(Ty::User(path)) => self.m.type_by_path(path).map_or(T::Int, T::User),
             _ => T::Int,
         }
     }

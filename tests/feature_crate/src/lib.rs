@@ -63,6 +63,7 @@ feature_modules!(
     ordered_ranges,
     ordered_ranks,
     outer_args,
+    outer_record,
     own_elements,
     param_io,
     params,
