@@ -1998,9 +1998,6 @@ types:
       - id: typed
         type: bool
         doc: Whether the material has the offsets and counts the values are read by.
-      - id: reflection
-        type: shader_reflection
-        doc: The material's shader reflection, whose render infos say how many values there are and their types.
     seq:
       - id: bytes
         size-eos: true
@@ -2010,9 +2007,9 @@ types:
         pos: 0
         type: >-
           render_info_value_slot(_parent.render_info_value_offsets[_index],
-          _parent.render_info_value_counts[_index], reflection.render_infos[_index].type)
+          _parent.render_info_value_counts[_index], _parent.shader_reflection.render_infos[_index].type)
         repeat: expr
-        repeat-expr: reflection.render_info_count
+        repeat-expr: _parent.shader_reflection.render_info_count
         if: typed
   render_info_value_slot:
     doc: One render info's values, at its offset in the block (one record per render info, reading nothing itself).
@@ -2282,7 +2279,7 @@ types:
         size: render_info_value_size
         type: >-
           render_info_value_block(render_info_value_count_array != 0 and render_info_value_offset_array != 0 and
-          static_shader_variation != 0, shader_reflection)
+          static_shader_variation != 0)
         io: _root._io
         if: render_info_value_array != 0
         doc: |

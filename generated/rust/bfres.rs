@@ -22468,12 +22468,12 @@ pub struct RenderInfoValueBlock {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub render_infos: ::std::option::Option<::std::vec::Vec<RenderInfoValueSlot>>,
 }
-/// The parameters of `RenderInfoValueBlock`'s readers and writers, in this order: `p_typed`, `p_reflection`, `x_parent__render_info_value_counts`, `x_parent__render_info_value_offsets` (a type's own params, then the outer values it uses).
+/// The parameters of `RenderInfoValueBlock`'s readers and writers, in this order: `p_typed`, `x_parent__render_info_value_counts`, `x_parent__render_info_value_offsets`, `x_parent__shader_reflection` (a type's own params, then the outer values it uses).
 pub(crate) type RenderInfoValueBlockArgs<'p> = (
     bool,
+    &'p [u16],
+    &'p [u16],
     &'p ShaderReflection,
-    &'p [u16],
-    &'p [u16],
 );
 impl RenderInfoValueBlock {
     #[allow(non_snake_case)]
@@ -22487,9 +22487,9 @@ impl RenderInfoValueBlock {
         use ::binspec_runtime::ResultExt as _;
         let (
             p_typed,
-            p_reflection,
             x_parent__render_info_value_counts,
             x_parent__render_info_value_offsets,
+            x_parent__shader_reflection,
         ) = args;
         r.enter()?;
         let v_bytes = (|| -> ::binspec_runtime::Result<_> {
@@ -22525,7 +22525,7 @@ impl RenderInfoValueBlock {
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
                         let n = {
-                            let m__ = &p_reflection;
+                            let m__ = &x_parent__shader_reflection;
                             m__
                                 .render_info_count
                                 .map(|v| v as usize)
@@ -22562,7 +22562,10 @@ impl RenderInfoValueBlock {
                                                 )
                                                 .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
                                             ::binspec_runtime::expr::at(
-                                                    &p_reflection.render_infos.clone().unwrap_or_default(),
+                                                    &x_parent__shader_reflection
+                                                        .render_infos
+                                                        .clone()
+                                                        .unwrap_or_default(),
                                                     i as i128,
                                                 )
                                                 .map_err(|e| e.or_offset(r.abs_pos()))?
@@ -22604,9 +22607,9 @@ impl RenderInfoValueBlock {
         use ::binspec_runtime::ResultExt as _;
         let (
             p_typed,
-            p_reflection,
             x_parent__render_info_value_counts,
             x_parent__render_info_value_offsets,
+            x_parent__shader_reflection,
         ) = args;
         if !ctx.first_pass() {
             match (!p_typed, self.bytes.is_some()) {
@@ -22704,7 +22707,10 @@ impl RenderInfoValueBlock {
                                         i as i128,
                                     )? as i128,
                                     ::binspec_runtime::expr::at(
-                                            &p_reflection.render_infos.clone().unwrap_or_default(),
+                                            &x_parent__shader_reflection
+                                                .render_infos
+                                                .clone()
+                                                .unwrap_or_default(),
                                             i as i128,
                                         )?
                                         .clone()
@@ -24432,6 +24438,8 @@ impl Material {
                                     v_render_info_value_count_array as i128 != 0i128
                                         && v_render_info_value_offset_array as i128 != 0i128
                                         && v_static_shader_variation as i128 != 0i128,
+                                    &v_render_info_value_counts.clone().unwrap_or_default(),
+                                    &v_render_info_value_offsets.clone().unwrap_or_default(),
                                     &::binspec_runtime::expr::at(
                                             &x_parent__shader_reflections,
                                             v_variation
@@ -24441,8 +24449,6 @@ impl Material {
                                         )
                                         .map_err(|e| e.or_offset(r.abs_pos()))?
                                         .clone(),
-                                    &v_render_info_value_counts.clone().unwrap_or_default(),
-                                    &v_render_info_value_offsets.clone().unwrap_or_default(),
                                 ),
                             )?
                         }
@@ -26378,6 +26384,8 @@ impl Material {
                                         d_render_info_value_count_array != 0i128
                                             && d_render_info_value_offset_array != 0i128
                                             && d_static_shader_variation != 0i128,
+                                        &self.render_info_value_counts.clone().unwrap_or_default(),
+                                        &self.render_info_value_offsets.clone().unwrap_or_default(),
                                         &::binspec_runtime::expr::at(
                                                 &x_parent__shader_reflections,
                                                 self
@@ -26387,8 +26395,6 @@ impl Material {
                                                     .shader_reflection_index as i128,
                                             )?
                                             .clone(),
-                                        &self.render_info_value_counts.clone().unwrap_or_default(),
-                                        &self.render_info_value_offsets.clone().unwrap_or_default(),
                                     ),
                                 )?;
                                 ctx.finish_slot(w, mark__, start, None)?;
