@@ -16519,7 +16519,7 @@ impl Blackboard {
         let v_f32_first_index: ::std::option::Option<u16> = if v_f32_first_index as i128
             == v_string_params.len() as i128 + v_s32_params.len() as i128
                 + (if x_root__version >= 1032i128 {
-                    v_u32_params.clone().unwrap_or_default().len() as i128
+                    (*v_u32_params.as_deref().unwrap_or(&[])).len() as i128
                 } else {
                     0i128
                 })
@@ -16541,7 +16541,7 @@ impl Blackboard {
             as i128
             == v_string_params.len() as i128 + v_s32_params.len() as i128
                 + (if x_root__version >= 1032i128 {
-                    v_u32_params.clone().unwrap_or_default().len() as i128
+                    (*v_u32_params.as_deref().unwrap_or(&[])).len() as i128
                 } else {
                     0i128
                 }) + v_f32_params.len() as i128
@@ -16563,7 +16563,7 @@ impl Blackboard {
             as i128
             == v_string_params.len() as i128 + v_s32_params.len() as i128
                 + (if x_root__version >= 1032i128 {
-                    v_u32_params.clone().unwrap_or_default().len() as i128
+                    (*v_u32_params.as_deref().unwrap_or(&[])).len() as i128
                 } else {
                     0i128
                 }) + v_f32_params.len() as i128 + v_bool_params.len() as i128
@@ -16585,7 +16585,7 @@ impl Blackboard {
             as i128
             == v_string_params.len() as i128 + v_s32_params.len() as i128
                 + (if x_root__version >= 1032i128 {
-                    v_u32_params.clone().unwrap_or_default().len() as i128
+                    (*v_u32_params.as_deref().unwrap_or(&[])).len() as i128
                 } else {
                     0i128
                 }) + v_f32_params.len() as i128 + v_bool_params.len() as i128
@@ -16701,7 +16701,7 @@ impl Blackboard {
             None => {
                 self.string_params.len() as i128 + self.s32_params.len() as i128
                     + (if x_root__version >= 1032i128 {
-                        self.u32_params.clone().unwrap_or_default().len() as i128
+                        (*self.u32_params.as_deref().unwrap_or(&[])).len() as i128
                     } else {
                         0i128
                     })
@@ -16719,7 +16719,7 @@ impl Blackboard {
             None => {
                 self.string_params.len() as i128 + self.s32_params.len() as i128
                     + (if x_root__version >= 1032i128 {
-                        self.u32_params.clone().unwrap_or_default().len() as i128
+                        (*self.u32_params.as_deref().unwrap_or(&[])).len() as i128
                     } else {
                         0i128
                     }) + self.f32_params.len() as i128
@@ -16737,7 +16737,7 @@ impl Blackboard {
             None => {
                 self.string_params.len() as i128 + self.s32_params.len() as i128
                     + (if x_root__version >= 1032i128 {
-                        self.u32_params.clone().unwrap_or_default().len() as i128
+                        (*self.u32_params.as_deref().unwrap_or(&[])).len() as i128
                     } else {
                         0i128
                     }) + self.f32_params.len() as i128 + self.bool_params.len() as i128
@@ -16755,7 +16755,7 @@ impl Blackboard {
             None => {
                 self.string_params.len() as i128 + self.s32_params.len() as i128
                     + (if x_root__version >= 1032i128 {
-                        self.u32_params.clone().unwrap_or_default().len() as i128
+                        (*self.u32_params.as_deref().unwrap_or(&[])).len() as i128
                     } else {
                         0i128
                     }) + self.f32_params.len() as i128 + self.bool_params.len() as i128

@@ -240,111 +240,95 @@ impl Bfres {
                                         - (r.abs_pos() - r.pos() as u64) as i128,
                                     pools.named_pos(65u32) as i128
                                         - (r.abs_pos() - r.pos() as u64) as i128
-                                        + (if {
-                                            let m__ = &(match &v_body.clone().unwrap_or_default() {
-                                                BfresBody::ResFileV8(x) => (*x).clone(),
-                                                _ => ::std::default::Default::default(),
-                                            });
-                                            m__
-                                                .model_count
-                                                .map(|v| v as usize)
-                                                .or(m__.models.as_ref().map(|v| v.len()))
-                                                .unwrap_or(0) as i128
-                                        } > 0i128
-                                            && {
-                                                let m__ = &::binspec_runtime::expr::at(
-                                                        &(match &v_body.clone().unwrap_or_default() {
-                                                            BfresBody::ResFileV8(x) => (*x).clone(),
-                                                            _ => ::std::default::Default::default(),
-                                                        })
-                                                            .models
-                                                            .clone()
-                                                            .unwrap_or_default(),
-                                                        0i128,
-                                                    )?
-                                                    .clone();
-                                                m__
-                                                    .vertex_count
-                                                    .map(|v| v as usize)
-                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
-                                                    .unwrap_or(0) as i128
-                                            } > 0i128
-                                        {
-                                            ::binspec_runtime::expr::at(
-                                                    &::binspec_runtime::expr::at(
-                                                            &(match &v_body.clone().unwrap_or_default() {
-                                                                BfresBody::ResFileV8(x) => (*x).clone(),
-                                                                _ => ::std::default::Default::default(),
-                                                            })
-                                                                .models
-                                                                .clone()
-                                                                .unwrap_or_default(),
+                                        + (match &*::binspec_runtime::expr::or_default(&v_body) {
+                                            BfresBody::ResFileV8(x) => {
+                                                if {
+                                                    let m__ = &x;
+                                                    m__
+                                                        .model_count
+                                                        .map(|v| v as usize)
+                                                        .or(m__.models.as_ref().map(|v| v.len()))
+                                                        .unwrap_or(0) as i128
+                                                } > 0i128
+                                                    && ({
+                                                        let x = ::binspec_runtime::expr::at(
+                                                            x.models.as_deref().unwrap_or(&[]),
                                                             0i128,
-                                                        )?
-                                                        .clone()
-                                                        .vertices
-                                                        .clone()
-                                                        .unwrap_or_default(),
-                                                    0i128,
-                                                )?
-                                                .clone()
-                                                .base_offset as i128
-                                        } else {
-                                            0i128
+                                                        )?;
+                                                        {
+                                                            let m__ = &x;
+                                                            m__
+                                                                .vertex_count
+                                                                .map(|v| v as usize)
+                                                                .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                .unwrap_or(0) as i128
+                                                        }
+                                                    }) > 0i128
+                                                {
+                                                    {
+                                                        let x = ::binspec_runtime::expr::at(
+                                                            ::binspec_runtime::expr::at(
+                                                                    x.models.as_deref().unwrap_or(&[]),
+                                                                    0i128,
+                                                                )?
+                                                                .vertices
+                                                                .as_deref()
+                                                                .unwrap_or(&[]),
+                                                            0i128,
+                                                        )?;
+                                                        x.base_offset as i128
+                                                    }
+                                                } else {
+                                                    0i128
+                                                }
+                                            }
+                                            _ => ::std::default::Default::default(),
                                         }),
                                     pools.named_pos(65u32) as i128
                                         - (r.abs_pos() - r.pos() as u64) as i128
-                                        + (if {
-                                            let m__ = &(match &v_body.clone().unwrap_or_default() {
-                                                BfresBody::ResFileV8(x) => (*x).clone(),
-                                                _ => ::std::default::Default::default(),
-                                            });
-                                            m__
-                                                .model_count
-                                                .map(|v| v as usize)
-                                                .or(m__.models.as_ref().map(|v| v.len()))
-                                                .unwrap_or(0) as i128
-                                        } > 0i128
-                                            && {
-                                                let m__ = &::binspec_runtime::expr::at(
-                                                        &(match &v_body.clone().unwrap_or_default() {
-                                                            BfresBody::ResFileV8(x) => (*x).clone(),
-                                                            _ => ::std::default::Default::default(),
-                                                        })
-                                                            .models
-                                                            .clone()
-                                                            .unwrap_or_default(),
-                                                        0i128,
-                                                    )?
-                                                    .clone();
-                                                m__
-                                                    .vertex_count
-                                                    .map(|v| v as usize)
-                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
-                                                    .unwrap_or(0) as i128
-                                            } > 0i128
-                                        {
-                                            ::binspec_runtime::expr::at(
-                                                    &::binspec_runtime::expr::at(
-                                                            &(match &v_body.clone().unwrap_or_default() {
-                                                                BfresBody::ResFileV8(x) => (*x).clone(),
-                                                                _ => ::std::default::Default::default(),
-                                                            })
-                                                                .models
-                                                                .clone()
-                                                                .unwrap_or_default(),
+                                        + (match &*::binspec_runtime::expr::or_default(&v_body) {
+                                            BfresBody::ResFileV8(x) => {
+                                                if {
+                                                    let m__ = &x;
+                                                    m__
+                                                        .model_count
+                                                        .map(|v| v as usize)
+                                                        .or(m__.models.as_ref().map(|v| v.len()))
+                                                        .unwrap_or(0) as i128
+                                                } > 0i128
+                                                    && ({
+                                                        let x = ::binspec_runtime::expr::at(
+                                                            x.models.as_deref().unwrap_or(&[]),
                                                             0i128,
-                                                        )?
-                                                        .clone()
-                                                        .vertices
-                                                        .clone()
-                                                        .unwrap_or_default(),
-                                                    0i128,
-                                                )?
-                                                .clone()
-                                                .base_offset as i128
-                                        } else {
-                                            0i128
+                                                        )?;
+                                                        {
+                                                            let m__ = &x;
+                                                            m__
+                                                                .vertex_count
+                                                                .map(|v| v as usize)
+                                                                .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                .unwrap_or(0) as i128
+                                                        }
+                                                    }) > 0i128
+                                                {
+                                                    {
+                                                        let x = ::binspec_runtime::expr::at(
+                                                            ::binspec_runtime::expr::at(
+                                                                    x.models.as_deref().unwrap_or(&[]),
+                                                                    0i128,
+                                                                )?
+                                                                .vertices
+                                                                .as_deref()
+                                                                .unwrap_or(&[]),
+                                                            0i128,
+                                                        )?;
+                                                        x.base_offset as i128
+                                                    }
+                                                } else {
+                                                    0i128
+                                                }
+                                            }
+                                            _ => ::std::default::Default::default(),
                                         }),
                                     pools.named_pos(65u32) as i128
                                         - (r.abs_pos() - r.pos() as u64) as i128
@@ -354,17 +338,17 @@ impl Bfres {
                                     pools.named_pos(52u32) as i128
                                         - (r.abs_pos() - r.pos() as u64) as i128
                                         + pools.named_len(52u32) as i128,
-                                    if {
-                                        let m__ = &(match &v_body.clone().unwrap_or_default() {
-                                            BfresBody::ResFileV8(x) => (*x).clone(),
-                                            _ => ::std::default::Default::default(),
-                                        });
-                                        m__
-                                            .embed_file_count
-                                            .map(|v| v as usize)
-                                            .or(m__.embed_files.as_ref().map(|v| v.len()))
-                                            .unwrap_or(0) as i128
-                                    } > 0i128
+                                    if (match &*::binspec_runtime::expr::or_default(&v_body) {
+                                        BfresBody::ResFileV8(x) => {
+                                            let m__ = &x;
+                                            m__
+                                                .embed_file_count
+                                                .map(|v| v as usize)
+                                                .or(m__.embed_files.as_ref().map(|v| v.len()))
+                                                .unwrap_or(0) as i128
+                                        }
+                                        _ => ::std::default::Default::default(),
+                                    }) > 0i128
                                     {
                                         pools.named_pos(66u32) as i128
                                             - (r.abs_pos() - r.pos() as u64) as i128
@@ -385,111 +369,95 @@ impl Bfres {
                                         - (r.abs_pos() - r.pos() as u64) as i128,
                                     pools.named_pos(65u32) as i128
                                         - (r.abs_pos() - r.pos() as u64) as i128
-                                        + (if {
-                                            let m__ = &(match &v_body.clone().unwrap_or_default() {
-                                                BfresBody::ResFile(x) => (*x).clone(),
-                                                _ => ::std::default::Default::default(),
-                                            });
-                                            m__
-                                                .model_count
-                                                .map(|v| v as usize)
-                                                .or(m__.models.as_ref().map(|v| v.len()))
-                                                .unwrap_or(0) as i128
-                                        } > 0i128
-                                            && {
-                                                let m__ = &::binspec_runtime::expr::at(
-                                                        &(match &v_body.clone().unwrap_or_default() {
-                                                            BfresBody::ResFile(x) => (*x).clone(),
-                                                            _ => ::std::default::Default::default(),
-                                                        })
-                                                            .models
-                                                            .clone()
-                                                            .unwrap_or_default(),
-                                                        0i128,
-                                                    )?
-                                                    .clone();
-                                                m__
-                                                    .vertex_count
-                                                    .map(|v| v as usize)
-                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
-                                                    .unwrap_or(0) as i128
-                                            } > 0i128
-                                        {
-                                            ::binspec_runtime::expr::at(
-                                                    &::binspec_runtime::expr::at(
-                                                            &(match &v_body.clone().unwrap_or_default() {
-                                                                BfresBody::ResFile(x) => (*x).clone(),
-                                                                _ => ::std::default::Default::default(),
-                                                            })
-                                                                .models
-                                                                .clone()
-                                                                .unwrap_or_default(),
+                                        + (match &*::binspec_runtime::expr::or_default(&v_body) {
+                                            BfresBody::ResFile(x) => {
+                                                if {
+                                                    let m__ = &x;
+                                                    m__
+                                                        .model_count
+                                                        .map(|v| v as usize)
+                                                        .or(m__.models.as_ref().map(|v| v.len()))
+                                                        .unwrap_or(0) as i128
+                                                } > 0i128
+                                                    && ({
+                                                        let x = ::binspec_runtime::expr::at(
+                                                            x.models.as_deref().unwrap_or(&[]),
                                                             0i128,
-                                                        )?
-                                                        .clone()
-                                                        .vertices
-                                                        .clone()
-                                                        .unwrap_or_default(),
-                                                    0i128,
-                                                )?
-                                                .clone()
-                                                .base_offset as i128
-                                        } else {
-                                            0i128
+                                                        )?;
+                                                        {
+                                                            let m__ = &x;
+                                                            m__
+                                                                .vertex_count
+                                                                .map(|v| v as usize)
+                                                                .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                .unwrap_or(0) as i128
+                                                        }
+                                                    }) > 0i128
+                                                {
+                                                    {
+                                                        let x = ::binspec_runtime::expr::at(
+                                                            ::binspec_runtime::expr::at(
+                                                                    x.models.as_deref().unwrap_or(&[]),
+                                                                    0i128,
+                                                                )?
+                                                                .vertices
+                                                                .as_deref()
+                                                                .unwrap_or(&[]),
+                                                            0i128,
+                                                        )?;
+                                                        x.base_offset as i128
+                                                    }
+                                                } else {
+                                                    0i128
+                                                }
+                                            }
+                                            _ => ::std::default::Default::default(),
                                         }),
                                     pools.named_pos(65u32) as i128
                                         - (r.abs_pos() - r.pos() as u64) as i128
-                                        + (if {
-                                            let m__ = &(match &v_body.clone().unwrap_or_default() {
-                                                BfresBody::ResFile(x) => (*x).clone(),
-                                                _ => ::std::default::Default::default(),
-                                            });
-                                            m__
-                                                .model_count
-                                                .map(|v| v as usize)
-                                                .or(m__.models.as_ref().map(|v| v.len()))
-                                                .unwrap_or(0) as i128
-                                        } > 0i128
-                                            && {
-                                                let m__ = &::binspec_runtime::expr::at(
-                                                        &(match &v_body.clone().unwrap_or_default() {
-                                                            BfresBody::ResFile(x) => (*x).clone(),
-                                                            _ => ::std::default::Default::default(),
-                                                        })
-                                                            .models
-                                                            .clone()
-                                                            .unwrap_or_default(),
-                                                        0i128,
-                                                    )?
-                                                    .clone();
-                                                m__
-                                                    .vertex_count
-                                                    .map(|v| v as usize)
-                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
-                                                    .unwrap_or(0) as i128
-                                            } > 0i128
-                                        {
-                                            ::binspec_runtime::expr::at(
-                                                    &::binspec_runtime::expr::at(
-                                                            &(match &v_body.clone().unwrap_or_default() {
-                                                                BfresBody::ResFile(x) => (*x).clone(),
-                                                                _ => ::std::default::Default::default(),
-                                                            })
-                                                                .models
-                                                                .clone()
-                                                                .unwrap_or_default(),
+                                        + (match &*::binspec_runtime::expr::or_default(&v_body) {
+                                            BfresBody::ResFile(x) => {
+                                                if {
+                                                    let m__ = &x;
+                                                    m__
+                                                        .model_count
+                                                        .map(|v| v as usize)
+                                                        .or(m__.models.as_ref().map(|v| v.len()))
+                                                        .unwrap_or(0) as i128
+                                                } > 0i128
+                                                    && ({
+                                                        let x = ::binspec_runtime::expr::at(
+                                                            x.models.as_deref().unwrap_or(&[]),
                                                             0i128,
-                                                        )?
-                                                        .clone()
-                                                        .vertices
-                                                        .clone()
-                                                        .unwrap_or_default(),
-                                                    0i128,
-                                                )?
-                                                .clone()
-                                                .base_offset as i128
-                                        } else {
-                                            0i128
+                                                        )?;
+                                                        {
+                                                            let m__ = &x;
+                                                            m__
+                                                                .vertex_count
+                                                                .map(|v| v as usize)
+                                                                .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                .unwrap_or(0) as i128
+                                                        }
+                                                    }) > 0i128
+                                                {
+                                                    {
+                                                        let x = ::binspec_runtime::expr::at(
+                                                            ::binspec_runtime::expr::at(
+                                                                    x.models.as_deref().unwrap_or(&[]),
+                                                                    0i128,
+                                                                )?
+                                                                .vertices
+                                                                .as_deref()
+                                                                .unwrap_or(&[]),
+                                                            0i128,
+                                                        )?;
+                                                        x.base_offset as i128
+                                                    }
+                                                } else {
+                                                    0i128
+                                                }
+                                            }
+                                            _ => ::std::default::Default::default(),
                                         }),
                                     pools.named_pos(65u32) as i128
                                         - (r.abs_pos() - r.pos() as u64) as i128
@@ -499,17 +467,17 @@ impl Bfres {
                                     pools.named_pos(20u32) as i128
                                         - (r.abs_pos() - r.pos() as u64) as i128
                                         + pools.named_len(20u32) as i128,
-                                    if {
-                                        let m__ = &(match &v_body.clone().unwrap_or_default() {
-                                            BfresBody::ResFile(x) => (*x).clone(),
-                                            _ => ::std::default::Default::default(),
-                                        });
-                                        m__
-                                            .embed_file_count
-                                            .map(|v| v as usize)
-                                            .or(m__.embed_files.as_ref().map(|v| v.len()))
-                                            .unwrap_or(0) as i128
-                                    } > 0i128
+                                    if (match &*::binspec_runtime::expr::or_default(&v_body) {
+                                        BfresBody::ResFile(x) => {
+                                            let m__ = &x;
+                                            m__
+                                                .embed_file_count
+                                                .map(|v| v as usize)
+                                                .or(m__.embed_files.as_ref().map(|v| v.len()))
+                                                .unwrap_or(0) as i128
+                                        }
+                                        _ => ::std::default::Default::default(),
+                                    }) > 0i128
                                     {
                                         pools.named_pos(66u32) as i128
                                             - (r.abs_pos() - r.pos() as u64) as i128
@@ -715,112 +683,96 @@ impl Bfres {
                                                         ctx
                                                             .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
                                                             as i128 - io.start as i128
-                                                            + (if {
-                                                                let m__ = &(match &self.body.clone().unwrap_or_default() {
-                                                                    BfresBody::ResFileV8(x) => (*x).clone(),
-                                                                    _ => ::std::default::Default::default(),
-                                                                });
-                                                                m__
-                                                                    .model_count
-                                                                    .map(|v| v as usize)
-                                                                    .or(m__.models.as_ref().map(|v| v.len()))
-                                                                    .unwrap_or(0) as i128
-                                                            } > 0i128
-                                                                && {
-                                                                    let m__ = &::binspec_runtime::expr::at(
-                                                                            &(match &self.body.clone().unwrap_or_default() {
-                                                                                BfresBody::ResFileV8(x) => (*x).clone(),
-                                                                                _ => ::std::default::Default::default(),
-                                                                            })
-                                                                                .models
-                                                                                .clone()
-                                                                                .unwrap_or_default(),
-                                                                            0i128,
-                                                                        )?
-                                                                        .clone();
-                                                                    m__
-                                                                        .vertex_count
-                                                                        .map(|v| v as usize)
-                                                                        .or(m__.vertices.as_ref().map(|v| v.len()))
-                                                                        .unwrap_or(0) as i128
-                                                                } > 0i128
-                                                            {
-                                                                ::binspec_runtime::expr::at(
-                                                                        &::binspec_runtime::expr::at(
-                                                                                &(match &self.body.clone().unwrap_or_default() {
-                                                                                    BfresBody::ResFileV8(x) => (*x).clone(),
-                                                                                    _ => ::std::default::Default::default(),
-                                                                                })
-                                                                                    .models
-                                                                                    .clone()
-                                                                                    .unwrap_or_default(),
+                                                            + (match &*::binspec_runtime::expr::or_default(&self.body) {
+                                                                BfresBody::ResFileV8(x) => {
+                                                                    if {
+                                                                        let m__ = &x;
+                                                                        m__
+                                                                            .model_count
+                                                                            .map(|v| v as usize)
+                                                                            .or(m__.models.as_ref().map(|v| v.len()))
+                                                                            .unwrap_or(0) as i128
+                                                                    } > 0i128
+                                                                        && ({
+                                                                            let x = ::binspec_runtime::expr::at(
+                                                                                x.models.as_deref().unwrap_or(&[]),
                                                                                 0i128,
-                                                                            )?
-                                                                            .clone()
-                                                                            .vertices
-                                                                            .clone()
-                                                                            .unwrap_or_default(),
-                                                                        0i128,
-                                                                    )?
-                                                                    .clone()
-                                                                    .base_offset as i128
-                                                            } else {
-                                                                0i128
+                                                                            )?;
+                                                                            {
+                                                                                let m__ = &x;
+                                                                                m__
+                                                                                    .vertex_count
+                                                                                    .map(|v| v as usize)
+                                                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                                    .unwrap_or(0) as i128
+                                                                            }
+                                                                        }) > 0i128
+                                                                    {
+                                                                        {
+                                                                            let x = ::binspec_runtime::expr::at(
+                                                                                ::binspec_runtime::expr::at(
+                                                                                        x.models.as_deref().unwrap_or(&[]),
+                                                                                        0i128,
+                                                                                    )?
+                                                                                    .vertices
+                                                                                    .as_deref()
+                                                                                    .unwrap_or(&[]),
+                                                                                0i128,
+                                                                            )?;
+                                                                            x.base_offset as i128
+                                                                        }
+                                                                    } else {
+                                                                        0i128
+                                                                    }
+                                                                }
+                                                                _ => ::std::default::Default::default(),
                                                             }),
                                                         ctx
                                                             .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
                                                             as i128 - io.start as i128
-                                                            + (if {
-                                                                let m__ = &(match &self.body.clone().unwrap_or_default() {
-                                                                    BfresBody::ResFileV8(x) => (*x).clone(),
-                                                                    _ => ::std::default::Default::default(),
-                                                                });
-                                                                m__
-                                                                    .model_count
-                                                                    .map(|v| v as usize)
-                                                                    .or(m__.models.as_ref().map(|v| v.len()))
-                                                                    .unwrap_or(0) as i128
-                                                            } > 0i128
-                                                                && {
-                                                                    let m__ = &::binspec_runtime::expr::at(
-                                                                            &(match &self.body.clone().unwrap_or_default() {
-                                                                                BfresBody::ResFileV8(x) => (*x).clone(),
-                                                                                _ => ::std::default::Default::default(),
-                                                                            })
-                                                                                .models
-                                                                                .clone()
-                                                                                .unwrap_or_default(),
-                                                                            0i128,
-                                                                        )?
-                                                                        .clone();
-                                                                    m__
-                                                                        .vertex_count
-                                                                        .map(|v| v as usize)
-                                                                        .or(m__.vertices.as_ref().map(|v| v.len()))
-                                                                        .unwrap_or(0) as i128
-                                                                } > 0i128
-                                                            {
-                                                                ::binspec_runtime::expr::at(
-                                                                        &::binspec_runtime::expr::at(
-                                                                                &(match &self.body.clone().unwrap_or_default() {
-                                                                                    BfresBody::ResFileV8(x) => (*x).clone(),
-                                                                                    _ => ::std::default::Default::default(),
-                                                                                })
-                                                                                    .models
-                                                                                    .clone()
-                                                                                    .unwrap_or_default(),
+                                                            + (match &*::binspec_runtime::expr::or_default(&self.body) {
+                                                                BfresBody::ResFileV8(x) => {
+                                                                    if {
+                                                                        let m__ = &x;
+                                                                        m__
+                                                                            .model_count
+                                                                            .map(|v| v as usize)
+                                                                            .or(m__.models.as_ref().map(|v| v.len()))
+                                                                            .unwrap_or(0) as i128
+                                                                    } > 0i128
+                                                                        && ({
+                                                                            let x = ::binspec_runtime::expr::at(
+                                                                                x.models.as_deref().unwrap_or(&[]),
                                                                                 0i128,
-                                                                            )?
-                                                                            .clone()
-                                                                            .vertices
-                                                                            .clone()
-                                                                            .unwrap_or_default(),
-                                                                        0i128,
-                                                                    )?
-                                                                    .clone()
-                                                                    .base_offset as i128
-                                                            } else {
-                                                                0i128
+                                                                            )?;
+                                                                            {
+                                                                                let m__ = &x;
+                                                                                m__
+                                                                                    .vertex_count
+                                                                                    .map(|v| v as usize)
+                                                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                                    .unwrap_or(0) as i128
+                                                                            }
+                                                                        }) > 0i128
+                                                                    {
+                                                                        {
+                                                                            let x = ::binspec_runtime::expr::at(
+                                                                                ::binspec_runtime::expr::at(
+                                                                                        x.models.as_deref().unwrap_or(&[]),
+                                                                                        0i128,
+                                                                                    )?
+                                                                                    .vertices
+                                                                                    .as_deref()
+                                                                                    .unwrap_or(&[]),
+                                                                                0i128,
+                                                                            )?;
+                                                                            x.base_offset as i128
+                                                                        }
+                                                                    } else {
+                                                                        0i128
+                                                                    }
+                                                                }
+                                                                _ => ::std::default::Default::default(),
                                                             }),
                                                         ctx
                                                             .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
@@ -837,17 +789,19 @@ impl Bfres {
                                                             + ctx
                                                                 .prev_len(::binspec_runtime::layout::WriteCtx::first(52u32))
                                                                 as i128,
-                                                        if {
-                                                            let m__ = &(match &self.body.clone().unwrap_or_default() {
-                                                                BfresBody::ResFileV8(x) => (*x).clone(),
-                                                                _ => ::std::default::Default::default(),
-                                                            });
-                                                            m__
-                                                                .embed_file_count
-                                                                .map(|v| v as usize)
-                                                                .or(m__.embed_files.as_ref().map(|v| v.len()))
-                                                                .unwrap_or(0) as i128
-                                                        } > 0i128
+                                                        if (match &*::binspec_runtime::expr::or_default(
+                                                            &self.body,
+                                                        ) {
+                                                            BfresBody::ResFileV8(x) => {
+                                                                let m__ = &x;
+                                                                m__
+                                                                    .embed_file_count
+                                                                    .map(|v| v as usize)
+                                                                    .or(m__.embed_files.as_ref().map(|v| v.len()))
+                                                                    .unwrap_or(0) as i128
+                                                            }
+                                                            _ => ::std::default::Default::default(),
+                                                        }) > 0i128
                                                         {
                                                             ctx
                                                                 .prev_pos(::binspec_runtime::layout::WriteCtx::first(66u32))
@@ -872,112 +826,96 @@ impl Bfres {
                                                         ctx
                                                             .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
                                                             as i128 - io.start as i128
-                                                            + (if {
-                                                                let m__ = &(match &self.body.clone().unwrap_or_default() {
-                                                                    BfresBody::ResFile(x) => (*x).clone(),
-                                                                    _ => ::std::default::Default::default(),
-                                                                });
-                                                                m__
-                                                                    .model_count
-                                                                    .map(|v| v as usize)
-                                                                    .or(m__.models.as_ref().map(|v| v.len()))
-                                                                    .unwrap_or(0) as i128
-                                                            } > 0i128
-                                                                && {
-                                                                    let m__ = &::binspec_runtime::expr::at(
-                                                                            &(match &self.body.clone().unwrap_or_default() {
-                                                                                BfresBody::ResFile(x) => (*x).clone(),
-                                                                                _ => ::std::default::Default::default(),
-                                                                            })
-                                                                                .models
-                                                                                .clone()
-                                                                                .unwrap_or_default(),
-                                                                            0i128,
-                                                                        )?
-                                                                        .clone();
-                                                                    m__
-                                                                        .vertex_count
-                                                                        .map(|v| v as usize)
-                                                                        .or(m__.vertices.as_ref().map(|v| v.len()))
-                                                                        .unwrap_or(0) as i128
-                                                                } > 0i128
-                                                            {
-                                                                ::binspec_runtime::expr::at(
-                                                                        &::binspec_runtime::expr::at(
-                                                                                &(match &self.body.clone().unwrap_or_default() {
-                                                                                    BfresBody::ResFile(x) => (*x).clone(),
-                                                                                    _ => ::std::default::Default::default(),
-                                                                                })
-                                                                                    .models
-                                                                                    .clone()
-                                                                                    .unwrap_or_default(),
+                                                            + (match &*::binspec_runtime::expr::or_default(&self.body) {
+                                                                BfresBody::ResFile(x) => {
+                                                                    if {
+                                                                        let m__ = &x;
+                                                                        m__
+                                                                            .model_count
+                                                                            .map(|v| v as usize)
+                                                                            .or(m__.models.as_ref().map(|v| v.len()))
+                                                                            .unwrap_or(0) as i128
+                                                                    } > 0i128
+                                                                        && ({
+                                                                            let x = ::binspec_runtime::expr::at(
+                                                                                x.models.as_deref().unwrap_or(&[]),
                                                                                 0i128,
-                                                                            )?
-                                                                            .clone()
-                                                                            .vertices
-                                                                            .clone()
-                                                                            .unwrap_or_default(),
-                                                                        0i128,
-                                                                    )?
-                                                                    .clone()
-                                                                    .base_offset as i128
-                                                            } else {
-                                                                0i128
+                                                                            )?;
+                                                                            {
+                                                                                let m__ = &x;
+                                                                                m__
+                                                                                    .vertex_count
+                                                                                    .map(|v| v as usize)
+                                                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                                    .unwrap_or(0) as i128
+                                                                            }
+                                                                        }) > 0i128
+                                                                    {
+                                                                        {
+                                                                            let x = ::binspec_runtime::expr::at(
+                                                                                ::binspec_runtime::expr::at(
+                                                                                        x.models.as_deref().unwrap_or(&[]),
+                                                                                        0i128,
+                                                                                    )?
+                                                                                    .vertices
+                                                                                    .as_deref()
+                                                                                    .unwrap_or(&[]),
+                                                                                0i128,
+                                                                            )?;
+                                                                            x.base_offset as i128
+                                                                        }
+                                                                    } else {
+                                                                        0i128
+                                                                    }
+                                                                }
+                                                                _ => ::std::default::Default::default(),
                                                             }),
                                                         ctx
                                                             .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
                                                             as i128 - io.start as i128
-                                                            + (if {
-                                                                let m__ = &(match &self.body.clone().unwrap_or_default() {
-                                                                    BfresBody::ResFile(x) => (*x).clone(),
-                                                                    _ => ::std::default::Default::default(),
-                                                                });
-                                                                m__
-                                                                    .model_count
-                                                                    .map(|v| v as usize)
-                                                                    .or(m__.models.as_ref().map(|v| v.len()))
-                                                                    .unwrap_or(0) as i128
-                                                            } > 0i128
-                                                                && {
-                                                                    let m__ = &::binspec_runtime::expr::at(
-                                                                            &(match &self.body.clone().unwrap_or_default() {
-                                                                                BfresBody::ResFile(x) => (*x).clone(),
-                                                                                _ => ::std::default::Default::default(),
-                                                                            })
-                                                                                .models
-                                                                                .clone()
-                                                                                .unwrap_or_default(),
-                                                                            0i128,
-                                                                        )?
-                                                                        .clone();
-                                                                    m__
-                                                                        .vertex_count
-                                                                        .map(|v| v as usize)
-                                                                        .or(m__.vertices.as_ref().map(|v| v.len()))
-                                                                        .unwrap_or(0) as i128
-                                                                } > 0i128
-                                                            {
-                                                                ::binspec_runtime::expr::at(
-                                                                        &::binspec_runtime::expr::at(
-                                                                                &(match &self.body.clone().unwrap_or_default() {
-                                                                                    BfresBody::ResFile(x) => (*x).clone(),
-                                                                                    _ => ::std::default::Default::default(),
-                                                                                })
-                                                                                    .models
-                                                                                    .clone()
-                                                                                    .unwrap_or_default(),
+                                                            + (match &*::binspec_runtime::expr::or_default(&self.body) {
+                                                                BfresBody::ResFile(x) => {
+                                                                    if {
+                                                                        let m__ = &x;
+                                                                        m__
+                                                                            .model_count
+                                                                            .map(|v| v as usize)
+                                                                            .or(m__.models.as_ref().map(|v| v.len()))
+                                                                            .unwrap_or(0) as i128
+                                                                    } > 0i128
+                                                                        && ({
+                                                                            let x = ::binspec_runtime::expr::at(
+                                                                                x.models.as_deref().unwrap_or(&[]),
                                                                                 0i128,
-                                                                            )?
-                                                                            .clone()
-                                                                            .vertices
-                                                                            .clone()
-                                                                            .unwrap_or_default(),
-                                                                        0i128,
-                                                                    )?
-                                                                    .clone()
-                                                                    .base_offset as i128
-                                                            } else {
-                                                                0i128
+                                                                            )?;
+                                                                            {
+                                                                                let m__ = &x;
+                                                                                m__
+                                                                                    .vertex_count
+                                                                                    .map(|v| v as usize)
+                                                                                    .or(m__.vertices.as_ref().map(|v| v.len()))
+                                                                                    .unwrap_or(0) as i128
+                                                                            }
+                                                                        }) > 0i128
+                                                                    {
+                                                                        {
+                                                                            let x = ::binspec_runtime::expr::at(
+                                                                                ::binspec_runtime::expr::at(
+                                                                                        x.models.as_deref().unwrap_or(&[]),
+                                                                                        0i128,
+                                                                                    )?
+                                                                                    .vertices
+                                                                                    .as_deref()
+                                                                                    .unwrap_or(&[]),
+                                                                                0i128,
+                                                                            )?;
+                                                                            x.base_offset as i128
+                                                                        }
+                                                                    } else {
+                                                                        0i128
+                                                                    }
+                                                                }
+                                                                _ => ::std::default::Default::default(),
                                                             }),
                                                         ctx
                                                             .prev_pos(::binspec_runtime::layout::WriteCtx::first(65u32))
@@ -994,17 +932,19 @@ impl Bfres {
                                                             + ctx
                                                                 .prev_len(::binspec_runtime::layout::WriteCtx::first(20u32))
                                                                 as i128,
-                                                        if {
-                                                            let m__ = &(match &self.body.clone().unwrap_or_default() {
-                                                                BfresBody::ResFile(x) => (*x).clone(),
-                                                                _ => ::std::default::Default::default(),
-                                                            });
-                                                            m__
-                                                                .embed_file_count
-                                                                .map(|v| v as usize)
-                                                                .or(m__.embed_files.as_ref().map(|v| v.len()))
-                                                                .unwrap_or(0) as i128
-                                                        } > 0i128
+                                                        if (match &*::binspec_runtime::expr::or_default(
+                                                            &self.body,
+                                                        ) {
+                                                            BfresBody::ResFile(x) => {
+                                                                let m__ = &x;
+                                                                m__
+                                                                    .embed_file_count
+                                                                    .map(|v| v as usize)
+                                                                    .or(m__.embed_files.as_ref().map(|v| v.len()))
+                                                                    .unwrap_or(0) as i128
+                                                            }
+                                                            _ => ::std::default::Default::default(),
+                                                        }) > 0i128
                                                         {
                                                             ctx
                                                                 .prev_pos(::binspec_runtime::layout::WriteCtx::first(66u32))
@@ -6639,7 +6579,7 @@ impl Model {
                                         root_io,
                                         (
                                             v_shader_reflection_array as i128,
-                                            &v_shader_reflections.clone().unwrap_or_default(),
+                                            v_shader_reflections.as_deref().unwrap_or(&[]),
                                             pos_shader_reflections
                                                 - (r.abs_pos() - r.pos() as u64) as i128,
                                         ),
@@ -7705,7 +7645,7 @@ impl Model {
                                             endian,
                                             (
                                                 ::std::default::Default::default(),
-                                                &self.shader_reflections.clone().unwrap_or_default(),
+                                                self.shader_reflections.as_deref().unwrap_or(&[]),
                                                 ctx.prev_pos(k_shader_reflections) as i128
                                                     - io.start as i128,
                                             ),
@@ -13136,8 +13076,7 @@ impl Shape {
                                                                     &out,
                                                                     i as i128 - 1i128,
                                                                 )
-                                                                .map_err(|e| e.or_offset(r.abs_pos()))?
-                                                                .clone();
+                                                                .map_err(|e| e.or_offset(r.abs_pos()))?;
                                                             m__
                                                                 .sub_mesh_count
                                                                 .map(|v| v as usize)
@@ -13401,7 +13340,7 @@ impl Shape {
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
                         let n = {
-                            let out = &v_meshes.clone().unwrap_or_default();
+                            let out = &v_meshes.as_deref().unwrap_or(&[]);
                             let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
                                 out.len(),
                             );
@@ -13419,8 +13358,7 @@ impl Shape {
                                                             &out,
                                                             i as i128 - 1i128,
                                                         )
-                                                        .map_err(|e| e.or_offset(r.abs_pos()))?
-                                                        .clone();
+                                                        .map_err(|e| e.or_offset(r.abs_pos()))?;
                                                     m__
                                                         .sub_mesh_count
                                                         .map(|v| v as usize)
@@ -13439,9 +13377,7 @@ impl Shape {
                             .copied()
                             .map_or(0i128, |a| a.0)
                             + {
-                                let m__ = &v_meshes
-                                    .clone()
-                                    .unwrap_or_default()
+                                let m__ = &(*v_meshes.as_deref().unwrap_or(&[]))
                                     .last()
                                     .cloned()
                                     .unwrap_or_default();
@@ -14109,7 +14045,7 @@ impl Shape {
                                                     0i128
                                                 } else {
                                                     {
-                                                        let out = &self.meshes.clone().unwrap_or_default();
+                                                        let out = &self.meshes.as_deref().unwrap_or(&[]);
                                                         let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
                                                             out.len(),
                                                         );
@@ -14124,10 +14060,9 @@ impl Shape {
                                                                             .map_or(0i128, |a| a.0)
                                                                             + {
                                                                                 let m__ = &::binspec_runtime::expr::at(
-                                                                                        &self.meshes.clone().unwrap_or_default(),
-                                                                                        i as i128 - 1i128,
-                                                                                    )?
-                                                                                    .clone();
+                                                                                    self.meshes.as_deref().unwrap_or(&[]),
+                                                                                    i as i128 - 1i128,
+                                                                                )?;
                                                                                 m__
                                                                                     .sub_mesh_count
                                                                                     .map(|v| v as usize)
@@ -14147,10 +14082,9 @@ impl Shape {
                                                         .map_or(0i128, |a| a.0)
                                                         + {
                                                             let m__ = &::binspec_runtime::expr::at(
-                                                                    &self.meshes.clone().unwrap_or_default(),
-                                                                    i as i128 - 1i128,
-                                                                )?
-                                                                .clone();
+                                                                self.meshes.as_deref().unwrap_or(&[]),
+                                                                i as i128 - 1i128,
+                                                            )?;
                                                             m__
                                                                 .sub_mesh_count
                                                                 .map(|v| v as usize)
@@ -14420,7 +14354,7 @@ impl Shape {
                                 let val = x;
                                 if !ctx.first_pass() {
                                     let n__: i128 = {
-                                        let out = &self.meshes.clone().unwrap_or_default();
+                                        let out = &self.meshes.as_deref().unwrap_or(&[]);
                                         let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
                                             out.len(),
                                         );
@@ -14435,10 +14369,9 @@ impl Shape {
                                                             .map_or(0i128, |a| a.0)
                                                             + {
                                                                 let m__ = &::binspec_runtime::expr::at(
-                                                                        &self.meshes.clone().unwrap_or_default(),
-                                                                        i as i128 - 1i128,
-                                                                    )?
-                                                                    .clone();
+                                                                    self.meshes.as_deref().unwrap_or(&[]),
+                                                                    i as i128 - 1i128,
+                                                                )?;
                                                                 m__
                                                                     .sub_mesh_count
                                                                     .map(|v| v as usize)
@@ -14457,10 +14390,7 @@ impl Shape {
                                         .copied()
                                         .map_or(0i128, |a| a.0)
                                         + {
-                                            let m__ = &self
-                                                .meshes
-                                                .clone()
-                                                .unwrap_or_default()
+                                            let m__ = &(*self.meshes.as_deref().unwrap_or(&[]))
                                                 .last()
                                                 .cloned()
                                                 .unwrap_or_default();
@@ -14898,8 +14828,7 @@ impl ShapeV8 {
                                                                     &out,
                                                                     i as i128 - 1i128,
                                                                 )
-                                                                .map_err(|e| e.or_offset(r.abs_pos()))?
-                                                                .clone();
+                                                                .map_err(|e| e.or_offset(r.abs_pos()))?;
                                                             m__
                                                                 .sub_mesh_count
                                                                 .map(|v| v as usize)
@@ -15137,7 +15066,7 @@ impl ShapeV8 {
                 let value = (|| -> ::binspec_runtime::Result<_> {
                     Ok({
                         let n = {
-                            let out = &v_meshes.clone().unwrap_or_default();
+                            let out = &v_meshes.as_deref().unwrap_or(&[]);
                             let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
                                 out.len(),
                             );
@@ -15155,8 +15084,7 @@ impl ShapeV8 {
                                                             &out,
                                                             i as i128 - 1i128,
                                                         )
-                                                        .map_err(|e| e.or_offset(r.abs_pos()))?
-                                                        .clone();
+                                                        .map_err(|e| e.or_offset(r.abs_pos()))?;
                                                     m__
                                                         .sub_mesh_count
                                                         .map(|v| v as usize)
@@ -15175,9 +15103,7 @@ impl ShapeV8 {
                             .copied()
                             .map_or(0i128, |a| a.0)
                             + {
-                                let m__ = &v_meshes
-                                    .clone()
-                                    .unwrap_or_default()
+                                let m__ = &(*v_meshes.as_deref().unwrap_or(&[]))
                                     .last()
                                     .cloned()
                                     .unwrap_or_default();
@@ -15861,7 +15787,7 @@ impl ShapeV8 {
                                                     0i128
                                                 } else {
                                                     {
-                                                        let out = &self.meshes.clone().unwrap_or_default();
+                                                        let out = &self.meshes.as_deref().unwrap_or(&[]);
                                                         let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
                                                             out.len(),
                                                         );
@@ -15876,10 +15802,9 @@ impl ShapeV8 {
                                                                             .map_or(0i128, |a| a.0)
                                                                             + {
                                                                                 let m__ = &::binspec_runtime::expr::at(
-                                                                                        &self.meshes.clone().unwrap_or_default(),
-                                                                                        i as i128 - 1i128,
-                                                                                    )?
-                                                                                    .clone();
+                                                                                    self.meshes.as_deref().unwrap_or(&[]),
+                                                                                    i as i128 - 1i128,
+                                                                                )?;
                                                                                 m__
                                                                                     .sub_mesh_count
                                                                                     .map(|v| v as usize)
@@ -15899,10 +15824,9 @@ impl ShapeV8 {
                                                         .map_or(0i128, |a| a.0)
                                                         + {
                                                             let m__ = &::binspec_runtime::expr::at(
-                                                                    &self.meshes.clone().unwrap_or_default(),
-                                                                    i as i128 - 1i128,
-                                                                )?
-                                                                .clone();
+                                                                self.meshes.as_deref().unwrap_or(&[]),
+                                                                i as i128 - 1i128,
+                                                            )?;
                                                             m__
                                                                 .sub_mesh_count
                                                                 .map(|v| v as usize)
@@ -16171,7 +16095,7 @@ impl ShapeV8 {
                                 let val = x;
                                 if !ctx.first_pass() {
                                     let n__: i128 = {
-                                        let out = &self.meshes.clone().unwrap_or_default();
+                                        let out = &self.meshes.as_deref().unwrap_or(&[]);
                                         let mut a__meshes: ::std::vec::Vec<(i128,)> = ::std::vec::Vec::with_capacity(
                                             out.len(),
                                         );
@@ -16186,10 +16110,9 @@ impl ShapeV8 {
                                                             .map_or(0i128, |a| a.0)
                                                             + {
                                                                 let m__ = &::binspec_runtime::expr::at(
-                                                                        &self.meshes.clone().unwrap_or_default(),
-                                                                        i as i128 - 1i128,
-                                                                    )?
-                                                                    .clone();
+                                                                    self.meshes.as_deref().unwrap_or(&[]),
+                                                                    i as i128 - 1i128,
+                                                                )?;
                                                                 m__
                                                                     .sub_mesh_count
                                                                     .map(|v| v as usize)
@@ -16208,10 +16131,7 @@ impl ShapeV8 {
                                         .copied()
                                         .map_or(0i128, |a| a.0)
                                         + {
-                                            let m__ = &self
-                                                .meshes
-                                                .clone()
-                                                .unwrap_or_default()
+                                            let m__ = &(*self.meshes.as_deref().unwrap_or(&[]))
                                                 .last()
                                                 .cloned()
                                                 .unwrap_or_default();
@@ -22561,17 +22481,17 @@ impl RenderInfoValueBlock {
                                                     i as i128,
                                                 )
                                                 .map_err(|e| e.or_offset(r.abs_pos()))? as i128,
-                                            ::binspec_runtime::expr::at(
-                                                    &x_parent__shader_reflection
-                                                        .render_infos
-                                                        .clone()
-                                                        .unwrap_or_default(),
-                                                    i as i128,
-                                                )
-                                                .map_err(|e| e.or_offset(r.abs_pos()))?
-                                                .clone()
-                                                .r#type
-                                                .value(),
+                                            {
+                                                let x = ::binspec_runtime::expr::at(
+                                                        x_parent__shader_reflection
+                                                            .render_infos
+                                                            .as_deref()
+                                                            .unwrap_or(&[]),
+                                                        i as i128,
+                                                    )
+                                                    .map_err(|e| e.or_offset(r.abs_pos()))?;
+                                                x.r#type.value()
+                                            },
                                         ),
                                     )
                                 })()
@@ -22706,16 +22626,16 @@ impl RenderInfoValueBlock {
                                         &x_parent__render_info_value_counts,
                                         i as i128,
                                     )? as i128,
-                                    ::binspec_runtime::expr::at(
-                                            &x_parent__shader_reflection
+                                    {
+                                        let x = ::binspec_runtime::expr::at(
+                                            x_parent__shader_reflection
                                                 .render_infos
-                                                .clone()
-                                                .unwrap_or_default(),
+                                                .as_deref()
+                                                .unwrap_or(&[]),
                                             i as i128,
-                                        )?
-                                        .clone()
-                                        .r#type
-                                        .value(),
+                                        )?;
+                                        x.r#type.value()
+                                    },
                                 ),
                             )?;
                         }
@@ -24249,13 +24169,10 @@ impl Material {
                         let n = {
                             let m__ = &::binspec_runtime::expr::at(
                                     &x_parent__shader_reflections,
-                                    v_variation
-                                        .clone()
-                                        .unwrap_or_default()
+                                    ::binspec_runtime::expr::or_default(&v_variation)
                                         .shader_reflection_index as i128,
                                 )
-                                .map_err(|e| e.or_offset(r.abs_pos()))?
-                                .clone();
+                                .map_err(|e| e.or_offset(r.abs_pos()))?;
                             m__
                                 .render_info_count
                                 .map(|v| v as usize)
@@ -24340,13 +24257,10 @@ impl Material {
                         let n = {
                             let m__ = &::binspec_runtime::expr::at(
                                     &x_parent__shader_reflections,
-                                    v_variation
-                                        .clone()
-                                        .unwrap_or_default()
+                                    ::binspec_runtime::expr::or_default(&v_variation)
                                         .shader_reflection_index as i128,
                                 )
-                                .map_err(|e| e.or_offset(r.abs_pos()))?
-                                .clone();
+                                .map_err(|e| e.or_offset(r.abs_pos()))?;
                             m__
                                 .render_info_count
                                 .map(|v| v as usize)
@@ -24438,17 +24352,14 @@ impl Material {
                                     v_render_info_value_count_array as i128 != 0i128
                                         && v_render_info_value_offset_array as i128 != 0i128
                                         && v_static_shader_variation as i128 != 0i128,
-                                    &v_render_info_value_counts.clone().unwrap_or_default(),
-                                    &v_render_info_value_offsets.clone().unwrap_or_default(),
-                                    &::binspec_runtime::expr::at(
+                                    v_render_info_value_counts.as_deref().unwrap_or(&[]),
+                                    v_render_info_value_offsets.as_deref().unwrap_or(&[]),
+                                    ::binspec_runtime::expr::at(
                                             &x_parent__shader_reflections,
-                                            v_variation
-                                                .clone()
-                                                .unwrap_or_default()
+                                            ::binspec_runtime::expr::or_default(&v_variation)
                                                 .shader_reflection_index as i128,
                                         )
-                                        .map_err(|e| e.or_offset(r.abs_pos()))?
-                                        .clone(),
+                                        .map_err(|e| e.or_offset(r.abs_pos()))?,
                                 ),
                             )?
                         }
@@ -24502,13 +24413,10 @@ impl Material {
                             .bytes_sized(
                                 ::binspec_runtime::expr::at(
                                         &x_parent__shader_reflections,
-                                        v_variation
-                                            .clone()
-                                            .unwrap_or_default()
+                                        ::binspec_runtime::expr::or_default(&v_variation)
                                             .shader_reflection_index as i128,
                                     )
                                     .map_err(|e| e.or_offset(r.abs_pos()))?
-                                    .clone()
                                     .shader_param_data_size as i128,
                             )?;
                         r.share(raw)
@@ -24575,13 +24483,10 @@ impl Material {
                         let n = {
                             let m__ = &::binspec_runtime::expr::at(
                                     &x_parent__shader_reflections,
-                                    v_variation
-                                        .clone()
-                                        .unwrap_or_default()
+                                    ::binspec_runtime::expr::or_default(&v_variation)
                                         .shader_reflection_index as i128,
                                 )
-                                .map_err(|e| e.or_offset(r.abs_pos()))?
-                                .clone();
+                                .map_err(|e| e.or_offset(r.abs_pos()))?;
                             m__
                                 .shader_param_count
                                 .map(|v| v as usize)
@@ -24663,13 +24568,10 @@ impl Material {
                                 {
                                     let m__ = &::binspec_runtime::expr::at(
                                             &x_parent__shader_reflections,
-                                            v_variation
-                                                .clone()
-                                                .unwrap_or_default()
+                                            ::binspec_runtime::expr::or_default(&v_variation)
                                                 .shader_reflection_index as i128,
                                         )
-                                        .map_err(|e| e.or_offset(r.abs_pos()))?
-                                        .clone();
+                                        .map_err(|e| e.or_offset(r.abs_pos()))?;
                                     m__
                                         .shader_param_count
                                         .map(|v| v as usize)
@@ -26191,14 +26093,10 @@ impl Material {
                                 if !ctx.first_pass() {
                                     let n__: i128 = {
                                         let m__ = &::binspec_runtime::expr::at(
-                                                &x_parent__shader_reflections,
-                                                self
-                                                    .variation
-                                                    .clone()
-                                                    .unwrap_or_default()
-                                                    .shader_reflection_index as i128,
-                                            )?
-                                            .clone();
+                                            &x_parent__shader_reflections,
+                                            ::binspec_runtime::expr::or_default(&self.variation)
+                                                .shader_reflection_index as i128,
+                                        )?;
                                         m__
                                             .render_info_count
                                             .map(|v| v as usize)
@@ -26282,14 +26180,10 @@ impl Material {
                                 if !ctx.first_pass() {
                                     let n__: i128 = {
                                         let m__ = &::binspec_runtime::expr::at(
-                                                &x_parent__shader_reflections,
-                                                self
-                                                    .variation
-                                                    .clone()
-                                                    .unwrap_or_default()
-                                                    .shader_reflection_index as i128,
-                                            )?
-                                            .clone();
+                                            &x_parent__shader_reflections,
+                                            ::binspec_runtime::expr::or_default(&self.variation)
+                                                .shader_reflection_index as i128,
+                                        )?;
                                         m__
                                             .render_info_count
                                             .map(|v| v as usize)
@@ -26384,17 +26278,13 @@ impl Material {
                                         d_render_info_value_count_array != 0i128
                                             && d_render_info_value_offset_array != 0i128
                                             && d_static_shader_variation != 0i128,
-                                        &self.render_info_value_counts.clone().unwrap_or_default(),
-                                        &self.render_info_value_offsets.clone().unwrap_or_default(),
-                                        &::binspec_runtime::expr::at(
-                                                &x_parent__shader_reflections,
-                                                self
-                                                    .variation
-                                                    .clone()
-                                                    .unwrap_or_default()
-                                                    .shader_reflection_index as i128,
-                                            )?
-                                            .clone(),
+                                        self.render_info_value_counts.as_deref().unwrap_or(&[]),
+                                        self.render_info_value_offsets.as_deref().unwrap_or(&[]),
+                                        ::binspec_runtime::expr::at(
+                                            &x_parent__shader_reflections,
+                                            ::binspec_runtime::expr::or_default(&self.variation)
+                                                .shader_reflection_index as i128,
+                                        )?,
                                     ),
                                 )?;
                                 ctx.finish_slot(w, mark__, start, None)?;
@@ -26489,14 +26379,10 @@ impl Material {
                                 if !ctx.first_pass() {
                                     let n__: i128 = {
                                         let m__ = &::binspec_runtime::expr::at(
-                                                &x_parent__shader_reflections,
-                                                self
-                                                    .variation
-                                                    .clone()
-                                                    .unwrap_or_default()
-                                                    .shader_reflection_index as i128,
-                                            )?
-                                            .clone();
+                                            &x_parent__shader_reflections,
+                                            ::binspec_runtime::expr::or_default(&self.variation)
+                                                .shader_reflection_index as i128,
+                                        )?;
                                         m__
                                             .shader_param_count
                                             .map(|v| v as usize)
@@ -26579,14 +26465,10 @@ impl Material {
                                     let n__: i128 = ::binspec_runtime::expr::div(
                                         {
                                             let m__ = &::binspec_runtime::expr::at(
-                                                    &x_parent__shader_reflections,
-                                                    self
-                                                        .variation
-                                                        .clone()
-                                                        .unwrap_or_default()
-                                                        .shader_reflection_index as i128,
-                                                )?
-                                                .clone();
+                                                &x_parent__shader_reflections,
+                                                ::binspec_runtime::expr::or_default(&self.variation)
+                                                    .shader_reflection_index as i128,
+                                            )?;
                                             m__
                                                 .shader_param_count
                                                 .map(|v| v as usize)
@@ -38987,25 +38869,24 @@ impl ::binspec_runtime::Format for Bfres {
                 i128)), ("version minor".to_string(), format!("{}", self.header
                 .version_minor as i128)), ("alignment shift".to_string(), format!("{}",
                 self.header.alignment_shift as i128)), ("models".to_string(),
-                format!("{}", if self.header.version_major as i128 == 8i128 { { let m__ =
-                & (match & self.body.clone().unwrap_or_default() {
-                BfresBody::ResFileV8(x) => (* x).clone(), _ =>
-                ::std::default::Default::default(), }); m__.model_count.map(| v | v as
-                usize).or(m__.models.as_ref().map(| v | v.len())).unwrap_or(0) as i128 }
-                } else { { let m__ = & (match & self.body.clone().unwrap_or_default() {
-                BfresBody::ResFile(x) => (* x).clone(), _ =>
-                ::std::default::Default::default(), }); m__.model_count.map(| v | v as
-                usize).or(m__.models.as_ref().map(| v | v.len())).unwrap_or(0) as i128 }
-                })), ("embedded files".to_string(), format!("{}", if self.header
-                .version_major as i128 == 8i128 { { let m__ = & (match & self.body
-                .clone().unwrap_or_default() { BfresBody::ResFileV8(x) => (* x).clone(),
-                _ => ::std::default::Default::default(), }); m__.embed_file_count.map(| v
+                format!("{}", if self.header.version_major as i128 == 8i128 { match & *
+                ::binspec_runtime::expr::or_default(& self.body) {
+                BfresBody::ResFileV8(x) => { let m__ = & x; m__.model_count.map(| v | v
+                as usize).or(m__.models.as_ref().map(| v | v.len())).unwrap_or(0) as i128
+                }, _ => ::std::default::Default::default(), } } else { match & *
+                ::binspec_runtime::expr::or_default(& self.body) { BfresBody::ResFile(x)
+                => { let m__ = & x; m__.model_count.map(| v | v as usize).or(m__.models
+                .as_ref().map(| v | v.len())).unwrap_or(0) as i128 }, _ =>
+                ::std::default::Default::default(), } })), ("embedded files".to_string(),
+                format!("{}", if self.header.version_major as i128 == 8i128 { match & *
+                ::binspec_runtime::expr::or_default(& self.body) {
+                BfresBody::ResFileV8(x) => { let m__ = & x; m__.embed_file_count.map(| v
                 | v as usize).or(m__.embed_files.as_ref().map(| v | v.len()))
-                .unwrap_or(0) as i128 } } else { { let m__ = & (match & self.body.clone()
-                .unwrap_or_default() { BfresBody::ResFile(x) => (* x).clone(), _ =>
-                ::std::default::Default::default(), }); m__.embed_file_count.map(| v | v
-                as usize).or(m__.embed_files.as_ref().map(| v | v.len())).unwrap_or(0) as
-                i128 } })),
+                .unwrap_or(0) as i128 }, _ => ::std::default::Default::default(), } }
+                else { match & * ::binspec_runtime::expr::or_default(& self.body) {
+                BfresBody::ResFile(x) => { let m__ = & x; m__.embed_file_count.map(| v |
+                v as usize).or(m__.embed_files.as_ref().map(| v | v.len())).unwrap_or(0)
+                as i128 }, _ => ::std::default::Default::default(), } })),
             ],
         }
     }

@@ -251,7 +251,6 @@ pub mod expr {
             r
         })
     }
-    #[cold]
     /// Element `i` of an array (or a byte of bytes): an index out of range is an error (Kaitai's
     /// `IndexOutOfBounds`), never a made-up value.
     #[inline]
@@ -267,6 +266,17 @@ pub mod expr {
                 ))
             })
     }
+    /// An optional value of the model, or its type's default where it is absent, borrowed where it is present:
+    /// generated code names a field of an optional record (`body.as<res_file>.strings`) without copying the
+    /// record (`(*or_default(&x))`).
+    #[inline]
+    pub fn or_default<T: Clone + Default>(x: &Option<T>) -> std::borrow::Cow<'_, T> {
+        match x {
+            Some(v) => std::borrow::Cow::Borrowed(v),
+            None => std::borrow::Cow::Owned(T::default()),
+        }
+    }
+    #[cold]
     fn by_zero(a: i128, op: &str) -> crate::Error {
         crate::Error::other(format!("{a} {op} 0: division by zero"))
     }

@@ -49,6 +49,131 @@ impl<'m> Cx<'m> {
         }
     }
 
+    /// `x.as<t>.a.b` (`x` a switch) or `xs[i].a.b` (`xs` an array of records), where `a.b` reaches a number or a
+    /// boolean: `a.b` translated in the model of the case or the element, borrowed, without the copy of its whole
+    /// record that `x.as<t>` or `xs[i]` alone makes (BFRES's `body.as<res_file_v8>.string_pool` and
+    /// `models[0].vertices[0].base_offset`, read a dozen times per file). `None` for any other expression, which
+    /// is translated as a cast or an element, and its members.
+    pub(super) fn member_chain(
+        &mut self,
+        base: &Expr,
+        name: &str,
+        path: &str,
+    ) -> R<Option<(Rx, T)>> {
+        let mut names = vec![name.to_string()];
+        let mut e = base;
+        let start = loop {
+            match &e.kind {
+                ExprKind::Attr { base, name, .. } => {
+                    names.push(name.clone());
+                    e = base;
+                }
+                ExprKind::Cast { ty, .. } if !ty.array => break e,
+                ExprKind::Index { .. } => break e,
+                _ => return Ok(None),
+            }
+        };
+        names.reverse();
+        // (Positions and lengths, `_pos` and `_len`, are the writer's and reader's, not the case's model's.)
+        if names.iter().any(|n| n.starts_with('_')) {
+            return Ok(None);
+        }
+        let rest = resolve_util::rebase(&names);
+        match &start.kind {
+            ExprKind::Cast { base: inner, .. } => {
+                let Some(T::User(t)) = start.ty.as_deref().and_then(|t| self.checked_t(t)) else {
+                    return Ok(None);
+                };
+                let (bx, bt) = self.tr(inner, path)?;
+                let T::Switch(owner, field) = bt else {
+                    return Ok(None);
+                };
+                let (_, cases, en) = self.switch_field(owner, &field, path)?;
+                let Some(c) = cases.iter().find(|c| c.user() == Some(t)) else {
+                    return Ok(None);
+                };
+                let Some((tok, rt)) = self.copy_member(t, &rest, path) else {
+                    return Ok(None);
+                };
+                let v = ty_ident(&c.variant);
+                // (A switch of one case has no other variant: no default arm, which would be unreachable.)
+                let other =
+                    (cases.len() > 1).then(|| quote!(_ => ::std::default::Default::default(),));
+                let b = bx.by_ref();
+                Ok(Some((
+                    Rx::new(quote!(match #b { #en::#v(x) => #tok, #other }), Prec::Block),
+                    rt,
+                )))
+            }
+            ExprKind::Index { base: arr, index } => {
+                let (bx, bt) = self.tr(arr, path)?;
+                let T::Array(et) = bt else {
+                    return Ok(None);
+                };
+                let T::User(t) = *et else {
+                    return Ok(None);
+                };
+                let Some((tok, rt)) = self.copy_member(t, &rest, path) else {
+                    return Ok(None);
+                };
+                let i = self.tr(index, path)?.0.full();
+                let pe = self.pass_error();
+                let b = bx.by_ref();
+                Ok(Some((
+                    Rx::new(
+                        quote!({ let x = ::binspec_runtime::expr::at(#b, #i)#pe; #tok }),
+                        Prec::Block,
+                    ),
+                    rt,
+                )))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// Whether `names`, a chain of fields from a record of type `t`, names fields of the records it goes through
+    /// only: no value instance on the way reaches outside them (`_parent`, `_root`, `_io`, a parameter), which
+    /// the record's model alone, reached without its holders, does not know. (Its type is checked when
+    /// translated.)
+    fn names_own_fields(&self, t: usize, names: &[String], depth: u32) -> bool {
+        let mut ty = t;
+        for n in names {
+            let Some(f) = find(&self.m.types[ty], n) else {
+                return false;
+            };
+            if let Some(v) = f.value() {
+                let mut used = BTreeSet::new();
+                crate::ir::names_used(&v.expr, &mut used);
+                let own = depth < 8
+                    && used.iter().all(|u| {
+                        !u.starts_with('_')
+                            && self.names_own_fields(ty, std::slice::from_ref(u), depth + 1)
+                    });
+                if !own {
+                    return false;
+                }
+            }
+            if let FieldTy::User { ty: next, .. } = &f.ty {
+                ty = *next;
+            }
+        }
+        true
+    }
+
+    /// `rest` translated in the model of a record of type `t` reached as `x`, where it is a number or a boolean
+    /// (a copy, which borrows nothing from `x`).
+    fn copy_member(&mut self, t: usize, rest: &Expr, path: &str) -> Option<(TokenStream, T)> {
+        let names = chain_names(rest)?;
+        if !self.names_own_fields(t, &names, 0) {
+            return None;
+        }
+        let depth = self.depth;
+        let r = self.in_model_of(t, Rx::atom(quote!(x)), |cx| cx.tr(rest, path));
+        self.depth = depth;
+        let (tok, rt) = r.ok()?;
+        matches!(rt, T::Int | T::Float | T::Bool).then(|| (tok.full(), rt))
+    }
+
     /// Translates an expression; integers come out as `i128`.
     pub(super) fn tr(&mut self, e: &Expr, path: &str) -> R<(Rx, T)> {
         self.depth += 1;
@@ -257,12 +382,12 @@ impl<'m> Cx<'m> {
             }
             ExprKind::Index { base, index } => {
                 let (b, bt) = self.tr(base, path)?;
-                let b = recv(&b);
+                let b = b.by_ref();
                 let i = self.tr(index, path)?.0.full();
                 // (An index out of range is an error.)
                 let at = |cx: &mut Self| {
                     let pe = cx.pass_error();
-                    quote!(::binspec_runtime::expr::at(&#b, #i)#pe)
+                    quote!(::binspec_runtime::expr::at(#b, #i)#pe)
                 };
                 match bt {
                     T::Bytes => {
@@ -283,6 +408,8 @@ impl<'m> Cx<'m> {
                             T::Int if int_param => Rx::atom(x).prefix(quote!(*)),
                             T::Int => Rx::atom(x).prefix(quote!(*)).as_(quote!(i128)),
                             T::Float => Rx::atom(x).prefix(quote!(*)).as_(quote!(f64)),
+                            // (A record borrowed where it is, a reference: its members are read through it.)
+                            T::User(_) => Rx::reference(x),
                             _ => Rx::atom(quote!(#x.clone())),
                         };
                         operand_t = Some(*et);
@@ -427,7 +554,7 @@ impl<'m> Cx<'m> {
                         Rx::new(quote!(&*if #c { #a } else { #b }), Prec::Unary)
                     }
                     _ => {
-                        let (a, b) = (a.full(), b.full());
+                        let (a, b) = (a.owned(), b.owned());
                         block(quote!(if #c { #a } else { #b }))
                     }
                 }
@@ -466,12 +593,12 @@ impl<'m> Cx<'m> {
                             );
                         };
                         let v = ty_ident(&c.variant);
-                        let b = b.unary();
+                        let b = b.by_ref();
                         // (A switch of one case has no other variant: no default arm, which would be unreachable.)
                         let other = (cases.len() > 1)
                             .then(|| quote!(_ => ::std::default::Default::default(),));
                         Rx::new(
-                            quote!(match &#b { #en::#v(x) => (*x).clone(), #other }),
+                            quote!(match #b { #en::#v(x) => (*x).clone(), #other }),
                             Prec::Block,
                         )
                     }
@@ -482,9 +609,9 @@ impl<'m> Cx<'m> {
                             return err(path, format!("'{field}' holds no bytes"));
                         };
                         let v = ty_ident(&c.variant);
-                        let b = b.unary();
+                        let b = b.by_ref();
                         Rx::new(
-                            quote!(match &#b { #en::#v(x) => &x[..], _ => &[][..] }),
+                            quote!(match #b { #en::#v(x) => &x[..], _ => &[][..] }),
                             Prec::Block,
                         )
                     }
@@ -535,8 +662,8 @@ impl Cx<'_> {
                     let v = ty_ident(&c.variant);
                     quote!(#en::#v(x) => ::std::boxed::Box::new((*x).clone()) as #any,)
                 });
-                let x = x.unary();
-                quote!(match &#x { #(#arms)* })
+                let x = x.by_ref();
+                quote!(match #x { #(#arms)* })
             }
             _ => {
                 let x = x.recv();
@@ -644,5 +771,18 @@ fn plain_array(t: &crate::expr::Ty) -> bool {
             _ => false,
         },
         _ => false,
+    }
+}
+
+/// The names of a chain of plain attributes (`a.b.c`).
+fn chain_names(e: &Expr) -> Option<Vec<String>> {
+    match &e.kind {
+        ExprKind::Name(n) => Some(vec![n.clone()]),
+        ExprKind::Attr { base, name, .. } => {
+            let mut c = chain_names(base)?;
+            c.push(name.clone());
+            Some(c)
+        }
+        _ => None,
     }
 }

@@ -158,9 +158,15 @@ impl<'m> Cx<'m> {
                         (Rx::cast(quote!(#v.unwrap_or_default() as f64)), T::Float)
                     }
                     T::Float => (Rx::cast(quote!(#v as f64)), T::Float),
-                    other if f.cond.is_some() => {
-                        (Rx::atom(quote!(#v.clone().unwrap_or_default())), other)
-                    }
+                    // (Borrowed, not copied: an array as a slice, a record through a `Cow`.)
+                    T::Array(et) if f.cond.is_some() => (
+                        Rx::reference(quote!(#v.as_deref().unwrap_or(&[]))),
+                        T::Array(et),
+                    ),
+                    other if f.cond.is_some() => (
+                        Rx::cow(quote!(::binspec_runtime::expr::or_default(&#v))),
+                        other,
+                    ),
                     other => (Rx::atom(quote!(#v)), other),
                 })
             }
@@ -294,8 +300,12 @@ impl<'m> Cx<'m> {
                             T::Float,
                         ),
                         T::Float => (Rx::cast(quote!(#me.#id as f64)), T::Float),
+                        T::Array(et) if f.cond.is_some() => (
+                            Rx::reference(quote!(#me.#id.as_deref().unwrap_or(&[]))),
+                            T::Array(et),
+                        ),
                         other if f.cond.is_some() => {
-                            (Rx::atom(quote!(#me.#id.clone().unwrap_or_default())), other)
+                            (Rx::cow(quote!(::binspec_runtime::expr::or_default(&#me.#id))), other)
                         }
                         other => (Rx::atom(quote!(#me.#id)), other),
                     }),
@@ -352,6 +362,9 @@ impl<'m> Cx<'m> {
         };
         if let Some(r) = self.size_asked(&whole, path) {
             return r;
+        }
+        if let Some(r) = self.member_chain(base, name, path)? {
+            return Ok(r);
         }
         let me = self.me();
         // A dictionary node's derived values (`-resdic`): known when writing, from the node the writer is at;
@@ -748,8 +761,8 @@ impl<'m> Cx<'m> {
                     out_t.get_or_insert(t);
                 }
                 let t = out_t.unwrap_or(T::Int);
-                let b = bx.unary();
-                Ok((Rx::new(quote!(match &#b { #(#arms)* }), Prec::Block), t))
+                let b = bx.by_ref();
+                Ok((Rx::new(quote!(match #b { #(#arms)* }), Prec::Block), t))
             }
             _ => err(path, format!("'.{name}' on {bt:?} is not supported yet")),
         }

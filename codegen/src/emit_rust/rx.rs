@@ -54,6 +54,10 @@ pub(super) struct Rx {
     literal: bool,
     /// For `&X[..]` ([`Rx::borrow`]): the place `X[..]`.
     place: Option<TokenStream>,
+    /// Whether the tokens are a reference already ([`Rx::reference`]).
+    reference: bool,
+    /// Whether the tokens are a `Cow` of the value ([`Rx::cow`]).
+    cow: bool,
 }
 
 impl Rx {
@@ -66,6 +70,8 @@ impl Rx {
             tail_cast,
             literal: false,
             place: None,
+            reference: false,
+            cow: false,
         }
     }
 
@@ -83,6 +89,50 @@ impl Rx {
             place: Some(place.clone()),
             ..Rx::new(quote!(&#place), Prec::Unary)
         }
+    }
+
+    /// `r`, a reference (an element of an array of records, `at(..)?`), with the place `(*r)` it refers to.
+    pub(super) fn reference(r: TokenStream) -> Rx {
+        Rx {
+            place: Some(quote!((*#r))),
+            reference: true,
+            ..Rx::new(r, Prec::Postfix)
+        }
+    }
+
+    /// `c`, a `Cow` of the value (an optional record, or its default): its members are read through it, and
+    /// a reference to it is `&*c`.
+    pub(super) fn cow(c: TokenStream) -> Rx {
+        Rx {
+            cow: true,
+            ..Rx::new(c, Prec::Postfix)
+        }
+    }
+
+    /// The value owned: a `Cow`'s made owned, a reference's cloned, anything else as it is.
+    pub(super) fn owned(&self) -> TokenStream {
+        let t = &self.tok;
+        if self.cow {
+            quote!(#t.into_owned())
+        } else if self.reference {
+            quote!(#t.clone())
+        } else {
+            t.clone()
+        }
+    }
+
+    /// A reference to the value: the tokens where they are one, else `&` and the value as a receiver (or its
+    /// place).
+    pub(super) fn by_ref(&self) -> TokenStream {
+        if self.reference {
+            return self.tok.clone();
+        }
+        if self.cow {
+            let c = &self.tok;
+            return quote!(&*#c);
+        }
+        let p = self.place.clone().unwrap_or_else(|| self.recv());
+        quote!(&#p)
     }
 
     /// Whether it is a literal a match pattern can hold (a non-negative integer or a boolean).

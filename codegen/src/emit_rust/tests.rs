@@ -48,10 +48,25 @@ seq:
     type: u1
   - id: x
     type: f4
+  - id: more
+    type: item
+    repeat: expr
+    repeat-expr: 1
+    if: count > 9
+  - id: body
+    type:
+      switch-on: kind
+      cases:
+        kind::one: item
+        kind::two: other
 instances:
   twice:
     value: count * 2
 types:
+  other:
+    seq:
+      - id: w
+        type: u1
   item:
     seq:
       - id: v
@@ -152,9 +167,20 @@ fn translates_model_expressions() {
             "{ let mut n__ = 0i128 ; for v__ in m . items . iter () { if v__ . v as i128 > 1i128 { n__ += 1 ; } } n__ }",
             "Int",
         ),
+        // An element's or a case's number is read where the record is, not from a copy of it.
+        (
+            "more[0].v",
+            "{ let x = :: binspec_runtime :: expr :: at (m . more . as_deref () . unwrap_or (& []) , 0i128) ? ; x . v as i128 }",
+            "Int",
+        ),
+        (
+            "body.as<item>.v",
+            "match & * :: binspec_runtime :: expr :: or_default (& m . body) { TBody :: Item (x) => x . v as i128 , _ => :: std :: default :: Default :: default () , }",
+            "Int",
+        ),
         (
             "items[1].v",
-            ":: binspec_runtime :: expr :: at (& m . items , 1i128) ? . clone () . v as i128",
+            "{ let x = :: binspec_runtime :: expr :: at (& m . items , 1i128) ? ; x . v as i128 }",
             "Int",
         ),
         (
