@@ -163,7 +163,7 @@ impl<'m> Cx<'m> {
     /// `rest` translated in the model of a record of type `t` reached as `x`, where it is a number or a boolean
     /// (a copy, which borrows nothing from `x`).
     fn copy_member(&mut self, t: usize, rest: &Expr, path: &str) -> Option<(TokenStream, T)> {
-        let names = chain_names(rest)?;
+        let names = crate::ir::attr_chain(rest)?;
         if !self.names_own_fields(t, &names, 0) {
             return None;
         }
@@ -771,18 +771,5 @@ fn plain_array(t: &crate::expr::Ty) -> bool {
             _ => false,
         },
         _ => false,
-    }
-}
-
-/// The names of a chain of plain attributes (`a.b.c`).
-fn chain_names(e: &Expr) -> Option<Vec<String>> {
-    match &e.kind {
-        ExprKind::Name(n) => Some(vec![n.clone()]),
-        ExprKind::Attr { base, name, .. } => {
-            let mut c = chain_names(base)?;
-            c.push(name.clone());
-            Some(c)
-        }
-        _ => None,
     }
 }

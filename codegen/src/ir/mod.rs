@@ -29,7 +29,7 @@ mod sizes;
 pub use binspec_meta::crate_spec;
 pub use builder::build;
 pub use given::{leaf as given_leaf, replace_chain};
-pub use outer_args::{holder_type, rebase_onto};
+pub use outer_args::{attr_chain, holder_type, rebase_onto};
 pub use query::{
     bare_name, chain_part, chain_record, children, const_int, count_from_len,
     count_kept_where_absent, dic_part, exprs_mut, guards_own_offset, keep_order_ranks,

@@ -65,7 +65,7 @@ fn outer_param(m: &Module, ti: usize, e: &Expr) -> Option<Expr> {
         ExprKind::Index { base, index } => (&**base, Some(&**index)),
         _ => (&**base, None),
     };
-    let chain = chain(field_e)?;
+    let chain = attr_chain(field_e)?;
     let (f, holder) = chain.split_last()?;
     if !matches!(holder.first()?.as_str(), "_parent" | "_root") {
         return None;
@@ -158,11 +158,11 @@ fn replace_names(e: &mut Expr, f: &mut impl FnMut(&str, &Expr) -> Option<Expr>) 
 }
 
 /// The names of a chain of attributes over a name (`_parent._parent.x` -> `["_parent", "_parent", "x"]`).
-fn chain(e: &Expr) -> Option<Vec<String>> {
+pub fn attr_chain(e: &Expr) -> Option<Vec<String>> {
     match &e.kind {
         ExprKind::Name(n) => Some(vec![n.clone()]),
         ExprKind::Attr { base, name, .. } => {
-            let mut c = chain(base)?;
+            let mut c = attr_chain(base)?;
             c.push(name.clone());
             Some(c)
         }
