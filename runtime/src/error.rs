@@ -23,20 +23,20 @@ pub enum Seg {
 pub enum ErrorKind {
     /// A read of `need` bytes at `at` runs past the end of a stream of `size` bytes.
     Eof {
-        /// Where the read starts, relative to the stream.
+        /// Where the read starts, from the file's start.
         at: u64,
         /// How many bytes it needs.
         need: u64,
-        /// The size of the stream.
+        /// Where the stream ends, from the file's start (the file's size, for the whole file).
         size: u64,
         /// Whether the stream is the whole file (or else a substream).
         root: bool,
     },
     /// A position (from `pos`, an offset field, a seek) lies past the end of the stream.
     PastEnd {
-        /// The position, relative to the stream.
+        /// The position, from the file's start.
         at: u64,
-        /// The size of the stream.
+        /// Where the stream ends, from the file's start (the file's size, for the whole file).
         size: u64,
         /// Whether the stream is the whole file (or else a substream).
         root: bool,
@@ -247,7 +247,15 @@ impl Error {
     }
     /// The message without the path.
     pub fn message(&self) -> String {
-        let where_ = |root: bool| if root { "the file" } else { "its substream" };
+        // (Positions are from the file's start: a substream is named by where it ends, not by a size that
+        // would read as the file's.)
+        let end = |root: bool, size: u64| {
+            if root {
+                format!("the file ({size:#x} bytes)")
+            } else {
+                format!("its substream, which ends at {size:#x}")
+            }
+        };
         match self.kind() {
             ErrorKind::Eof {
                 at,
@@ -256,22 +264,16 @@ impl Error {
                 root,
             } => {
                 if *at > *size {
-                    format!(
-                        "offset {at:#x} is past the end of {} ({size:#x} bytes)",
-                        where_(*root)
-                    )
+                    format!("offset {at:#x} is past the end of {}", end(*root, *size))
                 } else {
                     format!(
-                        "needs {need:#x} bytes at offset {at:#x}, past the end of {} ({size:#x} bytes)",
-                        where_(*root)
+                        "needs {need:#x} bytes at offset {at:#x}, past the end of {}",
+                        end(*root, *size)
                     )
                 }
             }
             ErrorKind::PastEnd { at, size, root } => {
-                format!(
-                    "offset {at:#x} is past the end of {} ({size:#x} bytes)",
-                    where_(*root)
-                )
+                format!("offset {at:#x} is past the end of {}", end(*root, *size))
             }
             ErrorKind::Contents { expected, found } => format!(
                 "expected bytes {} ({}), found {}{}",

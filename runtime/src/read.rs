@@ -945,7 +945,15 @@ mod tests {
         s.u16(Endian::Big).unwrap();
         let e = s.u32(Endian::Big).unwrap_err();
         assert_eq!(e.offset(), Some(10));
-        assert!(e.message().contains("its substream"), "{}", e.message());
+        assert_eq!(
+            e.message(),
+            "needs 0x4 bytes at offset 0xa, past the end of its substream, which ends at 0xc"
+        );
+        let e = s.seek(0x20).unwrap_err();
+        assert_eq!(
+            e.message(),
+            "offset 0x28 is past the end of its substream, which ends at 0xc"
+        );
     }
 
     #[test]
