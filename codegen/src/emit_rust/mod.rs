@@ -802,11 +802,7 @@ pub fn emit(m: &Module) -> R<TokenStream> {
         }
         // A pool region that a length field measures: its start and its end.
         for f in &t.seq {
-            let measured = t
-                .seq
-                .iter()
-                .any(|l| matches!(&l.role, Role::Length { of } if t.field(*of).name == f.name));
-            if matches!(f.role, Role::Pool(_)) && measured {
+            if matches!(f.role, Role::Pool(_)) && t.measured(&f.name) {
                 let refs = pos_refs.entry(ti).or_default();
                 refs.insert(f.name.clone());
                 refs.insert(region_end(&f.name));

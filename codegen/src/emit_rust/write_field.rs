@@ -186,12 +186,9 @@ impl<'m> Gen<'m> {
                         };
                         // (A record item whose length a field of its holder measures, placing bytes in its own
                         // stream, as BFRES's render info values: its size is where its placed bytes end too.)
-                        let t = &self.m.types[ti];
                         let measured_item = f.item_of.is_some()
                             && self.places_inside(*ty)
-                            && t.seq.iter().any(|l| {
-                                matches!(&l.role, Role::Length { of } if t.field(*of).name == f.name)
-                            });
+                            && self.m.types[ti].measured(&f.name);
                         if f.size_derived || measured_item {
                             // The size is what is written here: the record, then the bytes the file had after it
                             // and what the record placed in its own stream past them; the substream's size is the

@@ -576,6 +576,13 @@ impl TypeDef {
             Some(i) => &self.instances[i],
         }
     }
+    /// Whether a field of the type's `seq` is the length of its field `name` (`Role::Length`, derived by the
+    /// writer).
+    pub fn measured(&self, name: &str) -> bool {
+        self.seq
+            .iter()
+            .any(|l| matches!(&l.role, Role::Length { of } if self.field(*of).name == name))
+    }
     /// The id of the field or instance named `name`.
     pub fn field_id(&self, name: &str) -> Option<FieldId> {
         self.seq
