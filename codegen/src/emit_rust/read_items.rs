@@ -39,33 +39,31 @@ impl Gen<'_> {
         len: TokenStream,
     ) -> TokenStream {
         let named = self.named_note((ti, f), p, &quote!(len__));
-        // (An item the pool's `order` ranks: its rank, for the order a new file has.)
-        let rank = crate::ir::keep_order_ranks(self.m, pool)
-            .into_iter()
-            .find(|&(t, i, _)| t == ti && self.m.types[t].instances[i].name == f.name)
-            .map(|x| x.2);
-        if let (Some(r), true) = (rank, self.m.pools[pool].keep_order) {
-            return quote!({
-                let len__: u64 = #len;
-                #named
-                let a__ = pools.ordered_item(#pool, (#p) as u64, len__, #d);
-                pools.rank_last(#pool, #r);
-                a__
-            });
-        }
-        if named.is_empty() {
-            if self.m.pools[pool].keep_order {
+        let keep_order = self.m.pools[pool].keep_order;
+        let note = |len: &TokenStream| {
+            if keep_order {
                 quote!(pools.ordered_item(#pool, (#p) as u64, #len, #d))
             } else {
                 quote!(pools.item(#pool, (#p) as u64, #len, #d))
             }
-        } else {
-            let note = if self.m.pools[pool].keep_order {
-                quote!(pools.ordered_item(#pool, (#p) as u64, len__, #d))
-            } else {
-                quote!(pools.item(#pool, (#p) as u64, len__, #d))
-            };
-            quote!({ let len__: u64 = #len; #named #note })
+        };
+        // (An item the pool's `order` ranks: its rank, for the order a new file has.)
+        let rank = crate::ir::keep_order_ranks(self.m, pool)
+            .into_iter()
+            .find(|&(t, i, _)| t == ti && self.m.types[t].instances[i].name == f.name)
+            .map(|x| x.2)
+            .filter(|_| keep_order);
+        let n = note(&quote!(len__));
+        match rank {
+            None if named.is_empty() => note(&len),
+            None => quote!({ let len__: u64 = #len; #named #n }),
+            Some(r) => quote!({
+                let len__: u64 = #len;
+                #named
+                let a__ = #n;
+                pools.rank_last(#pool, #r);
+                a__
+            }),
         }
     }
 
