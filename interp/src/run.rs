@@ -72,6 +72,9 @@ pub struct Run<'m> {
     pub chain: std::cell::RefCell<crate::chain::Chain>,
     /// By type: whether its records are of the block chain (`ir::chain_record`), for each record read or written.
     pub chain_types: Vec<bool>,
+    /// By pool: the ranks its `order` gives the instances whose items it holds (`ir::keep_order_ranks`), worked
+    /// out once, not at each item read or written.
+    pub pool_ranks: Vec<Vec<(usize, usize, u32)>>,
 }
 
 impl<'m> Run<'m> {
@@ -92,6 +95,9 @@ impl<'m> Run<'m> {
                 .types
                 .iter()
                 .map(binspec_codegen::ir::chain_record)
+                .collect(),
+            pool_ranks: (0..m.pools.len())
+                .map(|p| binspec_codegen::ir::keep_order_ranks(m, p))
                 .collect(),
             pointers: Default::default(),
             read_pointers: Default::default(),
@@ -192,6 +198,16 @@ impl<'m> Run<'m> {
         let r = f();
         self.leave();
         r
+    }
+
+    /// The rank the `order` of keep-order pool `pool` gives the items of field `i` of type `ty` (from 1; 0 where
+    /// it names none).
+    pub fn item_rank(&self, pool: usize, ty: usize, i: usize) -> u32 {
+        let n_seq = self.m.types[ty].seq.len();
+        self.pool_ranks[pool]
+            .iter()
+            .find(|&&(t, j, _)| t == ty && n_seq + j == i)
+            .map_or(0, |r| r.2)
     }
 
     /// Field `i` of a type (seq attributes, then instances).

@@ -161,12 +161,9 @@ impl Run<'_> {
             }
             None if self.m.pools[pool].keep_order => {
                 let a = pools.ordered_item(pool, start, len, default);
-                let n_seq = self.m.types[obj.ty].seq.len();
-                if let Some(r) = binspec_codegen::ir::keep_order_ranks(self.m, pool)
-                    .into_iter()
-                    .find(|&(t, j, _)| t == obj.ty && n_seq + j == i)
-                {
-                    pools.rank_last(pool, r.2);
+                let r = self.item_rank(pool, obj.ty, i);
+                if r != 0 {
+                    pools.rank_last(pool, r);
                 }
                 a
             }
@@ -412,14 +409,7 @@ impl Run<'_> {
                     Role::Pool(u) => u.pool,
                     _ => return Err(Error::new("internal: a region without a pool")),
                 };
-                let ranks = binspec_codegen::ir::keep_order_ranks(self.m, pool);
-                let rank = |q: &crate::write::Queued| {
-                    let n_seq = self.m.types[q.obj.ty].seq.len();
-                    ranks
-                        .iter()
-                        .find(|(t, i, _)| *t == q.obj.ty && n_seq + *i == q.field)
-                        .map_or(0, |r| r.2)
-                };
+                let rank = |q: &crate::write::Queued| self.item_rank(pool, q.obj.ty, q.field);
                 binspec_runtime::layout::rank_order(&items, |q| q.bytes.is_empty(), rank)
             }
         };
