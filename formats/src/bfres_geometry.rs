@@ -63,7 +63,7 @@ struct VertexSet<'a> {
     attributes: &'a [VertexAttribute],
 }
 
-/// What this module reads of a file: the GPU region and where it is in the file (for error offsets).
+/// What this module reads of a file: the GPU region (not where it is in the file, which the writer decides).
 struct Gpu<'a> {
     region: &'a [u8],
 }
