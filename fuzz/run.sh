@@ -23,6 +23,8 @@ fixtures_for() {
     *_panim_perro) ls ../tests/fixtures/panim_perro/*.panim 2>/dev/null ;;
     *_panim_pretarget) ls ../tests/fixtures/panim_perro/*.pretarget 2>/dev/null ;;
     *_ainb) ls ../tests/fixtures/ainb/*.ainb 2>/dev/null ;;
+    *_bntx) ls ../tests/fixtures/bntx/*.bntx 2>/dev/null ;;
+    *_bfres) ls ../tests/fixtures/bfres/*.bfres 2>/dev/null ;;
   esac
 }
 

@@ -14,3 +14,34 @@ pub fn round_trip<F: Format + PartialEq + std::fmt::Debug>(data: &[u8]) {
         panic!("{e}");
     }
 }
+
+/// [`decode`] for BNTX, then what a user does next with a texture file: every texture's images (deswizzled and
+/// decoded to RGBA8, as `binspec extract` writes them), for each texture that decodes. Errors are fine; a panic,
+/// a hang or an allocation out of proportion to the input is not.
+pub fn decode_bntx(data: &[u8]) {
+    let Ok(b) = binspec_formats::bntx::Bntx::from_binary(data) else {
+        return;
+    };
+    for t in b.textures() {
+        let _ = t.images();
+    }
+}
+
+/// [`decode`] for BFRES, then what `binspec info` and the geometry API read of it: the summary, and every vertex
+/// set's attributes and every mesh's indices of every model (as far as the counts the summary gives go).
+pub fn decode_bfres(data: &[u8]) {
+    let Ok(b) = binspec_formats::bfres::Bfres::from_binary(data) else {
+        return;
+    };
+    let _ = b.summary_lines();
+    for (m, s) in b.model_summaries().iter().enumerate() {
+        for set in 0..s.vertex_sets.len() {
+            let _ = b.vertex_attributes(m, set);
+        }
+        for (shape, sh) in s.shapes.iter().enumerate() {
+            for mesh in 0..sh.index_counts.len() {
+                let _ = b.mesh_indices(m, shape, mesh);
+            }
+        }
+    }
+}
