@@ -4,7 +4,9 @@
 
 use std::path::Path;
 
-use binspec_formats::{ainb, byml, panim_perro, panim_pluto, rsizetable, sarc, Format};
+use binspec_formats::{
+    ainb, bfres, bntx, byml, panim_perro, panim_pluto, rsizetable, sarc, Format,
+};
 use binspec_runtime::format::check_value_round_trip;
 use binspec_tests::{files_under, repo};
 
@@ -24,6 +26,8 @@ fn check(target: &str, data: &[u8]) -> Result<(), String> {
         "round_trip_panim_perro" => rt::<panim_perro::Clip>(data),
         "round_trip_panim_pretarget" => rt::<panim_perro::Retarget>(data),
         "round_trip_ainb" => rt::<ainb::Document>(data),
+        "round_trip_bntx" => rt::<bntx::Bntx>(data),
+        "round_trip_bfres" => rt::<bfres::Bfres>(data),
         "decode_sarc" => {
             if let Ok(v) = sarc::Sarc::view_files(data) {
                 let _ = v.count();
@@ -36,6 +40,31 @@ fn check(target: &str, data: &[u8]) -> Result<(), String> {
         "decode_panim_perro" => dec::<panim_perro::Clip>(data),
         "decode_panim_pretarget" => dec::<panim_perro::Retarget>(data),
         "decode_ainb" => dec::<ainb::Document>(data),
+        // (As `fuzz/src/lib.rs` does: the model, then what a user reads of it next.)
+        "decode_bntx" => {
+            if let Ok(b) = bntx::Bntx::from_binary(data) {
+                for t in b.textures() {
+                    let _ = t.images();
+                }
+            }
+            Ok(())
+        }
+        "decode_bfres" => {
+            if let Ok(b) = bfres::Bfres::from_binary(data) {
+                let _ = b.summary_lines();
+                for (m, s) in b.model_summaries().iter().enumerate() {
+                    for set in 0..s.vertex_sets.len() {
+                        let _ = b.vertex_attributes(m, set);
+                    }
+                    for (shape, sh) in s.shapes.iter().enumerate() {
+                        for mesh in 0..sh.index_counts.len() {
+                            let _ = b.mesh_indices(m, shape, mesh);
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
         other => Err(format!("unknown fuzz target {other}")),
     }
 }
