@@ -36333,9 +36333,13 @@ impl StringPool {
                 }
                 let cap = r.check_count(n as u64, 2u64)?;
                 let mut out = ::std::vec::Vec::with_capacity(cap);
+                let mut spans__ = ::std::vec::Vec::with_capacity(cap);
                 for i in 0..n as usize {
+                    let s__ = r.abs_pos();
                     out.push(NwString::read(r, endian, pools, root_io).at_index(i)?);
+                    spans__.push((s__, r.abs_pos()));
                 }
+                pools.listed_records(root_io.buf(), &spans__);
                 out
             })
         })()

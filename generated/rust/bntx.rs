@@ -557,6 +557,7 @@ impl Bntx {
                             );
                         }
                         5usize => {
+                            ctx.record(k_data_block__before, w.pos() as u64);
                             if let Some(g) = &self.data_block_gap {
                                 w.bytes(g);
                             }
@@ -568,7 +569,6 @@ impl Bntx {
                                                 ::binspec_runtime::layout::check_align(a)
                                                     .at("data_block_align")?;
                                             }
-                                            ctx.record(k_data_block__before, w.pos() as u64);
                                             w.align(
                                                 ::binspec_runtime::layout::align_at(
                                                     self.data_block_align.unwrap_or(4096u64),
@@ -4262,9 +4262,13 @@ impl StringPool {
                 }
                 let cap = r.check_count(n as u64, 2u64)?;
                 let mut out = ::std::vec::Vec::with_capacity(cap);
+                let mut spans__ = ::std::vec::Vec::with_capacity(cap);
                 for i in 0..n as usize {
+                    let s__ = r.abs_pos();
                     out.push(NwString::read(r, endian, pools, root_io).at_index(i)?);
+                    spans__.push((s__, r.abs_pos()));
                 }
+                pools.listed_records(root_io.buf(), &spans__);
                 out
             })
         })()

@@ -369,13 +369,25 @@ impl Run<'_> {
                 let min = self.m.static_elem_size(f).unwrap_or(0).min(1);
                 let cap = r.check_count(n as u64, min)?;
                 arr_begin(obj, i, cap);
+                // (The records a deduplicating pool lists: where two are the same, the writer points at the first.)
+                let listed =
+                    matches!(&f.role, Role::Pool(u) if self.m.dedup_records(u.pool).is_some());
+                let mut spans = Vec::new();
                 for k in 0..n as usize {
+                    let s = r.abs_pos();
                     let v = one(r, Some(k))?;
+                    if listed {
+                        spans.push((s, r.abs_pos()));
+                    }
                     self.count_value()?;
                     arr_push(obj, i, v);
                     if min == 0 {
                         self.tick()?;
                     }
+                }
+                if listed {
+                    let root = self.root_bytes();
+                    self.pools.borrow_mut().listed_records(root.bytes(), &spans);
                 }
                 arr_take(obj, i)
             }

@@ -118,7 +118,7 @@ impl Run<'_> {
     }
 
     /// The input's bytes (the root stream's), which the runtime judges gaps in.
-    fn root_bytes(&self) -> Rc<crate::value::Stream> {
+    pub(crate) fn root_bytes(&self) -> Rc<crate::value::Stream> {
         self.root
             .borrow()
             .clone()
@@ -315,7 +315,9 @@ impl Run<'_> {
                         }
                         self.queue(obj, n_seq + j, f, pool, sw)
                     } else {
-                        self.write_section(obj, n_seq + j, f, pool, sw)
+                        sw.w.flush_bits();
+                        let before = sw.w.pos() as u64;
+                        self.write_section(obj, n_seq + j, f, pool, before, sw)
                     };
                     r.map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
                 }
@@ -333,14 +335,17 @@ impl Run<'_> {
             .map_err(|e| Error::from(e).in_field(&oname))?;
         for k in order {
             let mb = members[k];
+            // (Where the content before a section ends, for `x._before`: before the bytes in front of it that
+            // nothing describes, as the reader finds it, at the end of the last item read.)
+            sw.w.flush_bits();
+            let before = sw.w.pos() as u64;
             if let Some(Extra::Bytes(g)) = obj.extra(&self.gap_name(ti, &region.name, mb)) {
-                sw.w.flush_bits();
                 sw.w.bytes(&g);
             }
             match mb {
                 MemberRef::Section(j) => {
                     let f = &t.instances[j];
-                    self.write_section(obj, n_seq + j, f, pool, sw)
+                    self.write_section(obj, n_seq + j, f, pool, before, sw)
                         .map_err(|e| e.in_schema(&t.file, f.pos, &f.path).in_field(&f.name))?;
                 }
                 MemberRef::Group(tj, j) => {
@@ -428,13 +433,14 @@ impl Run<'_> {
     }
 
     /// A section: at its alignment, where its condition holds (the values written decide, as for an optional
-    /// field).
+    /// field). `before`: where the content before it ends (`x._before`), before its gap.
     fn write_section(
         &self,
         obj: &Rc<Obj>,
         i: usize,
         f: &Field,
         pool: usize,
+        before: u64,
         sw: &mut SW,
     ) -> Result<()> {
         let v = obj.get(i);
@@ -448,8 +454,7 @@ impl Run<'_> {
             check_align(a).map_err(|e| e.in_field(&format!("{}_align", f.name)))?;
         }
         sw.w.flush_bits();
-        // (Where the content before it ends, for `x._before`.)
-        obj.set_before(i, sw.w.pos() as u64, self.pass.get());
+        obj.set_before(i, before, self.pass.get());
         sw.w.align(self.m.item_align_with(f, pool, a));
         let start = sw.w.pos() as u64;
         // (A section where the block chain ends: where it is written.)

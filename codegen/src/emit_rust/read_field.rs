@@ -388,6 +388,17 @@ impl<'m> Gen<'m> {
                 let each = quote!(for i in 0..n as usize { out.push(#one_r.at_index(i)?); });
                 // Records of numbers: all at once where the input holds them all (see `records`).
                 let each = match (self.record_size(f), self.record_decoder(f)) {
+                    // The records a deduplicating pool lists: where two are the same, the writer points at the
+                    // first (`ReadPools::listed_records`).
+                    _ if self.dedup_records_region(f).is_some() => quote! {
+                        let mut spans__ = ::std::vec::Vec::with_capacity(cap);
+                        for i in 0..n as usize {
+                            let s__ = r.abs_pos();
+                            out.push(#one_r.at_index(i)?);
+                            spans__.push((s__, r.abs_pos()));
+                        }
+                        pools.listed_records(root_io.buf(), &spans__);
+                    },
                     (Some(size), Some(dec)) => {
                         let size = Literal::usize_unsuffixed(size);
                         quote! {

@@ -190,7 +190,7 @@ impl<'m> Gen<'m> {
                             let chain_end =
                                 self.chain_end_section(li, quote!((ctx.prev_pos(#k) as i128)));
                             let push = self.item_push(ti, li, pool)?;
-                            locals.push((li.name.as_str(), quote!(#chain_end #(#push)*)));
+                            locals.push((li.name.as_str(), quote!(), quote!(#chain_end #(#push)*)));
                             continue;
                         }
                         let lid = ident(&li.name);
@@ -200,12 +200,20 @@ impl<'m> Gen<'m> {
                         let align = self.item_align_expr(li, pool, &aid);
                         // (A section where the block chain ends: where the writer puts it.)
                         let chain_end = self.chain_end_section(li, quote!(start));
-                        // (`li._before`: where the content before it ends, before its padding.)
-                        let before = if self.asks_before(ti, &li.name) {
-                            let kb = local("k", &super::passes::before_slot(&li.name));
-                            quote!(ctx.record(#kb, w.pos() as u64);)
-                        } else {
-                            quote!()
+                        // (`li._before`: where the content before it ends, before its padding and before the bytes
+                        // nothing describes that the model keeps in front of it, its gap: the reader's end of the
+                        // last item read.)
+                        let before = match (self.asks_before(ti, &li.name), &li.cond) {
+                            (false, _) => quote!(),
+                            (true, c) => {
+                                let kb = local("k", &super::passes::before_slot(&li.name));
+                                let rec = quote!(ctx.record(#kb, w.pos() as u64););
+                                // (Where the section is present.)
+                                match c {
+                                    Some(_) => quote!(if self.#lid.is_some() { #rec }),
+                                    None => rec,
+                                }
+                            }
                         };
                         let one = self.write_one(ti, li, quote!(x))?;
                         let check = self.count_check(ti, li)?;
@@ -220,7 +228,6 @@ impl<'m> Gen<'m> {
                             if let Some(a) = self.#aid {
                                 ::binspec_runtime::layout::check_align(a).at(#aname)?;
                             }
-                            #before
                             w.align(#align);
                             let start = w.pos();
                             ctx.record(#k, start as u64);
@@ -235,6 +242,7 @@ impl<'m> Gen<'m> {
                         };
                         locals.push((
                             lname,
+                            before,
                             quote!(::binspec_runtime::attempt(|| { #presence #write Ok(()) }).at(#lname)?;),
                         ));
                     }
@@ -280,13 +288,11 @@ impl<'m> Gen<'m> {
                             let mut arms = Vec::new();
                             for (i, mb) in members.iter().enumerate() {
                                 let gap = mb.gap_field(&f.name, self.m);
-                                let arm = match mb {
+                                let (before, arm) = match mb {
                                     super::layout::Member::Local(x) => {
-                                        let l = locals
-                                            .iter()
-                                            .find(|(n, _)| *n == x.name)
-                                            .map(|(_, l)| l);
-                                        quote!(#l)
+                                        let l = locals.iter().find(|(n, ..)| *n == x.name);
+                                        let (b, l) = (l.map(|(_, b, _)| b), l.map(|(.., l)| l));
+                                        (quote!(#b), quote!(#l))
                                     }
                                     super::layout::Member::Group(tj, x) => {
                                         let slot = self.slot(*tj, &x.name);
@@ -295,16 +301,18 @@ impl<'m> Gen<'m> {
                                             .ok_or_else(|| internal(&f.path))?;
                                         let gname = gid.to_string();
                                         let align = self.item_align_expr(x, pool, &gid);
-                                        quote! {
+                                        let arm = quote! {
                                             if let Some(a) = self.#gid {
                                                 ::binspec_runtime::layout::check_align(a).at(#gname)?;
                                             }
                                             ctx.flush_slot(#pool, #slot, w, #align);
-                                        }
+                                        };
+                                        (quote!(), arm)
                                     }
                                 };
                                 // The bytes before it that nothing describes, then the member.
                                 arms.push(quote!(#i => {
+                                    #before
                                     if let Some(g) = &self.#gap { w.bytes(g); }
                                     #arm
                                 }));
@@ -320,7 +328,7 @@ impl<'m> Gen<'m> {
                             }
                         }
                         None => {
-                            let locals = locals.iter().map(|(_, l)| l);
+                            let locals = locals.iter().map(|(_, b, l)| quote!(#b #l));
                             quote!(#(#locals)*)
                         }
                     };

@@ -214,6 +214,22 @@ impl ReadPools {
     pub fn set_relaid(&mut self) {
         self.relaid = true;
     }
+    /// The records a deduplicating pool's region lists, at `spans` (absolute positions in `file`): where two are
+    /// the same bytes, the writer points every reference to either at the first, so a reference to another one
+    /// moves, and the file is relaid (found by fuzzing BFRES: a string pool with its strings zeroed).
+    pub fn listed_records(&mut self, file: &[u8], spans: &[(u64, u64)]) {
+        let mut seen = std::collections::HashSet::with_capacity(spans.len());
+        for &(s, e) in spans {
+            let b = usize::try_from(s)
+                .ok()
+                .zip(usize::try_from(e).ok())
+                .and_then(|(s, e)| file.get(s..e));
+            if b.is_some_and(|b| !seen.insert(b)) {
+                self.relaid = true;
+                return;
+            }
+        }
+    }
     /// Where a record read up to `pos` ends, where it holds the regions of `pools`: past their items read since
     /// the regions began (the writer writes a record's own regions' items inside it).
     #[inline]

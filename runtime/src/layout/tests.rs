@@ -463,3 +463,17 @@ fn a_pointer_position_recorded_twice_is_listed_once() {
         .collect();
     assert_eq!(listed, [(0x10, 1, 2)]);
 }
+
+#[test]
+fn a_pool_listing_one_record_twice_is_relaid() {
+    // "ab" at 0, "xy" at 4, "ab" again at 8 (each 4 bytes).
+    let file = b"ab\0\0xy\0\0ab\0\0";
+    let mut p = ReadPools::new();
+    p.listed_records(file, &[(0, 4), (4, 8)]);
+    assert!(!p.relaid());
+    // A span past the end says nothing (the reader has failed on it already).
+    p.listed_records(file, &[(0, 4), (8, 40)]);
+    assert!(!p.relaid());
+    p.listed_records(file, &[(0, 4), (4, 8), (8, 12)]);
+    assert!(p.relaid());
+}

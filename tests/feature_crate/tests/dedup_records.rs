@@ -84,3 +84,28 @@ fn a_new_model_lists_its_strings_in_the_order_the_writer_meets_them() {
     assert_eq!(out, want);
     assert_eq!(names(&read(&out)), ["b", "a", "b"]);
 }
+
+/// A pool that lists one string twice, a name pointing at the second copy (found by fuzzing BFRES, whose string
+/// pool had its strings zeroed): the writer points every reference to the string at its first copy and keeps both
+/// listed, and the file it makes reads back as the same model (the reader takes such a file as relaid and reads
+/// it as the file the writer makes of it; `ReadPools::listed_records`).
+#[test]
+fn a_string_listed_twice_is_pointed_at_once() {
+    #[rustfmt::skip]
+    let file: [u8; 21] = [
+        b'D', b'D', b'R', b'C',
+        2,                          // name_count
+        8,                          // pool_ofs
+        9, 15,                      // the names: "ab" and the second "ab"
+        2,                          // the pool's count
+        2, 0, b'a', b'b', 0, 0,     // "ab"
+        2, 0, b'a', b'b', 0, 0,     // "ab" again
+    ];
+    let m = read(&file);
+    assert_eq!(names(&m), ["ab", "ab"]);
+    assert_eq!(m.pool.strings.len(), 2);
+    let out = write(&m);
+    assert_eq!(&out[6..8], [9, 9], "both names point at the first copy");
+    assert_eq!(out[9..], file[9..], "both copies stay listed");
+    assert_eq!(read(&out), m);
+}
