@@ -32,7 +32,8 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   mapfile -t targets < <(ls fuzz_targets | sed 's/\.rs$//')
 fi
-cargo fuzz build --sanitizer none -O "${targets[@]/#/}" 2>/dev/null || for t in "${targets[@]}"; do cargo fuzz build --sanitizer none -O "$t"; done
+# (cargo fuzz builds one target, or all of them when none is named.)
+if [ $# -eq 0 ]; then cargo fuzz build --sanitizer none -O; else for t in "${targets[@]}"; do cargo fuzz build --sanitizer none -O "$t"; done; fi
 
 run_one() {
   local t="$1"
