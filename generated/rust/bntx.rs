@@ -129,6 +129,13 @@ pub struct Bntx {
     /// Alignment of `relocation_table` where the default (0x1000) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relocation_table_align: ::std::option::Option<u64>,
+    /// Bytes at the end of `body` after the last item in it, which nothing in the file refers to (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub body_trailing: ::std::option::Option<::binspec_runtime::Bytes>,
 }
 impl Bntx {
     #[allow(non_snake_case)]
@@ -162,7 +169,8 @@ impl Bntx {
             .at("container")?;
         let rs_body = r.abs_pos();
         pools.enter_region(0usize, rs_body);
-        let _v_body = (|| -> ::binspec_runtime::Result<_> {
+        let region_at__ = r.abs_pos();
+        let v_body = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
                 let raw: &[u8] = r.bytes_eos()?;
@@ -286,6 +294,15 @@ impl Bntx {
                 },
             )
         };
+        let v_body_trailing = {
+            let region: &[u8] = ::binspec_runtime::expr::bytes(&v_body);
+            let cut = pools
+                .items_end(0usize)
+                .filter(|&e| e > region_at__)
+                .unwrap_or(region_at__);
+            let skip = ((cut - region_at__) as usize).min(region.len());
+            if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
+        };
         let sections_body = pools
             .sections(
                 0usize,
@@ -349,6 +366,7 @@ impl Bntx {
             data_block_align: sections_body.align(5usize),
             relocation_table: v_relocation_table,
             relocation_table_align: sections_body.align(7usize),
+            body_trailing: v_body_trailing,
         })
     }
     #[allow(non_snake_case)]
@@ -657,6 +675,9 @@ impl Bntx {
                     }
                 }
                 ctx.flush(0usize, w, 1);
+                if let Some(t) = &self.body_trailing {
+                    w.bytes(t);
+                }
                 Ok(())
             })
             .at("body")?;

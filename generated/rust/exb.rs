@@ -89,6 +89,13 @@ pub struct Exb {
     /// Alignment of `string_pool` where the default (0x1) does not reproduce the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub string_pool_align: ::std::option::Option<u64>,
+    /// Bytes at the end of `sections` after the last item in it, which nothing in the file refers to (kept so that the file reads back the same; usually absent).
+    #[serde(
+        default,
+        with = "::binspec_runtime::bytes::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sections_trailing: ::std::option::Option<::binspec_runtime::Bytes>,
 }
 impl Exb {
     #[allow(non_snake_case)]
@@ -132,7 +139,8 @@ impl Exb {
         let v_string_pool_offset = r.u32(endian).at("string_pool_offset")?;
         let rs_sections = r.abs_pos();
         pools.enter_region(0usize, rs_sections);
-        let _v_sections = (|| -> ::binspec_runtime::Result<_> {
+        let region_at__ = r.abs_pos();
+        let v_sections = (|| -> ::binspec_runtime::Result<_> {
             Ok({
                 let _start = r.abs_pos();
                 let raw: &[u8] = r.bytes_eos()?;
@@ -331,6 +339,15 @@ impl Exb {
                 },
             )
         };
+        let v_sections_trailing = {
+            let region: &[u8] = ::binspec_runtime::expr::bytes(&v_sections);
+            let cut = pools
+                .items_end(0usize)
+                .filter(|&e| e > region_at__)
+                .unwrap_or(region_at__);
+            let skip = ((cut - region_at__) as usize).min(region.len());
+            if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
+        };
         let sections_sections = pools
             .sections(0usize, &[1u64, 1u64, 1u64, 1u64, 1u64], root_io.buf());
         r.leave();
@@ -375,6 +392,7 @@ impl Exb {
             parameter_region_align: sections_sections.align(3usize),
             string_pool: v_string_pool,
             string_pool_align: sections_sections.align(4usize),
+            sections_trailing: v_sections_trailing,
         })
     }
     #[allow(non_snake_case)]
@@ -694,6 +712,9 @@ impl Exb {
                     }
                 }
                 ctx.flush(0usize, w, 1);
+                if let Some(t) = &self.sections_trailing {
+                    w.bytes(t);
+                }
                 Ok(())
             })
             .at("sections")?;

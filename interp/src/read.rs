@@ -109,12 +109,32 @@ impl Run<'_> {
                     self.read_field_of(&obj, i)?;
                 }
             }
+            self.cut_tail(&obj, ti);
             self.judge_members(&obj);
             self.settle_given(&obj);
             self.keep_counts_of_absent(&obj)?;
             Ok(())
         })?;
         Ok(obj)
+    }
+
+    /// The bytes of the root's tail region after the last item of its pool (`<region>_trailing`), once every
+    /// item is read: the root's own items of the region (BNTX's relocation table) are read after the region.
+    fn cut_tail(&self, obj: &Rc<Obj>, ti: usize) {
+        let (Some((region_at, region)), Some(f)) = (obj.tail.take(), self.m.tail_region(ti)) else {
+            return;
+        };
+        let Role::Pool(u) = &f.role else { return };
+        let cut = self
+            .pools
+            .borrow()
+            .items_end(u.pool)
+            .filter(|&e| e > region_at)
+            .unwrap_or(region_at);
+        let skip = ((cut - region_at) as usize).min(region.len());
+        if skip < region.len() {
+            *obj.trailing.borrow_mut() = Some(Rc::from(&region[skip..]));
+        }
     }
 
     /// A count whose repetitions may all be absent (`binspec_codegen::ir::count_kept_where_absent`): where all
@@ -230,19 +250,10 @@ impl Run<'_> {
             return Ok(());
         };
         if self.is_tail_region(obj.ty, i) {
+            // (Cut once the root's own items are read: `cut_tail`.)
             if let V::Bytes(region) = v {
                 let base = r.abs_pos() - r.pos() as u64;
-                let region_at = base + start;
-                let cut = self
-                    .pools
-                    .borrow()
-                    .pool_end(u.pool)
-                    .filter(|&e| e > region_at)
-                    .unwrap_or(region_at);
-                let skip = ((cut - region_at) as usize).min(region.len());
-                if skip < region.len() {
-                    *obj.trailing.borrow_mut() = Some(Rc::from(&region[skip..]));
-                }
+                *obj.tail.borrow_mut() = Some((base + start, region.clone()));
             }
         }
         if self.m.dedup_records(u.pool).is_some() {

@@ -162,6 +162,9 @@ pub struct Obj {
     pub layout: RefCell<Vec<(String, i128)>>,
     /// Bytes at the end of a region to the end of the file after its last item (`<region>_trailing`).
     pub trailing: RefCell<Option<Rc<[u8]>>>,
+    /// While the root is read: its tail region's bytes and where they start, cut to `trailing` once the root's
+    /// own items of the region are read too.
+    pub tail: RefCell<Option<(u64, Rc<[u8]>)>>,
     /// The switch case a document chose, by field and element (`usize::MAX` for a field that is not repeated).
     pub cases: RefCell<std::collections::HashMap<(usize, usize), usize>>,
     /// Instances being computed (a cycle is an error, not a stack overflow).
@@ -221,6 +224,7 @@ impl Obj {
             keep: RefCell::new(vec![false; n_fields]),
             layout: RefCell::default(),
             trailing: RefCell::default(),
+            tail: RefCell::default(),
             extras: RefCell::default(),
             defaults: Cell::new(false),
             eager: Cell::new(false),

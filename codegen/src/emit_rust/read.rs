@@ -209,20 +209,6 @@ impl<'m> Gen<'m> {
                     });
                 }
             }
-            if let (Some(tail), Role::Pool(u)) = (self.tail_region(ti), &f.role) {
-                if tail.name == f.name {
-                    let pool = u.pool;
-                    let tv = local("v", &format!("{}_trailing", f.name));
-                    body.push(quote! {
-                        let #tv = {
-                            let region: &[u8] = ::binspec_runtime::expr::bytes(&#v);
-                            let cut = pools.pool_end(#pool).filter(|&e| e > region_at__).unwrap_or(region_at__);
-                            let skip = ((cut - region_at__) as usize).min(region.len());
-                            if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
-                        };
-                    });
-                }
-            }
             // A region to the end of the stream is as long as its items reach, not as the stream: its bytes
             // are its items, read where they are. The reader goes back to its start, so that what holds it ends
             // where its own items do (`item_end`), not at the end of the file.
@@ -259,6 +245,25 @@ impl<'m> Gen<'m> {
         for f in &t.instances {
             if matches!(f.role, Role::Data | Role::Placed) {
                 self.ensure_instance(ti, &f.name, &mut done, &mut body)?;
+            }
+        }
+        // The root's tail region: its bytes after the last item of its pool, once every item is read (the root's
+        // own items of the region are read after it).
+        if let Some(tail) = self.tail_region(ti) {
+            if let Role::Pool(u) = &tail.role {
+                let pool = u.pool;
+                let (v, tv) = (
+                    local("v", &tail.name),
+                    local("v", &format!("{}_trailing", tail.name)),
+                );
+                body.push(quote! {
+                    let #tv = {
+                        let region: &[u8] = ::binspec_runtime::expr::bytes(&#v);
+                        let cut = pools.items_end(#pool).filter(|&e| e > region_at__).unwrap_or(region_at__);
+                        let skip = ((cut - region_at__) as usize).min(region.len());
+                        if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
+                    };
+                });
             }
         }
         if self.view.get() {

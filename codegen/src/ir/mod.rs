@@ -820,23 +820,25 @@ impl Module {
 
     /// The root's last field where it is a region to the end of the file whose bytes after its last item the
     /// model keeps (`<region>_trailing`): a pool that does not deduplicate, unrepeated and unconditional, in a root
-    /// that holds no instances in the model, and in a file where no type holds an instance written where the file
-    /// had it (`Role::Placed`): either could lie after the region's items, and the bytes kept would hold it twice
-    /// (BFRES's GPU region and relocation table, after its structures).
+    /// whose instances in the model are items of that region (the readers cut the bytes once those are read too:
+    /// BNTX's relocation table), and in a file where no type holds an instance written where the file had it
+    /// (`Role::Placed`): either could lie after the region's items, and the bytes kept would hold it twice.
     pub fn tail_region(&self, ti: usize) -> Option<&Field> {
         if ti != 0 {
             return None;
         }
         let t = &self.types[ti];
         let last = t.seq.last()?;
-        let ok = matches!(&last.role, Role::Pool(u) if !self.pools[u.pool].dedup)
+        let Role::Pool(u) = &last.role else {
+            return None;
+        };
+        let ok = !self.pools[u.pool].dedup
             && last.size_eos
             && last.repeat == Repeat::None
             && last.cond.is_none()
-            && !t
-                .instances
-                .iter()
-                .any(|f| matches!(f.role, Role::Data | Role::Placed))
+            && !t.instances.iter().any(|f| {
+                f.role == Role::Placed || (f.role == Role::Data && f.item_of != Some(u.pool))
+            })
             && !self
                 .types
                 .iter()

@@ -77,6 +77,20 @@ impl ReadPools {
             .rposition(|g| g.pool == pool && g.idx == idx)
     }
 
+    /// Where everything of `pool` read so far ends (the furthest): its items, its sections (before they are
+    /// judged) and its groups' items. What a root's tail region holds after that is its `<region>_trailing`.
+    pub fn items_end(&self, pool: usize) -> Option<u64> {
+        let sections = (self.pending.iter())
+            .filter(|p| p.pool == pool)
+            .map(|p| p.start + p.len);
+        let groups = self.groups.iter().filter(|g| g.pool == pool).map(|g| g.end);
+        self.pool_end(pool)
+            .into_iter()
+            .chain(sections)
+            .chain(groups)
+            .max()
+    }
+
     /// Notes section `idx` of a region of `pool`, read at `start..start+len`. Its alignment is judged by
     /// [`ReadPools::sections`], once the position of every section is known.
     pub fn section(&mut self, pool: usize, idx: usize, start: u64, len: u64) {
