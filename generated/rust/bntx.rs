@@ -294,15 +294,9 @@ impl Bntx {
                 },
             )
         };
-        let v_body_trailing = {
-            let region: &[u8] = ::binspec_runtime::expr::bytes(&v_body);
-            let cut = pools
-                .items_end(0usize)
-                .filter(|&e| e > region_at__)
-                .unwrap_or(region_at__);
-            let skip = ((cut - region_at__) as usize).min(region.len());
-            if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
-        };
+        let v_body_trailing = pools
+            .trailing(0usize, region_at__, ::binspec_runtime::expr::bytes(&v_body))
+            .map(|t| r.share(t));
         let sections_body = pools
             .sections(
                 0usize,

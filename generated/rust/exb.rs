@@ -339,15 +339,9 @@ impl Exb {
                 },
             )
         };
-        let v_sections_trailing = {
-            let region: &[u8] = ::binspec_runtime::expr::bytes(&v_sections);
-            let cut = pools
-                .items_end(0usize)
-                .filter(|&e| e > region_at__)
-                .unwrap_or(region_at__);
-            let skip = ((cut - region_at__) as usize).min(region.len());
-            if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
-        };
+        let v_sections_trailing = pools
+            .trailing(0usize, region_at__, ::binspec_runtime::expr::bytes(&v_sections))
+            .map(|t| r.share(t));
         let sections_sections = pools
             .sections(0usize, &[1u64, 1u64, 1u64, 1u64, 1u64], root_io.buf());
         r.leave();

@@ -313,15 +313,9 @@ impl Sarc {
         })()
             .at("file_data")?;
         r.seek(rs_file_data - (r.abs_pos() - r.pos() as u64)).at("file_data")?;
-        let v_file_data_trailing = {
-            let region: &[u8] = ::binspec_runtime::expr::bytes(&v_file_data);
-            let cut = pools
-                .items_end(0usize)
-                .filter(|&e| e > region_at__)
-                .unwrap_or(region_at__);
-            let skip = ((cut - region_at__) as usize).min(region.len());
-            if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
-        };
+        let v_file_data_trailing = pools
+            .trailing(0usize, region_at__, ::binspec_runtime::expr::bytes(&v_file_data))
+            .map(|t| r.share(t));
         let v_file_size: ::std::option::Option<u32> = if v_file_size as i128
             == r.size() as i128
         {

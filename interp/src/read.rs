@@ -125,16 +125,9 @@ impl Run<'_> {
             return;
         };
         let Role::Pool(u) = &f.role else { return };
-        let cut = self
-            .pools
-            .borrow()
-            .items_end(u.pool)
-            .filter(|&e| e > region_at)
-            .unwrap_or(region_at);
-        let skip = ((cut - region_at) as usize).min(region.len());
-        if skip < region.len() {
-            *obj.trailing.borrow_mut() = Some(Rc::from(&region[skip..]));
-        }
+        *obj.trailing.borrow_mut() = (self.pools.borrow())
+            .trailing(u.pool, region_at, &region)
+            .map(Rc::from);
     }
 
     /// A count whose repetitions may all be absent (`binspec_codegen::ir::count_kept_where_absent`): where all

@@ -257,12 +257,7 @@ impl<'m> Gen<'m> {
                     local("v", &format!("{}_trailing", tail.name)),
                 );
                 body.push(quote! {
-                    let #tv = {
-                        let region: &[u8] = ::binspec_runtime::expr::bytes(&#v);
-                        let cut = pools.items_end(#pool).filter(|&e| e > region_at__).unwrap_or(region_at__);
-                        let skip = ((cut - region_at__) as usize).min(region.len());
-                        if skip < region.len() { Some(r.share(&region[skip..])) } else { None }
-                    };
+                    let #tv = pools.trailing(#pool, region_at__, ::binspec_runtime::expr::bytes(&#v)).map(|t| r.share(t));
                 });
             }
         }

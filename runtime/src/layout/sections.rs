@@ -91,6 +91,16 @@ impl ReadPools {
             .max()
     }
 
+    /// The bytes of a root's tail region (`region`, from `region_at` in the file) after everything of `pool` read
+    /// so far ([`ReadPools::items_end`]), where there are any: its `<region>_trailing`.
+    pub fn trailing<'b>(&self, pool: usize, region_at: u64, region: &'b [u8]) -> Option<&'b [u8]> {
+        let cut = (self.items_end(pool))
+            .filter(|&e| e > region_at)
+            .unwrap_or(region_at);
+        let skip = usize::try_from(cut - region_at).map_or(region.len(), |s| s.min(region.len()));
+        (skip < region.len()).then(|| &region[skip..])
+    }
+
     /// Notes section `idx` of a region of `pool`, read at `start..start+len`. Its alignment is judged by
     /// [`ReadPools::sections`], once the position of every section is known.
     pub fn section(&mut self, pool: usize, idx: usize, start: u64, len: u64) {
